@@ -1,0 +1,74 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Language settings shared by every Swift target: Swift 6 mode plus the
+/// upcoming features that keep C types from leaking across module boundaries.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "tessera",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tessera", targets: ["tessera"]),
+        .library(name: "TesseraMetadata", targets: ["TesseraMetadata"]),
+        .library(name: "TesseraImage", targets: ["TesseraImage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries, one system-library target each; only the module named
+        // in the comment may import it.
+        .systemLibrary(  // TesseraImage
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(  // TesseraImage
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(  // TesseraMetadata
+            name: "CExif", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(  // TesseraMetadata
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        .target(
+            name: "TesseraMetadata",
+            dependencies: [
+                "CExif", "CZlib",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraImage",
+            dependencies: ["CTurboJPEG", "CPNG", "TesseraMetadata"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "tessera",
+            dependencies: [
+                "TesseraImage", "TesseraMetadata",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+
+        .target(
+            name: "TesseraTestSupport",
+            dependencies: [],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraMetadataTests",
+            dependencies: ["TesseraMetadata", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraImageTests",
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,48 @@
+/// How thumbnails are rendered and encoded.
+public struct ThumbnailOptions: Sendable, Equatable {
+    /// The encoded format of a thumbnail file.
+    public enum Format: String, Sendable, Codable, CaseIterable {
+        case jpeg
+        case png
+
+        /// The file-name extension, without the dot.
+        public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+    }
+
+    /// An sRGB colour, used as the background that transparent pixels are composited over.
+    public struct Color: Sendable, Equatable {
+        public var red, green, blue: UInt8
+
+        public init(red: UInt8, green: UInt8, blue: UInt8) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+
+        public static let white = Color(red: 255, green: 255, blue: 255)
+
+        /// Parses `#rrggbb` (the `#` optional); nil for anything else.
+        public init?(hex: String) {
+            let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
+            guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+            self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+        }
+    }
+
+    public var format: Format = .jpeg
+    /// JPEG quality, 1–100.
+    public var quality: Int = 85
+    /// What transparent pixels become in a JPEG thumbnail.
+    public var background: Color = .white
+    /// Images declaring more pixels than this are refused from their header.
+    public var pixelLimit: Int = 200_000_000
+
+    public init() {}
+}
+
+/// One rendered thumbnail: encoded bytes and the square's side in pixels.
+public struct Thumbnail: Sendable {
+    public var bytes: [UInt8]
+    /// Side of the square; smaller than the requested size only when the photo is.
+    public var side: Int
+}

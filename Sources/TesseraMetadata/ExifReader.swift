@@ -1,0 +1,217 @@
+import CExif
+
+/// The EXIF fields Tessera uses, as libexif reads them from a TIFF structure.
+public struct ExifFields: Sendable, Equatable {
+    /// A date tag with the sub-second and offset tags that belong to it (EXIF 2.31 §4.6.5).
+    public struct DateTag: Sendable, Equatable {
+        public var dateTime: String
+        public var subSeconds: String?
+        public var offset: String?
+    }
+
+    /// A GPS position in decimal degrees; altitude in metres, negative below sea level.
+    public struct GPS: Sendable, Equatable, Codable {
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double?
+    }
+
+    /// The raw IFD0 Orientation value, when the tag is present.
+    public var orientation: Int?
+    public var dateTimeOriginal: DateTag?
+    public var dateTimeDigitized: DateTag?
+    /// IFD0 DateTime, the file's last modification as the camera or editor wrote it.
+    public var dateTime: DateTag?
+    public var make: String?
+    public var model: String?
+    public var lensModel: String?
+    /// Exposure time in seconds.
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    /// Focal length in millimetres.
+    public var focalLength: Double?
+    public var gps: GPS?
+    public var warnings: [String] = []
+}
+
+/// Reads EXIF through libexif, after checking the block is a plausible TIFF structure.
+///
+/// libexif is told neither to "follow the specification" (that option invents
+/// mandatory tags, DateTime set to the current time among them) nor to drop
+/// tags it finds in an unexpected IFD. See
+/// https://libexif.github.io/api/exif-data_8h.html
+public enum ExifReader {
+    /// The six bytes that introduce EXIF in a JPEG APP1 segment.
+    public static let exifPrefix: [UInt8] = Array("Exif".utf8) + [0, 0]
+    /// The largest EXIF block handed to libexif; an APP1 segment cannot exceed 64 KiB,
+    /// and PNG blocks beyond this are not plausible.
+    public static let maxLength = 4 * 1024 * 1024
+
+    /// The fields of the TIFF structure `tiff` (an EXIF block without the `Exif\0\0` prefix).
+    public static func read(tiff: [UInt8]) -> ExifFields {
+        var fields = ExifFields()
+        guard tiff.count >= 8 else {
+            fields.warnings.append("EXIF block of \(tiff.count) bytes is too short; ignored")
+            return fields
+        }
+        guard tiff.count <= maxLength else {
+            fields.warnings.append("EXIF block of \(tiff.count) bytes is too large; ignored")
+            return fields
+        }
+        let little = tiff.starts(with: [0x49, 0x49, 0x2A, 0x00])
+        let big = tiff.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        guard little || big else {
+            fields.warnings.append("EXIF block has no TIFF header; ignored")
+            return fields
+        }
+        let firstIFD = little
+            ? UInt32(tiff[4]) | UInt32(tiff[5]) << 8 | UInt32(tiff[6]) << 16 | UInt32(tiff[7]) << 24
+            : tiff.bigEndian(4, at: 4)
+        guard firstIFD >= 8, Int(firstIFD) + 2 <= tiff.count else {
+            fields.warnings.append("EXIF IFD0 offset \(firstIFD) lies outside the block; ignored")
+            return fields
+        }
+
+        guard let data = exif_data_new() else { return fields }
+        defer { exif_data_unref(data) }
+        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        let block = exifPrefix + tiff
+        block.withUnsafeBufferPointer { buffer in
+            exif_data_load_data(data, buffer.baseAddress, UInt32(buffer.count))
+        }
+        let view = ExifView(data: data)
+
+        if let value = view.integer(EXIF_TAG_ORIENTATION, in: [EXIF_IFD_0]) {
+            fields.orientation = value
+        }
+        fields.dateTimeOriginal = view.date(
+            EXIF_TAG_DATE_TIME_ORIGINAL, subSec: EXIF_TAG_SUB_SEC_TIME_ORIGINAL,
+            offset: EXIF_TAG_OFFSET_TIME_ORIGINAL)
+        fields.dateTimeDigitized = view.date(
+            EXIF_TAG_DATE_TIME_DIGITIZED, subSec: EXIF_TAG_SUB_SEC_TIME_DIGITIZED,
+            offset: EXIF_TAG_OFFSET_TIME_DIGITIZED)
+        fields.dateTime = view.date(EXIF_TAG_DATE_TIME, subSec: EXIF_TAG_SUB_SEC_TIME, offset: EXIF_TAG_OFFSET_TIME)
+        fields.make = view.text(EXIF_TAG_MAKE, in: [EXIF_IFD_0])
+        fields.model = view.text(EXIF_TAG_MODEL, in: [EXIF_IFD_0])
+        fields.lensModel = view.text(EXIF_TAG_LENS_MODEL, in: [EXIF_IFD_EXIF])
+        fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: [EXIF_IFD_EXIF])
+        fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: [EXIF_IFD_EXIF])
+        fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: [EXIF_IFD_EXIF])
+        fields.focalLength = view.rational(EXIF_TAG_FOCAL_LENGTH, in: [EXIF_IFD_EXIF])
+        fields.gps = view.gps()
+        return fields
+    }
+}
+
+/// Typed, bounds-checked reads of libexif entries; lives only while its `ExifData` does.
+private struct ExifView {
+    let data: UnsafeMutablePointer<ExifData>
+    var order: ExifByteOrder { exif_data_get_byte_order(data) }
+
+    /// The entry for `tag` in the first of `ifds` that has it.
+    func entry(_ tag: ExifTag, in ifds: [ExifIfd]) -> UnsafeMutablePointer<ExifEntry>? {
+        for ifd in ifds {
+            let content = withUnsafeBytes(of: data.pointee.ifd) { raw in
+                raw.load(fromByteOffset: Int(ifd.rawValue) * MemoryLayout<UnsafeMutablePointer<ExifContent>?>.stride,
+                         as: UnsafeMutablePointer<ExifContent>?.self)
+            }
+            if let content, let entry = exif_content_get_entry(content, tag) {
+                return entry
+            }
+        }
+        return nil
+    }
+
+    func text(_ tag: ExifTag, in ifds: [ExifIfd]) -> String? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data, entry.pointee.size > 0 else {
+            return nil
+        }
+        let buffer = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))
+        let end = buffer.firstIndex(of: 0) ?? buffer.endIndex
+        let text = String(decoding: buffer[..<end], as: UTF8.self)
+        let trimmed = text.trimmingSpaces
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A SHORT or LONG value (the first of an array).
+    func integer(_ tag: ExifTag, in ifds: [ExifIfd]) -> Int? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data, entry.pointee.components >= 1 else {
+            return nil
+        }
+        switch entry.pointee.format {
+        case EXIF_FORMAT_SHORT where entry.pointee.size >= 2:
+            return Int(exif_get_short(bytes, order))
+        case EXIF_FORMAT_LONG where entry.pointee.size >= 4:
+            return Int(exif_get_long(bytes, order))
+        default:
+            return nil
+        }
+    }
+
+    /// The `index`-th RATIONAL of an entry, or nil when absent or its denominator is 0.
+    func rational(_ tag: ExifTag, in ifds: [ExifIfd], index: Int = 0) -> Double? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
+              entry.pointee.format == EXIF_FORMAT_RATIONAL,
+              Int(entry.pointee.components) > index, Int(entry.pointee.size) >= 8 * (index + 1)
+        else { return nil }
+        let value = exif_get_rational(bytes + 8 * index, order)
+        guard value.denominator != 0 else { return nil }
+        return Double(value.numerator) / Double(value.denominator)
+    }
+
+    func date(_ tag: ExifTag, subSec: ExifTag, offset: ExifTag) -> ExifFields.DateTag? {
+        // Cameras put dates in IFD0 or the EXIF IFD; look where the standard says first.
+        let ifds = tag == EXIF_TAG_DATE_TIME ? [EXIF_IFD_0, EXIF_IFD_EXIF] : [EXIF_IFD_EXIF, EXIF_IFD_0]
+        guard let value = rawText(tag, in: ifds) else { return nil }
+        return ExifFields.DateTag(
+            dateTime: value, subSeconds: text(subSec, in: [EXIF_IFD_EXIF, EXIF_IFD_0]),
+            offset: text(offset, in: [EXIF_IFD_EXIF, EXIF_IFD_0]))
+    }
+
+    /// ASCII text without trimming, so a blank date stays visibly blank.
+    func rawText(_ tag: ExifTag, in ifds: [ExifIfd]) -> String? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data, entry.pointee.size > 0 else {
+            return nil
+        }
+        let buffer = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))
+        let end = buffer.firstIndex(of: 0) ?? buffer.endIndex
+        return String(decoding: buffer[..<end], as: UTF8.self)
+    }
+
+    func gps() -> ExifFields.GPS? {
+        let gps = [EXIF_IFD_GPS]
+        func coordinate(_ tag: Int32, ref: Int32, negative: String) -> Double? {
+            let tag = ExifTag(rawValue: UInt32(tag))
+            guard let degrees = rational(tag, in: gps, index: 0) else { return nil }
+            let minutes = rational(tag, in: gps, index: 1) ?? 0
+            let seconds = rational(tag, in: gps, index: 2) ?? 0
+            let value = degrees + minutes / 60 + seconds / 3600
+            let sign = text(ExifTag(rawValue: UInt32(ref)), in: gps)?.uppercased() == negative ? -1.0 : 1.0
+            return value * sign
+        }
+        guard let latitude = coordinate(EXIF_TAG_GPS_LATITUDE, ref: EXIF_TAG_GPS_LATITUDE_REF, negative: "S"),
+              let longitude = coordinate(EXIF_TAG_GPS_LONGITUDE, ref: EXIF_TAG_GPS_LONGITUDE_REF, negative: "W"),
+              abs(latitude) <= 90, abs(longitude) <= 180, latitude.isFinite, longitude.isFinite
+        else { return nil }
+        var altitude = rational(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE)), in: gps)
+        if let value = altitude,
+           let ref = entry(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE_REF)), in: gps),
+           let bytes = ref.pointee.data, ref.pointee.size >= 1, bytes[0] == 1 {
+            altitude = -value
+        }
+        return ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs, newlines and NULs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,158 @@
+/// What a JPEG's markers say before its entropy-coded data: size, coding and metadata segments.
+///
+/// Read by walking the marker segments from SOI up to the first SOS; the
+/// compressed image data is never read. See ITU-T T.81 Annex B for the
+/// marker syntax and Table B.1 for the SOF numbering.
+public struct JPEGHeader: Sendable, Equatable {
+    /// The coding process named by the SOF marker.
+    public enum Process: String, Sendable, Codable {
+        case baseline
+        case extendedSequential = "extended-sequential"
+        case progressive
+        case lossless
+        case hierarchical
+        case arithmeticSequential = "arithmetic-sequential"
+        case arithmeticProgressive = "arithmetic-progressive"
+        case arithmeticLossless = "arithmetic-lossless"
+        case arithmeticHierarchical = "arithmetic-hierarchical"
+
+        /// The process for SOF marker `0xC0 + n`, or nil when the marker is not a SOF.
+        init?(sofMarker marker: UInt8) {
+            switch marker {
+            case 0xC0: self = .baseline
+            case 0xC1: self = .extendedSequential
+            case 0xC2: self = .progressive
+            case 0xC3: self = .lossless
+            case 0xC5, 0xC6, 0xC7: self = .hierarchical
+            case 0xC9: self = .arithmeticSequential
+            case 0xCA: self = .arithmeticProgressive
+            case 0xCB: self = .arithmeticLossless
+            case 0xCD, 0xCE, 0xCF: self = .arithmeticHierarchical
+            default: return nil
+            }
+        }
+    }
+
+    public var width: Int
+    public var height: Int
+    /// Colour components in the frame: 1 grey, 3 YCbCr/RGB, 4 CMYK/YCCK.
+    public var components: Int
+    public var bitsPerSample: Int
+    public var process: Process
+    /// The TIFF structure of the first `Exif\0\0` APP1 segment, without that prefix.
+    public var exif: [UInt8]?
+    /// The colour transform byte of an Adobe APP14 segment, when one is present.
+    public var adobeTransform: UInt8?
+    /// Recoverable oddities met on the way, one line each.
+    public var warnings: [String] = []
+
+    /// Largest span of stray bytes between segments that is skipped with a warning.
+    private static let maxGarbageBetweenSegments = 4096
+
+    /// Parses the markers of the JPEG that `bytes` starts.
+    static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
+        guard try bytes.bytes(at: 0, count: 2, what: "the SOI marker").elementsEqual([0xFF, 0xD8]) else {
+            throw PhotoError(.notAnImage, "not a JPEG file (no SOI marker)")
+        }
+        var offset: Int64 = 2
+        var frame: (width: Int, height: Int, components: Int, bits: Int, process: Process)?
+        var exif: [UInt8]?
+        var adobe: UInt8?
+        var warnings: [String] = []
+
+        while true {
+            // Find the next marker: 0xFF, any number of fill 0xFF bytes, then the code.
+            var skipped = 0
+            var marker: UInt8 = 0
+            while true {
+                let byte = try bytes.bytes(at: offset, count: 1, what: "the marker segments")
+                offset += 1
+                if byte[byte.startIndex] != 0xFF {
+                    skipped += 1
+                    if skipped > maxGarbageBetweenSegments {
+                        throw PhotoError(.corrupt, "no JPEG marker where one is expected")
+                    }
+                    continue
+                }
+                var code: UInt8 = 0xFF
+                while code == 0xFF {
+                    code = try bytes.bytes(at: offset, count: 1, what: "a marker").first ?? 0
+                    offset += 1
+                }
+                if code == 0x00 {  // a stuffed 0xFF00 is data, not a marker
+                    skipped += 2
+                    continue
+                }
+                marker = code
+                break
+            }
+            if skipped > 0 {
+                warnings.append("\(skipped) extraneous bytes before marker 0x\(hex(marker))")
+            }
+            switch marker {
+            case 0x01, 0xD0...0xD7:
+                continue  // TEM and RSTn stand alone
+            case 0xD8:
+                throw PhotoError(.corrupt, "a second SOI marker inside the header")
+            case 0xD9:
+                throw PhotoError(.corrupt, "EOI before any image data")
+            default:
+                break
+            }
+            let length = Int(try bytes.bytes(at: offset, count: 2, what: "a segment length").bigEndian(2))
+            guard length >= 2 else {
+                throw PhotoError(.corrupt, "segment 0x\(hex(marker)) has an impossible length \(length)")
+            }
+            let payloadOffset = offset + 2
+            let payloadLength = length - 2
+            guard payloadOffset + Int64(payloadLength) <= bytes.size else {
+                throw PhotoError(.truncated, "file ends inside segment 0x\(hex(marker))")
+            }
+
+            if let process = Process(sofMarker: marker) {
+                if frame != nil {
+                    warnings.append("more than one SOF marker; the first is used")
+                } else {
+                    guard payloadLength >= 6 else {
+                        throw PhotoError(.corrupt, "SOF segment too short")
+                    }
+                    let sof = try bytes.bytes(at: payloadOffset, count: 6, what: "the SOF segment")
+                    let height = Int(sof.bigEndian(2, at: 1))
+                    let width = Int(sof.bigEndian(2, at: 3))
+                    let components = Int(sof[sof.startIndex + 5])
+                    guard width > 0, components > 0, payloadLength >= 6 + 3 * components else {
+                        throw PhotoError(.corrupt, "SOF declares width \(width) with \(components) components")
+                    }
+                    guard height > 0 else {
+                        throw PhotoError(.unsupported, "height defined by a DNL marker is not supported")
+                    }
+                    frame = (width, height, components, Int(sof[sof.startIndex]), process)
+                }
+            } else if marker == 0xE1, exif == nil, payloadLength > 6 {
+                let head = try bytes.bytes(at: payloadOffset, count: 6, what: "an APP1 segment")
+                if head.elementsEqual(ExifReader.exifPrefix) {
+                    exif = Array(try bytes.bytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
+                }
+            } else if marker == 0xEE, payloadLength >= 12 {
+                let app14 = try bytes.bytes(at: payloadOffset, count: 12, what: "an APP14 segment")
+                if app14.prefix(5).elementsEqual(Array("Adobe".utf8)) {
+                    adobe = app14[app14.startIndex + 11]
+                }
+            } else if marker == 0xDA {
+                guard let frame else {
+                    throw PhotoError(.corrupt, "SOS before any SOF marker")
+                }
+                return JPEGHeader(
+                    width: frame.width, height: frame.height, components: frame.components,
+                    bitsPerSample: frame.bits, process: frame.process, exif: exif,
+                    adobeTransform: adobe, warnings: warnings)
+            }
+            offset = payloadOffset + Int64(payloadLength)
+        }
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count == 1 ? "0" + digits : digits
+}

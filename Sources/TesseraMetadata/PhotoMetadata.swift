@@ -1,0 +1,55 @@
+public import Foundation
+
+/// Everything Tessera reads from one file without decoding its pixels.
+public struct PhotoMetadata: Sendable {
+    public var format: ImageFormat
+    /// Stored pixel size from the JPEG SOF or PNG IHDR, before orientation.
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation 1–8; 1 when absent or invalid.
+    public var orientation: Int
+    public var bitDepth: Int
+    /// JPEG process and component count, or PNG colour type; e.g. "progressive 3ch 8-bit".
+    public var coding: String
+    public var jpeg: JPEGHeader?
+    public var png: PNGHeader?
+    public var exif: ExifFields?
+    public var captureDate: CaptureDate
+    public var warnings: [String]
+
+    /// Throws `tooLarge` when the image declares more than `limit` pixels: the guard
+    /// against decompression bombs, checked from the header before any pixel buffer exists.
+    public func checkPixelLimit(_ limit: Int) throws(PhotoError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard overflow || pixels > limit else { return }
+        let megapixels = (Double(width) * Double(height) / 1e6 * 10).rounded() / 10
+        throw PhotoError(
+            .tooLarge, "image of \(width)×\(height) (\(megapixels) MP) exceeds the pixel limit of \(limit / 1_000_000) MP")
+    }
+
+    /// Size after orientation: width and height swap for orientations 5–8.
+    public var displayWidth: Int { orientation >= 5 ? height : width }
+    public var displayHeight: Int { orientation >= 5 ? width : height }
+}
+
+/// How dates without an offset are read, and what "now" is for plausibility checks.
+public struct DateContext: Sendable {
+    public var timeZone: TimeZone
+    public var now: Date
+
+    public init(timeZone: TimeZone = .current, now: Date = Date()) {
+        self.timeZone = timeZone
+        self.now = now
+    }
+}
+
+/// The last modification time of a file, from its stat.
+public struct FileTime: Sendable, Hashable {
+    public var seconds: Int64
+    public var nanoseconds: Int
+
+    public init(seconds: Int64, nanoseconds: Int) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+}

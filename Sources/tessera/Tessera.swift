@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The `tessera` command: a thin shell over the library modules.
+@main
+struct Tessera: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "tessera",
+        abstract: "Photo-library indexer and thumbnail daemon.",
+        version: version,
+        subcommands: [ThumbCommand.self])
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Synchronization
+import Foundation
+import SystemPackage
+import TesseraImage
+import TesseraMetadata
+
+/// `tessera thumb`: render thumbnails of given files, outside any index.
+struct ThumbCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumb",
+        abstract: "Render an upright, square, aspect-fill thumbnail of each file.",
+        discussion: """
+            With one file, -o names the output (its extension, .jpg or .png, picks the format).
+            With several, --out-dir receives <name without extension>.jpg for each, rendered in
+            parallel; a file that fails prints one line "path: reason" on stderr and the others go on.
+            """)
+
+    @Argument(help: "JPEG or PNG files.")
+    var files: [String]
+
+    @Option(help: "Side of the square in pixels.")
+    var size: Int = 256
+
+    @Option(name: [.customShort("o"), .long], help: "Output file (one input only).")
+    var output: String?
+
+    @Option(help: "Output directory (any number of inputs).")
+    var outDir: String?
+
+    @Option(help: "Parallel workers (default: all cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "JPEG quality, 1–100.")
+    var quality: Int = 85
+
+    @Option(help: "Background for transparent pixels in JPEG output, as #rrggbb.")
+    var background: String = "#ffffff"
+
+    @Option(help: "Refuse images with more pixels than this many megapixels.")
+    var pixelLimit: Int = 200
+
+    func validate() throws {
+        guard size > 0 && size <= 8192 else { throw ValidationError("--size must be between 1 and 8192") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard workers > 0 else { throw ValidationError("--workers must be at least 1") }
+        guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
+        guard ThumbnailOptions.Color(hex: background) != nil else {
+            throw ValidationError("--background must be a colour like #ffffff")
+        }
+        switch (output, outDir) {
+        case (.some, .some): throw ValidationError("give either -o or --out-dir, not both")
+        case (.none, .none): throw ValidationError("give -o OUT (one file) or --out-dir DIR")
+        case (.some, .none) where files.count != 1: throw ValidationError("-o takes exactly one input file")
+        default: break
+        }
+    }
+
+    func run() async throws {
+        var options = ThumbnailOptions()
+        options.quality = quality
+        options.pixelLimit = pixelLimit * 1_000_000
+        options.background = ThumbnailOptions.Color(hex: background) ?? .white
+        let jobs: [(input: FilePath, output: FilePath, format: ThumbnailOptions.Format)]
+        if let output {
+            let format: ThumbnailOptions.Format = output.lowercased().hasSuffix(".png") ? .png : .jpeg
+            jobs = [(FilePath(files[0]), FilePath(output), format)]
+        } else {
+            let directory = FilePath(outDir ?? ".")
+            jobs = files.map { file in
+                let input = FilePath(file)
+                return (input, directory.appending("\(input.stem ?? "thumbnail").jpg"), .jpeg)
+            }
+        }
+
+        let baseOptions = options
+        let size = size
+        let failures = await withTaskGroup(of: Int.self) { group in
+            let queue = JobQueue(count: jobs.count)
+            for _ in 0..<min(workers, jobs.count) {
+                group.addTask {
+                    var failed = 0
+                    var thumbnailers: [ThumbnailOptions.Format: Thumbnailer] = [:]
+                    while let index = queue.next() {
+                        let job = jobs[index]
+                        var jobOptions = baseOptions
+                        jobOptions.format = job.format
+                        do throws(PhotoError) {
+                            let thumbnailer: Thumbnailer
+                            if let existing = thumbnailers[job.format] {
+                                thumbnailer = existing
+                            } else {
+                                thumbnailer = try Thumbnailer(options: jobOptions)
+                                thumbnailers[job.format] = thumbnailer
+                            }
+                            let rendered = try thumbnailer.render(file: job.input, sizes: [size])
+                            guard let thumbnail = rendered.thumbnails[size] else { continue }
+                            try ThumbnailCache.writeAtomically(thumbnail.bytes, to: job.output)
+                            for warning in rendered.metadata.warnings + rendered.warnings {
+                                printError("\(job.input): warning: \(warning)")
+                            }
+                        } catch {
+                            printError(error.path.isEmpty ? "\(job.input): \(error.reason)" : error.description)
+                            failed += 1
+                        }
+                    }
+                    return failed
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        if failures > 0 {
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Hands out job indices to workers, each exactly once.
+final class JobQueue: Sendable {
+    private let state: Mutex<Int>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        self.state = Mutex(0)
+    }
+
+    func next() -> Int? {
+        state.withLock { nextIndex in
+            guard nextIndex < count else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs, then runs all of it.
+# Fails when any test fails or when no test ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+swift test 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || exit "$status"
+if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
+  echo "error: no test ran" >&2
+  exit 1
+fi
