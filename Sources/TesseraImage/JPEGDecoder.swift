@@ -34,8 +34,8 @@ final class JPEGDecoder {
             throw PhotoError(.corrupt, "cannot read the JPEG header", cause: message())
         }
         let factor = Self.scalingFactor(width: Int(width), height: Int(height), minimumSide: minimumSide)
-        let scaledWidth = Int((width * factor.num + factor.denom - 1) / factor.denom)
-        let scaledHeight = Int((height * factor.num + factor.denom - 1) / factor.denom)
+        let scaledWidth = factor.scaled(Int(width))
+        let scaledHeight = factor.scaled(Int(height))
         let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = cmyk ? TJPF_CMYK : TJPF_RGB
         let channels = cmyk ? 4 : 3
@@ -63,18 +63,27 @@ final class JPEGDecoder {
         return (PixelBuffer(width: scaledWidth, height: scaledHeight, channels: 3, pixels: pixels), warning)
     }
 
+    /// A DCT scaling factor, `numerator/denominator`.
+    struct ScalingFactor: Equatable {
+        var numerator: Int
+        var denominator: Int
+
+        /// A dimension after scaling, rounded up as libjpeg does (TJSCALED).
+        func scaled(_ dimension: Int) -> Int {
+            (dimension * numerator + denominator - 1) / denominator
+        }
+    }
+
     /// The smallest scaling factor whose output keeps the shorter side at least
     /// `minimumSide` (or 1/1 when even that is smaller).
-    static func scalingFactor(width: Int, height: Int, minimumSide: Int) -> tjscalingfactor {
+    static func scalingFactor(width: Int, height: Int, minimumSide: Int) -> ScalingFactor {
+        var best = ScalingFactor(numerator: 1, denominator: 1)
         var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count), count > 0 else {
-            return tjscalingfactor(num: 1, denom: 1)
-        }
-        var best = tjscalingfactor(num: 1, denom: 1)
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return best }
         for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
-            let side = (min(width, height) * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            let smaller = factor.num * best.denom < best.num * factor.denom
-            if side >= minimumSide && smaller { best = factor }
+            let candidate = ScalingFactor(numerator: Int(factor.num), denominator: Int(factor.denom))
+            let smaller = candidate.numerator * best.denominator < best.numerator * candidate.denominator
+            if smaller && candidate.scaled(min(width, height)) >= minimumSide { best = candidate }
         }
         return best
     }
