@@ -22,10 +22,12 @@ final class JPEGDecoder {
     /// image has that many, using libjpeg's DCT scaling (1/8 … 1) to skip the work.
     ///
     /// - Parameter adobeInverted: whether an Adobe APP14 marker says CMYK is stored inverted.
-    /// - Returns: RGB pixels, and a warning when libjpeg recovered from damaged data.
+    /// - Returns: RGB pixels; the scale they were decoded at (libjpeg rounds each
+    ///   scaled dimension up, so the last row or column may stand for a partial block);
+    ///   and a warning when libjpeg recovered from damaged data.
     func decode(
         _ data: [UInt8], minimumSide: Int, adobeInverted: Bool
-    ) throws(PhotoError) -> (PixelBuffer, warning: String?) {
+    ) throws(PhotoError) -> (PixelBuffer, scale: Double, warning: String?) {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let header = data.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
@@ -60,7 +62,8 @@ final class JPEGDecoder {
         if cmyk {
             pixels = Self.rgb(fromCMYK: pixels, inverted: adobeInverted)
         }
-        return (PixelBuffer(width: scaledWidth, height: scaledHeight, channels: 3, pixels: pixels), warning)
+        let scale = Double(factor.numerator) / Double(factor.denominator)
+        return (PixelBuffer(width: scaledWidth, height: scaledHeight, channels: 3, pixels: pixels), scale, warning)
     }
 
     /// A DCT scaling factor, `numerator/denominator`.

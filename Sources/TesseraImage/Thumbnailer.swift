@@ -60,15 +60,17 @@ public final class Thumbnailer {
         try metadata.checkPixelLimit(options.pixelLimit)
         let largest = sizes.max() ?? 1
         let decoded: PixelBuffer
+        var scale = 1.0
         var warnings: [String] = []
         switch metadata.format {
         case .jpeg:
             if let jpeg = metadata.jpeg {
                 try Self.checkDecodable(jpeg)
             }
-            let (image, warning) = try decoder.decode(
+            let (image, jpegScale, warning) = try decoder.decode(
                 contents, minimumSide: largest, adobeInverted: metadata.jpeg?.adobeTransform != nil)
             decoded = image
+            scale = jpegScale
             warning.map { warnings.append($0) }
         case .png:
             let (image, warning) = try PNGCodec.decode(contents)
@@ -78,16 +80,18 @@ public final class Thumbnailer {
             throw PhotoError(.notAnImage, "not a JPEG or PNG file")
         }
 
+        // The centred square, in decoded pixels, from the photo's exact scaled extent.
         var thumbnails: [Int: Thumbnail] = [:]
         let photoSide = min(metadata.width, metadata.height)
-        let cropSide = Double(min(decoded.width, decoded.height))
+        let extentX = min(Double(metadata.width) * scale, Double(decoded.width))
+        let extentY = min(Double(metadata.height) * scale, Double(decoded.height))
+        let cropSide = min(extentX, extentY)
         let rect = Resampler.Rect(
-            x: (Double(decoded.width) - cropSide) / 2, y: (Double(decoded.height) - cropSide) / 2,
-            width: cropSide, height: cropSide)
+            x: (extentX - cropSide) / 2, y: (extentY - cropSide) / 2, width: cropSide, height: cropSide)
         let background: Resampler.Background? = options.format == .jpeg
             ? (options.background.red, options.background.green, options.background.blue) : nil
         for size in Set(sizes) {
-            let side = max(1, min(size, photoSide, decoded.width, decoded.height))
+            let side = max(1, min(size, photoSide))
             let square = Resampler.resample(decoded, rect: rect, width: side, height: side, background: background)
                 .oriented(metadata.orientation)
             let bytes = switch options.format {

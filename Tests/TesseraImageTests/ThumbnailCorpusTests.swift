@@ -97,7 +97,7 @@ struct ThumbnailCorpusTests {
 
     @Test func largeJpegDecodesAtReducedScale() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("large/012mp-bus.jpg"))))
-        let (image, _) = try JPEGDecoder().decode(bytes, minimumSide: 256, adobeInverted: false)
+        let (image, _, _) = try JPEGDecoder().decode(bytes, minimumSide: 256, adobeInverted: false)
         // 4032×3024 at 1/8 is 504×378: the smallest scale whose short side covers 256.
         #expect(image.width == 504 && image.height == 378)
     }

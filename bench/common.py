@@ -1,0 +1,58 @@
+"""Shared helpers for Tessera's benchmarks: tools, timing, peak memory, the built binary."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def require_tools(tools):
+    """Installs the Debian packages for missing tools when root; otherwise says what is missing."""
+    missing = {tool: package for tool, package in tools.items() if shutil.which(tool) is None}
+    if not missing:
+        return
+    packages = sorted(set(missing.values()))
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"installing {' '.join(packages)} …", file=sys.stderr)
+        subprocess.run(["apt-get", "update", "-qq"], check=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    else:
+        sys.exit(f"missing tools: {', '.join(missing)}; install: apt-get install {' '.join(packages)}")
+
+
+def require_python(modules):
+    """Imports modules, installing them with pip when missing."""
+    for module, package in modules.items():
+        try:
+            __import__(module)
+        except ImportError:
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", package], check=True)
+
+
+def tessera_binary():
+    """Builds Tessera in release mode and returns the executable's path."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "tessera"], cwd=PROJECT, check=True,
+                   stdout=subprocess.DEVNULL)
+    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=PROJECT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    return str(Path(bin_dir) / "tessera")
+
+
+def measure(command, repeat=3, shell=False):
+    """Best wall time in seconds over `repeat` runs, and peak RSS in MiB (GNU time)."""
+    best = float("inf")
+    peak = 0.0
+    for _ in range(repeat):
+        wrapped = ["/usr/bin/time", "-f", "%M"] + (["bash", "-c", command] if shell else command)
+        start = time.perf_counter()
+        result = subprocess.run(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        elapsed = time.perf_counter() - start
+        if result.returncode != 0:
+            raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
+        best = min(best, elapsed)
+        peak = max(peak, int(result.stderr.strip().splitlines()[-1]) / 1024)
+    return best, peak
