@@ -64,10 +64,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",
-            dependencies: ["TesseraMetadata", "TesseraTestSupport"],
+            dependencies: ["TesseraMetadata", "TesseraImage", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraCLITests",
             dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
     ]

@@ -7,6 +7,12 @@ public struct ExifFields: Sendable, Equatable {
         public var dateTime: String
         public var subSeconds: String?
         public var offset: String?
+
+        public init(dateTime: String, subSeconds: String? = nil, offset: String? = nil) {
+            self.dateTime = dateTime
+            self.subSeconds = subSeconds
+            self.offset = offset
+        }
     }
 
     /// A GPS position in decimal degrees; altitude in metres, negative below sea level.
@@ -14,6 +20,12 @@ public struct ExifFields: Sendable, Equatable {
         public var latitude: Double
         public var longitude: Double
         public var altitude: Double?
+
+        public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+        }
     }
 
     /// The raw IFD0 Orientation value, when the tag is present.

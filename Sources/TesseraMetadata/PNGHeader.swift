@@ -37,6 +37,10 @@ public struct PNGHeader: Sendable, Equatable {
     /// A tIME chunk: the image's last modification, in UTC.
     public struct Time: Sendable, Equatable {
         public var year, month, day, hour, minute, second: Int
+
+        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        }
     }
 
     public var width: Int

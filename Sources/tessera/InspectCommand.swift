@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import SystemPackage
+import TesseraMetadata
+
+/// `tessera inspect`: what Tessera reads from files, without decoding pixels.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what Tessera reads from each file: format, size, orientation, capture date, camera.",
+        discussion: "Exits 0 when every file was read, 1 when any gave an error (its entry is still printed).")
+
+    @Argument(help: "Files to inspect.")
+    var files: [String]
+
+    @Flag(help: "One JSON object per file (an array when several).")
+    var json = false
+
+    func run() throws {
+        var reports: [PhotoJSON] = []
+        for file in files {
+            let path = FilePath(file)
+            do {
+                reports.append(PhotoJSON(path: path, metadata: try MetadataReader.read(at: path)))
+            } catch {
+                let prefix = (try? FileReader.withFile(at: path) { $0.prefix }) ?? []
+                reports.append(PhotoJSON(path: path, format: ImageFormat.identify(prefix), error: error))
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = reports.count == 1 ? try encoder.encode(reports[0]) : try encoder.encode(reports)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for report in reports { print(Self.text(report)) }
+        }
+        if reports.contains(where: { $0.error != nil }) {
+            throw ExitCode(1)
+        }
+    }
+
+    /// A few readable lines for a person at a terminal.
+    static func text(_ report: PhotoJSON) -> String {
+        guard report.error == nil, let width = report.width, let height = report.height else {
+            return "\(report.path): \(report.error ?? "unreadable")"
+        }
+        var lines = ["\(report.path)"]
+        lines.append("  format       \(report.format), \(report.coding ?? "")")
+        lines.append("  size         \(width)×\(height), orientation \(report.orientation ?? 1)"
+            + " → displayed \(report.displayWidth ?? width)×\(report.displayHeight ?? height)")
+        lines.append("  captured     \(report.capturedAt ?? "?")\(report.utcOffset.map { " \($0)" } ?? "")"
+            + " (from \(report.dateSource ?? "?"))")
+        let camera = [report.make, report.model].compactMap { $0 }.joined(separator: " ")
+        if !camera.isEmpty { lines.append("  camera       \(camera)") }
+        if let gps = report.gps {
+            lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
+        }
+        for warning in report.warnings { lines.append("  warning      \(warning)") }
+        return lines.joined(separator: "\n")
+    }
+}
