@@ -11,39 +11,109 @@
 public enum FilenameDate {
     /// The wall clock in `name` (a file name without directories), or nil.
     public static func parse(_ name: String, now: WallClock) -> WallClock? {
-        let candidates = macOS(name).map { [$0] } ?? compact(name)
-        return candidates.first { clock in
-            clock.isValid && clock.year >= 1990 && clock.year <= now.year + 1
+        let bytes = Array(name.utf8)
+        // A year starts a candidate only where no digit precedes it, so a date
+        // inside a longer digit run (a counter, a hash) is never picked.
+        for start in bytes.indices where start == 0 || !isDigit(bytes[start - 1]) {
+            var scanner = Scanner(bytes: bytes, index: start)
+            guard let clock = scanner.dateTime(), clock.isValid, clock.year >= 1990, clock.year <= now.year + 1
+            else { continue }
+            return clock
         }
+        return nil
     }
 
-    /// Runs of `YYYY MM DD HH MM SS [mmm]` with optional single separators, not inside longer digit runs.
-    private static func compact(_ name: String) -> [WallClock] {
-        let pattern = #/(?:^|[^0-9])((?:19|20)[0-9]{2})[-_.]?([0-9]{2})[-_.]?([0-9]{2})[ _T.-]?([0-9]{2})[-_.:]?([0-9]{2})[-_.:]?([0-9]{2})(?:[-_.]?([0-9]{3}))?(?=[^0-9]|$)/#
-        return name.matches(of: pattern).compactMap { match in
-            let (_, year, month, day, hour, minute, second, millis) = match.output
-            guard let year = Int(year), let month = Int(month), let day = Int(day), let hour = Int(hour),
-                  let minute = Int(minute), let second = Int(second)
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// Reads one date and time at a position, by the patterns in the type's documentation.
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index: Int
+
+        mutating func dateTime() -> WallClock? {
+            guard let year = number(4), year / 100 == 19 || year / 100 == 20 else { return nil }
+            skip(oneOf: "-_.")
+            guard let month = number(2) else { return nil }
+            skip(oneOf: "-_.")
+            guard let day = number(2) else { return nil }
+            if let clock = macOSTime(year: year, month: month, day: day) { return clock }
+            skip(oneOf: " _T.-")
+            guard let hour = number(2) else { return nil }
+            skip(oneOf: "-_.:")
+            guard let minute = number(2) else { return nil }
+            skip(oneOf: "-_.:")
+            guard let second = number(2) else { return nil }
+            var fraction: String?
+            let beforeFraction = index
+            skip(oneOf: "-_.")
+            if let millis = digits(exactly: 3) {
+                fraction = millis
+            } else {
+                index = beforeFraction
+            }
+            guard atBoundary else { return nil }
+            return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
+        }
+
+        /// macOS screenshots: `YYYY-MM-DD at H.MM.SS[ AM|PM]`.
+        private mutating func macOSTime(year: Int, month: Int, day: Int) -> WallClock? {
+            let saved = index
+            guard consume(" at "), var hour = number(1...2), consume("."), let minute = number(2), consume("."),
+                  let second = number(2)
+            else {
+                index = saved
+                return nil
+            }
+            let beforeMeridiem = index
+            if consume(" ") || consume("\u{202F}"), let pm = meridiem() {
+                guard (1...12).contains(hour) else { return nil }
+                hour = hour % 12 + (pm ? 12 : 0)
+            } else {
+                index = beforeMeridiem
+            }
+            return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        }
+
+        private mutating func meridiem() -> Bool? {
+            guard index + 1 < bytes.count, bytes[index + 1] | 0x20 == UInt8(ascii: "m") else { return nil }
+            let letter = bytes[index] | 0x20
+            guard letter == UInt8(ascii: "a") || letter == UInt8(ascii: "p") else { return nil }
+            index += 2
+            return letter == UInt8(ascii: "p")
+        }
+
+        private var atBoundary: Bool { index == bytes.count || !isDigit(bytes[index]) }
+
+        private mutating func number(_ count: Int) -> Int? { number(count...count) }
+
+        /// Between `counts.lowerBound` and `counts.upperBound` digits, as many as there are.
+        private mutating func number(_ counts: ClosedRange<Int>) -> Int? {
+            var value = 0, taken = 0
+            while taken < counts.upperBound, index < bytes.count, isDigit(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30)
+                index += 1
+                taken += 1
+            }
+            return taken >= counts.lowerBound ? value : nil
+        }
+
+        private mutating func digits(exactly count: Int) -> String? {
+            guard index + count <= bytes.count, bytes[index..<index + count].allSatisfy(isDigit),
+                  index + count == bytes.count || !isDigit(bytes[index + count])
             else { return nil }
-            return WallClock(
-                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                fraction: millis.map(String.init))
+            defer { index += count }
+            return String(decoding: bytes[index..<index + count], as: UTF8.self)
         }
-    }
 
-    /// macOS screenshots: `2023-07-14 at 18.30.05`, or 12-hour `at 6.30.05 PM`.
-    private static func macOS(_ name: String) -> WallClock? {
-        let pattern = #/((?:19|20)[0-9]{2})-([0-9]{2})-([0-9]{2}) at ([0-9]{1,2})\.([0-9]{2})\.([0-9]{2})(?:[  ]?([AaPp][Mm]))?/#
-        guard let match = name.firstMatch(of: pattern) else { return nil }
-        let (_, year, month, day, hourText, minute, second, meridiem) = match.output
-        guard let year = Int(year), let month = Int(month), let day = Int(day), var hour = Int(hourText),
-              let minute = Int(minute), let second = Int(second)
-        else { return nil }
-        if let meridiem {
-            guard (1...12).contains(hour) else { return nil }
-            hour %= 12
-            if meridiem.lowercased() == "pm" { hour += 12 }
+        private mutating func skip(oneOf separators: String) {
+            if index < bytes.count, separators.utf8.contains(bytes[index]) { index += 1 }
         }
-        return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+
+        private mutating func consume(_ literal: String) -> Bool {
+            let expected = Array(literal.utf8)
+            guard bytes[index...].starts(with: expected) else { return false }
+            index += expected.count
+            return true
+        }
     }
 }
