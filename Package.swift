@@ -16,11 +16,14 @@ let package = Package(
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraMetadata", targets: ["TesseraMetadata"]),
         .library(name: "TesseraImage", targets: ["TesseraImage"]),
+        .library(name: "TesseraIndex", targets: ["TesseraIndex"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
         // C libraries, one system-library target each; only the module named
@@ -49,10 +52,25 @@ let package = Package(
             name: "TesseraImage",
             dependencies: ["CTurboJPEG", "CPNG", "TesseraMetadata"],
             swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraIndex",
+            dependencies: [
+                "TesseraMetadata",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraService",
+            dependencies: [
+                "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraImage", "TesseraMetadata",
+                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

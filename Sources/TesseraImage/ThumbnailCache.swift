@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 public import SystemPackage
 public import TesseraMetadata
@@ -64,6 +65,31 @@ public struct ThumbnailCache: Sendable {
             current.append(component)
             if current.withPlatformString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST {
                 throw PhotoError(.io, path: current, "cannot create the directory", cause: "\(Errno(rawValue: errno))")
+            }
+        }
+    }
+
+    /// Deletes every thumbnail of `keys`, at every size and format present in the cache.
+    public func remove(keys: Set<String>) {
+        guard !keys.isEmpty,
+              let sizes = try? FileManager.default.contentsOfDirectory(atPath: root.string)
+        else { return }
+        for key in keys {
+            for size in sizes where Int(size) != nil {
+                for format in ThumbnailOptions.Format.allCases {
+                    let path = root.appending(size).appending(String(key.prefix(2))).appending("\(key).\(format.fileExtension)")
+                    _ = path.withPlatformString(unlink)
+                }
+            }
+        }
+    }
+
+    /// Deletes temporary files that interrupted writes left anywhere under `root`.
+    public static func removeTemporaryFiles(under root: FilePath) {
+        guard let walker = FileManager.default.enumerator(atPath: root.string) else { return }
+        while let relative = walker.nextObject() as? String {
+            if (relative as NSString).lastPathComponent.hasPrefix(temporaryPrefix) {
+                _ = root.appending(relative).withPlatformString(unlink)
             }
         }
     }

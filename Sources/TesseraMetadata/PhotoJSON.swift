@@ -1,4 +1,3 @@
-import Glibc
 public import SystemPackage
 
 /// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`.
@@ -59,19 +58,17 @@ public struct PhotoJSON: Encodable, Sendable {
         warnings = metadata.warnings
     }
 
-    /// A file that could not be read; `format` is what its magic bytes say.
-    public init(path: FilePath, format: ImageFormat, error: PhotoError) {
+    /// A file that could not be read (`error` set), or one whose fields the caller fills in.
+    public init(path: FilePath, format: ImageFormat, error: String?) {
         (self.path, self.pathBase64) = Self.encode(path)
         self.format = format.rawValue
         self.warnings = []
-        self.error = error.reason
+        self.error = error
     }
 
     /// The UTF-8 text of `path`, plus its exact bytes in base64 when they are not valid UTF-8.
     public static func encode(_ path: FilePath) -> (String, String?) {
-        let bytes = path.withPlatformString { pointer in
-            Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
-        }
+        let bytes = path.rawBytes
         if let text = String(validating: bytes, as: UTF8.self) {
             return (text, nil)
         }

@@ -24,7 +24,7 @@ struct InspectCommand: ParsableCommand {
                 reports.append(PhotoJSON(path: path, metadata: try MetadataReader.read(at: path)))
             } catch {
                 let prefix = (try? FileReader.withFile(at: path) { $0.prefix }) ?? []
-                reports.append(PhotoJSON(path: path, format: ImageFormat.identify(prefix), error: error))
+                reports.append(PhotoJSON(path: path, format: ImageFormat.identify(prefix), error: error.reason))
             }
         }
         if json {

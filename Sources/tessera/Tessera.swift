@@ -9,5 +9,5 @@ struct Tessera: AsyncParsableCommand {
         commandName: "tessera",
         abstract: "Photo-library indexer and thumbnail daemon.",
         version: version,
-        subcommands: [InspectCommand.self, ThumbCommand.self])
+        subcommands: [ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self])
 }

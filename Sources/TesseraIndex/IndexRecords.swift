@@ -1,0 +1,119 @@
+public import Foundation
+public import SystemPackage
+public import TesseraMetadata
+
+/// What identifies a file's content without opening it: the stat fields a rescan compares.
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var mtimeNanoseconds: Int64
+
+    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+}
+
+/// A file the index already knows, as a rescan needs it.
+public struct IndexedFile: Sendable {
+    public var id: Int64
+    public var path: FilePath
+    public var identity: FileIdentity
+    public var thumbnailKey: String?
+    public var status: String
+}
+
+/// One rendered thumbnail file of a photo.
+public struct ThumbnailEntry: Sendable, Equatable {
+    public var size: Int
+    public var side: Int
+    public var path: String
+
+    public init(size: Int, side: Int, path: String) {
+        self.size = size
+        self.side = side
+        self.path = path
+    }
+}
+
+/// What a scan learned about one file, to be written to the index.
+public struct FileUpdate: Sendable {
+    public enum Content: Sendable {
+        /// Read (and rendered, unless the cache already had it); warnings from every stage.
+        case photo(PhotoMetadata, warnings: [String], contentHash: String, thumbnailKey: String, thumbnails: [ThumbnailEntry])
+        /// Could not be read or decoded; metadata when the header was still readable.
+        case failed(format: ImageFormat, reason: String, metadata: PhotoMetadata?)
+        /// Not a JPEG or PNG; recorded so that rescans do not open it again.
+        case unsupported
+    }
+
+    public var path: FilePath
+    /// The directory holding the file (its album) and the configured root above it.
+    public var albumPath: FilePath
+    public var root: FilePath
+    public var identity: FileIdentity
+    public var content: Content
+
+    public init(path: FilePath, albumPath: FilePath, root: FilePath, identity: FileIdentity, content: Content) {
+        self.path = path
+        self.albumPath = albumPath
+        self.root = root
+        self.identity = identity
+        self.content = content
+    }
+}
+
+/// A file found at a new path with the identity (device, inode, size, mtime) of an indexed one.
+public struct FileMove: Sendable {
+    public var id: Int64
+    public var path: FilePath
+    public var albumPath: FilePath
+    public var root: FilePath
+
+    public init(id: Int64, path: FilePath, albumPath: FilePath, root: FilePath) {
+        self.id = id
+        self.path = path
+        self.albumPath = albumPath
+        self.root = root
+    }
+}
+
+/// Counts of one scan, as stored in the `scans` table.
+public struct ScanCounts: Sendable, Equatable, Codable {
+    public var found = 0
+    public var new = 0
+    public var changed = 0
+    public var unchanged = 0
+    public var moved = 0
+    public var removed = 0
+    public var unsupported = 0
+    public var errors = 0
+    public var warnings = 0
+
+    public init() {}
+}
+
+/// One row of the `scans` table.
+public struct ScanRecord: Sendable, Codable {
+    public var id: Int64
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var state: String
+    public var full: Bool
+    public var counts: ScanCounts
+}
+
+/// One album: a directory of photos.
+public struct AlbumRecord: Sendable, Codable {
+    public var id: Int64
+    public var path: String
+    /// The directory relative to its root; "" for photos directly in the root.
+    public var name: String
+    public var photoCount: Int
+    public var newestCapturedAt: String?
+    public var oldestCapturedAt: String?
+    public var coverPhotoID: Int64?
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import TesseraMetadata
+
+/// The `photos` columns of one file, in schema order, and the upsert that writes them.
+struct PhotoColumns {
+    static let names = [
+        "path", "path_text", "album_id", "device", "inode", "size", "mtime_ns", "content_hash", "status", "error",
+        "warnings", "format", "width", "height", "orientation", "display_width", "display_height", "bit_depth",
+        "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
+        "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
+        "thumbnail_key", "scan_id",
+    ]
+
+    var values: [String: (any DatabaseValueConvertible)?] = [:]
+    var albumID: Int64 {
+        get { values["album_id"] as? Int64 ?? 0 }
+        set { values["album_id"] = newValue }
+    }
+    var scanID: Int64 {
+        get { values["scan_id"] as? Int64 ?? 0 }
+        set { values["scan_id"] = newValue }
+    }
+
+    init(update: FileUpdate) {
+        let bytes = update.path.rawBytes
+        values["path"] = Data(bytes)
+        values["path_text"] = String(decoding: bytes, as: UTF8.self)
+        values["device"] = Int64(bitPattern: update.identity.device)
+        values["inode"] = Int64(bitPattern: update.identity.inode)
+        values["size"] = update.identity.size
+        values["mtime_ns"] = update.identity.mtimeNanoseconds
+        var warnings: [String] = []
+        switch update.content {
+        case .photo(let metadata, let extra, let hash, let key, _):
+            warnings = metadata.warnings + extra
+            values["status"] = warnings.isEmpty ? "ok" : "warning"
+            values["content_hash"] = hash
+            values["thumbnail_key"] = key
+            fill(metadata)
+        case .failed(let format, let reason, let metadata):
+            values["status"] = "error"
+            values["error"] = reason
+            values["format"] = format.rawValue
+            if let metadata {
+                warnings = metadata.warnings
+                fill(metadata)
+            }
+        case .unsupported:
+            values["status"] = "unsupported"
+            values["format"] = ImageFormat.unsupported.rawValue
+        }
+        let encoded = (try? JSONEncoder().encode(warnings)).map { String(decoding: $0, as: UTF8.self) }
+        values["warnings"] = encoded ?? "[]"
+    }
+
+    private mutating func fill(_ metadata: PhotoMetadata) {
+        values["format"] = metadata.format.rawValue
+        values["width"] = metadata.width
+        values["height"] = metadata.height
+        values["orientation"] = metadata.orientation
+        values["display_width"] = metadata.displayWidth
+        values["display_height"] = metadata.displayHeight
+        values["bit_depth"] = metadata.bitDepth
+        values["coding"] = metadata.coding
+        values["captured_at"] = metadata.captureDate.wallClock.iso8601
+        values["utc_offset"] = metadata.captureDate.utcOffset?.description
+        values["date_source"] = metadata.captureDate.source.rawValue
+        values["sort_instant_ms"] = metadata.captureDate.instantMilliseconds
+        values["make"] = metadata.exif?.make
+        values["model"] = metadata.exif?.model
+        values["lens_model"] = metadata.exif?.lensModel
+        values["exposure_time"] = metadata.exif?.exposureTime
+        values["f_number"] = metadata.exif?.fNumber
+        values["iso"] = metadata.exif?.iso
+        values["focal_length"] = metadata.exif?.focalLength
+        values["gps_latitude"] = metadata.exif?.gps?.latitude
+        values["gps_longitude"] = metadata.exif?.gps?.longitude
+        values["gps_altitude"] = metadata.exif?.gps?.altitude
+    }
+
+    /// INSERT, or UPDATE every column of the row with the same path (its id survives).
+    func upsert(_ db: Database) throws {
+        let columns = Self.names.joined(separator: ", ")
+        let marks = databaseQuestionMarks(count: Self.names.count)
+        let updates = Self.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let arguments = StatementArguments(Self.names.map { values[$0] ?? nil })
+        try db.execute(
+            sql: "INSERT INTO photos (\(columns)) VALUES (\(marks)) ON CONFLICT(path) DO UPDATE SET \(updates)",
+            arguments: arguments)
+    }
+}

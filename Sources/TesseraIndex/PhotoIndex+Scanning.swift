@@ -1,0 +1,250 @@
+public import Foundation
+import GRDB
+public import SystemPackage
+public import TesseraMetadata
+
+/// The writes a scan makes: each call is one transaction.
+extension PhotoIndex {
+    /// Starts a scan row; any scan still marked running was cut short and becomes `interrupted`.
+    ///
+    /// - Returns: the new scan's id, and whether an earlier scan had been interrupted.
+    public func beginScan(roots: [FilePath], full: Bool) throws(IndexError) -> (id: Int64, recovered: Bool) {
+        try write { db in
+            try db.execute(sql: "UPDATE scans SET state = 'interrupted' WHERE state = 'running'")
+            let recovered = db.changesCount > 0
+            try db.execute(
+                sql: "INSERT INTO scans (started_at_ms, state, full, roots) VALUES (?, 'running', ?, ?)",
+                arguments: [Self.nowMilliseconds, full, roots.map(\.string).joined(separator: "\n")])
+            return (db.lastInsertedRowID, recovered)
+        }
+    }
+
+    public func finishScan(id: Int64, counts: ScanCounts, state: String) throws(IndexError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE scans SET finished_at_ms = ?, state = ?, found = ?, new = ?, changed = ?, unchanged = ?,
+                        moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ? WHERE id = ?
+                    """,
+                arguments: [
+                    Self.nowMilliseconds, state, counts.found, counts.new, counts.changed, counts.unchanged,
+                    counts.moved, counts.removed, counts.unsupported, counts.errors, counts.warnings, id,
+                ])
+        }
+    }
+
+    /// The indexed files directly inside `directory`, keyed by file name bytes.
+    public func files(inDirectory directory: FilePath) throws(IndexError) -> [Data: IndexedFile] {
+        try read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, p.thumbnail_key, p.status
+                    FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
+                    """,
+                arguments: [Data(directory.rawBytes)])
+            var files: [Data: IndexedFile] = [:]
+            while let row = try rows.next() {
+                let file = Self.indexedFile(row)
+                files[Data(file.path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] = file
+            }
+            return files
+        }
+    }
+
+    /// Indexed files with this device and inode (a moved file keeps both on one filesystem).
+    public func files(device: UInt64, inode: UInt64) throws(IndexError) -> [IndexedFile] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, path, device, inode, size, mtime_ns, thumbnail_key, status
+                    FROM photos WHERE device = ? AND inode = ?
+                    """,
+                arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
+            ).map(Self.indexedFile)
+        }
+    }
+
+    /// Ids and paths of every file under `root` not written by scan `excludingScan`,
+    /// in id order, `batch` at a time.
+    public func forEachFile(
+        under root: FilePath, excludingScan: Int64, batch: Int = 10_000,
+        _ body: ([(id: Int64, path: FilePath)]) throws -> Void
+    ) throws(IndexError) {
+        let (low, high) = Self.prefixRange(root)
+        var after: Int64 = 0
+        while true {
+            let page = try read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, path FROM photos WHERE path >= ? AND path < ? AND id > ?
+                            AND scan_id IS NOT ? ORDER BY id LIMIT ?
+                        """,
+                    arguments: [low, high, after, excludingScan, batch]
+                ).map { row in (id: row["id"] as Int64, path: FilePath(rawBytes: row["path"] as Data)) }
+            }
+            guard let last = page.last else { return }
+            do {
+                try body(page)
+            } catch {
+                throw IndexError(path: path, "\(error)")
+            }
+            after = last.id
+        }
+    }
+
+    /// Ids of files under `directory` (used to keep what an unreadable directory hides).
+    public func fileIDs(under directory: FilePath) throws(IndexError) -> [Int64] {
+        let (low, high) = Self.prefixRange(directory)
+        return try read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE path >= ? AND path < ?", arguments: [low, high])
+        }
+    }
+
+    /// Writes updates and moves in one transaction, recording `scanID`.
+    ///
+    /// - Returns: thumbnail keys that no row references any more, whose files can go.
+    public func apply(_ updates: [FileUpdate], moves: [FileMove], scanID: Int64) throws(IndexError) -> Set<String> {
+        try write { db in
+            var albumIDs: [FilePath: Int64] = [:]
+            func albumID(_ albumPath: FilePath, root: FilePath) throws -> Int64 {
+                if let id = albumIDs[albumPath] { return id }
+                let bytes = Data(albumPath.rawBytes)
+                if let id = try Int64.fetchOne(db, sql: "SELECT id FROM albums WHERE path = ?", arguments: [bytes]) {
+                    albumIDs[albumPath] = id
+                    return id
+                }
+                try db.execute(
+                    sql: "INSERT INTO albums (path, root, name) VALUES (?, ?, ?)",
+                    arguments: [bytes, Data(root.rawBytes), Self.albumName(albumPath, root: root)])
+                albumIDs[albumPath] = db.lastInsertedRowID
+                return db.lastInsertedRowID
+            }
+            var replacedKeys: Set<String> = []
+            for move in moves {
+                try db.execute(
+                    sql: "UPDATE photos SET path = ?, path_text = ?, album_id = ?, scan_id = ? WHERE id = ?",
+                    arguments: [
+                        Data(move.path.rawBytes), String(decoding: move.path.rawBytes, as: UTF8.self),
+                        try albumID(move.albumPath, root: move.root), scanID, move.id,
+                    ])
+            }
+            for update in updates {
+                let bytes = Data(update.path.rawBytes)
+                if let old = try String.fetchOne(
+                    db, sql: "SELECT thumbnail_key FROM photos WHERE path = ?", arguments: [bytes]) {
+                    replacedKeys.insert(old)
+                }
+                var values = PhotoColumns(update: update)
+                values.albumID = try albumID(update.albumPath, root: update.root)
+                values.scanID = scanID
+                try values.upsert(db)
+                let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [bytes]) ?? 0
+                try db.execute(sql: "DELETE FROM thumbnails WHERE photo_id = ?", arguments: [id])
+                if case .photo(_, _, _, _, let thumbnails) = update.content {
+                    for thumbnail in thumbnails {
+                        try db.execute(
+                            sql: "INSERT INTO thumbnails (photo_id, size, side, path) VALUES (?, ?, ?, ?)",
+                            arguments: [id, thumbnail.size, thumbnail.side, thumbnail.path])
+                    }
+                }
+            }
+            return try Self.unreferenced(replacedKeys, db)
+        }
+    }
+
+    /// Deletes rows by id.
+    ///
+    /// - Returns: the thumbnail keys of the deleted rows, and those of them that no
+    ///   remaining row references (their files can go).
+    public func delete(ids: [Int64]) throws(IndexError) -> (keys: [String], orphans: Set<String>) {
+        guard !ids.isEmpty else { return ([], []) }
+        return try write { db in
+            var keys: [String] = []
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+                let marks = databaseQuestionMarks(count: chunk.count)
+                keys += try String.fetchAll(
+                    db, sql: "SELECT thumbnail_key FROM photos WHERE id IN (\(marks)) AND thumbnail_key IS NOT NULL",
+                    arguments: StatementArguments(Array(chunk)))
+                try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
+            }
+            return (keys, try Self.unreferenced(Set(keys), db))
+        }
+    }
+
+    /// Recomputes counts, date range and cover of every album, and drops empty ones.
+    public func refreshAlbums() throws(IndexError) {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE albums SET
+                    photo_count = (SELECT COUNT(*) FROM photos p
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                    newest_instant_ms = (SELECT MAX(sort_instant_ms) FROM photos p
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                    oldest_instant_ms = (SELECT MIN(sort_instant_ms) FROM photos p
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                    cover_photo_id = (SELECT id FROM photos p
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')
+                        ORDER BY sort_instant_ms DESC, path LIMIT 1);
+                UPDATE albums SET
+                    newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
+                    oldest_captured_at = (SELECT captured_at FROM photos p
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')
+                        ORDER BY sort_instant_ms ASC, path DESC LIMIT 1);
+                DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
+                """)
+        }
+    }
+
+    /// Records a directory the walk could not read.
+    public func recordWalkError(scanID: Int64, path: FilePath, reason: String) throws(IndexError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO walk_errors (scan_id, path, path_text, reason) VALUES (?, ?, ?, ?)",
+                arguments: [scanID, Data(path.rawBytes), String(decoding: path.rawBytes, as: UTF8.self), reason])
+        }
+    }
+
+    /// Whether any row still uses thumbnails under `key`.
+    public func isReferenced(thumbnailKey key: String) throws(IndexError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])
+                ?? false
+        }
+    }
+
+    private static func unreferenced(_ keys: Set<String>, _ db: Database) throws -> Set<String> {
+        try keys.filter { key in
+            try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])
+                ?? false)
+        }
+    }
+
+    static func indexedFile(_ row: Row) -> IndexedFile {
+        IndexedFile(
+            id: row["id"], path: FilePath(rawBytes: row["path"] as Data),
+            identity: FileIdentity(
+                device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]),
+                size: row["size"], mtimeNanoseconds: row["mtime_ns"]),
+            thumbnailKey: row["thumbnail_key"], status: row["status"])
+    }
+
+    /// The BLOB range [low, high) holding every path strictly below `directory`.
+    static func prefixRange(_ directory: FilePath) -> (Data, Data) {
+        var prefix = directory.rawBytes
+        if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
+        var high = prefix
+        high[high.count - 1] += 1  // '/' + 1 == '0': just past every byte string that starts with the prefix
+        return (Data(prefix), Data(high))
+    }
+
+    static func albumName(_ album: FilePath, root: FilePath) -> String {
+        var relative = album
+        _ = relative.removePrefix(root)
+        return String(decoding: relative.rawBytes, as: UTF8.self)
+    }
+
+    static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,104 @@
+import GRDB
+
+extension PhotoIndex {
+    /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
+    public static let schemaVersion = 1
+
+    /// Migrations in order. Never edit one that has shipped: add the next.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE albums (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    root BLOB NOT NULL,
+                    name TEXT NOT NULL,
+                    photo_count INTEGER NOT NULL DEFAULT 0,
+                    newest_captured_at TEXT,
+                    oldest_captured_at TEXT,
+                    newest_instant_ms INTEGER,
+                    oldest_instant_ms INTEGER,
+                    cover_photo_id INTEGER REFERENCES photos(id) ON DELETE SET NULL
+                );
+                CREATE TABLE photos (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    content_hash TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('ok', 'warning', 'error', 'unsupported')),
+                    error TEXT,
+                    warnings TEXT NOT NULL DEFAULT '[]',
+                    format TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'unsupported')),
+                    width INTEGER,
+                    height INTEGER,
+                    orientation INTEGER CHECK (orientation BETWEEN 1 AND 8),
+                    display_width INTEGER,
+                    display_height INTEGER,
+                    bit_depth INTEGER,
+                    coding TEXT,
+                    captured_at TEXT,
+                    utc_offset TEXT,
+                    date_source TEXT CHECK (date_source IN
+                        ('exif-original', 'exif-digitized', 'png', 'filename', 'exif-modified', 'mtime')),
+                    sort_instant_ms INTEGER,
+                    make TEXT,
+                    model TEXT,
+                    lens_model TEXT,
+                    exposure_time REAL,
+                    f_number REAL,
+                    iso INTEGER,
+                    focal_length REAL,
+                    gps_latitude REAL,
+                    gps_longitude REAL,
+                    gps_altitude REAL,
+                    thumbnail_key TEXT,
+                    scan_id INTEGER REFERENCES scans(id) ON DELETE SET NULL,
+                    CHECK (status NOT IN ('ok', 'warning') OR (sort_instant_ms IS NOT NULL AND width IS NOT NULL))
+                );
+                CREATE INDEX photos_newest ON photos(sort_instant_ms DESC, path);
+                CREATE INDEX photos_album_newest ON photos(album_id, sort_instant_ms DESC, path);
+                CREATE INDEX photos_identity ON photos(device, inode);
+                CREATE INDEX photos_thumbnail_key ON photos(thumbnail_key);
+                CREATE INDEX photos_status ON photos(status) WHERE status IN ('error', 'warning');
+                CREATE TABLE thumbnails (
+                    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    size INTEGER NOT NULL,
+                    side INTEGER NOT NULL,
+                    path TEXT NOT NULL,
+                    PRIMARY KEY (photo_id, size)
+                ) WITHOUT ROWID;
+                CREATE TABLE scans (
+                    id INTEGER PRIMARY KEY,
+                    started_at_ms INTEGER NOT NULL,
+                    finished_at_ms INTEGER,
+                    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'interrupted', 'failed')),
+                    full INTEGER NOT NULL DEFAULT 0,
+                    roots TEXT NOT NULL,
+                    found INTEGER NOT NULL DEFAULT 0,
+                    new INTEGER NOT NULL DEFAULT 0,
+                    changed INTEGER NOT NULL DEFAULT 0,
+                    unchanged INTEGER NOT NULL DEFAULT 0,
+                    moved INTEGER NOT NULL DEFAULT 0,
+                    removed INTEGER NOT NULL DEFAULT 0,
+                    unsupported INTEGER NOT NULL DEFAULT 0,
+                    errors INTEGER NOT NULL DEFAULT 0,
+                    warnings INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE walk_errors (
+                    scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+                    path BLOB NOT NULL,
+                    path_text TEXT NOT NULL,
+                    reason TEXT NOT NULL
+                );
+                PRAGMA user_version = 1;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,21 @@
+import Glibc
+public import SystemPackage
+
+extension FilePath {
+    /// The path's exact bytes: on Linux a name is any bytes but `/` and NUL, valid UTF-8 or not.
+    public var rawBytes: [UInt8] {
+        withPlatformString { pointer in
+            Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+        }
+    }
+
+    /// The path made of exactly `bytes` (which must not contain NUL).
+    public init(rawBytes bytes: some Collection<UInt8>) {
+        var terminated = bytes.map { CChar(bitPattern: $0) }
+        terminated.append(0)
+        self = terminated.withUnsafeBufferPointer { buffer in
+            // invariant: a non-empty array's buffer has a base address.
+            FilePath(platformString: buffer.baseAddress.unsafelyUnwrapped)
+        }
+    }
+}

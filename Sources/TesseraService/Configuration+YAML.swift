@@ -1,0 +1,145 @@
+import Foundation
+import SystemPackage
+import TesseraImage
+import Yams
+
+extension Configuration {
+    /// Every key the file may hold; anything else is an error that names it.
+    static let keys: Set<String> = [
+        "roots", "exclude", "follow_symlinks", "index", "cache", "workers", "pixel_limit", "time_zone",
+        "thumbnails", "control_socket", "scan_on_start", "rescan_interval", "watch",
+    ]
+    static let thumbnailKeys: Set<String> = ["sizes", "format", "quality", "background"]
+
+    /// Overlays the settings in `yaml` (the text of `file`).
+    mutating func apply(yaml: String, file: FilePath, home: String) throws(ConfigurationError) {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ConfigurationError(file: file, key: nil, "not valid YAML: \(error)")
+        }
+        source = file
+        guard let node else { return }  // an empty file: defaults
+        guard case .mapping(let mapping) = node else {
+            throw ConfigurationError(file: file, key: nil, "must be a mapping of keys to values")
+        }
+        let reader = KeyReader(file: file, home: home)
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? "\(keyNode)"
+            guard Self.keys.contains(key) else {
+                throw ConfigurationError(file: file, key: key, "unknown key")
+            }
+            switch key {
+            case "roots":
+                roots = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.path(item, key) }
+                guard !roots.isEmpty else { throw ConfigurationError(file: file, key: key, "needs at least one folder") }
+            case "exclude":
+                exclude = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.string(item, key) }
+            case "follow_symlinks": followSymlinks = try reader.bool(value, key)
+            case "index": index = try reader.path(value, key)
+            case "cache": cache = try reader.path(value, key)
+            case "workers": workers = try reader.int(value, key, 0...1024)
+            case "pixel_limit": thumbnail.pixelLimit = try reader.int(value, key, 1...100_000) * 1_000_000
+            case "time_zone":
+                let name = try reader.string(value, key)
+                if name != "system" {
+                    guard let zone = TimeZone(identifier: name) else {
+                        throw ConfigurationError(file: file, key: key, "unknown time zone \"\(name)\"")
+                    }
+                    timeZone = zone
+                }
+            case "thumbnails": try applyThumbnails(value, reader)
+            case "control_socket": controlSocket = try reader.path(value, key)
+            case "scan_on_start": scanOnStart = try reader.bool(value, key)
+            case "rescan_interval": rescanInterval = try reader.int(value, key, 0...31_536_000)
+            default: watch = try reader.bool(value, key)  // "watch"
+            }
+        }
+    }
+
+    private mutating func applyThumbnails(_ node: Node, _ reader: KeyReader) throws(ConfigurationError) {
+        guard case .mapping(let mapping) = node else {
+            throw ConfigurationError(file: reader.file, key: "thumbnails", "must be a mapping")
+        }
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? "\(keyNode)"
+            let key = "thumbnails.\(name)"
+            guard Self.thumbnailKeys.contains(name) else {
+                throw ConfigurationError(file: reader.file, key: key, "unknown key")
+            }
+            switch name {
+            case "sizes":
+                let sizes = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.int(item, key, 16...4096) }
+                guard !sizes.isEmpty else { throw ConfigurationError(file: reader.file, key: key, "needs at least one size") }
+                thumbnailSizes = Array(Set(sizes)).sorted()
+            case "format":
+                let text = try reader.string(value, key)
+                guard let format = ThumbnailOptions.Format(rawValue: text) else {
+                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg or png, not \"\(text)\"")
+                }
+                thumbnail.format = format
+            case "quality": thumbnail.quality = try reader.int(value, key, 1...100)
+            default:  // "background"
+                let text = try reader.string(value, key)
+                guard let color = ThumbnailOptions.Color(hex: text) else {
+                    throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"")
+                }
+                thumbnail.background = color
+            }
+        }
+    }
+}
+
+/// Typed reads of YAML values that name the key when the type is wrong.
+private struct KeyReader {
+    let file: FilePath
+    let home: String
+
+    func fail(_ key: String, _ expected: String, _ node: Node) -> ConfigurationError {
+        let shown = node.string.map { "\"\($0)\"" } ?? "a \(Self.kind(node))"
+        return ConfigurationError(file: file, key: key, "must be \(expected), not \(shown)")
+    }
+
+    static func kind(_ node: Node) -> String {
+        switch node {
+        case .mapping: "mapping"
+        case .sequence: "list"
+        default: "value"
+        }
+    }
+
+    func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
+        guard case .scalar(let scalar) = node else { throw fail(key, "text", node) }
+        return scalar.string
+    }
+
+    func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard case .scalar = node, let value = node.int else { throw fail(key, "a whole number", node) }
+        guard range.contains(value) else {
+            throw ConfigurationError(file: file, key: key, "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return value
+    }
+
+    func bool(_ node: Node, _ key: String) throws(ConfigurationError) -> Bool {
+        guard case .scalar = node, let value = node.bool else { throw fail(key, "true or false", node) }
+        return value
+    }
+
+    func list(_ node: Node, _ key: String) throws(ConfigurationError) -> [Node] {
+        switch node {
+        case .sequence(let sequence): return Array(sequence)
+        case .scalar: return [node]  // a single value stands for a list of one
+        default: throw fail(key, "a list", node)
+        }
+    }
+
+    func path(_ node: Node, _ key: String) throws(ConfigurationError) -> FilePath {
+        let text = try string(node, key)
+        guard !text.isEmpty else { throw ConfigurationError(file: file, key: key, "must not be empty") }
+        if text == "~" { return FilePath(home) }
+        if text.hasPrefix("~/") { return FilePath(home).appending(String(text.dropFirst(2))) }
+        return FilePath(text)
+    }
+}

@@ -1,0 +1,116 @@
+public import Foundation
+public import SystemPackage
+public import TesseraImage
+
+/// Everything Tessera can be configured with; every key has a default.
+///
+/// `config/tessera.yaml` documents each key. Paths may start with `~/`.
+public struct Configuration: Sendable {
+    public var roots: [FilePath] = []
+    /// Globs matched against each entry's name and its path relative to its root.
+    public var exclude: [String] = []
+    public var followSymlinks = false
+    public var index: FilePath
+    public var cache: FilePath
+    public var thumbnailSizes: [Int] = [256]
+    public var thumbnail = ThumbnailOptions()
+    /// Parallel render workers; 0 means one per core.
+    public var workers = 0
+    /// Time zone for capture times written without a UTC offset; nil means the system's.
+    public var timeZone: TimeZone?
+    /// Daemon: the control socket's path.
+    public var controlSocket: FilePath
+    /// Daemon: scan once when it starts.
+    public var scanOnStart = true
+    /// Daemon: seconds between periodic rescans; 0 turns them off.
+    public var rescanInterval: Int = 0
+    /// Daemon: watch local roots with inotify and rescan after changes.
+    public var watch = true
+    /// Where the file came from, for messages; nil when only defaults are in use.
+    public var source: FilePath?
+
+    /// Defaults for this environment: systemd's directories when set, XDG otherwise.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func xdg(_ variable: String, _ fallback: String) -> FilePath {
+            if let value = environment[variable], value.hasPrefix("/") { return FilePath(value) }
+            return FilePath(home).appending(fallback)
+        }
+        // systemd's StateDirectory=, CacheDirectory= and RuntimeDirectory= export these.
+        let state = environment["STATE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_STATE_HOME", ".local/state").appending("tessera")
+        let cache = environment["CACHE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_CACHE_HOME", ".cache").appending("tessera")
+        let runtime = environment["RUNTIME_DIRECTORY"].map { FilePath($0) }
+            ?? FilePath(environment["XDG_RUNTIME_DIR"] ?? "/tmp/tessera-\(getuid())").appending("tessera")
+        index = state.appending("index.sqlite")
+        self.cache = cache.appending("thumbnails")
+        controlSocket = runtime.appending("control.sock")
+        roots = [FilePath(home).appending("Pictures")]
+    }
+
+    /// The effective worker count.
+    public var workerCount: Int {
+        workers > 0 ? workers : ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    /// The configuration file to use: `explicit`, then `$TESSERA_CONFIG`, then
+    /// `/etc/tessera/config.yaml`, then `$XDG_CONFIG_HOME/tessera/config.yaml`.
+    /// Nil when none exists (defaults apply); an explicit file must exist.
+    public static func locate(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> FilePath? {
+        if let explicit {
+            guard FileManager.default.fileExists(atPath: explicit) else {
+                throw ConfigurationError(file: FilePath(explicit), key: nil, "no such file")
+            }
+            return FilePath(explicit)
+        }
+        if let variable = environment["TESSERA_CONFIG"], !variable.isEmpty {
+            guard FileManager.default.fileExists(atPath: variable) else {
+                throw ConfigurationError(file: FilePath(variable), key: nil, "no such file (from $TESSERA_CONFIG)")
+            }
+            return FilePath(variable)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        for candidate in ["/etc/tessera/config.yaml", configHome + "/tessera/config.yaml"]
+        where FileManager.default.fileExists(atPath: candidate) {
+            return FilePath(candidate)
+        }
+        return nil
+    }
+
+    /// Defaults, overlaid with the file that `locate` finds.
+    public static func load(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration(environment: environment)
+        if let file = try locate(explicit: explicit, environment: environment) {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file.string, encoding: .utf8)
+            } catch {
+                throw ConfigurationError(file: file, key: nil, "cannot read: \(error.localizedDescription)")
+            }
+            try configuration.apply(yaml: text, file: file, home: environment["HOME"] ?? NSHomeDirectory())
+        }
+        return configuration
+    }
+}
+
+/// A configuration problem: the file, the key when one is at fault, and what is wrong.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var file: FilePath?
+    public var key: String?
+    public var message: String
+
+    public init(file: FilePath?, key: String?, _ message: String) {
+        self.file = file
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        let place = file.map { "\($0)" } ?? "configuration"
+        return key.map { "\(place): key '\($0)': \(message)" } ?? "\(place): \(message)"
+    }
+}

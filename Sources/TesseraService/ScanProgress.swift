@@ -1,0 +1,66 @@
+public import Foundation
+import Synchronization
+public import TesseraIndex
+
+/// Live counters of a running scan, readable from any thread.
+public final class ScanProgress: Sendable {
+    /// What the scan is doing now.
+    public enum Phase: String, Sendable, Codable {
+        case walking, rendering, cleaning, finished
+    }
+
+    public struct Snapshot: Sendable, Codable {
+        public var phase: Phase = .walking
+        /// Files the walk has found so far (photos and other files).
+        public var found = 0
+        /// Files dealt with: unchanged, read, moved or failed.
+        public var done = 0
+        public var errors = 0
+        public var startedAt = Date()
+
+        /// Files per second since the start.
+        public var rate: Double {
+            let elapsed = Date().timeIntervalSince(startedAt)
+            return elapsed > 0 ? Double(done) / elapsed : 0
+        }
+
+        /// Seconds left at the current rate, once the walk has found everything.
+        public var remaining: Double? {
+            guard phase != .walking, rate > 0 else { return nil }
+            return Double(max(0, found - done)) / rate
+        }
+    }
+
+    private let state = Mutex(Snapshot())
+
+    public init() {}
+
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    func update(_ body: (inout Snapshot) -> Void) {
+        state.withLock { body(&$0) }
+    }
+
+    func reset() {
+        state.withLock { $0 = Snapshot() }
+    }
+}
+
+/// A request to stop, checked between files: the file in hand is finished, no new one is started.
+public final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+
+    public init() {}
+
+    public func stop() { flag.store(true, ordering: .relaxed) }
+    public var isSet: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// How a scan ended, with its counts.
+public struct ScanSummary: Sendable, Codable {
+    public var scanID: Int64
+    /// `finished`, or `interrupted` when stopped before the walk completed.
+    public var state: String
+    public var counts: ScanCounts
+    public var elapsed: Double
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import SystemPackage
+import TesseraIndex
+import TesseraMetadata
+
+extension Scanner {
+    /// Walks every root, settling unchanged files and same-filesystem moves here and
+    /// queueing new and changed files for the workers.
+    func walk(
+        _ roots: [FilePath], full: Bool, stop: StopFlag, seen: inout Bitset, jobs: BoundedQueue<Job>,
+        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64
+    ) throws(ScanError) {
+        let indexPath = index.path
+        let skip: Set<FilePath> = [
+            configuration.cache, indexPath, FilePath(indexPath.string + "-wal"), FilePath(indexPath.string + "-shm"),
+        ]
+        let walker = Walker(options: .init(exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: skip))
+        for root in roots {
+            var existing: [Data: IndexedFile] = [:]
+            var directory = root
+            var failure: IndexError?
+            walker.walk(root) { event in
+                guard !stop.isSet else { return false }
+                do throws(IndexError) {
+                    switch event {
+                    case .directory(let path):
+                        directory = path
+                        existing = try index.files(inDirectory: path)
+                    case .file(let path, let identity):
+                        tally.counts.withLock { $0.found += 1 }
+                        progress.update { $0.found += 1 }
+                        let name = Data(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])
+                        if let known = existing[name] {
+                            seen.insert(known.id)
+                            if !full && known.identity == identity {
+                                tally.counts.withLock { $0.unchanged += 1 }
+                                progress.update { $0.done += 1 }
+                            } else {
+                                jobs.push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: false))
+                            }
+                        } else if let moved = try movedFile(to: path, identity: identity) {
+                            seen.insert(moved.id)
+                            outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
+                        } else {
+                            jobs.push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
+                        }
+                    case .unreadable(let path, let reason):
+                        logger.warning("\(path): \(reason)")
+                        tally.counts.withLock { $0.errors += 1 }
+                        progress.update { $0.errors += 1 }
+                        try index.recordWalkError(scanID: scanID, path: path, reason: reason)
+                        // What was indexed below it cannot be seen now, so it is kept, not removed.
+                        for id in try index.fileIDs(under: path) { seen.insert(id) }
+                        if let known = existing[Data(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
+                            seen.insert(known.id)
+                        }
+                    }
+                } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+            if let failure {
+                throw ScanError("cannot read the index: \(failure)")
+            }
+        }
+    }
+
+    /// The indexed file that `path` is, moved or renamed on the same filesystem: same device,
+    /// inode, size and mtime, and nothing left at its old path with that inode.
+    func movedFile(to path: FilePath, identity: FileIdentity) throws(IndexError) -> IndexedFile? {
+        for candidate in try index.files(device: identity.device, inode: identity.inode)
+        where candidate.identity == identity && candidate.path != path {
+            var info = stat()
+            let stillThere = candidate.path.withPlatformString { lstat($0, &info) } == 0
+                && UInt64(info.st_ino) == identity.inode && UInt64(info.st_dev) == identity.device
+            if !stillThere { return candidate }  // a hard link keeps both names: not a move
+        }
+        return nil
+    }
+}

@@ -1,0 +1,99 @@
+import Glibc
+public import SystemPackage
+public import TesseraIndex
+import TesseraMetadata
+
+/// Walks photo roots depth first with one `fstatat` per entry, never opening files.
+///
+/// Names are bytes: a name that is not valid UTF-8 is walked like any other.
+/// Hidden entries (a leading dot) and entries matching an exclude glob are
+/// skipped. Symbolic links are skipped unless followed; when followed, every
+/// directory is entered once per (device, inode), which ends link loops.
+public struct Walker {
+    public struct Options: Sendable {
+        public var exclude: [String]
+        public var followSymlinks: Bool
+        /// Directories never entered (the index's and the cache's, when inside a root).
+        public var skip: Set<FilePath>
+
+        public init(exclude: [String], followSymlinks: Bool, skip: Set<FilePath>) {
+            self.exclude = exclude
+            self.followSymlinks = followSymlinks
+            self.skip = skip
+        }
+    }
+
+    /// What the walk reports, in order: each directory before its files.
+    public enum Event {
+        case directory(FilePath)
+        case file(FilePath, FileIdentity)
+        /// A directory that could not be listed; what was indexed below it must be kept.
+        case unreadable(FilePath, reason: String)
+    }
+
+    let options: Options
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// Walks `root`, calling `visit` for every event; `visit` returns false to stop the walk.
+    public func walk(_ root: FilePath, _ visit: (Event) -> Bool) {
+        var pending = [root]
+        var visited: Set<[UInt64]> = []
+        while let directory = pending.popLast() {
+            guard let handle = directory.withPlatformString({ opendir($0) }) else {
+                _ = visit(.unreadable(directory, reason: "cannot list: \(Errno(rawValue: errno))"))
+                continue
+            }
+            defer { closedir(handle) }
+            let descriptor = dirfd(handle)
+            var info = stat()
+            if fstat(descriptor, &info) == 0 {
+                guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
+            }
+            guard visit(.directory(directory)) else { return }
+            var subdirectories: [FilePath] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    Array(raw.prefix { $0 != 0 })
+                }
+                guard name.first != UInt8(ascii: ".") else { continue }  // hidden, and . and ..
+                let path = FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + name)
+                guard !isExcluded(name: name, path: path, root: root), !options.skip.contains(path) else { continue }
+                let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
+                let cName = name.map { CChar(bitPattern: $0) } + [0]
+                guard fstatat(descriptor, cName, &info, flags) == 0 else {
+                    if errno != ENOENT {  // vanished since readdir: nothing to report
+                        _ = visit(.unreadable(path, reason: "cannot stat: \(Errno(rawValue: errno))"))
+                    }
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    subdirectories.append(path)
+                case S_IFREG:
+                    let identity = FileIdentity(
+                        device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                        mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+                    guard visit(.file(path, identity)) else { return }
+                default:
+                    continue  // symlinks not followed, devices, FIFOs, sockets
+                }
+            }
+            // Sorted and reversed so the stack pops them in name order.
+            pending += subdirectories.sorted { $0.rawBytes.lexicographicallyPrecedes($1.rawBytes) }.reversed()
+        }
+    }
+
+    private func isExcluded(name: [UInt8], path: FilePath, root: FilePath) -> Bool {
+        guard !options.exclude.isEmpty else { return false }
+        var relative = path
+        _ = relative.removePrefix(root)
+        let nameText = name.map { CChar(bitPattern: $0) } + [0]
+        let relativeText = relative.rawBytes.map { CChar(bitPattern: $0) } + [0]
+        return options.exclude.contains { pattern in
+            fnmatch(pattern, nameText, 0) == 0 || fnmatch(pattern, relativeText, 0) == 0
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+import TesseraService
+
+/// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
+final class ProgressDisplay: @unchecked Sendable {
+    // @unchecked: `running` is only touched under `lock`.
+    private let progress: ScanProgress
+    private let lock = NSLock()
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+    private let terminal = isatty(STDERR_FILENO) == 1
+
+    init(progress: ScanProgress) {
+        self.progress = progress
+    }
+
+    func start() {
+        let interval: TimeInterval = terminal ? 0.2 : 10
+        Thread.detachNewThread { [self] in
+            var last = Date()
+            while isRunning {
+                Thread.sleep(forTimeInterval: 0.1)
+                if Date().timeIntervalSince(last) >= interval {
+                    last = Date()
+                    draw(progress.snapshot)
+                }
+            }
+            done.signal()
+        }
+    }
+
+    func finish() {
+        lock.withLock { running = false }
+        done.wait()
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+
+    private var isRunning: Bool { lock.withLock { running } }
+
+    private func draw(_ snapshot: ScanProgress.Snapshot) {
+        let found = max(snapshot.found, 1)
+        let fraction = min(1, Double(snapshot.done) / Double(found))
+        let rate = String(format: "%.1f files/s", snapshot.rate)
+        let eta = snapshot.remaining.map { "ETA \(Self.duration($0))" } ?? (snapshot.phase == .walking ? "walking…" : "")
+        let counts = "\(snapshot.done)/\(snapshot.found) files"
+        let errors = snapshot.errors == 1 ? "1 error" : "\(snapshot.errors) errors"
+        if terminal {
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            let line = "\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(counts) · \(rate) · \(eta) · \(errors)"
+            FileHandle.standardError.write(Data(line.utf8))
+        } else {
+            FileHandle.standardError.write(Data("scan: \(counts), \(rate), \(eta), \(errors)\n".utf8))
+        }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600
+            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+            : String(format: "%d:%02d", total / 60, total % 60)
+    }
+}

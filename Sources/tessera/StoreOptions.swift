@@ -1,0 +1,34 @@
+import ArgumentParser
+import SystemPackage
+import TesseraService
+
+/// Options every index-using command shares: which configuration, index and cache.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "Configuration file (default: $TESSERA_CONFIG, /etc/tessera/config.yaml, ~/.config/tessera/config.yaml).")
+    var config: String?
+
+    @Option(help: "Index file (overrides the configuration's 'index').")
+    var index: String?
+
+    @Option(help: "Thumbnail cache directory (overrides the configuration's 'cache').")
+    var cache: String?
+
+    /// The configuration with command-line overrides applied.
+    func configuration() throws -> Configuration {
+        var configuration: Configuration
+        do {
+            configuration = try Configuration.load(explicit: config)
+        } catch {
+            throw CLIError(error.description)
+        }
+        if let index { configuration.index = FilePath(index) }
+        if let cache { configuration.cache = FilePath(cache) }
+        return configuration
+    }
+}
+
+/// A one-line error for the user, printed as `tessera: message` with exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
