@@ -89,8 +89,12 @@ let package = Package(
             dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "TesseraServiceTests",
+            dependencies: ["TesseraService", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -17,7 +17,9 @@ extension Configuration {
         do {
             node = try Yams.compose(yaml: yaml)
         } catch {
-            throw ConfigurationError(file: file, key: nil, "not valid YAML: \(error)")
+            // Yams appends a multi-line snippet; the first two lines say where and what.
+            let lines = "\(error)".split(separator: "\n").prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
+            throw ConfigurationError(file: file, key: nil, "not valid YAML: \(lines.joined(separator: " "))")
         }
         source = file
         guard let node else { return }  // an empty file: defaults

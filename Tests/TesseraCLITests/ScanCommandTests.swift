@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import SystemPackage
+import TesseraImage
+import TesseraIndex
+import TesseraMetadata
+import TesseraTestSupport
+import Testing
+
+/// `tessera scan` and `tessera list` as real processes.
+struct ScanCommandTests {
+    /// A library of `count` JPEGs below `directory/photos`, large enough that rendering takes a while.
+    static func library(in directory: TemporaryDirectory, count: Int, width: Int = 1600) throws -> String {
+        let root = directory.appending("photos")
+        for index in 0..<count {
+            var exif = ExifBuilder()
+            exif.dateTimeOriginal = .init(dateTime: String(format: "2022:03:%02d 12:00:00", 1 + index % 28))
+            let bytes = try SampleImage.jpeg(SampleImage.pixels(width: width, height: width * 3 / 4, seed: index), exif: exif)
+            try ThumbnailCache.writeAtomically(bytes, to: FilePath(root).appending("album\(index % 3)/p\(index).jpg"))
+        }
+        return root
+    }
+
+    static func store(_ directory: TemporaryDirectory) -> [String] {
+        ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+    }
+
+    /// Thumbnail files in the cache (temporary files of interrupted writes excluded), with their inodes.
+    static func thumbnails(_ directory: TemporaryDirectory) -> [String: UInt64] {
+        let cache = directory.appending("cache")
+        var found: [String: UInt64] = [:]
+        let walker = FileManager.default.enumerator(atPath: cache)
+        while let relative = walker?.nextObject() as? String {
+            let path = cache + "/" + relative
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular,
+                  !(relative as NSString).lastPathComponent.hasPrefix(ThumbnailCache.temporaryPrefix)
+            else { continue }
+            found[path] = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
+        }
+        return found
+    }
+
+    @Test func killedAtAnyMomentLeavesAConsistentIndexAndTheNextScanFinishes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.library(in: directory, count: 36)
+        for delay in [0.05, 0.4, 1.0, 2.0] {
+            // Given a scan killed with SIGKILL after `delay` seconds,
+            let process = Process()
+            process.executableURL = TesseraProcess.executable
+            process.arguments = ["scan", root, "--workers", "2"] + Self.store(directory)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            // then the index is sound and every thumbnail in the cache is a whole JPEG,
+            let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+            #expect(try index.integrityCheck() == "ok", "after \(delay) s")
+            let finished = Self.thumbnails(directory)
+            for path in finished.keys {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.suffix(2).elementsEqual([0xFF, 0xD9]), "\(path)")
+            }
+            // and the next scan completes without rendering the finished thumbnails again.
+            let rescan = try TesseraProcess.run(["scan", root, "--json"] + Self.store(directory))
+            #expect(rescan.status == 0, "\(rescan.stderr)")
+            let after = Self.thumbnails(directory)
+            #expect(after.count == 36 * 2 || after.count == 36, "one size by default")
+            for (path, inode) in finished {
+                #expect(after[path] == inode, "\(path) was rendered again")
+            }
+            let list = try TesseraProcess.run(["list", "--json"] + Self.store(directory))
+            let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            #expect(photos.count == 36)
+            // Start the next round from nothing.
+            try FileManager.default.removeItem(atPath: directory.appending("cache"))
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: directory.appending("index.sqlite" + suffix))
+            }
+        }
+    }
+
+    @Test func listJsonHasAlbumThumbnailsAndStatus() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.library(in: directory, count: 4, width: 200)
+        let scan = try TesseraProcess.run(["scan", root] + Self.store(directory))
+        #expect(scan.status == 0)
+        #expect(scan.stdout.contains("4 new"))
+        let list = try TesseraProcess.run(["list", "--json", "--album", "album1", "--limit", "5"] + Self.store(directory))
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(photos.count == 1)
+        let photo = try #require(photos.first)
+        #expect(photo["album"] as? String == "album1")
+        #expect(photo["status"] as? String == "ok")
+        let thumbnail = try #require((photo["thumbnails"] as? [String: String])?["256"])
+        #expect(FileManager.default.fileExists(atPath: thumbnail))
+        #expect(photo["capturedAt"] as? String == "2022-03-02T12:00:00")
+    }
+
+    @Test func badConfigurationNamesTheKeyAndTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = directory.appending("config.yaml")
+        for (yaml, expected) in [
+            ("thumbnail_sizes: [128]\n", "key 'thumbnail_sizes': unknown key"),
+            ("workers: many\n", "key 'workers': must be a whole number, not \"many\""),
+            ("thumbnails:\n  quality: 300\n", "key 'thumbnails.quality': must be between 1 and 100"),
+            ("roots: [\n", "not valid YAML"),
+        ] {
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: config))
+            let result = try TesseraProcess.run(["scan", "--config", config] + Self.store(directory))
+            #expect(result.status != 0)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(config) && result.stderr.contains(expected), "\(result.stderr)")
+        }
+    }
+
+    @Test func missingRootIsAOneLineErrorAndANonZeroExit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let missing = directory.appending("nowhere")
+        let result = try TesseraProcess.run(["scan", missing] + Self.store(directory))
+        #expect(result.status != 0)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(missing))
+    }
+
+    @Test func unreadableDirectoryIsRecordedAndTheRestIsScanned() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.library(in: directory, count: 3, width: 120)
+        let locked = root + "/album1"
+        #expect(chmod(locked, 0) == 0)
+        defer { chmod(locked, 0o755) }
+        // Root reads any directory, so run the scan as an unprivileged user when we are root.
+        var command = ["scan", root] + Self.store(directory)
+        var executable = TesseraProcess.executable.path
+        if getuid() == 0 {
+            chmod(directory.path, 0o777)
+            command = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + command
+            executable = "/usr/bin/setpriv"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = command
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("album1") && stderr.contains("cannot list"))
+        let list = try TesseraProcess.run(["list", "--json"] + Self.store(directory))
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(photos.count == 2)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import SystemPackage
+import TesseraImage
+import TesseraIndex
+import TesseraMetadata
+import TesseraService
+import TesseraTestSupport
+import Testing
+
+struct ScannerTests {
+    @Test func newestFirstAcrossEveryDateSource() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        // Given one photo per date source, each a month apart,
+        try fixture.jpeg("exif.jpg", date: "2023:05:01 10:00:00")
+        let png = try SampleImage.png(
+            SampleImage.pixels(width: 40, height: 30),
+            time: .init(year: 2023, month: 6, day: 1, hour: 10, minute: 0, second: 0))
+        try fixture.write(png, to: "time.png")
+        try fixture.jpeg("IMG_20230701_100000.jpg")
+        let plain = try fixture.jpeg("plain.jpg")
+        fixture.setMtime(plain, 1_690_884_000)  // 2023-08-01T10:00:00Z
+        // when scanned,
+        _ = try fixture.scan()
+        // then the index lists them newest first, each with its date's source.
+        let photos = try fixture.photos()
+        #expect(photos.map { FilePath($0.path).lastComponent?.string } == ["plain.jpg", "IMG_20230701_100000.jpg", "time.png", "exif.jpg"])
+        #expect(photos.map(\.dateSource) == ["mtime", "filename", "png", "exif-original"])
+        #expect(photos.allSatisfy { $0.thumbnails?.count == 2 && $0.status == "ok" })
+    }
+
+    @Test func rescanAfterTouchModifyDeleteAndRename() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        let touched = try fixture.jpeg("a/touched.jpg", date: "2020:01:01 00:00:00", seed: 1)
+        let modified = try fixture.jpeg("a/modified.jpg", date: "2020:01:02 00:00:00", seed: 2)
+        let deleted = try fixture.jpeg("a/deleted.jpg", date: "2020:01:03 00:00:00", seed: 3)
+        let renamed = try fixture.jpeg("a/renamed.jpg", date: "2020:01:04 00:00:00", seed: 4)
+        try fixture.jpeg("a/same.jpg", date: "2020:01:05 00:00:00", seed: 5)
+        let first = try fixture.scan()
+        #expect(first.counts.new == 5)
+        let before = Dictionary(uniqueKeysWithValues: try fixture.photos().map { ($0.path, $0) })
+        func thumbnail(_ path: FilePath) -> FilePath? { before[path.string]?.thumbnails?["64"].map { FilePath($0) } }
+        let touchedThumb = try #require(thumbnail(touched)), modifiedThumb = try #require(thumbnail(modified))
+        let deletedThumb = try #require(thumbnail(deleted)), renamedThumb = try #require(thumbnail(renamed))
+        let touchedInode = touchedThumb.inode
+
+        // Given a touch, a modification, a deletion and a rename into another album,
+        fixture.setMtime(touched, 1_700_000_000)
+        try fixture.jpeg("a/modified.jpg", date: "2021:06:01 00:00:00", seed: 22)
+        #expect(unlink(deleted.string) == 0)
+        try FileManager.default.createDirectory(atPath: fixture.root.appending("b").string, withIntermediateDirectories: true)
+        let newName = fixture.root.appending("b/moved.jpg")
+        #expect(rename(renamed.string, newName.string) == 0)
+
+        // when rescanned,
+        let second = try fixture.scan()
+
+        // then each change is counted once and nothing else is touched.
+        #expect(second.counts.unchanged == 1)
+        #expect(second.counts.changed == 2)
+        #expect(second.counts.removed == 1)
+        #expect(second.counts.moved == 1)
+        #expect(second.counts.new == 0)
+        let after = Dictionary(uniqueKeysWithValues: try fixture.photos().map { ($0.path, $0) })
+        #expect(after.count == 4)
+        #expect(after[deleted.string] == nil && !deletedThumb.exists)
+        // The touched file's content is unchanged: same thumbnail file, not rendered again.
+        #expect(after[touched.string]?.thumbnails?["64"] == touchedThumb.string)
+        #expect(touchedThumb.inode == touchedInode)
+        // The modified file has a new thumbnail and its old one is gone.
+        #expect(after[modified.string]?.capturedAt == "2021-06-01T00:00:00")
+        #expect(after[modified.string]?.thumbnails?["64"] != modifiedThumb.string && !modifiedThumb.exists)
+        // The renamed file kept its thumbnails and moved album.
+        #expect(after[newName.string]?.thumbnails?["64"] == renamedThumb.string && renamedThumb.exists)
+        #expect(after[newName.string]?.album == "b")
+        #expect(after[renamed.string] == nil)
+
+        // A third scan finds nothing to do.
+        let third = try fixture.scan()
+        #expect(third.counts.unchanged == 4 && third.counts.new + third.counts.changed + third.counts.removed == 0)
+    }
+
+    @Test func copyAcrossFoldersThenDeleteKeepsTheThumbnailsAsAMove() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        let original = try fixture.jpeg("old/photo.jpg", date: "2020:01:01 00:00:00")
+        _ = try fixture.scan()
+        let thumb = try #require(try fixture.photos().first?.thumbnails?["128"])
+        let inode = FilePath(thumb).inode
+        // A copy (new inode) and a deletion look like a move to another filesystem.
+        try FileManager.default.createDirectory(atPath: fixture.root.appending("new").string, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: original.string, toPath: fixture.root.appending("new/photo.jpg").string)
+        try FileManager.default.removeItem(atPath: original.string)
+        let summary = try fixture.scan()
+        #expect(summary.counts.moved == 1 && summary.counts.new == 0 && summary.counts.removed == 0)
+        #expect(try fixture.photos().first?.thumbnails?["128"] == thumb)
+        #expect(FilePath(thumb).inode == inode)
+    }
+
+    @Test func namesThatAreNotUTF8RoundTrip() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        let name: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
+        let path = FilePath(rawBytes: fixture.root.rawBytes + [UInt8(ascii: "/")] + name)
+        try ThumbnailCache.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 32, height: 32), exif: nil), to: path)
+        #expect(try fixture.scan().counts.new == 1)
+        let photo = try #require(try fixture.photos().first)
+        let encoded = try #require(photo.pathBase64)
+        #expect(Data(base64Encoded: encoded) == Data(path.rawBytes))
+        #expect(try fixture.scan().counts.unchanged == 1)
+    }
+
+    @Test func symlinkLoopsEndAndLinksAreSkippedUnlessFollowed() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("a/one.jpg", date: "2020:01:01 00:00:00")
+        #expect(symlink("..", fixture.root.appending("a/loop").string) == 0)
+        #expect(symlink("a/one.jpg", fixture.root.appending("link.jpg").string) == 0)
+        let unfollowed = try fixture.scan()
+        #expect(unfollowed.counts.found == 1)
+        fixture.configuration.followSymlinks = true
+        let followed = try fixture.scan(full: true)
+        // one.jpg and link.jpg (the link's own path); the loop back to the root is not re-entered.
+        #expect(followed.counts.found == 2)
+    }
+
+    @Test func hiddenAndExcludedEntriesAreSkipped() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        fixture.configuration.exclude = ["@eaDir", "*.tmp.jpg", "private/*"]
+        try fixture.jpeg("keep.jpg")
+        try fixture.jpeg(".hidden.jpg")
+        try fixture.jpeg(".trash/old.jpg")
+        try fixture.jpeg("@eaDir/thumb.jpg")
+        try fixture.jpeg("draft.tmp.jpg")
+        try fixture.jpeg("private/secret.jpg")
+        let summary = try fixture.scan()
+        #expect(summary.counts.found == 1)
+        #expect(try fixture.photos().map { FilePath($0.path).lastComponent?.string } == ["keep.jpg"])
+    }
+
+    @Test func missingRootStopsBeforeRemovingAnything() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("photo.jpg")
+        _ = try fixture.scan()
+        let root = fixture.root
+        try FileManager.default.moveItem(atPath: root.string, toPath: root.string + "-unmounted")
+        #expect(throws: ScanError.self) { try fixture.scan() }
+        fixture.configuration.roots = [root]
+        #expect(try fixture.photos().count == 1)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func brokenCorpusIsRecordedWithReasons() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        fixture.configuration.roots = [FilePath(Corpus.path("broken"))]
+        let summary = try fixture.scan()
+        let errors = try fixture.photos(.init(errors: true))
+        // The truncated JPEG decodes with a warning; the file without any image signature is
+        // unsupported, like MANIFEST.tsv and SOURCES.md; the six others fail with a reason.
+        #expect(summary.counts.errors == 6)
+        #expect(summary.counts.unsupported == 3)
+        #expect(errors.count == 6)
+        #expect(errors.allSatisfy { ($0.error ?? "").count > 5 })
+        #expect(errors.contains { $0.error?.contains("pixel limit") == true })
+        let recovered = try fixture.photos()
+        #expect(recovered.count == 1 && recovered.first?.status == "warning")
+    }
+}
