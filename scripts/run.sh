@@ -6,7 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product tessera
-bin=$(swift build -c release --show-bin-path)/tessera
-"$bin" --version
-echo "Built $bin. Scanning is not implemented yet; nothing was scanned." >&2
-exit 1
+bin="$(swift build -c release --show-bin-path)/tessera"
+data="$PWD/tessera-data"
+mkdir -p "$data"
+
+photos="${1:-$HOME/Pictures}"
+if [ $# -eq 0 ] && [ ! -d "$photos" ]; then
+  photos="$data/sample-photos"
+  [ -d "$photos" ] || "$bin" sample-library "$photos"
+  echo "No ~/Pictures here: using a generated sample library in $photos"
+fi
+
+"$bin" scan "$photos" --index "$data/index.sqlite" --cache "$data/thumbnails"
+echo
+echo "Newest photos:"
+"$bin" list --index "$data/index.sqlite" --limit 5

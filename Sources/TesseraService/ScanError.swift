@@ -1,5 +1,3 @@
-public import SystemPackage
-
 /// Why a scan could not run at all (single files failing never stop a scan).
 public struct ScanError: Error, Sendable, CustomStringConvertible {
     public var message: String

@@ -77,7 +77,7 @@ struct ScanCommand: ParsableCommand {
         var lines = [
             "Scan \(summary.state) in \(String(format: "%.1f", summary.elapsed)) s: \(c.found) files —"
                 + " \(c.new) new, \(c.changed) changed, \(c.unchanged) unchanged, \(c.moved) moved,"
-                + " \(c.removed) removed, \(c.unsupported) unsupported, \(c.errors) errors",
+                + " \(c.removed) removed, \(c.unsupported) unsupported, \(c.errors) \(c.errors == 1 ? "error" : "errors")",
             "Index:      \(configuration.index)",
             "Thumbnails: \(configuration.cache)",
         ]

@@ -9,5 +9,7 @@ struct Tessera: AsyncParsableCommand {
         commandName: "tessera",
         abstract: "Photo-library indexer and thumbnail daemon.",
         version: version,
-        subcommands: [ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self])
+        subcommands: [
+            ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self, SampleLibraryCommand.self,
+        ])
 }

@@ -1,0 +1,23 @@
+import ArgumentParser
+import SystemPackage
+import TesseraMetadata
+import TesseraService
+
+/// `tessera sample-library DIR`: a generated library to try Tessera on (hidden; used by scripts/run.sh).
+struct SampleLibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-library", abstract: "Write a small generated photo library into a folder.",
+        shouldDisplay: false)
+
+    @Argument(help: "Folder to write into (created when missing).")
+    var directory: String
+
+    func run() throws {
+        do {
+            let count = try SampleLibrary.write(to: FilePath(directory))
+            print("Wrote \(count) sample files to \(directory)")
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}
