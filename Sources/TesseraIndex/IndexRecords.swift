@@ -20,10 +20,24 @@ public struct FileIdentity: Sendable, Hashable {
 /// A file the index already knows, as a rescan needs it.
 public struct IndexedFile: Sendable {
     public var id: Int64
-    public var path: FilePath
+    /// The path's exact bytes; `path` builds the `FilePath` only when asked.
+    public var pathBytes: Data
     public var identity: FileIdentity
-    public var thumbnailKey: String?
-    public var status: String
+
+    public var path: FilePath { FilePath(rawBytes: pathBytes) }
+}
+
+/// A file name's exact bytes as a dictionary key, hashed in one pass.
+public struct NameKey: Hashable, Sendable {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: some Sequence<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 /// One rendered thumbnail file of a photo.

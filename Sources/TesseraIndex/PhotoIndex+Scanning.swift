@@ -33,20 +33,21 @@ extension PhotoIndex {
         }
     }
 
-    /// The indexed files directly inside `directory`, keyed by file name bytes.
-    public func files(inDirectory directory: FilePath) throws(IndexError) -> [Data: IndexedFile] {
+    /// The indexed files directly inside `directory` (given as its exact bytes), keyed by name.
+    public func files(inDirectory directory: [UInt8]) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, p.thumbnail_key, p.status
+                    SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns
                     FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
                     """,
-                arguments: [Data(directory.rawBytes)])
-            var files: [Data: IndexedFile] = [:]
+                arguments: [Data(directory)])
+            var files: [NameKey: IndexedFile] = [:]
+            let nameStart = directory.count + 1
             while let row = try rows.next() {
                 let file = Self.indexedFile(row)
-                files[Data(file.path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] = file
+                files[NameKey(file.pathBytes.dropFirst(nameStart))] = file
             }
             return files
         }
@@ -58,32 +59,29 @@ extension PhotoIndex {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, thumbnail_key, status
-                    FROM photos WHERE device = ? AND inode = ?
+                    SELECT id, path, device, inode, size, mtime_ns FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
             ).map(Self.indexedFile)
         }
     }
 
-    /// Ids and paths of every file under `root` not written by scan `excludingScan`,
-    /// in id order, `batch` at a time.
+    /// Ids of every file under `root` not written by scan `excludingScan`, in id order,
+    /// `batch` at a time.
     public func forEachFile(
-        under root: FilePath, excludingScan: Int64, batch: Int = 10_000,
-        _ body: ([(id: Int64, path: FilePath)]) throws -> Void
+        under root: FilePath, excludingScan: Int64, batch: Int = 10_000, _ body: ([Int64]) throws -> Void
     ) throws(IndexError) {
         let (low, high) = Self.prefixRange(root)
         var after: Int64 = 0
         while true {
             let page = try read { db in
-                try Row.fetchAll(
+                try Int64.fetchAll(
                     db,
                     sql: """
-                        SELECT id, path FROM photos WHERE path >= ? AND path < ? AND id > ?
+                        SELECT id FROM photos WHERE path >= ? AND path < ? AND id > ?
                             AND scan_id IS NOT ? ORDER BY id LIMIT ?
                         """,
-                    arguments: [low, high, after, excludingScan, batch]
-                ).map { row in (id: row["id"] as Int64, path: FilePath(rawBytes: row["path"] as Data)) }
+                    arguments: [low, high, after, excludingScan, batch])
             }
             guard let last = page.last else { return }
             do {
@@ -91,7 +89,7 @@ extension PhotoIndex {
             } catch {
                 throw IndexError(path: path, "\(error)")
             }
-            after = last.id
+            after = last
         }
     }
 
@@ -224,11 +222,10 @@ extension PhotoIndex {
 
     static func indexedFile(_ row: Row) -> IndexedFile {
         IndexedFile(
-            id: row["id"], path: FilePath(rawBytes: row["path"] as Data),
+            id: row[0], pathBytes: row[1],
             identity: FileIdentity(
-                device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]),
-                size: row["size"], mtimeNanoseconds: row["mtime_ns"]),
-            thumbnailKey: row["thumbnail_key"], status: row["status"])
+                device: UInt64(bitPattern: row[2]), inode: UInt64(bitPattern: row[3]), size: row[4],
+                mtimeNanoseconds: row[5]))
     }
 
     /// The BLOB range [low, high) holding every path strictly below `directory`.

@@ -11,8 +11,13 @@ extension FilePath {
 
     /// The path made of exactly `bytes` (which must not contain NUL).
     public init(rawBytes bytes: some Collection<UInt8>) {
-        var terminated = bytes.map { CChar(bitPattern: $0) }
-        terminated.append(0)
+        let count = bytes.count
+        let terminated = [CChar](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            _ = raw.copyBytes(from: bytes)
+            raw[count] = 0
+            initialized = count + 1
+        }
         self = terminated.withUnsafeBufferPointer { buffer in
             // invariant: a non-empty array's buffer has a base address.
             FilePath(platformString: buffer.baseAddress.unsafelyUnwrapped)

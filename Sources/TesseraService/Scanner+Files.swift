@@ -114,7 +114,7 @@ extension Scanner {
     ) throws(IndexError) {
         for root in roots {
             try index.forEachFile(under: root, excludingScan: scanID) { page in
-                let gone = page.filter { !seen.contains($0.id) }.map(\.id)
+                let gone = page.filter { !seen.contains($0) }
                 guard !gone.isEmpty else { return }
                 let (keys, orphans) = try index.delete(ids: gone)
                 cache.remove(keys: orphans)

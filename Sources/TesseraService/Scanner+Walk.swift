@@ -19,29 +19,32 @@ extension Scanner {
         ]
         let walker = Walker(options: .init(exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: skip))
         for root in roots {
-            var existing: [Data: IndexedFile] = [:]
+            var existing: [NameKey: IndexedFile] = [:]
             var directory = root
             var failure: IndexError?
             walker.walk(root) { event in
                 guard !stop.isSet else { return false }
                 do throws(IndexError) {
                     switch event {
-                    case .directory(let path):
+                    case .directory(let path, let bytes):
                         directory = path
-                        existing = try index.files(inDirectory: path)
-                    case .file(let path, let identity):
+                        existing = try index.files(inDirectory: bytes)
+                    case .file(let file):
+                        let identity = file.identity
                         tally.counts.withLock { $0.found += 1 }
                         progress.update { $0.found += 1 }
-                        let name = Data(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])
-                        if let known = existing[name] {
+                        if let known = existing[NameKey(file.name)] {
                             seen.insert(known.id)
                             if !full && known.identity == identity {
                                 tally.counts.withLock { $0.unchanged += 1 }
                                 progress.update { $0.done += 1 }
                             } else {
-                                jobs.push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: false))
+                                jobs.push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
                             }
-                        } else if let moved = try movedFile(to: path, identity: identity) {
+                            return true
+                        }
+                        let path = file.path
+                        if let moved = try movedFile(to: path, identity: identity) {
                             seen.insert(moved.id)
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
@@ -54,7 +57,7 @@ extension Scanner {
                         try index.recordWalkError(scanID: scanID, path: path, reason: reason)
                         // What was indexed below it cannot be seen now, so it is kept, not removed.
                         for id in try index.fileIDs(under: path) { seen.insert(id) }
-                        if let known = existing[Data(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
+                        if let known = existing[NameKey(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
                             seen.insert(known.id)
                         }
                     }

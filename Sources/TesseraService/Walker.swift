@@ -25,10 +25,21 @@ public struct Walker {
 
     /// What the walk reports, in order: each directory before its files.
     public enum Event {
-        case directory(FilePath)
-        case file(FilePath, FileIdentity)
+        /// A directory about to be listed, with its path's exact bytes.
+        case directory(FilePath, bytes: [UInt8])
+        /// A regular file in the last directory reported, by name; `File.path` builds its path.
+        case file(File)
         /// A directory that could not be listed; what was indexed below it must be kept.
         case unreadable(FilePath, reason: String)
+    }
+
+    /// A regular file: its directory and name as bytes, and its identity from `fstatat`.
+    public struct File {
+        public let directory: [UInt8]
+        public let name: [UInt8]
+        public let identity: FileIdentity
+
+        public var path: FilePath { FilePath(rawBytes: directory + [UInt8(ascii: "/")] + name) }
     }
 
     let options: Options
@@ -52,31 +63,35 @@ public struct Walker {
             if fstat(descriptor, &info) == 0 {
                 guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
             }
-            guard visit(.directory(directory)) else { return }
+            let directoryBytes = directory.rawBytes
+            guard visit(.directory(directory, bytes: directoryBytes)) else { return }
             var subdirectories: [FilePath] = []
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                     Array(raw.prefix { $0 != 0 })
                 }
                 guard name.first != UInt8(ascii: ".") else { continue }  // hidden, and . and ..
-                let path = FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + name)
-                guard !isExcluded(name: name, path: path, root: root), !options.skip.contains(path) else { continue }
-                let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
+                guard !isExcluded(name: name, directory: directoryBytes, root: root) else { continue }
                 let cName = name.map { CChar(bitPattern: $0) } + [0]
+                let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
                 guard fstatat(descriptor, cName, &info, flags) == 0 else {
                     if errno != ENOENT {  // vanished since readdir: nothing to report
+                        let path = FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name)
                         _ = visit(.unreadable(path, reason: "cannot stat: \(Errno(rawValue: errno))"))
                     }
                     continue
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    subdirectories.append(path)
+                    let path = FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name)
+                    if !options.skip.contains(path) { subdirectories.append(path) }
                 case S_IFREG:
                     let identity = FileIdentity(
                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-                    guard visit(.file(path, identity)) else { return }
+                    let file = File(directory: directoryBytes, name: name, identity: identity)
+                    if !options.skip.isEmpty && options.skip.contains(file.path) { continue }
+                    guard visit(.file(file)) else { return }
                 default:
                     continue  // symlinks not followed, devices, FIFOs, sockets
                 }
@@ -86,9 +101,9 @@ public struct Walker {
         }
     }
 
-    private func isExcluded(name: [UInt8], path: FilePath, root: FilePath) -> Bool {
+    private func isExcluded(name: [UInt8], directory: [UInt8], root: FilePath) -> Bool {
         guard !options.exclude.isEmpty else { return false }
-        var relative = path
+        var relative = FilePath(rawBytes: directory + [UInt8(ascii: "/")] + name)
         _ = relative.removePrefix(root)
         let nameText = name.map { CChar(bitPattern: $0) } + [0]
         let relativeText = relative.rawBytes.map { CChar(bitPattern: $0) } + [0]
