@@ -24,10 +24,11 @@ def full_scan(tessera, photos, repeat, work):
     sources = sorted(p for p in Path(photos).iterdir() if p.suffix.lower() in (".jpg", ".jpeg"))
     root = work / "large"
     root.mkdir()
-    # Copies, not links: a scan does not follow symbolic links unless configured to.
+    # Copies, not links (a scan does not follow symbolic links unless configured to), each made
+    # distinct by a byte after the JPEG's end: identical content would share its thumbnails.
     for k in range(repeat):
         for i, source in enumerate(sources):
-            shutil.copyfile(source, root / f"f{i:03d}_{k}.jpg")
+            (root / f"f{i:03d}_{k}.jpg").write_bytes(source.read_bytes() + bytes([k]))
     files = sorted(str(p) for p in root.iterdir())
     out = work / "vips-out"
     out.mkdir()
