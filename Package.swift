@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "TesseraMetadata", targets: ["TesseraMetadata"]),
         .library(name: "TesseraImage", targets: ["TesseraImage"]),
         .library(name: "TesseraIndex", targets: ["TesseraIndex"]),
+        .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -60,6 +61,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
+            name: "TesseraLayout",
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraService",
             dependencies: [
                 "TesseraImage", "TesseraIndex", "TesseraMetadata",
@@ -70,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraService",
+                "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,6 +91,10 @@ let package = Package(
         .testTarget(
             name: "TesseraImageTests",
             dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraLayoutTests",
+            dependencies: ["TesseraLayout"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraServiceTests",

@@ -10,6 +10,7 @@ struct Tessera: AsyncParsableCommand {
         abstract: "Photo-library indexer and thumbnail daemon.",
         version: version,
         subcommands: [
-            ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self, SampleLibraryCommand.self,
+            ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self, LayoutCommand.self,
+            SampleLibraryCommand.self,
         ])
 }

@@ -1,0 +1,158 @@
+/// Album pages from photo records: sections, styles, paging and output rounding (LAYOUT-SPEC §4).
+///
+/// A pure function of its inputs: no I/O, no clocks, no locale, no hash order,
+/// so the same records and configuration give byte-identical JSON anywhere.
+public enum AlbumLayout {
+    /// Lays out `photos` with `config`.
+    ///
+    /// - Throws: `LayoutError` naming the first invalid configuration field (§2.1).
+    public static func layout(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) -> LayoutDocument {
+        if let field = config.invalidField() { throw LayoutError(field: field) }
+        let sections = Section.group(photos, by: config.groupBy)
+        var document = config.paging == .viewport
+            ? viewport(sections, config: config) : counted(sections, config: config)
+        if config.pixelRounding { round(&document, scale: config.outputScale) }
+        return document
+    }
+
+    /// One section piece placed in a document at `y`: its items in document coordinates.
+    struct Placed {
+        var items: [LayoutItem]
+        var height: Double
+        var record: LayoutSection
+        var warnings: [LayoutWarning]
+    }
+
+    static func place(
+        _ section: Section, photos: ArraySlice<Section.Photo>, y: Double, continued: Bool, config: LayoutConfig
+    ) -> Placed {
+        let c = config.contentWidth
+        var items: [LayoutItem] = []
+        var top = y
+        if config.groupBy != .none && config.headerHeight > 0 {
+            items.append(LayoutItem(
+                type: "header", sectionId: section.id, title: section.title, continued: continued, x: config.insets.left,
+                y: top, width: c, height: config.headerHeight, clipped: false))
+            top += config.headerHeight
+        }
+        let slice = Array(photos)
+        let body = section.body(of: slice, style: config.style, width: c, config: config)
+        let first = photos.startIndex
+        let dx = config.style == .strip ? 0 : config.insets.left
+        for item in body.items {
+            let photo = slice[item.photo]
+            items.append(LayoutItem(
+                type: "photo", sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
+                x: item.x + dx, y: item.y + top, width: item.width, height: item.height, crop: item.crop ?? false,
+                aspectEstimated: photo.aspectEstimated, clipped: false, imageHeight: item.imageHeight, scale: item.scale,
+                contentX: item.contentX, visible: item.visible, overlay: item.overlay))
+        }
+        let height = top - y + body.height
+        let record = LayoutSection(
+            id: section.id, title: section.title, photoCount: section.photos.count, y: y, height: height,
+            contentWidth: body.contentWidth, contentOffset: body.contentOffset)
+        let warnings = body.warnings.map { LayoutWarning(code: $0.code, sectionId: section.id, detail: $0.detail) }
+        return Placed(items: items, height: height, record: record, warnings: warnings)
+    }
+
+    /// §4.1–4.2: one continuous document cut into pages of height Hp.
+    static func viewport(_ sections: [Section], config: LayoutConfig) -> LayoutDocument {
+        var y = config.insets.top
+        var items: [LayoutItem] = []
+        var records: [LayoutSection] = []
+        var warnings: [LayoutWarning] = []
+        for (index, section) in sections.enumerated() {
+            let placed = place(section, photos: section.photos[...], y: y, continued: false, config: config)
+            items += placed.items
+            records.append(placed.record)
+            warnings += placed.warnings
+            y += placed.height
+            if index < sections.count - 1 { y += config.sectionSpacing }
+        }
+        let height = sections.isEmpty ? 0 : y + config.insets.bottom
+        let pageHeight = config.pageHeight
+        let pageCount = height > 0 ? Int((height / pageHeight).rounded(.up)) : 0
+        let query = ItemQuery(items)
+        let pages = (0..<pageCount).map { k in
+            let band = (top: Double(k) * pageHeight, bottom: Double(k + 1) * pageHeight)
+            let onPage = query.items(minY: band.top, maxY: band.bottom).map { item in
+                var moved = item
+                moved.y = item.y - band.top
+                moved.clipped = !(moved.y >= 0 && moved.y + item.height <= pageHeight)
+                return moved
+            }
+            return LayoutPage(index: k, width: config.pageWidth, height: pageHeight, documentY: band.top, items: onPage)
+        }
+        return LayoutDocument(
+            style: config.style.rawValue, pageSize: .init(width: config.pageWidth, height: pageHeight),
+            document: .init(width: config.pageWidth, height: height), sections: records, pages: pages, warnings: warnings)
+    }
+
+    /// §4.3: pages of up to K units, each laid out on its own.
+    static func counted(_ sections: [Section], config: LayoutConfig) -> LayoutDocument {
+        // Pieces per page: (section, photo range).
+        var pages: [[(Section, Range<Int>)]] = []
+        var current: [(Section, Range<Int>)] = []
+        var units = 0
+        let capacity = config.pageCount
+        for section in sections {
+            if config.sectionStartsNewPage && !current.isEmpty {
+                pages.append(current)
+                (current, units) = ([], 0)
+            }
+            if config.style == .tiles {
+                if units == capacity {
+                    pages.append(current)
+                    (current, units) = ([], 0)
+                }
+                current.append((section, 0..<section.photos.count))
+                units += 1
+                continue
+            }
+            var start = 0
+            while start < section.photos.count {
+                if units == capacity {
+                    pages.append(current)
+                    (current, units) = ([], 0)
+                }
+                let take = min(capacity - units, section.photos.count - start)
+                current.append((section, start..<start + take))
+                units += take
+                start += take
+            }
+        }
+        if !current.isEmpty { pages.append(current) }
+        var warnings: [LayoutWarning] = []
+        let laidOut = pages.enumerated().map { (index, pieces) in
+            var y = config.insets.top
+            var items: [LayoutItem] = []
+            for (number, (section, range)) in pieces.enumerated() {
+                let placed = place(section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
+                items += placed.items
+                warnings += placed.warnings
+                y += placed.height
+                if number < pieces.count - 1 { y += config.sectionSpacing }
+            }
+            return LayoutPage(index: index, width: config.pageWidth, height: y + config.insets.bottom, documentY: nil, items: items)
+        }
+        let records = sections.map { LayoutSection(id: $0.id, title: $0.title, photoCount: $0.photos.count) }
+        return LayoutDocument(
+            style: config.style.rawValue, pageSize: .init(width: config.pageWidth, height: nil), document: nil,
+            sections: records, pages: laidOut, warnings: warnings)
+    }
+
+    /// §0.4 "pixel": snap edges to the device pixel grid, after everything else.
+    static func round(_ document: inout LayoutDocument, scale: Double) {
+        func snap(_ value: Double) -> Double { roundHalfUp(value * scale) / scale }
+        for page in document.pages.indices {
+            for index in document.pages[page].items.indices {
+                var item = document.pages[page].items[index]
+                let (x, y) = (snap(item.x), snap(item.y))
+                item.width = snap(item.x + item.width) - x
+                item.height = snap(item.y + item.height) - y
+                (item.x, item.y) = (x, y)
+                document.pages[page].items[index] = item
+            }
+        }
+    }
+}
