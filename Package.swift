@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Language settings shared by every Swift target: Swift 6 mode plus the
@@ -106,3 +107,11 @@ let package = Package(
             swiftSettings: swiftSettings),
     ]
 )
+
+// Benchmarks are built only on request: ENABLE_TESSERA_BENCHMARKS=1 swift run -c release tessera-layout-bench
+if ProcessInfo.processInfo.environment["ENABLE_TESSERA_BENCHMARKS"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "tessera-layout-bench", dependencies: ["TesseraLayout"], path: "bench/LayoutBenchmark",
+            swiftSettings: swiftSettings))
+}
