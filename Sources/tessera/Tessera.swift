@@ -10,7 +10,8 @@ struct Tessera: AsyncParsableCommand {
         abstract: "Photo-library indexer and thumbnail daemon.",
         version: version,
         subcommands: [
-            ScanCommand.self, ListCommand.self, InspectCommand.self, ThumbCommand.self, LayoutCommand.self,
+            ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self, InspectCommand.self,
+            ThumbCommand.self, LayoutCommand.self,
             SampleLibraryCommand.self,
         ])
 }

@@ -1,0 +1,74 @@
+public import Foundation
+import Synchronization
+public import TesseraIndex
+
+/// The daemon's scan state, shared by the scan loop, the control socket and the signal handlers.
+///
+/// Triggers that arrive while a scan runs are coalesced into at most one
+/// follow-up scan (a `--full` request makes that follow-up full). Each trigger
+/// gets a ticket: the number of the scan that will answer it, so
+/// `tessera rescan --wait` can wait for exactly that scan.
+public final class ScanCoordinator: Sendable {
+    public struct State: Sendable {
+        public var scanning = false
+        public var pending = false
+        public var pendingFull = false
+        /// Scans started and finished since the daemon started.
+        public var started = 0
+        public var finished = 0
+        public var lastSummary: ScanSummary?
+        public var lastError: String?
+        public var heartbeat = Date()
+    }
+
+    private let state = Mutex(State())
+    private let wakeup: AsyncStream<Void>.Continuation
+    /// Wakes the scan loop; one element per trigger, drained in batches.
+    public let wakeups: AsyncStream<Void>
+    public let progress: ScanProgress
+    public let startedAt = Date()
+
+    public init(progress: ScanProgress) {
+        self.progress = progress
+        (wakeups, wakeup) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for a scan. Returns the number of the scan that will serve the request.
+    @discardableResult
+    public func trigger(full: Bool) -> Int {
+        let ticket = state.withLock { state in
+            state.pending = true
+            state.pendingFull = state.pendingFull || full
+            return state.started + 1
+        }
+        wakeup.yield()
+        return ticket
+    }
+
+    /// Takes the pending request, if any, marking a scan as started.
+    func begin() -> (number: Int, full: Bool)? {
+        state.withLock { state in
+            guard state.pending else { return nil }
+            let full = state.pendingFull
+            (state.pending, state.pendingFull, state.scanning) = (false, false, true)
+            state.started += 1
+            return (state.started, full)
+        }
+    }
+
+    func end(summary: ScanSummary?, error: String?) {
+        state.withLock { state in
+            state.scanning = false
+            state.finished += 1
+            if let summary { state.lastSummary = summary }
+            state.lastError = error
+        }
+    }
+
+    /// Marks the main loop alive, for the watchdog.
+    func beat() { state.withLock { $0.heartbeat = Date() } }
+
+    public var snapshot: State { state.withLock { $0 } }
+
+    func finish() { wakeup.finish() }
+}

@@ -1,0 +1,134 @@
+import Foundation
+public import Logging
+public import ServiceLifecycle
+import SystemPackage
+import TesseraIndex
+import UnixSignals
+
+/// Runs scans when triggered, one at a time, until graceful shutdown.
+///
+/// Scans are blocking work (threads of their own), so each runs on a
+/// dedicated thread while this service awaits it. On graceful shutdown the
+/// running scan is told to stop: the workers finish the files in hand, the
+/// writer commits them, and the scan is recorded as interrupted.
+public struct ScanService: Service {
+    let scanner: Scanner
+    let coordinator: ScanCoordinator
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    public init(scanner: Scanner, coordinator: ScanCoordinator, notifier: SystemdNotifier, logger: Logger) {
+        self.scanner = scanner
+        self.coordinator = coordinator
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let stop = StopFlag()
+        try await withGracefulShutdownHandler {
+            for await _ in coordinator.wakeups {
+                while !stop.isSet, let request = coordinator.begin() {
+                    await scan(number: request.number, full: request.full, stop: stop)
+                }
+                if stop.isSet { break }
+                notifier.send("STATUS=Idle; \(Self.describe(coordinator.snapshot.lastSummary))")
+            }
+        } onGracefulShutdown: {
+            stop.stop()
+            coordinator.finish()
+        }
+        notifier.send("STOPPING=1")
+    }
+
+    private func scan(number: Int, full: Bool, stop: StopFlag) async {
+        logger.info("scan \(number) started\(full ? " (full)" : "")")
+        notifier.send("STATUS=Scanning…")
+        let scanner = self.scanner
+        let reporter = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                let progress = scanner.progress.snapshot
+                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.found) files, \(progress.errors) errors")
+            }
+        }
+        let result: Result<ScanSummary, ScanError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) })
+            }
+        }
+        reporter.cancel()
+        switch result {
+        case .success(let summary):
+            logger.info("scan \(number) \(summary.state): \(Self.describe(summary))")
+            coordinator.end(summary: summary, error: nil)
+        case .failure(let error):
+            logger.error("scan \(number) failed: \(error)")
+            coordinator.end(summary: nil, error: error.description)
+        }
+    }
+
+    static func describe(_ summary: ScanSummary?) -> String {
+        guard let summary else { return "no scan yet" }
+        let c = summary.counts
+        return "\(c.found) files, \(c.new) new, \(c.changed) changed, \(c.moved) moved, \(c.removed) removed, "
+            + "\(c.errors) errors in \(String(format: "%.1f", summary.elapsed)) s"
+    }
+}
+
+/// Rescans on SIGHUP, which `systemctl reload` sends through ExecReload.
+public struct ReloadSignalService: Service {
+    let coordinator: ScanCoordinator
+    let logger: Logger
+
+    public init(coordinator: ScanCoordinator, logger: Logger) {
+        self.coordinator = coordinator
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        // Cancellation at graceful shutdown is how this service ends: not an error.
+        try? await cancelWhenGracefulShutdown {
+            for await _ in signals {
+                logger.info("SIGHUP: rescan requested")
+                coordinator.trigger(full: false)
+            }
+        }
+    }
+}
+
+/// Rescans every `interval`, and pings the systemd watchdog while the daemon is healthy.
+public struct TimerService: Service {
+    let coordinator: ScanCoordinator
+    let notifier: SystemdNotifier
+    let rescanInterval: Duration?
+
+    public init(coordinator: ScanCoordinator, notifier: SystemdNotifier, rescanInterval: Duration?) {
+        self.coordinator = coordinator
+        self.notifier = notifier
+        self.rescanInterval = rescanInterval
+    }
+
+    public func run() async throws {
+        let watchdog = notifier.watchdogInterval.map { $0 / 2 }
+        let tick: Duration = min(watchdog ?? .seconds(1), .seconds(1))
+        // Cancellation at graceful shutdown is how this service ends: not an error.
+        try? await cancelWhenGracefulShutdown {
+            var sinceRescan: Duration = .zero
+            while !Task.isCancelled {
+                try await Task.sleep(for: tick)
+                // This loop running at all is the health signal: the cooperative pool is not stuck.
+                coordinator.beat()
+                if watchdog != nil { notifier.send("WATCHDOG=1") }
+                if let rescanInterval {
+                    sinceRescan += tick
+                    if sinceRescan >= rescanInterval {
+                        sinceRescan = .zero
+                        coordinator.trigger(full: false)
+                    }
+                }
+            }
+        }
+    }
+}
