@@ -5,7 +5,9 @@ public import TesseraIndex
 /// The daemon's scan state, shared by the scan loop, the control socket and the signal handlers.
 ///
 /// Triggers that arrive while a scan runs are coalesced into at most one
-/// follow-up scan (a `--full` request makes that follow-up full). Each trigger
+/// follow-up scan (a `--full` request makes that follow-up full), and a scan
+/// starts only once triggers have been quiet for 250 ms (5 s at most), so a
+/// burst of requests becomes one scan. Each trigger
 /// gets a ticket: the number of the scan that will answer it, so
 /// `tessera rescan --wait` can wait for exactly that scan.
 public final class ScanCoordinator: Sendable {
@@ -19,6 +21,9 @@ public final class ScanCoordinator: Sendable {
         public var lastSummary: ScanSummary?
         public var lastError: String?
         public var heartbeat = Date()
+        /// When the latest trigger arrived, for debouncing bursts.
+        public var lastTrigger = Date.distantPast
+        public var firstPendingTrigger = Date.distantPast
     }
 
     private let state = Mutex(State())
@@ -37,12 +42,27 @@ public final class ScanCoordinator: Sendable {
     @discardableResult
     public func trigger(full: Bool) -> Int {
         let ticket = state.withLock { state in
+            let now = Date()
+            if !state.pending { state.firstPendingTrigger = now }
+            state.lastTrigger = now
             state.pending = true
             state.pendingFull = state.pendingFull || full
             return state.started + 1
         }
         wakeup.yield()
         return ticket
+    }
+
+    /// How long to wait before starting a scan so that a burst of triggers becomes one scan:
+    /// until triggers have been quiet for `quiet`, but no more than `limit` after the first. Zero when due.
+    func settleDelay(quiet: TimeInterval = 0.25, limit: TimeInterval = 5) -> TimeInterval {
+        state.withLock { state in
+            guard state.pending else { return 0 }
+            let now = Date()
+            let untilQuiet = quiet - now.timeIntervalSince(state.lastTrigger)
+            let untilLimit = limit - now.timeIntervalSince(state.firstPendingTrigger)
+            return max(0, min(untilQuiet, untilLimit))
+        }
     }
 
     /// Takes the pending request, if any, marking a scan as started.

@@ -28,7 +28,14 @@ public struct ScanService: Service {
         let stop = StopFlag()
         try await withGracefulShutdownHandler {
             for await _ in coordinator.wakeups {
-                while !stop.isSet, let request = coordinator.begin() {
+                while !stop.isSet {
+                    // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
+                    var delay = coordinator.settleDelay()
+                    while delay > 0 && !stop.isSet {
+                        try? await Task.sleep(for: .seconds(delay))
+                        delay = coordinator.settleDelay()
+                    }
+                    guard !stop.isSet, let request = coordinator.begin() else { break }
                     await scan(number: request.number, full: request.full, stop: stop)
                 }
                 if stop.isSet { break }

@@ -24,6 +24,9 @@ public struct SystemdNotifier: Sendable {
     public var isActive: Bool { socketPath != nil }
 
     /// Sends `message` (e.g. "READY=1" or "STATUS=Scanning…"); failures are ignored, as sd_notify's are.
+    ///
+    /// Never blocks: a supervisor that stops reading its socket must not stall the daemon,
+    /// so a datagram that does not fit is dropped (MSG_DONTWAIT).
     public func send(_ message: String) {
         guard let socketPath else { return }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -42,7 +45,7 @@ public struct SystemdNotifier: Sendable {
         let bytes = Array(message.utf8)
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                sendto(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL), sockaddrPointer, length)
+                sendto(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sockaddrPointer, length)
             }
         }
     }

@@ -1,0 +1,225 @@
+import Foundation
+import Glibc
+import SystemPackage
+import TesseraImage
+import TesseraIndex
+import TesseraMetadata
+import TesseraTestSupport
+import Testing
+
+/// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`, drained by a thread of its own.
+final class NotifyListener: @unchecked Sendable {
+    // @unchecked: `messages` is only touched under `lock`.
+    let path: String
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        Thread.detachNewThread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                guard count > 0, let self else { return }
+                let message = String(decoding: buffer[..<count], as: UTF8.self)
+                self.lock.withLock { self.messages.append(message) }
+            }
+        }
+    }
+
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+
+    /// All messages so far, once one satisfies `until` or `seconds` pass.
+    func receive(for seconds: Double, until: (String) -> Bool) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let received = lock.withLock { messages }
+            if received.contains(where: until) || Date() >= deadline { return received }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
+
+/// A real `tessera serve` process on a temporary library.
+final class DaemonProcess {
+    let directory: TemporaryDirectory
+    let process = Process()
+    let notify: NotifyListener
+    var socket: String { directory.appending("run/control.sock") }
+    var store: [String] { ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")] }
+
+    init(photos: String, directory: TemporaryDirectory) throws {
+        self.directory = directory
+        notify = try NotifyListener(path: directory.appending("notify.sock"))
+        process.executableURL = TesseraProcess.executable
+        process.arguments = ["serve", photos, "--socket", directory.appending("run/control.sock")]
+            + ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["WATCHDOG_USEC"] = "2000000"
+        environment.removeValue(forKey: "WATCHDOG_PID")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func tessera(_ arguments: [String]) throws -> TesseraProcess.Result {
+        try TesseraProcess.run(arguments + ["--socket", socket])
+    }
+
+    /// SIGTERM, then the seconds it took to exit (or nil after 15 s).
+    func terminate() -> (seconds: Double, status: Int32)? {
+        let start = Date()
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning && Date().timeIntervalSince(start) < 15 { Thread.sleep(forTimeInterval: 0.05) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return (Date().timeIntervalSince(start), process.terminationStatus)
+    }
+
+    func scansStarted() throws -> Int {
+        let status = try tessera(["status", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        return object?["scansStarted"] as? Int ?? -1
+    }
+}
+
+struct ServeCommandTests {
+    @Test func readyRescanReloadBurstAndGracefulStop() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 400)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) } }
+
+        // READY=1 once the index is open and the socket listens; WATCHDOG=1 while healthy.
+        let messages = daemon.notify.receive(for: 10) { $0.contains("WATCHDOG=1") }
+        #expect(messages.contains { $0.contains("READY=1") })
+        #expect(messages.contains { $0.contains("WATCHDOG=1") })
+
+        // Add, modify and delete photos; a waited rescan brings the index up to date.
+        let added = FilePath(photos).appending("album0/new.jpg")
+        try ThumbnailCache.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200, seed: 99)), to: added)
+        try FileManager.default.removeItem(atPath: photos + "/album1/p1.jpg")
+        let modified = photos + "/album2/p2.jpg"
+        try Data(try SampleImage.jpeg(SampleImage.pixels(width: 500, height: 300, seed: 5))).write(to: URL(fileURLWithPath: modified))
+        let rescan = try daemon.tessera(["rescan", "--wait", "--json"])
+        #expect(rescan.status == 0, "\(rescan.stderr)")
+        let list = try TesseraProcess.run(["list", "--json"] + daemon.store)
+        let indexed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        let paths = Set(indexed.compactMap { $0["path"] as? String })
+        #expect(paths.contains(added.string) && !paths.contains(photos + "/album1/p1.jpg") && paths.count == 6)
+        #expect(indexed.first { $0["path"] as? String == modified }?["width"] as? Int == 500)
+
+        // SIGHUP (systemctl reload) triggers a scan.
+        let before = try daemon.scansStarted()
+        kill(daemon.process.processIdentifier, SIGHUP)
+        var after = before
+        for _ in 0..<100 where after == before {
+            Thread.sleep(forTimeInterval: 0.05)
+            after = try daemon.scansStarted()
+        }
+        #expect(after == before + 1)
+        _ = try daemon.tessera(["rescan", "--wait"])
+
+        // A burst of 100 rescan requests yields at most 2 scans.
+        let burstStart = try daemon.scansStarted()
+        let socketPath = daemon.socket
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in
+            _ = try? TesseraProcess.run(["rescan", "--socket", socketPath])
+        }
+        _ = try daemon.tessera(["rescan", "--wait"])
+        let burstScans = try daemon.scansStarted() - burstStart
+        #expect(burstScans >= 1 && burstScans <= 2)
+
+        // SIGTERM: exit 0 within 10 s, STOPPING=1 sent.
+        let stop = try #require(daemon.terminate())
+        #expect(stop.status == 0 && stop.seconds < 10)
+        #expect(daemon.notify.receive(for: 1) { $0.contains("STOPPING=1") }.contains { $0.contains("STOPPING=1") })
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+    }
+
+    @Test func sigtermInTheMiddleOfAScanLeavesASoundIndex() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 40)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) } }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        Thread.sleep(forTimeInterval: 0.5)  // the first scan is under way
+        let stop = try #require(daemon.terminate())
+        #expect(stop.status == 0 && stop.seconds < 10)
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        #expect(try index.integrityCheck() == "ok")
+        #expect(try index.lastScan()?.state == "interrupted" || index.lastScan()?.state == "finished")
+    }
+
+    @Test func garbageOnTheControlSocketIsRejectedWhileStatusKeepsAnswering() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+
+        func raw(_ bytes: [UInt8], closeEarly: Bool = false) -> String {
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socket.utf8)) }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            _ = send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL))
+            if closeEarly { return "" }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+        }
+        #expect(raw(Array("not json\n".utf8)).contains("malformed request"))
+        #expect(raw(Array(#"{"command":"format-disk"}"#.utf8) + [10]).contains("unknown command"))
+        #expect(raw([UInt8](repeating: 0x41, count: 10_000)).contains("too long"))
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20 { _ = raw((0..<Int.random(in: 1...600)).map { _ in UInt8.random(in: 0...255, using: &random) }, closeEarly: true) }
+        // A slow client that never finishes its line does not block others.
+        let slow = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(slow) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socket.utf8)) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(slow, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        _ = send(slow, Array(#"{"comm"#.utf8), 6, 0)
+        let status = try daemon.tessera(["status", "--json"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains(#""photos" : 2"#))
+    }
+
+    @Test func rescanWithoutADaemonSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try TesseraProcess.run(["rescan", "--socket", directory.appending("none.sock")])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no tessera daemon is running"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+}
