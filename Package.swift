@@ -66,9 +66,13 @@ let package = Package(
             name: "TesseraLayout",
             swiftSettings: swiftSettings),
         .target(
+            name: "TesseraAlbum",
+            dependencies: ["TesseraIndex", "TesseraLayout", "TesseraMetadata"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraService",
             dependencies: [
-                "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -78,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraService",
+                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -21,3 +21,5 @@ fi
 echo
 echo "Newest photos:"
 "$bin" list --index "$data/index.sqlite" --limit 5
+echo
+"$bin" album build --index "$data/index.sqlite" --cache "$data/thumbnails" --out "$data/albums"

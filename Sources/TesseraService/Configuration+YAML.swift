@@ -7,7 +7,7 @@ extension Configuration {
     /// Every key the file may hold; anything else is an error that names it.
     static let keys: Set<String> = [
         "roots", "exclude", "follow_symlinks", "index", "cache", "workers", "pixel_limit", "time_zone",
-        "thumbnails", "control_socket", "scan_on_start", "rescan_interval", "watch",
+        "thumbnails", "control_socket", "scan_on_start", "rescan_interval", "watch", "album_dir", "album_style",
     ]
     static let thumbnailKeys: Set<String> = ["sizes", "format", "quality", "background"]
 
@@ -55,6 +55,13 @@ extension Configuration {
             case "control_socket": controlSocket = try reader.path(value, key)
             case "scan_on_start": scanOnStart = try reader.bool(value, key)
             case "rescan_interval": rescanInterval = try reader.int(value, key, 0...31_536_000)
+            case "album_dir": albumDirectory = try reader.path(value, key)
+            case "album_style":
+                let style = try reader.string(value, key)
+                guard ["tiles", "masonry", "grid", "strip", "justified"].contains(style) else {
+                    throw ConfigurationError(file: file, key: key, "must be tiles, masonry, grid, strip or justified")
+                }
+                albumStyle = style
             default: watch = try reader.bool(value, key)  // "watch"
             }
         }

@@ -26,6 +26,10 @@ public struct Configuration: Sendable {
     public var rescanInterval: Int = 0
     /// Daemon: watch local roots with inotify and rescan after changes.
     public var watch = true
+    /// Daemon: rebuild album pages here after each scan; nil to not build them.
+    public var albumDirectory: FilePath?
+    /// Album page style: tiles, masonry, grid, strip or justified.
+    public var albumStyle = "justified"
     /// Where the file came from, for messages; nil when only defaults are in use.
     public var source: FilePath?
 

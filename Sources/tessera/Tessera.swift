@@ -11,7 +11,7 @@ struct Tessera: AsyncParsableCommand {
         version: version,
         subcommands: [
             ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self, InspectCommand.self,
-            ThumbCommand.self, LayoutCommand.self,
+            ThumbCommand.self, LayoutCommand.self, AlbumCommand.self,
             SampleLibraryCommand.self,
         ])
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraAlbum
 public import Logging
 public import ServiceLifecycle
 import SystemPackage
@@ -68,10 +69,24 @@ public struct ScanService: Service {
         switch result {
         case .success(let summary):
             logger.info("scan \(number) \(summary.state): \(Self.describe(summary))")
+            buildAlbums()
             coordinator.end(summary: summary, error: nil)
         case .failure(let error):
             logger.error("scan \(number) failed: \(error)")
             coordinator.end(summary: nil, error: error.description)
+        }
+    }
+
+    /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
+    private func buildAlbums() {
+        guard let directory = scanner.configuration.albumDirectory else { return }
+        var options = AlbumBuilder.Options(output: directory)
+        options.style = scanner.configuration.albumStyle
+        do {
+            let summary = try AlbumBuilder(index: scanner.index, options: options).build()
+            logger.info("album pages: \(summary.written) written, \(summary.unchanged) unchanged in \(directory)")
+        } catch {
+            logger.error("album pages: \(error)")
         }
     }
 

@@ -1,4 +1,4 @@
-@testable import TesseraService
+import TesseraMetadata
 import Testing
 
 struct XXH64Tests {

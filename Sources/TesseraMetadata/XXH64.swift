@@ -1,17 +1,17 @@
 /// XXH64, the 64-bit xxHash of Yann Collet (BSD-2), written from its specification
 /// (github.com/Cyan4973/xxHash, doc/xxhash_spec.md): the content hash of photo files.
-enum XXH64 {
+public enum XXH64 {
     private static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let p3: UInt64 = 0x1656_67B1_9E37_79F9
     private static let p4: UInt64 = 0x85EB_CA77_C2B2_AE63
     private static let p5: UInt64 = 0x27D4_EB2F_1656_67C5
 
-    static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+    public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { hash($0, seed: seed) }
     }
 
-    static func hash(_ data: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    public static func hash(_ data: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = data.count
         var offset = 0
         var accumulator: UInt64
@@ -66,7 +66,7 @@ enum XXH64 {
     }
 
     /// 16 lowercase hex digits.
-    static func hex(_ value: UInt64) -> String {
+    public static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -1,0 +1,89 @@
+import Foundation
+import SystemPackage
+import TesseraImage
+import TesseraMetadata
+import TesseraTestSupport
+import Testing
+
+/// `tessera album build` on a library whose names try to break out of the HTML.
+struct AlbumCommandTests {
+    static let hostile = "<script>alert(1)</script>"
+    static let quoted = #"it's "quoted" & #1"#
+
+    static func build(_ directory: TemporaryDirectory, style: String = "tiles") throws -> (TesseraProcess.Result, String) {
+        let out = directory.appending("site")
+        let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+        return (try TesseraProcess.run(["album", "build", "--out", out, "--style", style] + store), out)
+    }
+
+    static func library(_ directory: TemporaryDirectory) throws {
+        let root = FilePath(directory.appending("photos"))
+        for (album, count) in [(hostile, 9), (quoted, 2), ("plain", 3)] {
+            for index in 0..<count {
+                var exif = ExifBuilder()
+                exif.dateTimeOriginal = .init(dateTime: "2023:05:01 1\(index):00:00")
+                let bytes = try SampleImage.jpeg(SampleImage.pixels(width: 160 + index * 20, height: 120, seed: index), exif: exif)
+                try ThumbnailCache.writeAtomically(bytes, to: root.appending(album).appending("p\(index) \"x\".jpg"))
+            }
+        }
+        let scan = try TesseraProcess.run(
+            ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])
+        #expect(scan.status == 0, "\(scan.stderr)")
+    }
+
+    /// Every `src` and `href` in `html` (a file in `directory`), resolved to a path on disk.
+    static func references(in html: String, directory: URL) -> [String] {
+        let pattern = #/(?:src|href)="([^"]*)"/#
+        return html.matches(of: pattern).map { match in
+            let value = String(match.output.1).replacingOccurrences(of: "&amp;", with: "&")
+            let decoded = value.removingPercentEncoding ?? value
+            return URL(fileURLWithPath: decoded, relativeTo: directory).standardizedFileURL.path
+        }
+    }
+
+    @Test func pagesEscapeNamesAndEveryLinkResolves() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.library(directory)
+        let (result, out) = try Self.build(directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3 albums (3 written, 0 unchanged)"))
+        let files = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        #expect(files.count == 4)
+        var sawOverlay = false
+        for file in files {
+            let url = URL(fileURLWithPath: out + "/" + file)
+            let html = try String(contentsOf: url, encoding: .utf8)
+            #expect(html.hasPrefix("<!DOCTYPE html>"))
+            #expect(!html.contains(Self.hostile), "\(file) contains the raw name")
+            #expect(!html.contains("<script"), "\(file) has a script element")
+            for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
+                #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
+            }
+            if html.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && html.contains("class=\"more\">+3</span>") {
+                sawOverlay = true
+                // The three photos behind "+3" stay reachable below the tiles.
+                #expect(html.contains("class=\"hidden-photos\""))
+            }
+        }
+        #expect(sawOverlay)
+        let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(index.contains("it&#39;s &quot;quoted&quot; &amp; #1"))
+    }
+
+    @Test func rebuildsOnlyChangedAlbums() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.library(directory)
+        #expect(try Self.build(directory).0.stdout.contains("(3 written, 0 unchanged)"))
+        #expect(try Self.build(directory).0.stdout.contains("(0 written, 3 unchanged)"))
+        let root = FilePath(directory.appending("photos"))
+        try ThumbnailCache.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg"))
+        _ = try TesseraProcess.run(
+            ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])
+        #expect(try Self.build(directory).0.stdout.contains("(1 written, 2 unchanged)"))
+        // A different style changes every album.
+        #expect(try Self.build(directory, style: "masonry").0.stdout.contains("(3 written, 0 unchanged)"))
+    }
+}
