@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs, then runs all of it.
-# Fails when any test fails or when no test ran.
+# Installs what the test suite needs, then runs all of it: the Swift tests, then the
+# headless-Chromium check of the album pages. Fails when any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,3 +15,7 @@ if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "error: no test ran" >&2
   exit 1
 fi
+
+# Album pages in a real browser (installs Debian's chromium when missing); screenshots
+# go to ./tessera-data/album-check/.
+python3 scripts/check-album.py "$(swift build --show-bin-path)/tessera"
