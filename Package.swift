@@ -104,7 +104,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraLayoutTests",
-            dependencies: ["TesseraLayout"],
+            dependencies: ["TesseraLayout", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraServiceTests",

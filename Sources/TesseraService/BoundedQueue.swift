@@ -16,6 +16,13 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         self.capacity = max(1, capacity)
     }
 
+    /// Whether the queue is at capacity (a push would wait).
+    var isFull: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count - head >= capacity
+    }
+
     /// Adds `element`, waiting for room. Returns false when the queue was closed.
     @discardableResult
     func push(_ element: Element) -> Bool {

@@ -16,6 +16,8 @@ public final class ScanProgress: Sendable {
         /// Files dealt with: unchanged, read, moved or failed.
         public var done = 0
         public var errors = 0
+        /// Files under the roots, from a count-only walk; nil until it has finished.
+        public var total: Int?
         public var startedAt = Date()
 
         /// Files per second since the start.
@@ -24,10 +26,13 @@ public final class ScanProgress: Sendable {
             return elapsed > 0 ? Double(done) / elapsed : 0
         }
 
-        /// Seconds left at the current rate, once the walk has found everything.
+        /// Files to deal with in all: the count when known, else what the walk has found.
+        public var expected: Int { max(found, total ?? 0) }
+
+        /// Seconds left at the current rate, once the number of files is known.
         public var remaining: Double? {
-            guard phase != .walking, rate > 0 else { return nil }
-            return Double(max(0, found - done)) / rate
+            guard phase != .walking || total != nil, rate > 0 else { return nil }
+            return Double(max(0, expected - done)) / rate
         }
     }
 

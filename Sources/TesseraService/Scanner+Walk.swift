@@ -18,6 +18,24 @@ extension Scanner {
             configuration.cache, indexPath, FilePath(indexPath.string + "-wal"), FilePath(indexPath.string + "-shm"),
         ]
         let walker = Walker(options: .init(exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: skip))
+        var counting: Joinable?
+        defer { counting?.wait() }
+        /// When rendering holds the walk back, the total comes from a count-only walk beside it.
+        func push(_ job: Job) {
+            if counting == nil && jobs.isFull {
+                counting = Self.thread { [progress] in
+                    var count = 0
+                    for root in roots {
+                        walker.walk(root) { event in
+                            if case .file = event { count += 1 }
+                            return !stop.isSet
+                        }
+                    }
+                    if !stop.isSet { progress.update { $0.total = count } }
+                }
+            }
+            jobs.push(job)
+        }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
             var directory = root
@@ -39,7 +57,7 @@ extension Scanner {
                                 tally.counts.withLock { $0.unchanged += 1 }
                                 progress.update { $0.done += 1 }
                             } else {
-                                jobs.push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
+                                push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
                             }
                             return true
                         }
@@ -48,7 +66,7 @@ extension Scanner {
                             seen.insert(moved.id)
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
-                            jobs.push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
+                            push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
                         }
                     case .unreadable(let path, let reason):
                         logger.warning("\(path): \(reason)")

@@ -9,7 +9,7 @@ import TesseraMetadata
 /// Hidden entries (a leading dot) and entries matching an exclude glob are
 /// skipped. Symbolic links are skipped unless followed; when followed, every
 /// directory is entered once per (device, inode), which ends link loops.
-public struct Walker {
+public struct Walker: Sendable {
     public struct Options: Sendable {
         public var exclude: [String]
         public var followSymlinks: Bool

@@ -39,11 +39,11 @@ final class ProgressDisplay: @unchecked Sendable {
     private var isRunning: Bool { lock.withLock { running } }
 
     private func draw(_ snapshot: ScanProgress.Snapshot) {
-        let found = max(snapshot.found, 1)
-        let fraction = min(1, Double(snapshot.done) / Double(found))
+        let expected = max(snapshot.expected, 1)
+        let fraction = min(1, Double(snapshot.done) / Double(expected))
         let rate = String(format: "%.1f files/s", snapshot.rate)
-        let eta = snapshot.remaining.map { "ETA \(Self.duration($0))" } ?? (snapshot.phase == .walking ? "walking…" : "")
-        let counts = "\(snapshot.done)/\(snapshot.found) files"
+        let eta = snapshot.remaining.map { "ETA \(Self.duration($0))" } ?? "counting…"
+        let counts = "\(snapshot.done)/\(snapshot.expected) files"
         let errors = snapshot.errors == 1 ? "1 error" : "\(snapshot.errors) errors"
         if terminal {
             let width = 30

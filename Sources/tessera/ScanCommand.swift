@@ -39,12 +39,7 @@ struct ScanCommand: ParsableCommand {
         if !roots.isEmpty { configuration.roots = roots.map { FilePath($0) } }
         var logger = Logger(label: "tessera")
         logger.logLevel = verbose ? .info : .warning
-        let index: PhotoIndex
-        do {
-            index = try PhotoIndex(path: configuration.index)
-        } catch {
-            throw CLIError("\(error)")
-        }
+        let index = try store.openIndex(configuration, readOnly: false)
         let scanner = Scanner(configuration: configuration, index: index, logger: logger)
         let stop = StopFlag()
         // Ctrl-C finishes the files in hand and records the scan as interrupted.

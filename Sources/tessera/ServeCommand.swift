@@ -32,12 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let logger = Logger(label: "tessera")
         let notifier = SystemdNotifier()
-        let index: PhotoIndex
-        do {
-            index = try PhotoIndex(path: configuration.index)
-        } catch {
-            throw CLIError("\(error)")
-        }
+        let index = try store.openIndex(configuration, readOnly: false)
         let scanner = Scanner(configuration: configuration, index: index, logger: logger)
         let coordinator = ScanCoordinator(progress: scanner.progress)
         let control: ControlServer

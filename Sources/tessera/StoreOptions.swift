@@ -1,5 +1,6 @@
 import ArgumentParser
 import SystemPackage
+import TesseraIndex
 import TesseraService
 
 /// Options every index-using command shares: which configuration, index and cache.
@@ -24,6 +25,17 @@ struct StoreOptions: ParsableArguments {
         if let index { configuration.index = FilePath(index) }
         if let cache { configuration.cache = FilePath(cache) }
         return configuration
+    }
+}
+
+extension StoreOptions {
+    /// Opens the index of `configuration`, turning a failure into a one-line error.
+    func openIndex(_ configuration: Configuration, readOnly: Bool) throws -> PhotoIndex {
+        do {
+            return try PhotoIndex(path: configuration.index, readOnly: readOnly)
+        } catch {
+            throw CLIError("\(error)")
+        }
     }
 }
 

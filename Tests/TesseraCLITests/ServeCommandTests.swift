@@ -179,15 +179,20 @@ struct ServeCommandTests {
         _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
         #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
 
-        func raw(_ bytes: [UInt8], closeEarly: Bool = false) -> String {
+        /// A client socket connected to the daemon.
+        func connected() -> Int32 {
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socket.utf8)) }
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
+            return descriptor
+        }
+        func raw(_ bytes: [UInt8], closeEarly: Bool = false) -> String {
+            let descriptor = connected()
+            defer { close(descriptor) }
             _ = send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL))
             if closeEarly { return "" }
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -200,14 +205,8 @@ struct ServeCommandTests {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<20 { _ = raw((0..<Int.random(in: 1...600)).map { _ in UInt8.random(in: 0...255, using: &random) }, closeEarly: true) }
         // A slow client that never finishes its line does not block others.
-        let slow = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let slow = connected()
         defer { close(slow) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socket.utf8)) }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(slow, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
         _ = send(slow, Array(#"{"comm"#.utf8), 6, 0)
         let status = try daemon.tessera(["status", "--json"])
         #expect(status.status == 0)

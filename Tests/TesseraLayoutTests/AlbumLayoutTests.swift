@@ -1,5 +1,6 @@
 import Foundation
 @testable import TesseraLayout
+import TesseraTestSupport
 import Testing
 
 /// Documents, paging and properties of the whole engine.
@@ -184,18 +185,5 @@ struct AlbumLayoutTests {
         for item in rounded.pages.flatMap(\.items) {
             #expect(abs((item.x * 3).rounded() - item.x * 3) < 1e-9 && abs((item.y * 3).rounded() - item.y * 3) < 1e-9)
         }
-    }
-}
-
-/// A small deterministic generator for reproducible random inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
