@@ -46,9 +46,14 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.scanOnStart { coordinator.trigger(full: false) }
         let interval = configuration.rescanInterval > 0 ? Duration.seconds(configuration.rescanInterval) : nil
         // Shut down in reverse order: the scan first (it finishes the files in hand), then the socket.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: TimerService(coordinator: coordinator, notifier: notifier, rescanInterval: interval)),
+        ]
+        if configuration.watch {
+            services.append(.init(service: WatchService(configuration: configuration, coordinator: coordinator, logger: logger)))
+        }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [
-                .init(service: TimerService(coordinator: coordinator, notifier: notifier, rescanInterval: interval)),
+            services: services + [
                 .init(service: ReloadSignalService(coordinator: coordinator, logger: logger)),
                 .init(service: control),
                 .init(service: ScanService(scanner: scanner, coordinator: coordinator, notifier: notifier, logger: logger),

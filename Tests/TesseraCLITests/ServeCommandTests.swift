@@ -61,11 +61,13 @@ final class DaemonProcess {
     var socket: String { directory.appending("run/control.sock") }
     var store: [String] { ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")] }
 
-    init(photos: String, directory: TemporaryDirectory) throws {
+    init(photos: String, directory: TemporaryDirectory, watch: Bool = false) throws {
         self.directory = directory
         notify = try NotifyListener(path: directory.appending("notify.sock"))
+        let config = directory.appending("config.yaml")
+        try Data("watch: \(watch)\n".utf8).write(to: URL(fileURLWithPath: config))
         process.executableURL = TesseraProcess.executable
-        process.arguments = ["serve", photos, "--socket", directory.appending("run/control.sock")]
+        process.arguments = ["serve", photos, "--config", config, "--socket", directory.appending("run/control.sock")]
             + ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -211,6 +213,30 @@ struct ServeCommandTests {
         let status = try daemon.tessera(["status", "--json"])
         #expect(status.status == 0)
         #expect(status.stdout.contains(#""photos" : 2"#))
+    }
+
+    @Test func changesSeenByInotifyAreScannedWithoutBeingAsked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, watch: true)
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+        // A new folder with a photo in it: the folder gets a watch, the photo a scan.
+        let added = FilePath(photos).appending("brand new/photo.jpg")
+        try ThumbnailCache.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80)), to: added)
+        Thread.sleep(forTimeInterval: 0.5)
+        try ThumbnailCache.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80, seed: 3)), to: FilePath(photos).appending("brand new/second.jpg"))
+        var photosIndexed = 0
+        for _ in 0..<100 where photosIndexed < 4 {
+            Thread.sleep(forTimeInterval: 0.1)
+            let status = try daemon.tessera(["status", "--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+            photosIndexed = object?["photos"] as? Int ?? 0
+        }
+        #expect(photosIndexed == 4)
     }
 
     @Test func rescanWithoutADaemonSaysSo() throws {
