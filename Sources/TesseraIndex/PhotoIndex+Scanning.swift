@@ -93,6 +93,16 @@ extension PhotoIndex {
         }
     }
 
+    /// How many files under `root` scan `excludingScan` did not write.
+    public func fileCount(under root: FilePath, excludingScan: Int64) throws(IndexError) -> Int {
+        let (low, high) = Self.prefixRange(root)
+        return try read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM photos WHERE path >= ? AND path < ? AND scan_id IS NOT ?",
+                arguments: [low, high, excludingScan]) ?? 0
+        }
+    }
+
     /// Ids of files under `directory` (used to keep what an unreadable directory hides).
     public func fileIDs(under directory: FilePath) throws(IndexError) -> [Int64] {
         let (low, high) = Self.prefixRange(directory)

@@ -112,6 +112,10 @@ extension Scanner {
     func removeVanished(
         under roots: [FilePath], seen: Bitset, scanID: Int64, cache: ThumbnailCache, tally: ScanTally
     ) throws(IndexError) {
+        // When the rows under the roots are exactly the files seen, nothing vanished: skip the pass.
+        var indexed = 0
+        for root in roots { indexed += try index.fileCount(under: root, excludingScan: scanID) }
+        guard indexed != seen.count else { return }
         for root in roots {
             try index.forEachFile(under: root, excludingScan: scanID) { page in
                 let gone = page.filter { !seen.contains($0) }

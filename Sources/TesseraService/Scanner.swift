@@ -136,8 +136,10 @@ public final class Scanner: Sendable {
         }
         let finalCounts = tally.counts.withLock { $0 }
         let state = tally.failure.withLock({ $0 }) != nil || walkError != nil ? "failed" : completed ? "finished" : "interrupted"
+        let c = finalCounts
+        let changedAnything = c.new + c.changed + c.moved + c.removed + c.unsupported + c.errors > 0 || full || scan.recovered
         do {
-            try index.refreshAlbums()
+            if changedAnything { try index.refreshAlbums() }
             try index.finishScan(id: scan.id, counts: finalCounts, state: state)
         } catch {
             tally.failure.withLock { $0 = $0 ?? "cannot write the index: \(error)" }
@@ -194,12 +196,16 @@ final class ScanTally: Sendable {
 /// A growable set of row ids.
 struct Bitset {
     private var words: [UInt64] = []
+    /// How many ids are in the set.
+    private(set) var count = 0
 
     mutating func insert(_ id: Int64) {
         guard id >= 0 else { return }
         let word = Int(id / 64)
         if word >= words.count { words += [UInt64](repeating: 0, count: word - words.count + 1) }
-        words[word] |= 1 << UInt64(id % 64)
+        let bit: UInt64 = 1 << UInt64(id % 64)
+        if words[word] & bit == 0 { count += 1 }
+        words[word] |= bit
     }
 
     func contains(_ id: Int64) -> Bool {

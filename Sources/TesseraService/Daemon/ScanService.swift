@@ -27,7 +27,7 @@ public struct ScanService: Service {
 
     public func run() async throws {
         let stop = StopFlag()
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             for await _ in coordinator.wakeups {
                 while !stop.isSet {
                     // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
@@ -111,7 +111,7 @@ public struct ReloadSignalService: Service {
     public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         // Cancellation at graceful shutdown is how this service ends: not an error.
-        try? await cancelWhenGracefulShutdown {
+        _ = await cancelWhenGracefulShutdown {
             for await _ in signals {
                 logger.info("SIGHUP: rescan requested")
                 coordinator.trigger(full: false)
