@@ -112,10 +112,13 @@ extension Scanner {
     func removeVanished(
         under roots: [FilePath], seen: Bitset, scanID: Int64, cache: ThumbnailCache, tally: ScanTally
     ) throws(IndexError) {
-        // When the rows under the roots are exactly the files seen, nothing vanished: skip the pass.
-        var indexed = 0
-        for root in roots { indexed += try index.fileCount(under: root, excludingScan: scanID) }
-        guard indexed != seen.count else { return }
+        // Rows this scan did not write are the unchanged files, the kept ones, files whose
+        // write is retried later, and vanished files. When the first two account for all of
+        // them, nothing vanished and the pass over every id can be skipped.
+        var notWritten = 0
+        for root in roots { notWritten += try index.fileCount(under: root, excludingScan: scanID) }
+        let accounted = tally.counts.withLock { $0.unchanged } + tally.kept.withLock { $0 }
+        guard notWritten != accounted else { return }
         for root in roots {
             try index.forEachFile(under: root, excludingScan: scanID) { page in
                 let gone = page.filter { !seen.contains($0) }

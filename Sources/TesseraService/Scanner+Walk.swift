@@ -74,9 +74,13 @@ extension Scanner {
                         progress.update { $0.errors += 1 }
                         try index.recordWalkError(scanID: scanID, path: path, reason: reason)
                         // What was indexed below it cannot be seen now, so it is kept, not removed.
-                        for id in try index.fileIDs(under: path) { seen.insert(id) }
+                        var kept = try index.fileIDs(under: path)
                         if let known = existing[NameKey(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
-                            seen.insert(known.id)
+                            kept.append(known.id)
+                        }
+                        for id in kept where !seen.contains(id) {
+                            seen.insert(id)
+                            tally.kept.withLock { $0 += 1 }
                         }
                     }
                 } catch {

@@ -191,21 +191,19 @@ public final class Scanner: Sendable {
 final class ScanTally: Sendable {
     let counts = Mutex(ScanCounts())
     let failure = Mutex<String?>(nil)
+    /// Indexed files kept without being seen: below directories the walk could not read.
+    let kept = Mutex(0)
 }
 
 /// A growable set of row ids.
 struct Bitset {
     private var words: [UInt64] = []
-    /// How many ids are in the set.
-    private(set) var count = 0
 
     mutating func insert(_ id: Int64) {
         guard id >= 0 else { return }
         let word = Int(id / 64)
         if word >= words.count { words += [UInt64](repeating: 0, count: word - words.count + 1) }
-        let bit: UInt64 = 1 << UInt64(id % 64)
-        if words[word] & bit == 0 { count += 1 }
-        words[word] |= bit
+        words[word] |= 1 << UInt64(id % 64)
     }
 
     func contains(_ id: Int64) -> Bool {

@@ -82,6 +82,20 @@ struct ScannerTests {
         #expect(third.counts.unchanged == 4 && third.counts.new + third.counts.changed + third.counts.removed == 0)
     }
 
+    @Test func aDeletionIsFoundWhenAChangeBalancesItInTheCounts() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        let kept = try fixture.jpeg("kept.jpg", seed: 1)
+        let changed = try fixture.jpeg("changed.jpg", seed: 2)
+        let deleted = try fixture.jpeg("deleted.jpg", seed: 3)
+        _ = try fixture.scan()
+        try fixture.jpeg("changed.jpg", seed: 22)
+        try FileManager.default.removeItem(atPath: deleted.string)
+        let summary = try fixture.scan()
+        #expect(summary.counts.removed == 1 && summary.counts.changed == 1 && summary.counts.unchanged == 1)
+        #expect(Set(try fixture.photos().map(\.path)) == [kept.string, changed.string])
+    }
+
     @Test func copyAcrossFoldersThenDeleteKeepsTheThumbnailsAsAMove() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
