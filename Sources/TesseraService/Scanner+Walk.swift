@@ -36,6 +36,23 @@ extension Scanner {
             }
             jobs.push(job)
         }
+        // Found and unchanged files are counted here and added to the shared counters once
+        // per directory, not once per file.
+        var found = 0, unchanged = 0
+        func flush() {
+            guard found + unchanged > 0 else { return }
+            let (newlyFound, newlyUnchanged) = (found, unchanged)
+            tally.counts.withLock { counts in
+                counts.found += newlyFound
+                counts.unchanged += newlyUnchanged
+            }
+            progress.update { snapshot in
+                snapshot.found += newlyFound
+                snapshot.done += newlyUnchanged
+            }
+            (found, unchanged) = (0, 0)
+        }
+        defer { flush() }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
             var directory = root
@@ -45,17 +62,16 @@ extension Scanner {
                 do throws(IndexError) {
                     switch event {
                     case .directory(let path, let bytes):
+                        flush()
                         directory = path
                         existing = try index.files(inDirectory: bytes)
                     case .file(let file):
                         let identity = file.identity
-                        tally.counts.withLock { $0.found += 1 }
-                        progress.update { $0.found += 1 }
+                        found += 1
                         if let known = existing[NameKey(file.name)] {
                             seen.insert(known.id)
                             if !full && known.identity == identity {
-                                tally.counts.withLock { $0.unchanged += 1 }
-                                progress.update { $0.done += 1 }
+                                unchanged += 1
                             } else {
                                 push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
                             }

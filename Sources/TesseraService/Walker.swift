@@ -67,14 +67,19 @@ public struct Walker: Sendable {
             guard visit(.directory(directory, bytes: directoryBytes)) else { return }
             var subdirectories: [FilePath] = []
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                    Array(raw.prefix { $0 != 0 })
+                // d_name is NUL-terminated in place: fstatat takes it as is, with no copy per entry.
+                let (name, status) = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    let name = Array(raw.prefix { $0 != 0 })
+                    guard name.first != UInt8(ascii: "."),  // hidden, and . and ..
+                          !isExcluded(name: name, directory: directoryBytes, root: root)
+                    else { return (name, Int32(-2)) }
+                    let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
+                    // invariant: d_name is a fixed array inside the dirent, never empty.
+                    guard let cName = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return (name, Int32(-1)) }
+                    return (name, fstatat(descriptor, cName, &info, flags))
                 }
-                guard name.first != UInt8(ascii: ".") else { continue }  // hidden, and . and ..
-                guard !isExcluded(name: name, directory: directoryBytes, root: root) else { continue }
-                let cName = name.map { CChar(bitPattern: $0) } + [0]
-                let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
-                guard fstatat(descriptor, cName, &info, flags) == 0 else {
+                guard status != -2 else { continue }
+                guard status == 0 else {
                     if errno != ENOENT {  // vanished since readdir: nothing to report
                         let path = FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name)
                         _ = visit(.unreadable(path, reason: "cannot stat: \(Errno(rawValue: errno))"))

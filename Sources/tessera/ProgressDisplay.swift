@@ -9,6 +9,8 @@ final class ProgressDisplay: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private let done = DispatchSemaphore(value: 0)
+    /// Signalled by `finish()`, so the drawing thread stops at once instead of after its next nap.
+    private let wake = DispatchSemaphore(value: 0)
     private let terminal = isatty(STDERR_FILENO) == 1
 
     init(progress: ScanProgress) {
@@ -20,7 +22,7 @@ final class ProgressDisplay: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var last = Date()
             while isRunning {
-                Thread.sleep(forTimeInterval: 0.1)
+                _ = wake.wait(timeout: .now() + 0.1)
                 if Date().timeIntervalSince(last) >= interval {
                     last = Date()
                     draw(progress.snapshot)
@@ -32,6 +34,7 @@ final class ProgressDisplay: @unchecked Sendable {
 
     func finish() {
         lock.withLock { running = false }
+        wake.signal()
         done.wait()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
