@@ -36,13 +36,12 @@ extension PhotoIndex {
     /// The indexed files directly inside `directory` (given as its exact bytes), keyed by name.
     public func files(inDirectory directory: [UInt8]) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns
-                    FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
-                    """,
-                arguments: [Data(directory)])
+            // Asked once per directory of every scan: compile it once per connection.
+            let statement = try db.cachedStatement(sql: """
+                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns
+                FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [Data(directory)])
             var files: [NameKey: IndexedFile] = [:]
             let nameStart = directory.count + 1
             while let row = try rows.next() {
