@@ -79,6 +79,29 @@ final class DaemonProcess {
         try process.run()
     }
 
+    /// A client socket connected to the daemon's control socket.
+    static func connect(_ path: String) -> Int32 {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return descriptor
+    }
+
+    /// Sends raw bytes as one client and returns the first answer (empty when `closeEarly`).
+    static func raw(_ bytes: [UInt8], to path: String, closeEarly: Bool = false) -> String {
+        let descriptor = connect(path)
+        defer { close(descriptor) }
+        _ = send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL))
+        if closeEarly { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+    }
+
     func tessera(_ arguments: [String]) throws -> TesseraProcess.Result {
         try TesseraProcess.run(arguments + ["--socket", socket])
     }
@@ -144,7 +167,7 @@ struct ServeCommandTests {
         let burstStart = try daemon.scansStarted()
         let socketPath = daemon.socket
         DispatchQueue.concurrentPerform(iterations: 100) { _ in
-            _ = try? TesseraProcess.run(["rescan", "--socket", socketPath])
+            _ = DaemonProcess.raw(Array(#"{"command":"rescan"}"#.utf8) + [10], to: socketPath)
         }
         _ = try daemon.tessera(["rescan", "--wait"])
         let burstScans = try daemon.scansStarted() - burstStart
@@ -181,25 +204,8 @@ struct ServeCommandTests {
         _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
         #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
 
-        /// A client socket connected to the daemon.
-        func connected() -> Int32 {
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socket.utf8)) }
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            return descriptor
-        }
         func raw(_ bytes: [UInt8], closeEarly: Bool = false) -> String {
-            let descriptor = connected()
-            defer { close(descriptor) }
-            _ = send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL))
-            if closeEarly { return "" }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+            DaemonProcess.raw(bytes, to: daemon.socket, closeEarly: closeEarly)
         }
         #expect(raw(Array("not json\n".utf8)).contains("malformed request"))
         #expect(raw(Array(#"{"command":"format-disk"}"#.utf8) + [10]).contains("unknown command"))
@@ -207,7 +213,7 @@ struct ServeCommandTests {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<20 { _ = raw((0..<Int.random(in: 1...600)).map { _ in UInt8.random(in: 0...255, using: &random) }, closeEarly: true) }
         // A slow client that never finishes its line does not block others.
-        let slow = connected()
+        let slow = DaemonProcess.connect(daemon.socket)
         defer { close(slow) }
         _ = send(slow, Array(#"{"comm"#.utf8), 6, 0)
         let status = try daemon.tessera(["status", "--json"])

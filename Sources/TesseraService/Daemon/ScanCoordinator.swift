@@ -6,7 +6,7 @@ public import TesseraIndex
 ///
 /// Triggers that arrive while a scan runs are coalesced into at most one
 /// follow-up scan (a `--full` request makes that follow-up full), and a scan
-/// starts only once triggers have been quiet for 250 ms (5 s at most), so a
+/// starts only once triggers have been quiet for 500 ms (5 s at most), so a
 /// burst of requests becomes one scan. Each trigger
 /// gets a ticket: the number of the scan that will answer it, so
 /// `tessera rescan --wait` can wait for exactly that scan.
@@ -55,7 +55,7 @@ public final class ScanCoordinator: Sendable {
 
     /// How long to wait before starting a scan so that a burst of triggers becomes one scan:
     /// until triggers have been quiet for `quiet`, but no more than `limit` after the first. Zero when due.
-    func settleDelay(quiet: TimeInterval = 0.25, limit: TimeInterval = 5) -> TimeInterval {
+    func settleDelay(quiet: TimeInterval = 0.5, limit: TimeInterval = 5) -> TimeInterval {
         state.withLock { state in
             guard state.pending else { return 0 }
             let now = Date()
