@@ -43,9 +43,18 @@ public struct Walker: Sendable {
     }
 
     let options: Options
+    /// The skipped paths by their directory's bytes, so each directory is looked up once.
+    private let skipByDirectory: [NameKey: Set<NameKey>]
 
     public init(options: Options) {
         self.options = options
+        var skip: [NameKey: Set<NameKey>] = [:]
+        for path in options.skip {
+            let bytes = path.rawBytes
+            guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { continue }
+            skip[NameKey(bytes[..<slash]), default: []].insert(NameKey(bytes[(slash + 1)...]))
+        }
+        skipByDirectory = skip
     }
 
     /// Walks `root`, calling `visit` for every event; `visit` returns false to stop the walk.
@@ -64,6 +73,7 @@ public struct Walker: Sendable {
                 guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
             }
             let directoryBytes = directory.rawBytes
+            let skipHere = skipByDirectory[NameKey(directoryBytes)]
             guard visit(.directory(directory, bytes: directoryBytes)) else { return }
             var subdirectories: [FilePath] = []
             while let entry = readdir(handle) {
@@ -71,6 +81,7 @@ public struct Walker: Sendable {
                 let (name, status) = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                     let name = Array(raw.prefix { $0 != 0 })
                     guard name.first != UInt8(ascii: "."),  // hidden, and . and ..
+                          skipHere?.contains(NameKey(name)) != true,
                           !isExcluded(name: name, directory: directoryBytes, root: root)
                     else { return (name, Int32(-2)) }
                     let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
@@ -88,15 +99,12 @@ public struct Walker: Sendable {
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    let path = FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name)
-                    if !options.skip.contains(path) { subdirectories.append(path) }
+                    subdirectories.append(FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name))
                 case S_IFREG:
                     let identity = FileIdentity(
                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-                    let file = File(directory: directoryBytes, name: name, identity: identity)
-                    if !options.skip.isEmpty && options.skip.contains(file.path) { continue }
-                    guard visit(.file(file)) else { return }
+                    guard visit(.file(File(directory: directoryBytes, name: name, identity: identity))) else { return }
                 default:
                     continue  // symlinks not followed, devices, FIFOs, sockets
                 }

@@ -156,6 +156,19 @@ struct ScannerTests {
         #expect(try fixture.photos().map { FilePath($0.path).lastComponent?.string } == ["keep.jpg"])
     }
 
+    @Test func theIndexAndTheCacheInsideARootAreNotIndexed() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        fixture.configuration.index = fixture.root.appending("tessera/index.sqlite")
+        fixture.configuration.cache = fixture.root.appending("thumbnails")
+        try fixture.jpeg("photo.jpg")
+        _ = try fixture.scan()
+        let second = try fixture.scan()
+        // Only the photo: not its thumbnails, not the index file, its WAL or its shared memory.
+        #expect(second.counts.found == 1 && second.counts.unchanged == 1)
+        #expect(try fixture.photos().count == 1)
+    }
+
     @Test func missingRootStopsBeforeRemovingAnything() throws {
         var fixture = try ScanFixture()
         defer { fixture.remove() }
