@@ -3,7 +3,7 @@
 # headless-Chromium check of the album pages. Fails when any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh python3
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
