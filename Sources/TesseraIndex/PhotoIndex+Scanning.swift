@@ -214,14 +214,6 @@ extension PhotoIndex {
         }
     }
 
-    /// Whether any row still uses thumbnails under `key`.
-    public func isReferenced(thumbnailKey key: String) throws(IndexError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])
-                ?? false
-        }
-    }
-
     private static func unreferenced(_ keys: Set<String>, _ db: Database) throws -> Set<String> {
         try keys.filter { key in
             try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])

@@ -21,7 +21,6 @@ extension Configuration {
             let lines = "\(error)".split(separator: "\n").prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
             throw ConfigurationError(file: file, key: nil, "not valid YAML: \(lines.joined(separator: " "))")
         }
-        source = file
         guard let node else { return }  // an empty file: defaults
         guard case .mapping(let mapping) = node else {
             throw ConfigurationError(file: file, key: nil, "must be a mapping of keys to values")

@@ -30,8 +30,6 @@ public struct Configuration: Sendable {
     public var albumDirectory: FilePath?
     /// Album page style: tiles, masonry, grid, strip or justified.
     public var albumStyle = "justified"
-    /// Where the file came from, for messages; nil when only defaults are in use.
-    public var source: FilePath?
 
     /// Defaults for this environment: systemd's directories when set, XDG otherwise.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -69,3 +69,13 @@ public struct ScanSummary: Sendable, Codable {
     public var counts: ScanCounts
     public var elapsed: Double
 }
+
+extension ScanSummary: CustomStringConvertible {
+    /// One line for people and logs, e.g. "finished in 1.2 s: 240 files, 3 new, … 7 errors".
+    public var description: String {
+        let c = counts
+        return "\(state) in \(String(format: "%.1f", elapsed)) s: \(c.found) files, \(c.new) new, \(c.changed) changed, "
+            + "\(c.unchanged) unchanged, \(c.moved) moved, \(c.removed) removed, \(c.unsupported) unsupported, "
+            + "\(c.errors) \(c.errors == 1 ? "error" : "errors")"
+    }
+}

@@ -68,15 +68,12 @@ struct ScanCommand: ParsableCommand {
     }
 
     static func describe(_ summary: ScanSummary, configuration: Configuration) -> String {
-        let c = summary.counts
         var lines = [
-            "Scan \(summary.state) in \(String(format: "%.1f", summary.elapsed)) s: \(c.found) files —"
-                + " \(c.new) new, \(c.changed) changed, \(c.unchanged) unchanged, \(c.moved) moved,"
-                + " \(c.removed) removed, \(c.unsupported) unsupported, \(c.errors) \(c.errors == 1 ? "error" : "errors")",
+            "Scan \(summary)",
             "Index:      \(configuration.index)",
             "Thumbnails: \(configuration.cache)",
         ]
-        if c.errors > 0 { lines.append("Files that could not be read: tessera list --errors") }
+        if summary.counts.errors > 0 { lines.append("Files that could not be read: tessera list --errors") }
         return lines.joined(separator: "\n")
     }
 }

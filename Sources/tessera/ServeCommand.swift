@@ -120,9 +120,7 @@ struct RescanCommand: ParsableCommand {
         if json {
             print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))
         } else {
-            let c = summary.counts
-            print("Scan \(summary.state): \(c.found) files, \(c.new) new, \(c.changed) changed, \(c.unchanged) unchanged, "
-                + "\(c.moved) moved, \(c.removed) removed, \(c.errors) errors")
+            print("Scan \(summary)")
         }
         if summary.state != "finished" { throw ExitCode(1) }
     }
@@ -162,11 +160,7 @@ struct StatusCommand: ParsableCommand {
         }
         let files = status.errors == 1 ? "file" : "files"
         lines.append("  photos       \(status.photos) in \(status.albums) albums, \(status.errors) \(files) with errors")
-        if let last = status.lastScan {
-            let c = last.counts
-            lines.append("  last scan    \(last.state): \(c.found) files, \(c.new) new, \(c.changed) changed, "
-                + "\(c.removed) removed, \(c.errors) errors, \(String(format: "%.1f", last.elapsed)) s")
-        }
+        if let last = status.lastScan { lines.append("  last scan    \(last)") }
         if let error = status.lastError { lines.append("  last error   \(error)") }
         lines.append("  index        \(status.index)")
         lines.append("  thumbnails   \(status.cache)")

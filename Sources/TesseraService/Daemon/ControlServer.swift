@@ -90,6 +90,7 @@ public final class ControlServer: Service, Sendable {
                 return  // the listener was closed
             }
             guard clients.add(1, ordering: .relaxed).newValue <= Self.maxClients else {
+                logger.warning("control socket: more than \(Self.maxClients) clients at once; one refused")
                 _ = ControlSocket.write(client, Self.line(ControlResponse(error: "too many clients; try again")))
                 close(client)
                 clients.subtract(1, ordering: .relaxed)

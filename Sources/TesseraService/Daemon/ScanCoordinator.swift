@@ -20,7 +20,6 @@ public final class ScanCoordinator: Sendable {
         public var finished = 0
         public var lastSummary: ScanSummary?
         public var lastError: String?
-        public var heartbeat = Date()
         /// When the latest trigger arrived, for debouncing bursts.
         public var lastTrigger = Date.distantPast
         public var firstPendingTrigger = Date.distantPast
@@ -84,9 +83,6 @@ public final class ScanCoordinator: Sendable {
             state.lastError = error
         }
     }
-
-    /// Marks the main loop alive, for the watchdog.
-    func beat() { state.withLock { $0.heartbeat = Date() } }
 
     public var snapshot: State { state.withLock { $0 } }
 

@@ -40,7 +40,7 @@ public struct ScanService: Service {
                     await scan(number: request.number, full: request.full, stop: stop)
                 }
                 if stop.isSet { break }
-                notifier.send("STATUS=Idle; \(Self.describe(coordinator.snapshot.lastSummary))")
+                notifier.send("STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
             }
         } onGracefulShutdown: {
             stop.stop()
@@ -68,7 +68,7 @@ public struct ScanService: Service {
         reporter.cancel()
         switch result {
         case .success(let summary):
-            logger.info("scan \(number) \(summary.state): \(Self.describe(summary))")
+            logger.info("scan \(number) \(summary)")
             buildAlbums()
             coordinator.end(summary: summary, error: nil)
         case .failure(let error):
@@ -88,13 +88,6 @@ public struct ScanService: Service {
         } catch {
             logger.error("album pages: \(error)")
         }
-    }
-
-    static func describe(_ summary: ScanSummary?) -> String {
-        guard let summary else { return "no scan yet" }
-        let c = summary.counts
-        return "\(c.found) files, \(c.new) new, \(c.changed) changed, \(c.moved) moved, \(c.removed) removed, "
-            + "\(c.errors) errors in \(String(format: "%.1f", summary.elapsed)) s"
     }
 }
 
@@ -141,7 +134,6 @@ public struct TimerService: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: tick)
                 // This loop running at all is the health signal: the cooperative pool is not stuck.
-                coordinator.beat()
                 if watchdog != nil { notifier.send("WATCHDOG=1") }
                 if let rescanInterval {
                     sinceRescan += tick
