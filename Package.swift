@@ -31,12 +31,12 @@ let package = Package(
     targets: [
         // C libraries, one system-library target each; only the module named
         // in the comment may import it.
-        .systemLibrary(  // TesseraImage
-            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(  // TesseraImage
-            name: "CPNG", pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]),
+        // libjpeg and libpng report errors by longjmp: small C targets keep every
+        // setjmp/longjmp pair in C (see their headers).
+        .target(  // TesseraImage
+            name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(  // TesseraImage
+            name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -45,20 +45,26 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]),
 
         .target(
+            name: "TesseraSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExif", "CZlib",
+                "CExif", "CZlib", "TesseraSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CTurboJPEG", "CPNG", "TesseraMetadata"],
+            dependencies: ["CJPEG", "CPNG", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
+        .target(  // TesseraIndex
+            name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "TesseraIndex",
             dependencies: [
-                "TesseraMetadata",
+                "CSQLiteConfig", "TesseraMetadata",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -72,7 +78,7 @@ let package = Package(
         .target(
             name: "TesseraService",
             dependencies: [
-                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -83,6 +89,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraService",
+                "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,12 +102,16 @@ let package = Package(
             dependencies: [],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "TesseraSystemTests",
+            dependencies: ["TesseraSystem", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "TesseraMetadataTests",
             dependencies: ["TesseraMetadata", "TesseraImage", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraLayoutTests",
@@ -108,11 +119,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraServiceTests",
-            dependencies: ["TesseraService", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraTestSupport"],
+            dependencies: ["TesseraService", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

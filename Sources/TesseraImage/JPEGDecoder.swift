@@ -1,94 +1,110 @@
-import CTurboJPEG
+import CJPEG
+import SystemPackage
 import TesseraMetadata
 
-/// Decodes JPEGs through TurboJPEG, at the smallest DCT scale that still covers a target size.
+/// Decodes one JPEG through libjpeg, at the smallest DCT scale that still covers a target size.
 ///
-/// One decoder owns one TurboJPEG handle and is used by one thread at a time;
-/// each worker keeps its own. See https://libjpeg-turbo.org/Documentation/Documentation
-/// (TurboJPEG 2.1 API: tjDecompressHeader3, tjGetScalingFactors, tjDecompress2).
+/// A decoder lives for one file: it is made, used and destroyed, so nothing a
+/// damaged file did to libjpeg's state can reach the next file. Bytes come
+/// from a `ByteStream` in order; nothing holds the whole file. See libjpeg.txt
+/// in libjpeg-turbo for the API underneath (scaling, buffered-image mode).
 final class JPEGDecoder {
-    private let handle: tjhandle
+    /// The most scans read from any file: a progressive file may have thousands, each
+    /// costing a pass over the image, and no real encoder writes more than a few dozen.
+    static let maximumScans = 64
 
-    init() throws(PhotoError) {
-        guard let handle = tjInitDecompress() else {
-            throw PhotoError(.io, "cannot create a TurboJPEG decompressor", cause: Self.globalMessage())
+    private let decoder: OpaquePointer
+    private let stream: ByteStream
+    private let header: CJPEG_Header
+
+    var width: Int { Int(header.width) }
+    var height: Int { Int(header.height) }
+    /// Whether an Adobe APP14 marker is present: Adobe applications store CMYK inverted.
+    var hasAdobeMarker: Bool { header.adobe_transform >= 0 }
+
+    /// Reads the header of the JPEG in `stream`.
+    ///
+    /// - Parameter memoryLimit: bytes libjpeg may allocate; also checked against the
+    ///   header's needs before decoding starts.
+    init(stream: ByteStream, memoryLimit: Int) throws(PhotoError) {
+        let read: CJPEG_ReadFunction = { context, buffer, capacity in
+            // invariant: the context is the ByteStream this decoder retains.
+            let stream = Unmanaged<ByteStream>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
+            return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
         }
-        self.handle = handle
+        guard let decoder = CJPEG_decoder_create(read, Unmanaged.passUnretained(stream).toOpaque(), UInt64(memoryLimit))
+        else { throw PhotoError(.io, "cannot create a JPEG decoder (out of memory)") }
+        self.decoder = decoder
+        self.stream = stream
+        var header = CJPEG_Header()
+        guard CJPEG_read_header(decoder, &header) == 0 else {
+            let cause = String(cString: CJPEG_message(decoder))
+            CJPEG_decoder_destroy(decoder)
+            throw PhotoError(Self.code(for: cause), "cannot read the JPEG header", cause: cause)
+        }
+        self.header = header
     }
 
-    deinit { tjDestroy(handle) }
+    deinit { CJPEG_decoder_destroy(decoder) }
 
-    /// Decodes `data` so that its shorter side is at least `minimumSide` pixels when the
-    /// image has that many, using libjpeg's DCT scaling (1/8 … 1) to skip the work.
+    /// The scale numerator n (for n/8) that keeps the shorter side at least `minimumSide`
+    /// pixels, or 8 (full size) when even that is smaller.
+    static func scaleNumerator(width: Int, height: Int, minimumSide: Int) -> Int {
+        let side = min(width, height)
+        for numerator in 1...8 where (side * numerator + 7) / 8 >= minimumSide {
+            return numerator
+        }
+        return 8
+    }
+
+    /// The bytes a decode at `numerator`/8 needs: the output image, plus the whole-image
+    /// coefficient buffers of a multi-scan (progressive) file.
+    func memoryNeeded(numerator: Int) -> Int {
+        let width = (Int(header.width) * numerator + 7) / 8, height = (Int(header.height) * numerator + 7) / 8
+        let output = width * height * Int(header.output_channels)
+        return output + (header.multi_scan != 0 ? Int(clamping: header.coefficient_bytes) : 0)
+    }
+
+    /// Decodes at `numerator`/8 of full size.
     ///
-    /// - Parameter adobeInverted: whether an Adobe APP14 marker says CMYK is stored inverted.
-    /// - Returns: RGB pixels; the scale they were decoded at (libjpeg rounds each
-    ///   scaled dimension up, so the last row or column may stand for a partial block);
-    ///   and a warning when libjpeg recovered from damaged data.
-    func decode(
-        _ data: [UInt8], minimumSide: Int, adobeInverted: Bool
-    ) throws(PhotoError) -> (PixelBuffer, scale: Double, warning: String?) {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let header = data.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+    /// - Parameter dcOnly: for a progressive file at 1/8, stop reading after its DC scans.
+    /// - Returns: RGB pixels (CMYK and YCCK converted, grey expanded) and a warning when
+    ///   libjpeg recovered from damaged data.
+    func decode(numerator: Int, dcOnly: Bool, adobeInverted: Bool) throws(PhotoError) -> (PixelBuffer, warning: String?) {
+        var width: Int32 = 0, height: Int32 = 0, scans: Int32 = 0
+        guard CJPEG_start(decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans) == 0
+        else { throw failure("cannot decode the JPEG data") }
+        let channels = Int(header.output_channels)
+        let rowBytes = Int(width) * channels
+        var pixels = [UInt8](repeating: 0, count: rowBytes * Int(height))
+        var rows: Int32 = 0
+        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+            // invariant: a non-empty array's buffer has a base address.
+            CJPEG_read_rows(decoder, buffer.baseAddress.unsafelyUnwrapped, rowBytes, height, &rows)
         }
-        guard header == 0, width > 0, height > 0 else {
-            throw PhotoError(.corrupt, "cannot read the JPEG header", cause: message())
-        }
-        let factor = Self.scalingFactor(width: Int(width), height: Int(height), minimumSide: minimumSide)
-        let scaledWidth = factor.scaled(Int(width))
-        let scaledHeight = factor.scaled(Int(height))
-        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let format = cmyk ? TJPF_CMYK : TJPF_RGB
-        let channels = cmyk ? 4 : 3
-        var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * channels)
-        let status = data.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(
-                    handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(scaledWidth), 0,
-                    Int32(scaledHeight), Int32(format.rawValue), 0)
-            }
-        }
+        guard status == 0 else { throw failure("cannot decode the JPEG data") }
         var warning: String?
-        if status != 0 {
-            // TJERR_WARNING: libjpeg finished the image but met damaged data (it pads with grey).
-            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-                let cause = message()
-                let code: PhotoError.Code = cause.contains("Unsupported") ? .unsupported : .corrupt
-                throw PhotoError(code, "cannot decode the JPEG data", cause: cause)
-            }
-            warning = "JPEG data damaged; decoded what was there (\(message()))"
+        if CJPEG_warning_count(decoder) > 0 {
+            warning = "JPEG data damaged; decoded what was there (\(String(cString: CJPEG_message(decoder))))"
         }
-        if cmyk {
+        if channels == 4 {
             pixels = Self.rgb(fromCMYK: pixels, inverted: adobeInverted)
         }
-        let scale = Double(factor.numerator) / Double(factor.denominator)
-        return (PixelBuffer(width: scaledWidth, height: scaledHeight, channels: 3, pixels: pixels), scale, warning)
+        return (PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels), warning)
     }
 
-    /// A DCT scaling factor, `numerator/denominator`.
-    struct ScalingFactor: Equatable {
-        var numerator: Int
-        var denominator: Int
-
-        /// A dimension after scaling, rounded up as libjpeg does (TJSCALED).
-        func scaled(_ dimension: Int) -> Int {
-            (dimension * numerator + denominator - 1) / denominator
-        }
+    private func failure(_ message: String) -> PhotoError {
+        let cause = String(cString: CJPEG_message(decoder))
+        return PhotoError(Self.code(for: cause), message, cause: cause)
     }
 
-    /// The smallest scaling factor whose output keeps the shorter side at least
-    /// `minimumSide` (or 1/1 when even that is smaller).
-    static func scalingFactor(width: Int, height: Int, minimumSide: Int) -> ScalingFactor {
-        var best = ScalingFactor(numerator: 1, denominator: 1)
-        var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count), count > 0 else { return best }
-        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
-            let candidate = ScalingFactor(numerator: Int(factor.num), denominator: Int(factor.denom))
-            let smaller = candidate.numerator * best.denominator < best.numerator * candidate.denominator
-            if smaller && candidate.scaled(min(width, height)) >= minimumSide { best = candidate }
+    /// libjpeg's messages are the only signal of what kind of failure it met.
+    private static func code(for cause: String) -> PhotoError.Code {
+        if cause.contains("Unsupported") || cause.contains("not supported") || cause.contains("Maximum supported") {
+            return .unsupported
         }
-        return best
+        if cause.contains("Insufficient memory") || cause.contains("Backing store") { return .tooLarge }
+        return .corrupt
     }
 
     /// Converts CMYK (or YCCK, which libjpeg has already turned into CMYK) to RGB.
@@ -107,14 +123,16 @@ final class JPEGDecoder {
         }
         return rgb
     }
+}
 
-    private func message() -> String {
-        guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
-        return String(cString: text)
-    }
-
-    private static func globalMessage() -> String {
-        guard let text = tjGetErrorStr2(nil) else { return "unknown TurboJPEG error" }
-        return String(cString: text)
+extension JPEGDecoder {
+    /// Decodes a whole JPEG held in memory (an embedded preview, a rendered thumbnail)
+    /// at `numerator`/8 of its size.
+    static func decode(bytes: [UInt8], numerator: Int = 8, memoryLimit: Int = 192 << 20) throws(PhotoError) -> PixelBuffer {
+        try FileReader.withBytes(bytes, path: FilePath(), mtime: FileTime(seconds: 0, nanoseconds: 0)) {
+            (reader) throws(PhotoError) -> PixelBuffer in
+            let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: memoryLimit)
+            return try decoder.decode(numerator: numerator, dcOnly: false, adobeInverted: decoder.hasAdobeMarker).0
+        }
     }
 }

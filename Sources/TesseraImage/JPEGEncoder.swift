@@ -1,36 +1,28 @@
-import CTurboJPEG
+import CJPEG
 import TesseraMetadata
 
-/// Encodes RGB pixels as baseline JPEG through TurboJPEG (tjCompress2), one handle per encoder.
-final class JPEGEncoder {
-    private let handle: tjhandle
-
-    init() throws(PhotoError) {
-        guard let handle = tjInitCompress() else {
-            throw PhotoError(.encode, "cannot create a TurboJPEG compressor")
-        }
-        self.handle = handle
-    }
-
-    deinit { tjDestroy(handle) }
-
+/// Encodes RGB pixels as JPEG through libjpeg.
+enum JPEGEncoder {
     /// JPEG bytes for `image` (RGB) at `quality` 1–100, with 4:2:0 chroma subsampling
     /// below quality 90 and 4:4:4 from 90 up, as photo tools commonly do.
-    func encode(_ image: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {
-        precondition(image.channels == 3)  // invariant: the thumbnailer flattens alpha first
+    static func encode(_ image: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {
+        precondition(image.channels == 3)  // invariant: the renderer flattens alpha first
         var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        defer { if let output { tjFree(output) } }
-        let subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            tjCompress2(
-                handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_RGB.rawValue),
-                &output, &size, Int32(subsampling.rawValue), Int32(max(1, min(100, quality))), 0)
+            message.withUnsafeMutableBufferPointer { text in
+                CJPEG_encode(
+                    pixels.baseAddress, Int32(image.width), Int32(image.height), 3, image.width * 3,
+                    Int32(max(1, min(100, quality))), quality < 90 ? 1 : 0, 0, 0, &output, &size,
+                    text.baseAddress, text.count)
+            }
         }
         guard status == 0, let output else {
-            let cause = tjGetErrorStr2(handle).map { String(cString: $0) }
+            let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw PhotoError(.encode, "cannot encode the JPEG thumbnail", cause: cause)
         }
-        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        defer { CJPEG_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }

@@ -29,7 +29,7 @@ public enum SampleImage {
                 image, rect: .init(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
                 width: image.width, height: image.height, background: (255, 255, 255))
         }
-        let encoded = try JPEGEncoder().encode(rgb, quality: quality)
+        let encoded = try JPEGEncoder.encode(rgb, quality: quality)
         guard let exif else { return encoded }
         let payload = ExifReader.exifPrefix + exif.tiff()
         let length = payload.count + 2
@@ -41,7 +41,7 @@ public enum SampleImage {
     public static func png(
         _ image: PixelBuffer, exif: ExifBuilder? = nil, time: PNGHeader.Time? = nil, creationTime: String? = nil
     ) throws(PhotoError) -> [UInt8] {
-        let encoded = try PNGCodec.encode(image)
+        let encoded = try PNGEncoder.encode(image)
         var chunks: [UInt8] = []
         if let exif { chunks += PNGHeader.chunk(type: "eXIf", data: exif.tiff()) }
         if let time {

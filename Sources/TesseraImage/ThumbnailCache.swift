@@ -1,7 +1,6 @@
-import Foundation
-import Glibc
 public import SystemPackage
 public import TesseraMetadata
+public import TesseraSystem
 
 /// The on-disk thumbnail cache: one directory per size, files named by a stable key.
 ///
@@ -12,8 +11,6 @@ public import TesseraMetadata
 /// one, or none: never a partial thumbnail, even after `kill -9`.
 public struct ThumbnailCache: Sendable {
     public let root: FilePath
-    /// Prefix of temporary files; anything named so is an interrupted write.
-    public static let temporaryPrefix = ".tmp-"
 
     public init(root: FilePath) {
         self.root = root
@@ -25,72 +22,63 @@ public struct ThumbnailCache: Sendable {
         return root.appending("\(size)").appending(fanOut).appending("\(key).\(format.fileExtension)")
     }
 
-    /// Writes `bytes` to `path` atomically, creating missing directories.
+    /// Writes a thumbnail atomically.
     ///
-    /// - Throws: `PhotoError.io` naming `path`; no partial file is left behind.
-    public static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws(PhotoError) {
-        let directory = path.removingLastComponent()
-        try createDirectories(directory)
-        let temporary = directory.appending(
-            "\(temporaryPrefix)\(path.lastComponent?.string ?? "thumb")-\(UInt64.random(in: 0...UInt64.max))")
-        do {
-            let descriptor = try FileDescriptor.open(
-                temporary, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            do {
-                try descriptor.closeAfter {
-                    _ = try descriptor.writeAll(bytes)
-                }
-            } catch {
-                _ = temporary.withPlatformString(unlink)
-                throw error
-            }
-            let renamed = temporary.withPlatformString { from in
-                path.withPlatformString { to in rename(from, to) }
-            }
-            guard renamed == 0 else {
-                let failure = Errno(rawValue: errno)
-                _ = temporary.withPlatformString(unlink)
-                throw failure
-            }
-        } catch {
-            throw PhotoError(.io, path: path, "cannot write the thumbnail", cause: "\(error)")
-        }
+    /// - Throws: `SystemError` naming the path (a full disk says so); nothing partial is left behind.
+    public func write(_ bytes: [UInt8], to path: FilePath) throws(SystemError) {
+        try FileSystem.writeAtomically(bytes, to: path)
     }
 
-    /// `mkdir -p`: creates `directory` and its missing parents.
-    public static func createDirectories(_ directory: FilePath) throws(PhotoError) {
-        var current = FilePath(root: directory.root)
-        for component in directory.components {
-            current.append(component)
-            if current.withPlatformString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST {
-                throw PhotoError(.io, path: current, "cannot create the directory", cause: "\(Errno(rawValue: errno))")
-            }
-        }
+    /// Whether every one of `paths` exists.
+    public func contains(_ paths: [FilePath]) -> Bool {
+        paths.allSatisfy { (try? FileSystem.status(of: $0)) != nil }
     }
 
     /// Deletes every thumbnail of `keys`, at every size and format present in the cache.
-    public func remove(keys: Set<String>) {
-        guard !keys.isEmpty,
-              let sizes = try? FileManager.default.contentsOfDirectory(atPath: root.string)
-        else { return }
+    public func remove(keys: some Sequence<String>) {
+        let sizes = (FileSystem.entries(of: root) ?? []).map { String(decoding: $0, as: UTF8.self) }.filter { Int($0) != nil }
         for key in keys {
-            for size in sizes where Int(size) != nil {
+            for size in sizes {
                 for format in ThumbnailOptions.Format.allCases {
-                    let path = root.appending(size).appending(String(key.prefix(2))).appending("\(key).\(format.fileExtension)")
-                    _ = path.withPlatformString(unlink)
+                    try? FileSystem.removeFile(
+                        root.appending(size).appending(String(key.prefix(2))).appending("\(key).\(format.fileExtension)"))
                 }
             }
         }
     }
 
-    /// Deletes temporary files that interrupted writes left anywhere under `root`.
-    public static func removeTemporaryFiles(under root: FilePath) {
-        guard let walker = FileManager.default.enumerator(atPath: root.string) else { return }
-        while let relative = walker.nextObject() as? String {
-            if (relative as NSString).lastPathComponent.hasPrefix(temporaryPrefix) {
-                _ = root.appending(relative).withPlatformString(unlink)
+    /// Deletes every file under the cache that `referenced` does not claim, and every
+    /// temporary file an interrupted write left: what a crash between writing thumbnails
+    /// and committing their rows leaves behind.
+    ///
+    /// Works one fan-out directory at a time, so memory stays small at any cache size.
+    /// - Parameter referenced: which of the given keys some row still refers to.
+    /// - Returns: how many files were deleted.
+    @discardableResult
+    public func sweep(referenced: ([String]) -> Set<String>?) -> Int {
+        var removed = 0
+        for size in FileSystem.entries(of: root) ?? [] where Int(String(decoding: size, as: UTF8.self)) != nil {
+            let sizeDirectory = root.appending(FilePath.Component(String(decoding: size, as: UTF8.self)) ?? "0")
+            for fanOut in FileSystem.entries(of: sizeDirectory) ?? [] {
+                let directory = FilePath(rawBytes: sizeDirectory.rawBytes + [UInt8(ascii: "/")] + fanOut)
+                var files: [(name: [UInt8], key: String)] = []
+                for name in FileSystem.entries(of: directory) ?? [] {
+                    if name.starts(with: Array(FileSystem.temporaryPrefix.utf8)) {
+                        try? FileSystem.removeFile(FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + name))
+                        removed += 1
+                        continue
+                    }
+                    let key = name.split(separator: UInt8(ascii: "."), maxSplits: 1).first.map { String(decoding: $0, as: UTF8.self) }
+                    if let key { files.append((name, key)) }
+                }
+                // A failed lookup deletes nothing: better a leaked file than a lost thumbnail.
+                guard !files.isEmpty, let kept = referenced(Array(Set(files.map(\.key)))) else { continue }
+                for file in files where !kept.contains(file.key) {
+                    try? FileSystem.removeFile(FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + file.name))
+                    removed += 1
+                }
             }
         }
+        return removed
     }
 }

@@ -36,6 +36,9 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public var background: Color = .white
     /// Images declaring more pixels than this are refused from their header.
     public var pixelLimit: Int = 200_000_000
+    /// Bytes one decode may hold (decoded pixels, libjpeg's buffers); a file whose header
+    /// says it needs more is refused before anything large is allocated.
+    public var memoryLimit: Int = 192 << 20
 
     public init() {}
 }

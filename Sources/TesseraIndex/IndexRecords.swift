@@ -23,6 +23,8 @@ public struct IndexedFile: Sendable {
     /// The path's exact bytes; `path` builds the `FilePath` only when asked.
     public var pathBytes: Data
     public var identity: FileIdentity
+    /// Recorded with a transient error (I/O, permission, vanished): read again even if unchanged.
+    public var needsRetry: Bool
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
 }
@@ -59,9 +61,9 @@ public struct FileUpdate: Sendable {
         /// Read (and rendered, unless the cache already had it); warnings from every stage.
         case photo(PhotoMetadata, warnings: [String], contentHash: String, thumbnailKey: String, thumbnails: [ThumbnailEntry])
         /// Could not be read or decoded; metadata when the header was still readable.
-        case failed(format: ImageFormat, reason: String, metadata: PhotoMetadata?)
-        /// Not a JPEG or PNG; recorded so that rescans do not open it again.
-        case unsupported
+        case failed(format: ImageFormat, error: PhotoError, metadata: PhotoMetadata?)
+        /// Not a photo Tessera reads (another format, a FIFO); recorded so that rescans do not open it again.
+        case unsupported(reason: String)
     }
 
     public var path: FilePath
@@ -110,12 +112,25 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     public init() {}
 }
 
+/// How a scan stands or ended, as the `scans` table records it.
+public enum ScanState: String, Sendable, Codable {
+    case running
+    /// The walk completed and vanished files were removed.
+    case finished
+    /// Stopped (SIGTERM, Ctrl-C), killed, or a root disappeared: nothing was removed.
+    case interrupted
+    /// The scan could not go on (the index could not be written): see the reason.
+    case failed
+}
+
 /// One row of the `scans` table.
 public struct ScanRecord: Sendable, Codable {
     public var id: Int64
     public var startedAt: Date
     public var finishedAt: Date?
-    public var state: String
+    public var state: ScanState
+    /// Why the scan failed or was interrupted, when known.
+    public var reason: String?
     public var full: Bool
     public var counts: ScanCounts
 }

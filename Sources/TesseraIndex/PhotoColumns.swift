@@ -9,7 +9,7 @@ struct PhotoColumns {
         "warnings", "format", "width", "height", "orientation", "display_width", "display_height", "bit_depth",
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
-        "thumbnail_key", "scan_id",
+        "thumbnail_key", "scan_id", "error_code",
     ]
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
@@ -38,16 +38,18 @@ struct PhotoColumns {
             values["content_hash"] = hash
             values["thumbnail_key"] = key
             fill(metadata)
-        case .failed(let format, let reason, let metadata):
+        case .failed(let format, let error, let metadata):
             values["status"] = "error"
-            values["error"] = reason
+            values["error"] = error.reason
+            values["error_code"] = error.code.description
             values["format"] = format.rawValue
             if let metadata {
                 warnings = metadata.warnings
                 fill(metadata)
             }
-        case .unsupported:
+        case .unsupported(let reason):
             values["status"] = "unsupported"
+            values["error"] = reason
             values["format"] = ImageFormat.unsupported.rawValue
         }
         let encoded = (try? JSONEncoder().encode(warnings)).map { String(decoding: $0, as: UTF8.self) }

@@ -84,7 +84,8 @@ extension PhotoIndex {
                 let finished: Int64? = row["finished_at_ms"]
                 return ScanRecord(
                     id: row["id"], startedAt: Date(timeIntervalSince1970: Double(row["started_at_ms"] as Int64) / 1000),
-                    finishedAt: finished.map { Date(timeIntervalSince1970: Double($0) / 1000) }, state: row["state"],
+                    finishedAt: finished.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+                    state: ScanState(rawValue: row["state"]) ?? .interrupted, reason: row["reason"],
                     full: row["full"], counts: counts)
             }
         }

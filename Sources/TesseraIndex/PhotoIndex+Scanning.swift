@@ -19,16 +19,17 @@ extension PhotoIndex {
         }
     }
 
-    public func finishScan(id: Int64, counts: ScanCounts, state: String) throws(IndexError) {
+    /// Records how scan `id` ended; `reason` says why when it failed.
+    public func finishScan(id: Int64, counts: ScanCounts, state: ScanState, reason: String? = nil) throws(IndexError) {
         try write { db in
             try db.execute(
                 sql: """
-                    UPDATE scans SET finished_at_ms = ?, state = ?, found = ?, new = ?, changed = ?, unchanged = ?,
-                        moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ? WHERE id = ?
+                    UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?,
+                        unchanged = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ? WHERE id = ?
                     """,
                 arguments: [
-                    Self.nowMilliseconds, state, counts.found, counts.new, counts.changed, counts.unchanged,
-                    counts.moved, counts.removed, counts.unsupported, counts.errors, counts.warnings, id,
+                    Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed,
+                    counts.unchanged, counts.moved, counts.removed, counts.unsupported, counts.errors, counts.warnings, id,
                 ])
         }
     }
@@ -38,7 +39,7 @@ extension PhotoIndex {
         try read { db in
             // Asked once per directory of every scan: compile it once per connection.
             let statement = try db.cachedStatement(sql: """
-                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns
+                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL)
                 FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory)])
@@ -58,7 +59,8 @@ extension PhotoIndex {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, path, device, inode, size, mtime_ns FROM photos WHERE device = ? AND inode = ?
+                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL) FROM photos
+                    WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
             ).map(Self.indexedFile)
@@ -86,7 +88,7 @@ extension PhotoIndex {
             do {
                 try body(page)
             } catch {
-                throw IndexError(path: path, "\(error)")
+                throw Self.indexError(error, path: path)
             }
             after = last
         }
@@ -150,7 +152,8 @@ extension PhotoIndex {
                 try values.upsert(db)
                 let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [bytes]) ?? 0
                 try db.execute(sql: "DELETE FROM thumbnails WHERE photo_id = ?", arguments: [id])
-                if case .photo(_, _, _, _, let thumbnails) = update.content {
+                if case .photo(_, _, _, let key, let thumbnails) = update.content {
+                    try db.execute(sql: "DELETE FROM cache_deletions WHERE key = ?", arguments: [key])
                     for thumbnail in thumbnails {
                         try db.execute(
                             sql: "INSERT INTO thumbnails (photo_id, size, side, path) VALUES (?, ?, ?, ?)",
@@ -158,7 +161,7 @@ extension PhotoIndex {
                     }
                 }
             }
-            return try Self.unreferenced(replacedKeys, db)
+            return try Self.scheduleDeletion(of: replacedKeys, db)
         }
     }
 
@@ -177,7 +180,7 @@ extension PhotoIndex {
                     arguments: StatementArguments(Array(chunk)))
                 try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
             }
-            return (keys, try Self.unreferenced(Set(keys), db))
+            return (keys, try Self.scheduleDeletion(of: Set(keys), db))
         }
     }
 
@@ -214,19 +217,66 @@ extension PhotoIndex {
         }
     }
 
-    private static func unreferenced(_ keys: Set<String>, _ db: Database) throws -> Set<String> {
-        try keys.filter { key in
+    /// Thumbnail keys whose files are due for deletion: no row refers to them any more.
+    ///
+    /// Keys are recorded in the transaction that dropped their last reference, so a crash
+    /// between that commit and the deletion of the files loses nothing: the next call finds
+    /// them. A key some row refers to again is dropped from the list instead.
+    public func pendingCacheDeletions() throws(IndexError) -> [String] {
+        try write { db in
+            try db.execute(sql: """
+                DELETE FROM cache_deletions WHERE EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = cache_deletions.key)
+                """)
+            return try String.fetchAll(db, sql: "SELECT key FROM cache_deletions ORDER BY key")
+        }
+    }
+
+    /// Forgets keys whose files are gone.
+    public func forgetCacheDeletions(_ keys: [String]) throws(IndexError) {
+        try write { db in
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ keys[$0..<min($0 + 500, keys.count)] }) {
+                try db.execute(
+                    sql: "DELETE FROM cache_deletions WHERE key IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    arguments: StatementArguments(Array(chunk)))
+            }
+        }
+    }
+
+    /// Which of `keys` some row refers to (for the cache sweep).
+    public func referencedKeys(among keys: [String]) throws(IndexError) -> Set<String> {
+        try read { db in
+            var referenced: Set<String> = []
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ keys[$0..<min($0 + 500, keys.count)] }) {
+                referenced.formUnion(try String.fetchAll(
+                    db, sql: "SELECT DISTINCT thumbnail_key FROM photos WHERE thumbnail_key IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    arguments: StatementArguments(Array(chunk))))
+            }
+            return referenced
+        }
+    }
+
+    /// Records the keys of `keys` that no row refers to any more in `cache_deletions`.
+    private static func scheduleDeletion(of keys: Set<String>, _ db: Database) throws -> Set<String> {
+        let orphans = try keys.filter { key in
             try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])
                 ?? false)
         }
+        for key in orphans {
+            try db.execute(sql: "INSERT OR IGNORE INTO cache_deletions (key) VALUES (?)", arguments: [key])
+        }
+        return orphans
     }
+
+    /// Whether a row's error is one that may go away by itself (see `PhotoError.Code.isTransient`).
+    static let retrySQL = "(status = 'error' AND error_code IN ('io', 'vanished', 'permission'))"
 
     static func indexedFile(_ row: Row) -> IndexedFile {
         IndexedFile(
             id: row[0], pathBytes: row[1],
             identity: FileIdentity(
                 device: UInt64(bitPattern: row[2]), inode: UInt64(bitPattern: row[3]), size: row[4],
-                mtimeNanoseconds: row[5]))
+                mtimeNanoseconds: row[5]),
+            needsRetry: row[6])
     }
 
     /// The BLOB range [low, high) holding every path strictly below `directory`.

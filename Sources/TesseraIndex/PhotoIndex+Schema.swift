@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// Migrations in order. Never edit one that has shipped: add the next.
     static var migrator: DatabaseMigrator {
@@ -97,6 +97,18 @@ extension PhotoIndex {
                     reason TEXT NOT NULL
                 );
                 PRAGMA user_version = 1;
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            // error_code: the PhotoError code of a failed file, so transient failures are retried.
+            // cache_deletions: thumbnail keys whose files are to be deleted, written in the same
+            // transaction that drops the last row referring to them, removed once the files are.
+            // scans.reason: why a scan failed or was interrupted.
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN error_code TEXT;
+                ALTER TABLE scans ADD COLUMN reason TEXT;
+                CREATE TABLE cache_deletions (key TEXT PRIMARY KEY) WITHOUT ROWID;
+                PRAGMA user_version = 2;
                 """)
         }
         return migrator

@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 public import GRDB
 public import SystemPackage
@@ -7,6 +8,11 @@ public import SystemPackage
 /// Writers open it read-write, which runs pending migrations; readers open it
 /// read-only at any time, also while a scan writes. The file is in WAL mode,
 /// so readers see the last committed batch and never a partial one.
+///
+/// No connection checkpoints when it closes: that checkpoint takes an exclusive
+/// lock on the file, and a reader opening it at that instant (`sqlite3
+/// -readonly` has no busy timeout) would see "database is locked". A writer
+/// calls `checkpoint()` before it lets go instead, which never blocks readers.
 public final class PhotoIndex: Sendable {
     public let path: FilePath
     let pool: DatabasePool
@@ -22,6 +28,9 @@ public final class PhotoIndex: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            if let connection = db.sqliteConnection {
+                _ = CSQLiteConfig_disable_checkpoint_on_close(UnsafeMutableRawPointer(connection))
+            }
             // NORMAL is durable against process crashes in WAL mode; only power loss
             // can lose the last transactions, and never consistency.
             if !db.configuration.readonly {
@@ -36,23 +45,31 @@ public final class PhotoIndex: Sendable {
                         atPath: directory.string, withIntermediateDirectories: true)
                 }
             } else if !FileManager.default.fileExists(atPath: path.string) {
-                throw IndexError(path: path, "no index file here; run `tessera scan` first")
+                throw IndexError(.missing, path: path, "no index file here; run `tessera scan` first")
             }
             pool = try DatabasePool(path: path.string, configuration: configuration)
             let version = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard version <= Self.schemaVersion else {
-                throw IndexError(path: path, "index schema \(version) is newer than this Tessera (\(Self.schemaVersion))")
+                throw IndexError(
+                    .newerSchema, path: path, "index schema \(version) is newer than this Tessera (\(Self.schemaVersion))")
             }
             if !readOnly {
                 try Self.migrator.migrate(pool)
             } else if version < Self.schemaVersion {
-                throw IndexError(path: path, "index schema \(version) needs a scan to migrate it")
+                throw IndexError(.needsMigration, path: path, "index schema \(version) needs a scan to migrate it")
             }
         } catch let error as IndexError {
             throw error
         } catch {
-            throw IndexError(path: path, "cannot open the index: \(Self.describe(error))")
+            throw Self.indexError(error, path: path, doing: "cannot open the index")
         }
+    }
+
+    /// Copies the WAL into the database and empties it, so the next process to open the
+    /// file has nothing to recover. Readers are never blocked; a reader in the middle of a
+    /// transaction only makes it wait (the busy timeout) and then leaves the WAL as it is.
+    public func checkpoint() {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
@@ -64,7 +81,7 @@ public final class PhotoIndex: Sendable {
         do {
             return try pool.read(body)
         } catch {
-            throw IndexError(path: path, Self.describe(error))
+            throw Self.indexError(error, path: path)
         }
     }
 
@@ -72,14 +89,20 @@ public final class PhotoIndex: Sendable {
         do {
             return try pool.write(body)
         } catch {
-            throw IndexError(path: path, Self.describe(error))
+            throw Self.indexError(error, path: path)
         }
     }
 
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "\(error.resultCode)"
-        }
-        return "\(error)"
+    /// An `IndexError` that keeps SQLite's result code; `doing` prefixes the message.
+    static func indexError(_ error: any Error, path: FilePath, doing: String? = nil) -> IndexError {
+        if let error = error as? IndexError { return error }
+        let prefix = doing.map { "\($0): " } ?? ""
+        guard let error = error as? DatabaseError else { return IndexError(.other, path: path, prefix + "\(error)") }
+        let extended = error.extendedResultCode.rawValue
+        var code = IndexError.Code(sqliteResultCode: extended)
+        // SQLITE_IOERR_WRITE and friends on a full disk: errno is ENOSPC.
+        if code == .io, error.message?.contains("No space left") == true { code = .full }
+        let message = error.message ?? "\(error.resultCode)"
+        return IndexError(code, path: path, prefix + message, resultCode: extended)
     }
 }

@@ -1,48 +1,57 @@
-import Glibc
 public import SystemPackage
+public import TesseraSystem
 
 /// Positional, read-only access to a file's bytes, reading only what is asked for.
 ///
 /// Header parsers read a few hundred bytes to a few hundred kilobytes from a
 /// multi-megabyte photo. The first 64 KiB are read once on open, since nearly
-/// every JPEG and PNG header fits in them; anything beyond is a `pread` at an
-/// absolute offset, and nothing else of the file is touched.
+/// every header fits in them; anything beyond is a `pread` at an absolute
+/// offset. Nothing ever holds a whole file in memory: decoders pull bytes
+/// through a `ByteStream`, and the content hash streams. The file is opened
+/// without blocking and must be a regular file (see `RegularFile`).
 public struct FileReader: ~Copyable {
     static let prefixLength = 64 * 1024
+    /// No photo Tessera reads is this large; bigger files are refused before any work.
+    public static let maximumFileSize: Int64 = 2 << 30
 
     /// The open file, or nil when the reader serves bytes already in memory (all in `prefix`).
-    private let descriptor: FileDescriptor?
+    private let file: RegularFile?
     public let path: FilePath
     /// The file's size when it was opened.
     public let size: Int64
     /// The file's modification time when it was opened.
     public let mtime: FileTime
+    /// What `fstat` said of the open file; nil for bytes in memory.
+    public let status: FileStatus?
     /// The file's first bytes (all of it when shorter than `prefixLength`).
     public private(set) var prefix: [UInt8] = []
 
     /// Opens `path`, runs `body` with a reader, and closes the file on every path.
     ///
-    /// - Throws: `PhotoError.io` when the file cannot be opened or stat'ed,
-    ///   and whatever `body` throws.
+    /// - Parameter followSymlinks: false refuses a symbolic link at `path` (the scanner
+    ///   has already decided about links; a user naming a file on the command line has not).
+    /// - Throws: `PhotoError` with `.notAFile` for FIFOs, devices and the like, `.vanished`,
+    ///   `.permission` or `.io` when the file cannot be opened, `.tooLarge` past
+    ///   `maximumFileSize`, and whatever `body` throws.
     public static func withFile<Result>(
-        at path: FilePath, _ body: (borrowing FileReader) throws(PhotoError) -> Result
+        at path: FilePath, followSymlinks: Bool = true, _ body: (borrowing FileReader) throws(PhotoError) -> Result
     ) throws(PhotoError) -> Result {
-        let descriptor: FileDescriptor
+        let file: RegularFile
         do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
+            file = try RegularFile(opening: path, followSymlinks: followSymlinks)
         } catch {
-            throw PhotoError(.io, path: path, "cannot open: \(error)")
+            throw PhotoError(error, path: path)
         }
-        defer { try? descriptor.close() }
-        let stat: Stat
-        do {
-            stat = try descriptor.stat()
-        } catch {
-            throw PhotoError(.io, path: path, "cannot stat: \(error)")
+        let status = file.status
+        guard status.size <= maximumFileSize else {
+            throw PhotoError(
+                .tooLarge, path: path,
+                "file of \(ByteCount(status.size)) is larger than any photo Tessera reads (\(ByteCount(maximumFileSize)))")
         }
-        let mtime = FileTime(seconds: Int64(stat.st_mtim.tv_sec), nanoseconds: Int(stat.st_mtim.tv_nsec))
-        var reader = FileReader(descriptor: descriptor, path: path, size: stat.size, mtime: mtime)
-        reader.prefix = try reader.read(at: 0, count: Int(min(stat.size, Int64(prefixLength))))
+        var reader = FileReader(
+            file: file, path: path, size: status.size,
+            mtime: FileTime(seconds: status.mtimeSeconds, nanoseconds: status.mtimeNanoseconds), status: status)
+        reader.prefix = try reader.read(at: 0, count: Int(min(status.size, Int64(prefixLength))))
         return try body(reader)
     }
 
@@ -51,50 +60,55 @@ public struct FileReader: ~Copyable {
         _ contents: [UInt8], path: FilePath, mtime: FileTime,
         _ body: (borrowing FileReader) throws(PhotoError) -> Result
     ) throws(PhotoError) -> Result {
-        var reader = FileReader(descriptor: nil, path: path, size: Int64(contents.count), mtime: mtime)
+        var reader = FileReader(file: nil, path: path, size: Int64(contents.count), mtime: mtime, status: nil)
         reader.prefix = contents
         return try body(reader)
     }
 
-    /// The whole file: the prefix already read plus everything after it.
-    public func contents() throws(PhotoError) -> [UInt8] {
-        guard size > Int64(prefix.count) else { return prefix }
-        return prefix + (try read(at: Int64(prefix.count), count: Int(size) - prefix.count))
-    }
-
-    private init(descriptor: FileDescriptor?, path: FilePath, size: Int64, mtime: FileTime) {
-        self.descriptor = descriptor
+    private init(file: RegularFile?, path: FilePath, size: Int64, mtime: FileTime, status: FileStatus?) {
+        self.file = file
         self.path = path
         self.size = size
         self.mtime = mtime
+        self.status = status
+    }
+
+    /// Reads into `buffer` from `offset`: the bytes read, fewer only at the end of the file.
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(PhotoError) -> Int {
+        try Self.read(file: file, prefix: prefix, path: path, at: offset, into: buffer)
+    }
+
+    /// Reads from the prefix when it holds the range (or when there is no file), else from the file.
+    fileprivate static func read(
+        file: RegularFile?, prefix: [UInt8], path: FilePath, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(PhotoError) -> Int {
+        guard offset >= 0, !buffer.isEmpty else { return 0 }
+        if offset < Int64(prefix.count) && (file == nil || offset + Int64(buffer.count) <= Int64(prefix.count)) {
+            let start = Int(offset)
+            let count = min(buffer.count, prefix.count - start)
+            prefix.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+            }
+            return count
+        }
+        guard let file else { return 0 }
+        do {
+            return try file.read(at: offset, into: buffer)
+        } catch {
+            throw PhotoError(error, path: path)
+        }
     }
 
     /// Up to `count` bytes starting at `offset`; fewer only at the end of the file.
     public func read(at offset: Int64, count: Int) throws(PhotoError) -> [UInt8] {
-        guard count > 0, offset >= 0 else { return [] }
-        guard let descriptor else {
-            guard offset < Int64(prefix.count) else { return [] }
-            let start = Int(offset)
-            return Array(prefix[start..<min(prefix.count, start + count)])
-        }
-        var buffer = [UInt8](repeating: 0, count: count)
+        guard count > 0, offset >= 0, offset < size else { return [] }
+        let wanted = Int(min(Int64(count), size - offset))
         var filled = 0
-        while filled < count {
-            let got: Int
-            do {
-                got = try buffer.withUnsafeMutableBytes { raw in
-                    try descriptor.read(
-                        fromAbsoluteOffset: offset + Int64(filled),
-                        into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-                }
-            } catch {
-                throw PhotoError(.io, path: path, "read failed: \(error)")
-            }
-            if got == 0 { break }
-            filled += got
+        let bytes = try [UInt8](unsafeUninitializedCapacity: wanted) { (buffer, initialized) throws(PhotoError) in
+            filled = try read(at: offset, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = filled
         }
-        buffer.removeLast(count - filled)
-        return buffer
+        return bytes
     }
 
     /// Exactly `count` bytes at `offset`, or a `truncated` error naming `what`.
@@ -113,6 +127,94 @@ public struct FileReader: ~Copyable {
             return prefix[start..<start + count]
         }
         return try readExactly(at: offset, count: count, what: what)[...]
+    }
+
+    /// XXH64 of the whole file, read in 1 MiB steps: memory stays the same for any file size.
+    public func contentHash() throws(PhotoError) -> UInt64 {
+        var hasher = XXH64.Hasher()
+        let step = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: step, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < size {
+            let count = try read(at: offset, into: buffer)
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+        }
+        return hasher.finalize()
+    }
+
+    /// A stream of the file's bytes from the start, for a decoder that pulls them in order.
+    public func stream() -> ByteStream {
+        ByteStream(file: file, prefix: prefix, path: path, size: size)
+    }
+}
+
+/// The bytes of one file in order, for C decoders' read callbacks.
+///
+/// It keeps the open file alive while it exists. A read error ends the stream early;
+/// the decoder then reports a truncated file.
+public final class ByteStream {
+    private let file: RegularFile?
+    private let prefix: [UInt8]
+    private let path: FilePath
+    /// Where the next read starts.
+    public private(set) var offset: Int64 = 0
+    /// Bytes the stream delivers in all.
+    public let size: Int64
+
+    fileprivate init(file: RegularFile?, prefix: [UInt8], path: FilePath, size: Int64) {
+        self.file = file
+        self.prefix = prefix
+        self.path = path
+        self.size = size
+    }
+
+    /// Fills `buffer` with the next bytes: how many, 0 at the end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard offset < size else { return 0 }
+        let count = Int(min(Int64(buffer.count), size - offset))
+        let got = (try? FileReader.read(
+            file: file, prefix: prefix, path: path, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))) ?? 0
+        offset += Int64(got)
+        return got
+    }
+}
+
+extension PhotoError {
+    /// The error for a file that could not be opened as a regular file.
+    init(_ error: FileAccessError, path: FilePath) {
+        switch error {
+        case .notRegularFile(_, let type):
+            self.init(.notAFile, path: path, "not a regular file (\(type))")
+        case .system(let failure):
+            self.init(failure, path: path)
+        }
+    }
+
+    /// The error for a failed system call: vanished, permission or I/O.
+    init(_ failure: SystemError, path: FilePath) {
+        let code: Code = failure.isVanished ? .vanished : failure.isPermission ? .permission : .io
+        self.init(code, path: path, failure.reason)
+    }
+}
+
+/// A byte count for people: "272 KiB", "6.0 GiB".
+struct ByteCount: CustomStringConvertible {
+    let bytes: Int64
+    init(_ bytes: Int64) { self.bytes = bytes }
+
+    var description: String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) bytes" }
+        return value >= 10 ? "\(Int(value.rounded())) \(units[unit])" : "\((value * 10).rounded() / 10) \(units[unit])"
     }
 }
 

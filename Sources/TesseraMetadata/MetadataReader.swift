@@ -11,15 +11,14 @@ public import SystemPackage
 public enum MetadataReader {
     /// Reads the metadata of the file at `path`.
     ///
-    /// - Throws: `PhotoError` naming the path: `.notAnImage` for other formats,
-    ///   `.io`, `.truncated`, `.corrupt` or `.unsupported` for bad files.
-    public static func read(at path: FilePath, context: DateContext = DateContext()) throws(PhotoError) -> PhotoMetadata {
-        do {
-            return try FileReader.withFile(at: path) { (reader) throws(PhotoError) -> PhotoMetadata in
-                try read(reader, name: path.lastComponent?.string ?? "", mtime: reader.mtime, context: context)
-            }
-        } catch {
-            throw error.path.isEmpty ? error.at(path) : error
+    /// - Parameter followSymlinks: false refuses a symbolic link at `path`.
+    /// - Throws: `PhotoError` naming the path: `.notAnImage` for other formats, `.notAFile`
+    ///   for FIFOs and devices, `.io`, `.truncated`, `.corrupt` or `.unsupported` for bad files.
+    public static func read(
+        at path: FilePath, followSymlinks: Bool = true, context: DateContext = DateContext()
+    ) throws(PhotoError) -> PhotoMetadata {
+        try FileReader.withFile(at: path, followSymlinks: followSymlinks) { (reader) throws(PhotoError) -> PhotoMetadata in
+            try read(reader, context: context)
         }
     }
 
@@ -27,31 +26,17 @@ public enum MetadataReader {
     public static func read(
         contents: [UInt8], path: FilePath, mtime: FileTime, context: DateContext = DateContext()
     ) throws(PhotoError) -> PhotoMetadata {
-        do {
-            return try FileReader.withBytes(contents, path: path, mtime: mtime) { (reader) throws(PhotoError) -> PhotoMetadata in
-                try read(reader, name: path.lastComponent?.string ?? "", mtime: mtime, context: context)
-            }
-        } catch {
-            throw error.path.isEmpty ? error.at(path) : error
+        try FileReader.withBytes(contents, path: path, mtime: mtime) { (reader) throws(PhotoError) -> PhotoMetadata in
+            try read(reader, context: context)
         }
     }
 
-    /// Reads the metadata of the file at `path` and then, when its pixel count is within
-    /// `pixelLimit`, the whole file for decoding; the file is opened once.
-    ///
-    /// - Throws: `PhotoError.tooLarge` before reading any pixel data when the header
-    ///   declares more than `pixelLimit` pixels, and the errors of `read(at:context:)`.
-    public static func readForDecoding(
-        at path: FilePath, pixelLimit: Int, context: DateContext = DateContext()
-    ) throws(PhotoError) -> (PhotoMetadata, contents: [UInt8]) {
+    /// Reads the metadata of an open file; errors name its path.
+    public static func read(_ reader: borrowing FileReader, context: DateContext) throws(PhotoError) -> PhotoMetadata {
         do {
-            return try FileReader.withFile(at: path) { (reader) throws(PhotoError) -> (PhotoMetadata, [UInt8]) in
-                let meta = try read(reader, name: path.lastComponent?.string ?? "", mtime: reader.mtime, context: context)
-                try meta.checkPixelLimit(pixelLimit)
-                return (meta, try reader.contents())
-            }
+            return try read(reader, name: reader.path.lastComponent?.string ?? "", mtime: reader.mtime, context: context)
         } catch {
-            throw error.path.isEmpty ? error.at(path) : error
+            throw error.path.isEmpty ? error.at(reader.path) : error
         }
     }
 

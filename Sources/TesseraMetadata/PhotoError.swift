@@ -10,13 +10,25 @@ public struct PhotoError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
-            case io, notAnImage, truncated, corrupt, unsupported, tooLarge, encode
+            case io, vanished, permission, notAFile, notAnImage, truncated, corrupt, unsupported, tooLarge, encode
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
 
-        /// The file could not be opened, read or stat'ed.
+        /// The code named `text` (as `description` writes it), or nil.
+        public init?(_ text: String) {
+            guard let kind = Kind(rawValue: text) else { return nil }
+            self.kind = kind
+        }
+
+        /// The file could not be read (an I/O error, a stale mount, a full disk).
         public static let io = Code(.io)
+        /// The file, or a directory above it, disappeared while Tessera worked on it.
+        public static let vanished = Code(.vanished)
+        /// Permissions forbid reading the file.
+        public static let permission = Code(.permission)
+        /// The path names a FIFO, a device, a socket or a link not followed: nothing to read.
+        public static let notAFile = Code(.notAFile)
         /// The magic bytes match no supported format.
         public static let notAnImage = Code(.notAnImage)
         /// The file ends before its header does.
@@ -31,6 +43,10 @@ public struct PhotoError: Error, Sendable, CustomStringConvertible {
         public static let encode = Code(.encode)
 
         public var description: String { kind.rawValue }
+
+        /// Whether the same file may well read fine next time (I/O, permission, vanished):
+        /// a file recorded with such an error is tried again even when it looks unchanged.
+        public var isTransient: Bool { kind == .io || kind == .vanished || kind == .permission }
     }
 
     public var code: Code

@@ -2,6 +2,7 @@ import Foundation
 public import SystemPackage
 import TesseraImage
 public import TesseraMetadata
+import TesseraSystem
 
 /// A small photo library made from scratch, for trying Tessera without photos of one's own.
 ///
@@ -15,7 +16,11 @@ public enum SampleLibrary {
     public static func write(to root: FilePath) throws(PhotoError) -> Int {
         var count = 0
         func put(_ bytes: [UInt8], _ relative: String) throws(PhotoError) {
-            try ThumbnailCache.writeAtomically(bytes, to: root.appending(relative))
+            do {
+                try FileSystem.writeAtomically(bytes, to: root.appending(relative))
+            } catch {
+                throw PhotoError(.io, path: root.appending(relative), error.reason)
+            }
             count += 1
         }
         let albums = [("2024 Summer trip", 2024, 7), ("Garden", 2023, 4), ("Winter", 2022, 12)]

@@ -37,6 +37,8 @@ public final class ScanProgress: Sendable {
     }
 
     private let state = Mutex(Snapshot())
+    /// When any thread of the scan last made progress, in monotonic nanoseconds.
+    private let lastBeat = Atomic<UInt64>(ScanProgress.monotonicNanoseconds())
 
     public init() {}
 
@@ -44,10 +46,26 @@ public final class ScanProgress: Sendable {
 
     func update(_ body: (inout Snapshot) -> Void) {
         state.withLock { body(&$0) }
+        beat()
     }
 
     func reset() {
         state.withLock { $0 = Snapshot() }
+        beat()
+    }
+
+    /// Records that the scan is making progress (a file started or finished, a directory listed).
+    func beat() {
+        lastBeat.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+    }
+
+    /// Seconds since the scan last made progress: how long it has been stuck, if it is.
+    public var secondsSinceProgress: Double {
+        Double(Self.monotonicNanoseconds() &- lastBeat.load(ordering: .relaxed)) / 1e9
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
     }
 }
 
@@ -64,8 +82,8 @@ public final class StopFlag: Sendable {
 /// How a scan ended, with its counts.
 public struct ScanSummary: Sendable, Codable {
     public var scanID: Int64
-    /// `finished`, or `interrupted` when stopped before the walk completed.
-    public var state: String
+    /// `finished`; `interrupted` when stopped or when a root disappeared; `failed` with a reason.
+    public var state: ScanState
     public var counts: ScanCounts
     public var elapsed: Double
 }

@@ -10,14 +10,12 @@ extension Scanner {
     /// Walks every root, settling unchanged files and same-filesystem moves here and
     /// queueing new and changed files for the workers.
     func walk(
-        _ roots: [FilePath], full: Bool, stop: StopFlag, seen: inout Bitset, jobs: BoundedQueue<Job>,
+        _ rootSet: RootSet, full: Bool, stop: StopFlag, seen: inout Bitset, jobs: BoundedQueue<Job>,
         outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64
     ) throws(ScanError) {
-        let indexPath = index.path
-        let skip: Set<FilePath> = [
-            configuration.cache, indexPath, FilePath(indexPath.string + "-wal"), FilePath(indexPath.string + "-shm"),
-        ]
-        let walker = Walker(options: .init(exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: skip))
+        let roots = rootSet.paths
+        let walker = Walker(options: .init(
+            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
         var counting: Joinable?
         defer { counting?.wait() }
         /// When rendering holds the walk back, the total comes from a count-only walk beside it.
@@ -70,7 +68,7 @@ extension Scanner {
                         found += 1
                         if let known = existing[NameKey(file.name)] {
                             seen.insert(known.id)
-                            if !full && known.identity == identity {
+                            if !full && known.identity == identity && !known.needsRetry {
                                 unchanged += 1
                             } else {
                                 push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
@@ -84,6 +82,9 @@ extension Scanner {
                         } else {
                             push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
                         }
+                    case .vanished:
+                        // Deleted since its parent was listed, or gone with the root: the root decides.
+                        rootSet.check(root)
                     case .unreadable(let path, let reason):
                         logger.warning("\(path): \(reason)")
                         tally.counts.withLock { $0.errors += 1 }
@@ -106,7 +107,7 @@ extension Scanner {
                 return true
             }
             if let failure {
-                throw ScanError("cannot read the index: \(failure)")
+                throw ScanError(index: failure, "cannot read the index: \(failure)")
             }
         }
     }

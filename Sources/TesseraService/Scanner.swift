@@ -1,23 +1,27 @@
 import Foundation
-import Glibc
 public import Logging
 import Synchronization
 public import SystemPackage
 public import TesseraIndex
 import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 
 /// One scan of the photo roots into the index and the thumbnail cache.
 ///
 /// The pipeline: the walker (on the calling thread) stats every entry and
 /// compares it with the index, one query per directory; unchanged files stop
 /// there. New and changed files go through a bounded queue to the render
-/// workers, which read each file once (metadata, content hash, thumbnails);
-/// their results go through a second bounded queue to one writer thread that
-/// commits them in batches. After the walk, files that were not seen leave
-/// the index, and thumbnails nothing refers to any more leave the cache.
-/// Memory is bounded by the queue sizes and the workers' images, not by the
-/// size of the library.
+/// workers, which read each file as a stream (metadata, content hash,
+/// thumbnails); their results go through a second bounded queue to one writer
+/// thread that commits them in batches. After the walk, files that were not
+/// seen leave the index, and thumbnails nothing refers to any more leave the
+/// cache. Memory is bounded by the queue sizes and the workers' budgets, not
+/// by the size of the library or of any file.
+///
+/// A root that disappears during the scan (an unmounted disk, an unplugged
+/// drive) makes the scan `interrupted`: nothing is removed, and files that
+/// vanished with it are not recorded as errors.
 public final class Scanner: Sendable {
     public let configuration: Configuration
     public let index: PhotoIndex
@@ -49,6 +53,8 @@ public final class Scanner: Sendable {
         case move(FileMove)
         /// Not recorded, so the next scan tries again (the cache could not be written).
         case retryLater(FilePath, reason: String)
+        /// The file disappeared between the walk and the read: nothing to record.
+        case vanished(FilePath, root: FilePath)
     }
 
     /// Scans `roots` (default: the configured ones).
@@ -57,39 +63,33 @@ public final class Scanner: Sendable {
     /// - Throws: `ScanError` when the scan cannot run: a root is missing, the index
     ///   cannot be written. Files that fail are recorded in the index and counted.
     public func scan(roots requested: [FilePath]? = nil, full: Bool, stop: StopFlag) throws(ScanError) -> ScanSummary {
-        let roots = try Self.resolve(requested ?? configuration.roots)
+        let roots = try RootSet(try Self.resolve(requested ?? configuration.roots))
         let started = Date()
         progress.reset()
         let scan: (id: Int64, recovered: Bool)
-        do {
-            scan = try index.beginScan(roots: roots, full: full)
+        do throws(IndexError) {
+            scan = try index.beginScan(roots: roots.paths, full: full)
         } catch {
-            throw ScanError("cannot write the index: \(error)")
+            throw ScanError(index: error, "cannot write the index: \(error)")
         }
+        let cache = ThumbnailCache(root: configuration.cache)
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
-            ThumbnailCache.removeTemporaryFiles(under: configuration.cache)
         }
 
-        let tally = ScanTally()
+        let tally = ScanTally(stop: stop)
         let jobs = BoundedQueue<Job>(capacity: configuration.workerCount * 4)
         let outcomes = BoundedQueue<Outcome>(capacity: Self.batchSize * 2)
-        let cache = ThumbnailCache(root: configuration.cache)
 
         // Render workers.
         let workers = (0..<configuration.workerCount).map { _ in
             Self.thread { [self] in
-                let thumbnailer: Thumbnailer
-                do {
-                    thumbnailer = try Thumbnailer(options: configuration.thumbnail)
-                } catch {
-                    tally.failure.withLock { $0 = $0 ?? "cannot start a render worker: \(error)" }
-                    stop.stop()
-                    return
-                }
+                let thumbnailer = Thumbnailer(options: configuration.thumbnail)
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
-                    outcomes.push(process(job, thumbnailer: thumbnailer, cache: cache, full: full, scanID: scan.id))
+                    progress.beat()
+                    outcomes.push(process(job, thumbnailer: thumbnailer, cache: cache, full: full, tally: tally))
+                    progress.beat()
                 }
             }
         }
@@ -99,11 +99,10 @@ public final class Scanner: Sendable {
                 let (batch, finished) = outcomes.popBatch(
                     limit: Self.batchSize, until: Date().addingTimeInterval(Self.batchInterval))
                 if !batch.isEmpty {
-                    do {
-                        try commit(batch, scanID: scan.id, cache: cache, tally: tally)
+                    do throws(IndexError) {
+                        try commit(batch, scanID: scan.id, roots: roots, tally: tally)
                     } catch {
-                        tally.failure.withLock { $0 = $0 ?? "cannot write the index: \(error)" }
-                        stop.stop()
+                        tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
                     }
                 }
                 if finished { return }
@@ -112,12 +111,10 @@ public final class Scanner: Sendable {
 
         // The walk, on this thread.
         var seen = Bitset()
-        var walkError: String?
         do throws(ScanError) {
             try walk(roots, full: full, stop: stop, seen: &seen, jobs: jobs, outcomes: outcomes, tally: tally, scanID: scan.id)
         } catch {
-            walkError = error.description
-            stop.stop()
+            tally.fail(error)
         }
         progress.update { $0.phase = .rendering }
         jobs.close()
@@ -125,45 +122,56 @@ public final class Scanner: Sendable {
         outcomes.close()
         writer.wait()
 
-        let completed = !stop.isSet
+        let lost = roots.lost()
+        for root in lost {
+            logger.error("\(root): the photo folder disappeared during the scan; nothing was removed")
+        }
+        let completed = !stop.isSet && lost.isEmpty && tally.failure == nil
         if completed {
             progress.update { $0.phase = .cleaning }
-            do {
-                try removeVanished(under: roots, seen: seen, scanID: scan.id, cache: cache, tally: tally)
+            do throws(IndexError) {
+                try removeVanished(under: roots.paths, seen: seen, scanID: scan.id, tally: tally)
             } catch {
-                tally.failure.withLock { $0 = $0 ?? "cannot write the index: \(error)" }
+                tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
             }
         }
-        let finalCounts = tally.counts.withLock { $0 }
-        let state = tally.failure.withLock({ $0 }) != nil || walkError != nil ? "failed" : completed ? "finished" : "interrupted"
-        let c = finalCounts
-        let changedAnything = c.new + c.changed + c.moved + c.removed + c.unsupported + c.errors > 0 || full || scan.recovered
-        do {
+        // Cache files are deleted only now, with no worker writing: see `removeCacheOrphans`.
+        removeCacheOrphans(cache, sweep: completed && (scan.recovered || full))
+        let counts = tally.counts.withLock { $0 }
+        let failure = tally.failure
+        let state: ScanState = failure != nil ? .failed : completed ? .finished : .interrupted
+        let changedAnything = counts.new + counts.changed + counts.moved + counts.removed + counts.unsupported
+            + counts.errors > 0 || full || scan.recovered
+        do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
-            try index.finishScan(id: scan.id, counts: finalCounts, state: state)
+            try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description)
         } catch {
-            tally.failure.withLock { $0 = $0 ?? "cannot write the index: \(error)" }
+            // The index cannot take even this small write (a full disk): say so, loudly.
+            logger.error("cannot record the end of scan \(scan.id): \(error)")
+            tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
         }
         progress.update { $0.phase = .finished }
-        if let message = walkError ?? tally.failure.withLock({ $0 }) {
-            throw ScanError(message)
+        if let failure = tally.failure {
+            throw failure
         }
-        return ScanSummary(scanID: scan.id, state: state, counts: finalCounts, elapsed: Date().timeIntervalSince(started))
+        return ScanSummary(scanID: scan.id, state: state, counts: counts, elapsed: Date().timeIntervalSince(started))
     }
 
     /// Absolute, existing, readable directories; a missing root stops the scan before anything is removed.
     static func resolve(_ roots: [FilePath]) throws(ScanError) -> [FilePath] {
-        guard !roots.isEmpty else { throw ScanError("no photo folder to scan: give one or set 'roots'") }
+        guard !roots.isEmpty else { throw ScanError(.configuration, "no photo folder to scan: give one or set 'roots'") }
         let cwd = FilePath(FileManager.default.currentDirectoryPath)
         return try roots.map { (root) throws(ScanError) -> FilePath in
             let absolute = (root.isAbsolute ? root : cwd.pushing(root)).lexicallyNormalized()
-            var info = stat()
-            guard absolute.withPlatformString({ stat($0, &info) }) == 0 else {
-                throw ScanError("\(root): cannot open the photo folder: \(Errno(rawValue: errno))")
+            let status: FileStatus
+            do throws(SystemError) {
+                status = try FileSystem.status(of: absolute)
+            } catch {
+                throw ScanError(.missingRoot, "\(root): cannot open the photo folder: \(error.errno)")
             }
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw ScanError("\(root): not a directory") }
-            guard absolute.withPlatformString({ access($0, R_OK | X_OK) }) == 0 else {
-                throw ScanError("\(root): cannot read the photo folder: \(Errno(rawValue: errno))")
+            guard status.type == .directory else { throw ScanError(.missingRoot, "\(root): not a directory") }
+            guard FileSystem.isReadableDirectory(absolute) else {
+                throw ScanError(.missingRoot, "\(root): cannot read the photo folder: permission denied")
             }
             return absolute
         }
@@ -190,9 +198,61 @@ public final class Scanner: Sendable {
 /// What the threads of one scan add up, and the first failure that stops it.
 final class ScanTally: Sendable {
     let counts = Mutex(ScanCounts())
-    let failure = Mutex<String?>(nil)
+    private let firstFailure = Mutex<ScanError?>(nil)
+    private let stop: StopFlag
     /// Indexed files kept without being seen: below directories the walk could not read.
     let kept = Mutex(0)
+
+    init(stop: StopFlag) {
+        self.stop = stop
+    }
+
+    var failure: ScanError? { firstFailure.withLock { $0 } }
+
+    /// Records `error` unless an earlier failure is already recorded, and stops the scan.
+    func fail(_ error: ScanError) {
+        firstFailure.withLock { $0 = $0 ?? error }
+        stop.stop()
+    }
+}
+
+/// The roots of one scan and whether each is still the directory the scan started in.
+///
+/// A root renamed away or unmounted mid-scan makes reads below it fail with ENOENT; the
+/// scan asks this set whether that is what happened, and a root once found gone stays
+/// lost for the rest of the scan, even if it comes back.
+final class RootSet: Sendable {
+    let paths: [FilePath]
+    private let identities: [FilePath: (UInt64, UInt64)]
+    private let lostRoots = Mutex<Set<FilePath>>([])
+
+    init(_ paths: [FilePath]) throws(ScanError) {
+        self.paths = paths
+        var identities: [FilePath: (UInt64, UInt64)] = [:]
+        for root in paths {
+            guard let status = try? FileSystem.status(of: root) else {
+                throw ScanError(.missingRoot, "\(root): the photo folder disappeared")
+            }
+            identities[root] = (status.device, status.inode)
+        }
+        self.identities = identities
+    }
+
+    /// Whether `root` is still there and still the same directory; records it as lost if not.
+    @discardableResult
+    func check(_ root: FilePath) -> Bool {
+        if lostRoots.withLock({ $0.contains(root) }) { return false }
+        let now = try? FileSystem.status(of: root)
+        let same = now.map { ($0.device, $0.inode) == identities[root] ?? (0, 0) && $0.type == .directory } ?? false
+        if !same { lostRoots.withLock { _ = $0.insert(root) } }
+        return same
+    }
+
+    /// The roots found gone at any time during the scan, including now.
+    func lost() -> [FilePath] {
+        for root in paths { check(root) }
+        return lostRoots.withLock { $0 }.sorted { $0.string < $1.string }
+    }
 }
 
 /// A growable set of row ids.

@@ -31,6 +31,8 @@ public struct Walker: Sendable {
         case file(File)
         /// A directory that could not be listed; what was indexed below it must be kept.
         case unreadable(FilePath, reason: String)
+        /// A directory that was gone when the walk came to it (deleted, or its root unmounted).
+        case vanished(FilePath)
     }
 
     /// A regular file: its directory and name as bytes, and its identity from `fstatat`.
@@ -63,7 +65,12 @@ public struct Walker: Sendable {
         var visited: Set<[UInt64]> = []
         while let directory = pending.popLast() {
             guard let handle = directory.withPlatformString({ opendir($0) }) else {
-                _ = visit(.unreadable(directory, reason: "cannot list: \(Errno(rawValue: errno))"))
+                let code = Errno(rawValue: errno)
+                if code == .noSuchFileOrDirectory || code == .notDirectory {
+                    guard visit(.vanished(directory)) else { return }
+                } else {
+                    guard visit(.unreadable(directory, reason: "cannot list: \(code)")) else { return }
+                }
                 continue
             }
             defer { closedir(handle) }

@@ -64,7 +64,7 @@ struct ScanCommand: ParsableCommand {
         } else {
             print(Self.describe(summary, configuration: configuration))
         }
-        if summary.state == "interrupted" { throw ExitCode(130) }
+        if summary.state == .interrupted { throw ExitCode(130) }
     }
 
     static func describe(_ summary: ScanSummary, configuration: Configuration) -> String {

@@ -122,7 +122,7 @@ struct RescanCommand: ParsableCommand {
         } else {
             print("Scan \(summary)")
         }
-        if summary.state != "finished" { throw ExitCode(1) }
+        if summary.state != .finished { throw ExitCode(1) }
     }
 }
 

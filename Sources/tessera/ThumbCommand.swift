@@ -4,6 +4,7 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 
 /// `tessera thumb`: render thumbnails of given files, outside any index.
 struct ThumbCommand: AsyncParsableCommand {
@@ -80,22 +81,19 @@ struct ThumbCommand: AsyncParsableCommand {
             for _ in 0..<min(workers, jobs.count) {
                 group.addTask {
                     var failed = 0
-                    var thumbnailers: [ThumbnailOptions.Format: Thumbnailer] = [:]
                     while let index = queue.next() {
                         let job = jobs[index]
                         var jobOptions = baseOptions
                         jobOptions.format = job.format
                         do throws(PhotoError) {
-                            let thumbnailer: Thumbnailer
-                            if let existing = thumbnailers[job.format] {
-                                thumbnailer = existing
-                            } else {
-                                thumbnailer = try Thumbnailer(options: jobOptions)
-                                thumbnailers[job.format] = thumbnailer
-                            }
+                            let thumbnailer = Thumbnailer(options: jobOptions)
                             let rendered = try thumbnailer.render(file: job.input, sizes: [size])
                             guard let thumbnail = rendered.thumbnails[size] else { continue }
-                            try ThumbnailCache.writeAtomically(thumbnail.bytes, to: job.output)
+                            do throws(SystemError) {
+                                try FileSystem.writeAtomically(thumbnail.bytes, to: job.output)
+                            } catch {
+                                throw PhotoError(.io, path: job.output, error.reason)
+                            }
                             for warning in rendered.metadata.warnings + rendered.warnings {
                                 printError("\(job.input): warning: \(warning)")
                             }

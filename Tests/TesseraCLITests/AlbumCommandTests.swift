@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -23,7 +24,7 @@ struct AlbumCommandTests {
                 var exif = ExifBuilder()
                 exif.dateTimeOriginal = .init(dateTime: "2023:05:01 1\(index):00:00")
                 let bytes = try SampleImage.jpeg(SampleImage.pixels(width: 160 + index * 20, height: 120, seed: index), exif: exif)
-                try ThumbnailCache.writeAtomically(bytes, to: root.appending(album).appending("p\(index) \"x\".jpg"))
+                try FileSystem.writeAtomically(bytes, to: root.appending(album).appending("p\(index) \"x\".jpg"))
             }
         }
         let scan = try TesseraProcess.run(
@@ -78,7 +79,7 @@ struct AlbumCommandTests {
         #expect(try Self.build(directory).0.stdout.contains("(3 written, 0 unchanged)"))
         #expect(try Self.build(directory).0.stdout.contains("(0 written, 3 unchanged)"))
         let root = FilePath(directory.appending("photos"))
-        try ThumbnailCache.writeAtomically(
+        try FileSystem.writeAtomically(
             SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg"))
         _ = try TesseraProcess.run(
             ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])

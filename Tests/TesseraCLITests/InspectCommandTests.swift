@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -65,7 +66,7 @@ struct InspectCommandTests {
         let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 8))
         nameBytes.append(0)
         let path = nameBytes.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: nameBytes.count) { $0 }) }
-        try ThumbnailCache.writeAtomically(png, to: path)
+        try FileSystem.writeAtomically(png, to: path)
         nameBytes.removeLast()
 
         let report = PhotoJSON(path: path, metadata: try MetadataReader.read(at: path))

@@ -4,6 +4,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -16,7 +17,7 @@ struct ScanCommandTests {
             var exif = ExifBuilder()
             exif.dateTimeOriginal = .init(dateTime: String(format: "2022:03:%02d 12:00:00", 1 + index % 28))
             let bytes = try SampleImage.jpeg(SampleImage.pixels(width: width, height: width * 3 / 4, seed: index), exif: exif)
-            try ThumbnailCache.writeAtomically(bytes, to: FilePath(root).appending("album\(index % 3)/p\(index).jpg"))
+            try FileSystem.writeAtomically(bytes, to: FilePath(root).appending("album\(index % 3)/p\(index).jpg"))
         }
         return root
     }
@@ -34,7 +35,7 @@ struct ScanCommandTests {
             let path = cache + "/" + relative
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             guard attributes?[.type] as? FileAttributeType == .typeRegular,
-                  !(relative as NSString).lastPathComponent.hasPrefix(ThumbnailCache.temporaryPrefix)
+                  !(relative as NSString).lastPathComponent.hasPrefix(FileSystem.temporaryPrefix)
             else { continue }
             found[path] = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
         }

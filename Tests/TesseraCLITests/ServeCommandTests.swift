@@ -4,6 +4,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -140,7 +141,7 @@ struct ServeCommandTests {
 
         // Add, modify and delete photos; a waited rescan brings the index up to date.
         let added = FilePath(photos).appending("album0/new.jpg")
-        try ThumbnailCache.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200, seed: 99)), to: added)
+        try FileSystem.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200, seed: 99)), to: added)
         try FileManager.default.removeItem(atPath: photos + "/album1/p1.jpg")
         let modified = photos + "/album2/p2.jpg"
         try Data(try SampleImage.jpeg(SampleImage.pixels(width: 500, height: 300, seed: 5))).write(to: URL(fileURLWithPath: modified))
@@ -192,7 +193,7 @@ struct ServeCommandTests {
         #expect(stop.status == 0 && stop.seconds < 10)
         let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
         #expect(try index.integrityCheck() == "ok")
-        #expect(try index.lastScan()?.state == "interrupted" || index.lastScan()?.state == "finished")
+        #expect(try index.lastScan()?.state == .interrupted || index.lastScan()?.state == .finished)
     }
 
     @Test func garbageOnTheControlSocketIsRejectedWhileStatusKeepsAnswering() throws {
@@ -231,9 +232,9 @@ struct ServeCommandTests {
         #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
         // A new folder with a photo in it: the folder gets a watch, the photo a scan.
         let added = FilePath(photos).appending("brand new/photo.jpg")
-        try ThumbnailCache.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80)), to: added)
+        try FileSystem.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80)), to: added)
         Thread.sleep(forTimeInterval: 0.5)
-        try ThumbnailCache.writeAtomically(
+        try FileSystem.writeAtomically(
             SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80, seed: 3)), to: FilePath(photos).appending("brand new/second.jpg"))
         var photosIndexed = 0
         for _ in 0..<100 where photosIndexed < 4 {

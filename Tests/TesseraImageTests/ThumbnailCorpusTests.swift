@@ -10,10 +10,10 @@ import Testing
 struct ThumbnailCorpusTests {
     /// Renders `relative` at `size` and decodes the JPEG thumbnail back to pixels.
     static func pixels(_ relative: String, size: Int = 64) throws -> PixelBuffer {
-        let thumbnailer = try Thumbnailer(options: ThumbnailOptions())
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions())
         let rendered = try thumbnailer.render(file: FilePath(Corpus.path(relative)), sizes: [size])
         let bytes = try #require(rendered.thumbnails[size]?.bytes)
-        return try JPEGDecoder().decode(bytes, minimumSide: .max, adobeInverted: false).0  // full scale
+        return try JPEGDecoder.decode(bytes: bytes)
     }
 
     static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
@@ -46,18 +46,18 @@ struct ThumbnailCorpusTests {
     func everyValidPngSuiteFileRenders(row: ManifestRow) throws {
         var options = ThumbnailOptions()
         options.format = .png
-        let thumbnailer = try Thumbnailer(options: options)
+        let thumbnailer = Thumbnailer(options: options)
         let rendered = try thumbnailer.render(file: FilePath(row.path), sizes: [32])
         let thumbnail = try #require(rendered.thumbnails[32])
         let side = min(Int(row["width"] ?? "") ?? 0, Int(row["height"] ?? "") ?? 0, 32)
         #expect(thumbnail.side == side)
-        let decoded = try PNGCodec.decode(thumbnail.bytes).0
+        let decoded = try PNGDecoder.decode(bytes: thumbnail.bytes)
         #expect(decoded.width == side && decoded.height == side)
     }
 
     @Test(arguments: Corpus.manifest().filter { $0.file.hasPrefix("broken/") })
     func brokenFilesGiveErrorsNotCrashes(row: ManifestRow) throws {
-        let thumbnailer = try Thumbnailer(options: ThumbnailOptions())
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions())
         do {
             let rendered = try thumbnailer.render(file: FilePath(row.path), sizes: [64])
             // Only damage libjpeg recovers from may render, and then with a warning.
@@ -72,7 +72,7 @@ struct ThumbnailCorpusTests {
     }
 
     @Test func decompressionBombIsRefusedFromItsHeader() throws {
-        let thumbnailer = try Thumbnailer(options: ThumbnailOptions())
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions())
         let bomb = FilePath(Corpus.path("broken/bombs/bomb_40000x40000_rgb8_truncated.png"))
         #expect {
             try thumbnailer.render(file: bomb, sizes: [64])
@@ -83,7 +83,7 @@ struct ThumbnailCorpusTests {
     }
 
     @Test func unsupportedJpegVariantsSaySo() throws {
-        let thumbnailer = try Thumbnailer(options: ThumbnailOptions())
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions())
         #expect {
             try thumbnailer.render(file: FilePath(Corpus.path("features/12bit/monkey12.jpg")), sizes: [64])
         } throws: { error in
@@ -97,7 +97,8 @@ struct ThumbnailCorpusTests {
 
     @Test func largeJpegDecodesAtReducedScale() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("large/012mp-bus.jpg"))))
-        let (image, _, _) = try JPEGDecoder().decode(bytes, minimumSide: 256, adobeInverted: false)
+        let numerator = JPEGDecoder.scaleNumerator(width: 4032, height: 3024, minimumSide: 256)
+        let image = try JPEGDecoder.decode(bytes: bytes, numerator: numerator)
         // 4032×3024 at 1/8 is 504×378: the smallest scale whose short side covers 256.
         #expect(image.width == 504 && image.height == 378)
     }
@@ -113,7 +114,7 @@ struct ThumbnailCorpusTests {
     }
 
     @Test func brokenFilesLeakNoDescriptors() throws {
-        let thumbnailer = try Thumbnailer(options: ThumbnailOptions())
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions())
         let broken = Corpus.manifest().filter { $0.file.hasPrefix("broken/") }
         let paths = Set(broken.map { URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path })
         for _ in 0..<5 {

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 @testable import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -80,21 +81,18 @@ struct ThumbnailGeometryTests {
     }
 
     @Test func scalingFactorIsTheSmallestThatCovers() {
-        let eighth = JPEGDecoder.scalingFactor(width: 4032, height: 3024, minimumSide: 256)
-        #expect(eighth == .init(numerator: 1, denominator: 8))
+        #expect(JPEGDecoder.scaleNumerator(width: 4032, height: 3024, minimumSide: 256) == 1)
         // 3024·1/8 = 378 < 512, and 3024·2/8 = 756 ≥ 512: a quarter is the smallest that covers.
-        let quarter = JPEGDecoder.scalingFactor(width: 4032, height: 3024, minimumSide: 512)
-        #expect(quarter == .init(numerator: 2, denominator: 8) || quarter == .init(numerator: 1, denominator: 4))
-        let full = JPEGDecoder.scalingFactor(width: 100, height: 80, minimumSide: 256)
-        #expect(full == .init(numerator: 1, denominator: 1))
+        #expect(JPEGDecoder.scaleNumerator(width: 4032, height: 3024, minimumSide: 512) == 2)
+        #expect(JPEGDecoder.scaleNumerator(width: 100, height: 80, minimumSide: 256) == 8)
     }
 
     @Test func smallPhotosAreNotEnlarged() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let jpeg = try JPEGEncoder().encode(Self.halves(width: 90, height: 60), quality: 95)
+        let jpeg = try JPEGEncoder.encode(Self.halves(width: 90, height: 60), quality: 95)
         let file = FilePath(directory.appending("small.jpg"))
-        try ThumbnailCache.writeAtomically(jpeg, to: file)
+        try FileSystem.writeAtomically(jpeg, to: file)
         let rendered = try Thumbnailer(options: ThumbnailOptions()).render(file: file, sizes: [128, 32])
         #expect(rendered.thumbnails[128]?.side == 60)
         #expect(rendered.thumbnails[32]?.side == 32)

@@ -5,6 +5,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 import TesseraService
 import TesseraTestSupport
 
@@ -43,7 +44,7 @@ struct ScanFixture {
     @discardableResult
     func write(_ bytes: [UInt8], to relative: String) throws -> FilePath {
         let path = root.appending(relative)
-        try ThumbnailCache.writeAtomically(bytes, to: path)
+        try FileSystem.writeAtomically(bytes, to: path)
         return path
     }
 

@@ -4,6 +4,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 import TesseraService
 import TesseraTestSupport
 import Testing
@@ -118,7 +119,7 @@ struct ScannerTests {
         defer { fixture.remove() }
         let name: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
         let path = FilePath(rawBytes: fixture.root.rawBytes + [UInt8(ascii: "/")] + name)
-        try ThumbnailCache.writeAtomically(
+        try FileSystem.writeAtomically(
             SampleImage.jpeg(SampleImage.pixels(width: 32, height: 32), exif: nil), to: path)
         #expect(try fixture.scan().counts.new == 1)
         let photo = try #require(try fixture.photos().first)

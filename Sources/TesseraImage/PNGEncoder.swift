@@ -1,0 +1,25 @@
+import CPNG
+import TesseraMetadata
+
+/// Encodes RGB or RGBA pixels as PNG through libpng.
+enum PNGEncoder {
+    /// PNG bytes for `image`, keeping its alpha channel when it has one.
+    static func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            message.withUnsafeMutableBufferPointer { text in
+                CPNG_encode(
+                    pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.channels),
+                    image.width * image.channels, &output, &size, text.baseAddress, text.count)
+            }
+        }
+        guard status == 0, let output else {
+            let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw PhotoError(.encode, "cannot encode the PNG thumbnail", cause: cause)
+        }
+        defer { CPNG_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+
+/// What kind of directory entry a path names.
+public enum FileType: Sendable, Equatable, CustomStringConvertible {
+    case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
+
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFLNK: self = .symbolicLink
+        case S_IFIFO: self = .fifo
+        case S_IFSOCK: self = .socket
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        default: self = .unknown
+        }
+    }
+
+    /// "a FIFO", "a directory", … for messages.
+    public var description: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .symbolicLink: "a symbolic link"
+        case .fifo: "a FIFO"
+        case .socket: "a socket"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .unknown: "a special file"
+        }
+    }
+}
+
+/// The `stat` fields Tessera uses.
+public struct FileStatus: Sendable, Equatable {
+    public var type: FileType
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    /// Modification time.
+    public var mtimeSeconds: Int64
+    public var mtimeNanoseconds: Int
+
+    init(_ info: stat) {
+        type = FileType(mode: info.st_mode)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        mtimeSeconds = Int64(info.st_mtim.tv_sec)
+        mtimeNanoseconds = Int(info.st_mtim.tv_nsec)
+    }
+
+    /// The modification time in nanoseconds since the epoch.
+    public var mtimeTotalNanoseconds: Int64 { mtimeSeconds &* 1_000_000_000 &+ Int64(mtimeNanoseconds) }
+}

@@ -1,0 +1,94 @@
+import Glibc
+public import SystemPackage
+
+/// Whole-path file-system operations: stat, directories, atomic writes, removal.
+public enum FileSystem {
+    /// `stat` of `path`, following symbolic links.
+    public static func status(of path: FilePath) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try Syscall.retrying("stat", path: path) { path.withPlatformString { stat($0, &info) } }
+        return FileStatus(info)
+    }
+
+    /// `lstat` of `path`: a symbolic link is reported as one.
+    public static func linkStatus(of path: FilePath) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try Syscall.retrying("stat", path: path) { path.withPlatformString { lstat($0, &info) } }
+        return FileStatus(info)
+    }
+
+    /// Whether this process may list and enter the directory at `path`.
+    public static func isReadableDirectory(_ path: FilePath) -> Bool {
+        path.withPlatformString { access($0, R_OK | X_OK) } == 0
+    }
+
+    /// `mkdir -p`: creates `directory` and its missing parents with mode 0755.
+    public static func createDirectories(_ directory: FilePath) throws(SystemError) {
+        var current = FilePath(root: directory.root)
+        for component in directory.components {
+            current.append(component)
+            let made = current.withPlatformString { mkdir($0, 0o755) }
+            if made != 0 && errno != EEXIST {
+                throw SystemError("create the directory", path: current, Errno(rawValue: errno))
+            }
+        }
+    }
+
+    /// Prefix of temporary files; anything named so is an interrupted write.
+    public static let temporaryPrefix = ".tmp-"
+
+    /// Writes `bytes` to `path` atomically, creating missing directories: the bytes go to a
+    /// temporary file beside it, which is then renamed over `path`. A reader sees the old
+    /// file, the new one or none, never a partial one, even after `kill -9`; a failure
+    /// (a full disk) leaves nothing behind.
+    public static func writeAtomically(_ bytes: some Collection<UInt8>, to path: FilePath) throws(SystemError) {
+        let directory = path.removingLastComponent()
+        try createDirectories(directory)
+        let temporary = directory.appending(
+            "\(temporaryPrefix)\(path.lastComponent?.string ?? "file")-\(UInt64.random(in: 0...UInt64.max))")
+        let descriptor = try Syscall.retrying("create", path: temporary) {
+            temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        }
+        do {
+            let data = Array(bytes)
+            var written = 0
+            while written < data.count {
+                written += try Syscall.retrying("write-file", path: temporary) {
+                    data.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + written }, $0.count - written) }
+                }
+            }
+        } catch {
+            close(descriptor)
+            _ = temporary.withPlatformString(unlink)
+            throw error
+        }
+        close(descriptor)
+        do {
+            _ = try Syscall.retrying("rename", path: path) {
+                temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
+            }
+        } catch {
+            _ = temporary.withPlatformString(unlink)
+            throw error
+        }
+    }
+
+    /// Removes the file at `path`; a file already gone is not an error.
+    public static func removeFile(_ path: FilePath) throws(SystemError) {
+        guard path.withPlatformString(unlink) != 0 else { return }
+        let code = Errno(rawValue: errno)
+        guard code == .noSuchFileOrDirectory else { throw SystemError("remove", path: path, code) }
+    }
+
+    /// The names in `directory` (without `.` and `..`), as bytes; nil when it cannot be listed.
+    public static func entries(of directory: FilePath) -> [[UInt8]]? {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
+        defer { closedir(handle) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
+}

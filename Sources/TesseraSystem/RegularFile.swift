@@ -1,0 +1,79 @@
+import Glibc
+public import SystemPackage
+
+/// Why a path could not be opened as a regular file.
+public enum FileAccessError: Error, Sendable, CustomStringConvertible {
+    /// A system call failed.
+    case system(SystemError)
+    /// The path names something else: a FIFO, a device, a directory, a link not followed.
+    case notRegularFile(FilePath, FileType)
+
+    public var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .notRegularFile(let path, let type): "\(path): not a regular file (\(type))"
+        }
+    }
+}
+
+/// A regular file open for reading; the descriptor is closed when the value goes away.
+///
+/// Opening never blocks: the file is opened with `O_NONBLOCK` (a FIFO would otherwise
+/// wait for a writer forever) and `O_NOCTTY`, optionally `O_NOFOLLOW`, and then must be
+/// a regular file by `fstat` of the open descriptor, so a path swapped for a FIFO or a
+/// device between a directory walk and the open is refused, not read.
+public final class RegularFile: Sendable {
+    public let path: FilePath
+    public let status: FileStatus
+    private let descriptor: Int32
+
+    /// Opens `path` for reading.
+    ///
+    /// - Parameter followSymlinks: false refuses a symbolic link at `path` itself.
+    /// - Throws: `FileAccessError.notRegularFile` for anything but a regular file.
+    public init(opening path: FilePath, followSymlinks: Bool = true) throws(FileAccessError) {
+        var flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        if !followSymlinks { flags |= O_NOFOLLOW }
+        let descriptor: Int32
+        do {
+            descriptor = try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, flags) } }
+        } catch where error.errno == .tooManySymbolicLinkLevels && !followSymlinks {
+            throw .notRegularFile(path, .symbolicLink)
+        } catch {
+            throw .system(error)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let error = SystemError("stat", path: path, Errno(rawValue: errno))
+            close(descriptor)
+            throw .system(error)
+        }
+        let status = FileStatus(info)
+        guard status.type == .regular else {
+            close(descriptor)
+            throw .notRegularFile(path, status.type)
+        }
+        self.path = path
+        self.status = status
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads into `buffer` from `offset`: the bytes read, fewer only at the end of the file.
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let got = try Syscall.retrying("read", path: path) {
+                pread(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(offset) + off_t(filled))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
+    }
+
+    /// The path that reopens exactly this file through its descriptor (`/proc/self/fd/N`),
+    /// for libraries that insist on opening files themselves; valid while this object lives.
+    public var descriptorPath: FilePath { FilePath("/proc/self/fd/\(descriptor)") }
+}

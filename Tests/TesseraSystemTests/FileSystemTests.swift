@@ -1,0 +1,47 @@
+import Foundation
+import SystemPackage
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+struct FileSystemTests {
+    @Test func writeCreatesDirectoriesAndReplacesAtomically() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let target = FilePath(directory.path).appending("256/ab/ab12.jpg")
+        try FileSystem.writeAtomically([1, 2, 3], to: target)
+        try FileSystem.writeAtomically([4, 5], to: target)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target.string)) == Data([4, 5]))
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: directory.appending("256/ab"))
+        #expect(siblings == ["ab12.jpg"])
+    }
+
+    @Test func failedWriteLeavesNoPartialFile() throws {
+        // Given a target that cannot be replaced (a non-empty directory stands there),
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let target = FilePath(directory.appending("thumb.jpg"))
+        try FileManager.default.createDirectory(atPath: target.string + "/occupied", withIntermediateDirectories: true)
+        // when the write fails at the rename step,
+        #expect(throws: SystemError.self) {
+            try FileSystem.writeAtomically([UInt8](repeating: 7, count: 100_000), to: target)
+        }
+        // then nothing but the obstacle is left: no temporary, no partial thumbnail.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["thumb.jpg"])
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: target.string, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    @Test func unwritableDirectoryIsAnErrorNamingThePath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let blocker = directory.appending("file")
+        FileManager.default.createFile(atPath: blocker, contents: Data())
+        let target = FilePath(blocker).appending("sub/thumb.jpg")
+        #expect {
+            try FileSystem.writeAtomically([1], to: target)
+        } throws: { error in
+            (error as? SystemError)?.errno == .notDirectory
+        }
+    }
+}
