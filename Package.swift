@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "TesseraIndex",
             dependencies: [
-                "CSQLiteConfig", "TesseraMetadata",
+                "CSQLiteConfig", "TesseraMetadata", "TesseraSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraAlbum",
-            dependencies: ["TesseraIndex", "TesseraLayout", "TesseraMetadata"],
+            dependencies: ["TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraService",
@@ -107,7 +107,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",
-            dependencies: ["TesseraMetadata", "TesseraImage", "TesseraTestSupport"],
+            dependencies: ["TesseraMetadata", "TesseraImage", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",

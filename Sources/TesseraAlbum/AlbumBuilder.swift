@@ -3,6 +3,7 @@ public import SystemPackage
 public import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
+import TesseraSystem
 
 /// Static HTML album pages from the index, the thumbnail cache and the layout engine.
 ///

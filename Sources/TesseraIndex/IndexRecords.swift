@@ -1,6 +1,7 @@
 public import Foundation
 public import SystemPackage
 public import TesseraMetadata
+import TesseraSystem
 
 /// What identifies a file's content without opening it: the stat fields a rescan compares.
 public struct FileIdentity: Sendable, Hashable {

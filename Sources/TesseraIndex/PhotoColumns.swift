@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TesseraMetadata
+import TesseraSystem
 
 /// The `photos` columns of one file, in schema order, and the upsert that writes them.
 struct PhotoColumns {

@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 import SystemPackage
 public import TesseraMetadata
+import TesseraSystem
 
 /// What readers ask of the index: photos newest first, albums, scans.
 extension PhotoIndex {

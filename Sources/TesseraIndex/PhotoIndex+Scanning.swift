@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 public import SystemPackage
 public import TesseraMetadata
+import TesseraSystem
 
 /// The writes a scan makes: each call is one transaction.
 extension PhotoIndex {

@@ -1,4 +1,5 @@
 public import SystemPackage
+import TesseraSystem
 
 /// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`.
 ///

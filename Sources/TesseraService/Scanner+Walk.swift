@@ -5,6 +5,7 @@ import Synchronization
 import SystemPackage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 
 extension Scanner {
     /// Walks every root, settling unchanged files and same-filesystem moves here and

@@ -26,16 +26,27 @@ public final class Scanner: Sendable {
     public let configuration: Configuration
     public let index: PhotoIndex
     public let progress = ScanProgress()
+    /// The index's writer lock; `scan` takes it (and keeps it) or refuses to run.
+    public let lock: IndexLock
+    let role: IndexLock.Role
     let logger: Logger
 
     /// Results per transaction, and the longest a result waits to be committed.
     static let batchSize = 256
     static let batchInterval: TimeInterval = 1
 
-    public init(configuration: Configuration, index: PhotoIndex, logger: Logger) {
+    /// - Parameters:
+    ///   - lock: the index's writer lock, when the caller has taken (or will wait for) it.
+    ///   - role: what the lock's note says this process is.
+    public init(
+        configuration: Configuration, index: PhotoIndex, logger: Logger, lock: IndexLock? = nil,
+        role: IndexLock.Role = .scan
+    ) {
         self.configuration = configuration
         self.index = index
         self.logger = logger
+        self.lock = lock ?? IndexLock(index: index.path)
+        self.role = role
     }
 
     /// A file the walker hands to the workers.
@@ -60,9 +71,16 @@ public final class Scanner: Sendable {
     /// Scans `roots` (default: the configured ones).
     ///
     /// - Parameter full: read and render every file again, even unchanged ones.
-    /// - Throws: `ScanError` when the scan cannot run: a root is missing, the index
-    ///   cannot be written. Files that fail are recorded in the index and counted.
+    /// - Throws: `ScanError` when the scan cannot run: a root is missing, another process
+    ///   holds the index (`.busy`), the index cannot be written. Files that fail are
+    ///   recorded in the index and counted.
     public func scan(roots requested: [FilePath]? = nil, full: Bool, stop: StopFlag) throws(ScanError) -> ScanSummary {
+        let heldBefore = lock.isHeld
+        if let holder = try lock.acquire(role: role, socket: role == .serve ? configuration.controlSocket : nil) {
+            throw ScanError(.busy, "\(index.path) is being written by \(holder)")
+        }
+        // A lock taken here for a one-shot scan is given back at its end; the daemon keeps its own.
+        defer { if role == .scan && !heldBefore { lock.release() } }
         let roots = try RootSet(try Self.resolve(requested ?? configuration.roots))
         let started = Date()
         progress.reset()

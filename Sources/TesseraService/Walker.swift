@@ -2,6 +2,7 @@ import Glibc
 public import SystemPackage
 public import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 
 /// Walks photo roots depth first with one `fstatat` per entry, never opening files.
 ///

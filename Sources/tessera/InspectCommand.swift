@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraMetadata
+import TesseraSystem
 
 /// `tessera inspect`: what Tessera reads from files, without decoding pixels.
 struct InspectCommand: ParsableCommand {
@@ -43,7 +44,7 @@ struct InspectCommand: ParsableCommand {
     /// A few readable lines for a person at a terminal.
     static func text(_ report: PhotoJSON) -> String {
         guard report.error == nil, let width = report.width, let height = report.height else {
-            return "\(report.path): \(report.error ?? "unreadable")"
+            return TerminalText.escaped("\(report.path): \(report.error ?? "unreadable")")
         }
         var lines = ["\(report.path)"]
         lines.append("  format       \(report.format), \(report.coding ?? "")")
@@ -57,6 +58,7 @@ struct InspectCommand: ParsableCommand {
             lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
         }
         for warning in report.warnings { lines.append("  warning      \(warning)") }
-        return lines.joined(separator: "\n")
+        // Names and tags come from the file: nothing in them may drive the terminal.
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }

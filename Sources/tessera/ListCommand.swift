@@ -4,6 +4,7 @@ import SystemPackage
 import TesseraIndex
 import TesseraMetadata
 import TesseraService
+import TesseraSystem
 
 /// `tessera list`: photos newest first, read from the index (read-only).
 struct ListCommand: ParsableCommand {
@@ -45,11 +46,11 @@ struct ListCommand: ParsableCommand {
         }
         for photo in photos {
             if errors {
-                print("\(photo.path): \(photo.error ?? "unknown error")")
+                print(TerminalText.escaped("\(photo.path): \(photo.error ?? "unknown error")"))
             } else {
                 let offset = photo.utcOffset.map { " \($0)" } ?? ""
                 let size = "\(photo.displayWidth ?? 0)×\(photo.displayHeight ?? 0)"
-                print("\(photo.capturedAt ?? "?")\(offset)  \(size)  \(photo.path)")
+                print(TerminalText.escaped("\(photo.capturedAt ?? "?")\(offset)  \(size)  \(photo.path)"))
             }
         }
     }

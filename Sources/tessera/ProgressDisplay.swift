@@ -3,9 +3,11 @@ import Glibc
 import TesseraService
 
 /// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
+///
+/// The snapshots come from `source`: this process's scanner, or a daemon's answers.
 final class ProgressDisplay: @unchecked Sendable {
     // @unchecked: `running` is only touched under `lock`.
-    private let progress: ScanProgress
+    private let source: @Sendable () -> ScanProgress.Snapshot?
     private let lock = NSLock()
     private var running = true
     private let done = DispatchSemaphore(value: 0)
@@ -13,8 +15,12 @@ final class ProgressDisplay: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let terminal = isatty(STDERR_FILENO) == 1
 
-    init(progress: ScanProgress) {
-        self.progress = progress
+    init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
+        self.source = source
+    }
+
+    convenience init(progress: ScanProgress) {
+        self.init(source: { progress.snapshot })
     }
 
     func start() {
@@ -23,9 +29,9 @@ final class ProgressDisplay: @unchecked Sendable {
             var last = Date()
             while isRunning {
                 _ = wake.wait(timeout: .now() + 0.1)
-                if Date().timeIntervalSince(last) >= interval {
+                if Date().timeIntervalSince(last) >= interval, let snapshot = source() {
                     last = Date()
-                    draw(progress.snapshot)
+                    draw(snapshot)
                 }
             }
             done.signal()

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Glibc
 import Logging
 import SystemPackage
 import TesseraIndex
 import TesseraService
+import TesseraSystem
 
 /// `tessera scan`: one scan of the photo folders into the index and the thumbnail cache.
 struct ScanCommand: ParsableCommand {
@@ -12,8 +14,11 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Scan photo folders into the index and render their thumbnails.",
         discussion: """
-            Unchanged files (same device, inode, size and mtime) are not opened again. Exits 0 when the scan \
-            finished, even if some files were bad (see `tessera list --errors`); 1 when it could not run.
+            Unchanged files (same device, inode, size and mtime) are not opened again. An index has one \
+            writer at a time: when a daemon serves the index, the scan is handed to it (its progress is \
+            shown here); when another `tessera scan` is writing it, this one waits for it, or with \
+            --no-wait exits 75. Exits 0 when the scan finished, even if some files were bad (see \
+            `tessera list --errors`); 130 when interrupted; 1 when it could not run.
             """)
 
     @Argument(help: "Photo folders (default: the configuration's 'roots', else ~/Pictures).")
@@ -27,20 +32,25 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "Render workers (default: the configuration's 'workers', else all cores).")
     var workers: Int?
 
+    @Flag(help: "Exit at once (status 75) instead of waiting when another scan is writing the index.")
+    var noWait = false
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Log every file that fails as the scan meets it.")
     var verbose = false
 
+    /// EX_TEMPFAIL: the index is busy; try again later.
+    static let busyStatus: Int32 = 75
+
     func run() throws {
         var configuration = try store.configuration()
         if let workers { configuration.workers = max(1, workers) }
         if !roots.isEmpty { configuration.roots = roots.map { FilePath($0) } }
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera")
         logger.logLevel = verbose ? .info : .warning
-        let index = try store.openIndex(configuration, readOnly: false)
-        let scanner = Scanner(configuration: configuration, index: index, logger: logger)
         let stop = StopFlag()
         // Ctrl-C finishes the files in hand and records the scan as interrupted.
         signal(SIGINT, SIG_IGN)
@@ -48,6 +58,14 @@ struct ScanCommand: ParsableCommand {
         interrupt.setEventHandler { stop.stop() }
         interrupt.resume()
 
+        let lock = IndexLock(index: configuration.index)
+        if let daemon = try takeIndex(lock, configuration: configuration, stop: stop) {
+            return try handOver(to: daemon, configuration: configuration)
+        }
+        guard !stop.isSet else { throw ExitCode(130) }
+        let index = try store.openIndex(configuration, readOnly: false)
+        defer { index.checkpoint() }
+        let scanner = Scanner(configuration: configuration, index: index, logger: logger, lock: lock)
         let display = ProgressDisplay(progress: scanner.progress)
         display.start()
         let result = Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
@@ -57,14 +75,63 @@ struct ScanCommand: ParsableCommand {
         case .success(let value): summary = value
         case .failure(let error): throw CLIError(error.description)
         }
+        report(summary, configuration: configuration)
+        if summary.state == .interrupted { throw ExitCode(130) }
+    }
+
+    /// Takes the index's writer lock, waiting while another scan has it. Returns the daemon
+    /// to hand over to when one serves the index, nil once the lock is held.
+    private func takeIndex(_ lock: IndexLock, configuration: Configuration, stop: StopFlag) throws -> IndexLock.Holder? {
+        var announced: Int32?
+        while !stop.isSet {
+            let holder: IndexLock.Holder?
+            do {
+                holder = try lock.acquire(role: .scan, socket: nil)
+            } catch {
+                throw CLIError(error.description)
+            }
+            guard let holder else { return nil }
+            if holder.role == .serve && holder.socket != nil { return holder }
+            if noWait {
+                printError("tessera: \(configuration.index) is being written by \(holder); try again when it has finished")
+                throw ExitCode(Self.busyStatus)
+            }
+            if announced != holder.pid {
+                announced = holder.pid
+                printError("tessera: waiting for \(holder) to finish writing \(configuration.index)…")
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return nil
+    }
+
+    /// Asks the daemon that serves the index to scan, and shows its progress and outcome.
+    private func handOver(to daemon: IndexLock.Holder, configuration: Configuration) throws {
+        guard let socket = daemon.socket else { return }
+        printError("tessera: \(configuration.index) is served by \(daemon); the scan runs there")
+        let cwd = FilePath(FileManager.default.currentDirectoryPath)
+        let requested = roots.isEmpty ? nil : roots.map { root in
+            let path = FilePath(root)
+            return Data((path.isAbsolute ? path : cwd.pushing(path)).lexicallyNormalized().rawBytes).base64EncodedString()
+        }
+        let request = ControlRequest(command: .rescan, full: full, wait: true, roots: requested)
+        let outcome = try DaemonRequest.send(request, to: socket, display: json ? nil : .standardError)
+        guard let summary = outcome.finished else {
+            throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
+        }
+        report(summary, configuration: configuration)
+        if summary.state == .interrupted { throw ExitCode(130) }
+        if summary.state == .failed { throw ExitCode(1) }
+    }
+
+    private func report(_ summary: ScanSummary, configuration: Configuration) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            print(String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self))
         } else {
             print(Self.describe(summary, configuration: configuration))
         }
-        if summary.state == .interrupted { throw ExitCode(130) }
     }
 
     static func describe(_ summary: ScanSummary, configuration: Configuration) -> String {

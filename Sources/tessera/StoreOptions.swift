@@ -2,6 +2,7 @@ import ArgumentParser
 import SystemPackage
 import TesseraIndex
 import TesseraService
+import TesseraSystem
 
 /// Options every index-using command shares: which configuration, index and cache.
 struct StoreOptions: ParsableArguments {
@@ -42,5 +43,6 @@ extension StoreOptions {
 /// A one-line error for the user, printed as `tessera: message` with exit status 1.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// Paths in `description` may hold control characters: they are escaped.
+    init(_ description: String) { self.description = TerminalText.escaped(description) }
 }

@@ -132,6 +132,7 @@ final class JobQueue: Sendable {
     }
 }
 
+/// Writes one line to standard error, with control characters escaped.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }

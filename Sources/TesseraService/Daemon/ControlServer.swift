@@ -1,43 +1,48 @@
 import Foundation
-import Glibc
 public import Logging
 public import ServiceLifecycle
 import Synchronization
 public import SystemPackage
-public import TesseraIndex
+import TesseraSystem
 
-/// The control socket: `tessera rescan` and `tessera status` talk to the daemon through it.
+/// The control socket: `tessera rescan`, `tessera status` and handed-over `tessera scan`s
+/// talk to the daemon through it.
 ///
-/// The socket is created with mode 0660 in a directory only the service's
-/// user (and group) can enter. Each client is served on its own thread, with
-/// at most `maxClients` at once; a request is one line of at most 4 KiB that
-/// must arrive within 5 s, so a malformed, slow or hostile client is dropped
-/// without stalling the daemon or the other clients.
+/// The socket is created with mode 0660 in a directory only the service's user
+/// (and group) can enter. One thread polls every connection: a request is one
+/// line of at most 4 KiB that must be complete within 5 s of connecting (a
+/// client dribbling one byte every few seconds is dropped at 5 s), so no client
+/// can hold the loop. At most `maximumClients` connect at once; when full, the
+/// client that has waited longest without a complete request is dropped to
+/// make room, so `status` always gets an answer. Waiting `rescan` clients get
+/// progress pushed about once a second and the outcome when their scan ends.
 public final class ControlServer: Service, Sendable {
+    static let maximumClients = 128
+
     let path: FilePath
     let coordinator: ScanCoordinator
-    let index: PhotoIndex
-    let cachePath: FilePath
-    let version: String
+    let reporter: StatusReporter
+    /// The daemon's roots: a handed-over scan may only ask for these or folders inside them.
+    let roots: [FilePath]
     let logger: Logger
-    static let maxClients = 32
-    private let clients = Atomic(0)
-    private let listener: Int32
+    private let listener: UnixSocket
+    private let wake: WakeEvent
+    private let stopping = Atomic(false)
 
     /// Creates the socket and starts listening, so that READY=1 can follow.
     ///
     /// - Throws: `ControlError` when the path is taken by a running daemon or cannot be created.
     public init(
-        path: FilePath, coordinator: ScanCoordinator, index: PhotoIndex, cache: FilePath, version: String, logger: Logger
+        path: FilePath, coordinator: ScanCoordinator, reporter: StatusReporter, roots: [FilePath], logger: Logger
     ) throws(ControlError) {
         self.path = path
         self.coordinator = coordinator
-        self.index = index
-        self.cachePath = cache
-        self.version = version
+        self.reporter = reporter
+        self.roots = roots.map { $0.isAbsolute ? $0 : FilePath(FileManager.default.currentDirectoryPath).pushing($0) }
+            .map { $0.lexicallyNormalized() }
         self.logger = logger
         let directory = path.removingLastComponent()
-        if !FileManager.default.fileExists(atPath: directory.string) {
+        if (try? FileSystem.status(of: directory)) == nil {
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -45,156 +50,148 @@ public final class ControlServer: Service, Sendable {
                 throw ControlError("\(directory): cannot create the socket directory: \(error.localizedDescription)")
             }
         }
-        if (try? ControlClient.connect(path)).map({ close($0) }) != nil {
+        if (try? UnixSocket.connect(to: path, timeout: 1)) != nil {
             throw ControlError("\(path): another tessera daemon is listening here")
         }
-        unlink(path.string)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ControlError("cannot create a socket: \(Errno(rawValue: errno))") }
-        var address = try ControlSocket.address(path)
-        let previous = umask(0o117)  // the socket file is created 0660
-        let bound = ControlSocket.withSockaddr(&address) { bind(descriptor, $0, $1) }
-        umask(previous)
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            let failure = Errno(rawValue: errno)
-            close(descriptor)
-            throw ControlError("\(path): cannot listen: \(failure)")
+        try? FileSystem.removeFile(path)
+        do {
+            listener = try UnixSocket.listen(at: path, mode: 0o660, backlog: 64)
+            wake = try WakeEvent()
+        } catch {
+            throw ControlError("\(path): cannot listen: \(error.errno)")
         }
-        listener = descriptor
+        coordinator.observe(wake)
     }
 
     public func run() async throws {
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [self] in
-            acceptLoop()
-            done.signal()
-        }
+        async let loop: Void = BlockingWork.run("control socket") { [self] in serve() }
         try? await gracefulShutdown()
-        // Closing the listener ends accept(); clients in flight finish on their own threads.
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        unlink(path.string)
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                done.wait()
-                continuation.resume()
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+        await loop
+        try? FileSystem.removeFile(path)
+    }
+
+    /// The poll loop: accepts, reads, answers and pushes progress until shutdown.
+    private func serve() {
+        var connections: [ControlConnection] = []
+        while !stopping.load(ordering: .relaxed) {
+            var watched: [(Int32, Poll.Events)] = [(listener.descriptor, .readable), (wake.descriptor, .readable)]
+            for connection in connections {
+                watched.append((connection.socket.descriptor, connection.hasOutput ? [.readable, .writable] : .readable))
             }
+            let ready = Poll.wait(watched, milliseconds: 250)
+            let now = Date()
+            if ready[1].contains(.readable) { wake.drain() }
+            for (index, connection) in connections.enumerated() {
+                let events = ready[index + 2]
+                do throws(ControlError) {
+                    if events.contains(.readable) || events.contains(.closed) {
+                        switch try connection.receive() {
+                        case .nothing: break
+                        case .request(let line): handle(line, from: connection)
+                        case .tooLong:
+                            let limit = ControlRequest.maximumLength
+                            connection.send(ControlResponse(error: "request too long (over \(limit) bytes)"), last: true)
+                        }
+                    }
+                    if connection.hasOutput { try connection.flush(now: now) }
+                } catch {
+                    drop(connection, because: error.description)
+                }
+                if connection.requestExpired(now: now) {
+                    connection.send(ControlResponse(error: "request incomplete after \(Int(ControlConnection.requestTimeout)) s"), last: true)
+                    try? connection.flush(now: now)
+                    drop(connection, because: "too slow")
+                }
+            }
+            pushProgress(to: connections, now: now)
+            connections.removeAll { $0.isFinished || $0.dropped }
+            if ready[0].contains(.readable) { accept(into: &connections) }
+        }
+        for connection in connections { connection.socket.shutdown() }
+        listener.shutdown()
+    }
+
+    private func accept(into connections: inout [ControlConnection]) {
+        while let socket = try? listener.accept() {
+            let connection = ControlConnection(socket: socket)
+            if connections.count >= Self.maximumClients {
+                // Make room: drop whoever has waited longest without sending a request.
+                if let oldest = connections.filter(\.isReading).min(by: { $0.connected < $1.connected }) {
+                    logger.warning("control socket: \(Self.maximumClients) clients connected; dropped the oldest idle one")
+                    drop(oldest, because: "evicted")
+                    connections.removeAll { $0 === oldest }
+                } else {
+                    connection.send(ControlResponse(error: "too many clients; try again"), last: true)
+                    try? connection.flush(now: Date())
+                    continue
+                }
+            }
+            connections.append(connection)
         }
     }
 
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return  // the listener was closed
-            }
-            guard clients.add(1, ordering: .relaxed).newValue <= Self.maxClients else {
-                logger.warning("control socket: more than \(Self.maxClients) clients at once; one refused")
-                _ = ControlSocket.write(client, Self.line(ControlResponse(error: "too many clients; try again")))
-                close(client)
-                clients.subtract(1, ordering: .relaxed)
-                continue
-            }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            Thread.detachNewThread { [self] in
-                serve(client)
-                close(client)
-                clients.subtract(1, ordering: .relaxed)
-            }
-        }
+    private func drop(_ connection: ControlConnection, because reason: String) {
+        connection.dropped = true
+        connection.socket.shutdown()
+        logger.debug("control socket: client dropped: \(reason)")
     }
 
-    private func serve(_ client: Int32) {
-        ControlSocket.setTimeouts(client, seconds: 5)
-        var buffer: [UInt8] = []
-        guard let line = ControlSocket.readLine(client, buffer: &buffer) else {
-            _ = ControlSocket.write(client, Self.line(ControlResponse(error: "request too long, too slow or empty")))
-            return
-        }
-        guard let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line)) else {
-            _ = ControlSocket.write(client, Self.line(ControlResponse(error: "malformed request: expected one JSON object")))
+    private func handle(_ line: [UInt8], from connection: ControlConnection) {
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch {
+            // Say which: not JSON at all, or a command this daemon does not know.
+            struct Named: Decodable { var command: String }
+            let reply = (try? JSONDecoder().decode(Named.self, from: Data(line))).map {
+                "unknown command \"\($0.command)\" (status or rescan)"
+            }
+            connection.send(ControlResponse(error: reply ?? "malformed request: expected one JSON object"), last: true)
             return
         }
         switch request.command {
-        case "status":
-            _ = ControlSocket.write(client, Self.line(ControlResponse(status: status())))
-        case "rescan":
+        case .status:
+            connection.send(ControlResponse(status: reporter.status()), last: true)
+        case .rescan:
+            if let problem = outsideRoots(request.roots ?? []) {
+                connection.send(ControlResponse(error: problem), last: true)
+                return
+            }
             let ticket = coordinator.trigger(full: request.full ?? false)
-            guard ControlSocket.write(client, Self.line(ControlResponse(accepted: ticket))), request.wait == true else { return }
-            // Stream progress until the scan that serves this request has finished.
-            while true {
-                let state = coordinator.snapshot
-                if state.finished >= ticket {
-                    _ = ControlSocket.write(
-                        client, Self.line(ControlResponse(finished: state.lastSummary, error: state.lastError)))
-                    return
-                }
-                let progress = state.scanning ? coordinator.progress.snapshot : nil
-                guard ControlSocket.write(client, Self.line(ControlResponse(progress: progress))) else { return }
-                Thread.sleep(forTimeInterval: 0.25)
-            }
-        default:
-            _ = ControlSocket.write(client, Self.line(ControlResponse(error: "unknown command \"\(request.command)\"")))
+            let wait = request.wait == true
+            connection.send(ControlResponse(accepted: ticket), last: !wait)
+            if wait { connection.phase = .waiting(ticket: ticket) }
         }
     }
 
-    private func status() -> DaemonStatus {
+    /// Why `encoded` (base64 paths) cannot be scanned by this daemon, or nil when every one
+    /// is one of its roots or inside one.
+    private func outsideRoots(_ encoded: [String]) -> String? {
+        for text in encoded {
+            guard let bytes = Data(base64Encoded: text) else { return "malformed request: roots must be base64" }
+            let root = FilePath(rawBytes: [UInt8](bytes)).lexicallyNormalized()
+            if !roots.contains(where: { root == $0 || root.starts(with: $0) }) {
+                let served = roots.map(\.string).joined(separator: ", ")
+                return "this daemon scans \(served); \(root) is outside them (add it to 'roots' in its configuration)"
+            }
+        }
+        return nil
+    }
+
+    /// Tells waiting clients how their scan is going, about once a second and at its end.
+    private func pushProgress(to connections: [ControlConnection], now: Date) {
         let state = coordinator.snapshot
-        let totals = (try? index.totals()) ?? (photos: 0, albums: 0, errors: 0)
-        return DaemonStatus(
-            state: state.scanning ? "scanning" : "idle", progress: state.scanning ? coordinator.progress.snapshot : nil,
-            photos: totals.photos, albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
-            lastError: state.lastError, scansStarted: state.started, scansFinished: state.finished, version: version,
-            uptime: Date().timeIntervalSince(coordinator.startedAt), index: index.path.string, cache: cachePath.string)
-    }
-
-    static func line(_ response: ControlResponse) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        var data = (try? encoder.encode(response)) ?? Data(#"{"error":"cannot encode the response"}"#.utf8)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-}
-
-/// Talks to a running daemon.
-public enum ControlClient {
-    static func connect(_ path: FilePath) throws(ControlError) -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ControlError("cannot create a socket: \(Errno(rawValue: errno))") }
-        var address = try ControlSocket.address(path)
-        guard ControlSocket.withSockaddr(&address, { Glibc.connect(descriptor, $0, $1) }) == 0 else {
-            let failure = Errno(rawValue: errno)
-            close(descriptor)
-            throw ControlError("no tessera daemon is running (\(path): \(failure))")
-        }
-        return descriptor
-    }
-
-    /// Sends one request and hands each response line to `handle` until the daemon closes.
-    public static func send(
-        command: String, full: Bool = false, wait: Bool = false, to path: FilePath,
-        _ handle: (ControlResponse) -> Void
-    ) throws(ControlError) {
-        let descriptor = try connect(path)
-        defer { close(descriptor) }
-        let request = ControlRequest(command: command, full: full, wait: wait)
-        var data = (try? JSONEncoder().encode(request)) ?? Data()
-        data.append(UInt8(ascii: "\n"))
-        guard ControlSocket.write(descriptor, data) else { throw ControlError("\(path): the daemon stopped answering") }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        var buffer: [UInt8] = []
-        var received = false
-        while let line = ControlSocket.readLine(descriptor, buffer: &buffer) {
-            guard let response = try? decoder.decode(ControlResponse.self, from: Data(line)) else {
-                throw ControlError("\(path): the daemon sent something unreadable")
+        for connection in connections {
+            guard case .waiting(let ticket) = connection.phase else { continue }
+            if state.finished >= ticket {
+                connection.send(ControlResponse(finished: state.lastSummary, error: state.lastError), last: true)
+            } else if now.timeIntervalSince(connection.lastProgress) >= 1 {
+                connection.lastProgress = now
+                connection.send(ControlResponse(progress: state.scanning ? coordinator.progress.snapshot : nil), last: false)
             }
-            received = true
-            handle(response)
+            try? connection.flush(now: now)
         }
-        if !received { throw ControlError("\(path): the daemon closed the connection without answering") }
     }
 }

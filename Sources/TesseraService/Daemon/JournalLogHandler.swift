@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import TesseraSystem
 
 /// Log lines on stderr: `<N>message` with the syslog priority under systemd (journald reads
 /// the prefix), a timestamped line with the level on a terminal or elsewhere.
@@ -29,9 +30,9 @@ public struct JournalLogHandler: LogHandler {
             case .error: 3
             case .critical: 2
             }
-            line = "<\(priority)>\(event.message)\n"
+            line = "<\(priority)>\(TerminalText.escaped(event.message.description))\n"
         } else {
-            line = "\(Date().formatted(.iso8601)) \(event.level): \(event.message)\n"
+            line = "\(Date().formatted(.iso8601)) \(event.level): \(TerminalText.escaped(event.message.description))\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }

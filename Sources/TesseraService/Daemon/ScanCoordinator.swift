@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TesseraSystem
 public import TesseraIndex
 
 /// The daemon's scan state, shared by the scan loop, the control socket and the signal handlers.
@@ -20,12 +21,19 @@ public final class ScanCoordinator: Sendable {
         public var finished = 0
         public var lastSummary: ScanSummary?
         public var lastError: String?
+        /// Another process holds the index and the daemon waits for it before scanning.
+        public var waitingForIndex = false
+        /// A scan did not stop at shutdown and was left running: the index must not be
+        /// touched again by this process.
+        public var abandonedScan = false
         /// When the latest trigger arrived, for debouncing bursts.
         public var lastTrigger = Date.distantPast
         public var firstPendingTrigger = Date.distantPast
     }
 
     private let state = Mutex(State())
+    /// Woken when a scan starts or ends (the control socket pushes outcomes to waiting clients).
+    private let observers = Mutex<[WakeEvent]>([])
     private let wakeup: AsyncStream<Void>.Continuation
     /// Wakes the scan loop; one element per trigger, drained in batches.
     public let wakeups: AsyncStream<Void>
@@ -66,13 +74,15 @@ public final class ScanCoordinator: Sendable {
 
     /// Takes the pending request, if any, marking a scan as started.
     func begin() -> (number: Int, full: Bool)? {
-        state.withLock { state in
+        let request: (Int, Bool)? = state.withLock { state in
             guard state.pending else { return nil }
             let full = state.pendingFull
             (state.pending, state.pendingFull, state.scanning) = (false, false, true)
             state.started += 1
             return (state.started, full)
         }
+        notifyObservers()
+        return request
     }
 
     func end(summary: ScanSummary?, error: String?) {
@@ -82,6 +92,24 @@ public final class ScanCoordinator: Sendable {
             if let summary { state.lastSummary = summary }
             state.lastError = error
         }
+        notifyObservers()
+    }
+
+    func abandon() {
+        state.withLock { $0.abandonedScan = true }
+    }
+
+    func setWaitingForIndex(_ waiting: Bool) {
+        state.withLock { $0.waitingForIndex = waiting }
+    }
+
+    /// Signals `wake` whenever a scan starts or ends.
+    func observe(_ wake: WakeEvent) {
+        observers.withLock { $0.append(wake) }
+    }
+
+    private func notifyObservers() {
+        for wake in observers.withLock({ $0 }) { wake.signal() }
     }
 
     public var snapshot: State { state.withLock { $0 } }

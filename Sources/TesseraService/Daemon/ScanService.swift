@@ -1,22 +1,27 @@
 import Foundation
-import TesseraAlbum
 public import Logging
 public import ServiceLifecycle
 import SystemPackage
+import TesseraAlbum
 import TesseraIndex
-import UnixSignals
 
 /// Runs scans when triggered, one at a time, until graceful shutdown.
 ///
-/// Scans are blocking work (threads of their own), so each runs on a
-/// dedicated thread while this service awaits it. On graceful shutdown the
-/// running scan is told to stop: the workers finish the files in hand, the
-/// writer commits them, and the scan is recorded as interrupted.
+/// Before its first scan the daemon takes the index's writer lock, waiting (and
+/// saying so in STATUS) while a one-shot `tessera scan` holds it; it then keeps
+/// the lock for life. Scans are blocking work and run on a thread of their own
+/// while this service awaits them. On graceful shutdown the running scan is told
+/// to stop: the workers finish the files in hand, the writer commits them, and
+/// the scan is recorded as interrupted. A scan that cannot stop (a worker stuck
+/// in a read from a dead network mount) is abandoned after a few seconds, so the
+/// daemon still exits in time.
 public struct ScanService: Service {
     let scanner: Scanner
     let coordinator: ScanCoordinator
     let notifier: SystemdNotifier
     let logger: Logger
+    /// How long a scan told to stop may take before the daemon exits without it.
+    static let stopGrace: Duration = .seconds(5)
 
     public init(scanner: Scanner, coordinator: ScanCoordinator, notifier: SystemdNotifier, logger: Logger) {
         self.scanner = scanner
@@ -27,122 +32,103 @@ public struct ScanService: Service {
 
     public func run() async throws {
         let stop = StopFlag()
-        await withGracefulShutdownHandler {
+        // Cancellation at graceful shutdown is how this service ends: not an error.
+        await cancelWhenGracefulShutdown {
             for await _ in coordinator.wakeups {
-                while !stop.isSet {
+                while !Task.isCancelled {
                     // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
                     var delay = coordinator.settleDelay()
-                    while delay > 0 && !stop.isSet {
-                        try? await Task.sleep(for: .seconds(delay))
+                    while delay > 0 {
+                        do { try await Task.sleep(for: .seconds(delay)) } catch { return }
                         delay = coordinator.settleDelay()
                     }
-                    guard !stop.isSet, let request = coordinator.begin() else { break }
+                    guard await holdIndex(), let request = coordinator.begin() else { break }
                     await scan(number: request.number, full: request.full, stop: stop)
                 }
-                if stop.isSet { break }
+                if Task.isCancelled { return }
                 notifier.send("STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
             }
-        } onGracefulShutdown: {
-            stop.stop()
-            coordinator.finish()
         }
         notifier.send("STOPPING=1")
+    }
+
+    /// Takes the index's writer lock unless held; waits while another process has it.
+    /// Returns false when cancelled first.
+    private func holdIndex() async -> Bool {
+        var announced: Int32?
+        while !Task.isCancelled {
+            do throws(ScanError) {
+                guard let holder = try scanner.lock.acquire(role: .serve, socket: scanner.configuration.controlSocket) else {
+                    coordinator.setWaitingForIndex(false)
+                    return true
+                }
+                coordinator.setWaitingForIndex(true)
+                if announced != holder.pid {
+                    announced = holder.pid
+                    logger.notice("waiting for \(holder) to finish writing \(scanner.index.path)")
+                    notifier.send("STATUS=Waiting for \(holder) to finish writing the index")
+                }
+            } catch {
+                logger.error("\(error)")
+            }
+            do { try await Task.sleep(for: .seconds(1)) } catch { return false }
+        }
+        return false
     }
 
     private func scan(number: Int, full: Bool, stop: StopFlag) async {
         logger.info("scan \(number) started\(full ? " (full)" : "")")
         notifier.send("STATUS=Scanning…")
         let scanner = self.scanner
-        let reporter = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(2))
-                let progress = scanner.progress.snapshot
-                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.found) files, \(progress.errors) errors")
+        let result = await withTaskGroup(of: Void.self) { group in
+            group.addTask { await reportProgress() }
+            let result = await BlockingWork.run("scan", cancel: { stop.stop() }, grace: Self.stopGrace) {
+                Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
             }
+            group.cancelAll()
+            return result
         }
-        let result: Result<ScanSummary, ScanError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) })
-            }
-        }
-        reporter.cancel()
         switch result {
         case .success(let summary):
             logger.info("scan \(number) \(summary)")
-            buildAlbums()
+            await buildAlbums()
             coordinator.end(summary: summary, error: nil)
         case .failure(let error):
             logger.error("scan \(number) failed: \(error)")
             coordinator.end(summary: nil, error: error.description)
+        case nil:
+            logger.error("scan \(number) did not stop within \(Self.stopGrace); exiting without it")
+            coordinator.abandon()
+            coordinator.end(summary: nil, error: "abandoned at shutdown")
+        }
+    }
+
+    /// Sends a STATUS line every two seconds until cancelled; never after.
+    private func reportProgress() async {
+        while true {
+            do { try await Task.sleep(for: .seconds(2)) } catch { return }
+            let progress = scanner.progress.snapshot
+            let stalled = scanner.progress.secondsSinceProgress
+            if stalled >= 30 {
+                notifier.send("STATUS=Stalled: no progress for \(Int(stalled)) s (\(progress.done)/\(progress.expected) files)")
+            } else {
+                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(progress.errors) errors")
+            }
         }
     }
 
     /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
-    private func buildAlbums() {
+    private func buildAlbums() async {
         guard let directory = scanner.configuration.albumDirectory else { return }
         var options = AlbumBuilder.Options(output: directory)
         options.style = scanner.configuration.albumStyle
-        do {
-            let summary = try AlbumBuilder(index: scanner.index, options: options).build()
+        let builder = AlbumBuilder(index: scanner.index, options: options)
+        let outcome = await BlockingWork.run("album pages") { Result { () throws(AlbumError) in try builder.build() } }
+        switch outcome {
+        case .success(let summary):
             logger.info("album pages: \(summary.written) written, \(summary.unchanged) unchanged in \(directory)")
-        } catch {
+        case .failure(let error):
             logger.error("album pages: \(error)")
-        }
-    }
-}
-
-/// Rescans on SIGHUP, which `systemctl reload` sends through ExecReload.
-public struct ReloadSignalService: Service {
-    let coordinator: ScanCoordinator
-    let logger: Logger
-
-    public init(coordinator: ScanCoordinator, logger: Logger) {
-        self.coordinator = coordinator
-        self.logger = logger
-    }
-
-    public func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
-        // Cancellation at graceful shutdown is how this service ends: not an error.
-        _ = await cancelWhenGracefulShutdown {
-            for await _ in signals {
-                logger.info("SIGHUP: rescan requested")
-                coordinator.trigger(full: false)
-            }
-        }
-    }
-}
-
-/// Rescans every `interval`, and pings the systemd watchdog while the daemon is healthy.
-public struct TimerService: Service {
-    let coordinator: ScanCoordinator
-    let notifier: SystemdNotifier
-    let rescanInterval: Duration?
-
-    public init(coordinator: ScanCoordinator, notifier: SystemdNotifier, rescanInterval: Duration?) {
-        self.coordinator = coordinator
-        self.notifier = notifier
-        self.rescanInterval = rescanInterval
-    }
-
-    public func run() async throws {
-        let watchdog = notifier.watchdogInterval.map { $0 / 2 }
-        let tick: Duration = min(watchdog ?? .seconds(1), .seconds(1))
-        // Cancellation at graceful shutdown is how this service ends: not an error.
-        try? await cancelWhenGracefulShutdown {
-            var sinceRescan: Duration = .zero
-            while !Task.isCancelled {
-                try await Task.sleep(for: tick)
-                // This loop running at all is the health signal: the cooperative pool is not stuck.
-                if watchdog != nil { notifier.send("WATCHDOG=1") }
-                if let rescanInterval {
-                    sinceRescan += tick
-                    if sinceRescan >= rescanInterval {
-                        sinceRescan = .zero
-                        coordinator.trigger(full: false)
-                    }
-                }
-            }
         }
     }
 }

@@ -1,30 +1,39 @@
 import Foundation
-import Glibc
 public import Logging
 public import ServiceLifecycle
 import Synchronization
-public import SystemPackage
-import TesseraMetadata
+import SystemPackage
+import TesseraSystem
 
 /// Watches the photo roots with inotify and asks for a rescan when something changes.
 ///
 /// Every directory below the roots gets a watch (new directories get theirs as
-/// they appear). Watching is impossible on network file systems (NFS, SMB/CIFS,
-/// FUSE mounts: changes made by other hosts raise no event) and past the
-/// kernel's watch limit (`fs.inotify.max_user_watches`); then the service says
-/// so in the log and falls back to periodic rescans (`rescan_interval`, or
-/// hourly when that is off). Changes only trigger; the scan finds what changed.
+/// they appear). Tessera's own output (the cache, the index and its companion
+/// files, the album pages) is never watched, and events about it are ignored,
+/// even when it lies inside a root: otherwise each scan would trigger the next.
+/// A root that disappears (an unmounted disk) is looked for every few seconds
+/// and watched again, with a rescan, when it comes back. Watching is impossible
+/// on network file systems (NFS, SMB/CIFS, FUSE mounts: changes made by other
+/// hosts raise no event) and past the kernel's watch limit
+/// (`fs.inotify.max_user_watches`); then the service says so in the log and
+/// falls back to periodic rescans (`rescan_interval`, or hourly when that is
+/// off). Changes only trigger; the scan finds what changed.
 public struct WatchService: Service {
     let roots: [FilePath]
+    let ownFiles: Set<FilePath>
     let walker: Walker
     let coordinator: ScanCoordinator
     let fallbackInterval: Int
     let logger: Logger
+    /// How often a missing root is looked for.
+    static let rootPoll: TimeInterval = 2
 
     public init(configuration: Configuration, coordinator: ScanCoordinator, logger: Logger) {
-        roots = configuration.roots
+        let cwd = FilePath(FileManager.default.currentDirectoryPath)
+        roots = configuration.roots.map { ($0.isAbsolute ? $0 : cwd.pushing($0)).lexicallyNormalized() }
+        ownFiles = configuration.ownFiles
         walker = Walker(options: .init(
-            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: [configuration.cache]))
+            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
         self.coordinator = coordinator
         fallbackInterval = configuration.rescanInterval > 0 ? configuration.rescanInterval : 3600
         self.logger = logger
@@ -52,91 +61,117 @@ public struct WatchService: Service {
     }
 
     public func run() async throws {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            return await fallBack("inotify is not available (\(Errno(rawValue: errno)))")
-        }
-        defer { close(descriptor) }
         for root in roots {
             if let type = Self.fileSystemType(of: root), Self.isRemote(type) {
                 return await fallBack("\(root) is on \(type), where changes made elsewhere raise no inotify event")
             }
         }
-        var watches = 0
+        let watcher: Inotify
+        do throws(SystemError) {
+            watcher = try Inotify()
+        } catch {
+            return await fallBack("inotify is not available (\(error.errno))")
+        }
+        var state = WatchState()
         for root in roots {
-            if let problem = addWatches(descriptor, under: root, count: &watches) {
+            if let problem = watchTree(root, watcher, &state) {
                 return await fallBack(problem)
             }
         }
-        logger.info("watching \(watches) directories for changes")
+        logger.info("watching \(state.directories.count) directories for changes")
         let stop = Atomic(false)
-        let done = DispatchSemaphore(value: 0)
-        let readerDescriptor = descriptor
-        Thread.detachNewThread { [self] in
-            readLoop(readerDescriptor, stop: stop)
-            done.signal()
+        let handoff = Mutex(state)
+        async let loop: Void = BlockingWork.run("watch") { [self] in
+            var state = handoff.withLock { $0 }
+            readLoop(watcher, &state, stop: stop)
         }
         try? await gracefulShutdown()
         stop.store(true, ordering: .relaxed)
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                done.wait()
-                continuation.resume()
-            }
-        }
+        await loop
     }
 
-    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
-        | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Watches, by descriptor, and the roots currently gone.
+    struct WatchState: Sendable {
+        var directories: [Int32: FilePath] = [:]
+        var missingRoots: Set<FilePath> = []
+    }
 
     /// Adds a watch to every directory under `root`; a problem description when the limit is reached.
-    private func addWatches(_ descriptor: Int32, under root: FilePath, count: inout Int) -> String? {
+    private func watchTree(_ root: FilePath, _ watcher: Inotify, _ state: inout WatchState) -> String? {
         var problem: String?
+        var watchedRoot = false
         walker.walk(root) { event in
             guard case .directory(let path, _) = event else { return true }
-            if path.withPlatformString({ inotify_add_watch(descriptor, $0, Self.mask) }) < 0 {
-                if errno == ENOSPC {
-                    problem = "the inotify watch limit was reached after \(count) directories (raise fs.inotify.max_user_watches)"
-                    return false
-                }
-                return true  // a directory that vanished or cannot be read: the scan reports it
+            do throws(SystemError) {
+                let descriptor = try watcher.watch(path)
+                state.directories[descriptor] = path
+                if path == root { watchedRoot = true }
+            } catch where error.errno == .noSpace {
+                problem = "the inotify watch limit was reached after \(state.directories.count) directories "
+                    + "(raise fs.inotify.max_user_watches)"
+                return false
+            } catch {
+                // A directory that vanished or cannot be read: the scan reports it.
             }
-            count += 1
             return true
         }
+        if watchedRoot { state.missingRoots.remove(root) } else { state.missingRoots.insert(root) }
         return problem
     }
 
-    /// Reads events until `stop`; any event asks for a (debounced) rescan, a new directory gets watches.
-    private func readLoop(_ descriptor: Int32, stop: borrowing Atomic<Bool>) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var watches = 0
+    /// Reads events until `stop`; an event about a photo asks for a (debounced) rescan, a new
+    /// directory gets watches, a root that went away is looked for until it is back.
+    private func readLoop(_ watcher: Inotify, _ state: inout WatchState, stop: borrowing Atomic<Bool>) {
+        var lastRootCheck = Date()
         while !stop.load(ordering: .relaxed) {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 500) > 0 else { continue }
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { continue }
-            var offset = 0
             var changed = false
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let event = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
-                let nameStart = offset + MemoryLayout<inotify_event>.size
-                let nameBytes = buffer[nameStart..<min(count, nameStart + Int(event.len))].prefix { $0 != 0 }
-                offset = nameStart + Int(event.len)
-                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            var rewalk = false
+            for event in watcher.read(waitingMilliseconds: 500) {
+                if event.overflow {
                     changed = true
                     continue
                 }
-                guard nameBytes.first != UInt8(ascii: ".") else { continue }  // hidden: never indexed
+                guard let directory = state.directories[event.watch] else { continue }
+                if event.removed {
+                    // The directory is gone (deleted, moved away, unmounted): a watch that followed a
+                    // move now watches somewhere else, so drop it too.
+                    watcher.unwatch(event.watch)
+                    state.directories[event.watch] = nil
+                    if roots.contains(directory) {
+                        state.missingRoots.insert(directory)
+                        changed = true
+                    }
+                    continue
+                }
+                guard let name = event.name else { continue }
+                guard name.first != UInt8(ascii: ".") else { continue }  // hidden: never indexed
+                let path = FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + name)
+                guard !isOwnFile(path) else { continue }
                 changed = true
-                if event.mask & UInt32(IN_ISDIR) != 0 && event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    // The directory's own path is not in the event; rewalk the roots to watch what is new.
-                    // inotify_add_watch on a watched directory returns the same watch, so this is idempotent.
-                    for root in roots { _ = addWatches(descriptor, under: root, count: &watches) }
+                if event.isDirectory && event.created { rewalk = true }
+            }
+            if rewalk {
+                // The new directory's subtree may already hold files and folders; watching a watched
+                // directory again returns the same descriptor, so this is idempotent.
+                for root in roots where !state.missingRoots.contains(root) { _ = watchTree(root, watcher, &state) }
+            }
+            if !state.missingRoots.isEmpty && Date().timeIntervalSince(lastRootCheck) >= Self.rootPoll {
+                lastRootCheck = Date()
+                for root in state.missingRoots where (try? FileSystem.status(of: root))?.type == .directory {
+                    _ = watchTree(root, watcher, &state)
+                    if !state.missingRoots.contains(root) {
+                        logger.notice("\(root) is back; watching it again")
+                        changed = true
+                    }
                 }
             }
             if changed { coordinator.trigger(full: false) }
         }
+    }
+
+    /// Whether `path` is, or lies inside, something Tessera writes itself.
+    private func isOwnFile(_ path: FilePath) -> Bool {
+        ownFiles.contains(path) || ownFiles.contains { path.starts(with: $0) }
     }
 
     private func fallBack(_ reason: String) async {
