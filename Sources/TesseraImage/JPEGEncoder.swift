@@ -5,7 +5,7 @@ import TesseraMetadata
 enum JPEGEncoder {
     /// JPEG bytes for `image` (RGB) at `quality` 1–100, with 4:2:0 chroma subsampling
     /// below quality 90 and 4:4:4 from 90 up, as photo tools commonly do.
-    static func encode(_ image: PixelBuffer, quality: Int) throws(PhotoError) -> [UInt8] {
+    static func encode(_ image: PixelBuffer, quality: Int, progressive: Bool = false) throws(PhotoError) -> [UInt8] {
         precondition(image.channels == 3)  // invariant: the renderer flattens alpha first
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -14,7 +14,7 @@ enum JPEGEncoder {
             message.withUnsafeMutableBufferPointer { text in
                 CJPEG_encode(
                     pixels.baseAddress, Int32(image.width), Int32(image.height), 3, image.width * 3,
-                    Int32(max(1, min(100, quality))), quality < 90 ? 1 : 0, 0, 0, &output, &size,
+                    Int32(max(1, min(100, quality))), quality < 90 ? 1 : 0, 0, progressive ? 1 : 0, &output, &size,
                     text.baseAddress, text.count)
             }
         }

@@ -21,15 +21,17 @@ public enum SampleImage {
         return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
     }
 
-    /// A baseline JPEG of `image` with `exif` in an APP1 segment right after SOI.
-    public static func jpeg(_ image: PixelBuffer, exif: ExifBuilder? = nil, quality: Int = 90) throws(PhotoError) -> [UInt8] {
+    /// A JPEG of `image` (baseline, or progressive when asked) with `exif` in an APP1 segment right after SOI.
+    public static func jpeg(
+        _ image: PixelBuffer, exif: ExifBuilder? = nil, quality: Int = 90, progressive: Bool = false
+    ) throws(PhotoError) -> [UInt8] {
         var rgb = image
         if image.hasAlpha {
             rgb = Resampler.resample(
                 image, rect: .init(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
                 width: image.width, height: image.height, background: (255, 255, 255))
         }
-        let encoded = try JPEGEncoder.encode(rgb, quality: quality)
+        let encoded = try JPEGEncoder.encode(rgb, quality: quality, progressive: progressive)
         guard let exif else { return encoded }
         let payload = ExifReader.exifPrefix + exif.tiff()
         let length = payload.count + 2

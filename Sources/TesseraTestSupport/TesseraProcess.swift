@@ -1,10 +1,15 @@
 public import Foundation
+import Glibc
 
 /// Runs the built `tessera` executable as a real process and captures what it prints.
 public enum TesseraProcess {
-    /// The `tessera` binary beside the test bundle in the build folder.
+    /// The `tessera` binary beside the test bundle in the build folder, or the one named by
+    /// `$TESSERA_EXECUTABLE` (to run the process tests against another build).
     public static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tessera")
+        if let path = ProcessInfo.processInfo.environment["TESSERA_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tessera")
     }
 
     public struct Result: Sendable {
@@ -15,25 +20,100 @@ public enum TesseraProcess {
 
     /// Runs `tessera arguments…` to completion with `environment` added to this process's own.
     public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes while the process runs, so a chatty child cannot block on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var stdoutData = Data(), stderrData = Data()
-        DispatchQueue.global().async(group: group) { stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
-        process.waitUntilExit()
-        group.wait()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+        let process = try start(arguments, environment: environment, in: directory)
+        return process.wait()
+    }
+
+    /// Starts `tessera arguments…` in the background; `wait()` collects it.
+    public static func start(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) throws -> Running {
+        try Running(executable: executable, arguments: arguments, environment: environment, directory: directory)
+    }
+
+    /// A started process whose output is drained while it runs.
+    public final class Running: @unchecked Sendable {
+        // @unchecked: `stdoutData` and `stderrData` are written by the drain blocks and read
+        // only after `group.wait()`.
+        public let process = Process()
+        private let group = DispatchGroup()
+        private var stdoutData = Data(), stderrData = Data()
+
+        init(executable: URL, arguments: [String], environment: [String: String], directory: URL?) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            if let directory { process.currentDirectoryURL = directory }
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // Drain both pipes while the process runs, so a chatty child cannot block on a full pipe.
+            DispatchQueue.global().async(group: group) { self.stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
+            DispatchQueue.global().async(group: group) { self.stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+        }
+
+        public var pid: Int32 { process.processIdentifier }
+        public var isRunning: Bool { process.isRunning }
+
+        /// Waits for the process to end (or kills it after `seconds`, then reports status -9).
+        public func wait(seconds: Double = 600) -> Result {
+            let finished = Deadline.wait(seconds: seconds) { !self.process.isRunning }
+            if !finished { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            group.wait()
+            return Result(
+                status: finished ? process.terminationStatus : -9, stdout: String(decoding: stdoutData, as: UTF8.self),
+                stderr: String(decoding: stderrData, as: UTF8.self))
+        }
+    }
+
+    /// The outcome of a run measured with `wait4`: its exit status and peak resident memory.
+    public struct Measured: Sendable {
+        public var status: Int32
+        /// Peak resident set size in KiB (`ru_maxrss`).
+        public var peakKiB: Int
+        public var stderr: String
+    }
+
+    /// Runs `tessera arguments…` and measures its own peak RSS (not that of other children).
+    public static func measure(_ arguments: [String], environment: [String: String] = [:]) throws -> Measured {
+        let errors = try TemporaryDirectory("tessera-measure")
+        defer { errors.remove() }
+        let errorFile = errors.appending("stderr")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw CocoaError(.fileNoSuchFile) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
+        let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+        return Measured(status: exit, peakKiB: Int(usage.ru_maxrss), stderr: stderr)
+    }
+}
+
+/// Waiting on facts, with a deadline: the way tests wait, never a bare sleep.
+public enum Deadline {
+    /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
+    @discardableResult
+    public static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while true {
+            if condition() { return true }
+            if Date() >= end { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 }

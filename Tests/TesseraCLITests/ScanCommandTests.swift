@@ -22,6 +22,13 @@ struct ScanCommandTests {
         return root
     }
 
+    /// A JPEG of `width`×`width·3/4` with a DateTimeOriginal.
+    static func jpeg(width: Int, seed: Int) throws -> [UInt8] {
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = .init(dateTime: String(format: "2022:04:%02d 12:00:00", 1 + seed % 28))
+        return try SampleImage.jpeg(SampleImage.pixels(width: width, height: width * 3 / 4, seed: seed), exif: exif)
+    }
+
     static func store(_ directory: TemporaryDirectory) -> [String] {
         ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
     }

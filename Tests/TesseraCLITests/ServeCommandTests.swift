@@ -120,9 +120,13 @@ final class DaemonProcess {
     }
 
     func scansStarted() throws -> Int {
+        try status()["scansStarted"] as? Int ?? -1
+    }
+
+    /// `tessera status --json`, parsed.
+    func status() throws -> [String: Any] {
         let status = try tessera(["status", "--json"])
-        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-        return object?["scansStarted"] as? Int ?? -1
+        return try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any] ?? [:]
     }
 }
 
