@@ -77,6 +77,7 @@ public final class IndexLock: Sendable {
     public func acquire(role: Role, socket: FilePath?) throws(ScanError) -> Holder? {
         if isHeld { return nil }
         do throws(SystemError) {
+            try FileSystem.createDirectories(path.removingLastComponent())
             let file = try FileLock(path: path)
             guard try file.tryLock() else {
                 // The holder may not have written its note yet: then say what can be said.

@@ -8,7 +8,10 @@ enum Syscall {
     static func retrying<Result: BinaryInteger>(
         _ operation: String, path: FilePath? = nil, _ call: () -> Result
     ) throws(SystemError) -> Result {
-        if let fault = Fault.injected(for: operation) { throw SystemError(operation, path: path, fault) }
+        if let fault = Fault.injected(for: operation) {
+            guard case .error(let code) = fault else { Fault.hang() }
+            throw SystemError(operation, path: path, code)
+        }
         while true {
             let result = call()
             if result >= 0 { return result }
@@ -18,23 +21,38 @@ enum Syscall {
     }
 }
 
-/// Faults injected through `TESSERA_FAULT=operation:errno[,…]`, e.g. `write-file:ENOSPC`.
+/// Faults injected through `TESSERA_FAULT=operation:kind[,…]`, e.g. `read:EIO` or `read:STALL`.
 ///
-/// Read once per process. The real system cannot be made to fill a disk or fail a rename on
-/// demand in a test; this stands in for exactly that, and for nothing else.
+/// Read once per process. The real system cannot be made to fail a read with EIO, or to
+/// hang in one as on a dead NFS server, on demand in a test; this stands in for exactly
+/// that, and for nothing else.
 enum Fault {
-    private static let table: [String: Errno] = {
+    enum Kind {
+        case error(Errno)
+        /// The call never returns.
+        case stall
+    }
+
+    private static let table: [String: Kind] = {
         guard let text = getenv("TESSERA_FAULT").map({ String(cString: $0) }), !text.isEmpty else { return [:] }
-        let names: [String: Errno] = ["ENOSPC": .noSpace, "EIO": .ioError, "EACCES": .permissionDenied, "EDQUOT": .diskQuotaExceeded]
-        var table: [String: Errno] = [:]
+        let kinds: [String: Kind] = [
+            "ENOSPC": .error(.noSpace), "EIO": .error(.ioError), "EACCES": .error(.permissionDenied),
+            "EDQUOT": .error(.diskQuotaExceeded), "STALL": .stall,
+        ]
+        var table: [String: Kind] = [:]
         for item in text.split(separator: ",") {
             let parts = item.split(separator: ":")
-            if parts.count == 2, let code = names[String(parts[1])] { table[String(parts[0])] = code }
+            if parts.count == 2, let kind = kinds[String(parts[1])] { table[String(parts[0])] = kind }
         }
         return table
     }()
 
-    static func injected(for operation: String) -> Errno? {
+    static func injected(for operation: String) -> Kind? {
         table.isEmpty ? nil : table[operation]
+    }
+
+    /// Blocks the calling thread for good, as a read from a dead network mount does.
+    static func hang() -> Never {
+        while true { sleep(3600) }
     }
 }

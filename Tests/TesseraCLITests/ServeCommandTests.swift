@@ -14,7 +14,7 @@ final class NotifyListener: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private let lock = NSLock()
-    private var messages: [String] = []
+    private var received: [String] = []
 
     init(path: String) throws {
         self.path = path
@@ -33,7 +33,7 @@ final class NotifyListener: @unchecked Sendable {
                 let count = recv(descriptor, &buffer, buffer.count, 0)
                 guard count > 0, let self else { return }
                 let message = String(decoding: buffer[..<count], as: UTF8.self)
-                self.lock.withLock { self.messages.append(message) }
+                self.lock.withLock { self.received.append(message) }
             }
         }
     }
@@ -43,11 +43,14 @@ final class NotifyListener: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Every message received so far.
+    var messages: [String] { lock.withLock { received } }
+
     /// All messages so far, once one satisfies `until` or `seconds` pass.
     func receive(for seconds: Double, until: (String) -> Bool) -> [String] {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let received = lock.withLock { messages }
+            let received = messages
             if received.contains(where: until) || Date() >= deadline { return received }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -60,17 +63,21 @@ final class DaemonProcess {
     let process = Process()
     let notify: NotifyListener
     var socket: String { directory.appending("run/control.sock") }
-    var store: [String] { ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")] }
+    let store: [String]
 
-    init(photos: String, directory: TemporaryDirectory, watch: Bool = false) throws {
+    init(
+        photos: String, directory: TemporaryDirectory, watch: Bool = false, configuration extra: String = "",
+        environment extraEnvironment: [String: String] = [:], store: [String]? = nil
+    ) throws {
         self.directory = directory
+        self.store = store ?? ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
         notify = try NotifyListener(path: directory.appending("notify.sock"))
         let config = directory.appending("config.yaml")
-        try Data("watch: \(watch)\n".utf8).write(to: URL(fileURLWithPath: config))
+        try Data("watch: \(watch)\n\(extra)".utf8).write(to: URL(fileURLWithPath: config))
         process.executableURL = TesseraProcess.executable
         process.arguments = ["serve", photos, "--config", config, "--socket", directory.appending("run/control.sock")]
-            + ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
-        var environment = ProcessInfo.processInfo.environment
+            + self.store
+        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         environment["NOTIFY_SOCKET"] = notify.path
         environment["WATCHDOG_USEC"] = "2000000"
         environment.removeValue(forKey: "WATCHDOG_PID")

@@ -105,11 +105,13 @@ public struct ScanService: Service {
 
     /// Sends a STATUS line every two seconds until cancelled; never after.
     private func reportProgress() async {
+        // The same limit as the watchdog's: a scan this long without progress is stuck.
+        let stallLimit = notifier.watchdogInterval.map { Double($0.components.seconds) } ?? 30
         while true {
             do { try await Task.sleep(for: .seconds(2)) } catch { return }
             let progress = scanner.progress.snapshot
             let stalled = scanner.progress.secondsSinceProgress
-            if stalled >= 30 {
+            if stalled >= max(1, stallLimit) {
                 notifier.send("STATUS=Stalled: no progress for \(Int(stalled)) s (\(progress.done)/\(progress.expected) files)")
             } else {
                 notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(progress.errors) errors")
