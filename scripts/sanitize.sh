@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The C-facing test suites (TurboJPEG, libpng, libexif, zlib) under AddressSanitizer and
-# LeakSanitizer: any memory error or leak outside the XCTest runner's own objects fails.
+# The C-facing test suites (libjpeg, libpng, libexif, zlib, SQLite settings) under AddressSanitizer
+# and LeakSanitizer: any memory error or leak outside the XCTest runner's own objects fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -10,4 +10,4 @@ trap 'rm -f "$suppressions"' EXIT
 echo "leak:libXCTest.so" > "$suppressions"
 LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0" \
   swift test --sanitize=address --scratch-path .build-asan \
-  --filter 'TesseraImageTests|TesseraMetadataTests|TesseraLayoutTests'
+  --filter 'TesseraImageTests|TesseraMetadataTests|TesseraLayoutTests|TesseraSystemTests'

@@ -3,7 +3,8 @@
 # headless-Chromium check of the album pages. Fails when any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh python3
+# sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk.
+scripts/install-deps.sh python3 sqlite3 util-linux
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e

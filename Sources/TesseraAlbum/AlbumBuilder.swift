@@ -44,8 +44,11 @@ public struct AlbumBuilder: Sendable {
 
     /// Writes the pages.
     ///
-    /// - Throws: `AlbumError` when the output cannot be written, the style is unknown or the index cannot be read.
-    public func build() throws(AlbumError) -> Summary {
+    /// - Parameter shouldStop: asked between albums; when it says yes, the build ends early
+    ///   (albums not reached keep their previous pages) and throws.
+    /// - Throws: `AlbumError` when the output cannot be written, the style is unknown, the index
+    ///   cannot be read, or the build was stopped.
+    public func build(shouldStop: () -> Bool = { false }) throws(AlbumError) -> Summary {
         let output = options.output.isAbsolute
             ? options.output : FilePath(FileManager.default.currentDirectoryPath).pushing(options.output)
         var summary = Summary(indexPage: output.appending("index.html"))
@@ -60,6 +63,7 @@ public struct AlbumBuilder: Sendable {
         var entries: [String] = []
         var keep: Set<String> = []
         for album in albums {
+            guard !shouldStop() else { throw AlbumError("stopped before every album was written") }
             let photos: [PhotoJSON]
             do {
                 photos = try index.photos(.init(album: album.name))

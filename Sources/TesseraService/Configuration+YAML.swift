@@ -6,7 +6,7 @@ import Yams
 extension Configuration {
     /// Every key the file may hold; anything else is an error that names it.
     static let keys: Set<String> = [
-        "roots", "exclude", "follow_symlinks", "index", "cache", "workers", "pixel_limit", "time_zone",
+        "roots", "exclude", "follow_symlinks", "index", "cache", "workers", "pixel_limit", "memory_limit", "time_zone",
         "thumbnails", "control_socket", "scan_on_start", "rescan_interval", "watch", "album_dir", "album_style",
     ]
     static let thumbnailKeys: Set<String> = ["sizes", "format", "quality", "background"]
@@ -42,6 +42,7 @@ extension Configuration {
             case "cache": cache = try reader.path(value, key)
             case "workers": workers = try reader.int(value, key, 0...1024)
             case "pixel_limit": thumbnail.pixelLimit = try reader.int(value, key, 1...100_000) * 1_000_000
+            case "memory_limit": thumbnail.memoryLimit = try reader.int(value, key, 32...65_536) << 20
             case "time_zone":
                 let name = try reader.string(value, key)
                 if name != "system" {

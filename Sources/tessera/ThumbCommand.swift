@@ -41,11 +41,15 @@ struct ThumbCommand: AsyncParsableCommand {
     @Option(help: "Refuse images with more pixels than this many megapixels.")
     var pixelLimit: Int = 200
 
+    @Option(help: "Memory one decode may use, in MiB; files whose header says they need more are refused.")
+    var memoryLimit: Int = ThumbnailOptions().memoryLimit >> 20
+
     func validate() throws {
         guard size > 0 && size <= 8192 else { throw ValidationError("--size must be between 1 and 8192") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard workers > 0 else { throw ValidationError("--workers must be at least 1") }
         guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
+        guard (32...65_536).contains(memoryLimit) else { throw ValidationError("--memory-limit must be between 32 and 65536") }
         guard ThumbnailOptions.Color(hex: background) != nil else {
             throw ValidationError("--background must be a colour like #ffffff")
         }
@@ -61,6 +65,7 @@ struct ThumbCommand: AsyncParsableCommand {
         var options = ThumbnailOptions()
         options.quality = quality
         options.pixelLimit = pixelLimit * 1_000_000
+        options.memoryLimit = memoryLimit << 20
         options.background = ThumbnailOptions.Color(hex: background) ?? .white
         let jobs: [(input: FilePath, output: FilePath, format: ThumbnailOptions.Format)]
         if let output {

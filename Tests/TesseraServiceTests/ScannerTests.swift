@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
+import Logging
+import Synchronization
 import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
-import TesseraService
+@testable import TesseraService
 import TesseraTestSupport
 import Testing
 
@@ -198,5 +200,38 @@ struct ScannerTests {
         #expect(errors.contains { $0.error?.contains("pixel limit") == true })
         let recovered = try fixture.photos()
         #expect(recovered.count == 1 && recovered.first?.status == "warning")
+    }
+}
+
+extension ScannerTests {
+    @Test func aFileSwappedForAFIFOAfterTheWalkIsRecordedNotWaitedOn() throws {
+        // Given a job for a regular file that has since been replaced by a FIFO,
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        let path = try fixture.jpeg("a/swapped.jpg")
+        let walked = try FileSystem.status(of: path)
+        try FileManager.default.removeItem(atPath: path.string)
+        #expect(mkfifo(path.string, 0o644) == 0)
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        let scanner = TesseraService.Scanner(configuration: fixture.configuration, index: index, logger: Logger(label: "test"))
+        let job = TesseraService.Scanner.Job(
+            path: path, albumPath: path.removingLastComponent(), root: fixture.root,
+            identity: FileIdentity(walked), isNew: true)
+        // when a worker takes it,
+        let outcome = Mutex<TesseraService.Scanner.Outcome?>(nil)
+        let worker = Thread {
+            let result = scanner.process(
+                job, thumbnailer: Thumbnailer(options: ThumbnailOptions()), cache: ThumbnailCache(root: fixture.configuration.cache),
+                full: false, tally: ScanTally(stop: StopFlag()))
+            outcome.withLock { $0 = result }
+        }
+        worker.start()
+        // then it answers at once, recording the file as not a photo, with why.
+        #expect(Deadline.wait(seconds: 10) { outcome.withLock { $0 } != nil }, "the worker blocked on the FIFO")
+        guard case .update(let update, _)? = outcome.withLock({ $0 }), case .unsupported(let reason) = update.content else {
+            Issue.record("expected an unsupported record, got \(String(describing: outcome.withLock { $0 }))")
+            return
+        }
+        #expect(reason.contains("not a regular file (a FIFO)"))
     }
 }

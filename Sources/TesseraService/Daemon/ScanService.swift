@@ -125,12 +125,17 @@ public struct ScanService: Service {
         var options = AlbumBuilder.Options(output: directory)
         options.style = scanner.configuration.albumStyle
         let builder = AlbumBuilder(index: scanner.index, options: options)
-        let outcome = await BlockingWork.run("album pages") { Result { () throws(AlbumError) in try builder.build() } }
+        let stop = StopFlag()
+        let outcome = await BlockingWork.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
+            Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }) }
+        }
         switch outcome {
         case .success(let summary):
             logger.info("album pages: \(summary.written) written, \(summary.unchanged) unchanged in \(directory)")
         case .failure(let error):
             logger.error("album pages: \(error)")
+        case nil:
+            logger.error("album pages: still being written at shutdown; left unfinished")
         }
     }
 }

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Fault campaigns against a built `tessera`, bigger than the test suite's, with the figures.
+
+Usage: scripts/reliability-campaign.py [--tessera PATH] [--rounds N]
+
+Prints one line per campaign: overlapping writers (rows lost), kill campaigns (orphaned
+thumbnails, integrity), readers during scans ("database is locked"), hostile control-socket
+clients (status latency), and peak RSS from /usr/bin/time for `tessera thumb` on files that
+lie about their size and for a 2-worker scan over the broken corpora plus thousands of
+mutants. Needs /usr/bin/time (Debian's `time`) and sqlite3; installs them when missing.
+Without ../shared beside the project it says so and leaves those files out.
+"""
+import argparse, os, random, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus"))
+
+
+def ensure_tools():
+    missing = [pkg for tool, pkg in (("/usr/bin/time", "time"), ("/usr/bin/sqlite3", "sqlite3")) if not os.path.exists(tool)]
+    if missing:
+        subprocess.run([os.path.join(ROOT, "scripts", "install-deps.sh")] + missing, check=True)
+
+
+def build():
+    subprocess.run(["swift", "build", "-c", "release", "--product", "tessera"], cwd=ROOT, check=True)
+    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
+    return os.path.join(out.stdout.strip(), "tessera")
+
+
+def library(tessera, where, copies):
+    """A library of generated photos (the sample library, copied `copies` times)."""
+    sample = os.path.join(where, "sample")
+    subprocess.run([tessera, "sample-library", sample], check=True, capture_output=True)
+    photos = os.path.join(where, "photos")
+    for n in range(copies):
+        shutil.copytree(sample, os.path.join(photos, f"copy{n:03}"))
+    return photos
+
+
+def count(index, sql):
+    return int(subprocess.run(["sqlite3", "-readonly", index, sql], capture_output=True, text=True).stdout.strip() or -1)
+
+
+def peak(cmd, env=None):
+    """Exit status and peak RSS in MiB of `cmd`, from /usr/bin/time."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True, env=env)
+    kib = int(result.stderr.strip().splitlines()[-1])
+    return result.returncode, kib / 1024
+
+
+def overlapping(tessera, rounds):
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 16)  # 16 × 27 files
+        expected = sum(len(files) for _, _, files in os.walk(photos))
+        lost = 0
+        for _ in range(rounds):
+            index = os.path.join(where, "index.sqlite")
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(index + suffix):
+                    os.remove(index + suffix)
+            runs = [subprocess.Popen([tessera, "scan", photos, "--index", index, "--cache", os.path.join(where, "cache")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(4)]
+            statuses = [run.wait() for run in runs]
+            assert all(s == 0 for s in statuses), statuses
+            lost += expected - count(index, "SELECT count(*) FROM photos")
+        print(f"overlapping writers: {rounds} rounds of 4 scans at once over {expected} files: {lost} rows lost")
+
+
+def kills(tessera, rounds):
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 8)
+        index, cache = os.path.join(where, "index.sqlite"), os.path.join(where, "cache")
+        rng = random.Random(5)
+        for _ in range(rounds):
+            run = subprocess.Popen([tessera, "scan", photos, "--index", index, "--cache", cache],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.02, 0.6))
+            run.send_signal(signal.SIGKILL)
+            run.wait()
+            # Change some photos, so renders the kill left unrecorded match no file any more.
+            for folder, _, files in os.walk(photos):
+                for name in files:
+                    if rng.random() < 0.1:
+                        path = os.path.join(folder, name)
+                        with open(path, "ab") as handle:
+                            handle.write(b"\0")
+        subprocess.run([tessera, "scan", photos, "--full", "--index", index, "--cache", cache], check=True, capture_output=True)
+        referenced = set(subprocess.run(["sqlite3", "-readonly", index, "SELECT path FROM thumbnails"], capture_output=True, text=True).stdout.split("\n")) - {""}
+        files = {os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs}
+        integrity = subprocess.run(["sqlite3", "-readonly", index, "PRAGMA integrity_check"], capture_output=True, text=True).stdout.strip()
+        print(f"kill campaign: {rounds} SIGKILLs at random moments, then scan --full: {len(files - referenced)} orphaned "
+              f"thumbnails, {len(referenced - files)} missing, integrity {integrity}")
+
+
+def readers(tessera, scans, pause=0.05):
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 2)
+        index = os.path.join(where, "index.sqlite")
+        args = ["--index", index, "--cache", os.path.join(where, "cache")]
+        subprocess.run([tessera, "scan", photos] + args, check=True, capture_output=True)
+        done = threading.Event()
+        tally = {"reads": 0, "locked": 0}
+
+        def read():
+            while not done.is_set():
+                result = subprocess.run(["sqlite3", "-readonly", index, "SELECT count(*) FROM photos"], capture_output=True, text=True)
+                tally["reads"] += 1
+                if result.returncode != 0:
+                    tally["locked"] += 1
+                time.sleep(pause)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        target = os.path.join(photos, "copy000", "Garden", "drawing.png")
+        for n in range(scans):
+            os.utime(target, (1_600_000_000 + n, 1_600_000_000 + n))
+            subprocess.run([tessera, "scan", photos] + args, capture_output=True)
+        done.set()
+        reader.join()
+        print(f"readers: {tally['reads']} sqlite3 -readonly reads, {pause * 1000:.0f} ms apart, during {scans} scans: "
+              f"{tally['locked']} failed")
+
+
+def hostile_clients(tessera):
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 1)
+        sock = os.path.join(where, "control.sock")
+        config = os.path.join(where, "config.yaml")
+        with open(config, "w") as handle:
+            handle.write("watch: false\n")
+        daemon = subprocess.Popen([tessera, "serve", photos, "--config", config, "--socket", sock, "--index",
+                                   os.path.join(where, "index.sqlite"), "--cache", os.path.join(where, "cache")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while not os.path.exists(sock):
+                time.sleep(0.05)
+            stop = threading.Event()
+
+            def connect():
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(sock)
+                return s
+
+            idle = [connect() for _ in range(200)]
+
+            def slow():
+                clients = [connect() for _ in range(40)]
+                while not stop.is_set():
+                    for i, c in enumerate(clients):
+                        try:
+                            c.send(b"{")
+                        except OSError:
+                            clients[i] = connect()
+                    stop.wait(4)
+
+            thread = threading.Thread(target=slow)
+            thread.start()
+            latencies = []
+            end = time.time() + 60
+            while time.time() < end:
+                start = time.time()
+                result = subprocess.run([tessera, "status", "--json", "--socket", sock], capture_output=True, timeout=10)
+                latencies.append((time.time() - start, result.returncode))
+                time.sleep(1)
+            stop.set()
+            thread.join()
+            for s in idle:
+                s.close()
+            worst = max(l for l, _ in latencies)
+            refused = sum(1 for _, status in latencies if status != 0)
+            print(f"hostile clients: 200 idle + 40 one-byte-every-4-s clients for 60 s: {len(latencies)} status requests, "
+                  f"{refused} refused, slowest answer {worst:.2f} s")
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait()
+
+
+def liars(where):
+    """Files that claim far more than they hold."""
+    files = {}
+    base = os.path.join(where, "base.jpg")
+    if os.path.exists(os.path.join(CORPUS, "camera", "Canon EOS 7D.jpg")):
+        shutil.copy(os.path.join(CORPUS, "camera", "Canon EOS 7D.jpg"), base)
+        sparse = os.path.join(where, "sparse.jpg")
+        shutil.copy(base, sparse)
+        os.truncate(sparse, 6 << 30)
+        files["6 GiB sparse .jpg"] = sparse
+    progressive = os.path.join(CORPUS, "formats", "progressive", "OLYMPUS E-M1MarkII.jpg")
+    if os.path.exists(progressive):
+        data = open(progressive, "rb").read()
+        i = data.find(b"\xff\xc2")
+        claimed = os.path.join(where, "claims-14142.jpg")
+        open(claimed, "wb").write((data[:i + 5] + struct.pack(">HH", 14142, 14142) + data[i + 9:])[:44000])
+        files["44 KB progressive JPEG claiming 14142²"] = claimed
+
+    def chunk(kind, body, length=None):
+        return struct.pack(">I", len(body) if length is None else length) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    png = os.path.join(where, "ztxt.png")
+    raw = b"".join(b"\0" + b"\x80" * 48 for _ in range(16))
+    open(png, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+                          + chunk(b"zTXt", b"Comment\0\0" + zlib.compress(b"x" * 100), 1 << 30)
+                          + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    files["PNG with a zTXt chunk claiming 1 GiB"] = png
+    bomb = os.path.join(CORPUS, "broken", "bombs", "bomb_40000x40000_rgb8_truncated.png")
+    if os.path.exists(bomb):
+        files["40000² PNG bomb"] = bomb
+    return files
+
+
+def memory(tessera, mutants):
+    with tempfile.TemporaryDirectory() as where:
+        for name, path in liars(where).items():
+            status, mib = peak([tessera, "thumb", path, "-o", os.path.join(where, "out.jpg")])
+            print(f"peak RSS, tessera thumb on {name}: {mib:.0f} MiB (exit {status})")
+        # A 2-worker scan over the broken corpora and mutants of real photos.
+        photos = os.path.join(where, "photos")
+        os.makedirs(photos)
+        sources = []
+        if os.path.isdir(CORPUS):
+            for folder, _, names in os.walk(CORPUS):
+                for name in names:
+                    if name.endswith((".jpg", ".JPG", ".png", ".jpeg")) and os.path.getsize(os.path.join(folder, name)) < 4 << 20:
+                        sources.append(os.path.join(folder, name))
+                    if "broken" in folder:
+                        shutil.copy(os.path.join(folder, name), os.path.join(photos, f"broken-{len(os.listdir(photos))}-{name}"))
+        else:
+            print("note: ../shared/corpus not found; the mutants come from the sample library only")
+            sample = library(tessera, os.path.join(where, "sample-lib"), 1)
+            sources = [os.path.join(d, f) for d, _, fs in os.walk(sample) for f in fs]
+        rng = random.Random(17)
+        for n in range(mutants):
+            data = bytearray(open(rng.choice(sources), "rb").read())
+            kind = n % 4
+            if kind == 0:
+                data = data[: rng.randrange(len(data))]
+            elif kind == 1:
+                for _ in range(rng.randrange(1, 16)):
+                    data[rng.randrange(len(data))] = rng.randrange(256)
+            elif kind == 2:
+                i = data.find(b"\xff\xc0") if data.find(b"\xff\xc0") > 0 else data.find(b"\xff\xc2")
+                if i > 0:
+                    data[i + 5:i + 9] = struct.pack(">HH", rng.choice([1, 65535, 40000]), rng.choice([65535, 1, 30000]))
+            else:
+                i = data.find(b"IHDR")
+                if i > 0:
+                    data[i + 4:i + 12] = struct.pack(">II", rng.choice([60000, 1, 1 << 20]), rng.choice([60000, 7, 1 << 20]))
+            open(os.path.join(photos, f"mutant-{n:05}.jpg"), "wb").write(bytes(data))
+        status, mib = peak([tessera, "scan", photos, "--workers", "2", "--index", os.path.join(where, "index.sqlite"),
+                            "--cache", os.path.join(where, "cache")])
+        files = len(os.listdir(photos))
+        print(f"peak RSS, 2-worker scan of {files} broken files and mutants: {mib:.0f} MiB (exit {status})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tessera", help="the binary to test (default: build a release one)")
+    parser.add_argument("--rounds", type=int, default=20)
+    options = parser.parse_args()
+    ensure_tools()
+    tessera = options.tessera or build()
+    if not os.path.isdir(CORPUS):
+        print("note: ../shared/corpus not found beside the project; corpus files are left out")
+    overlapping(tessera, options.rounds)
+    kills(tessera, options.rounds)
+    readers(tessera, 40)
+    readers(tessera, 300, pause=0)
+    hostile_clients(tessera)
+    memory(tessera, 3000)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
