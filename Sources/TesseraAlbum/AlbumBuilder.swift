@@ -64,9 +64,9 @@ public struct AlbumBuilder: Sendable {
         var keep: Set<String> = []
         for album in albums {
             guard !shouldStop() else { throw AlbumError("stopped before every album was written") }
-            let photos: [PhotoJSON]
+            let photos: [PhotoRecord]
             do {
-                photos = try index.photos(.init(album: album.name))
+                photos = try index.photos(.init(albumID: album.id))
             } catch {
                 throw AlbumError("\(error)")
             }
@@ -102,15 +102,11 @@ public struct AlbumBuilder: Sendable {
     }
 
     /// One album's pages. Returns how many were written.
-    private func writeAlbum(_ album: AlbumRecord, photos: [PhotoJSON], into directory: FilePath, output: FilePath) throws(AlbumError) -> Int {
+    private func writeAlbum(_ album: AlbumRecord, photos: [PhotoRecord], into directory: FilePath, output: FilePath) throws(AlbumError) -> Int {
         try? FileManager.default.removeItem(atPath: directory.string)
         try Self.makeDirectory(directory)
-        let records = photos.map { photo in
-            LayoutPhoto(
-                id: photo.path, pixelWidth: photo.width.map(Double.init), pixelHeight: photo.height.map(Double.init),
-                orientation: photo.orientation, capturedAt: photo.capturedAt.map { $0 + (photo.utcOffset ?? "") })
-        }
-        let byID = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let records = photos.map(LayoutPhoto.init)
+        let byID = Dictionary(photos.map { (String($0.id), $0) }, uniquingKeysWith: { first, _ in first })
         // One document per breakpoint; count paging gives every width the same photos per page.
         var documents: [(Double, LayoutDocument)] = []
         for width in options.widths {
@@ -130,7 +126,7 @@ public struct AlbumBuilder: Sendable {
             do {
                 documents.append((width, try AlbumLayout.layout(records, config: config)))
             } catch {
-                throw AlbumError("layout failed: \(error.error.field)")
+                throw AlbumError("layout failed: \(error)")
             }
         }
         let pageCount = documents.first?.1.pages.count ?? 0
@@ -172,7 +168,7 @@ public struct AlbumBuilder: Sendable {
 
     /// One laid-out page as an absolutely positioned block; also the tiles' hidden photos by section.
     private func render(
-        _ page: LayoutPage, width: Double, byID: [String: PhotoJSON], directory: FilePath, output: FilePath
+        _ page: LayoutPage, width: Double, byID: [String: PhotoRecord], directory: FilePath, output: FilePath
     ) -> (String, [(String, [String])]) {
         var out = "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(width))px;height:\(HTML.px(page.height))px\">"
         var hidden: [(String, [String])] = []
@@ -214,7 +210,7 @@ public struct AlbumBuilder: Sendable {
     }
 
     /// A photo frame: a link to the original around its thumbnail; the layout frame is in data attributes.
-    private func anchor(_ photo: PhotoJSON, frame: LayoutItem, overlay: String?, directory: FilePath, output: FilePath) -> String {
+    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, overlay: String?, directory: FilePath, output: FilePath) -> String {
         let name = HTML.escape(Self.name(photo))
         return "<a class=\"photo\" href=\"\(link(to: photo, from: directory))\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
@@ -226,7 +222,7 @@ public struct AlbumBuilder: Sendable {
         "left:\(HTML.px(item.x))px;top:\(HTML.px(item.y))px;width:\(HTML.px(item.width))px;height:\(HTML.px(item.height))px"
     }
 
-    private func albumEntry(_ album: AlbumRecord, photos: [PhotoJSON], folder: String, output: FilePath) -> String {
+    private func albumEntry(_ album: AlbumRecord, photos: [PhotoRecord], folder: String, output: FilePath) -> String {
         let cover = photos.first.map { thumbnail(of: $0, from: output, output: output) } ?? ""
         let range = Self.dateRange(album)
         return "<a href=\"albums/\(HTML.url(Array(folder.utf8)))/index.html\"><img src=\"\(cover)\" alt=\"\">"
@@ -235,13 +231,13 @@ public struct AlbumBuilder: Sendable {
     }
 
     /// The original photo, relative to `directory`.
-    private func link(to photo: PhotoJSON, from directory: FilePath) -> String {
-        HTML.url(HTML.relative(Self.bytes(photo), from: directory.rawBytes))
+    private func link(to photo: PhotoRecord, from directory: FilePath) -> String {
+        HTML.url(HTML.relative(photo.pathBytes, from: directory.rawBytes))
     }
 
     /// The largest thumbnail, linked from the cache or copied into the output.
-    private func thumbnail(of photo: PhotoJSON, from directory: FilePath, output: FilePath) -> String {
-        guard let best = photo.thumbnails?.max(by: { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) })?.value else { return "" }
+    private func thumbnail(of photo: PhotoRecord, from directory: FilePath, output: FilePath) -> String {
+        guard let best = photo.thumbnails.max(by: { $0.size < $1.size })?.path else { return "" }
         var target = FilePath(best)
         if options.copyThumbnails {
             let copy = output.appending("thumbnails").appending(target.lastComponent?.string ?? "thumb.jpg")
@@ -256,25 +252,21 @@ public struct AlbumBuilder: Sendable {
     }
 
     /// What changes an album's pages: its photos, their dates, sizes and thumbnails, and the build options.
-    private func fingerprint(album: AlbumRecord, photos: [PhotoJSON]) -> String {
+    private func fingerprint(album: AlbumRecord, photos: [PhotoRecord]) -> String {
         var text = "v1|\(options.style)|\(options.copyThumbnails)|\(options.photosPerPage)|\(options.widths)|\(album.name)"
         for photo in photos {
             text += "|\(photo.path)|\(photo.capturedAt ?? "")|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
-            text += "|\((photo.thumbnails ?? [:]).sorted { $0.key < $1.key }.map(\.value).joined(separator: ","))"
+            text += "|\(photo.thumbnails.map(\.path).joined(separator: ","))"
         }
         return XXH64.hex(XXH64.hash(Array(text.utf8)))
     }
 
-    static func bytes(_ photo: PhotoJSON) -> [UInt8] {
-        photo.pathBase64.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? Array(photo.path.utf8)
-    }
-
-    static func name(_ photo: PhotoJSON) -> String {
-        FilePath(photo.path).lastComponent?.string ?? photo.path
+    static func name(_ photo: PhotoRecord) -> String {
+        photo.path.lastComponent?.string ?? photo.path.string
     }
 
     static func title(_ album: AlbumRecord) -> String {
-        album.name.isEmpty ? (FilePath(album.path).lastComponent?.string ?? "Photos") : album.name
+        album.name.isEmpty ? (album.path.lastComponent?.string ?? "Photos") : album.name
     }
 
     static func dateRange(_ album: AlbumRecord) -> String {
@@ -293,7 +285,7 @@ public struct AlbumBuilder: Sendable {
             (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) && scalar.isASCII ? Character(scalar) : "-"
         }
         let slug = String(readable).split(separator: "-").joined(separator: "-").prefix(40)
-        return (slug.isEmpty ? "album" : String(slug)) + "-" + String(XXH64.hex(XXH64.hash(Array(album.path.utf8))).prefix(8))
+        return (slug.isEmpty ? "album" : String(slug)) + "-" + String(XXH64.hex(XXH64.hash(album.pathBytes)).prefix(8))
     }
 
     static func makeDirectory(_ path: FilePath) throws(AlbumError) {

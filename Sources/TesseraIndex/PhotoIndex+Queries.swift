@@ -8,29 +8,43 @@ import TesseraSystem
 extension PhotoIndex {
     /// Which files `photos(_:)` returns.
     public struct PhotoQuery: Sendable {
-        /// An album's name (its directory relative to its root) or its absolute path.
-        public var album: String?
-        public var limit: Int?
-        /// Only files that failed, instead of displayable photos.
-        public var errors = false
+        /// Which kind of row.
+        public enum Kind: Sendable {
+            /// Displayable photos (status ok or warning), newest first.
+            case photos
+            /// Files that could not be read, by path.
+            case errors
+            /// Files that are not photos Tessera reads, by path.
+            case unsupported
+        }
 
-        public init(album: String? = nil, limit: Int? = nil, errors: Bool = false) {
-            self.album = album
+        /// Only the album with this id.
+        public var albumID: Int64?
+        public var limit: Int?
+        public var kind: Kind
+
+        public init(albumID: Int64? = nil, limit: Int? = nil, kind: Kind = .photos) {
+            self.albumID = albumID
             self.limit = limit
-            self.errors = errors
+            self.kind = kind
         }
     }
 
-    /// Photos newest first (ties by path bytes), in the `PhotoJSON` shape.
-    public func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoJSON] {
+    /// Photos newest first (ties by path bytes), or failed or unsupported files by path.
+    public func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord] {
         try read { db in
-            var conditions = [query.errors ? "p.status = 'error'" : "p.status IN ('ok', 'warning')"]
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            if let album = query.album {
-                conditions.append("(a.name = ? OR a.path = ?)")
-                arguments += [album, Data(album.utf8)]
+            var conditions: [String]
+            switch query.kind {
+            case .photos: conditions = ["p.status IN ('ok', 'warning')"]
+            case .errors: conditions = ["p.status = 'error'"]
+            case .unsupported: conditions = ["p.status = 'unsupported'"]
             }
-            let order = query.errors ? "p.path" : "p.sort_instant_ms DESC, p.path"
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let albumID = query.albumID {
+                conditions.append("p.album_id = ?")
+                arguments.append(albumID)
+            }
+            let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
             var sql = """
                 SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
@@ -41,30 +55,36 @@ extension PhotoIndex {
             }
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
             let ids = rows.map { $0["id"] as Int64 }
-            var thumbnails: [Int64: [String: String]] = [:]
+            var thumbnails: [Int64: [ThumbnailEntry]] = [:]
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
                 let marks = databaseQuestionMarks(count: chunk.count)
                 for row in try Row.fetchAll(
-                    db, sql: "SELECT photo_id, size, path FROM thumbnails WHERE photo_id IN (\(marks))",
+                    db, sql: "SELECT photo_id, size, side, path FROM thumbnails WHERE photo_id IN (\(marks)) ORDER BY size",
                     arguments: StatementArguments(Array(chunk))) {
-                    thumbnails[row["photo_id"], default: [:]][String(row["size"] as Int)] = row["path"]
+                    thumbnails[row["photo_id"], default: []].append(
+                        ThumbnailEntry(size: row["size"], side: row["side"], path: row["path"]))
                 }
             }
-            return rows.map { row in Self.json(row, thumbnails: thumbnails[row["id"]] ?? [:]) }
+            return rows.map { row in Self.record(row, thumbnails: thumbnails[row["id"]] ?? []) }
         }
     }
 
     /// Albums, newest first by their newest photo; empty ones are not kept.
     public func albums() throws(IndexError) -> [AlbumRecord] {
         try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path")
+                .map(Self.album)
+        }
+    }
+
+    /// The albums a person means by `text`: its folder relative to its root (several roots may
+    /// each have one of that name), or its absolute path.
+    public func albums(named text: String) throws(IndexError) -> [AlbumRecord] {
+        try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path"
-            ).map { row in
-                AlbumRecord(
-                    id: row["id"], path: String(decoding: row["path"] as Data, as: UTF8.self), name: row["name"],
-                    photoCount: row["photo_count"], newestCapturedAt: row["newest_captured_at"],
-                    oldestCapturedAt: row["oldest_captured_at"], coverPhotoID: row["cover_photo_id"])
-            }
+                db, sql: "SELECT * FROM albums WHERE name = ? OR path = ? ORDER BY path",
+                arguments: [text, Data(text.utf8)]
+            ).map(Self.album)
         }
     }
 
@@ -102,34 +122,30 @@ extension PhotoIndex {
         }
     }
 
-    static func json(_ row: Row, thumbnails: [String: String]) -> PhotoJSON {
-        let path = FilePath(rawBytes: row["path"] as Data)
-        let format = ImageFormat(rawValue: row["format"]) ?? .unsupported
-        var json = PhotoJSON(path: path, format: format, error: row["error"])
-        json.width = row["width"]
-        json.height = row["height"]
-        json.orientation = row["orientation"]
-        json.displayWidth = row["display_width"]
-        json.displayHeight = row["display_height"]
-        json.capturedAt = row["captured_at"]
-        json.utcOffset = row["utc_offset"]
-        json.dateSource = row["date_source"]
-        json.make = row["make"]
-        json.model = row["model"]
-        json.lensModel = row["lens_model"]
-        json.exposureTime = row["exposure_time"]
-        json.fNumber = row["f_number"]
-        json.iso = row["iso"]
-        json.focalLength = row["focal_length"]
-        json.coding = row["coding"]
+    static func record(_ row: Row, thumbnails: [ThumbnailEntry]) -> PhotoRecord {
+        var gps: ExifFields.GPS?
         if let latitude = row["gps_latitude"] as Double?, let longitude = row["gps_longitude"] as Double? {
-            json.gps = ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
+            gps = ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
         }
         let warnings = (row["warnings"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-        json.warnings = warnings ?? []
-        json.album = row["album_name"]
-        json.thumbnails = thumbnails
-        json.status = row["status"]
-        return json
+        return PhotoRecord(
+            id: row["id"], pathBytes: [UInt8](row["path"] as Data), albumID: row["album_id"], albumName: row["album_name"],
+            status: PhotoRecord.Status(rawValue: row["status"]) ?? .error, error: row["error"], errorCode: row["error_code"],
+            format: ImageFormat(rawValue: row["format"]) ?? .unsupported, width: row["width"], height: row["height"],
+            orientation: row["orientation"], displayWidth: row["display_width"], displayHeight: row["display_height"],
+            bitDepth: row["bit_depth"], coding: row["coding"], capturedAt: row["captured_at"], utcOffset: row["utc_offset"],
+            dateSource: (row["date_source"] as String?).flatMap(DateSource.init(rawValue:)),
+            sortInstantMilliseconds: row["sort_instant_ms"],
+            camera: .init(
+                make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
+                fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"]),
+            gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], thumbnails: thumbnails)
+    }
+
+    static func album(_ row: Row) -> AlbumRecord {
+        AlbumRecord(
+            id: row["id"], pathBytes: [UInt8](row["path"] as Data), name: row["name"], photoCount: row["photo_count"],
+            newestCapturedAt: row["newest_captured_at"], oldestCapturedAt: row["oldest_captured_at"],
+            coverPhotoID: row["cover_photo_id"])
     }
 }

@@ -7,10 +7,10 @@ public enum AlbumLayout {
     ///
     /// - Throws: `LayoutError` naming the first invalid configuration field (§2.1).
     public static func layout(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) -> LayoutDocument {
-        if let field = config.invalidField() { throw LayoutError(field: field) }
+        try config.validate()
         let sections = Section.group(photos, by: config.groupBy)
         var document = config.paging == .viewport
-            ? viewport(sections, config: config) : counted(sections, config: config)
+            ? try viewport(sections, config: config) : counted(sections, config: config)
         if config.pixelRounding { round(&document, scale: config.outputScale) }
         return document
     }
@@ -56,7 +56,7 @@ public enum AlbumLayout {
     }
 
     /// §4.1–4.2: one continuous document cut into pages of height Hp.
-    static func viewport(_ sections: [Section], config: LayoutConfig) -> LayoutDocument {
+    static func viewport(_ sections: [Section], config: LayoutConfig) throws(LayoutError) -> LayoutDocument {
         var y = config.insets.top
         var items: [LayoutItem] = []
         var records: [LayoutSection] = []
@@ -71,7 +71,11 @@ public enum AlbumLayout {
         }
         let height = sections.isEmpty ? 0 : y + config.insets.bottom
         let pageHeight = config.pageHeight
-        let pageCount = height > 0 ? Int((height / pageHeight).rounded(.up)) : 0
+        let bands = height > 0 ? (height / pageHeight).rounded(.up) : 0
+        guard bands <= 1_000_000 else {
+            throw LayoutError(field: "page.height", "gives \(bands) pages for this album; at most 1000000 are made")
+        }
+        let pageCount = Int(bands)
         let query = ItemQuery(items)
         let pages = (0..<pageCount).map { k in
             let band = (top: Double(k) * pageHeight, bottom: Double(k + 1) * pageHeight)

@@ -4,17 +4,19 @@ extension LayoutConfig {
     /// Sets one parameter by its LAYOUT-SPEC §2.1 name, e.g. `justified.targetRowHeight` = `"220"`.
     ///
     /// Insets take `"t,l,b,r"` or one number for all sides; `maxNumRows` and the optional
-    /// numbers take `"null"` to unset them. Values are checked by `invalidField()` later.
+    /// numbers take `"null"` to unset them. Ranges are checked by `validate()` later.
     ///
     /// - Throws: `LayoutError` naming `key` when the key is unknown or the value is not of its type.
     public mutating func set(_ key: String, _ value: String) throws(LayoutError) {
-        let bad = LayoutError(field: key)
+        func bad(_ expected: String) -> LayoutError {
+            LayoutError(field: key, "must be \(expected), not \"\(value)\"")
+        }
         func number() throws(LayoutError) -> Double {
-            guard let parsed = Double(value) else { throw bad }
+            guard let parsed = Double(value), parsed.isFinite else { throw bad("a finite number") }
             return parsed
         }
         func whole() throws(LayoutError) -> Int {
-            guard let parsed = Int(value) else { throw bad }
+            guard let parsed = Int(value) else { throw bad("a whole number") }
             return parsed
         }
         func optionalWhole() throws(LayoutError) -> Int? {
@@ -24,7 +26,7 @@ extension LayoutConfig {
             value == "null" || value == "false" ? nil : try number()
         }
         func flag() throws(LayoutError) -> Bool {
-            guard let parsed = Bool(value) else { throw bad }
+            guard let parsed = Bool(value) else { throw bad("true or false") }
             return parsed
         }
         func parseInsets() throws(LayoutError) -> Insets {
@@ -32,12 +34,18 @@ extension LayoutConfig {
             switch parts.count {
             case 1: return Insets(top: parts[0], left: parts[0], bottom: parts[0], right: parts[0])
             case 4: return Insets(top: parts[0], left: parts[1], bottom: parts[2], right: parts[3])
-            default: throw bad
+            default: throw bad("one number, or four as top,left,bottom,right")
             }
         }
-        func choice<T: RawRepresentable<String>>(_: T.Type) throws(LayoutError) -> T {
-            guard let parsed = T(rawValue: value) else { throw bad }
+        func choice<T: RawRepresentable<String> & CaseIterable>(_: T.Type) throws(LayoutError) -> T {
+            guard let parsed = T(rawValue: value) else {
+                throw bad("one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+            }
             return parsed
+        }
+        func oneOf(_ allowed: [String]) throws(LayoutError) -> String {
+            guard allowed.contains(value) else { throw bad("one of " + allowed.joined(separator: ", ")) }
+            return value
         }
         switch key {
         case "page.width": pageWidth = try number()
@@ -50,7 +58,7 @@ extension LayoutConfig {
         case "sections.headerHeight": headerHeight = try number()
         case "sections.sectionSpacing": sectionSpacing = try number()
         case "sections.coalesce":
-            guard try !flag() else { throw bad }  // §4.4 is optional and not implemented
+            guard try !flag() else { throw LayoutError(field: key, "is not supported (§4.4 is optional); only false") }
         case "style": style = try choice(Style.self)
         case "tiles.margin": tilesMargin = try number()
         case "tiles.singleHeight": tilesSingleHeight = try number()
@@ -81,14 +89,10 @@ extension LayoutConfig {
             } else if value.hasPrefix("proposedOffset:"), let offset = Double(value.dropFirst(15)) {
                 stripOffset = .proposedOffset(offset)
             } else {
-                throw bad
+                throw bad("first, focusIndex:N or proposedOffset:X")
             }
-        case "strip.zoomShift":
-            guard value == "all" || value == "adjacent" else { throw bad }
-            stripZoomAll = value == "all"
-        case "justified.algorithm":
-            guard value == "greedy" || value == "optimal" else { throw bad }
-            justifiedGreedy = value == "greedy"
+        case "strip.zoomShift": stripZoomAll = try oneOf(["all", "adjacent"]) == "all"
+        case "justified.algorithm": justifiedGreedy = try oneOf(["greedy", "optimal"]) == "greedy"
         case "justified.targetRowHeight": targetRowHeight = try number()
         case "justified.spacing":
             let spacing = try parseInsets()  // one number, or "horizontal,vertical" given twice
@@ -98,7 +102,7 @@ extension LayoutConfig {
         case "justified.padding": justifiedPadding = try parseInsets()
         case "justified.tolerance": tolerance = try number()
         case "justified.showWidows": showWidows = try flag()
-        case "justified.widowLayoutStyle": widowLayoutStyle = value
+        case "justified.widowLayoutStyle": widowLayoutStyle = try oneOf(["left", "center", "justify"])
         case "justified.maxNumRows": maxNumRows = try optionalWhole()
         case "justified.forceAspectRatio": forceAspectRatio = try optionalNumber()
         case "justified.fullWidthBreakoutRowCadence": fullWidthBreakoutRowCadence = try optionalWhole()
@@ -106,14 +110,10 @@ extension LayoutConfig {
         case "justified.minPhotosPerRow": minPhotosPerRow = try optionalWhole()
         case "justified.maxPhotosPerRow": maxPhotosPerRow = try optionalWhole()
         case "justified.maxRowHeight": maxRowHeight = try optionalNumber()
-        case "justified.lastRow":
-            guard value == "justify" || value == "ragged" else { throw bad }
-            lastRowRagged = value == "ragged"
-        case "output.rounding":
-            guard value == "none" || value == "pixel" else { throw bad }
-            pixelRounding = value == "pixel"
+        case "justified.lastRow": lastRowRagged = try oneOf(["justify", "ragged"]) == "ragged"
+        case "output.rounding": pixelRounding = try oneOf(["none", "pixel"]) == "pixel"
         case "output.scale": outputScale = try number()
-        default: throw bad
+        default: throw LayoutError(field: key, "is not a layout parameter (see LAYOUT-SPEC §2.1)")
         }
     }
 }

@@ -8,8 +8,8 @@ public struct LayoutConfig: Sendable, Equatable {
     }
 
     public enum Style: String, Sendable, CaseIterable { case tiles, masonry, grid, strip, justified }
-    public enum PagingMode: String, Sendable { case viewport, count }
-    public enum GroupBy: String, Sendable { case day, month, none }
+    public enum PagingMode: String, Sendable, CaseIterable { case viewport, count }
+    public enum GroupBy: String, Sendable, CaseIterable { case day, month, none }
     public enum StripOffset: Sendable, Equatable { case first, focusIndex(Int), proposedOffset(Double) }
 
     // page
@@ -57,36 +57,88 @@ public struct LayoutConfig: Sendable, Equatable {
     /// The content width `C` (§0.1).
     var contentWidth: Double { pageWidth - insets.left - insets.right }
 
-    /// The first field that breaks the validation rules of §2.1, or nil.
-    public func invalidField() -> String? {
-        let nonNegative: [(String, Double)] = [
-            ("sections.headerHeight", headerHeight), ("sections.sectionSpacing", sectionSpacing),
-            ("masonry.spacing", masonrySpacing), ("strip.spacing", stripSpacing),
-            ("justified.spacing.horizontal", spacingHorizontal), ("justified.spacing.vertical", spacingVertical),
-            ("justified.photoPadding", photoPadding), ("tiles.margin", tilesMargin), ("grid.minimumColumnGap", gridMinimumColumnGap),
-        ]
-        let insetSets: [(String, Insets)] = [
-            ("page.insets", insets), ("masonry.insets", masonryInsets), ("grid.insets", gridInsets),
-            ("justified.padding", justifiedPadding),
-        ]
-        if !(pageWidth > 0) { return "page.width" }
-        if !(pageHeight > 0) { return "page.height" }
-        if pageCount < 1 { return "paging.count" }
-        if masonryColumns < 1 { return "masonry.columns" }
-        if !(targetRowHeight > 0) { return "justified.targetRowHeight" }
-        if !(tolerance >= 0 && tolerance < 1) { return "justified.tolerance" }
-        if !(stripCellScale > 0 && stripCellScale <= 1) { return "strip.cellScale" }
-        if !(stripHeight > 0) { return "strip.height" }
-        if !(gridItemWidth > 0) { return "grid.itemWidth" }
-        if !(gridItemHeight > 0) { return "grid.itemHeight" }
-        for (name, value) in nonNegative where !(value >= 0) { return name }
-        for (name, set) in insetSets {
-            for (side, value) in [("top", set.top), ("left", set.left), ("bottom", set.bottom), ("right", set.right)]
-            where !(value >= 0 && value.isFinite) {
-                return "\(name).\(side)"
+    /// The largest size, spacing or count any parameter may take: bigger values are never
+    /// meant, and keep every derived count within what memory and `Int` hold.
+    static let largest = 1_000_000.0
+
+    /// Checks every parameter against §2.1 and against `largest`.
+    ///
+    /// - Throws: `LayoutError` naming the first field out of range and the range allowed.
+    public func validate() throws(LayoutError) {
+        // Sizes are in points: below one there is nothing to see, and counts derived from them explode.
+        func size(_ name: String, _ value: Double, upTo limit: Double = Self.largest) throws(LayoutError) {
+            guard value >= 1 && value <= limit else {
+                throw LayoutError(field: name, "must be a number from 1 to \(Self.text(limit)), not \(value)")
             }
         }
-        if ![1.0, 2.0, 3.0].contains(outputScale) { return "output.scale" }
-        return nil
+        func ratio(_ name: String, _ value: Double, from lowest: Double, upTo highest: Double) throws(LayoutError) {
+            guard value >= lowest && value <= highest else {
+                throw LayoutError(field: name, "must be a number from \(lowest) to \(Self.text(highest)), not \(value)")
+            }
+        }
+        func nonNegative(_ name: String, _ value: Double) throws(LayoutError) {
+            guard value >= 0 && value <= Self.largest else {
+                throw LayoutError(field: name, "must be a number from 0 to \(Self.text(Self.largest)), not \(value)")
+            }
+        }
+        func count(_ name: String, _ value: Int, from lowest: Int = 1, upTo highest: Int = 1_000_000) throws(LayoutError) {
+            guard (lowest...highest).contains(value) else {
+                throw LayoutError(field: name, "must be a whole number from \(lowest) to \(highest), not \(value)")
+            }
+        }
+        try size("page.width", pageWidth)
+        try size("page.height", pageHeight, upTo: 100 * Self.largest)
+        try count("paging.count", pageCount)
+        try count("masonry.columns", masonryColumns, upTo: 1000)
+        try count("tiles.maxShown", tilesMaxShown, upTo: 1000)
+        try count("grid.preloadBuffer", gridPreloadBuffer, from: 0)
+        try size("justified.targetRowHeight", targetRowHeight)
+        guard tolerance >= 0 && tolerance < 1 else {
+            throw LayoutError(field: "justified.tolerance", "must be a number from 0 up to (not including) 1, not \(tolerance)")
+        }
+        try ratio("strip.cellScale", stripCellScale, from: 0.01, upTo: 1)
+        for (name, value) in [
+            ("strip.height", stripHeight), ("grid.itemWidth", gridItemWidth), ("grid.itemHeight", gridItemHeight),
+            ("tiles.singleHeight", tilesSingleHeight), ("tiles.threeSub", tilesThreeSub), ("tiles.fourSub", tilesFourSub),
+            ("tiles.fiveSub", tilesFiveSub), ("tiles.fiveMainHeight", tilesFiveMainHeight), ("tiles.sixSub", tilesSixSub),
+        ] {
+            try size(name, value)
+        }
+        for (name, value) in [
+            ("sections.headerHeight", headerHeight), ("sections.sectionSpacing", sectionSpacing),
+            ("masonry.spacing", masonrySpacing), ("masonry.bodyHeight", masonryBodyHeight), ("strip.spacing", stripSpacing),
+            ("justified.spacing.horizontal", spacingHorizontal), ("justified.spacing.vertical", spacingVertical),
+            ("justified.photoPadding", photoPadding), ("tiles.margin", tilesMargin), ("grid.minimumColumnGap", gridMinimumColumnGap),
+        ] {
+            try nonNegative(name, value)
+        }
+        for (name, set) in [
+            ("page.insets", insets), ("masonry.insets", masonryInsets), ("grid.insets", gridInsets),
+            ("justified.padding", justifiedPadding),
+        ] {
+            for (side, value) in [("top", set.top), ("left", set.left), ("bottom", set.bottom), ("right", set.right)] {
+                try nonNegative("\(name).\(side)", value)
+            }
+        }
+        if masonryMaxImageHeightRatio.isFinite {
+            try ratio("masonry.maxImageHeightRatio", masonryMaxImageHeightRatio, from: 0.001, upTo: 1000)
+        }
+        if let maxNumRows { try count("justified.maxNumRows", maxNumRows, from: 0) }
+        if let fullWidthBreakoutRowCadence { try count("justified.fullWidthBreakoutRowCadence", fullWidthBreakoutRowCadence) }
+        if let minPhotosPerRow { try count("justified.minPhotosPerRow", minPhotosPerRow) }
+        if let maxPhotosPerRow { try count("justified.maxPhotosPerRow", maxPhotosPerRow) }
+        if let forceAspectRatio { try ratio("justified.forceAspectRatio", forceAspectRatio, from: 0.001, upTo: 1000) }
+        if let maxRowHeight { try size("justified.maxRowHeight", maxRowHeight) }
+        if case .proposedOffset(let offset) = stripOffset, !offset.isFinite {
+            throw LayoutError(field: "strip.offset", "proposedOffset must be a finite number, not \(offset)")
+        }
+        guard [1.0, 2.0, 3.0].contains(outputScale) else {
+            throw LayoutError(field: "output.scale", "must be 1, 2 or 3, not \(outputScale)")
+        }
+    }
+
+    /// 1000000 rather than 1e+06.
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -95,18 +95,23 @@ public struct LayoutDocument: Codable, Sendable, Equatable {
     }
 }
 
-/// `{"error": {"code": "invalidConfig", "field": "…"}}` (§2.1).
-public struct LayoutError: Error, Codable, Sendable, Equatable {
+/// `{"error": {"code": "invalidConfig", "field": "…", "message": "…"}}` (§2.1, plus the message).
+public struct LayoutError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
     public struct Detail: Codable, Sendable, Equatable {
         public var code: String
         public var field: String
+        /// What is wrong and what is allowed, e.g. "must be a number from 1 to 1000000".
+        public var message: String?
     }
 
     public var error: Detail
 
-    public init(field: String) {
-        error = Detail(code: "invalidConfig", field: field)
+    public init(field: String, _ message: String) {
+        error = Detail(code: "invalidConfig", field: field, message: message)
     }
+
+    /// "justified.targetRowHeight must be a number from 1 to 1000000, not 1e-300".
+    public var description: String { "\(error.field) \(error.message ?? "is not valid")" }
 }
 
 /// A style's output for one section, in body coordinates (§3).

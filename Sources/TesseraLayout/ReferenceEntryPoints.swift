@@ -42,12 +42,24 @@ public enum ReferenceEntryPoints {
             }
             let params = object["params"] as? [String: Any] ?? [:]
             func number(_ key: String) -> Double? { jsonNumber(params[key]) }
+            // Sizes must be finite, the target height and width positive, photo counts whole and positive.
+            let width = number("containerWidth") ?? 0, target = number("targetRowHeight") ?? 0
+            let spacing = number("spacing") ?? 0, padding = number("padding") ?? 0
+            guard width > 0, width.isFinite, target > 0, target.isFinite, spacing.isFinite, padding.isFinite else {
+                return ["error": "containerWidth and targetRowHeight must be positive finite numbers; spacing and padding finite"]
+            }
+            func count(_ key: String) -> (value: Int?, valid: Bool) {
+                guard let value = number(key) else { return (nil, params[key] == nil || params[key] is NSNull) }
+                guard let whole = Int(exactly: value), whole >= 1 else { return (nil, false) }
+                return (whole, true)
+            }
+            let (minPhotos, maxPhotos) = (count("minPhotos"), count("maxPhotos"))
+            guard minPhotos.valid, maxPhotos.valid else { return ["error": "minPhotos and maxPhotos must be whole numbers from 1"] }
             let rows = OptimalRows.rows(
                 aspects: aspects,
                 params: .init(
-                    containerWidth: number("containerWidth") ?? 0, spacing: number("spacing") ?? 0,
-                    padding: number("padding") ?? 0, targetRowHeight: number("targetRowHeight") ?? 0,
-                    minPhotos: number("minPhotos").map { Int($0) }, maxPhotos: number("maxPhotos").map { Int($0) }))
+                    containerWidth: width, spacing: spacing, padding: padding, targetRowHeight: target,
+                    minPhotos: minPhotos.value, maxPhotos: maxPhotos.value))
             guard let rows else { return ["rows": NSNull()] }
             return ["rows": rows.map { row in
                 row.indices.map { index in
@@ -77,11 +89,11 @@ public enum ReferenceEntryPoints {
         }
         if let target = number(object["targetRowHeight"]) { config.targetRowHeight = target }
         if let tolerance = number(object["targetRowHeightTolerance"]) { config.tolerance = tolerance }
-        if let rows = number(object["maxNumRows"]), rows.isFinite { config.maxNumRows = Int(rows) }
+        if let rows = number(object["maxNumRows"]), rows.isFinite { config.maxNumRows = Int(exactly: rows.rounded(.down)) ?? Int.max }
         if let forced = number(object["forceAspectRatio"]) { config.forceAspectRatio = forced }
         if let show = object["showWidows"] as? Bool { config.showWidows = show }
         if let cadence = number(object["fullWidthBreakoutRowCadence"]), cadence > 0 {
-            config.breakoutCadence = Int(cadence)
+            config.breakoutCadence = Int(exactly: cadence.rounded(.down)) ?? Int.max
         }
         if let style = object["widowLayoutStyle"] as? String { config.widowLayoutStyle = style }
         return config
@@ -89,20 +101,25 @@ public enum ReferenceEntryPoints {
 
     /// A JSON number as a Double; nil for anything else, booleans included (on Linux a
     /// parsed `true` is an NSNumber too, told apart only by its `objCType` "c").
-    static func jsonNumber(_ value: Any?) -> Double? {
+    public static func jsonNumber(_ value: Any?) -> Double? {
         guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
         return number.doubleValue
     }
 
     /// Runs `body` on one object or on each object of an array, keeping the shape.
+    ///
+    /// A case whose answer holds numbers JSON cannot carry (inputs so extreme that sizes
+    /// overflow to infinity) answers with an error instead.
     private static func eachCase(_ input: Data, _ body: ([String: Any]) -> [String: Any]) throws -> Data {
         let parsed = try JSONSerialization.jsonObject(with: input)
-        let output: Any
-        if let list = parsed as? [Any] {
-            output = list.map { body($0 as? [String: Any] ?? [:]) }
-        } else {
-            output = body(parsed as? [String: Any] ?? [:])
+        func answer(_ object: Any) -> [String: Any] {
+            let result = body(object as? [String: Any] ?? [:])
+            guard (try? JSONSerialization.data(withJSONObject: result)) != nil else {
+                return ["error": "these inputs give sizes that are not finite numbers"]
+            }
+            return result
         }
+        let output: Any = (parsed as? [Any]).map { $0.map(answer) } ?? answer(parsed)
         return try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
     }
 }

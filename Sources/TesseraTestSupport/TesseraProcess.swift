@@ -18,17 +18,20 @@ public enum TesseraProcess {
         public var stderr: String
     }
 
-    /// Runs `tessera arguments…` to completion with `environment` added to this process's own.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result {
-        let process = try start(arguments, environment: environment, in: directory)
+    /// Runs `tessera arguments…` to completion with `environment` added to this process's own,
+    /// and `input` on its standard input.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: Data? = nil
+    ) throws -> Result {
+        let process = try start(arguments, environment: environment, in: directory, input: input)
         return process.wait()
     }
 
     /// Starts `tessera arguments…` in the background; `wait()` collects it.
     public static func start(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: Data? = nil
     ) throws -> Running {
-        try Running(executable: executable, arguments: arguments, environment: environment, directory: directory)
+        try Running(executable: executable, arguments: arguments, environment: environment, directory: directory, input: input)
     }
 
     /// A started process whose output is drained while it runs.
@@ -39,7 +42,7 @@ public enum TesseraProcess {
         private let group = DispatchGroup()
         private var stdoutData = Data(), stderrData = Data()
 
-        init(executable: URL, arguments: [String], environment: [String: String], directory: URL?) throws {
+        init(executable: URL, arguments: [String], environment: [String: String], directory: URL?, input: Data?) throws {
             process.executableURL = executable
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -47,8 +50,13 @@ public enum TesseraProcess {
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
-            process.standardInput = FileHandle.nullDevice
+            let stdin = input.map { _ in Pipe() }
+            process.standardInput = stdin ?? FileHandle.nullDevice
             try process.run()
+            if let stdin, let input {
+                stdin.fileHandleForWriting.write(input)
+                try stdin.fileHandleForWriting.close()
+            }
             // Drain both pipes while the process runs, so a chatty child cannot block on a full pipe.
             DispatchQueue.global().async(group: group) { self.stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
             DispatchQueue.global().async(group: group) { self.stderrData = err.fileHandleForReading.readDataToEndOfFile() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
@@ -13,7 +14,7 @@ struct LayoutCommand: ParsableCommand {
         abstract: "Lay out album pages: frames for every photo, as JSON.",
         discussion: """
             Reads the index read-only (it works while a daemon writes), or photo records from --photos: \
-            a JSON array of objects with id, width, height and optionally orientation, capturedAt, album. \
+            a JSON array of objects with id, width, height and optionally orientation, capturedAt, bodyHeight. \
             Any parameter of the layout specification is set with --option key=value, e.g. \
             --option justified.targetRowHeight=220 --option page.insets=0,12,0,12.
             """,
@@ -48,7 +49,7 @@ struct LayoutCommand: ParsableCommand {
     @Option(parsing: .singleValue, help: "A layout parameter, key=value (repeatable).")
     var option: [String] = []
 
-    @Flag(help: "Print JSON (the default; kept for symmetry with the other commands).")
+    @Flag(help: "Also report errors as JSON on standard output (layouts are always JSON).")
     var json = false
 
     func run() throws {
@@ -61,49 +62,78 @@ struct LayoutCommand: ParsableCommand {
             try config.set("page.height", String(pageHeight))
             try config.set("paging.count", String(pageSize))
             for assignment in option {
-                guard let equals = assignment.firstIndex(of: "=") else { throw LayoutError(field: assignment) }
+                guard let equals = assignment.firstIndex(of: "=") else {
+                    throw LayoutError(field: assignment, "is not key=value (--option justified.targetRowHeight=220)")
+                }
                 try config.set(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
             }
             let records = try photos.map(Self.records(from:)) ?? indexRecords()
             print(try AlbumLayout.layout(records, config: config).canonicalJSON())
         } catch let error as LayoutError {
-            print(try error.canonicalJSON())
+            if json {
+                print(try error.canonicalJSON())
+            } else {
+                printError("tessera: \(Self.optionName(error.error.field)) \(error.error.message ?? "is not valid")")
+            }
             throw ExitCode(2)
         }
     }
 
-    /// Photos from the index, newest first, with their paths as ids.
+    /// The command-line spelling of a layout field, where it has its own option.
+    static func optionName(_ field: String) -> String {
+        let options = [
+            "style": "--style", "page.width": "--width", "sections.groupBy": "--sections", "paging.mode": "--paging",
+            "page.height": "--page-height", "paging.count": "--page-size",
+        ]
+        return options[field] ?? field
+    }
+
+    /// Photos from the index, newest first, with their row ids as ids.
     private func indexRecords() throws -> [LayoutPhoto] {
         let configuration = try store.configuration()
+        let index = try store.openIndex(configuration, readOnly: true)
+        let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         do {
-            let index = try PhotoIndex(path: configuration.index, readOnly: true)
-            return try index.photos(.init(album: album)).map(Self.record)
+            return try index.photos(.init(albumID: albumID)).map(LayoutPhoto.init)
         } catch {
             throw CLIError("\(error)")
         }
     }
 
-    static func record(_ photo: PhotoJSON) -> LayoutPhoto {
-        LayoutPhoto(
-            id: photo.path, pixelWidth: photo.width.map(Double.init), pixelHeight: photo.height.map(Double.init),
-            orientation: photo.orientation, capturedAt: photo.capturedAt.map { $0 + (photo.utcOffset ?? "") })
-    }
-
-    private static func records(from source: String) throws -> [LayoutPhoto] {
-        let data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile()
-            : try Data(contentsOf: URL(fileURLWithPath: source))
-        guard let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-            throw CLIError("\(source): expected a JSON array of photo objects")
+    /// Photo records from JSON; every field is checked before the engine sees it.
+    static func records(from source: String) throws -> [LayoutPhoto] {
+        let data: Data
+        do {
+            data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw CLIError("\(source): cannot read: \(error.localizedDescription)")
+        }
+        guard let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+            throw CLIError("\(source): expected a JSON array of photo objects", status: 2)
         }
         return try list.enumerated().map { index, object in
-            guard let id = object["id"] as? String ?? (object["id"] as? NSNumber)?.stringValue else {
-                throw CLIError("\(source): photo \(index) has no id")
+            func fail(_ field: String, _ expected: String) -> CLIError {
+                CLIError("\(source): photo \(index): \(field) must be \(expected)", status: 2)
             }
-            func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+            guard let id = object["id"] as? String ?? (object["id"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }).map(String.init)
+            else { throw fail("id", "a string or a whole number") }
+            func number(_ keys: String...) throws -> Double? {
+                for key in keys where object[key] != nil && !(object[key] is NSNull) {
+                    guard let value = ReferenceEntryPoints.jsonNumber(object[key]) else { throw fail(key, "a number") }
+                    return value
+                }
+                return nil
+            }
+            var orientation: Int?
+            if let value = try number("orientation") {
+                guard let whole = Int(exactly: value), (1...8).contains(whole) else { throw fail("orientation", "a whole number from 1 to 8") }
+                orientation = whole
+            }
+            let capturedAt = object["capturedAt"].flatMap { $0 is NSNull ? nil : $0 }
+            guard capturedAt == nil || capturedAt is String else { throw fail("capturedAt", "a string") }
             return LayoutPhoto(
-                id: id, pixelWidth: number("width") ?? number("pixelWidth"), pixelHeight: number("height") ?? number("pixelHeight"),
-                orientation: number("orientation").map { Int($0) }, capturedAt: object["capturedAt"] as? String,
-                bodyHeight: number("bodyHeight"))
+                id: id, pixelWidth: try number("width", "pixelWidth"), pixelHeight: try number("height", "pixelHeight"),
+                orientation: orientation, capturedAt: capturedAt as? String, bodyHeight: try number("bodyHeight"))
         }
     }
 }

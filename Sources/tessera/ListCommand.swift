@@ -6,52 +6,110 @@ import TesseraMetadata
 import TesseraService
 import TesseraSystem
 
-/// `tessera list`: photos newest first, read from the index (read-only).
+/// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List indexed photos newest first, or the files that failed.")
+        commandName: "list", abstract: "List indexed photos newest first, the files that failed, or the albums.",
+        discussion: "Reads the index read-only: it works while a scan or the daemon writes.")
 
     @OptionGroup var store: StoreOptions
 
-    @Flag(help: "An array of objects with the fields of `tessera inspect --json` plus album, thumbnails, status.")
+    @Flag(help: "An array of objects with the fields of `tessera inspect --json` plus id, album, thumbnails, status.")
     var json = false
 
     @Option(help: "Only this album: its folder relative to its root, or its absolute path.")
     var album: String?
 
-    @Option(help: "At most this many photos.")
+    @Option(help: "At most this many entries.")
     var limit: Int?
 
     @Flag(help: "The files that could not be read, with their reasons.")
     var errors = false
 
+    @Flag(help: "The files that are not photos Tessera reads, with why.")
+    var unsupported = false
+
+    @Flag(help: "The albums, newest first.")
+    var albums = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if [errors, unsupported, albums].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --errors, --unsupported and --albums")
+        }
     }
 
     func run() throws {
         let configuration = try store.configuration()
-        let photos: [PhotoJSON]
+        let index = try store.openIndex(configuration, readOnly: true)
+        if albums { return try listAlbums(index) }
+        let kind: PhotoIndex.PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
+        let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
+        let records: [PhotoRecord]
         do {
-            let index = try PhotoIndex(path: configuration.index, readOnly: true)
-            photos = try index.photos(.init(album: album, limit: limit, errors: errors))
+            records = try index.photos(.init(albumID: albumID, limit: limit, kind: kind))
         } catch {
             throw CLIError("\(error)")
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(photos), as: UTF8.self))
+            print(try Self.json(records.map(PhotoJSON.init(record:))))
             return
         }
-        for photo in photos {
-            if errors {
-                print(TerminalText.escaped("\(photo.path): \(photo.error ?? "unknown error")"))
-            } else {
-                let offset = photo.utcOffset.map { " \($0)" } ?? ""
-                let size = "\(photo.displayWidth ?? 0)×\(photo.displayHeight ?? 0)"
-                print(TerminalText.escaped("\(photo.capturedAt ?? "?")\(offset)  \(size)  \(photo.path)"))
-            }
+        guard !records.isEmpty else {
+            let what = kind == .errors ? "No file has an error" : kind == .unsupported ? "No unsupported file" : "No photo"
+            printError(album.map { "\(what) in album \($0)." } ?? "\(what) in \(configuration.index).")
+            return
         }
+        for line in Self.table(records, kind: kind) { print(TerminalText.escaped(line)) }
+    }
+
+    /// Aligned text lines: date, where it came from, size and path; or path and reason.
+    static func table(_ records: [PhotoRecord], kind: PhotoIndex.PhotoQuery.Kind) -> [String] {
+        guard kind == .photos else {
+            return records.map { "\($0.path): \($0.error ?? "no reason recorded")" }
+        }
+        let rows = records.map { record -> [String] in
+            let date = (record.capturedAt ?? "?") + (record.utcOffset.map { " \($0)" } ?? "")
+            return [date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)", record.path.string]
+        }
+        return align(rows)
+    }
+
+    private func listAlbums(_ index: PhotoIndex) throws {
+        let albums: [AlbumRecord]
+        do {
+            albums = try index.albums()
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if json {
+            struct Album: Encodable { var id: Int64; var name: String; var path: String; var photos: Int; var newest, oldest: String? }
+            print(try Self.json(albums.map {
+                Album(id: $0.id, name: $0.name, path: $0.path.string, photos: $0.photoCount, newest: $0.newestCapturedAt, oldest: $0.oldestCapturedAt)
+            }))
+            return
+        }
+        guard !albums.isEmpty else { return printError("No album in the index yet.") }
+        let rows = albums.map { album in
+            [String(album.id), "\(album.photoCount) photos", String((album.newestCapturedAt ?? "").prefix(10)), album.path.string]
+        }
+        for line in Self.align(rows) { print(TerminalText.escaped(line)) }
+    }
+
+    /// Pads every column but the last to its widest cell.
+    static func align(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.first?.count else { return [] }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -40,9 +40,15 @@ extension StoreOptions {
     }
 }
 
-/// A one-line error for the user, printed as `tessera: message` with exit status 1.
+/// A one-line error for the user, printed as `Error: message`, and the exit status it gives.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
+    /// 1 when something could not be done; 2 when the input given was wrong.
+    let status: Int32
+
     /// Paths in `description` may hold control characters: they are escaped.
-    init(_ description: String) { self.description = TerminalText.escaped(description) }
+    init(_ description: String, status: Int32 = 1) {
+        self.description = TerminalText.escaped(description)
+        self.status = status
+    }
 }

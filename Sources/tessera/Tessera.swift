@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `tessera` command: a thin shell over the library modules.
 @main
@@ -14,4 +15,21 @@ struct Tessera: AsyncParsableCommand {
             ThumbCommand.self, LayoutCommand.self, AlbumCommand.self,
             SampleLibraryCommand.self,
         ])
+
+    /// Runs the command line; a `CLIError` is one line on standard error and its own exit status.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("tessera: \(error)\n".utf8))
+            Foundation.exit(error.status)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -53,9 +53,11 @@ struct AlbumLayoutTests {
     @Test func invalidConfigurationNamesTheField() {
         var config = LayoutConfig()
         config.tolerance = 1
-        #expect(throws: LayoutError(field: "justified.tolerance")) { try AlbumLayout.layout([], config: config) }
-        #expect(throws: LayoutError(field: "nope")) { try config.set("nope", "1") }
-        #expect(throws: LayoutError(field: "page.width")) { try config.set("page.width", "wide") }
+        #expect { try AlbumLayout.layout([], config: config) } throws: { ($0 as? LayoutError)?.error.field == "justified.tolerance" }
+        #expect { try config.set("nope", "1") } throws: { ($0 as? LayoutError)?.error.field == "nope" }
+        #expect { try config.set("page.width", "wide") } throws: {
+            ($0 as? LayoutError)?.description == #"page.width must be a finite number, not "wide""#
+        }
     }
 
     @Test func viewportPagesClipItemsAcrossBands() throws {

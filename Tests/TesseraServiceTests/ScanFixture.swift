@@ -59,11 +59,16 @@ struct ScanFixture {
         return try Scanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: full, stop: StopFlag())
     }
 
-    func photos(_ query: PhotoIndex.PhotoQuery = .init()) throws -> [PhotoJSON] {
+    func photos(_ query: PhotoIndex.PhotoQuery = .init()) throws -> [PhotoRecord] {
         try PhotoIndex(path: configuration.index, readOnly: true).photos(query)
     }
 
     func remove() { directory.remove() }
+}
+
+extension PhotoRecord {
+    /// The path of the thumbnail of `size`, when there is one.
+    func thumbnail(_ size: Int) -> String? { thumbnails.first { $0.size == size }?.path }
 }
 
 extension FilePath {

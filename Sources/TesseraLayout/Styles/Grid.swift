@@ -15,9 +15,9 @@ enum Grid {
             guard count > 0 else { return nil }
             let pitch = itemHeight + gap
             let rows = (count + columns - 1) / columns
-            let firstRow = max(Int(((minY - top) / pitch).rounded(.down)), 0)
+            let firstRow = max(Int(saturating: ((minY - top) / pitch).rounded(.down)), 0)
             let first = min(max(0, firstRow - preload) * columns, count - 1)
-            let lastRow = min(Int(((maxY - top) / pitch).rounded(.up)), rows - 1)
+            let lastRow = min(Int(saturating: ((maxY - top) / pitch).rounded(.up)), rows - 1)
             let last = min((lastRow + preload + 1) * columns - 1, count - 1)
             return first <= last ? first...last : nil
         }
@@ -27,7 +27,10 @@ enum Grid {
         let insets = config.gridInsets
         let (iw, ih) = (config.gridItemWidth, config.gridItemHeight)
         let available = contentWidth - insets.left - insets.right
-        var columns = Int((available / iw).rounded(.down))
+        // As many columns as fit, counted down until the gap is wide enough; starting from the
+        // count the minimum gap allows (plus one for rounding) keeps that loop short.
+        let fitting = ((available - config.gridMinimumColumnGap) / (iw + config.gridMinimumColumnGap)).rounded(.down)
+        var columns = min(Int(saturating: (available / iw).rounded(.down)), Int(saturating: fitting + 1))
         var gap = 0.0
         var warning: (String, String)?
         while true {

@@ -41,8 +41,8 @@ public enum OptimalRows {
         }
         let minAspect = aspects.min() ?? 1
         let minimum = params.minPhotos ?? 1
-        let automatic = Int(roundHalfUp(width / target / minAspect + 0x1p-52)) + (params.minPhotos ?? 0) + 2
-        let maximum = min(automatic, params.maxPhotos ?? Int.max)
+        let automatic = Int(saturating: roundHalfUp(width / target / minAspect + 0x1p-52) + Double(params.minPhotos ?? 0) + 2)
+        let maximum = max(1, min(automatic, params.maxPhotos ?? Int.max))
         var cost = [Double](repeating: .infinity, count: n + 1)
         var previous = [Int](repeating: -1, count: n + 1)
         cost[0] = 0

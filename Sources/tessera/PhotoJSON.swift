@@ -1,4 +1,7 @@
-public import SystemPackage
+import Foundation
+import SystemPackage
+import TesseraIndex
+import TesseraMetadata
 import TesseraSystem
 
 /// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`.
@@ -7,37 +10,38 @@ import TesseraSystem
 /// written as `null`, not left out. `path` is the path as UTF-8; a name that is
 /// not valid UTF-8 is shown there with U+FFFD and given exactly, as the
 /// base64 of its bytes, in `pathBase64` (present only then).
-public struct PhotoJSON: Encodable, Sendable {
-    public var path: String
-    public var pathBase64: String?
-    public var format: String
-    public var width: Int?
-    public var height: Int?
-    public var orientation: Int?
-    public var displayWidth: Int?
-    public var displayHeight: Int?
-    public var capturedAt: String?
-    public var utcOffset: String?
-    public var dateSource: String?
-    public var make: String?
-    public var model: String?
-    public var lensModel: String?
-    public var exposureTime: Double?
-    public var fNumber: Double?
-    public var iso: Int?
-    public var focalLength: Double?
-    public var gps: ExifFields.GPS?
-    public var coding: String?
-    public var warnings: [String]
-    public var error: String?
+struct PhotoJSON: Encodable {
+    var path: String
+    var pathBase64: String?
+    var format: String
+    var width: Int?
+    var height: Int?
+    var orientation: Int?
+    var displayWidth: Int?
+    var displayHeight: Int?
+    var capturedAt: String?
+    var utcOffset: String?
+    var dateSource: String?
+    var make: String?
+    var model: String?
+    var lensModel: String?
+    var exposureTime: Double?
+    var fNumber: Double?
+    var iso: Int?
+    var focalLength: Double?
+    var gps: ExifFields.GPS?
+    var coding: String?
+    var warnings: [String]
+    var error: String?
     /// Index fields (`tessera list`): nil for `inspect`, and then not written.
-    public var album: String?
-    public var thumbnails: [String: String]?
-    public var status: String?
+    var id: Int64?
+    var album: String?
+    var thumbnails: [String: String]?
+    var status: String?
 
-    /// A file whose metadata was read.
-    public init(path: FilePath, metadata: PhotoMetadata) {
-        (self.path, self.pathBase64) = Self.encode(path)
+    /// What `inspect` read from a file.
+    init(path: FilePath, metadata: PhotoMetadata) {
+        (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         format = metadata.format.rawValue
         width = metadata.width
         height = metadata.height
@@ -59,30 +63,58 @@ public struct PhotoJSON: Encodable, Sendable {
         warnings = metadata.warnings
     }
 
-    /// A file that could not be read (`error` set), or one whose fields the caller fills in.
-    public init(path: FilePath, format: ImageFormat, error: String?) {
-        (self.path, self.pathBase64) = Self.encode(path)
+    /// A file `inspect` could not read.
+    init(path: FilePath, format: ImageFormat, error: String) {
+        (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         self.format = format.rawValue
         self.warnings = []
         self.error = error
     }
 
-    /// The UTF-8 text of `path`, plus its exact bytes in base64 when they are not valid UTF-8.
-    public static func encode(_ path: FilePath) -> (String, String?) {
-        let bytes = path.rawBytes
+    /// A row of the index.
+    init(record: PhotoRecord) {
+        (path, pathBase64) = Self.encode(record.pathBytes)
+        format = record.format.rawValue
+        width = record.width
+        height = record.height
+        orientation = record.orientation
+        displayWidth = record.displayWidth
+        displayHeight = record.displayHeight
+        capturedAt = record.capturedAt
+        utcOffset = record.utcOffset
+        dateSource = record.dateSource?.rawValue
+        make = record.camera.make
+        model = record.camera.model
+        lensModel = record.camera.lensModel
+        exposureTime = record.camera.exposureTime
+        fNumber = record.camera.fNumber
+        iso = record.camera.iso
+        focalLength = record.camera.focalLength
+        gps = record.gps
+        coding = record.coding
+        warnings = record.warnings
+        error = record.error
+        id = record.id
+        album = record.albumName
+        thumbnails = Dictionary(record.thumbnails.map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+        status = record.status.rawValue
+    }
+
+    /// The UTF-8 text of a path, plus its exact bytes in base64 when they are not valid UTF-8.
+    static func encode(_ bytes: [UInt8]) -> (String, String?) {
         if let text = String(validating: bytes, as: UTF8.self) {
             return (text, nil)
         }
-        return (String(decoding: bytes, as: UTF8.self), Base64.encode(bytes))
+        return (String(decoding: bytes, as: UTF8.self), Data(bytes).base64EncodedString())
     }
 
     private enum Key: String, CodingKey {
         case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, gps
-        case coding, warnings, error, album, thumbnails, status
+        case coding, warnings, error, id, album, thumbnails, status
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(path, forKey: .path)
         try container.encodeIfPresent(pathBase64, forKey: .pathBase64)
@@ -106,28 +138,9 @@ public struct PhotoJSON: Encodable, Sendable {
         try container.encode(coding, forKey: .coding)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(error, forKey: .error)
+        try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(album, forKey: .album)
         try container.encodeIfPresent(thumbnails, forKey: .thumbnails)
         try container.encodeIfPresent(status, forKey: .status)
-    }
-}
-
-/// Standard base64 (RFC 4648 §4), with padding.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * $1.offset) }
-            for position in 0..<4 {
-                out.append(position <= chunk.count ? alphabet[Int(value >> (18 - 6 * position) & 63)] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

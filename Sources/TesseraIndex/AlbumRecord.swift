@@ -1,0 +1,17 @@
+public import SystemPackage
+import TesseraSystem
+
+/// One album: a directory of photos, keyed by its row id (two roots may each hold a "Garden").
+public struct AlbumRecord: Sendable, Identifiable {
+    public var id: Int64
+    /// The directory's exact bytes.
+    public var pathBytes: [UInt8]
+    /// The directory relative to its root; "" for photos directly in the root.
+    public var name: String
+    public var photoCount: Int
+    public var newestCapturedAt: String?
+    public var oldestCapturedAt: String?
+    public var coverPhotoID: Int64?
+
+    public var path: FilePath { FilePath(rawBytes: pathBytes) }
+}

@@ -1,0 +1,44 @@
+public import SystemPackage
+public import TesseraMetadata
+
+/// What a scan learned about one file, to be written to the index.
+public struct FileUpdate: Sendable {
+    public enum Content: Sendable {
+        /// Read (and rendered, unless the cache already had it); warnings from every stage.
+        case photo(PhotoMetadata, warnings: [String], contentHash: String, thumbnailKey: String, thumbnails: [ThumbnailEntry])
+        /// Could not be read or decoded; metadata when the header was still readable.
+        case failed(format: ImageFormat, error: PhotoError, metadata: PhotoMetadata?)
+        /// Not a photo Tessera reads (another format, a FIFO); recorded so that rescans do not open it again.
+        case unsupported(reason: String)
+    }
+
+    public var path: FilePath
+    /// The directory holding the file (its album) and the configured root above it.
+    public var albumPath: FilePath
+    public var root: FilePath
+    public var identity: FileIdentity
+    public var content: Content
+
+    public init(path: FilePath, albumPath: FilePath, root: FilePath, identity: FileIdentity, content: Content) {
+        self.path = path
+        self.albumPath = albumPath
+        self.root = root
+        self.identity = identity
+        self.content = content
+    }
+}
+
+/// A file found at a new path with the identity (device, inode, size, mtime) of an indexed one.
+public struct FileMove: Sendable {
+    public var id: Int64
+    public var path: FilePath
+    public var albumPath: FilePath
+    public var root: FilePath
+
+    public init(id: Int64, path: FilePath, albumPath: FilePath, root: FilePath) {
+        self.id = id
+        self.path = path
+        self.albumPath = albumPath
+        self.root = root
+    }
+}

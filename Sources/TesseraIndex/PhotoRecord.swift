@@ -1,0 +1,68 @@
+public import SystemPackage
+public import TesseraMetadata
+import TesseraSystem
+
+/// One row of the `photos` table: what the index knows about a file, keyed by its row id.
+///
+/// Readers (the CLI, the album pages, the layout) work from this; JSON shapes are
+/// the executable's business, not the index's.
+public struct PhotoRecord: Sendable, Identifiable {
+    /// What became of the file.
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        /// Indexed; its thumbnails exist.
+        case ok
+        /// Indexed, with recoverable problems (see `warnings`).
+        case warning
+        /// Could not be read or decoded (see `error`).
+        case error
+        /// Not a photo Tessera reads (see `error` for why).
+        case unsupported
+    }
+
+    /// Camera and exposure, from EXIF.
+    public struct Camera: Sendable, Equatable {
+        public var make: String?
+        public var model: String?
+        public var lensModel: String?
+        /// Seconds.
+        public var exposureTime: Double?
+        public var fNumber: Double?
+        public var iso: Int?
+        /// Millimetres.
+        public var focalLength: Double?
+    }
+
+    public var id: Int64
+    /// The path's exact bytes.
+    public var pathBytes: [UInt8]
+    public var albumID: Int64
+    /// The album's folder relative to its root ("" for the root itself).
+    public var albumName: String
+    public var status: Status
+    /// Why the file failed or is unsupported.
+    public var error: String?
+    /// The `PhotoError` code of a failure (`io`, `corrupt`, `tooLarge`, …).
+    public var errorCode: String?
+    public var format: ImageFormat
+    /// Stored pixel size, before orientation.
+    public var width: Int?
+    public var height: Int?
+    /// EXIF orientation 1–8.
+    public var orientation: Int?
+    public var displayWidth: Int?
+    public var displayHeight: Int?
+    public var bitDepth: Int?
+    public var coding: String?
+    /// The wall clock of the capture, `YYYY-MM-DDTHH:MM:SS[.fff]`.
+    public var capturedAt: String?
+    public var utcOffset: String?
+    public var dateSource: DateSource?
+    public var sortInstantMilliseconds: Int64?
+    public var camera: Camera
+    public var gps: ExifFields.GPS?
+    public var warnings: [String]
+    public var contentHash: String?
+    public var thumbnails: [ThumbnailEntry]
+
+    public var path: FilePath { FilePath(rawBytes: pathBytes) }
+}

@@ -1,0 +1,39 @@
+public import Foundation
+
+/// Counts of one scan, as stored in the `scans` table.
+public struct ScanCounts: Sendable, Equatable, Codable {
+    public var found = 0
+    public var new = 0
+    public var changed = 0
+    public var unchanged = 0
+    public var moved = 0
+    public var removed = 0
+    public var unsupported = 0
+    public var errors = 0
+    public var warnings = 0
+
+    public init() {}
+}
+
+/// How a scan stands or ended, as the `scans` table records it.
+public enum ScanState: String, Sendable, Codable {
+    case running
+    /// The walk completed and vanished files were removed.
+    case finished
+    /// Stopped (SIGTERM, Ctrl-C), killed, or a root disappeared: nothing was removed.
+    case interrupted
+    /// The scan could not go on (the index could not be written): see the reason.
+    case failed
+}
+
+/// One row of the `scans` table.
+public struct ScanRecord: Sendable, Codable {
+    public var id: Int64
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var state: ScanState
+    /// Why the scan failed or was interrupted, when known.
+    public var reason: String?
+    public var full: Bool
+    public var counts: ScanCounts
+}
