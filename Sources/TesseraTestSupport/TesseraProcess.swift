@@ -87,15 +87,25 @@ public enum TesseraProcess {
 
     /// Runs `tessera arguments…` and measures its own peak RSS (not that of other children).
     public static func measure(_ arguments: [String], environment: [String: String] = [:]) throws -> Measured {
+        try measure(bytes: arguments.map { Array($0.utf8) }, environment: environment).measured
+    }
+
+    /// Runs `tessera` with arguments given as exact bytes (file names that are not UTF-8 cannot
+    /// pass through `String`), measuring it; also returns what it printed on standard output.
+    public static func measure(
+        bytes arguments: [[UInt8]], environment: [String: String] = [:]
+    ) throws -> (measured: Measured, stdout: [UInt8]) {
         let errors = try TemporaryDirectory("tessera-measure")
         defer { errors.remove() }
-        let errorFile = errors.appending("stderr")
+        let errorFile = errors.appending("stderr"), outputFile = errors.appending("stdout")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([Array(executable.path.utf8)] + arguments).map { bytes in
+            strdup((bytes + [0]).map { CChar(bitPattern: $0) })
+        } + [nil]
         defer { argv.forEach { free($0) } }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -108,7 +118,8 @@ public enum TesseraProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
         let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-        return Measured(status: exit, peakKiB: Int(usage.ru_maxrss), stderr: stderr)
+        let stdout = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: outputFile)))) ?? []
+        return (Measured(status: exit, peakKiB: Int(usage.ru_maxrss), stderr: stderr), stdout)
     }
 }
 

@@ -20,7 +20,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         var reports: [PhotoJSON] = []
         for file in files {
-            let path = FilePath(file)
+            let path = CommandLinePath.path(file)
             do {
                 reports.append(PhotoJSON(path: path, metadata: try MetadataReader.read(at: path)))
             } catch {

@@ -47,7 +47,7 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         var configuration = try store.configuration()
         if let workers { configuration.workers = max(1, workers) }
-        if !roots.isEmpty { configuration.roots = roots.map { FilePath($0) } }
+        if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera")
         logger.logLevel = verbose ? .info : .warning
@@ -111,7 +111,7 @@ struct ScanCommand: ParsableCommand {
         printError("tessera: \(configuration.index) is served by \(daemon); the scan runs there")
         let cwd = FilePath(FileManager.default.currentDirectoryPath)
         let requested = roots.isEmpty ? nil : roots.map { root in
-            let path = FilePath(root)
+            let path = CommandLinePath.path(root)
             return Data((path.isAbsolute ? path : cwd.pushing(path)).lexicallyNormalized().rawBytes).base64EncodedString()
         }
         let request = ControlRequest(command: .rescan, full: full, wait: true, roots: requested)

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try store.configuration()
         if let socket { configuration.controlSocket = FilePath(socket) }
-        if !roots.isEmpty { configuration.roots = roots.map { FilePath($0) } }
+        if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let logger = Logger(label: "tessera")
         let notifier = SystemdNotifier()

@@ -70,11 +70,11 @@ struct ThumbCommand: AsyncParsableCommand {
         let jobs: [(input: FilePath, output: FilePath, format: ThumbnailOptions.Format)]
         if let output {
             let format: ThumbnailOptions.Format = output.lowercased().hasSuffix(".png") ? .png : .jpeg
-            jobs = [(FilePath(files[0]), FilePath(output), format)]
+            jobs = [(CommandLinePath.path(files[0]), CommandLinePath.path(output), format)]
         } else {
             let directory = FilePath(outDir ?? ".")
             jobs = files.map { file in
-                let input = FilePath(file)
+                let input = CommandLinePath.path(file)
                 return (input, directory.appending("\(input.stem ?? "thumbnail").jpg"), .jpeg)
             }
         }

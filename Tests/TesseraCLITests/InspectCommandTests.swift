@@ -69,8 +69,8 @@ struct InspectCommandTests {
         try FileSystem.writeAtomically(png, to: path)
         nameBytes.removeLast()
 
-        let result = try TesseraProcess.run(["inspect", "--json", path.string])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let result = try TesseraProcess.measure(bytes: [Array("inspect".utf8), Array("--json".utf8), nameBytes])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let encoded = try #require(report["pathBase64"] as? String)
         #expect(Data(base64Encoded: encoded) == Data(nameBytes))
         #expect((report["path"] as? String)?.contains("\u{FFFD}") == true)
