@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "TesseraService",
             dependencies: [
-                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem",
+                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,7 +1,7 @@
 import Foundation
 public import SystemPackage
 public import TesseraIndex
-import TesseraLayout
+public import TesseraLayout
 import TesseraMetadata
 import TesseraSystem
 
@@ -15,7 +15,7 @@ import TesseraSystem
 public struct AlbumBuilder: Sendable {
     public struct Options: Sendable {
         public var output: FilePath
-        public var style = "justified"
+        public var style = LayoutConfig.Style.justified
         /// Copy thumbnails into the output instead of linking to the cache.
         public var copyThumbnails = false
         public var photosPerPage = 60
@@ -111,11 +111,7 @@ public struct AlbumBuilder: Sendable {
         var documents: [(Double, LayoutDocument)] = []
         for width in options.widths {
             var config = LayoutConfig()
-            do {
-                try config.set("style", options.style)
-            } catch {
-                throw AlbumError("unknown album style \"\(options.style)\": use tiles, masonry, grid, strip or justified")
-            }
+            config.style = options.style
             config.pageWidth = width
             config.insets = .init(top: 8, left: width < 600 ? 8 : 16, bottom: 8, right: width < 600 ? 8 : 16)
             config.paging = .count
@@ -182,7 +178,7 @@ public struct AlbumBuilder: Sendable {
             strip = nil
         }
         for item in page.items {
-            if item.type == "header" {
+            if item.type == .header {
                 closeStrip()
                 out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(item.title ?? ""))</div>"
                 continue

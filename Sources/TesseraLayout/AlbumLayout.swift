@@ -31,7 +31,7 @@ public enum AlbumLayout {
         var top = y
         if config.groupBy != .none && config.headerHeight > 0 {
             items.append(LayoutItem(
-                type: "header", sectionId: section.id, title: section.title, continued: continued, x: config.insets.left,
+                type: .header, sectionId: section.id, title: section.title, continued: continued, x: config.insets.left,
                 y: top, width: c, height: config.headerHeight, clipped: false))
             top += config.headerHeight
         }
@@ -42,7 +42,7 @@ public enum AlbumLayout {
         for item in body.items {
             let photo = slice[item.photo]
             items.append(LayoutItem(
-                type: "photo", sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
+                type: .photo, sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
                 x: item.x + dx, y: item.y + top, width: item.width, height: item.height, crop: item.crop ?? false,
                 aspectEstimated: photo.aspectEstimated, clipped: false, imageHeight: item.imageHeight, scale: item.scale,
                 contentX: item.contentX, visible: item.visible, overlay: item.overlay))

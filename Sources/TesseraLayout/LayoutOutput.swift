@@ -10,7 +10,15 @@ public struct LayoutOverlay: Codable, Sendable, Equatable {
 
 /// A header or photo frame on a page (LAYOUT-SPEC §2.2).
 public struct LayoutItem: Codable, Sendable, Equatable {
-    public var type: String
+    /// What a layout item shows.
+    public enum Kind: String, Codable, Sendable {
+        /// A section's header band.
+        case header
+        /// One photo's frame.
+        case photo
+    }
+
+    public var type: Kind
     public var sectionId: String
     public var title: String?
     public var continued: Bool?

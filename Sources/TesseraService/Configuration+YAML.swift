@@ -1,15 +1,22 @@
 import Foundation
+import TesseraLayout
 import SystemPackage
 import TesseraImage
 import Yams
 
 extension Configuration {
     /// Every key the file may hold; anything else is an error that names it.
-    static let keys: Set<String> = [
-        "roots", "exclude", "follow_symlinks", "index", "cache", "workers", "pixel_limit", "memory_limit", "time_zone",
-        "thumbnails", "control_socket", "scan_on_start", "rescan_interval", "watch", "album_dir", "album_style",
-    ]
-    static let thumbnailKeys: Set<String> = ["sizes", "format", "quality", "background"]
+    enum Key: String, CaseIterable {
+        case roots, exclude, followSymlinks = "follow_symlinks", index, cache, workers, pixelLimit = "pixel_limit"
+        case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
+        case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
+        case albumStyle = "album_style"
+    }
+
+    /// The keys of the `thumbnails` mapping.
+    enum ThumbnailKey: String, CaseIterable {
+        case sizes, format, quality, background
+    }
 
     /// Overlays the settings in `yaml` (the text of `file`).
     mutating func apply(yaml: String, file: FilePath, home: String) throws(ConfigurationError) {
@@ -27,42 +34,43 @@ extension Configuration {
         }
         let reader = KeyReader(file: file, home: home)
         for (keyNode, value) in mapping {
-            let key = keyNode.string ?? "\(keyNode)"
-            guard Self.keys.contains(key) else {
-                throw ConfigurationError(file: file, key: key, "unknown key")
+            let name = keyNode.string ?? "\(keyNode)"
+            guard let key = Key(rawValue: name) else {
+                throw ConfigurationError(file: file, key: name, "unknown key")
             }
             switch key {
-            case "roots":
-                roots = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.path(item, key) }
-                guard !roots.isEmpty else { throw ConfigurationError(file: file, key: key, "needs at least one folder") }
-            case "exclude":
-                exclude = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.string(item, key) }
-            case "follow_symlinks": followSymlinks = try reader.bool(value, key)
-            case "index": index = try reader.path(value, key)
-            case "cache": cache = try reader.path(value, key)
-            case "workers": workers = try reader.int(value, key, 0...1024)
-            case "pixel_limit": thumbnail.pixelLimit = try reader.int(value, key, 1...100_000) * 1_000_000
-            case "memory_limit": thumbnail.memoryLimit = try reader.int(value, key, 32...65_536) << 20
-            case "time_zone":
-                let name = try reader.string(value, key)
-                if name != "system" {
-                    guard let zone = TimeZone(identifier: name) else {
-                        throw ConfigurationError(file: file, key: key, "unknown time zone \"\(name)\"")
+            case .roots:
+                roots = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.path(item, name) }
+                guard !roots.isEmpty else { throw ConfigurationError(file: file, key: name, "needs at least one folder") }
+            case .exclude:
+                exclude = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.string(item, name) }
+            case .followSymlinks: followSymlinks = try reader.bool(value, name)
+            case .index: index = try reader.path(value, name)
+            case .cache: cache = try reader.path(value, name)
+            case .workers: workers = try reader.int(value, name, 0...1024)
+            case .pixelLimit: thumbnail.pixelLimit = try reader.int(value, name, 1...100_000) * 1_000_000
+            case .memoryLimit: thumbnail.memoryLimit = try reader.int(value, name, 32...65_536) << 20
+            case .timeZone:
+                let zoneName = try reader.string(value, name)
+                if zoneName != "system" {
+                    guard let zone = TimeZone(identifier: zoneName) else {
+                        throw ConfigurationError(file: file, key: name, "unknown time zone \"\(zoneName)\"")
                     }
                     timeZone = zone
                 }
-            case "thumbnails": try applyThumbnails(value, reader)
-            case "control_socket": controlSocket = try reader.path(value, key)
-            case "scan_on_start": scanOnStart = try reader.bool(value, key)
-            case "rescan_interval": rescanInterval = try reader.int(value, key, 0...31_536_000)
-            case "album_dir": albumDirectory = try reader.path(value, key)
-            case "album_style":
-                let style = try reader.string(value, key)
-                guard ["tiles", "masonry", "grid", "strip", "justified"].contains(style) else {
-                    throw ConfigurationError(file: file, key: key, "must be tiles, masonry, grid, strip or justified")
+            case .thumbnails: try applyThumbnails(value, reader)
+            case .controlSocket: controlSocket = try reader.path(value, name)
+            case .scanOnStart: scanOnStart = try reader.bool(value, name)
+            case .rescanInterval: rescanInterval = try reader.int(value, name, 0...31_536_000)
+            case .watch: watch = try reader.bool(value, name)
+            case .albumDirectory: albumDirectory = try reader.path(value, name)
+            case .albumStyle:
+                let style = try reader.string(value, name)
+                guard let parsed = LayoutConfig.Style(rawValue: style) else {
+                    let allowed = LayoutConfig.Style.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(style)\"")
                 }
-                albumStyle = style
-            default: watch = try reader.bool(value, key)  // "watch"
+                albumStyle = parsed
             }
         }
     }
@@ -74,22 +82,22 @@ extension Configuration {
         for (keyNode, value) in mapping {
             let name = keyNode.string ?? "\(keyNode)"
             let key = "thumbnails.\(name)"
-            guard Self.thumbnailKeys.contains(name) else {
+            guard let thumbnailKey = ThumbnailKey(rawValue: name) else {
                 throw ConfigurationError(file: reader.file, key: key, "unknown key")
             }
-            switch name {
-            case "sizes":
+            switch thumbnailKey {
+            case .sizes:
                 let sizes = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.int(item, key, 16...4096) }
                 guard !sizes.isEmpty else { throw ConfigurationError(file: reader.file, key: key, "needs at least one size") }
                 thumbnailSizes = Array(Set(sizes)).sorted()
-            case "format":
+            case .format:
                 let text = try reader.string(value, key)
                 guard let format = ThumbnailOptions.Format(rawValue: text) else {
                     throw ConfigurationError(file: reader.file, key: key, "must be jpeg or png, not \"\(text)\"")
                 }
                 thumbnail.format = format
-            case "quality": thumbnail.quality = try reader.int(value, key, 1...100)
-            default:  // "background"
+            case .quality: thumbnail.quality = try reader.int(value, key, 1...100)
+            case .background:
                 let text = try reader.string(value, key)
                 guard let color = ThumbnailOptions.Color(hex: text) else {
                     throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"")

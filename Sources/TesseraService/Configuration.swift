@@ -1,6 +1,7 @@
 public import Foundation
 public import SystemPackage
 public import TesseraImage
+public import TesseraLayout
 
 /// Everything Tessera can be configured with; every key has a default.
 ///
@@ -28,8 +29,8 @@ public struct Configuration: Sendable {
     public var watch = true
     /// Daemon: rebuild album pages here after each scan; nil to not build them.
     public var albumDirectory: FilePath?
-    /// Album page style: tiles, masonry, grid, strip or justified.
-    public var albumStyle = "justified"
+    /// Album page style.
+    public var albumStyle = LayoutConfig.Style.justified
 
     /// Defaults for this environment: systemd's directories when set, XDG otherwise.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {

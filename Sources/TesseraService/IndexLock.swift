@@ -6,7 +6,7 @@ import TesseraSystem
 
 /// One writer per index: an exclusive `flock` on `<index>.lock`, and a note saying who holds it.
 ///
-/// Every path that writes the index takes it first (`Scanner.scan` refuses to run
+/// Every path that writes the index takes it first (`LibraryScanner.scan` refuses to run
 /// without it), so two scans, or a scan and a daemon, can never delete each
 /// other's rows. The kernel drops the lock when its process ends, even by
 /// SIGKILL. The note (pid, role, control socket) lets a second `tessera scan`

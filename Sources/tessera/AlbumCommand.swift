@@ -2,6 +2,7 @@ import ArgumentParser
 import SystemPackage
 import TesseraAlbum
 import TesseraIndex
+import TesseraLayout
 import TesseraService
 
 /// `tessera album build`: static HTML album pages.
@@ -20,8 +21,8 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "Output folder.")
         var out: String
 
-        @Option(help: "tiles, masonry, grid, strip or justified (default: the configuration's 'album_style').")
-        var style: String?
+        @Option(help: "The layout style (default: the configuration's 'album_style').")
+        var style: LayoutConfig.Style?
 
         @Flag(help: "Copy thumbnails into the output instead of linking to the cache.")
         var copyThumbnails = false

@@ -6,11 +6,11 @@ import TesseraService
 ///
 /// The snapshots come from `source`: this process's scanner, or a daemon's answers.
 final class ProgressDisplay: @unchecked Sendable {
-    // @unchecked: `running` is only touched under `lock`.
+    // @unchecked: `running` is only touched under `lock`; `thread` only by the owner's thread.
     private let source: @Sendable () -> ScanProgress.Snapshot?
     private let lock = NSLock()
     private var running = true
-    private let done = DispatchSemaphore(value: 0)
+    private var thread: DedicatedThread?
     /// Signalled by `finish()`, so the drawing thread stops at once instead of after its next nap.
     private let wake = DispatchSemaphore(value: 0)
     private let terminal = isatty(STDERR_FILENO) == 1
@@ -25,7 +25,7 @@ final class ProgressDisplay: @unchecked Sendable {
 
     func start() {
         let interval: TimeInterval = terminal ? 0.2 : 10
-        Thread.detachNewThread { [self] in
+        thread = DedicatedThread.start("progress") { [self] in
             var last = Date()
             while isRunning {
                 _ = wake.wait(timeout: .now() + 0.1)
@@ -34,14 +34,13 @@ final class ProgressDisplay: @unchecked Sendable {
                     draw(snapshot)
                 }
             }
-            done.signal()
         }
     }
 
     func finish() {
         lock.withLock { running = false }
         wake.signal()
-        done.wait()
+        thread?.join()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 

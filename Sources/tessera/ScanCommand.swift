@@ -65,7 +65,7 @@ struct ScanCommand: ParsableCommand {
         guard !stop.isSet else { throw ExitCode(130) }
         let index = try store.openIndex(configuration, readOnly: false)
         defer { index.checkpoint() }
-        let scanner = Scanner(configuration: configuration, index: index, logger: logger, lock: lock)
+        let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock)
         let display = ProgressDisplay(progress: scanner.progress)
         display.start()
         let result = Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }

@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let index = try store.openIndex(configuration, readOnly: false)
-        let scanner = Scanner(configuration: configuration, index: index, logger: logger, lock: lock, role: .serve)
+        let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock, role: .serve)
         let coordinator = ScanCoordinator(progress: scanner.progress)
         let reporter = StatusReporter(
             coordinator: coordinator, index: index, cachePath: configuration.cache.string, version: Tessera.version)

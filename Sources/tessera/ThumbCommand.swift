@@ -4,10 +4,11 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraService
 import TesseraSystem
 
 /// `tessera thumb`: render thumbnails of given files, outside any index.
-struct ThumbCommand: AsyncParsableCommand {
+struct ThumbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
         abstract: "Render an upright, square, aspect-fill thumbnail of each file.",
@@ -61,7 +62,7 @@ struct ThumbCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         var options = ThumbnailOptions()
         options.quality = quality
         options.pixelLimit = pixelLimit * 1_000_000
@@ -81,38 +82,34 @@ struct ThumbCommand: AsyncParsableCommand {
 
         let baseOptions = options
         let size = size
-        let failures = await withTaskGroup(of: Int.self) { group in
-            let queue = JobQueue(count: jobs.count)
-            for _ in 0..<min(workers, jobs.count) {
-                group.addTask {
-                    var failed = 0
-                    while let index = queue.next() {
-                        let job = jobs[index]
-                        var jobOptions = baseOptions
-                        jobOptions.format = job.format
-                        do throws(PhotoError) {
-                            let thumbnailer = Thumbnailer(options: jobOptions)
-                            let rendered = try thumbnailer.render(file: job.input, sizes: [size])
-                            guard let thumbnail = rendered.thumbnails[size] else { continue }
-                            do throws(SystemError) {
-                                try FileSystem.writeAtomically(thumbnail.bytes, to: job.output)
-                            } catch {
-                                throw PhotoError(.io, path: job.output, error.reason)
-                            }
-                            for warning in rendered.metadata.warnings + rendered.warnings {
-                                printError("\(job.input): warning: \(warning)")
-                            }
+        let failures = Mutex(0)
+        let queue = JobQueue(count: jobs.count)
+        let threads = (0..<min(workers, jobs.count)).map { number in
+            DedicatedThread.start("thumb \(number)") {
+                while let index = queue.next() {
+                    let job = jobs[index]
+                    var jobOptions = baseOptions
+                    jobOptions.format = job.format
+                    do throws(PhotoError) {
+                        let rendered = try Thumbnailer(options: jobOptions).render(file: job.input, sizes: [size])
+                        guard let thumbnail = rendered.thumbnails[size] else { continue }
+                        do throws(SystemError) {
+                            try FileSystem.writeAtomically(thumbnail.bytes, to: job.output)
                         } catch {
-                            printError(error.path.isEmpty ? "\(job.input): \(error.reason)" : error.description)
-                            failed += 1
+                            throw PhotoError(.io, path: job.output, error.reason)
                         }
+                        for warning in rendered.metadata.warnings + rendered.warnings {
+                            printError("\(job.input): warning: \(warning)")
+                        }
+                    } catch {
+                        printError(error.path.isEmpty ? "\(job.input): \(error.reason)" : error.description)
+                        failures.withLock { $0 += 1 }
                     }
-                    return failed
                 }
             }
-            return await group.reduce(0, +)
         }
-        if failures > 0 {
+        threads.forEach { $0.join() }
+        if failures.withLock({ $0 }) > 0 {
             throw ExitCode(1)
         }
     }

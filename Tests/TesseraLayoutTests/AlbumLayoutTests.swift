@@ -44,7 +44,7 @@ struct AlbumLayoutTests {
         let document = try AlbumLayout.layout(photos, config: LayoutConfig())
         #expect(document.sections.map(\.id) == ["2024-05-04", "2024-05-03", "undated"])
         // Items straddling a page boundary appear on both pages; the first page shows the order.
-        let items = document.pages.flatMap(\.items).filter { $0.type == "photo" }
+        let items = document.pages.flatMap(\.items).filter { $0.type == .photo }
         var seen: Set<String> = []
         #expect(items.compactMap(\.photoId).filter { seen.insert($0).inserted } == ["a", "b", "c", "y", "z"])
         #expect(items.first { $0.photoId == "y" }?.aspectEstimated == true)
@@ -87,8 +87,8 @@ struct AlbumLayoutTests {
         config.pageCount = 12
         let document = try AlbumLayout.layout(photos, config: config)
         #expect(document.pageSize.height == nil && document.document == nil)
-        #expect(document.pages.map { $0.items.filter { $0.type == "photo" }.count } == [12, 12, 6])
-        let headers = document.pages.map { $0.items.filter { $0.type == "header" }.map { "\($0.sectionId):\($0.continued == true)" } }
+        #expect(document.pages.map { $0.items.filter { $0.type == .photo }.count } == [12, 12, 6])
+        let headers = document.pages.map { $0.items.filter { $0.type == .header }.map { "\($0.sectionId):\($0.continued == true)" } }
         #expect(headers == [["2024-02-01:false"], ["2024-02-01:true", "2024-01-01:false"], ["2024-01-01:true"]])
         #expect(document.pages.allSatisfy { $0.documentY == nil })
     }
@@ -114,10 +114,10 @@ struct AlbumLayoutTests {
         // Identical output for identical input, whatever order the records came in.
         #expect(try Self.encode(first) == Self.encode(second))
 
-        let items = first.pages.flatMap(\.items).filter { $0.type == "photo" }
+        let items = first.pages.flatMap(\.items).filter { $0.type == .photo }
         var placed: [String: LayoutItem] = [:]
         for page in first.pages {
-            for item in page.items where item.type == "photo" {
+            for item in page.items where item.type == .photo {
                 var documentItem = item
                 documentItem.y += page.documentY ?? 0
                 if let earlier = placed[item.photoId ?? ""] {
@@ -149,7 +149,7 @@ struct AlbumLayoutTests {
     @Test func itemQueryMatchesABruteForceScan() {
         var generator = SplitMix(seed: 99)
         let items = (0..<500).map { index in
-            LayoutItem(type: "photo", sectionId: "s", photoId: "\(index)", x: Double(generator.next() % 300),
+            LayoutItem(type: .photo, sectionId: "s", photoId: "\(index)", x: Double(generator.next() % 300),
                        y: Double(generator.next() % 5000), width: Double(generator.next() % 120),
                        height: Double(generator.next() % 300), clipped: false)
         }
@@ -177,7 +177,7 @@ struct AlbumLayoutTests {
         // A lone portrait in optimal rows is capped at maxRowHeight (2T) and not cropped.
         config = LayoutConfig()
         let portrait = try AlbumLayout.layout([LayoutPhoto(id: "a", pixelWidth: 1000, pixelHeight: 3000)], config: config)
-        let photo = try #require(portrait.pages.first?.items.first { $0.type == "photo" })
+        let photo = try #require(portrait.pages.first?.items.first { $0.type == .photo })
         #expect(photo.height == 360 && photo.width == 120 && photo.crop == false)
         // Pixel rounding snaps edges so neighbours keep sharing them.
         config.pixelRounding = true

@@ -64,7 +64,7 @@ public final class ControlServer: Service, Sendable {
     }
 
     public func run() async throws {
-        async let loop: Void = BlockingWork.run("control socket") { [self] in serve() }
+        async let loop: Void = DedicatedThread.run("control socket") { [self] in serve() }
         try? await gracefulShutdown()
         stopping.store(true, ordering: .relaxed)
         wake.signal()

@@ -16,14 +16,14 @@ import TesseraIndex
 /// in a read from a dead network mount) is abandoned after a few seconds, so the
 /// daemon still exits in time.
 public struct ScanService: Service {
-    let scanner: Scanner
+    let scanner: LibraryScanner
     let coordinator: ScanCoordinator
     let notifier: SystemdNotifier
     let logger: Logger
     /// How long a scan told to stop may take before the daemon exits without it.
     static let stopGrace: Duration = .seconds(5)
 
-    public init(scanner: Scanner, coordinator: ScanCoordinator, notifier: SystemdNotifier, logger: Logger) {
+    public init(scanner: LibraryScanner, coordinator: ScanCoordinator, notifier: SystemdNotifier, logger: Logger) {
         self.scanner = scanner
         self.coordinator = coordinator
         self.notifier = notifier
@@ -82,7 +82,7 @@ public struct ScanService: Service {
         let scanner = self.scanner
         let result = await withTaskGroup(of: Void.self) { group in
             group.addTask { await reportProgress() }
-            let result = await BlockingWork.run("scan", cancel: { stop.stop() }, grace: Self.stopGrace) {
+            let result = await DedicatedThread.run("scan", cancel: { stop.stop() }, grace: Self.stopGrace) {
                 Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
             }
             group.cancelAll()
@@ -126,7 +126,7 @@ public struct ScanService: Service {
         options.style = scanner.configuration.albumStyle
         let builder = AlbumBuilder(index: scanner.index, options: options)
         let stop = StopFlag()
-        let outcome = await BlockingWork.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
+        let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }) }
         }
         switch outcome {

@@ -81,7 +81,7 @@ public struct WatchService: Service {
         logger.info("watching \(state.directories.count) directories for changes")
         let stop = Atomic(false)
         let handoff = Mutex(state)
-        async let loop: Void = BlockingWork.run("watch") { [self] in
+        async let loop: Void = DedicatedThread.run("watch") { [self] in
             var state = handoff.withLock { $0 }
             readLoop(watcher, &state, stop: stop)
         }

@@ -7,7 +7,7 @@ import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
 
-extension Scanner {
+extension LibraryScanner {
     /// Reads one new or changed file: metadata, content hash, thumbnails (unless the cache
     /// already holds them for this exact content and these settings).
     ///

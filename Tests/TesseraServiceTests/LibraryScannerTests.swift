@@ -11,7 +11,7 @@ import TesseraSystem
 import TesseraTestSupport
 import Testing
 
-struct ScannerTests {
+struct LibraryScannerTests {
     @Test func newestFirstAcrossEveryDateSource() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
@@ -202,7 +202,7 @@ struct ScannerTests {
     }
 }
 
-extension ScannerTests {
+extension LibraryScannerTests {
     @Test func aFileSwappedForAFIFOAfterTheWalkIsRecordedNotWaitedOn() throws {
         // Given a job for a regular file that has since been replaced by a FIFO,
         let fixture = try ScanFixture()
@@ -212,12 +212,12 @@ extension ScannerTests {
         try FileManager.default.removeItem(atPath: path.string)
         #expect(mkfifo(path.string, 0o644) == 0)
         let index = try PhotoIndex(path: fixture.configuration.index)
-        let scanner = TesseraService.Scanner(configuration: fixture.configuration, index: index, logger: Logger(label: "test"))
-        let job = TesseraService.Scanner.Job(
+        let scanner = LibraryScanner(configuration: fixture.configuration, index: index, logger: Logger(label: "test"))
+        let job = LibraryScanner.Job(
             path: path, albumPath: path.removingLastComponent(), root: fixture.root,
             identity: FileIdentity(walked), isNew: true)
         // when a worker takes it,
-        let outcome = Mutex<TesseraService.Scanner.Outcome?>(nil)
+        let outcome = Mutex<LibraryScanner.Outcome?>(nil)
         let worker = Thread {
             let result = scanner.process(
                 job, thumbnailer: Thumbnailer(options: ThumbnailOptions()), cache: ThumbnailCache(root: fixture.configuration.cache),

@@ -7,7 +7,7 @@ import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
 
-extension Scanner {
+extension LibraryScanner {
     /// Walks every root, settling unchanged files and same-filesystem moves here and
     /// queueing new and changed files for the workers.
     func walk(
@@ -17,12 +17,12 @@ extension Scanner {
         let roots = rootSet.paths
         let walker = Walker(options: .init(
             exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
-        var counting: Joinable?
-        defer { counting?.wait() }
+        var counting: DedicatedThread?
+        defer { counting?.join() }
         /// When rendering holds the walk back, the total comes from a count-only walk beside it.
         func push(_ job: Job) {
             if counting == nil && jobs.isFull {
-                counting = Self.thread { [progress] in
+                counting = DedicatedThread.start("count") { [progress] in
                     var count = 0
                     for root in roots {
                         walker.walk(root) { event in

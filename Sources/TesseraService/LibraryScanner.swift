@@ -22,7 +22,7 @@ import TesseraSystem
 /// A root that disappears during the scan (an unmounted disk, an unplugged
 /// drive) makes the scan `interrupted`: nothing is removed, and files that
 /// vanished with it are not recorded as errors.
-public final class Scanner: Sendable {
+public final class LibraryScanner: Sendable {
     public let configuration: Configuration
     public let index: PhotoIndex
     public let progress = ScanProgress()
@@ -100,8 +100,8 @@ public final class Scanner: Sendable {
         let outcomes = BoundedQueue<Outcome>(capacity: Self.batchSize * 2)
 
         // Render workers.
-        let workers = (0..<configuration.workerCount).map { _ in
-            Self.thread { [self] in
+        let workers = (0..<configuration.workerCount).map { number in
+            DedicatedThread.start("render \(number)") { [self] in
                 let thumbnailer = Thumbnailer(options: configuration.thumbnail)
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
@@ -112,7 +112,7 @@ public final class Scanner: Sendable {
             }
         }
         // The writer: batches of outcomes, one transaction each.
-        let writer = Self.thread { [self] in
+        let writer = DedicatedThread.start("index writer") { [self] in
             while true {
                 let (batch, finished) = outcomes.popBatch(
                     limit: Self.batchSize, until: Date().addingTimeInterval(Self.batchInterval))
@@ -136,9 +136,9 @@ public final class Scanner: Sendable {
         }
         progress.update { $0.phase = .rendering }
         jobs.close()
-        for worker in workers { worker.wait() }
+        for worker in workers { worker.join() }
         outcomes.close()
-        writer.wait()
+        writer.join()
 
         let lost = roots.lost()
         for root in lost {
@@ -195,22 +195,6 @@ public final class Scanner: Sendable {
         }
     }
 
-    /// Runs `body` on a new thread; `wait()` joins it.
-    static func thread(_ body: @escaping @Sendable () -> Void) -> Joinable {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-        return Joinable(semaphore: done)
-    }
-
-    struct Joinable {
-        let semaphore: DispatchSemaphore
-        func wait() { semaphore.wait() }
-    }
 }
 
 /// What the threads of one scan add up, and the first failure that stops it.
