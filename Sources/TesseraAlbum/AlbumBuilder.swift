@@ -56,19 +56,19 @@ public struct AlbumBuilder: Sendable {
         do {
             albums = try index.albums()
         } catch {
-            throw AlbumError("\(error)")
+            throw AlbumError(.index, "\(error)")
         }
         try Self.makeDirectory(output)
         var manifest = Manifest.load(from: output)
         var entries: [String] = []
         var keep: Set<String> = []
         for album in albums {
-            guard !shouldStop() else { throw AlbumError("stopped before every album was written") }
+            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
             let photos: [PhotoRecord]
             do {
                 photos = try index.photos(.init(albumID: album.id))
             } catch {
-                throw AlbumError("\(error)")
+                throw AlbumError(.index, "\(error)")
             }
             guard !photos.isEmpty else { continue }
             let folder = Self.folderName(album)
@@ -122,7 +122,7 @@ public struct AlbumBuilder: Sendable {
             do {
                 documents.append((width, try AlbumLayout.layout(records, config: config)))
             } catch {
-                throw AlbumError("layout failed: \(error)")
+                throw AlbumError(.layout, "layout failed: \(error)")
             }
         }
         let pageCount = documents.first?.1.pages.count ?? 0
@@ -132,7 +132,9 @@ public struct AlbumBuilder: Sendable {
             var layouts: [String] = []
             var hidden: [(String, [String])] = []
             for (width, document) in documents where page < document.pages.count {
-                let (html, more) = render(document.pages[page], width: width, byID: byID, directory: directory, output: output)
+                let (html, more) = render(
+                    document.pages[page], width: width, stripHeight: LayoutConfig().stripHeight, byID: byID,
+                    directory: directory, output: output)
                 layouts.append(html)
                 if hidden.isEmpty { hidden = more }
             }
@@ -164,7 +166,7 @@ public struct AlbumBuilder: Sendable {
 
     /// One laid-out page as an absolutely positioned block; also the tiles' hidden photos by section.
     private func render(
-        _ page: LayoutPage, width: Double, byID: [String: PhotoRecord], directory: FilePath, output: FilePath
+        _ page: LayoutPage, width: Double, stripHeight: Double, byID: [String: PhotoRecord], directory: FilePath, output: FilePath
     ) -> (String, [(String, [String])]) {
         var out = "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(width))px;height:\(HTML.px(page.height))px\">"
         var hidden: [(String, [String])] = []
@@ -173,8 +175,8 @@ public struct AlbumBuilder: Sendable {
         var strip: (top: Double, cells: String, right: Double)?
         func closeStrip() {
             guard let row = strip else { return }
-            out += "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;height:100px\">"
-                + "<div class=\"cells\" style=\"width:\(HTML.px(row.right))px;height:100px\">\(row.cells)</div></div>"
+            out += "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;height:\(HTML.px(stripHeight))px\">"
+                + "<div class=\"cells\" style=\"width:\(HTML.px(row.right))px;height:\(HTML.px(stripHeight))px\">\(row.cells)</div></div>"
             strip = nil
         }
         for item in page.items {
@@ -186,7 +188,7 @@ public struct AlbumBuilder: Sendable {
             guard let id = item.photoId, let photo = byID[id] else { continue }
             var frame = item
             if let contentX = item.contentX, let scale = item.scale {
-                let rowHeight = 100.0  // strip.height
+                let rowHeight = stripHeight
                 let baseWidth = item.width / scale, baseHeight = item.height / scale
                 if strip == nil { strip = (item.y - (rowHeight - item.height) / 2, "", 0) }
                 frame.x = contentX + (item.width - baseWidth) / 2
@@ -288,7 +290,7 @@ public struct AlbumBuilder: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path.string, withIntermediateDirectories: true)
         } catch {
-            throw AlbumError("\(path): cannot create: \(error.localizedDescription)")
+            throw AlbumError(.output, "\(path): cannot create: \(error.localizedDescription)")
         }
     }
 
@@ -297,15 +299,38 @@ public struct AlbumBuilder: Sendable {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path.string), options: .atomic)
         } catch {
-            throw AlbumError("\(path): cannot write: \(error.localizedDescription)")
+            throw AlbumError(.output, "\(path): cannot write: \(error.localizedDescription)")
         }
     }
 }
 
-/// A failure building album pages.
+/// A failure building album pages: what kind, and one line saying what happened.
 public struct AlbumError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String { case index, layout, output, stopped }
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// The index could not be read.
+        public static let index = Code(.index)
+        /// The layout engine refused the options.
+        public static let layout = Code(.layout)
+        /// The output folder could not be written.
+        public static let output = Code(.output)
+        /// The build was asked to stop before it was done.
+        public static let stopped = Code(.stopped)
+
+        public var description: String { kind.rawValue }
+    }
+
+    public let code: Code
     public let description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }
 
 /// What the last build wrote: one fingerprint per album folder, in `.tessera-album.json`.

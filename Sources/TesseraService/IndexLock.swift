@@ -1,5 +1,4 @@
 public import Foundation
-import Glibc
 import Synchronization
 public import SystemPackage
 import TesseraSystem
@@ -83,7 +82,7 @@ public final class IndexLock: Sendable {
                 // The holder may not have written its note yet: then say what can be said.
                 return Self.holder(at: path) ?? Holder(pid: 0, role: .scan, socket: nil, since: Date())
             }
-            try file.writeNote(Holder(pid: getpid(), role: role, socket: socket, since: Date()).note)
+            try file.writeNote(Holder(pid: CurrentProcess.id, role: role, socket: socket, since: Date()).note)
             lock.withLock { $0 = file }
             return nil
         } catch {
@@ -100,7 +99,7 @@ public final class IndexLock: Sendable {
     /// (testing the lock itself would briefly take it from a writer about to start).
     public static func holder(of index: FilePath) -> Holder? {
         guard let holder = holder(at: FilePath(index.string + ".lock")) else { return nil }
-        return kill(holder.pid, 0) == 0 || errno == EPERM ? holder : nil
+        return CurrentProcess.isAlive(holder.pid) ? holder : nil
     }
 
     private static func holder(at path: FilePath) -> Holder? {

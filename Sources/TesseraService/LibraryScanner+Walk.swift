@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Logging
 import Synchronization
 import SystemPackage
@@ -118,9 +117,8 @@ extension LibraryScanner {
     func movedFile(to path: FilePath, identity: FileIdentity) throws(IndexError) -> IndexedFile? {
         for candidate in try index.files(device: identity.device, inode: identity.inode)
         where candidate.identity == identity && candidate.path != path {
-            var info = stat()
-            let stillThere = candidate.path.withPlatformString { lstat($0, &info) } == 0
-                && UInt64(info.st_ino) == identity.inode && UInt64(info.st_dev) == identity.device
+            let now = try? FileSystem.linkStatus(of: candidate.path)
+            let stillThere = now.map { $0.inode == identity.inode && $0.device == identity.device } ?? false
             if !stillThere { return candidate }  // a hard link keeps both names: not a move
         }
         return nil

@@ -117,10 +117,20 @@ public final class LibraryScanner: Sendable {
                 let (batch, finished) = outcomes.popBatch(
                     limit: Self.batchSize, until: Date().addingTimeInterval(Self.batchInterval))
                 if !batch.isEmpty {
-                    do throws(IndexError) {
-                        try commit(batch, scanID: scan.id, roots: roots, tally: tally)
-                    } catch {
-                        tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
+                    // A batch is one transaction: retrying it after "busy" (a reader holding the
+                    // file past the busy timeout) repeats nothing.
+                    var attempt = 1
+                    while true {
+                        do throws(IndexError) {
+                            try commit(batch, scanID: scan.id, roots: roots, tally: tally)
+                        } catch where error.code == .busy && attempt < 3 {
+                            logger.warning("the index is busy; trying the batch again (\(error))")
+                            attempt += 1
+                            continue
+                        } catch {
+                            tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
+                        }
+                        break
                     }
                 }
                 if finished { return }

@@ -1,4 +1,3 @@
-import Glibc
 public import SystemPackage
 public import TesseraIndex
 import TesseraMetadata
@@ -64,72 +63,66 @@ public struct Walker: Sendable {
     public func walk(_ root: FilePath, _ visit: (Event) -> Bool) {
         var pending = [root]
         var visited: Set<[UInt64]> = []
+        let globs = options.exclude.map(Glob.init)
         while let directory = pending.popLast() {
-            guard let handle = directory.withPlatformString({ opendir($0) }) else {
-                let code = Errno(rawValue: errno)
-                if code == .noSuchFileOrDirectory || code == .notDirectory {
-                    guard visit(.vanished(directory)) else { return }
-                } else {
-                    guard visit(.unreadable(directory, reason: "cannot list: \(code)")) else { return }
-                }
+            let listing: DirectoryListing
+            do {
+                listing = try DirectoryListing(opening: directory)
+            } catch where error.isVanished {
+                guard visit(.vanished(directory)) else { return }
+                continue
+            } catch {
+                guard visit(.unreadable(directory, reason: "cannot list: \(error.errno)")) else { return }
                 continue
             }
-            defer { closedir(handle) }
-            let descriptor = dirfd(handle)
-            var info = stat()
-            if fstat(descriptor, &info) == 0 {
-                guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
+            if let identity = listing.identity {
+                guard visited.insert([identity.device, identity.inode]).inserted else { continue }
             }
             let directoryBytes = directory.rawBytes
             let skipHere = skipByDirectory[NameKey(directoryBytes)]
             guard visit(.directory(directory, bytes: directoryBytes)) else { return }
             var subdirectories: [FilePath] = []
-            while let entry = readdir(handle) {
-                // d_name is NUL-terminated in place: fstatat takes it as is, with no copy per entry.
-                let (name, status) = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                    let name = Array(raw.prefix { $0 != 0 })
-                    guard name.first != UInt8(ascii: "."),  // hidden, and . and ..
-                          skipHere?.contains(NameKey(name)) != true,
-                          !isExcluded(name: name, directory: directoryBytes, root: root)
-                    else { return (name, Int32(-2)) }
-                    let flags = options.followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW
-                    // invariant: d_name is a fixed array inside the dirent, never empty.
-                    guard let cName = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return (name, Int32(-1)) }
-                    return (name, fstatat(descriptor, cName, &info, flags))
-                }
-                guard status != -2 else { continue }
-                guard status == 0 else {
-                    if errno != ENOENT {  // vanished since readdir: nothing to report
+            var stopped = false
+            listing.forEach { entry in
+                guard entry.name.first != UInt8(ascii: ".") else { return true }  // hidden
+                let name = Array(entry.name)
+                guard skipHere?.contains(NameKey(name)) != true,
+                      !isExcluded(name: name, directory: directoryBytes, root: root, globs: globs)
+                else { return true }
+                let status: FileStatus
+                switch entry.status(followSymlinks: options.followSymlinks) {
+                case .success(let found): status = found
+                case .failure(let error):
+                    if !error.isVanished {  // deleted since it was listed: nothing to report
                         let path = FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name)
-                        _ = visit(.unreadable(path, reason: "cannot stat: \(Errno(rawValue: errno))"))
+                        stopped = !visit(.unreadable(path, reason: "cannot stat: \(error.errno)"))
                     }
-                    continue
+                    return !stopped
                 }
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR:
+                switch status.type {
+                case .directory:
                     subdirectories.append(FilePath(rawBytes: directoryBytes + [UInt8(ascii: "/")] + name))
-                case S_IFREG:
+                case .regular:
                     let identity = FileIdentity(
-                        device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-                    guard visit(.file(File(directory: directoryBytes, name: name, identity: identity))) else { return }
+                        device: status.device, inode: status.inode, size: status.size,
+                        mtimeNanoseconds: status.mtimeTotalNanoseconds)
+                    stopped = !visit(.file(File(directory: directoryBytes, name: name, identity: identity)))
                 default:
-                    continue  // symlinks not followed, devices, FIFOs, sockets
+                    break  // symlinks not followed, devices, FIFOs, sockets
                 }
+                return !stopped
             }
+            if stopped { return }
             // Sorted and reversed so the stack pops them in name order.
             pending += subdirectories.sorted { $0.rawBytes.lexicographicallyPrecedes($1.rawBytes) }.reversed()
         }
     }
 
-    private func isExcluded(name: [UInt8], directory: [UInt8], root: FilePath) -> Bool {
-        guard !options.exclude.isEmpty else { return false }
+    private func isExcluded(name: [UInt8], directory: [UInt8], root: FilePath, globs: [Glob]) -> Bool {
+        guard !globs.isEmpty else { return false }
         var relative = FilePath(rawBytes: directory + [UInt8(ascii: "/")] + name)
         _ = relative.removePrefix(root)
-        let nameText = name.map { CChar(bitPattern: $0) } + [0]
-        let relativeText = relative.rawBytes.map { CChar(bitPattern: $0) } + [0]
-        return options.exclude.contains { pattern in
-            fnmatch(pattern, nameText, 0) == 0 || fnmatch(pattern, relativeText, 0) == 0
-        }
+        let relativeBytes = relative.rawBytes
+        return globs.contains { $0.matches(name) || $0.matches(relativeBytes) }
     }
 }

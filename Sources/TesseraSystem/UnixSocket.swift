@@ -189,3 +189,27 @@ public final class WakeEvent: Sendable {
         while read(descriptor, &buffer, buffer.count) > 0 {}
     }
 }
+
+/// One-shot datagrams to a Unix socket, as sd_notify(3) sends them.
+public enum UnixDatagram {
+    /// Sends `message` to the socket at `path` (`@` first means the abstract namespace).
+    /// Never blocks: a datagram that does not fit in the peer's queue is dropped. Failures
+    /// are ignored, as sd_notify's are.
+    public static func send(_ message: [UInt8], to path: [UInt8]) {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = path
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1))
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                sendto(descriptor, message, message.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), target, length)
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import TesseraSystem
 import TesseraService
 
 /// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
@@ -13,7 +13,7 @@ final class ProgressDisplay: @unchecked Sendable {
     private var thread: DedicatedThread?
     /// Signalled by `finish()`, so the drawing thread stops at once instead of after its next nap.
     private let wake = DispatchSemaphore(value: 0)
-    private let terminal = isatty(STDERR_FILENO) == 1
+    private let terminal = CurrentProcess.isTerminal(CurrentProcess.standardError)
 
     init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
         self.source = source

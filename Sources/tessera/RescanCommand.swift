@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Glibc
 import Synchronization
 import SystemPackage
 import TesseraIndex

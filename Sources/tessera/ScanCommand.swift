@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import Glibc
 import Logging
 import SystemPackage
 import TesseraIndex
@@ -53,10 +52,8 @@ struct ScanCommand: ParsableCommand {
         logger.logLevel = verbose ? .info : .warning
         let stop = StopFlag()
         // Ctrl-C finishes the files in hand and records the scan as interrupted.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        interrupt.setEventHandler { stop.stop() }
-        interrupt.resume()
+        let interrupt = InterruptSignal { stop.stop() }
+        defer { withExtendedLifetime(interrupt) {} }
 
         let lock = IndexLock(index: configuration.index)
         if let daemon = try takeIndex(lock, configuration: configuration, stop: stop) {

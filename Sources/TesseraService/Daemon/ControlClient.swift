@@ -16,14 +16,14 @@ public enum ControlClient {
         do throws(SystemError) {
             socket = try UnixSocket.connect(to: path, timeout: silenceLimit)
         } catch {
-            throw ControlError("no tessera daemon is running (\(path): \(error.errno))")
+            throw ControlError(.noDaemon, "no tessera daemon is running (\(path): \(error.errno))")
         }
         var data = (try? JSONEncoder().encode(request)) ?? Data()
         data.append(UInt8(ascii: "\n"))
         do throws(SystemError) {
             try socket.sendAll([UInt8](data))
         } catch {
-            throw ControlError("\(path): the daemon stopped answering")
+            throw ControlError(.silent, "\(path): the daemon stopped answering")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -34,7 +34,7 @@ public enum ControlClient {
                 let line = Data(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 guard let response = try? decoder.decode(ControlResponse.self, from: line) else {
-                    throw ControlError("\(path): the daemon sent something unreadable")
+                    throw ControlError(.malformed, "\(path): the daemon sent something unreadable")
                 }
                 received = true
                 handle(response)
@@ -44,13 +44,13 @@ public enum ControlClient {
             do throws(SystemError) {
                 chunk = try socket.receive(maximum: 64 * 1024)
             } catch {
-                throw ControlError("\(path): \(error.errno)")
+                throw ControlError(.silent, "\(path): \(error.errno)")
             }
             // A blocking socket reports its receive timeout as "nothing yet".
-            guard let chunk else { throw ControlError("\(path): the daemon said nothing for \(silenceLimit) s") }
+            guard let chunk else { throw ControlError(.silent, "\(path): the daemon said nothing for \(silenceLimit) s") }
             guard !chunk.isEmpty else { break }
             buffer += chunk
         }
-        if !received { throw ControlError("\(path): the daemon closed the connection without answering") }
+        if !received { throw ControlError(.silent, "\(path): the daemon closed the connection without answering") }
     }
 }

@@ -63,10 +63,10 @@ final class ControlConnection {
         do throws(SystemError) {
             chunk = try socket.receive(maximum: ControlRequest.maximumLength + 1)
         } catch {
-            throw ControlError("receive failed: \(error)")
+            throw ControlError(.client, "receive failed: \(error)")
         }
         guard let chunk else { return .nothing }
-        guard !chunk.isEmpty else { throw ControlError("the client went away") }
+        guard !chunk.isEmpty else { throw ControlError(.client, "the client went away") }
         guard isReading else { return .nothing }  // anything after the request is ignored
         input += chunk
         if let newline = input.firstIndex(of: UInt8(ascii: "\n")), newline <= ControlRequest.maximumLength {
@@ -97,13 +97,13 @@ final class ControlConnection {
         do {
             sent = try socket.send(output[...])
         } catch {
-            throw ControlError("send failed: \(error)")
+            throw ControlError(.client, "send failed: \(error)")
         }
         if sent > 0 {
             output.removeFirst(sent)
             outputSince = output.isEmpty ? nil : now
         } else if let since = outputSince, now.timeIntervalSince(since) > Self.writeTimeout {
-            throw ControlError("the client stopped reading")
+            throw ControlError(.client, "the client stopped reading")
         }
     }
 

@@ -83,8 +83,33 @@ public struct ControlResponse: Codable, Sendable {
     }
 }
 
-/// A control-socket failure, as one line for the user.
+/// A control-socket failure: what kind, and one line for the user.
 public struct ControlError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String { case noDaemon, socket, silent, malformed, client }
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// Nothing listens on the socket: no daemon runs.
+        public static let noDaemon = Code(.noDaemon)
+        /// The socket cannot be made or used (a path too long, a directory that cannot be created).
+        public static let socket = Code(.socket)
+        /// The daemon stopped answering.
+        public static let silent = Code(.silent)
+        /// The other side sent something that is not the protocol.
+        public static let malformed = Code(.malformed)
+        /// A client went away, dawdled or misbehaved (server side).
+        public static let client = Code(.client)
+
+        public var description: String { kind.rawValue }
+    }
+
+    public let code: Code
     public let description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }

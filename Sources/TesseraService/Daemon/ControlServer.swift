@@ -47,18 +47,18 @@ public final class ControlServer: Service, Sendable {
                 try FileManager.default.createDirectory(
                     atPath: directory.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw ControlError("\(directory): cannot create the socket directory: \(error.localizedDescription)")
+                throw ControlError(.socket, "\(directory): cannot create the socket directory: \(error.localizedDescription)")
             }
         }
         if (try? UnixSocket.connect(to: path, timeout: 1)) != nil {
-            throw ControlError("\(path): another tessera daemon is listening here")
+            throw ControlError(.socket, "\(path): another tessera daemon is listening here")
         }
         try? FileSystem.removeFile(path)
         do {
             listener = try UnixSocket.listen(at: path, mode: 0o660, backlog: 64)
             wake = try WakeEvent()
         } catch {
-            throw ControlError("\(path): cannot listen: \(error.errno)")
+            throw ControlError(.socket, "\(path): cannot listen: \(error.errno)")
         }
         coordinator.observe(wake)
     }

@@ -1,5 +1,5 @@
 public import Foundation
-import Glibc
+import TesseraSystem
 
 /// Speaks the sd_notify protocol directly: datagrams to `$NOTIFY_SOCKET`.
 ///
@@ -26,27 +26,9 @@ public struct SystemdNotifier: Sendable {
     /// Sends `message` (e.g. "READY=1" or "STATUS=Scanning…"); failures are ignored, as sd_notify's are.
     ///
     /// Never blocks: a supervisor that stops reading its socket must not stall the daemon,
-    /// so a datagram that does not fit is dropped (MSG_DONTWAIT).
+    /// so a datagram that does not fit is dropped.
     public func send(_ message: String) {
         guard let socketPath else { return }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }  // abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { return }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count + (pathBytes.first == 0 ? 0 : 1))
-        let bytes = Array(message.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                sendto(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sockaddrPointer, length)
-            }
-        }
+        UnixDatagram.send(Array(message.utf8), to: Array(socketPath.utf8))
     }
 }

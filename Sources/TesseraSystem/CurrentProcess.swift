@@ -1,0 +1,20 @@
+import Glibc
+
+/// Facts about processes: this one's id, whether another is alive.
+public enum CurrentProcess {
+    public static var id: Int32 { getpid() }
+
+    /// Whether a process with id `pid` exists (it may belong to another user).
+    public static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Whether `descriptor` (0, 1 or 2 for the standard streams) is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// The standard error stream's descriptor.
+    public static let standardError: Int32 = 2
+    public static let standardOutput: Int32 = 1
+}
