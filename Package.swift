@@ -114,6 +114,17 @@ let package = Package(
             dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "TesseraIndexTests",
+            dependencies: [
+                "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraAlbumTests",
+            dependencies: ["TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraService", "TesseraSystem", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "TesseraLayoutTests",
             dependencies: ["TesseraLayout", "TesseraTestSupport"],
             swiftSettings: swiftSettings),

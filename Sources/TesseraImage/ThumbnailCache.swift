@@ -1,5 +1,5 @@
 public import SystemPackage
-public import TesseraMetadata
+import TesseraMetadata
 public import TesseraSystem
 
 /// The on-disk thumbnail cache: one directory per size, files named by a stable key.

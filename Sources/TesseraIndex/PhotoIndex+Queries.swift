@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 import GRDB
 import SystemPackage
-public import TesseraMetadata
+import TesseraMetadata
 import TesseraSystem
 
 /// What readers ask of the index: photos newest first, albums, scans.

@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 import GRDB
 public import SystemPackage
-public import TesseraMetadata
+import TesseraMetadata
 import TesseraSystem
 
 /// The writes a scan makes: each call is one transaction.

@@ -4,8 +4,8 @@ extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
     public static let schemaVersion = 2
 
-    /// Migrations in order. Never edit one that has shipped: add the next.
-    static var migrator: DatabaseMigrator {
+    /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
+    static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -99,6 +99,7 @@ extension PhotoIndex {
                 PRAGMA user_version = 1;
                 """)
         }
+        guard version >= 2 else { return migrator }
         migrator.registerMigration("v2") { db in
             // error_code: the PhotoError code of a failed file, so transient failures are retried.
             // cache_deletions: thumbnail keys whose files are to be deleted, written in the same

@@ -1,6 +1,6 @@
 import CSQLiteConfig
 import Foundation
-public import GRDB
+import GRDB
 public import SystemPackage
 
 /// The SQLite index file: one database pool for the life of the process.
@@ -54,7 +54,7 @@ public final class PhotoIndex: Sendable {
                     .newerSchema, path: path, "index schema \(version) is newer than this Tessera (\(Self.schemaVersion))")
             }
             if !readOnly {
-                try Self.migrator.migrate(pool)
+                try Self.migrator().migrate(pool)
             } else if version < Self.schemaVersion {
                 throw IndexError(.needsMigration, path: path, "index schema \(version) needs a scan to migrate it")
             }

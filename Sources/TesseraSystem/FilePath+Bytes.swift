@@ -14,7 +14,7 @@ extension FilePath {
         let count = bytes.count
         let terminated = [CChar](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
             let raw = UnsafeMutableRawBufferPointer(buffer)
-            _ = raw.copyBytes(from: bytes)
+            raw.copyBytes(from: bytes)
             raw[count] = 0
             initialized = count + 1
         }

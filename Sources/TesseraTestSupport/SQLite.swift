@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads an index with the `sqlite3` command-line tool, read-only and with no busy timeout:
 /// exactly as a front end that never heard of Tessera would.

@@ -1,3 +1,4 @@
+import SystemPackage
 import TesseraIndex
 
 /// An `--album` argument: a folder relative to its root, or an absolute path.

@@ -36,7 +36,7 @@ struct FileSystemTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let blocker = directory.appending("file")
-        FileManager.default.createFile(atPath: blocker, contents: Data())
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data())
         let target = FilePath(blocker).appending("sub/thumb.jpg")
         #expect {
             try FileSystem.writeAtomically([1], to: target)

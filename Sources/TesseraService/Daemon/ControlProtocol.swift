@@ -1,5 +1,5 @@
-public import Foundation
-public import TesseraIndex
+import Foundation
+import TesseraIndex
 
 /// What a client may ask the daemon: one JSON object on one line.
 ///

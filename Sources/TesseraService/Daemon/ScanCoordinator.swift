@@ -1,7 +1,7 @@
 public import Foundation
 import Synchronization
 import TesseraSystem
-public import TesseraIndex
+import TesseraIndex
 
 /// The daemon's scan state, shared by the scan loop, the control socket and the signal handlers.
 ///

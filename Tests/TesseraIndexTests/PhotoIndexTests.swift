@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import SystemPackage
+@testable import TesseraIndex
+import TesseraMetadata
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// The index file on its own: migrations, refusals, and the queries docs/INDEX.md promises.
+struct PhotoIndexTests {
+    /// Two photos in one album, one failed file, written the way a scan writes them.
+    static func populate(_ index: PhotoIndex, root: FilePath) throws {
+        let album = root.appending("Garden")
+        var updates: [FileUpdate] = []
+        for (number, date) in ["2024:05:03 10:00:00", "2024:05:04 09:30:00"].enumerated() {
+            var exif = ExifBuilder()
+            exif.dateTimeOriginal = .init(dateTime: date)
+            exif.make = "Tessera"
+            let tiff = ExifReader.exifPrefix + exif.tiff()
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
+                + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
+            let path = album.appending("p\(number).jpg")
+            let metadata = try MetadataReader.read(contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+            let key = "key\(number)"
+            updates.append(FileUpdate(
+                path: path, albumPath: album, root: root,
+                identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
+                content: .photo(metadata, warnings: [], contentHash: "hash\(number)", thumbnailKey: key,
+                                thumbnails: [ThumbnailEntry(size: 256, side: 100, path: "/cache/256/ke/\(key).jpg")])))
+        }
+        updates.append(FileUpdate(
+            path: album.appending("broken.jpg"), albumPath: album, root: root,
+            identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
+            content: .failed(format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), metadata: nil)))
+        let scan = try index.beginScan(roots: [root], full: false)
+        _ = try index.apply(updates, moves: [], scanID: scan.id)
+        try index.refreshAlbums()
+        try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
+    }
+
+    @Test func aVersion1IndexIsMigratedWithEveryRowKept() throws {
+        // Given an index written by schema 1, with a photo and its thumbnail,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        do {
+            let pool = try DatabasePool(path: path)
+            try PhotoIndex.migrator(upTo: 1).migrate(pool)
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                    INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                        width, height, orientation, captured_at, date_source, sort_instant_ms, thumbnail_key)
+                    VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
+                        '2020-01-01T00:00:00', 'mtime', 0, 'k');
+                    INSERT INTO thumbnails (photo_id, size, side, path) VALUES (7, 256, 20, '/c/256/k/k.jpg');
+                    """)
+            }
+        }
+        // when this Tessera opens it for writing,
+        let index = try PhotoIndex(path: FilePath(path))
+        // then it is at the current version and the row, its id and its thumbnail are all there.
+        #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
+        let photos = try index.photos(.init())
+        #expect(photos.map(\.id) == [7])
+        #expect(photos.first?.thumbnails == [ThumbnailEntry(size: 256, side: 20, path: "/c/256/k/k.jpg")])
+        #expect(photos.first?.errorCode == nil)
+        #expect(try index.integrityCheck() == "ok")
+    }
+
+    @Test func anIndexFromANewerTesseraIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = FilePath(directory.appending("index.sqlite"))
+        _ = try PhotoIndex(path: path)
+        try DatabaseQueue(path: path.string).write { try $0.execute(sql: "PRAGMA user_version = 99") }
+        for readOnly in [false, true] {
+            #expect { try PhotoIndex(path: path, readOnly: readOnly) } throws: { ($0 as? IndexError)?.code == .newerSchema }
+        }
+        #expect { try PhotoIndex(path: FilePath(directory.appending("none.sqlite")), readOnly: true) } throws: {
+            ($0 as? IndexError)?.code == .missing
+        }
+    }
+
+    @Test func albumsAreFoundByNameAndByPath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        try Self.populate(index, root: "/photos/a")
+        try Self.populate(index, root: "/photos/b")
+        #expect(try index.albums(named: "Garden").map(\.path.string) == ["/photos/a/Garden", "/photos/b/Garden"])
+        let one = try #require(try index.albums(named: "/photos/b/Garden").first)
+        #expect(try index.photos(.init(albumID: one.id)).map(\.path.string) == ["/photos/b/Garden/p1.jpg", "/photos/b/Garden/p0.jpg"])
+        #expect(try index.photos(.init(kind: .errors)).map(\.errorCode) == ["truncated", "truncated"])
+    }
+
+    /// The SQL of every `sqlite3 -readonly index.sqlite "…"` example in docs/INDEX.md.
+    static func documentedQueries() throws -> [String] {
+        let text = try String(contentsOf: Corpus.projectRoot.appendingPathComponent("docs/INDEX.md"), encoding: .utf8)
+        var queries: [String] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "sqlite3 -readonly index.sqlite \"") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            queries.append(String(rest[..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
+        return queries
+    }
+
+    @Test func everyQueryInTheDocsRunsAsWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        try Self.populate(try PhotoIndex(path: FilePath(path)), root: "/photos")
+        let queries = try Self.documentedQueries()
+        #expect(queries.count >= 4)
+        for query in queries {
+            let rows = SQLite.query(path, query)
+            #expect(rows != nil, "fails as written: \(query)")
+            #expect(rows?.isEmpty == false, "answers nothing on a populated index: \(query)")
+        }
+    }
+}
