@@ -35,8 +35,7 @@ struct WriterLockTests {
         })
         // a second one refuses at once, naming it, with the "try again later" status.
         let second = try TesseraProcess.run(["scan", photos, "--no-wait"] + ScanCommandTests.store(directory))
-        #expect(first.isRunning, "the library is too small to catch the first scan at work")
-        #expect(second.status == 75)
+        #expect(second.status == 75, "the library may be too small to catch the first scan at work: \(second.stdout)")
         #expect(second.stderr.contains("being written by tessera scan (pid \(first.pid)"), "\(second.stderr)")
     }
 
