@@ -27,12 +27,7 @@ final class JPEGDecoder {
     /// - Parameter memoryLimit: bytes libjpeg may allocate; also checked against the
     ///   header's needs before decoding starts.
     init(stream: ByteStream, memoryLimit: Int) throws(PhotoError) {
-        let read: CJPEG_ReadFunction = { context, buffer, capacity in
-            // invariant: the context is the ByteStream this decoder retains.
-            let stream = Unmanaged<ByteStream>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
-            return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
-        }
-        guard let decoder = CJPEG_decoder_create(read, Unmanaged.passUnretained(stream).toOpaque(), UInt64(memoryLimit))
+        guard let decoder = CJPEG_decoder_create(ByteStream.cRead, stream.cContext, UInt64(memoryLimit))
         else { throw PhotoError(.io, "cannot create a JPEG decoder (out of memory)") }
         self.decoder = decoder
         self.stream = stream

@@ -19,7 +19,7 @@ enum JPEGEncoder {
             }
         }
         guard status == 0, let output else {
-            let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let cause = messageText(message)
             throw PhotoError(.encode, "cannot encode the JPEG thumbnail", cause: cause)
         }
         defer { CJPEG_free(output) }

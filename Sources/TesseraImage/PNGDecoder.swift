@@ -15,12 +15,7 @@ final class PNGDecoder {
     let header: CPNG_Header
 
     init(stream: ByteStream) throws(PhotoError) {
-        let read: CPNG_ReadFunction = { context, buffer, capacity in
-            // invariant: the context is the ByteStream this decoder retains.
-            let stream = Unmanaged<ByteStream>.fromOpaque(context.unsafelyUnwrapped).takeUnretainedValue()
-            return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
-        }
-        guard let decoder = CPNG_decoder_create(read, Unmanaged.passUnretained(stream).toOpaque()) else {
+        guard let decoder = CPNG_decoder_create(ByteStream.cRead, stream.cContext) else {
             throw PhotoError(.io, "cannot create a PNG decoder (out of memory)")
         }
         self.decoder = decoder

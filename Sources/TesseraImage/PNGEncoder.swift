@@ -16,7 +16,7 @@ enum PNGEncoder {
             }
         }
         guard status == 0, let output else {
-            let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let cause = messageText(message)
             throw PhotoError(.encode, "cannot encode the PNG thumbnail", cause: cause)
         }
         defer { CPNG_free(output) }
