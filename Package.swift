@@ -37,6 +37,9 @@ let package = Package(
             name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(  // TesseraImage
             name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .systemLibrary(  // TesseraImage
+            name: "CLCMS", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -57,8 +60,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CJPEG", "CPNG", "TesseraMetadata", "TesseraSystem"],
-            swiftSettings: swiftSettings),
+            dependencies: ["CJPEG", "CLCMS", "CPNG", "TesseraMetadata", "TesseraSystem"],
+            // Optimised even in debug builds: its pixel loops run some fifty times slower
+            // without, which would make every test that renders a library crawl.
+            swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(

@@ -160,7 +160,7 @@ static int dc_complete(const struct jpeg_decompress_struct *info) {
 }
 
 int CJPEG_start(CJPEG_Decoder *decoder, int scale_numerator, int dc_only, int max_scans,
-                int *width, int *height, int *scans_read) {
+                int *width, int *height, int *scans_read, int *stopped_at_dc) {
     if (setjmp(decoder->jump)) return -1;
     struct jpeg_decompress_struct *info = &decoder->info;
     info->scale_num = (unsigned int)scale_numerator;
@@ -170,6 +170,7 @@ int CJPEG_start(CJPEG_Decoder *decoder, int scale_numerator, int dc_only, int ma
     info->buffered_image = buffered ? TRUE : FALSE;
     jpeg_start_decompress(info);
     int scans = buffered ? 0 : 1;
+    *stopped_at_dc = 0;
     if (buffered) {
         int stop_at_dc = dc_only && scale_numerator == 1 && info->progressive_mode;
         for (;;) {
@@ -177,7 +178,10 @@ int CJPEG_start(CJPEG_Decoder *decoder, int scale_numerator, int dc_only, int ma
             if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
             if (status == JPEG_REACHED_SOS) scans += 1;
             if (status == JPEG_SCAN_COMPLETED) {
-                if (stop_at_dc && dc_complete(info)) break;
+                if (stop_at_dc && dc_complete(info)) {
+                    *stopped_at_dc = !jpeg_input_complete(info);
+                    break;
+                }
                 if (scans >= max_scans) {
                     snprintf(decoder->message, sizeof decoder->message,
                              "more than %d scans: decoded the first %d", max_scans, max_scans);

@@ -233,9 +233,12 @@ public struct AlbumBuilder: Sendable {
         HTML.url(HTML.relative(photo.pathBytes, from: directory.rawBytes))
     }
 
-    /// The largest thumbnail, linked from the cache or copied into the output.
+    /// The largest square rendition (the largest fit if there is none), linked from the cache
+    /// or copied into the output.
     private func thumbnail(of photo: PhotoRecord, from directory: FilePath, output: FilePath) -> String {
-        guard let best = photo.thumbnails.max(by: { $0.size < $1.size })?.path else { return "" }
+        let squares = photo.renditions.filter { $0.spec.kind == .square }
+        guard let best = (squares.isEmpty ? photo.renditions : squares).max(by: { $0.spec.size < $1.spec.size })?.path
+        else { return "" }
         var target = FilePath(best)
         if options.copyThumbnails {
             let copy = output.appending("thumbnails").appending(target.lastComponent?.string ?? "thumb.jpg")
@@ -254,7 +257,7 @@ public struct AlbumBuilder: Sendable {
         var text = "v1|\(options.style)|\(options.copyThumbnails)|\(options.photosPerPage)|\(options.widths)|\(album.name)"
         for photo in photos {
             text += "|\(photo.path)|\(photo.capturedAt ?? "")|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
-            text += "|\(photo.thumbnails.map(\.path).joined(separator: ","))"
+            text += "|\(photo.renditions.map(\.path).joined(separator: ","))"
         }
         return XXH64.hex(XXH64.hash(Array(text.utf8)))
     }

@@ -42,16 +42,6 @@ final class JPEGDecoder {
 
     deinit { CJPEG_decoder_destroy(decoder) }
 
-    /// The scale numerator n (for n/8) that keeps the shorter side at least `minimumSide`
-    /// pixels, or 8 (full size) when even that is smaller.
-    static func scaleNumerator(width: Int, height: Int, minimumSide: Int) -> Int {
-        let side = min(width, height)
-        for numerator in 1...8 where (side * numerator + 7) / 8 >= minimumSide {
-            return numerator
-        }
-        return 8
-    }
-
     /// The bytes a decode at `numerator`/8 needs: the output image, plus the whole-image
     /// coefficient buffers of a multi-scan (progressive) file.
     func memoryNeeded(numerator: Int) -> Int {
@@ -63,11 +53,12 @@ final class JPEGDecoder {
     /// Decodes at `numerator`/8 of full size.
     ///
     /// - Parameter dcOnly: for a progressive file at 1/8, stop reading after its DC scans.
-    /// - Returns: RGB pixels (CMYK and YCCK converted, grey expanded) and a warning when
-    ///   libjpeg recovered from damaged data.
-    func decode(numerator: Int, dcOnly: Bool, adobeInverted: Bool) throws(PhotoError) -> (PixelBuffer, warning: String?) {
-        var width: Int32 = 0, height: Int32 = 0, scans: Int32 = 0
-        guard CJPEG_start(decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans) == 0
+    /// - Returns: the pixels as libjpeg gives them (RGB with grey expanded, or CMYK), whether
+    ///   only the DC scans were read, and a warning when libjpeg recovered from damaged data.
+    func decode(numerator: Int, dcOnly: Bool) throws(PhotoError) -> (RawPixels, dcScansOnly: Bool, warning: String?) {
+        var width: Int32 = 0, height: Int32 = 0, scans: Int32 = 0, stoppedAtDC: Int32 = 0
+        guard CJPEG_start(
+            decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans, &stoppedAtDC) == 0
         else { throw failure("cannot decode the JPEG data") }
         let channels = Int(header.output_channels)
         let rowBytes = Int(width) * channels
@@ -82,10 +73,11 @@ final class JPEGDecoder {
         if CJPEG_warning_count(decoder) > 0 {
             warning = "JPEG data damaged; decoded what was there (\(String(cString: CJPEG_message(decoder))))"
         }
+        let dcScansOnly = stoppedAtDC != 0
         if channels == 4 {
-            pixels = Self.rgb(fromCMYK: pixels, inverted: adobeInverted)
+            return (.cmyk(width: Int(width), height: Int(height), pixels: pixels, adobe: hasAdobeMarker), dcScansOnly, warning)
         }
-        return (PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels), warning)
+        return (.rgb(PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels)), dcScansOnly, warning)
     }
 
     private func failure(_ message: String) -> PhotoError {
@@ -101,23 +93,6 @@ final class JPEGDecoder {
         if cause.contains("Insufficient memory") || cause.contains("Backing store") { return .tooLarge }
         return .corrupt
     }
-
-    /// Converts CMYK (or YCCK, which libjpeg has already turned into CMYK) to RGB.
-    ///
-    /// Adobe applications write CMYK inverted (0 = full ink) and mark the file
-    /// with APP14; files without that marker store ink amounts directly.
-    static func rgb(fromCMYK cmyk: [UInt8], inverted: Bool) -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: cmyk.count / 4 * 3)
-        for pixel in 0..<cmyk.count / 4 {
-            var c = Int(cmyk[pixel * 4]), m = Int(cmyk[pixel * 4 + 1])
-            var y = Int(cmyk[pixel * 4 + 2]), k = Int(cmyk[pixel * 4 + 3])
-            if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
-            rgb[pixel * 3] = UInt8((c * k + 127) / 255)
-            rgb[pixel * 3 + 1] = UInt8((m * k + 127) / 255)
-            rgb[pixel * 3 + 2] = UInt8((y * k + 127) / 255)
-        }
-        return rgb
-    }
 }
 
 extension JPEGDecoder {
@@ -127,7 +102,7 @@ extension JPEGDecoder {
         try FileReader.withBytes(bytes, path: FilePath(), mtime: FileTime(seconds: 0, nanoseconds: 0)) {
             (reader) throws(PhotoError) -> PixelBuffer in
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: memoryLimit)
-            return try decoder.decode(numerator: numerator, dcOnly: false, adobeInverted: decoder.hasAdobeMarker).0
+            return try decoder.decode(numerator: numerator, dcOnly: false).0.naiveRGB
         }
     }
 }

@@ -23,3 +23,32 @@ public struct PixelBuffer: Sendable, Equatable {
         return pixels[start..<start + channels]
     }
 }
+
+extension PixelBuffer {
+    /// This RGB image with the alpha channel of `other` (of the same size) added.
+    func withAlpha(of other: PixelBuffer) -> PixelBuffer {
+        guard !hasAlpha, other.hasAlpha, other.width == width, other.height == height else { return self }
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for pixel in 0..<width * height {
+            out[pixel * 4] = pixels[pixel * 3]
+            out[pixel * 4 + 1] = pixels[pixel * 3 + 1]
+            out[pixel * 4 + 2] = pixels[pixel * 3 + 2]
+            out[pixel * 4 + 3] = other.pixels[pixel * 4 + 3]
+        }
+        return PixelBuffer(width: width, height: height, channels: 4, pixels: out)
+    }
+
+    /// RGB: an RGBA image composited over `background`; an RGB image unchanged.
+    func flattened(over background: RenderOptions.Color) -> PixelBuffer {
+        guard hasAlpha else { return self }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        let fill = [Int(background.red), Int(background.green), Int(background.blue)]
+        for pixel in 0..<width * height {
+            let alpha = Int(pixels[pixel * 4 + 3])
+            for channel in 0..<3 {
+                out[pixel * 3 + channel] = UInt8((Int(pixels[pixel * 4 + channel]) * alpha + fill[channel] * (255 - alpha) + 127) / 255)
+            }
+        }
+        return PixelBuffer(width: width, height: height, channels: 3, pixels: out)
+    }
+}

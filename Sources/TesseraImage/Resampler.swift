@@ -7,6 +7,10 @@ import Foundation
 /// dropped and the remaining weights renormalised, so edges keep their
 /// brightness without being smeared in from a replicated border. Alpha is
 /// premultiplied while filtering, so transparent pixels add no colour fringe.
+///
+/// Rows are filtered horizontally as the vertical pass first needs them and
+/// kept in a ring just deep enough for one output row's taps, so memory is a
+/// few rows of the output, not the whole intermediate image.
 enum Resampler {
     /// A source rectangle in pixel units; fractional edges are honoured exactly.
     struct Rect {
@@ -24,78 +28,101 @@ enum Resampler {
     ) -> PixelBuffer {
         let horizontal = Axis(start: rect.x, length: rect.width, limit: source.width, count: width)
         let vertical = Axis(start: rect.y, length: rect.height, limit: source.height, count: height)
-        let firstRow = vertical.lowestIndex, rowCount = vertical.highestIndex - firstRow + 1
-        let channels = source.channels
-        let alpha = channels == 4
-
-        // Horizontal pass into premultiplied floats, only for the rows the vertical pass reads.
-        var rows = [Float](repeating: 0, count: rowCount * width * 4)
-        source.pixels.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { out in
-                for row in 0..<rowCount {
-                    let rowStart = (firstRow + row) * source.width * channels
-                    for x in 0..<width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        let base = x * horizontal.taps
-                        for tap in base..<base + horizontal.taps {
-                            let weight = horizontal.weights[tap]
-                            let p = rowStart + Int(horizontal.indices[tap]) * channels
-                            let w = alpha ? weight * Float(src[p + 3]) * (1 / 255) : weight
-                            r += Float(src[p]) * w
-                            g += Float(src[p + 1]) * w
-                            b += Float(src[p + 2]) * w
-                            a += w
-                        }
-                        let o = (row * width + x) * 4
-                        out[o] = r
-                        out[o + 1] = g
-                        out[o + 2] = b
-                        out[o + 3] = a
-                    }
-                }
-            }
-        }
-
-        // Vertical pass, then composite or unpremultiply.
+        let alpha = source.hasAlpha
         let outChannels = alpha && background == nil ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: width * height * outChannels)
-        rows.withUnsafeBufferPointer { tmp in
-            pixels.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let base = y * vertical.taps
-                    for x in 0..<width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        for tap in base..<base + vertical.taps {
-                            let weight = vertical.weights[tap]
-                            let p = ((Int(vertical.indices[tap]) - firstRow) * width + x) * 4
-                            r += tmp[p] * weight
-                            g += tmp[p + 1] * weight
-                            b += tmp[p + 2] * weight
-                            a += tmp[p + 3] * weight
+        let ringSize = vertical.taps + 1
+        var ring = [SIMD4<Float>](repeating: .zero, count: ringSize * width)
+        var ringRow = [Int](repeating: -1, count: ringSize)
+        let fill: SIMD4<Float>? = background.map { SIMD4(Float($0.red), Float($0.green), Float($0.blue), 255) }
+
+        source.pixels.withUnsafeBufferPointer { src in
+            ring.withUnsafeMutableBufferPointer { ring in
+                pixels.withUnsafeMutableBufferPointer { out in
+                    /// The horizontally filtered source row `row`, computed once.
+                    func filtered(_ row: Int) -> Int {
+                        let slot = row % ringSize
+                        if ringRow[slot] == row { return slot * width }
+                        ringRow[slot] = row
+                        filterRow(src, row: row, sourceWidth: source.width, channels: source.channels,
+                                  axis: horizontal, into: UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)]))
+                        return slot * width
+                    }
+                    for y in 0..<height {
+                        let base = y * vertical.taps
+                        let rowStart = y * width * outChannels
+                        var offsets = [Int](repeating: 0, count: vertical.taps)
+                        for tap in 0..<vertical.taps where vertical.weights[base + tap] != 0 {
+                            offsets[tap] = filtered(Int(vertical.indices[base + tap]))
                         }
-                        let o = (y * width + x) * outChannels
-                        if !alpha {
-                            out[o] = clamp(r)
-                            out[o + 1] = clamp(g)
-                            out[o + 2] = clamp(b)
-                        } else if let background {
-                            let coverage = max(0, min(1, a))
-                            out[o] = clamp(r + Float(background.red) * (1 - coverage))
-                            out[o + 1] = clamp(g + Float(background.green) * (1 - coverage))
-                            out[o + 2] = clamp(b + Float(background.blue) * (1 - coverage))
-                        } else {
-                            let coverage = max(0, min(1, a))
-                            let scale: Float = coverage > 0 ? 1 / coverage : 0
-                            out[o] = clamp(r * scale)
-                            out[o + 1] = clamp(g * scale)
-                            out[o + 2] = clamp(b * scale)
-                            out[o + 3] = clamp(coverage * 255)
+                        for x in 0..<width {
+                            var sum = SIMD4<Float>.zero
+                            for tap in 0..<vertical.taps {
+                                let weight = vertical.weights[base + tap]
+                                if weight != 0 { sum += ring[offsets[tap] + x] * weight }
+                            }
+                            let o = rowStart + x * outChannels
+                            store(sum, alpha: alpha, fill: fill, channels: outChannels, into: out, at: o)
                         }
                     }
                 }
             }
         }
         return PixelBuffer(width: width, height: height, channels: outChannels, pixels: pixels)
+    }
+
+    /// One source row filtered along x, premultiplied by alpha, into `destination`.
+    @inline(__always)
+    private static func filterRow(
+        _ src: UnsafeBufferPointer<UInt8>, row: Int, sourceWidth: Int, channels: Int, axis: Axis,
+        into destination: UnsafeMutableBufferPointer<SIMD4<Float>>
+    ) {
+        let rowStart = row * sourceWidth * channels
+        axis.weights.withUnsafeBufferPointer { weights in
+            axis.indices.withUnsafeBufferPointer { indices in
+                for x in 0..<destination.count {
+                    var sum = SIMD4<Float>.zero
+                    let base = x * axis.taps
+                    for tap in base..<base + axis.taps {
+                        let weight = weights[tap]
+                        if weight == 0 { continue }
+                        let p = rowStart + Int(indices[tap]) * channels
+                        if channels == 4 {
+                            let a = Float(src[p + 3]) * (1 / 255)
+                            sum += SIMD4(Float(src[p]) * a, Float(src[p + 1]) * a, Float(src[p + 2]) * a, a) * weight
+                        } else {
+                            sum += SIMD4(Float(src[p]), Float(src[p + 1]), Float(src[p + 2]), 1) * weight
+                        }
+                    }
+                    destination[x] = sum
+                }
+            }
+        }
+    }
+
+    /// Writes one filtered pixel: straight RGB, composited over `fill`, or unpremultiplied RGBA.
+    @inline(__always)
+    private static func store(
+        _ sum: SIMD4<Float>, alpha: Bool, fill: SIMD4<Float>?, channels: Int,
+        into out: UnsafeMutableBufferPointer<UInt8>, at o: Int
+    ) {
+        if !alpha {
+            out[o] = clamp(sum.x)
+            out[o + 1] = clamp(sum.y)
+            out[o + 2] = clamp(sum.z)
+        } else if let fill {
+            let coverage = max(0, min(1, sum.w))
+            out[o] = clamp(sum.x + fill.x * (1 - coverage))
+            out[o + 1] = clamp(sum.y + fill.y * (1 - coverage))
+            out[o + 2] = clamp(sum.z + fill.z * (1 - coverage))
+        } else {
+            let coverage = max(0, min(1, sum.w))
+            let scale: Float = coverage > 0 ? 1 / coverage : 0
+            out[o] = clamp(sum.x * scale)
+            out[o + 1] = clamp(sum.y * scale)
+            out[o + 2] = clamp(sum.z * scale)
+            out[o + 3] = clamp(coverage * 255)
+        }
     }
 
     @inline(__always)
@@ -109,8 +136,6 @@ enum Resampler {
         let taps: Int
         let indices: [Int32]
         let weights: [Float]
-        var lowestIndex: Int { Int(indices.min() ?? 0) }
-        var highestIndex: Int { Int(indices.max() ?? 0) }
 
         static let lobes = 3.0
 

@@ -1,11 +1,30 @@
 public import SystemPackage
 public import TesseraMetadata
 
+/// The renditions of a photo, and what they were made with.
+public struct PhotoRenditions: Sendable {
+    public var contentHash: String
+    /// Names the rendition files (content hash and pixel-changing settings).
+    public var key: String
+    public var renditions: [RenditionEntry]
+    public var thumbhash: [UInt8]
+    /// The settings signature (`render_settings`).
+    public var settings: String
+
+    public init(contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8], settings: String) {
+        self.contentHash = contentHash
+        self.key = key
+        self.renditions = renditions
+        self.thumbhash = thumbhash
+        self.settings = settings
+    }
+}
+
 /// What a scan learned about one file, to be written to the index.
 public struct FileUpdate: Sendable {
     public enum Content: Sendable {
-        /// Read (and rendered, unless the cache already had it); warnings from every stage.
-        case photo(PhotoMetadata, warnings: [String], contentHash: String, thumbnailKey: String, thumbnails: [ThumbnailEntry])
+        /// Read and rendered; warnings from every stage.
+        case photo(PhotoMetadata, warnings: [String], renditions: PhotoRenditions)
         /// Could not be read or decoded; metadata when the header was still readable.
         case failed(format: ImageFormat, error: PhotoError, metadata: PhotoMetadata?)
         /// Not a photo Tessera reads (another format, a FIFO); recorded so that rescans do not open it again.

@@ -25,6 +25,17 @@ public struct IndexedFile: Sendable {
     public var identity: FileIdentity
     /// Recorded with a transient error (I/O, permission, vanished): read again even if unchanged.
     public var needsRetry: Bool
+    /// For a displayable photo: what its renditions were made from and with.
+    public var rendering: Rendering?
+
+    /// What a photo's renditions were made from and with.
+    public struct Rendering: Sendable {
+        public var contentHash: String
+        public var key: String
+        /// The `render_settings` they answer to; nil for renditions from before it was recorded.
+        public var settings: String?
+        public var hasThumbhash: Bool
+    }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
 }

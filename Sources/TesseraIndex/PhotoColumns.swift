@@ -10,7 +10,7 @@ struct PhotoColumns {
         "warnings", "format", "width", "height", "orientation", "display_width", "display_height", "bit_depth",
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
-        "thumbnail_key", "scan_id", "error_code",
+        "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings",
     ]
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
@@ -33,11 +33,13 @@ struct PhotoColumns {
         values["mtime_ns"] = update.identity.mtimeNanoseconds
         var warnings: [String] = []
         switch update.content {
-        case .photo(let metadata, let extra, let hash, let key, _):
+        case .photo(let metadata, let extra, let rendered):
             warnings = metadata.warnings + extra
             values["status"] = warnings.isEmpty ? "ok" : "warning"
-            values["content_hash"] = hash
-            values["thumbnail_key"] = key
+            values["content_hash"] = rendered.contentHash
+            values["thumbnail_key"] = rendered.key
+            values["thumbhash"] = Data(rendered.thumbhash)
+            values["render_settings"] = rendered.settings
             fill(metadata)
         case .failed(let format, let error, let metadata):
             values["status"] = "error"

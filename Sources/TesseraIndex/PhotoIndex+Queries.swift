@@ -55,17 +55,8 @@ extension PhotoIndex {
             }
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
             let ids = rows.map { $0["id"] as Int64 }
-            var thumbnails: [Int64: [ThumbnailEntry]] = [:]
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-                let marks = databaseQuestionMarks(count: chunk.count)
-                for row in try Row.fetchAll(
-                    db, sql: "SELECT photo_id, size, side, path FROM thumbnails WHERE photo_id IN (\(marks)) ORDER BY size",
-                    arguments: StatementArguments(Array(chunk))) {
-                    thumbnails[row["photo_id"], default: []].append(
-                        ThumbnailEntry(size: row["size"], side: row["side"], path: row["path"]))
-                }
-            }
-            return rows.map { row in Self.record(row, thumbnails: thumbnails[row["id"]] ?? []) }
+            let renditions = try Self.renditions(of: ids, db)
+            return rows.map { row in Self.record(row, renditions: renditions[row["id"]] ?? []) }
         }
     }
 
@@ -97,6 +88,7 @@ extension PhotoIndex {
                 counts.new = row["new"]
                 counts.changed = row["changed"]
                 counts.unchanged = row["unchanged"]
+                counts.rerendered = row["rerendered"] ?? 0
                 counts.moved = row["moved"]
                 counts.removed = row["removed"]
                 counts.unsupported = row["unsupported"]
@@ -122,7 +114,7 @@ extension PhotoIndex {
         }
     }
 
-    static func record(_ row: Row, thumbnails: [ThumbnailEntry]) -> PhotoRecord {
+    static func record(_ row: Row, renditions: [RenditionEntry]) -> PhotoRecord {
         var gps: ExifFields.GPS?
         if let latitude = row["gps_latitude"] as Double?, let longitude = row["gps_longitude"] as Double? {
             gps = ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
@@ -139,7 +131,8 @@ extension PhotoIndex {
             camera: .init(
                 make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
                 fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"]),
-            gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], thumbnails: thumbnails)
+            gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], renditions: renditions,
+            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) })
     }
 
     static func album(_ row: Row) -> AlbumRecord {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 public import SystemPackage
-import TesseraMetadata
+public import TesseraMetadata
 import TesseraSystem
 
 /// The writes a scan makes: each call is one transaction.
@@ -26,11 +26,13 @@ extension PhotoIndex {
             try db.execute(
                 sql: """
                     UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?,
-                        unchanged = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ? WHERE id = ?
+                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ?
+                    WHERE id = ?
                     """,
                 arguments: [
                     Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed,
-                    counts.unchanged, counts.moved, counts.removed, counts.unsupported, counts.errors, counts.warnings, id,
+                    counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported, counts.errors,
+                    counts.warnings, id,
                 ])
         }
     }
@@ -40,7 +42,8 @@ extension PhotoIndex {
         try read { db in
             // Asked once per directory of every scan: compile it once per connection.
             let statement = try db.cachedStatement(sql: """
-                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL)
+                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL),
+                    p.content_hash, p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
                 FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory)])
@@ -60,8 +63,9 @@ extension PhotoIndex {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL) FROM photos
-                    WHERE device = ? AND inode = ?
+                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL),
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                    FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
             ).map(Self.indexedFile)
@@ -113,10 +117,52 @@ extension PhotoIndex {
         }
     }
 
-    /// Writes updates and moves in one transaction, recording `scanID`.
+    /// The renditions of the photos `ids`, by photo.
+    public func renditions(of ids: [Int64]) throws(IndexError) -> [Int64: [RenditionEntry]] {
+        try read { db in try Self.renditions(of: ids, db) }
+    }
+
+    static func renditions(of ids: [Int64], _ db: Database) throws -> [Int64: [RenditionEntry]] {
+        var found: [Int64: [RenditionEntry]] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            let sql = """
+                SELECT photo_id, kind, size, width, height, bytes, path, source FROM renditions
+                WHERE photo_id IN (\(marks)) ORDER BY kind, size
+                """
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Array(chunk))) {
+                guard let kind = RenditionSpec.Kind(rawValue: row["kind"]) else { continue }
+                found[row["photo_id"], default: []].append(RenditionEntry(
+                    spec: RenditionSpec(kind, row["size"]), width: row["width"], height: row["height"], bytes: row["bytes"],
+                    path: row["path"], source: RenditionSource(rawValue: row["source"]) ?? .decoded))
+            }
+        }
+        return found
+    }
+
+    /// The renditions and placeholder another photo with cache key `key` already has (a copy
+    /// of the same content), when it has every one of `specs`.
+    public func renditions(key: String, covering specs: [RenditionSpec]) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8])? {
+        try read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT id, thumbhash FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
+                arguments: [key])
+            else { return nil }
+            let id: Int64 = row["id"]
+            let entries = try Self.renditions(of: [id], db)[id] ?? []
+            let wanted = entries.filter { specs.contains($0.spec) }
+            guard wanted.count == Set(specs).count else { return nil }
+            return (wanted, [UInt8](row["thumbhash"] as Data))
+        }
+    }
+
+    /// Writes file updates, moves and new renditions in one transaction, recording `scanID`.
     ///
-    /// - Returns: thumbnail keys that no row references any more, whose files can go.
-    public func apply(_ updates: [FileUpdate], moves: [FileMove], scanID: Int64) throws(IndexError) -> Set<String> {
+    /// Rendition files no row refers to any more are recorded in `cache_deletions`, in the
+    /// same transaction; `pendingCacheDeletions()` lists them for deleting.
+    public func apply(
+        _ updates: [FileUpdate], moves: [FileMove], renditions: [RenditionUpdate] = [], scanID: Int64
+    ) throws(IndexError) {
         try write { db in
             var albumIDs: [FilePath: Int64] = [:]
             func albumID(_ albumPath: FilePath, root: FilePath) throws -> Int64 {
@@ -132,7 +178,7 @@ extension PhotoIndex {
                 albumIDs[albumPath] = db.lastInsertedRowID
                 return db.lastInsertedRowID
             }
-            var replacedKeys: Set<String> = []
+            var released: Set<String> = []
             for move in moves {
                 try db.execute(
                     sql: "UPDATE photos SET path = ?, path_text = ?, album_id = ?, scan_id = ? WHERE id = ?",
@@ -142,46 +188,83 @@ extension PhotoIndex {
                     ])
             }
             for update in updates {
-                let bytes = Data(update.path.rawBytes)
-                if let old = try String.fetchOne(
-                    db, sql: "SELECT thumbnail_key FROM photos WHERE path = ?", arguments: [bytes]) {
-                    replacedKeys.insert(old)
-                }
                 var values = PhotoColumns(update: update)
                 values.albumID = try albumID(update.albumPath, root: update.root)
                 values.scanID = scanID
                 try values.upsert(db)
+                let bytes = Data(update.path.rawBytes)
                 let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [bytes]) ?? 0
-                try db.execute(sql: "DELETE FROM thumbnails WHERE photo_id = ?", arguments: [id])
-                if case .photo(_, _, _, let key, let thumbnails) = update.content {
-                    try db.execute(sql: "DELETE FROM cache_deletions WHERE key = ?", arguments: [key])
-                    for thumbnail in thumbnails {
-                        try db.execute(
-                            sql: "INSERT INTO thumbnails (photo_id, size, side, path) VALUES (?, ?, ?, ?)",
-                            arguments: [id, thumbnail.size, thumbnail.side, thumbnail.path])
-                    }
+                released.formUnion(try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
+                try db.execute(sql: "DELETE FROM renditions WHERE photo_id = ?", arguments: [id])
+                if case .photo(_, _, let rendered) = update.content {
+                    try Self.insert(rendered.renditions, photo: id, db)
                 }
             }
-            return try Self.scheduleDeletion(of: replacedKeys, db)
+            for update in renditions {
+                released.formUnion(try String.fetchAll(
+                    db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [update.photoID]))
+                try db.execute(
+                    sql: "UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash) WHERE id = ?",
+                    arguments: [update.key, update.settings, update.thumbhash.map { Data($0) }, update.photoID])
+                for entry in update.renditions {
+                    try db.execute(
+                        sql: "DELETE FROM renditions WHERE photo_id = ? AND kind = ? AND size = ?",
+                        arguments: [update.photoID, entry.spec.kind.rawValue, entry.spec.size])
+                }
+                try Self.insert(update.renditions, photo: update.photoID, db)
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT kind, size FROM renditions WHERE photo_id = ?", arguments: [update.photoID]) {
+                    let spec = RenditionSpec.Kind(rawValue: row["kind"]).map { RenditionSpec($0, row["size"]) }
+                    guard let spec, !update.configured.contains(spec) else { continue }
+                    try db.execute(
+                        sql: "DELETE FROM renditions WHERE photo_id = ? AND kind = ? AND size = ?",
+                        arguments: [update.photoID, spec.kind.rawValue, spec.size])
+                }
+            }
+            try Self.scheduleDeletion(of: released, db)
+        }
+    }
+
+    private static func insert(_ renditions: [RenditionEntry], photo id: Int64, _ db: Database) throws {
+        for entry in renditions {
+            try db.execute(
+                sql: """
+                    INSERT INTO renditions (photo_id, kind, size, width, height, bytes, path, source)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id, entry.spec.kind.rawValue, entry.spec.size, entry.width, entry.height, entry.bytes, entry.path,
+                    entry.source.rawValue,
+                ])
+            try db.execute(sql: "DELETE FROM cache_deletions WHERE path = ?", arguments: [entry.path])
         }
     }
 
     /// Deletes rows by id.
     ///
-    /// - Returns: the thumbnail keys of the deleted rows, and those of them that no
-    ///   remaining row references (their files can go).
-    public func delete(ids: [Int64]) throws(IndexError) -> (keys: [String], orphans: Set<String>) {
-        guard !ids.isEmpty else { return ([], []) }
+    /// - Returns: how many of them had content that another row still has (a copy elsewhere:
+    ///   the file was moved or copied, then deleted).
+    public func delete(ids: [Int64]) throws(IndexError) -> Int {
+        guard !ids.isEmpty else { return 0 }
         return try write { db in
-            var keys: [String] = []
+            var relocated = 0
+            var released: Set<String> = []
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
                 let marks = databaseQuestionMarks(count: chunk.count)
-                keys += try String.fetchAll(
+                let arguments = StatementArguments(Array(chunk))
+                let keys = try String.fetchAll(
                     db, sql: "SELECT thumbnail_key FROM photos WHERE id IN (\(marks)) AND thumbnail_key IS NOT NULL",
-                    arguments: StatementArguments(Array(chunk)))
-                try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
+                    arguments: arguments)
+                released.formUnion(try String.fetchAll(
+                    db, sql: "SELECT path FROM renditions WHERE photo_id IN (\(marks))", arguments: arguments))
+                try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: arguments)
+                for key in keys where try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key]) ?? false {
+                    relocated += 1
+                }
             }
-            return (keys, try Self.scheduleDeletion(of: Set(keys), db))
+            try Self.scheduleDeletion(of: released, db)
+            return relocated
         }
     }
 
@@ -218,66 +301,70 @@ extension PhotoIndex {
         }
     }
 
-    /// Thumbnail keys whose files are due for deletion: no row refers to them any more.
+    /// Rendition files due for deletion: no row refers to them any more.
     ///
-    /// Keys are recorded in the transaction that dropped their last reference, so a crash
+    /// Paths are recorded in the transaction that dropped their last reference, so a crash
     /// between that commit and the deletion of the files loses nothing: the next call finds
-    /// them. A key some row refers to again is dropped from the list instead.
+    /// them. A path some row refers to again is dropped from the list instead.
     public func pendingCacheDeletions() throws(IndexError) -> [String] {
         try write { db in
             try db.execute(sql: """
-                DELETE FROM cache_deletions WHERE EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = cache_deletions.key)
+                DELETE FROM cache_deletions
+                WHERE EXISTS (SELECT 1 FROM renditions WHERE renditions.path = cache_deletions.path)
                 """)
-            return try String.fetchAll(db, sql: "SELECT key FROM cache_deletions ORDER BY key")
+            return try String.fetchAll(db, sql: "SELECT path FROM cache_deletions ORDER BY path")
         }
     }
 
-    /// Forgets keys whose files are gone.
-    public func forgetCacheDeletions(_ keys: [String]) throws(IndexError) {
+    /// Forgets paths whose files are gone.
+    public func forgetCacheDeletions(_ paths: [String]) throws(IndexError) {
         try write { db in
-            for chunk in stride(from: 0, to: keys.count, by: 500).map({ keys[$0..<min($0 + 500, keys.count)] }) {
+            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
                 try db.execute(
-                    sql: "DELETE FROM cache_deletions WHERE key IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql: "DELETE FROM cache_deletions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk)))
             }
         }
     }
 
-    /// Which of `keys` some row refers to (for the cache sweep).
-    public func referencedKeys(among keys: [String]) throws(IndexError) -> Set<String> {
+    /// Which of `paths` some rendition row refers to (for the cache sweep).
+    public func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String> {
         try read { db in
             var referenced: Set<String> = []
-            for chunk in stride(from: 0, to: keys.count, by: 500).map({ keys[$0..<min($0 + 500, keys.count)] }) {
+            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
                 referenced.formUnion(try String.fetchAll(
-                    db, sql: "SELECT DISTINCT thumbnail_key FROM photos WHERE thumbnail_key IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    db, sql: "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk))))
             }
             return referenced
         }
     }
 
-    /// Records the keys of `keys` that no row refers to any more in `cache_deletions`.
-    private static func scheduleDeletion(of keys: Set<String>, _ db: Database) throws -> Set<String> {
-        let orphans = try keys.filter { key in
-            try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key])
-                ?? false)
+    /// Records the paths of `paths` that no rendition row refers to any more in `cache_deletions`.
+    private static func scheduleDeletion(of paths: Set<String>, _ db: Database) throws {
+        for path in paths {
+            let referenced = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM renditions WHERE path = ?)", arguments: [path]) ?? false
+            if !referenced {
+                try db.execute(sql: "INSERT OR IGNORE INTO cache_deletions (path) VALUES (?)", arguments: [path])
+            }
         }
-        for key in orphans {
-            try db.execute(sql: "INSERT OR IGNORE INTO cache_deletions (key) VALUES (?)", arguments: [key])
-        }
-        return orphans
     }
 
     /// Whether a row's error is one that may go away by itself (see `PhotoError.Code.isTransient`).
     static let retrySQL = "(status = 'error' AND error_code IN ('io', 'vanished', 'permission'))"
 
     static func indexedFile(_ row: Row) -> IndexedFile {
-        IndexedFile(
+        var rendering: IndexedFile.Rendering?
+        if let hash = row[7] as String?, let key = row[8] as String? {
+            rendering = .init(contentHash: hash, key: key, settings: row[9], hasThumbhash: row[10])
+        }
+        return IndexedFile(
             id: row[0], pathBytes: row[1],
             identity: FileIdentity(
                 device: UInt64(bitPattern: row[2]), inode: UInt64(bitPattern: row[3]), size: row[4],
                 mtimeNanoseconds: row[5]),
-            needsRetry: row[6])
+            needsRetry: row[6], rendering: rendering)
     }
 
     /// The BLOB range [low, high) holding every path strictly below `directory`.

@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -110,6 +110,39 @@ extension PhotoIndex {
                 ALTER TABLE scans ADD COLUMN reason TEXT;
                 CREATE TABLE cache_deletions (key TEXT PRIMARY KEY) WITHOUT ROWID;
                 PRAGMA user_version = 2;
+                """)
+        }
+        guard version >= 3 else { return migrator }
+        migrator.registerMigration("v3") { db in
+            // renditions: squares and fits of every kept size, replacing thumbnails; every existing
+            // thumbnail becomes a square rendition row (its byte count unknown until rendered again).
+            // thumbhash: the placeholder. render_settings: the sizes and settings the photo's
+            // renditions were made with; a scan compares it with the configuration.
+            // cache_deletions now lists files, since a size can go without its key; keys still
+            // pending there are left by a crash, and the scan after a crash sweeps the whole cache.
+            // scans.rerendered: unchanged photos whose renditions a scan brought up to date.
+            try db.execute(sql: """
+                CREATE TABLE renditions (
+                    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('square', 'fit')),
+                    size INTEGER NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    bytes INTEGER,
+                    path TEXT NOT NULL,
+                    source TEXT NOT NULL DEFAULT 'decoded',
+                    PRIMARY KEY (photo_id, kind, size)
+                ) WITHOUT ROWID;
+                CREATE INDEX renditions_path ON renditions(path);
+                INSERT INTO renditions (photo_id, kind, size, width, height, bytes, path)
+                    SELECT photo_id, 'square', size, side, side, NULL, path FROM thumbnails;
+                DROP TABLE thumbnails;
+                ALTER TABLE photos ADD COLUMN thumbhash BLOB;
+                ALTER TABLE photos ADD COLUMN render_settings TEXT;
+                DROP TABLE cache_deletions;
+                CREATE TABLE cache_deletions (path TEXT PRIMARY KEY) WITHOUT ROWID;
+                ALTER TABLE scans ADD COLUMN rerendered INTEGER NOT NULL DEFAULT 0;
+                PRAGMA user_version = 3;
                 """)
         }
         return migrator

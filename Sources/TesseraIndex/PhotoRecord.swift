@@ -9,7 +9,7 @@ import TesseraSystem
 public struct PhotoRecord: Sendable, Identifiable {
     /// What became of the file.
     public enum Status: String, Sendable, Codable, CaseIterable {
-        /// Indexed; its thumbnails exist.
+        /// Indexed; its renditions exist.
         case ok
         /// Indexed, with recoverable problems (see `warnings`).
         case warning
@@ -62,7 +62,10 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var gps: ExifFields.GPS?
     public var warnings: [String]
     public var contentHash: String?
-    public var thumbnails: [ThumbnailEntry]
+    /// The rendition files, by kind then size.
+    public var renditions: [RenditionEntry]
+    /// The ThumbHash placeholder (see docs/INDEX.md).
+    public var thumbhash: [UInt8]?
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
 }

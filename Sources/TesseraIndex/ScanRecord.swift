@@ -6,6 +6,8 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     public var new = 0
     public var changed = 0
     public var unchanged = 0
+    /// Unchanged photos whose renditions were brought up to date with the configuration.
+    public var rerendered = 0
     public var moved = 0
     public var removed = 0
     public var unsupported = 0

@@ -43,11 +43,16 @@ public struct JPEGHeader: Sendable, Equatable {
     public var exif: [UInt8]?
     /// The colour transform byte of an Adobe APP14 segment, when one is present.
     public var adobeTransform: UInt8?
+    /// The embedded ICC profile, reassembled from its APP2 `ICC_PROFILE` chunks (ICC.1 Annex B.4).
+    public var iccProfile: [UInt8]?
     /// Recoverable oddities met on the way, one line each.
     public var warnings: [String] = []
 
     /// Largest span of stray bytes between segments that is skipped with a warning.
     private static let maxGarbageBetweenSegments = 4096
+    /// Largest ICC profile read; real ones are a few hundred bytes to a few megabytes.
+    static let maxICCProfile = 8 << 20
+    private static let iccPrefix = Array("ICC_PROFILE".utf8) + [0]
 
     /// Parses the markers of the JPEG that `bytes` starts.
     static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
@@ -58,6 +63,7 @@ public struct JPEGHeader: Sendable, Equatable {
         var frame: (width: Int, height: Int, components: Int, bits: Int, process: Process)?
         var exif: [UInt8]?
         var adobe: UInt8?
+        var icc = ICCChunks()
         var warnings: [String] = []
 
         while true {
@@ -133,6 +139,17 @@ public struct JPEGHeader: Sendable, Equatable {
                 if head.elementsEqual(ExifReader.exifPrefix) {
                     exif = Array(try bytes.bytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
                 }
+            } else if marker == 0xE2, payloadLength > 14 {
+                let head = try bytes.bytes(at: payloadOffset, count: 14, what: "an APP2 segment")
+                if head.prefix(12).elementsEqual(Self.iccPrefix) {
+                    let sequence = Int(head[head.startIndex + 12]), count = Int(head[head.startIndex + 13])
+                    if icc.total + payloadLength - 14 > Self.maxICCProfile {
+                        icc.tooLarge = true
+                    } else if !icc.tooLarge {
+                        let data = try bytes.bytes(at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
+                        icc.add(sequence: sequence, count: count, data: Array(data))
+                    }
+                }
             } else if marker == 0xEE, payloadLength >= 12 {
                 let app14 = try bytes.bytes(at: payloadOffset, count: 12, what: "an APP14 segment")
                 if app14.prefix(5).elementsEqual(Array("Adobe".utf8)) {
@@ -142,13 +159,45 @@ public struct JPEGHeader: Sendable, Equatable {
                 guard let frame else {
                     throw PhotoError(.corrupt, "SOS before any SOF marker")
                 }
+                if let problem = icc.problem { warnings.append(problem) }
                 return JPEGHeader(
                     width: frame.width, height: frame.height, components: frame.components,
                     bitsPerSample: frame.bits, process: frame.process, exif: exif,
-                    adobeTransform: adobe, warnings: warnings)
+                    adobeTransform: adobe, iccProfile: icc.profile, warnings: warnings)
             }
             offset = payloadOffset + Int64(payloadLength)
         }
+    }
+}
+
+/// An ICC profile arriving in numbered APP2 chunks (1-based `sequence` of `count`).
+private struct ICCChunks {
+    var chunks: [Int: [UInt8]] = [:]
+    var declared = 0
+    var total = 0
+    var tooLarge = false
+    var inconsistent = false
+
+    mutating func add(sequence: Int, count: Int, data: [UInt8]) {
+        if declared == 0 { declared = count }
+        guard count == declared, (1...count).contains(sequence), chunks[sequence] == nil else {
+            inconsistent = true
+            return
+        }
+        chunks[sequence] = data
+        total += data.count
+    }
+
+    /// The whole profile, when every chunk arrived.
+    var profile: [UInt8]? {
+        guard !tooLarge, !inconsistent, declared > 0, chunks.count == declared else { return nil }
+        return (1...declared).flatMap { chunks[$0] ?? [] }
+    }
+
+    var problem: String? {
+        if tooLarge { return "ICC profile over \(JPEGHeader.maxICCProfile >> 20) MiB ignored; colours left as stored" }
+        if declared > 0 && profile == nil { return "ICC profile chunks incomplete or inconsistent; colours left as stored" }
+        return nil
     }
 }
 

@@ -55,6 +55,8 @@ public struct PNGHeader: Sendable, Equatable {
     public var creationTime: String?
     /// Whether at least one IDAT chunk was seen before IEND.
     public var hasImageData: Bool
+    /// Whether an iCCP chunk (an embedded ICC profile) precedes the image data.
+    public var hasICCProfile = false
     public var warnings: [String] = []
 
     /// Ceiling for a chunk whose payload is read into memory (metadata chunks only).
@@ -102,6 +104,8 @@ public struct PNGHeader: Sendable, Equatable {
                 header = try ihdr(body)
             case "IDAT":
                 sawImageData = true
+            case "iCCP" where !sawImageData:
+                header?.hasICCProfile = true
             case "IEND":
                 offset = bytes.size
                 continue

@@ -2,6 +2,7 @@ import Foundation
 import TesseraLayout
 import SystemPackage
 import TesseraImage
+import TesseraMetadata
 import Yams
 
 extension Configuration {
@@ -13,9 +14,9 @@ extension Configuration {
         case albumStyle = "album_style"
     }
 
-    /// The keys of the `thumbnails` mapping.
+    /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
     enum ThumbnailKey: String, CaseIterable {
-        case sizes, format, quality, background
+        case square, fit, sizes, format, quality, background, colorManagement = "color_management"
     }
 
     /// Overlays the settings in `yaml` (the text of `file`).
@@ -48,8 +49,8 @@ extension Configuration {
             case .index: index = try reader.path(value, name)
             case .cache: cache = try reader.path(value, name)
             case .workers: workers = try reader.int(value, name, 0...1024)
-            case .pixelLimit: thumbnail.pixelLimit = try reader.int(value, name, 1...100_000) * 1_000_000
-            case .memoryLimit: thumbnail.memoryLimit = try reader.int(value, name, 32...65_536) << 20
+            case .pixelLimit: rendering.pixelLimit = try reader.int(value, name, 1...100_000) * 1_000_000
+            case .memoryLimit: rendering.memoryLimit = try reader.int(value, name, 32...65_536) << 20
             case .timeZone:
                 let zoneName = try reader.string(value, name)
                 if zoneName != "system" {
@@ -79,6 +80,8 @@ extension Configuration {
         guard case .mapping(let mapping) = node else {
             throw ConfigurationError(file: reader.file, key: "thumbnails", "must be a mapping")
         }
+        var squares: [Int]?
+        var fits: [Int]?
         for (keyNode, value) in mapping {
             let name = keyNode.string ?? "\(keyNode)"
             let key = "thumbnails.\(name)"
@@ -86,26 +89,45 @@ extension Configuration {
                 throw ConfigurationError(file: reader.file, key: key, "unknown key")
             }
             switch thumbnailKey {
-            case .sizes:
-                let sizes = try reader.list(value, key).map { (item) throws(ConfigurationError) in try reader.int(item, key, 16...4096) }
-                guard !sizes.isEmpty else { throw ConfigurationError(file: reader.file, key: key, "needs at least one size") }
-                thumbnailSizes = Array(Set(sizes)).sorted()
+            case .square, .sizes:
+                guard squares == nil else {
+                    throw ConfigurationError(
+                        file: reader.file, key: key, "'sizes' is the older name of 'square': give only one of them")
+                }
+                squares = try reader.list(value, key).map { (item) throws(ConfigurationError) in
+                    try reader.int(item, key, Self.squareSizes)
+                }
+            case .fit:
+                fits = try reader.list(value, key).map { (item) throws(ConfigurationError) in
+                    try reader.int(item, key, Self.fitSizes)
+                }
             case .format:
                 let text = try reader.string(value, key)
-                guard let format = ThumbnailOptions.Format(rawValue: text) else {
+                guard let format = RenderOptions.Format(rawValue: text) else {
                     throw ConfigurationError(file: reader.file, key: key, "must be jpeg or png, not \"\(text)\"")
                 }
-                thumbnail.format = format
-            case .quality: thumbnail.quality = try reader.int(value, key, 1...100)
+                rendering.format = format
+            case .quality: rendering.quality = try reader.int(value, key, 1...100)
             case .background:
                 let text = try reader.string(value, key)
-                guard let color = ThumbnailOptions.Color(hex: text) else {
+                guard let color = RenderOptions.Color(hex: text) else {
                     throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"")
                 }
-                thumbnail.background = color
+                rendering.background = color
+            case .colorManagement: rendering.colorManagement = try reader.bool(value, key)
             }
         }
+        let squareSpecs = squares.map { $0.map { RenditionSpec.square($0) } } ?? renditions.filter { $0.kind == .square }
+        let fitSpecs = fits.map { $0.map { RenditionSpec.fit($0) } } ?? renditions.filter { $0.kind == .fit }
+        renditions = Array(Set(squareSpecs + fitSpecs)).sorted()
+        guard !renditions.isEmpty else {
+            throw ConfigurationError(file: reader.file, key: "thumbnails", "needs at least one square or fit size")
+        }
     }
+
+    /// Sizes a rendition may have: from the smallest useful square to the long edge of a 8K screen.
+    static let squareSizes = 16...4096
+    static let fitSizes = 16...8192
 }
 
 /// Typed reads of YAML values that name the key when the type is wrong.

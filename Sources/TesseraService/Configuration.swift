@@ -2,6 +2,7 @@ public import Foundation
 public import SystemPackage
 public import TesseraImage
 public import TesseraLayout
+public import TesseraMetadata
 
 /// Everything Tessera can be configured with; every key has a default.
 ///
@@ -13,8 +14,10 @@ public struct Configuration: Sendable {
     public var followSymlinks = false
     public var index: FilePath
     public var cache: FilePath
-    public var thumbnailSizes: [Int] = [256]
-    public var thumbnail = ThumbnailOptions()
+    /// The renditions every photo gets: squares for grids, fits for justified rows and the
+    /// viewer, each at 1× and 2× of what a page shows.
+    public var renditions: [RenditionSpec] = [.square(256), .square(512), .fit(1024), .fit(2048)]
+    public var rendering = RenderOptions()
     /// Parallel render workers; 0 means one per core.
     public var workers = 0
     /// Time zone for capture times written without a UTC offset; nil means the system's.
@@ -60,6 +63,22 @@ public struct Configuration: Sendable {
         for suffix in ["-wal", "-shm", "-journal", ".lock"] { paths.insert(FilePath(index.string + suffix)) }
         if let albumDirectory { paths.insert(absolute(albumDirectory)) }
         return paths
+    }
+
+    /// What the renditions of a photo answer to: the configured kinds and sizes, and every
+    /// setting that changes their pixels. Recorded with each photo (`render_settings`); a
+    /// photo whose record differs gets its renditions brought up to date on the next scan.
+    public var renderSettings: String {
+        let specs = renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" }.joined(separator: ",")
+        return "\(specs);\(pixelSettings)"
+    }
+
+    /// The part of `renderSettings` that changes pixels: when it is unchanged, so is every
+    /// photo's cache key.
+    var pixelSettings: String { rendering.encodingSettings + (rendering.colorManagement ? ":srgb" : ":as-stored") }
+
+    static func pixelSettings(ofRenderSettings settings: String) -> Substring? {
+        settings.firstIndex(of: ";").map { settings[settings.index(after: $0)...] }
     }
 
     /// The effective worker count.

@@ -8,13 +8,17 @@ import TesseraMetadata
 import TesseraSystem
 
 extension LibraryScanner {
-    /// Reads one new or changed file: metadata, content hash, thumbnails (unless the cache
-    /// already holds them for this exact content and these settings).
+    /// Reads one new or changed file: metadata, content hash, renditions (unless the cache
+    /// already holds them for this exact content and these settings); or, for an unchanged
+    /// photo whose renditions no longer match the configuration, brings them up to date.
     ///
     /// The file is opened once, without blocking and without following a link the walk did
     /// not follow, and must still be a regular file; the identity recorded is that of the
     /// file actually read.
-    func process(_ job: Job, thumbnailer: Thumbnailer, cache: ThumbnailCache, full: Bool, tally: ScanTally) -> Outcome {
+    func process(_ job: Job, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally) -> Outcome {
+        if let known = job.known {
+            return refresh(job, known, renderer: renderer, cache: cache, tally: tally)
+        }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
         do throws(PhotoError) {
             return try FileReader.withFile(at: job.path, followSymlinks: configuration.followSymlinks) {
@@ -32,7 +36,7 @@ extension LibraryScanner {
                 }
                 do throws(PhotoError) {
                     return try render(
-                        reader, job: job, identity: identity, metadata: metadata, thumbnailer: thumbnailer, cache: cache,
+                        reader, job: job, identity: identity, metadata: metadata, renderer: renderer, cache: cache,
                         full: full, tally: tally)
                 } catch where error.code.isTransient {
                     throw error
@@ -40,44 +44,132 @@ extension LibraryScanner {
                     return update(job, identity, .failed(format: metadata.format, error: error, metadata: metadata))
                 }
             }
-        } catch where error.code == .vanished {
-            return .vanished(job.path, root: job.root)
-        } catch where error.code == .notAFile {
-            return update(job, job.identity, .unsupported(reason: error.reason))
         } catch {
-            return update(job, job.identity, .failed(format: .unsupported, error: error, metadata: nil))
+            return outcome(job, error)
         }
     }
 
     private func render(
         _ reader: borrowing FileReader, job: Job, identity: FileIdentity, metadata: PhotoMetadata,
-        thumbnailer: Thumbnailer, cache: ThumbnailCache, full: Bool, tally: ScanTally
+        renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally
     ) throws(PhotoError) -> Outcome {
         let hash = XXH64.hex(try reader.contentHash())
-        let key = thumbnailKey(contentHash: hash)
-        let sizes = configuration.thumbnailSizes
-        let paths = sizes.map { cache.path(key: key, size: $0, format: configuration.thumbnail.format) }
-        var warnings: [String] = []
-        if full || !cache.contains(paths) {
-            let rendered = try thumbnailer.render(reader, metadata: metadata, sizes: sizes)
-            warnings = rendered.warnings
-            for (size, path) in zip(sizes, paths) {
-                guard let thumbnail = rendered.thumbnails[size] else { continue }
-                do throws(SystemError) {
-                    try cache.write(thumbnail.bytes, to: path)
-                } catch {
-                    // A full cache disk fails every file alike: stop, and say why, rather than
-                    // record a whole library of errors.
-                    if error.isNoSpace {
-                        tally.fail(ScanError(.diskFull, "cannot write thumbnails: \(error)"))
-                    }
-                    return .retryLater(job.path, reason: error.description)
-                }
+        let key = renditionKey(contentHash: hash, metadata: metadata)
+        let specs = configuration.renditions
+        // A copy of indexed content (or the same file touched) takes the renditions it already has.
+        if !full, let (entries, thumbhash) = try? index.renditions(key: key, covering: specs),
+            entries.allSatisfy({ cache.contains(FilePath($0.path)) }) {
+            let renditions = PhotoRenditions(
+                contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash, settings: configuration.renderSettings)
+            return update(job, identity, .photo(metadata, warnings: [], renditions: renditions))
+        }
+        let rendered = try renderer.render(reader, metadata: metadata, specs: specs)
+        let entries: [RenditionEntry]
+        do throws(SystemError) {
+            entries = try write(rendered, key: key, cache: cache)
+        } catch {
+            return cacheFailure(job, error, tally: tally)
+        }
+        let renditions = PhotoRenditions(
+            contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
+            settings: configuration.renderSettings)
+        return update(job, identity, .photo(metadata, warnings: rendered.warnings, renditions: renditions))
+    }
+
+    /// Brings the renditions of an unchanged photo up to date with the configuration: renders
+    /// only the kinds and sizes it lacks (all of them when a setting that changes pixels
+    /// changed, since their key changes), and drops those no longer configured. The photo's
+    /// metadata is neither read into the index nor written again.
+    private func refresh(
+        _ job: Job, _ known: Job.Known, renderer: Renderer, cache: RenditionCache, tally: ScanTally
+    ) -> Outcome {
+        let specs = configuration.renditions
+        let settings = configuration.renderSettings
+        let existing: [RenditionEntry]
+        do throws(IndexError) {
+            existing = try index.renditions(of: [known.id])[known.id] ?? []
+        } catch {
+            return .retryLater(job.path, reason: "cannot read the index: \(error)")
+        }
+        func missing(key: String) -> [RenditionSpec] {
+            guard key == known.rendering.key else { return specs }
+            return specs.filter { spec in
+                !existing.contains { $0.spec == spec && cache.contains(FilePath($0.path)) }
             }
         }
-        let photoSide = min(metadata.width, metadata.height)
-        let entries = zip(sizes, paths).map { ThumbnailEntry(size: $0, side: min($0, photoSide), path: $1.string) }
-        return update(job, identity, .photo(metadata, warnings: warnings, contentHash: hash, thumbnailKey: key, thumbnails: entries))
+        // Same pixel settings, same key: nothing to decode when nothing is missing.
+        let samePixels = known.rendering.settings.flatMap(Configuration.pixelSettings(ofRenderSettings:))
+            == Substring(configuration.pixelSettings)
+        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty {
+            return .renditions(
+                RenditionUpdate(
+                    photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
+                    settings: settings),
+                rerendered: false)
+        }
+        let context = DateContext(timeZone: configuration.timeZone ?? .current)
+        do throws(PhotoError) {
+            return try FileReader.withFile(at: job.path, followSymlinks: configuration.followSymlinks) {
+                (reader) throws(PhotoError) -> Outcome in
+                let metadata = try MetadataReader.read(reader, context: context)
+                let key = renditionKey(contentHash: known.rendering.contentHash, metadata: metadata)
+                let rendered: Renderer.Rendered
+                do throws(PhotoError) {
+                    rendered = try renderer.render(reader, metadata: metadata, specs: missing(key: key))
+                } catch where error.code.isTransient {
+                    throw error
+                } catch {
+                    // The same bytes no longer render under these settings (a lower memory
+                    // limit): a failure like any other, recorded over the photo's row.
+                    return update(job, job.identity, .failed(format: metadata.format, error: error, metadata: metadata))
+                }
+                let entries: [RenditionEntry]
+                do throws(SystemError) {
+                    entries = try write(rendered, key: key, cache: cache)
+                } catch {
+                    return cacheFailure(job, error, tally: tally)
+                }
+                return .renditions(
+                    RenditionUpdate(
+                        photoID: known.id, key: key, renditions: entries, configured: Set(specs),
+                        thumbhash: rendered.thumbhash, settings: settings),
+                    rerendered: true)
+            }
+        } catch {
+            return outcome(job, error)
+        }
+    }
+
+    /// Writes the renditions of `rendered` into the cache under `key`.
+    private func write(_ rendered: Renderer.Rendered, key: String, cache: RenditionCache) throws(SystemError) -> [RenditionEntry] {
+        var entries: [RenditionEntry] = []
+        for rendition in rendered.renditions {
+            let path = cache.path(key: key, spec: rendition.spec, format: configuration.rendering.format)
+            try cache.write(rendition.bytes, to: path)
+            entries.append(RenditionEntry(
+                spec: rendition.spec, width: rendition.width, height: rendition.height, bytes: rendition.bytes.count,
+                path: path.string, source: rendition.source))
+        }
+        return entries
+    }
+
+    /// What a rendition that could not be written becomes: tried again by the next scan.
+    private func cacheFailure(_ job: Job, _ error: SystemError, tally: ScanTally) -> Outcome {
+        // A full cache disk fails every file alike: stop, and say why, rather than record a
+        // whole library of errors.
+        if error.isNoSpace {
+            tally.fail(ScanError(.diskFull, "cannot write renditions: \(error)"))
+        }
+        return .retryLater(job.path, reason: error.description)
+    }
+
+    /// What a failure to open or read the file as a whole becomes.
+    private func outcome(_ job: Job, _ error: PhotoError) -> Outcome {
+        switch error.code {
+        case .vanished: .vanished(job.path, root: job.root)
+        case .notAFile: update(job, job.identity, .unsupported(reason: error.reason))
+        default: update(job, job.identity, .failed(format: .unsupported, error: error, metadata: nil))
+        }
     }
 
     private func update(_ job: Job, _ identity: FileIdentity, _ content: FileUpdate.Content) -> Outcome {
@@ -87,10 +179,12 @@ extension LibraryScanner {
     }
 
     /// The cache key: the content hash combined with every setting that changes the pixels.
-    func thumbnailKey(contentHash: String) -> String {
-        let options = configuration.thumbnail
-        let background = [options.background.red, options.background.green, options.background.blue]
-        let settings = "\(contentHash):\(options.format.rawValue):q\(options.quality):bg\(background):v1"
+    ///
+    /// The formula of the first schema is kept for photos whose pixels colour management
+    /// leaves alone, so their cached squares stay valid across the upgrade.
+    func renditionKey(contentHash: String, metadata: PhotoMetadata) -> String {
+        var settings = "\(contentHash):\(configuration.rendering.encodingSettings):v1"
+        if configuration.rendering.colorManagement && metadata.hasICCProfile { settings += ":srgb" }
         return XXH64.hex(XXH64.hash(Array(settings.utf8)))
     }
 
@@ -102,6 +196,7 @@ extension LibraryScanner {
     func commit(_ batch: [Outcome], scanID: Int64, roots: RootSet, tally: ScanTally) throws(IndexError) {
         var updates: [FileUpdate] = []
         var moves: [FileMove] = []
+        var renditions: [RenditionUpdate] = []
         var delta = ScanCounts()
         for outcome in batch {
             switch outcome {
@@ -109,7 +204,7 @@ extension LibraryScanner {
                 updates.append(update)
                 if isNew { delta.new += 1 } else { delta.changed += 1 }
                 switch update.content {
-                case .photo(let metadata, let warnings, _, _, _):
+                case .photo(let metadata, let warnings, _):
                     if !(metadata.warnings + warnings).isEmpty { delta.warnings += 1 }
                 case .failed(_, let error, _):
                     delta.errors += 1
@@ -117,6 +212,10 @@ extension LibraryScanner {
                 case .unsupported:
                     delta.unsupported += 1
                 }
+            case .renditions(let update, let rerendered):
+                renditions.append(update)
+                delta.unchanged += 1
+                if rerendered { delta.rerendered += 1 }
             case .move(let move):
                 moves.append(move)
                 delta.moved += 1
@@ -128,8 +227,10 @@ extension LibraryScanner {
                 if !roots.check(root) { logger.info("\(path): vanished with its photo folder") }
             }
         }
-        _ = try index.apply(updates, moves: moves, scanID: scanID)
+        try index.apply(updates, moves: moves, renditions: renditions, scanID: scanID)
         tally.counts.withLock { total in
+            total.unchanged += delta.unchanged
+            total.rerendered += delta.rerendered
             total.new += delta.new
             total.changed += delta.changed
             total.moved += delta.moved
@@ -157,8 +258,7 @@ extension LibraryScanner {
             try index.forEachFile(under: root, excludingScan: scanID) { page in
                 let gone = page.filter { !seen.contains($0) }
                 guard !gone.isEmpty else { return }
-                let (keys, orphans) = try index.delete(ids: gone)
-                let relocated = keys.filter { !orphans.contains($0) }.count
+                let relocated = try index.delete(ids: gone)
                 tally.counts.withLock { total in
                     total.removed += gone.count - relocated
                     total.moved += relocated
@@ -168,22 +268,21 @@ extension LibraryScanner {
         }
     }
 
-    /// Deletes the thumbnails the index has scheduled for deletion, and with `sweep`, every
-    /// cache file no row refers to (what a crash between rendering and committing leaves).
+    /// Deletes the rendition files the index has scheduled for deletion, and with `sweep`,
+    /// every cache file no row refers to (what a crash between rendering and committing leaves).
     ///
-    /// Runs when no worker is writing, so a key cannot be deleted while a copy of the same
-    /// content is being rendered under it. A failure only leaves files for the next scan.
-    func removeCacheOrphans(_ cache: ThumbnailCache, sweep: Bool) {
+    /// Runs when no worker is writing, so a file cannot be deleted while a copy of the same
+    /// content is being rendered to it. A failure only leaves files for the next scan.
+    func removeCacheOrphans(_ cache: RenditionCache, sweep: Bool) {
         do {
-            let keys = try index.pendingCacheDeletions()
-            cache.remove(keys: keys)
-            try index.forgetCacheDeletions(keys)
+            let pending = try index.pendingCacheDeletions()
+            try index.forgetCacheDeletions(cache.remove(pending))
         } catch {
-            logger.warning("cannot delete unused thumbnails now (\(error)); the next scan will")
+            logger.warning("cannot delete unused renditions now (\(error)); the next scan will")
         }
         guard sweep else { return }
-        let removed = cache.sweep { [index] keys in try? index.referencedKeys(among: keys) }
-        if removed > 0 { logger.notice("removed \(removed) thumbnail files no photo refers to") }
+        let removed = cache.sweep { [index] paths in try? index.referencedPaths(among: paths) }
+        if removed > 0 { logger.notice("removed \(removed) rendition files no photo refers to") }
     }
 }
 

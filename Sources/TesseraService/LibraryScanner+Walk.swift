@@ -37,6 +37,7 @@ extension LibraryScanner {
         // Found and unchanged files are counted here and added to the shared counters once
         // per directory, not once per file.
         var found = 0, unchanged = 0
+        let settings = configuration.renderSettings
         func flush() {
             guard found + unchanged > 0 else { return }
             let (newlyFound, newlyUnchanged) = (found, unchanged)
@@ -69,7 +70,14 @@ extension LibraryScanner {
                         if let known = existing[NameKey(file.name)] {
                             seen.insert(known.id)
                             if !full && known.identity == identity && !known.needsRetry {
-                                unchanged += 1
+                                if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
+                                    // Counted as unchanged by the writer, once its renditions are settled.
+                                    push(Job(
+                                        path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
+                                        known: .init(id: known.id, rendering: rendering)))
+                                } else {
+                                    unchanged += 1
+                                }
                             } else {
                                 push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
                             }

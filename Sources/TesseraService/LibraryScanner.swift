@@ -7,16 +7,17 @@ import TesseraImage
 import TesseraMetadata
 import TesseraSystem
 
-/// One scan of the photo roots into the index and the thumbnail cache.
+/// One scan of the photo roots into the index and the rendition cache.
 ///
 /// The pipeline: the walker (on the calling thread) stats every entry and
 /// compares it with the index, one query per directory; unchanged files stop
 /// there. New and changed files go through a bounded queue to the render
 /// workers, which read each file as a stream (metadata, content hash,
-/// thumbnails); their results go through a second bounded queue to one writer
+/// renditions); their results go through a second bounded queue to one writer
 /// thread that commits them in batches. After the walk, files that were not
-/// seen leave the index, and thumbnails nothing refers to any more leave the
-/// cache. Memory is bounded by the queue sizes and the workers' budgets, not
+/// seen leave the index, and renditions nothing refers to any more leave the
+/// cache. Unchanged photos whose renditions do not match the configured sizes and
+/// settings go to the workers too, for what they lack. Memory is bounded by the queue sizes and the workers' budgets, not
 /// by the size of the library or of any file.
 ///
 /// A root that disappears during the scan (an unmounted disk, an unplugged
@@ -56,12 +57,21 @@ public final class LibraryScanner: Sendable {
         var root: FilePath
         var identity: FileIdentity
         var isNew: Bool
+        /// For an unchanged photo whose renditions are out of date: its row.
+        var known: Known?
+
+        struct Known: Sendable {
+            var id: Int64
+            var rendering: IndexedFile.Rendering
+        }
     }
 
     /// What the workers and the walker hand to the writer.
     enum Outcome: Sendable {
         case update(FileUpdate, isNew: Bool)
         case move(FileMove)
+        /// An unchanged photo's renditions brought up to date (`rerendered`: some were made).
+        case renditions(RenditionUpdate, rerendered: Bool)
         /// Not recorded, so the next scan tries again (the cache could not be written).
         case retryLater(FilePath, reason: String)
         /// The file disappeared between the walk and the read: nothing to record.
@@ -90,7 +100,7 @@ public final class LibraryScanner: Sendable {
         } catch {
             throw ScanError(index: error, "cannot write the index: \(error)")
         }
-        let cache = ThumbnailCache(root: configuration.cache)
+        let cache = RenditionCache(root: configuration.cache)
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
@@ -102,11 +112,11 @@ public final class LibraryScanner: Sendable {
         // Render workers.
         let workers = (0..<configuration.workerCount).map { number in
             DedicatedThread.start("render \(number)") { [self] in
-                let thumbnailer = Thumbnailer(options: configuration.thumbnail)
+                let renderer = Renderer(options: configuration.rendering)
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
                     progress.beat()
-                    outcomes.push(process(job, thumbnailer: thumbnailer, cache: cache, full: full, tally: tally))
+                    outcomes.push(process(job, renderer: renderer, cache: cache, full: full, tally: tally))
                     progress.beat()
                 }
             }

@@ -93,7 +93,8 @@ extension ScanSummary: CustomStringConvertible {
     public var description: String {
         let c = counts
         return "\(state) in \(String(format: "%.1f", elapsed)) s: \(c.found) files, \(c.new) new, \(c.changed) changed, "
-            + "\(c.unchanged) unchanged, \(c.moved) moved, \(c.removed) removed, \(c.unsupported) unsupported, "
+            + "\(c.unchanged) unchanged\(c.rerendered > 0 ? " (\(c.rerendered) with renditions updated)" : ""), "
+            + "\(c.moved) moved, \(c.removed) removed, \(c.unsupported) unsupported, "
             + "\(c.errors) \(c.errors == 1 ? "error" : "errors")"
     }
 }

@@ -36,8 +36,21 @@ struct PhotoJSON: Encodable {
     /// Index fields (`tessera list`): nil for `inspect`, and then not written.
     var id: Int64?
     var album: String?
+    /// Square renditions, size → path (the field from before fits).
     var thumbnails: [String: String]?
+    var renditions: [RenditionJSON]?
+    /// The ThumbHash placeholder, base64.
+    var thumbhash: String?
     var status: String?
+
+    struct RenditionJSON: Encodable {
+        var kind: String
+        var size: Int
+        var width: Int
+        var height: Int
+        var bytes: Int?
+        var path: String
+    }
 
     /// What `inspect` read from a file.
     init(path: FilePath, metadata: PhotoMetadata) {
@@ -96,7 +109,14 @@ struct PhotoJSON: Encodable {
         error = record.error
         id = record.id
         album = record.albumName
-        thumbnails = Dictionary(record.thumbnails.map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+        let squares = record.renditions.filter { $0.spec.kind == .square }
+        thumbnails = Dictionary(squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+        renditions = record.renditions.map {
+            RenditionJSON(
+                kind: $0.spec.kind.rawValue, size: $0.spec.size, width: $0.width, height: $0.height, bytes: $0.bytes,
+                path: $0.path)
+        }
+        thumbhash = record.thumbhash.map { Data($0).base64EncodedString() }
         status = record.status.rawValue
     }
 
@@ -111,7 +131,7 @@ struct PhotoJSON: Encodable {
     private enum Key: String, CodingKey {
         case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, gps
-        case coding, warnings, error, id, album, thumbnails, status
+        case coding, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -141,6 +161,8 @@ struct PhotoJSON: Encodable {
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(album, forKey: .album)
         try container.encodeIfPresent(thumbnails, forKey: .thumbnails)
+        try container.encodeIfPresent(renditions, forKey: .renditions)
+        if id != nil { try container.encode(thumbhash, forKey: .thumbhash) }
         try container.encodeIfPresent(status, forKey: .status)
     }
 }

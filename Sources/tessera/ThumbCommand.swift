@@ -7,31 +7,39 @@ import TesseraMetadata
 import TesseraService
 import TesseraSystem
 
-/// `tessera thumb`: render thumbnails of given files, outside any index.
+/// `tessera thumb`: render renditions of given files, outside any index.
 struct ThumbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
-        abstract: "Render an upright, square, aspect-fill thumbnail of each file.",
+        abstract: "Render upright renditions of files: aspect-fill squares and aspect-true fits.",
         discussion: """
-            With one file, -o names the output (its extension, .jpg or .png, picks the format).
-            With several, --out-dir receives <name without extension>.jpg for each, rendered in
+            Each file is decoded once for every rendition asked for, and converted to sRGB when it
+            embeds an ICC profile. Photos are never enlarged. Without --size or --fit, one
+            256-pixel square is made.
+
+            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg or
+            .png) picks the format. With --out-dir, each file gives <name>.jpg for a single
+            rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for several, rendered in
             parallel; a file that fails prints one line "path: reason" on stderr and the others go on.
             """)
 
     @Argument(help: "JPEG or PNG files.")
     var files: [String]
 
-    @Option(help: "Side of the square in pixels.")
-    var size: Int = 256
+    @Option(name: .customLong("size"), help: "A square of this side in pixels (repeatable).")
+    var squares: [Int] = []
 
-    @Option(name: [.customShort("o"), .long], help: "Output file (one input only).")
+    @Option(name: .customLong("fit"), help: "A whole-frame rendition this long on its long edge (repeatable).")
+    var fits: [Int] = []
+
+    @Option(name: [.customShort("o"), .long], help: "Output file (one input and one rendition only).")
     var output: String?
 
     @Option(help: "Output directory (any number of inputs).")
     var outDir: String?
 
-    @Option(help: "Parallel workers (default: all cores).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Parallel workers (default: one per core).")
+    var workers: Int?
 
     @Option(help: "JPEG quality, 1–100.")
     var quality: Int = 85
@@ -39,64 +47,98 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: "Background for transparent pixels in JPEG output, as #rrggbb.")
     var background: String = "#ffffff"
 
+    @Flag(inversion: .prefixedNo, help: "Convert photos with an embedded ICC profile to sRGB.")
+    var colorManagement = true
+
     @Option(help: "Refuse images with more pixels than this many megapixels.")
     var pixelLimit: Int = 200
 
     @Option(help: "Memory one decode may use, in MiB; files whose header says they need more are refused.")
-    var memoryLimit: Int = ThumbnailOptions().memoryLimit >> 20
+    var memoryLimit: Int = RenderOptions().memoryLimit >> 20
+
+    /// The renditions asked for, in the order given.
+    private var specs: [RenditionSpec] {
+        let specs = squares.map { RenditionSpec.square($0) } + fits.map { RenditionSpec.fit($0) }
+        return specs.isEmpty ? [.square(256)] : specs
+    }
 
     func validate() throws {
-        guard size > 0 && size <= 8192 else { throw ValidationError("--size must be between 1 and 8192") }
+        guard squares.allSatisfy({ (1...8192).contains($0) }) else { throw ValidationError("--size must be between 1 and 8192") }
+        guard fits.allSatisfy({ (1...16384).contains($0) }) else { throw ValidationError("--fit must be between 1 and 16384") }
+        guard Set(specs).count == specs.count else { throw ValidationError("the same rendition is asked for twice") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
-        guard workers > 0 else { throw ValidationError("--workers must be at least 1") }
+        guard (workers ?? 1) > 0 else { throw ValidationError("--workers must be at least 1") }
         guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
         guard (32...65_536).contains(memoryLimit) else { throw ValidationError("--memory-limit must be between 32 and 65536") }
-        guard ThumbnailOptions.Color(hex: background) != nil else {
+        guard RenderOptions.Color(hex: background) != nil else {
             throw ValidationError("--background must be a colour like #ffffff")
         }
         switch (output, outDir) {
         case (.some, .some): throw ValidationError("give either -o or --out-dir, not both")
         case (.none, .none): throw ValidationError("give -o OUT (one file) or --out-dir DIR")
         case (.some, .none) where files.count != 1: throw ValidationError("-o takes exactly one input file")
+        case (.some, .none) where specs.count != 1: throw ValidationError("-o takes exactly one --size or --fit; use --out-dir for several")
+        case (.some(let output), .none) where Self.format(of: output) == nil:
+            throw ValidationError("-o must end in .jpg, .jpeg or .png, the format to write")
         default: break
         }
     }
 
+    private static func format(of output: String) -> RenderOptions.Format? {
+        switch FilePath(output).extension?.lowercased() {
+        case "jpg", "jpeg": .jpeg
+        case "png": .png
+        default: nil
+        }
+    }
+
+    /// One file to render, and where each of its renditions goes.
+    private struct Job {
+        var input: FilePath
+        var outputs: [RenditionSpec: FilePath]
+    }
+
     func run() throws {
-        var options = ThumbnailOptions()
+        var options = RenderOptions()
         options.quality = quality
         options.pixelLimit = pixelLimit * 1_000_000
         options.memoryLimit = memoryLimit << 20
-        options.background = ThumbnailOptions.Color(hex: background) ?? .white
-        let jobs: [(input: FilePath, output: FilePath, format: ThumbnailOptions.Format)]
+        options.background = RenderOptions.Color(hex: background) ?? .white
+        options.colorManagement = colorManagement
+        let specs = specs
+        let jobs: [Job]
         if let output {
-            let format: ThumbnailOptions.Format = output.lowercased().hasSuffix(".png") ? .png : .jpeg
-            jobs = [(CommandLinePath.path(files[0]), CommandLinePath.path(output), format)]
+            options.format = Self.format(of: output) ?? .jpeg
+            jobs = [Job(input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])]
         } else {
-            let directory = FilePath(outDir ?? ".")
+            let directory = CommandLinePath.path(outDir ?? ".")
             jobs = files.map { file in
                 let input = CommandLinePath.path(file)
-                return (input, directory.appending("\(input.stem ?? "thumbnail").jpg"), .jpeg)
+                let stem = input.stem ?? "photo"
+                let outputs = specs.map { spec in
+                    let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"
+                    return (spec, directory.appending("\(stem)\(suffix).jpg"))
+                }
+                return Job(input: input, outputs: Dictionary(uniqueKeysWithValues: outputs))
             }
         }
 
-        let baseOptions = options
-        let size = size
         let failures = Mutex(0)
         let queue = JobQueue(count: jobs.count)
-        let threads = (0..<min(workers, jobs.count)).map { number in
-            DedicatedThread.start("thumb \(number)") {
+        let threads = (0..<min(workers ?? ProcessInfo.processInfo.activeProcessorCount, jobs.count)).map { number in
+            DedicatedThread.start("thumb \(number)") { [options] in
+                let renderer = Renderer(options: options)
                 while let index = queue.next() {
                     let job = jobs[index]
-                    var jobOptions = baseOptions
-                    jobOptions.format = job.format
                     do throws(PhotoError) {
-                        let rendered = try Thumbnailer(options: jobOptions).render(file: job.input, sizes: [size])
-                        guard let thumbnail = rendered.thumbnails[size] else { continue }
-                        do throws(SystemError) {
-                            try FileSystem.writeAtomically(thumbnail.bytes, to: job.output)
-                        } catch {
-                            throw PhotoError(.io, path: job.output, error.reason)
+                        let rendered = try renderer.render(file: job.input, specs: specs)
+                        for rendition in rendered.renditions {
+                            guard let path = job.outputs[rendition.spec] else { continue }
+                            do throws(SystemError) {
+                                try FileSystem.writeAtomically(rendition.bytes, to: path)
+                            } catch {
+                                throw PhotoError(.io, path: path, error.reason)
+                            }
                         }
                         for warning in rendered.metadata.warnings + rendered.warnings {
                             printError("\(job.input): warning: \(warning)")

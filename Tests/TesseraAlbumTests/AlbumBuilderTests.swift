@@ -18,7 +18,7 @@ struct AlbumBuilderTests {
         configuration.roots = ["north", "south"].map { FilePath(directory.appending($0)) }
         configuration.index = FilePath(directory.appending("index.sqlite"))
         configuration.cache = FilePath(directory.appending("cache"))
-        configuration.thumbnailSizes = [64]
+        configuration.renditions = [.square(64)]
         for (number, root) in configuration.roots.enumerated() {
             for photo in 0..<count {
                 var exif = ExifBuilder()

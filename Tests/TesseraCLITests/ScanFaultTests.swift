@@ -54,7 +54,7 @@ struct ScanFaultTests {
         #expect(SQLite.query(index, "SELECT state FROM scans ORDER BY id DESC LIMIT 1")?.first?.first == "interrupted")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'error'") == 0)
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 160)
-        for row in SQLite.query(index, "SELECT path FROM thumbnails") ?? [] {
+        for row in SQLite.query(index, "SELECT path FROM renditions") ?? [] {
             #expect(FileManager.default.fileExists(atPath: row[0]), "\(row[0])")
         }
         // and the next scan, with the folder back, finishes the work.
@@ -107,7 +107,7 @@ struct ScanFaultTests {
         #expect(try TesseraProcess.run(["scan", photos, "--full"] + store).status == 0)
         // then every file in the cache belongs to a row, and no unfinished write is left.
         let index = directory.appending("index.sqlite")
-        let referenced = Set((SQLite.query(index, "SELECT path FROM thumbnails") ?? []).map { $0[0] })
+        let referenced = Set((SQLite.query(index, "SELECT path FROM renditions") ?? []).map { $0[0] })
         let (files, temporary) = Self.cacheFiles(cache)
         #expect(files.subtracting(referenced).isEmpty, "leaked: \(files.subtracting(referenced).sorted())")
         #expect(referenced.subtracting(files).isEmpty, "missing: \(referenced.subtracting(files).sorted())")

@@ -26,15 +26,20 @@ struct PhotoIndexTests {
             updates.append(FileUpdate(
                 path: path, albumPath: album, root: root,
                 identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
-                content: .photo(metadata, warnings: [], contentHash: "hash\(number)", thumbnailKey: key,
-                                thumbnails: [ThumbnailEntry(size: 256, side: 100, path: "/cache/256/ke/\(key).jpg")])))
+                content: .photo(metadata, warnings: [], renditions: PhotoRenditions(
+                    contentHash: "hash\(number)", key: key,
+                    renditions: [
+                        RenditionEntry(spec: .square(256), width: 100, height: 100, bytes: 900, path: "/cache/256/ke/\(key).jpg", source: .decoded),
+                        RenditionEntry(spec: .fit(1024), width: 150, height: 100, bytes: 2000, path: "/cache/fit-1024/ke/\(key).jpg", source: .decoded),
+                    ],
+                    thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256,fit-1024;test"))))
         }
         updates.append(FileUpdate(
             path: album.appending("broken.jpg"), albumPath: album, root: root,
             identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
             content: .failed(format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), metadata: nil)))
         let scan = try index.beginScan(roots: [root], full: false)
-        _ = try index.apply(updates, moves: [], scanID: scan.id)
+        try index.apply(updates, moves: [], scanID: scan.id)
         try index.refreshAlbums()
         try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
     }
@@ -64,9 +69,78 @@ struct PhotoIndexTests {
         #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
         let photos = try index.photos(.init())
         #expect(photos.map(\.id) == [7])
-        #expect(photos.first?.thumbnails == [ThumbnailEntry(size: 256, side: 20, path: "/c/256/k/k.jpg")])
+        #expect(photos.first?.renditions == [
+            RenditionEntry(spec: .square(256), width: 20, height: 20, bytes: nil, path: "/c/256/k/k.jpg", source: .decoded)
+        ])
         #expect(photos.first?.errorCode == nil)
         #expect(try index.integrityCheck() == "ok")
+    }
+
+    @Test func aVersion2IndexKeepsEveryThumbnailAsASquareRendition() throws {
+        // Given an index written by schema 2: two photos with thumbnails at two sizes,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        do {
+            let pool = try DatabasePool(path: path)
+            try PhotoIndex.migrator(upTo: 2).migrate(pool)
+            try pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                    INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                        width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, thumbnail_key)
+                    VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 300, 200, 6,
+                        '2020-01-01T00:00:00', 'mtime', 0, 'h7', 'k7'),
+                        (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 40, 30, 1,
+                        '2020-01-02T00:00:00', 'mtime', 1, 'h8', 'k8');
+                    INSERT INTO thumbnails (photo_id, size, side, path) VALUES
+                        (7, 64, 64, '/c/64/k7/k7.jpg'), (7, 256, 200, '/c/256/k7/k7.jpg'),
+                        (8, 64, 30, '/c/64/k8/k8.jpg'), (8, 256, 30, '/c/256/k8/k8.jpg');
+                    """)
+            }
+        }
+        // when this Tessera opens it,
+        let index = try PhotoIndex(path: FilePath(path))
+        // then every thumbnail is a square rendition at its own side, and the photos await a
+        // placeholder and their render settings (what the next scan brings up to date).
+        #expect(SQLite.integer(path, "PRAGMA user_version") == 3)
+        let photos = Dictionary(uniqueKeysWithValues: try index.photos(.init()).map { ($0.id, $0) })
+        #expect(photos[7]?.renditions.map(\.path) == ["/c/64/k7/k7.jpg", "/c/256/k7/k7.jpg"])
+        #expect(photos[7]?.renditions.map(\.spec) == [.square(64), .square(256)])
+        #expect(photos[7]?.renditions.map(\.width) == [64, 200])
+        #expect(photos[8]?.renditions.map(\.width) == [30, 30])
+        #expect(photos.values.allSatisfy { $0.thumbhash == nil })
+        let rendering = try index.files(inDirectory: Array("/p/G".utf8)).values.compactMap(\.rendering)
+        #expect(rendering.count == 2 && rendering.allSatisfy { $0.settings == nil && !$0.hasThumbhash })
+        #expect(try index.integrityCheck() == "ok")
+    }
+
+    @Test func renditionUpdatesReplaceAddAndDropSizesAndScheduleTheirFiles() throws {
+        // Given a photo with a 256 square and a 1024 fit,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        try Self.populate(index, root: "/photos")
+        let photo = try #require(try index.photos(.init()).first)
+        // when the configuration drops the fit and adds a 512 square,
+        let square512 = RenditionEntry(
+            spec: .square(512), width: 100, height: 100, bytes: 950, path: "/cache/512/ke/\(photo.id).jpg", source: .decoded)
+        let scan = try index.beginScan(roots: ["/photos"], full: false)
+        try index.apply([], moves: [], renditions: [
+            RenditionUpdate(
+                photoID: photo.id, key: "key1", renditions: [square512], configured: [.square(256), .square(512)],
+                thumbhash: [1, 2, 3], settings: "square-256,square-512;test")
+        ], scanID: scan.id)
+        // then it has exactly the configured renditions, its placeholder and settings are recorded,
+        let after = try #require(try index.photos(.init()).first { $0.id == photo.id })
+        #expect(after.renditions.map(\.spec) == [.square(256), .square(512)])
+        #expect(after.thumbhash == [1, 2, 3])
+        #expect(try index.files(inDirectory: Array("/photos/Garden".utf8)).values.first { $0.id == photo.id }?
+            .rendering?.settings == "square-256,square-512;test")
+        // and the fit's file, which no row refers to now, is due for deletion (and only it).
+        #expect(try index.pendingCacheDeletions() == ["/cache/fit-1024/ke/key1.jpg"])
+        try index.forgetCacheDeletions(["/cache/fit-1024/ke/key1.jpg"])
+        #expect(try index.pendingCacheDeletions().isEmpty)
     }
 
     @Test func anIndexFromANewerTesseraIsRefused() throws {

@@ -30,7 +30,7 @@ struct LibraryScannerTests {
         let photos = try fixture.photos()
         #expect(photos.map { $0.path.lastComponent?.string } == ["plain.jpg", "IMG_20230701_100000.jpg", "time.png", "exif.jpg"])
         #expect(photos.map(\.dateSource) == [.mtime, .filename, .png, .exifOriginal])
-        #expect(photos.allSatisfy { $0.thumbnails.count == 2 && $0.status == .ok })
+        #expect(photos.allSatisfy { $0.renditions.count == 3 && $0.thumbhash?.isEmpty == false && $0.status == .ok })
     }
 
     @Test func rescanAfterTouchModifyDeleteAndRename() throws {
@@ -220,7 +220,7 @@ extension LibraryScannerTests {
         let outcome = Mutex<LibraryScanner.Outcome?>(nil)
         let worker = Thread {
             let result = scanner.process(
-                job, thumbnailer: Thumbnailer(options: ThumbnailOptions()), cache: ThumbnailCache(root: fixture.configuration.cache),
+                job, renderer: Renderer(options: RenderOptions()), cache: RenditionCache(root: fixture.configuration.cache),
                 full: false, tally: ScanTally(stop: StopFlag()))
             outcome.withLock { $0 = result }
         }

@@ -21,7 +21,7 @@ struct ScanFixture {
         configuration.roots = [FilePath(directory.path).appending("photos")]
         configuration.index = FilePath(directory.path).appending("state/index.sqlite")
         configuration.cache = FilePath(directory.path).appending("cache")
-        configuration.thumbnailSizes = [64, 128]
+        configuration.renditions = [.square(64), .square(128), .fit(96)]
         configuration.workers = 2
         configuration.timeZone = TimeZone(identifier: "UTC")
         try FileManager.default.createDirectory(atPath: root.string, withIntermediateDirectories: true)
@@ -67,8 +67,10 @@ struct ScanFixture {
 }
 
 extension PhotoRecord {
-    /// The path of the thumbnail of `size`, when there is one.
-    func thumbnail(_ size: Int) -> String? { thumbnails.first { $0.size == size }?.path }
+    /// The path of the square rendition of `size`, when there is one.
+    func thumbnail(_ size: Int) -> String? { rendition(.square(size))?.path }
+
+    func rendition(_ spec: RenditionSpec) -> RenditionEntry? { renditions.first { $0.spec == spec } }
 }
 
 extension FilePath {

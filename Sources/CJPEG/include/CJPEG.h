@@ -57,9 +57,10 @@ int CJPEG_read_header(CJPEG_Decoder *decoder, CJPEG_Header *header);
 /// `dc_only` set (it needs scale 1/8), reading stops as soon as every component
 /// has its DC coefficients, which is all a 1/8 output uses; otherwise at the
 /// end of the image. Either way at most `max_scans` scans are read (a warning
-/// says when the cap cut the file short). Returns 0, or -1 with CJPEG_message.
+/// says when the cap cut the file short). `stopped_at_dc` says whether reading stopped
+/// after the DC scans with more of the file unread. Returns 0, or -1 with CJPEG_message.
 int CJPEG_start(CJPEG_Decoder *decoder, int scale_numerator, int dc_only, int max_scans,
-                int *width, int *height, int *scans_read);
+                int *width, int *height, int *scans_read, int *stopped_at_dc);
 
 /// Restricts output to the columns [x, x + width) of the scaled image; libjpeg widens the
 /// range to whole iMCUs and reports the columns it will output. Call after CJPEG_start,

@@ -1,6 +1,6 @@
-/// How thumbnails are rendered and encoded.
-public struct ThumbnailOptions: Sendable, Equatable {
-    /// The encoded format of a thumbnail file.
+/// How renditions are rendered and encoded.
+public struct RenderOptions: Sendable, Equatable {
+    /// The encoded format of a rendition file.
     public enum Format: String, Sendable, Codable, CaseIterable {
         case jpeg
         case png
@@ -32,20 +32,21 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public var format: Format = .jpeg
     /// JPEG quality, 1–100.
     public var quality: Int = 85
-    /// What transparent pixels become in a JPEG thumbnail.
+    /// What transparent pixels become in a JPEG rendition.
     public var background: Color = .white
     /// Images declaring more pixels than this are refused from their header.
     public var pixelLimit: Int = 200_000_000
     /// Bytes one decode may hold (decoded pixels, libjpeg's buffers); a file whose header
     /// says it needs more is refused before anything large is allocated.
     public var memoryLimit: Int = 192 << 20
+    /// Convert photos with an embedded ICC profile to sRGB (off: pixels as stored).
+    public var colorManagement = true
 
     public init() {}
-}
 
-/// One rendered thumbnail: encoded bytes and the square's side in pixels.
-public struct Thumbnail: Sendable {
-    public var bytes: [UInt8]
-    /// Side of the square; smaller than the requested size only when the photo is.
-    public var side: Int
+    /// The encoding settings, as text, for cache keys: `colorManagement` changes only the
+    /// pixels of photos with a profile, so the key adds it for those alone.
+    public var encodingSettings: String {
+        "\(format.rawValue):q\(quality):bg[\(background.red), \(background.green), \(background.blue)]"
+    }
 }

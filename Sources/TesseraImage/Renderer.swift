@@ -1,0 +1,172 @@
+public import SystemPackage
+public import TesseraMetadata
+
+/// Makes every rendition of a photo from one decode: aspect-fill squares and aspect-true
+/// fits, upright, in sRGB, plus a ThumbHash placeholder.
+///
+/// The pipeline, per photo: read the header and check the pixel limit and the memory
+/// budget; decode once, at the smallest JPEG DCT scale (or PNG box factor) whose image
+/// covers the largest rendition, reading the file as a stream; convert an embedded ICC
+/// profile to sRGB (photos without one, or with sRGB, are left as they are); then make
+/// the renditions largest first, each from the smallest image already made that still
+/// has twice its resolution (the decoded one when none has), with Lanczos-3; orient
+/// each result by the EXIF orientation, once; encode. Photos smaller than a rendition
+/// are not enlarged: it comes out at the photo's own size. A fit whose decoded image
+/// falls short of its size by at most 3 % is that image, uncut and unscaled, rather
+/// than an enlargement or a decode at the next, far costlier, scale.
+///
+/// A renderer keeps no decoder between files: each file gets fresh ones, so a damaged
+/// file cannot affect the next. It does keep the colour transforms it has built. Give
+/// each thread its own.
+///
+/// ```swift
+/// let renderer = Renderer(options: RenderOptions())
+/// let rendered = try renderer.render(file: "IMG_0042.jpg", specs: [.square(256), .fit(2048)])
+/// ```
+public final class Renderer {
+    public let options: RenderOptions
+    private let transforms = ColorTransformCache()
+
+    /// How far below its size a fit may come out to save a decode step.
+    static let fitTolerance = 0.03
+
+    public init(options: RenderOptions) {
+        self.options = options
+    }
+
+    /// One rendition, encoded.
+    public struct Rendition: Sendable {
+        public var spec: RenditionSpec
+        public var bytes: [UInt8]
+        /// Pixel size as displayed (after orientation).
+        public var width: Int
+        public var height: Int
+        public var source: RenditionSource
+    }
+
+    /// Everything rendered from one photo.
+    public struct Rendered: Sendable {
+        public var metadata: PhotoMetadata
+        public var renditions: [Rendition]
+        /// The ThumbHash placeholder of the whole, upright photo.
+        public var thumbhash: [UInt8]
+        /// Recoverable problems met while decoding (the metadata has its own).
+        public var warnings: [String]
+
+        public func rendition(_ spec: RenditionSpec) -> Rendition? { renditions.first { $0.spec == spec } }
+    }
+
+    /// Reads the file at `path` and renders it.
+    ///
+    /// - Throws: `PhotoError` naming the path: `.tooLarge` for images over the pixel limit or
+    ///   the memory budget, `.unsupported` for variants the decoders cannot read, `.corrupt`
+    ///   or `.truncated` for damaged files, `.notAFile` for FIFOs and devices.
+    public func render(
+        file path: FilePath, specs: [RenditionSpec], context: DateContext = DateContext()
+    ) throws(PhotoError) -> Rendered {
+        try FileReader.withFile(at: path) { (reader) throws(PhotoError) -> Rendered in
+            let metadata = try MetadataReader.read(reader, context: context)
+            return try render(reader, metadata: metadata, specs: specs)
+        }
+    }
+
+    /// Renders the open file `reader`, whose metadata is `metadata`.
+    public func render(_ reader: borrowing FileReader, metadata: PhotoMetadata, specs: [RenditionSpec]) throws(PhotoError) -> Rendered {
+        precondition(specs.allSatisfy { $0.size > 0 })  // invariant: configuration validates sizes; none makes only the placeholder
+        do {
+            try metadata.checkPixelLimit(options.pixelLimit)
+            let plan = RenditionPlan(width: metadata.width, height: metadata.height, specs: specs, tolerance: Self.fitTolerance)
+            let decoded = try decode(reader, metadata: metadata, plan: plan)
+            return try finish(decoded, metadata: metadata, plan: plan)
+        } catch {
+            throw error.path.isEmpty ? error.at(reader.path) : error
+        }
+    }
+
+    /// A decoded image in sRGB and the scale it was decoded at, relative to the stored size.
+    struct Decoded {
+        var image: PixelBuffer
+        /// Decoded pixels per stored pixel along each axis (≤ 1).
+        var scale: Double
+        var source: RenditionSource
+        var warnings: [String]
+    }
+
+    private func decode(_ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan) throws(PhotoError) -> Decoded {
+        let limit = options.memoryLimit
+        let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
+        var warnings: [String] = []
+        switch metadata.format {
+        case .jpeg:
+            if let jpeg = metadata.jpeg {
+                try Self.checkDecodable(jpeg)
+            }
+            let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
+            let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
+            try Self.checkMemory(decoder.memoryNeeded(numerator: numerator), limit: limit, metadata: metadata)
+            let (pixels, dcScansOnly, warning) = try decoder.decode(numerator: numerator, dcOnly: true)
+            (raw, scale, source, profile) = (pixels, Double(numerator) / 8, dcScansOnly ? .dcScans : .decoded, metadata.jpeg?.iccProfile)
+            warning.map { warnings.append($0) }
+        case .png:
+            let decoder = try PNGDecoder(stream: reader.stream())
+            let factor = plan.shrinkFactor(width: decoder.width, height: decoder.height)
+            try Self.checkMemory(decoder.memoryNeeded(factor: factor), limit: limit, metadata: metadata)
+            let (image, warning) = try decoder.decode(factor: factor)
+            (raw, scale, source, profile) = (.rgb(image), 1 / Double(factor), .decoded, decoder.iccProfile)
+            warning.map { warnings.append($0) }
+        case .unsupported:
+            throw PhotoError(.notAnImage, "not a JPEG or PNG file")
+        }
+        let (image, colorWarning) = options.colorManagement
+            ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
+        colorWarning.map { warnings.append($0) }
+        return Decoded(image: image, scale: scale, source: source, warnings: warnings)
+    }
+
+    /// Makes, orients and encodes every rendition, and the placeholder, from one decoded image.
+    private func finish(_ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan) throws(PhotoError) -> Rendered {
+        var sources = [RenditionPlan.Source(image: decoded.image, scale: decoded.scale, region: .frame)]
+        var renditions: [Rendition] = []
+        for step in plan.steps(decodedScale: decoded.scale, decodedWidth: decoded.image.width, decodedHeight: decoded.image.height) {
+            let made = step.make(from: &sources)
+            let upright = made.oriented(metadata.orientation)
+            let bytes = try encode(upright)
+            renditions.append(Rendition(
+                spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source))
+        }
+        let placeholder = plan.placeholder(from: sources).oriented(metadata.orientation)
+        return Rendered(metadata: metadata, renditions: renditions, thumbhash: ThumbHash.encode(placeholder), warnings: decoded.warnings)
+    }
+
+    private func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {
+        switch options.format {
+        case .jpeg: try JPEGEncoder.encode(image.flattened(over: options.background), quality: options.quality)
+        case .png: try PNGEncoder.encode(image)
+        }
+    }
+
+    /// Refuses a decode that would need more memory than the budget, before it allocates.
+    private static func checkMemory(_ needed: Int, limit: Int, metadata: PhotoMetadata) throws(PhotoError) {
+        guard needed > limit else { return }
+        throw PhotoError(
+            .tooLarge,
+            "decoding this \(metadata.width)×\(metadata.height) \(metadata.coding) image needs about "
+                + "\(needed >> 20) MiB, over the memory limit of \(limit >> 20) MiB per worker")
+    }
+
+    /// Refuses JPEG codings that libjpeg-turbo 2.x cannot decode, with a clear reason.
+    private static func checkDecodable(_ jpeg: JPEGHeader) throws(PhotoError) {
+        guard jpeg.bitsPerSample == 8 else {
+            throw PhotoError(.unsupported, "\(jpeg.bitsPerSample)-bit JPEG is not supported (8-bit only)")
+        }
+        switch jpeg.process {
+        case .lossless, .arithmeticLossless, .hierarchical, .arithmeticHierarchical:
+            throw PhotoError(.unsupported, "\(jpeg.process.rawValue) JPEG is not supported")
+        default:
+            break
+        }
+        guard [1, 3, 4].contains(jpeg.components) else {
+            throw PhotoError(.unsupported, "JPEG with \(jpeg.components) colour components is not supported")
+        }
+    }
+}
