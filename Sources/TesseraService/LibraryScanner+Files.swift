@@ -66,7 +66,7 @@ extension LibraryScanner {
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs)
         let entries: [RenditionEntry]
         do throws(SystemError) {
-            entries = try write(rendered, key: key, cache: cache)
+            entries = try write(rendered, key: key, cache: cache, replacing: full)
         } catch {
             return cacheFailure(job, error, tally: tally)
         }
@@ -125,7 +125,7 @@ extension LibraryScanner {
                 }
                 let entries: [RenditionEntry]
                 do throws(SystemError) {
-                    entries = try write(rendered, key: key, cache: cache)
+                    entries = try write(rendered, key: key, cache: cache, replacing: false)
                 } catch {
                     return cacheFailure(job, error, tally: tally)
                 }
@@ -141,11 +141,20 @@ extension LibraryScanner {
     }
 
     /// Writes the renditions of `rendered` into the cache under `key`.
-    private func write(_ rendered: Renderer.Rendered, key: String, cache: RenditionCache) throws(SystemError) -> [RenditionEntry] {
+    ///
+    /// A file already at a rendition's path has the same pixels (the key names the content
+    /// and every setting that changes them) and is whole (files are renamed into place): it
+    /// is kept, as a scan killed before committing it left it, unless `replacing` (`--full`,
+    /// which repairs the cache).
+    private func write(
+        _ rendered: Renderer.Rendered, key: String, cache: RenditionCache, replacing: Bool
+    ) throws(SystemError) -> [RenditionEntry] {
         var entries: [RenditionEntry] = []
         for rendition in rendered.renditions {
             let path = cache.path(key: key, spec: rendition.spec, format: configuration.rendering.format)
-            try cache.write(rendition.bytes, to: path)
+            if replacing || !cache.contains(path) {
+                try cache.write(rendition.bytes, to: path)
+            }
             entries.append(RenditionEntry(
                 spec: rendition.spec, width: rendition.width, height: rendition.height, bytes: rendition.bytes.count,
                 path: path.string, source: rendition.source))

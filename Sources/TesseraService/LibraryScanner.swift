@@ -26,7 +26,7 @@ import TesseraSystem
 public final class LibraryScanner: Sendable {
     public let configuration: Configuration
     public let index: PhotoIndex
-    public let progress = ScanProgress()
+    public let progress: ScanProgress
     /// The index's writer lock; `scan` takes it (and keeps it) or refuses to run.
     public let lock: IndexLock
     let role: IndexLock.Role
@@ -39,11 +39,13 @@ public final class LibraryScanner: Sendable {
     /// - Parameters:
     ///   - lock: the index's writer lock, when the caller has taken (or will wait for) it.
     ///   - role: what the lock's note says this process is.
+    ///   - progress: where the scan reports its progress (a daemon's lasts across scans).
     public init(
         configuration: Configuration, index: PhotoIndex, logger: Logger, lock: IndexLock? = nil,
-        role: IndexLock.Role = .scan
+        role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress()
     ) {
         self.configuration = configuration
+        self.progress = progress
         self.index = index
         self.logger = logger
         self.lock = lock ?? IndexLock(index: index.path)

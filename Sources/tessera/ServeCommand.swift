@@ -26,10 +26,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Control socket path (overrides the configuration's 'control_socket').")
     var socket: String?
 
-    func run() async throws {
+    /// The configuration file's, with this command line's overrides.
+    func loadConfiguration() throws -> Configuration {
         var configuration = try store.configuration()
         if let socket { configuration.controlSocket = FilePath(socket) }
         if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
+        return configuration
+    }
+
+    func run() async throws {
+        let configuration = try loadConfiguration()
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let logger = Logger(label: "tessera")
         let notifier = SystemdNotifier()
@@ -42,8 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let index = try store.openIndex(configuration, readOnly: false)
-        let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock, role: .serve)
-        let coordinator = ScanCoordinator(progress: scanner.progress)
+        let live = LiveConfiguration(configuration, logger: logger, load: { [self] in try loadConfiguration() })
+        let coordinator = ScanCoordinator(progress: ScanProgress())
         let reporter = StatusReporter(
             coordinator: coordinator, index: index, cachePath: configuration.cache.string, version: Tessera.version)
         let control: ControlServer
@@ -65,10 +71,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var groupConfiguration = ServiceGroupConfiguration(
             services: services + [
-                .init(service: ReloadSignalService(coordinator: coordinator, logger: logger)),
+                .init(service: ReloadSignalService(configuration: live, coordinator: coordinator, logger: logger)),
                 .init(service: control),
-                .init(service: ScanService(scanner: scanner, coordinator: coordinator, notifier: notifier, logger: logger),
-                      successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(
+                    service: ScanService(
+                        index: index, lock: lock, configuration: live, coordinator: coordinator, notifier: notifier, logger: logger),
+                    successTerminationBehavior: .gracefullyShutdownGroup),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)

@@ -72,7 +72,7 @@ struct ScanCommandTests {
             let rescan = try TesseraProcess.run(["scan", root, "--json"] + Self.store(directory))
             #expect(rescan.status == 0, "\(rescan.stderr)")
             let after = Self.thumbnails(directory)
-            #expect(after.count == 36, "one size by default")
+            #expect(after.count == 36 * 4, "four renditions by default")
             for (path, inode) in finished {
                 #expect(after[path] == inode, "\(path) was rendered again")
             }

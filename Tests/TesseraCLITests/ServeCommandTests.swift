@@ -187,6 +187,39 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 
+    @Test func aReloadMakesTheAddedRenditionsAndDropsTheRemovedOnes() throws {
+        // Given a daemon whose configuration asks for a 64 square only, with its library scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 4, width: 300)
+        let daemon = try DaemonProcess(
+            photos: photos, directory: directory, configuration: "thumbnails:\n  square: [64]\n  fit: []\n")
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+        let index = directory.appending("index.sqlite")
+        let renditions = "SELECT kind || ' ' || size, count(*) FROM renditions GROUP BY kind, size ORDER BY kind, size"
+        #expect(SQLite.query(index, renditions) == [["square 64", "4"]])
+        let squares = (SQLite.query(index, "SELECT path FROM renditions") ?? []).map { $0[0] }
+        // when the configuration trades the square for a 128 fit and systemctl reload sends SIGHUP,
+        let finished = try #require(try daemon.status()["scansFinished"] as? Int)
+        try Data("watch: false\nthumbnails:\n  square: []\n  fit: [128]\n".utf8)
+            .write(to: URL(fileURLWithPath: directory.appending("config.yaml")))
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(Deadline.wait(seconds: 30) { (try? daemon.status()["scansFinished"] as? Int) == finished + 1 })
+        // then the next scan makes the fits of the unchanged photos and deletes the squares' files.
+        #expect(SQLite.query(index, renditions) == [["fit 128", "4"]])
+        #expect(SQLite.integer(index, "SELECT rerendered FROM scans ORDER BY id DESC LIMIT 1") == 4)
+        #expect(squares.count == 4 && squares.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+
+        // A configuration that does not load is reported and changes nothing.
+        try Data("thumbnails:\n  fit: [3]\n".utf8).write(to: URL(fileURLWithPath: directory.appending("config.yaml")))
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(Deadline.wait(seconds: 30) { (try? daemon.status()["scansFinished"] as? Int) == finished + 2 })
+        #expect(SQLite.query(index, renditions) == [["fit 128", "4"]])
+        #expect(daemon.process.isRunning)
+    }
+
     @Test func sigtermInTheMiddleOfAScanLeavesASoundIndex() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -116,6 +116,55 @@ struct LibraryScannerTests {
         #expect(FilePath(thumb).inode == inode)
     }
 
+    @Test func sizeChangesRenderOnlyWhatIsMissingOnAPlainScanAndDropWhatWent() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        // Given three photos scanned with a 64 square only,
+        fixture.configuration.renditions = [.square(64)]
+        for number in 0..<3 { try fixture.jpeg("a/p\(number).jpg", date: "2020:01:0\(number + 1) 00:00:00", seed: number) }
+        _ = try fixture.scan()
+        let squares = try fixture.photos().map { FilePath(try #require($0.thumbnail(64))) }
+        let inodes = squares.map(\.inode)
+        func files(_ kind: String) -> Set<String> {
+            let base = fixture.configuration.cache.appending(kind).string
+            let found = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []
+            return Set(found.filter { $0.hasSuffix(".jpg") })
+        }
+
+        // when a 96 fit is added and a plain scan runs,
+        fixture.configuration.renditions = [.square(64), .fit(96)]
+        let added = try fixture.scan()
+        // then every photo gains the fit, made now, while its square file is the one it had.
+        #expect(added.counts.unchanged == 3 && added.counts.rerendered == 3 && added.counts.changed == 0)
+        var photos = try fixture.photos()
+        #expect(photos.allSatisfy { $0.renditions.map(\.spec) == [.fit(96), .square(64)] })
+        #expect(photos.allSatisfy { $0.rendition(.fit(96)).map { $0.width == 96 && $0.height == 64 } == true })
+        #expect(squares.map(\.inode) == inodes)
+        #expect(files("fit-96").count == 3)
+        // The next plain scan has nothing left to make.
+        #expect(try fixture.scan().counts.rerendered == 0)
+
+        // When the square goes, its files go with it, and nothing is decoded to get there.
+        fixture.configuration.renditions = [.fit(96)]
+        let removed = try fixture.scan()
+        #expect(removed.counts.unchanged == 3 && removed.counts.rerendered == 0)
+        photos = try fixture.photos()
+        #expect(photos.allSatisfy { $0.renditions.map(\.spec) == [.fit(96)] })
+        #expect(squares.allSatisfy { !$0.exists })
+        #expect(files("64").isEmpty)
+
+        // When the quality changes, the pixels do: every rendition is made again under a new
+        // key, and the old files go.
+        let oldFits = Set(photos.compactMap { $0.rendition(.fit(96))?.path })
+        fixture.configuration.rendering.quality = 60
+        let requality = try fixture.scan()
+        #expect(requality.counts.rerendered == 3)
+        let newFits = Set(try fixture.photos().compactMap { $0.rendition(.fit(96))?.path })
+        #expect(newFits.count == 3 && newFits.isDisjoint(with: oldFits))
+        #expect(oldFits.allSatisfy { !FilePath($0).exists } && newFits.allSatisfy { FilePath($0).exists })
+        #expect(files("fit-96").count == 3)
+    }
+
     @Test func namesThatAreNotUTF8RoundTrip() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }

@@ -2,12 +2,15 @@ public import Logging
 public import ServiceLifecycle
 import UnixSignals
 
-/// Rescans on SIGHUP, which `systemctl reload` sends through ExecReload.
+/// On SIGHUP, which `systemctl reload` sends through ExecReload: reads the configuration
+/// again and rescans, so added or removed rendition sizes are made or dropped.
 public struct ReloadSignalService: Service {
+    let configuration: LiveConfiguration
     let coordinator: ScanCoordinator
     let logger: Logger
 
-    public init(coordinator: ScanCoordinator, logger: Logger) {
+    public init(configuration: LiveConfiguration, coordinator: ScanCoordinator, logger: Logger) {
+        self.configuration = configuration
         self.coordinator = coordinator
         self.logger = logger
     }
@@ -17,7 +20,8 @@ public struct ReloadSignalService: Service {
         // Cancellation at graceful shutdown is how this service ends: not an error.
         _ = await cancelWhenGracefulShutdown {
             for await _ in signals {
-                logger.info("SIGHUP: rescan requested")
+                logger.info("SIGHUP: configuration reloaded, rescan requested")
+                configuration.reload()
                 coordinator.trigger(full: false)
             }
         }

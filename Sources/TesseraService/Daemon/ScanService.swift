@@ -3,7 +3,7 @@ public import Logging
 public import ServiceLifecycle
 import SystemPackage
 import TesseraAlbum
-import TesseraIndex
+public import TesseraIndex
 
 /// Runs scans when triggered, one at a time, until graceful shutdown.
 ///
@@ -14,17 +14,24 @@ import TesseraIndex
 /// to stop: the workers finish the files in hand, the writer commits them, and
 /// the scan is recorded as interrupted. A scan that cannot stop (a worker stuck
 /// in a read from a dead network mount) is abandoned after a few seconds, so the
-/// daemon still exits in time.
+/// daemon still exits in time. Each scan runs with the configuration as last (re)loaded.
 public struct ScanService: Service {
-    let scanner: LibraryScanner
+    let index: PhotoIndex
+    let lock: IndexLock
+    let configuration: LiveConfiguration
     let coordinator: ScanCoordinator
     let notifier: SystemdNotifier
     let logger: Logger
     /// How long a scan told to stop may take before the daemon exits without it.
     static let stopGrace: Duration = .seconds(5)
 
-    public init(scanner: LibraryScanner, coordinator: ScanCoordinator, notifier: SystemdNotifier, logger: Logger) {
-        self.scanner = scanner
+    public init(
+        index: PhotoIndex, lock: IndexLock, configuration: LiveConfiguration, coordinator: ScanCoordinator,
+        notifier: SystemdNotifier, logger: Logger
+    ) {
+        self.index = index
+        self.lock = lock
+        self.configuration = configuration
         self.coordinator = coordinator
         self.notifier = notifier
         self.logger = logger
@@ -58,14 +65,14 @@ public struct ScanService: Service {
         var announced: Int32?
         while !Task.isCancelled {
             do throws(ScanError) {
-                guard let holder = try scanner.lock.acquire(role: .serve, socket: scanner.configuration.controlSocket) else {
+                guard let holder = try lock.acquire(role: .serve, socket: configuration.current.controlSocket) else {
                     coordinator.setWaitingForIndex(false)
                     return true
                 }
                 coordinator.setWaitingForIndex(true)
                 if announced != holder.pid {
                     announced = holder.pid
-                    logger.notice("waiting for \(holder) to finish writing \(scanner.index.path)")
+                    logger.notice("waiting for \(holder) to finish writing \(index.path)")
                     notifier.send("STATUS=Waiting for \(holder) to finish writing the index")
                 }
             } catch {
@@ -79,7 +86,9 @@ public struct ScanService: Service {
     private func scan(number: Int, full: Bool, stop: StopFlag) async {
         logger.info("scan \(number) started\(full ? " (full)" : "")")
         notifier.send("STATUS=Scanning…")
-        let scanner = self.scanner
+        let configuration = configuration.current
+        let scanner = LibraryScanner(
+            configuration: configuration, index: index, logger: logger, lock: lock, role: .serve, progress: coordinator.progress)
         let result = await withTaskGroup(of: Void.self) { group in
             group.addTask { await reportProgress() }
             let result = await DedicatedThread.run("scan", cancel: { stop.stop() }, grace: Self.stopGrace) {
@@ -91,7 +100,7 @@ public struct ScanService: Service {
         switch result {
         case .success(let summary):
             logger.info("scan \(number) \(summary)")
-            await buildAlbums()
+            await buildAlbums(configuration)
             coordinator.end(summary: summary, error: nil)
         case .failure(let error):
             logger.error("scan \(number) failed: \(error)")
@@ -109,8 +118,8 @@ public struct ScanService: Service {
         let stallLimit = notifier.watchdogInterval.map { Double($0.components.seconds) } ?? 30
         while true {
             do { try await Task.sleep(for: .seconds(2)) } catch { return }
-            let progress = scanner.progress.snapshot
-            let stalled = scanner.progress.secondsSinceProgress
+            let progress = coordinator.progress.snapshot
+            let stalled = coordinator.progress.secondsSinceProgress
             if stalled >= max(1, stallLimit) {
                 notifier.send("STATUS=Stalled: no progress for \(Int(stalled)) s (\(progress.done)/\(progress.expected) files)")
             } else {
@@ -120,11 +129,11 @@ public struct ScanService: Service {
     }
 
     /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
-    private func buildAlbums() async {
-        guard let directory = scanner.configuration.albumDirectory else { return }
+    private func buildAlbums(_ configuration: Configuration) async {
+        guard let directory = configuration.albumDirectory else { return }
         var options = AlbumBuilder.Options(output: directory)
-        options.style = scanner.configuration.albumStyle
-        let builder = AlbumBuilder(index: scanner.index, options: options)
+        options.style = configuration.albumStyle
+        let builder = AlbumBuilder(index: index, options: options)
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }) }
