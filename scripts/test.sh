@@ -3,8 +3,9 @@
 # headless-Chromium check of the album pages. Fails when any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk.
-scripts/install-deps.sh python3 sqlite3 util-linux
+# sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;
+# Pillow and NumPy (Debian's, for /usr/bin/python3): the colour-managed reference renditions.
+scripts/install-deps.sh python3 sqlite3 util-linux python3-pil python3-numpy
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Build first: a compiler warning in the project's own code fails the run.
@@ -23,6 +24,10 @@ if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "error: no test ran" >&2
   exit 1
 fi
+
+# Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
+# CIEDE2000 of 16x16 block means at most 1.0).
+/usr/bin/python3 scripts/check-colour.py "$(swift build --show-bin-path)/tessera"
 
 # Album pages in a real browser (installs Debian's chromium when missing); screenshots
 # go to ./tessera-data/album-check/.
