@@ -1,0 +1,46 @@
+import Foundation
+import SystemPackage
+import TesseraMetadata
+@testable import TesseraService
+import TesseraTestSupport
+import Testing
+
+struct ConfigurationTests {
+    @Test func theDocumentedConfigurationIsTheDefault() throws {
+        let documented = Corpus.projectRoot.appendingPathComponent("config/tessera.yaml").path
+        let environment = ["HOME": "/home/someone"]
+        let loaded = try Configuration.load(explicit: documented, environment: environment)
+        let defaults = Configuration(environment: environment)
+        #expect(loaded.renditions.sorted() == defaults.renditions.sorted())
+        #expect(loaded.renderSettings == defaults.renderSettings)
+        #expect(loaded.roots == defaults.roots && loaded.index == defaults.index && loaded.cache == defaults.cache)
+    }
+
+    @Test func renditionListsAreCheckedAndNamed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        func load(_ yaml: String) -> Result<Configuration, ConfigurationError> {
+            Result { () throws(ConfigurationError) in
+                do { try Data(yaml.utf8).write(to: URL(fileURLWithPath: file)) } catch { Issue.record(error) }
+                return try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+            }
+        }
+        #expect(try load("thumbnails:\n  square: [128]\n  fit: [1600]\n").get().renditions == [.fit(1600), .square(128)])
+        // An empty list turns a kind off; the older name of the squares still works.
+        #expect(try load("thumbnails:\n  sizes: [200]\n  fit: []\n").get().renditions == [.square(200)])
+        for (yaml, expected) in [
+            ("thumbnails:\n  fit: [3]\n", "key 'thumbnails.fit': must be between 16 and 8192"),
+            ("thumbnails:\n  square: [9000]\n", "key 'thumbnails.square': must be between 16 and 4096"),
+            ("thumbnails:\n  square: []\n  fit: []\n", "key 'thumbnails': needs at least one square or fit size"),
+            ("thumbnails:\n  sizes: [128]\n  square: [256]\n", "'sizes' is the older name of 'square'"),
+            ("thumbnails:\n  color_management: maybe\n", "key 'thumbnails.color_management'"),
+        ] {
+            guard case .failure(let error) = load(yaml) else {
+                Issue.record("accepted: \(yaml)")
+                continue
+            }
+            #expect(error.description.contains(file) && error.description.contains(expected), "\(error)")
+        }
+    }
+}
