@@ -9,11 +9,10 @@ public import TesseraMetadata
 /// covers the largest rendition, reading the file as a stream; convert an embedded ICC
 /// profile to sRGB (photos without one, or with sRGB, are left as they are); then make
 /// the renditions largest first, each from the smallest image already made that still
-/// has twice its resolution (the decoded one when none has), with Lanczos-3; orient
+/// has 1.5 times its resolution (the decoded one when none has), with Lanczos-3; orient
 /// each result by the EXIF orientation, once; encode. Photos smaller than a rendition
-/// are not enlarged: it comes out at the photo's own size. A fit whose decoded image
-/// falls short of its size by at most 3 % is that image, uncut and unscaled, rather
-/// than an enlargement or a decode at the next, far costlier, scale.
+/// are not enlarged: it comes out at the photo's own size. Every other rendition has
+/// exactly its size (a fit never comes out a DCT step short).
 ///
 /// A renderer keeps no decoder between files: each file gets fresh ones, so a damaged
 /// file cannot affect the next. It does keep the colour transforms it has built. Give
@@ -26,9 +25,6 @@ public import TesseraMetadata
 public final class Renderer {
     public let options: RenderOptions
     private let transforms = ColorTransformCache()
-
-    /// How far below its size a fit may come out to save a decode step.
-    static let fitTolerance = 0.03
 
     public init(options: RenderOptions) {
         self.options = options
@@ -75,7 +71,7 @@ public final class Renderer {
         precondition(specs.allSatisfy { $0.size > 0 })  // invariant: configuration validates sizes; none makes only the placeholder
         do {
             try metadata.checkPixelLimit(options.pixelLimit)
-            let plan = RenditionPlan(width: metadata.width, height: metadata.height, specs: specs, tolerance: Self.fitTolerance)
+            let plan = RenditionPlan(width: metadata.width, height: metadata.height, specs: specs)
             let decoded = try decode(reader, metadata: metadata, plan: plan)
             return try finish(decoded, metadata: metadata, plan: plan)
         } catch {
@@ -127,7 +123,7 @@ public final class Renderer {
     private func finish(_ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan) throws(PhotoError) -> Rendered {
         var sources = [RenditionPlan.Source(image: decoded.image, scale: decoded.scale, region: .frame)]
         var renditions: [Rendition] = []
-        for step in plan.steps(decodedScale: decoded.scale, decodedWidth: decoded.image.width, decodedHeight: decoded.image.height) {
+        for step in plan.steps() {
             let made = step.make(from: &sources)
             let upright = made.oriented(metadata.orientation)
             let bytes = try encode(upright)

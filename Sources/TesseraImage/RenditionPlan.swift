@@ -10,22 +10,19 @@ struct RenditionPlan {
     let width: Int
     let height: Int
     let specs: [RenditionSpec]
-    let tolerance: Double
 
     /// The shortest side the decoded image must have, for the largest square.
     let shortNeeded: Int
-    /// The longest side it must have, for the largest fit (less the tolerance).
+    /// The longest side it must have, for the largest fit.
     let longNeeded: Int
 
-    init(width: Int, height: Int, specs: [RenditionSpec], tolerance: Double) {
+    init(width: Int, height: Int, specs: [RenditionSpec]) {
         self.width = width
         self.height = height
         self.specs = Array(Set(specs))
-        self.tolerance = tolerance
         let outputs = specs.map { ($0.kind, $0.outputSize(width: width, height: height)) }
         shortNeeded = outputs.filter { $0.0 == .square }.map { $0.1.width }.max() ?? 1
-        let longest = outputs.filter { $0.0 == .fit }.map { max($0.1.width, $0.1.height) }.max() ?? 1
-        longNeeded = Int((Double(longest) * (1 - tolerance)).rounded(.up))
+        longNeeded = outputs.filter { $0.0 == .fit }.map { max($0.1.width, $0.1.height) }.max() ?? 1
     }
 
     /// The smallest JPEG DCT scale n/8 whose decoded image covers every rendition.
@@ -77,13 +74,13 @@ struct RenditionPlan {
             let regionWidth = Double(region == .frame ? plan.width : min(plan.width, plan.height))
             let required = Double(width) / regionWidth
             let usable = sources.filter { $0.region == .frame || region == .square }
-            // The smallest image with twice the resolution keeps Lanczos' quality at the least
+            // The smallest image with 1.5 times the resolution keeps Lanczos' quality at the least
             // cost; failing that, the largest there is (the decoded image).
-            let source = usable.filter { $0.scale >= 2 * required }.min { $0.scale < $1.scale }
+            let source = usable.filter { $0.scale >= 1.5 * required }.min { $0.scale < $1.scale }
                 ?? usable.max { $0.scale < $1.scale } ?? sources[0]
             let image: PixelBuffer
             if source.region == region && source.image.width == width && source.image.height == height {
-                image = source.image  // the decoded image is this rendition (a fit within the tolerance)
+                image = source.image  // the decoded image is this rendition (a fit at an exact DCT scale)
             } else {
                 image = Resampler.resample(
                     source.image, rect: plan.rect(of: region, in: source), width: width, height: height, background: nil)
@@ -93,17 +90,10 @@ struct RenditionPlan {
         }
     }
 
-    /// The renditions to make, largest first, given the decoded image.
-    func steps(decodedScale: Double, decodedWidth: Int, decodedHeight: Int) -> [Step] {
+    /// The renditions to make, largest first.
+    func steps() -> [Step] {
         let steps = specs.map { spec -> Step in
-            var (outWidth, outHeight) = spec.outputSize(width: width, height: height)
-            if spec.kind == .fit {
-                // A decoded image a little smaller than the fit is the fit: no enlargement.
-                let decodedLong = max(decodedWidth, decodedHeight), wanted = max(outWidth, outHeight)
-                if decodedLong < wanted && Double(decodedLong) >= Double(wanted) * (1 - tolerance) {
-                    (outWidth, outHeight) = (decodedWidth, decodedHeight)
-                }
-            }
+            let (outWidth, outHeight) = spec.outputSize(width: width, height: height)
             let region: Region = spec.kind == .fit ? .frame : .square
             return Step(spec: spec, width: outWidth, height: outHeight, region: region, plan: self)
         }

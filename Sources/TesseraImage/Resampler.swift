@@ -34,35 +34,47 @@ enum Resampler {
         let ringSize = vertical.taps + 1
         var ring = [SIMD4<Float>](repeating: .zero, count: ringSize * width)
         var ringRow = [Int](repeating: -1, count: ringSize)
+        var scratch = [SIMD4<Float>](repeating: .zero, count: source.width)
         let fill: SIMD4<Float>? = background.map { SIMD4(Float($0.red), Float($0.green), Float($0.blue), 255) }
 
         source.pixels.withUnsafeBufferPointer { src in
-            ring.withUnsafeMutableBufferPointer { ring in
-                pixels.withUnsafeMutableBufferPointer { out in
-                    /// The horizontally filtered source row `row`, computed once.
-                    func filtered(_ row: Int) -> Int {
-                        let slot = row % ringSize
-                        if ringRow[slot] == row { return slot * width }
-                        ringRow[slot] = row
-                        filterRow(src, row: row, sourceWidth: source.width, channels: source.channels,
-                                  axis: horizontal, into: UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)]))
-                        return slot * width
-                    }
-                    for y in 0..<height {
-                        let base = y * vertical.taps
-                        let rowStart = y * width * outChannels
-                        var offsets = [Int](repeating: 0, count: vertical.taps)
-                        for tap in 0..<vertical.taps where vertical.weights[base + tap] != 0 {
-                            offsets[tap] = filtered(Int(vertical.indices[base + tap]))
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                ring.withUnsafeMutableBufferPointer { ring in
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        /// The horizontally filtered source row `row`, computed once.
+                        func filtered(_ row: Int) -> Int {
+                            let slot = row % ringSize
+                            if ringRow[slot] == row { return slot * width }
+                            ringRow[slot] = row
+                            filterRow(src, row: row, sourceWidth: source.width, channels: source.channels, axis: horizontal,
+                                      scratch: scratch, into: UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)]))
+                            return slot * width
                         }
-                        for x in 0..<width {
-                            var sum = SIMD4<Float>.zero
-                            for tap in 0..<vertical.taps {
-                                let weight = vertical.weights[base + tap]
-                                if weight != 0 { sum += ring[offsets[tap] + x] * weight }
+                        // Only the taps with weight: padding taps would cost a multiply by zero per pixel.
+                        var offsets: [Int] = []
+                        var weights: [Float] = []
+                        offsets.reserveCapacity(vertical.taps)
+                        weights.reserveCapacity(vertical.taps)
+                        for y in 0..<height {
+                            let base = y * vertical.taps
+                            let rowStart = y * width * outChannels
+                            offsets.removeAll(keepingCapacity: true)
+                            weights.removeAll(keepingCapacity: true)
+                            for tap in 0..<vertical.taps where vertical.weights[base + tap] != 0 {
+                                offsets.append(filtered(Int(vertical.indices[base + tap])))
+                                weights.append(vertical.weights[base + tap])
                             }
-                            let o = rowStart + x * outChannels
-                            store(sum, alpha: alpha, fill: fill, channels: outChannels, into: out, at: o)
+                            offsets.withUnsafeBufferPointer { offsets in
+                                weights.withUnsafeBufferPointer { weights in
+                                    for x in 0..<width {
+                                        var sum = SIMD4<Float>.zero
+                                        for tap in 0..<offsets.count {
+                                            sum += ring[offsets[tap] + x] * weights[tap]
+                                        }
+                                        store(sum, alpha: alpha, fill: fill, channels: outChannels, into: out, at: rowStart + x * outChannels)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -72,27 +84,35 @@ enum Resampler {
     }
 
     /// One source row filtered along x, premultiplied by alpha, into `destination`.
+    ///
+    /// The row is first widened to floats in `scratch` (one conversion per source pixel, where
+    /// each is read by several taps), so a tap is a load and a multiply-add.
     @inline(__always)
     private static func filterRow(
         _ src: UnsafeBufferPointer<UInt8>, row: Int, sourceWidth: Int, channels: Int, axis: Axis,
-        into destination: UnsafeMutableBufferPointer<SIMD4<Float>>
+        scratch: UnsafeMutableBufferPointer<SIMD4<Float>>, into destination: UnsafeMutableBufferPointer<SIMD4<Float>>
     ) {
-        let rowStart = row * sourceWidth * channels
+        let rowStart = row &* sourceWidth &* channels
+        if channels == 4 {
+            for x in 0..<sourceWidth {
+                let p = rowStart &+ x &* 4
+                let a = Float(src[p &+ 3]) * (1 / 255)
+                scratch[x] = SIMD4(Float(src[p]) * a, Float(src[p &+ 1]) * a, Float(src[p &+ 2]) * a, a)
+            }
+        } else {
+            for x in 0..<sourceWidth {
+                let p = rowStart &+ x &* channels
+                scratch[x] = SIMD4(Float(src[p]), Float(src[p &+ 1]), Float(src[p &+ 2]), 1)
+            }
+        }
         axis.weights.withUnsafeBufferPointer { weights in
             axis.indices.withUnsafeBufferPointer { indices in
+                // Padding taps have zero weight and a valid index: summing them is cheaper than a branch.
                 for x in 0..<destination.count {
                     var sum = SIMD4<Float>.zero
-                    let base = x * axis.taps
-                    for tap in base..<base + axis.taps {
-                        let weight = weights[tap]
-                        if weight == 0 { continue }
-                        let p = rowStart + Int(indices[tap]) * channels
-                        if channels == 4 {
-                            let a = Float(src[p + 3]) * (1 / 255)
-                            sum += SIMD4(Float(src[p]) * a, Float(src[p + 1]) * a, Float(src[p + 2]) * a, a) * weight
-                        } else {
-                            sum += SIMD4(Float(src[p]), Float(src[p + 1]), Float(src[p + 2]), 1) * weight
-                        }
+                    let base = x &* axis.taps
+                    for tap in base..<base &+ axis.taps {
+                        sum += scratch[Int(indices[tap])] * weights[tap]
                     }
                     destination[x] = sum
                 }

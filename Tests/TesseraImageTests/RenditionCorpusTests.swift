@@ -103,11 +103,11 @@ struct RenditionCorpusTests {
         #expect(arithmetic.rendition(.square(64)).map { [$0.width, $0.height] } == [64, 64])
     }
 
-    @Test func theDefaultSetComesFromOneDecodeAtHalfScale() throws {
-        // 4032×3024: a 2048 fit needs 4/8 (2016 wide, within 3 % of 2048), which covers the rest.
+    @Test func theDefaultSetComesFromOneDecodeAtFiveEighths() throws {
+        // 4032×3024: a 2048 fit needs 5/8 (2520 wide; 4/8 is 2016), which covers the rest.
         let rendered = try Renderer(options: RenderOptions()).render(
             file: FilePath(Corpus.path("large/012mp-bus.jpg")), specs: [.square(256), .square(512), .fit(1024), .fit(2048)])
-        #expect(rendered.renditions.map { [$0.width, $0.height] } == [[2016, 1512], [1024, 768], [512, 512], [256, 256]])
+        #expect(rendered.renditions.map { [$0.width, $0.height] } == [[2048, 1536], [1024, 768], [512, 512], [256, 256]])
         #expect(rendered.renditions.allSatisfy { $0.source == .decoded })
     }
 

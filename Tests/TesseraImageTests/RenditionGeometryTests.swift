@@ -82,16 +82,16 @@ struct RenditionGeometryTests {
 
     @Test func theDecodeScaleIsTheSmallestThatCoversTheLargestRendition() {
         func numerator(_ width: Int, _ height: Int, _ specs: [RenditionSpec]) -> Int {
-            RenditionPlan(width: width, height: height, specs: specs, tolerance: 0.03).jpegNumerator(width: width, height: height)
+            RenditionPlan(width: width, height: height, specs: specs).jpegNumerator(width: width, height: height)
         }
         // 4032×3024 at 1/8 is 504×378: enough for a 256 square.
         #expect(numerator(4032, 3024, [.square(256)]) == 1)
         // 378 < 512 ≤ 756: a quarter for a 512 square.
         #expect(numerator(4032, 3024, [.square(256), .square(512)]) == 2)
-        // A 2048 fit needs the long side at 2048 less 3 %: 4032·4/8 = 2016 ≥ 1987, 3/8 = 1512 is not.
-        #expect(numerator(4032, 3024, [.square(256), .square(512), .fit(1024), .fit(2048)]) == 4)
-        // Beyond 3 % short, the next scale: 2016 < 2048 · 0.97 is false, 1512 short by 26 %.
-        #expect(numerator(4032, 3024, [.fit(2100)]) == 5)
+        // A 2048 fit needs the long side at 2048: 4032·5/8 = 2520; 4/8 = 2016 falls short.
+        #expect(numerator(4032, 3024, [.square(256), .square(512), .fit(1024), .fit(2048)]) == 5)
+        // A photo whose half is exactly the fit decodes at half scale.
+        #expect(numerator(4096, 3072, [.fit(2048)]) == 4)
         // Photos smaller than the renditions decode at full size, and only then.
         #expect(numerator(100, 80, [.square(256)]) == 8)
         #expect(numerator(100, 80, []) == 1)
@@ -99,7 +99,7 @@ struct RenditionGeometryTests {
 
     @Test func aPNGShrinksByTheLargestFactorThatCoversEveryRenditionAndNeverPastOnePixel() {
         func factor(_ width: Int, _ height: Int, _ specs: [RenditionSpec]) -> Int {
-            RenditionPlan(width: width, height: height, specs: specs, tolerance: 0.03).shrinkFactor(width: width, height: height)
+            RenditionPlan(width: width, height: height, specs: specs).shrinkFactor(width: width, height: height)
         }
         // 2000×1000 averaged by 3 is 667×334: enough for a 256 square and a 600 fit; by 4, 250 short.
         #expect(factor(2000, 1000, [.square(256), .fit(600)]) == 3)
@@ -133,14 +133,13 @@ struct RenditionGeometryTests {
         }
     }
 
-    @Test func aFitAFewPercentShortOfItsSizeIsTheDecodedImage() throws {
-        // 4030×2000 at 4/8 is 2015 wide: 1.6 % short of 2048, so the fit is 2015×1000 rather
-        // than a decode at 5/8 and a resize.
+    @Test func fitsHaveExactlyTheirSize() throws {
+        // 4030×2000 at 4/8 would be 2015 wide: the fit decodes at 5/8 and is resized to 2048.
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Self.jpegFile(width: 4030, height: 2000, in: directory)
         let rendered = try Renderer(options: RenderOptions()).render(file: file, specs: [.fit(2048), .fit(1000), .square(256)])
-        #expect(rendered.rendition(.fit(2048)).map { [$0.width, $0.height] } == [2015, 1000])
+        #expect(rendered.rendition(.fit(2048)).map { [$0.width, $0.height] } == [2048, 1016])
         #expect(rendered.rendition(.fit(1000)).map { [$0.width, $0.height] } == [1000, 496])
         #expect(rendered.rendition(.square(256)).map { [$0.width, $0.height] } == [256, 256])
     }
