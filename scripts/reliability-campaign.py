@@ -86,11 +86,11 @@ def kills(tessera, rounds):
                         with open(path, "ab") as handle:
                             handle.write(b"\0")
         subprocess.run([tessera, "scan", photos, "--full", "--index", index, "--cache", cache], check=True, capture_output=True)
-        referenced = set(subprocess.run(["sqlite3", "-readonly", index, "SELECT path FROM thumbnails"], capture_output=True, text=True).stdout.split("\n")) - {""}
+        referenced = set(subprocess.run(["sqlite3", "-readonly", index, "SELECT path FROM renditions"], capture_output=True, text=True).stdout.split("\n")) - {""}
         files = {os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs}
         integrity = subprocess.run(["sqlite3", "-readonly", index, "PRAGMA integrity_check"], capture_output=True, text=True).stdout.strip()
         print(f"kill campaign: {rounds} SIGKILLs at random moments, then scan --full: {len(files - referenced)} orphaned "
-              f"thumbnails, {len(referenced - files)} missing, integrity {integrity}")
+              f"rendition files, {len(referenced - files)} missing, integrity {integrity}")
 
 
 def readers(tessera, scans, pause=0.05):
