@@ -41,6 +41,9 @@ public struct RenderOptions: Sendable, Equatable {
     public var memoryLimit: Int = 192 << 20
     /// Convert photos with an embedded ICC profile to sRGB (off: pixels as stored).
     public var colorManagement = true
+    /// Make renditions from a JPEG's embedded preview when one covers them all (see
+    /// `Renderer`); off: always from the photo itself.
+    public var embeddedPreviews = true
 
     public init() {}
 

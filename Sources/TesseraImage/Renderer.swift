@@ -96,6 +96,7 @@ public final class Renderer {
         case .jpeg:
             if let jpeg = metadata.jpeg {
                 try Self.checkDecodable(jpeg)
+                if options.embeddedPreviews, let preview = try preview(reader, jpeg: jpeg, plan: plan) { return preview }
             }
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
             let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
@@ -117,6 +118,61 @@ public final class Renderer {
             ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
         colorWarning.map { warnings.append($0) }
         return Decoded(image: image, scale: scale, source: source, warnings: warnings)
+    }
+
+    /// The largest embedded preview worth reading.
+    static let maximumPreviewBytes = 16 << 20
+
+    /// The smallest embedded preview that can stand in for the photo, decoded, or nil.
+    ///
+    /// A preview stands in when it covers every rendition, has the photo's aspect ratio
+    /// within 1 % (a preview with bars, or of an older crop, does not), is smaller than the
+    /// photo, and decodes without a warning. It is stored like the photo, so the photo's
+    /// orientation applies to it; its own ICC profile applies, else the photo's. Anything
+    /// else about it is a claim: a refused or broken preview just means the photo is decoded.
+    private func preview(_ reader: borrowing FileReader, jpeg: JPEGHeader, plan: RenditionPlan) throws(PhotoError) -> Decoded? {
+        let (width, height) = (plan.width, plan.height)
+        for candidate in jpeg.previews.sorted(by: { $0.length < $1.length }) {
+            guard candidate.length <= Self.maximumPreviewBytes, candidate.offset > 0,
+                  candidate.offset <= reader.size - Int64(candidate.length)
+            else { continue }
+            let bytes: [UInt8]
+            do throws(PhotoError) {
+                bytes = try reader.read(at: candidate.offset, count: candidate.length)
+            } catch where error.code.isTransient {
+                throw error
+            } catch {
+                continue
+            }
+            let decoded: Decoded?
+            do throws(PhotoError) {
+                decoded = try FileReader.withBytes(bytes, path: reader.path, mtime: reader.mtime) {
+                    (preview) throws(PhotoError) -> Decoded? in
+                    let header = try JPEGHeader.read(preview)
+                    let (previewWidth, previewHeight) = (header.width, header.height)
+                    let aspect = Double(previewWidth) / Double(previewHeight) / (Double(width) / Double(height))
+                    guard previewWidth < width, abs(aspect - 1) <= 0.01,
+                          min(previewWidth, previewHeight) >= plan.shortNeeded,
+                          max(previewWidth, previewHeight) >= plan.longNeeded
+                    else { return nil }
+                    try Self.checkDecodable(header)
+                    let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: options.memoryLimit)
+                    let numerator = plan.jpegNumerator(width: previewWidth, height: previewHeight)
+                    guard decoder.memoryNeeded(numerator: numerator) <= options.memoryLimit else { return nil }
+                    let (raw, _, warning) = try decoder.decode(numerator: numerator, dcOnly: true)
+                    guard warning == nil else { return nil }
+                    let (image, colorWarning) = options.colorManagement
+                        ? raw.toSRGB(profile: header.iccProfile ?? jpeg.iccProfile, transforms: transforms) : (raw.naiveRGB, nil)
+                    return Decoded(
+                        image: image, scale: Double(image.width) / Double(width), source: RenditionSource(candidate.kind),
+                        warnings: colorWarning.map { [$0] } ?? [])
+                }
+            } catch {
+                continue
+            }
+            if let decoded { return decoded }
+        }
+        return nil
     }
 
     /// Makes, orients and encodes every rendition, and the placeholder, from one decoded image.

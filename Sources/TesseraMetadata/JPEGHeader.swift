@@ -45,6 +45,9 @@ public struct JPEGHeader: Sendable, Equatable {
     public var adobeTransform: UInt8?
     /// The embedded ICC profile, reassembled from its APP2 `ICC_PROFILE` chunks (ICC.1 Annex B.4).
     public var iccProfile: [UInt8]?
+    /// Smaller JPEGs of the same picture stored in the file (MPF large thumbnails, the EXIF
+    /// thumbnail), as the file claims them.
+    public var previews: [EmbeddedPreview] = []
     /// Recoverable oddities met on the way, one line each.
     public var warnings: [String] = []
 
@@ -53,9 +56,10 @@ public struct JPEGHeader: Sendable, Equatable {
     /// Largest ICC profile read; real ones are a few hundred bytes to a few megabytes.
     static let maxICCProfile = 8 << 20
     private static let iccPrefix = Array("ICC_PROFILE".utf8) + [0]
+    private static let mpfPrefix = Array("MPF".utf8) + [0]
 
     /// Parses the markers of the JPEG that `bytes` starts.
-    static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
+    public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
         guard try bytes.bytes(at: 0, count: 2, what: "the SOI marker").elementsEqual([0xFF, 0xD8]) else {
             throw PhotoError(.notAnImage, "not a JPEG file (no SOI marker)")
         }
@@ -64,6 +68,7 @@ public struct JPEGHeader: Sendable, Equatable {
         var exif: [UInt8]?
         var adobe: UInt8?
         var icc = ICCChunks()
+        var previews: [EmbeddedPreview] = []
         var warnings: [String] = []
 
         while true {
@@ -137,11 +142,16 @@ public struct JPEGHeader: Sendable, Equatable {
             } else if marker == 0xE1, exif == nil, payloadLength > 6 {
                 let head = try bytes.bytes(at: payloadOffset, count: 6, what: "an APP1 segment")
                 if head.elementsEqual(ExifReader.exifPrefix) {
-                    exif = Array(try bytes.bytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
+                    let tiff = Array(try bytes.bytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
+                    exif = tiff
+                    EmbeddedPreview.exifThumbnail(tiff, tiffOffset: payloadOffset + 6).map { previews.append($0) }
                 }
             } else if marker == 0xE2, payloadLength > 14 {
                 let head = try bytes.bytes(at: payloadOffset, count: 14, what: "an APP2 segment")
-                if head.prefix(12).elementsEqual(Self.iccPrefix) {
+                if head.prefix(4).elementsEqual(Self.mpfPrefix) {
+                    let payload = try bytes.bytes(at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
+                    previews += EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
+                } else if head.prefix(12).elementsEqual(Self.iccPrefix) {
                     let sequence = Int(head[head.startIndex + 12]), count = Int(head[head.startIndex + 13])
                     if icc.total + payloadLength - 14 > Self.maxICCProfile {
                         icc.tooLarge = true
@@ -163,7 +173,7 @@ public struct JPEGHeader: Sendable, Equatable {
                 return JPEGHeader(
                     width: frame.width, height: frame.height, components: frame.components,
                     bitsPerSample: frame.bits, process: frame.process, exif: exif,
-                    adobeTransform: adobe, iccProfile: icc.profile, warnings: warnings)
+                    adobeTransform: adobe, iccProfile: icc.profile, previews: previews, warnings: warnings)
             }
             offset = payloadOffset + Int64(payloadLength)
         }

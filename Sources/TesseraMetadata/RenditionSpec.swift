@@ -44,4 +44,15 @@ public enum RenditionSource: String, Sendable, Codable {
     case decoded
     /// Only the first (DC) scans of a progressive JPEG.
     case dcScans = "dc-scans"
+    /// An MPF large thumbnail embedded in the JPEG.
+    case mpfPreview = "mpf-preview"
+    /// The EXIF thumbnail embedded in the JPEG.
+    case exifThumbnail = "exif-thumbnail"
+
+    public init(_ preview: EmbeddedPreview.Kind) {
+        switch preview {
+        case .mpf: self = .mpfPreview
+        case .exifThumbnail: self = .exifThumbnail
+        }
+    }
 }

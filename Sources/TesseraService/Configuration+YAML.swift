@@ -17,6 +17,7 @@ extension Configuration {
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
     enum ThumbnailKey: String, CaseIterable {
         case square, fit, sizes, format, quality, background, colorManagement = "color_management"
+        case embeddedPreviews = "embedded_previews"
     }
 
     /// Overlays the settings in `yaml` (the text of `file`).
@@ -115,6 +116,7 @@ extension Configuration {
                 }
                 rendering.background = color
             case .colorManagement: rendering.colorManagement = try reader.bool(value, key)
+            case .embeddedPreviews: rendering.embeddedPreviews = try reader.bool(value, key)
             }
         }
         let squareSpecs = squares.map { $0.map { RenditionSpec.square($0) } } ?? renditions.filter { $0.kind == .square }

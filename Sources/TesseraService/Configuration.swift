@@ -75,7 +75,10 @@ public struct Configuration: Sendable {
 
     /// The part of `renderSettings` that changes pixels: when it is unchanged, so is every
     /// photo's cache key.
-    var pixelSettings: String { rendering.encodingSettings + (rendering.colorManagement ? ":srgb" : ":as-stored") }
+    var pixelSettings: String {
+        rendering.encodingSettings + (rendering.colorManagement ? ":srgb" : ":as-stored")
+            + (rendering.embeddedPreviews ? ":previews" : ":no-previews")
+    }
 
     static func pixelSettings(ofRenderSettings settings: String) -> Substring? {
         settings.firstIndex(of: ";").map { settings[settings.index(after: $0)...] }

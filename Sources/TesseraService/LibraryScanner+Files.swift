@@ -97,15 +97,19 @@ extension LibraryScanner {
                 !existing.contains { $0.spec == spec && cache.contains(FilePath($0.path)) }
             }
         }
-        // Same pixel settings, same key: nothing to decode when nothing is missing.
-        let samePixels = known.rendering.settings.flatMap(Configuration.pixelSettings(ofRenderSettings:))
-            == Substring(configuration.pixelSettings)
-        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty {
-            return .renditions(
+        /// Only the rows change: no rendition is missing under an unchanged key.
+        func recordOnly() -> Outcome {
+            .renditions(
                 RenditionUpdate(
                     photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
                     settings: settings),
                 rerendered: false)
+        }
+        // Same pixel settings, same key: the file need not even be opened when nothing is missing.
+        let samePixels = known.rendering.settings.flatMap(Configuration.pixelSettings(ofRenderSettings:))
+            == Substring(configuration.pixelSettings)
+        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty {
+            return recordOnly()
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
         do throws(PhotoError) {
@@ -113,6 +117,11 @@ extension LibraryScanner {
                 (reader) throws(PhotoError) -> Outcome in
                 let metadata = try MetadataReader.read(reader, context: context)
                 let key = renditionKey(contentHash: known.rendering.contentHash, metadata: metadata)
+                // Other pixel settings that do not concern this photo (a profile it lacks, previews
+                // it has none of) leave its key, and so its renditions, as they are.
+                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty {
+                    return recordOnly()
+                }
                 let rendered: Renderer.Rendered
                 do throws(PhotoError) {
                     rendered = try renderer.render(reader, metadata: metadata, specs: missing(key: key))
@@ -194,6 +203,7 @@ extension LibraryScanner {
     func renditionKey(contentHash: String, metadata: PhotoMetadata) -> String {
         var settings = "\(contentHash):\(configuration.rendering.encodingSettings):v1"
         if configuration.rendering.colorManagement && metadata.hasICCProfile { settings += ":srgb" }
+        if configuration.rendering.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { settings += ":previews" }
         return XXH64.hex(XXH64.hash(Array(settings.utf8)))
     }
 

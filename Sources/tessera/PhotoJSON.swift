@@ -50,6 +50,8 @@ struct PhotoJSON: Encodable {
         var height: Int
         var bytes: Int?
         var path: String
+        /// Where its pixels came from: `decoded`, `dc-scans`, `mpf-preview`, `exif-thumbnail`.
+        var source: String
     }
 
     /// What `inspect` read from a file.
@@ -114,7 +116,7 @@ struct PhotoJSON: Encodable {
         renditions = record.renditions.map {
             RenditionJSON(
                 kind: $0.spec.kind.rawValue, size: $0.spec.size, width: $0.width, height: $0.height, bytes: $0.bytes,
-                path: $0.path)
+                path: $0.path, source: $0.source.rawValue)
         }
         thumbhash = record.thumbhash.map { Data($0).base64EncodedString() }
         status = record.status.rawValue

@@ -50,6 +50,11 @@ struct ThumbCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Convert photos with an embedded ICC profile to sRGB.")
     var colorManagement = true
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Make renditions from a JPEG's embedded preview (MPF or EXIF thumbnail) when it covers them.")
+    var embeddedPreviews = true
+
     @Option(help: "Refuse images with more pixels than this many megapixels.")
     var pixelLimit: Int = 200
 
@@ -105,6 +110,7 @@ struct ThumbCommand: ParsableCommand {
         options.memoryLimit = memoryLimit << 20
         options.background = RenderOptions.Color(hex: background) ?? .white
         options.colorManagement = colorManagement
+        options.embeddedPreviews = embeddedPreviews
         let specs = specs
         let jobs: [Job]
         if let output {

@@ -165,6 +165,27 @@ struct LibraryScannerTests {
         #expect(files("fit-96").count == 3)
     }
 
+    @Test func theIndexRecordsWhereEachRenditionCameFrom() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        fixture.configuration.renditions = [.square(64), .fit(96)]
+        let image = SampleImage.pixels(width: 1600, height: 1200, seed: 7)
+        let main = try SampleImage.jpeg(image)
+        try fixture.write(MPF.jpeg(main, images: [(0x010001, try SampleImage.jpeg(SampleImage.pixels(width: 640, height: 480)))]), to: "mpf.jpg")
+        try fixture.write(try SampleImage.jpeg(image, progressive: true), to: "progressive.jpg")
+        try fixture.write(main, to: "baseline.jpg")
+        _ = try fixture.scan()
+        let sources = Dictionary(uniqueKeysWithValues: try fixture.photos().map {
+            ($0.path.lastComponent?.string ?? "", Set($0.renditions.map(\.source)))
+        })
+        #expect(sources == ["mpf.jpg": [.mpfPreview], "progressive.jpg": [.dcScans], "baseline.jpg": [.decoded]])
+        // Turning previews off makes the preview's photo again, and only it.
+        fixture.configuration.rendering.embeddedPreviews = false
+        let again = try fixture.scan()
+        #expect(again.counts.rerendered == 1)
+        #expect(try fixture.photos().allSatisfy { $0.renditions.allSatisfy { $0.source != .mpfPreview } })
+    }
+
     @Test func namesThatAreNotUTF8RoundTrip() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
