@@ -19,6 +19,9 @@ final class JPEGDecoder {
 
     var width: Int { Int(header.width) }
     var height: Int { Int(header.height) }
+    /// Whether the file is one scan, so a decode can skip rows (libjpeg cannot in the
+    /// buffered-image mode that multi-scan files need).
+    var isSingleScan: Bool { header.multi_scan == 0 }
     /// Whether an Adobe APP14 marker is present: Adobe applications store CMYK inverted.
     var hasAdobeMarker: Bool { header.adobe_transform >= 0 }
 
@@ -50,16 +53,46 @@ final class JPEGDecoder {
         return output + (header.multi_scan != 0 ? Int(clamping: header.coefficient_bytes) : 0)
     }
 
+    /// A part of the scaled image to decode: columns `x..<x + width`, rows `y..<y + height`.
+    struct Window {
+        var x, y, width, height: Int
+    }
+
+    /// What a decode gives.
+    struct Output {
+        /// As libjpeg gives them: RGB with grey expanded, or CMYK.
+        var pixels: RawPixels
+        /// Where the pixels start in the scaled image (0, 0 unless cropped to a window).
+        var origin: (x: Int, y: Int)
+        /// Whether only the DC scans of a progressive file were read.
+        var dcScansOnly: Bool
+        /// Set when libjpeg recovered from damaged data.
+        var warning: String?
+    }
+
     /// Decodes at `numerator`/8 of full size.
     ///
-    /// - Parameter dcOnly: for a progressive file at 1/8, stop reading after its DC scans.
-    /// - Returns: the pixels as libjpeg gives them (RGB with grey expanded, or CMYK), whether
-    ///   only the DC scans were read, and a warning when libjpeg recovered from damaged data.
-    func decode(numerator: Int, dcOnly: Bool) throws(PhotoError) -> (RawPixels, dcScansOnly: Bool, warning: String?) {
+    /// - Parameters:
+    ///   - dcOnly: for a progressive file at 1/8, stop reading after its DC scans.
+    ///   - window: for a single-scan file, decode only this part (libjpeg widens its columns to
+    ///     whole iMCUs; rows above it are skipped without their IDCT, rows below never read).
+    func decode(numerator: Int, dcOnly: Bool, window: Window? = nil) throws(PhotoError) -> Output {
         var width: Int32 = 0, height: Int32 = 0, scans: Int32 = 0, stoppedAtDC: Int32 = 0
         guard CJPEG_start(
             decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans, &stoppedAtDC) == 0
         else { throw failure("cannot decode the JPEG data") }
+        var origin = (x: 0, y: 0)
+        if let window, isSingleScan {
+            var x = Int32(clamping: max(0, window.x)), columns = Int32(clamping: min(window.width, Int(width) - Int(x)))
+            guard columns > 0, CJPEG_crop_columns(decoder, &x, &columns) == 0 else {
+                throw failure("cannot decode the JPEG data")
+            }
+            let top = min(max(0, window.y), Int(height) - 1)
+            guard CJPEG_skip_rows(decoder, Int32(top)) == 0 else { throw failure("cannot decode the JPEG data") }
+            origin = (Int(x), top)
+            width = columns
+            height = Int32(min(window.height, Int(height) - top))
+        }
         let channels = Int(header.output_channels)
         let rowBytes = Int(width) * channels
         var pixels = [UInt8](repeating: 0, count: rowBytes * Int(height))
@@ -73,11 +106,10 @@ final class JPEGDecoder {
         if CJPEG_warning_count(decoder) > 0 {
             warning = "JPEG data damaged; decoded what was there (\(String(cString: CJPEG_message(decoder))))"
         }
-        let dcScansOnly = stoppedAtDC != 0
-        if channels == 4 {
-            return (.cmyk(width: Int(width), height: Int(height), pixels: pixels, adobe: hasAdobeMarker), dcScansOnly, warning)
-        }
-        return (.rgb(PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels)), dcScansOnly, warning)
+        let raw: RawPixels = channels == 4
+            ? .cmyk(width: Int(width), height: Int(height), pixels: pixels, adobe: hasAdobeMarker)
+            : .rgb(PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels))
+        return Output(pixels: raw, origin: origin, dcScansOnly: stoppedAtDC != 0, warning: warning)
     }
 
     private func failure(_ message: String) -> PhotoError {
@@ -102,7 +134,7 @@ extension JPEGDecoder {
         try FileReader.withBytes(bytes, path: FilePath(), mtime: FileTime(seconds: 0, nanoseconds: 0)) {
             (reader) throws(PhotoError) -> PixelBuffer in
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: memoryLimit)
-            return try decoder.decode(numerator: numerator, dcOnly: false).0.naiveRGB
+            return try decoder.decode(numerator: numerator, dcOnly: false).pixels.naiveRGB
         }
     }
 }

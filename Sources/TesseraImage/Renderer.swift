@@ -44,8 +44,8 @@ public final class Renderer {
     public struct Rendered: Sendable {
         public var metadata: PhotoMetadata
         public var renditions: [Rendition]
-        /// The ThumbHash placeholder of the whole, upright photo.
-        public var thumbhash: [UInt8]
+        /// The ThumbHash placeholder of the whole, upright photo; nil when not asked for.
+        public var thumbhash: [UInt8]?
         /// Recoverable problems met while decoding (the metadata has its own).
         public var warnings: [String]
 
@@ -57,23 +57,27 @@ public final class Renderer {
     /// - Throws: `PhotoError` naming the path: `.tooLarge` for images over the pixel limit or
     ///   the memory budget, `.unsupported` for variants the decoders cannot read, `.corrupt`
     ///   or `.truncated` for damaged files, `.notAFile` for FIFOs and devices.
+    /// - Parameter placeholder: whether to make the ThumbHash; without it, a photo of which only
+    ///   squares are asked is decoded only around its centred square.
     public func render(
-        file path: FilePath, specs: [RenditionSpec], context: DateContext = DateContext()
+        file path: FilePath, specs: [RenditionSpec], context: DateContext = DateContext(), placeholder: Bool = true
     ) throws(PhotoError) -> Rendered {
         try FileReader.withFile(at: path) { (reader) throws(PhotoError) -> Rendered in
             let metadata = try MetadataReader.read(reader, context: context)
-            return try render(reader, metadata: metadata, specs: specs)
+            return try render(reader, metadata: metadata, specs: specs, placeholder: placeholder)
         }
     }
 
     /// Renders the open file `reader`, whose metadata is `metadata`.
-    public func render(_ reader: borrowing FileReader, metadata: PhotoMetadata, specs: [RenditionSpec]) throws(PhotoError) -> Rendered {
+    public func render(
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, specs: [RenditionSpec], placeholder: Bool = true
+    ) throws(PhotoError) -> Rendered {
         precondition(specs.allSatisfy { $0.size > 0 })  // invariant: configuration validates sizes; none makes only the placeholder
         do {
             try metadata.checkPixelLimit(options.pixelLimit)
             let plan = RenditionPlan(width: metadata.width, height: metadata.height, specs: specs)
-            let decoded = try decode(reader, metadata: metadata, plan: plan)
-            return try finish(decoded, metadata: metadata, plan: plan)
+            let decoded = try decode(reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly)
+            return try finish(decoded, metadata: metadata, plan: plan, placeholder: placeholder)
         } catch {
             throw error.path.isEmpty ? error.at(reader.path) : error
         }
@@ -86,12 +90,20 @@ public final class Renderer {
         var scale: Double
         var source: RenditionSource
         var warnings: [String]
+        /// What it covers in full, and where its top-left pixel lies in the stored frame.
+        var region = RenditionPlan.Region.frame
+        var origin: (x: Double, y: Double) = (0, 0)
     }
 
-    private func decode(_ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan) throws(PhotoError) -> Decoded {
+    /// Decodes what the plan needs. With `crop`, a single-scan JPEG decoded above 1/8 is decoded
+    /// only over its centred square and a margin for the resampling filter's taps.
+    private func decode(
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan, crop: Bool
+    ) throws(PhotoError) -> Decoded {
         let limit = options.memoryLimit
         let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
         var warnings: [String] = []
+        var region = RenditionPlan.Region.frame, origin: (x: Double, y: Double) = (0, 0)
         switch metadata.format {
         case .jpeg:
             if let jpeg = metadata.jpeg {
@@ -101,9 +113,22 @@ public final class Renderer {
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
             let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
             try Self.checkMemory(decoder.memoryNeeded(numerator: numerator), limit: limit, metadata: metadata)
-            let (pixels, dcScansOnly, warning) = try decoder.decode(numerator: numerator, dcOnly: true)
-            (raw, scale, source, profile) = (pixels, Double(numerator) / 8, dcScansOnly ? .dcScans : .decoded, metadata.jpeg?.iccProfile)
-            warning.map { warnings.append($0) }
+            scale = Double(numerator) / 8
+            var window: JPEGDecoder.Window?
+            if crop && numerator > 1 && decoder.isSingleScan {
+                let square = plan.corner(of: .square), side = Double(min(plan.width, plan.height))
+                let margin = Self.cropMargin
+                let x = Int((square.x * scale).rounded(.down)) - margin, y = Int((square.y * scale).rounded(.down)) - margin
+                let extent = Int((side * scale).rounded(.up)) + 2 * margin + 1
+                window = JPEGDecoder.Window(x: x, y: y, width: extent, height: extent)
+            }
+            let output = try decoder.decode(numerator: numerator, dcOnly: true, window: window)
+            (raw, source, profile) = (output.pixels, output.dcScansOnly ? .dcScans : .decoded, metadata.jpeg?.iccProfile)
+            if window != nil {
+                region = .square
+                origin = (Double(output.origin.x) / scale, Double(output.origin.y) / scale)
+            }
+            output.warning.map { warnings.append($0) }
         case .png:
             let decoder = try PNGDecoder(stream: reader.stream())
             let factor = plan.shrinkFactor(width: decoder.width, height: decoder.height)
@@ -117,7 +142,21 @@ public final class Renderer {
         let (image, colorWarning) = options.colorManagement
             ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
         colorWarning.map { warnings.append($0) }
-        return Decoded(image: image, scale: scale, source: source, warnings: warnings)
+        return Decoded(image: image, scale: scale, source: source, warnings: warnings, region: region, origin: origin)
+    }
+
+    /// Decoded pixels kept around a cropped square, so the Lanczos taps at its edges see real
+    /// pixels (a rendition a third of the decoded size reaches 9 pixels out).
+    static let cropMargin = 16
+
+    /// Whether the photo's own image data ends with EOI (trailing zero padding aside): a
+    /// preview must not hide that the photo itself is cut short.
+    private static func primaryImageEnds(_ reader: borrowing FileReader, jpeg: JPEGHeader) throws(PhotoError) -> Bool {
+        let end = min(reader.size, jpeg.primaryEnd ?? reader.size)
+        let start = max(0, end - 4096)
+        var tail = try reader.read(at: start, count: Int(end - start))[...]
+        while tail.last == 0 { tail = tail.dropLast() }
+        return tail.suffix(2).elementsEqual([0xFF, 0xD9])
     }
 
     /// The largest embedded preview worth reading.
@@ -131,6 +170,7 @@ public final class Renderer {
     /// orientation applies to it; its own ICC profile applies, else the photo's. Anything
     /// else about it is a claim: a refused or broken preview just means the photo is decoded.
     private func preview(_ reader: borrowing FileReader, jpeg: JPEGHeader, plan: RenditionPlan) throws(PhotoError) -> Decoded? {
+        guard !jpeg.previews.isEmpty, try Self.primaryImageEnds(reader, jpeg: jpeg) else { return nil }
         let (width, height) = (plan.width, plan.height)
         for candidate in jpeg.previews.sorted(by: { $0.length < $1.length }) {
             guard candidate.length <= Self.maximumPreviewBytes, candidate.offset > 0,
@@ -159,8 +199,9 @@ public final class Renderer {
                     let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: options.memoryLimit)
                     let numerator = plan.jpegNumerator(width: previewWidth, height: previewHeight)
                     guard decoder.memoryNeeded(numerator: numerator) <= options.memoryLimit else { return nil }
-                    let (raw, _, warning) = try decoder.decode(numerator: numerator, dcOnly: true)
-                    guard warning == nil else { return nil }
+                    let output = try decoder.decode(numerator: numerator, dcOnly: true)
+                    guard output.warning == nil else { return nil }
+                    let raw = output.pixels
                     let (image, colorWarning) = options.colorManagement
                         ? raw.toSRGB(profile: header.iccProfile ?? jpeg.iccProfile, transforms: transforms) : (raw.naiveRGB, nil)
                     return Decoded(
@@ -176,8 +217,11 @@ public final class Renderer {
     }
 
     /// Makes, orients and encodes every rendition, and the placeholder, from one decoded image.
-    private func finish(_ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan) throws(PhotoError) -> Rendered {
-        var sources = [RenditionPlan.Source(image: decoded.image, scale: decoded.scale, region: .frame)]
+    private func finish(
+        _ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan, placeholder: Bool
+    ) throws(PhotoError) -> Rendered {
+        var sources = [RenditionPlan.Source(
+            image: decoded.image, scale: decoded.scale, region: decoded.region, origin: decoded.origin, plan: plan)]
         var renditions: [Rendition] = []
         for step in plan.steps() {
             let made = step.make(from: &sources)
@@ -186,8 +230,9 @@ public final class Renderer {
             renditions.append(Rendition(
                 spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source))
         }
-        let placeholder = plan.placeholder(from: sources).oriented(metadata.orientation)
-        return Rendered(metadata: metadata, renditions: renditions, thumbhash: ThumbHash.encode(placeholder), warnings: decoded.warnings)
+        let thumbhash = placeholder
+            ? plan.placeholder(from: sources).map { ThumbHash.encode($0.oriented(metadata.orientation)) } : nil
+        return Rendered(metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings)
     }
 
     private func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {

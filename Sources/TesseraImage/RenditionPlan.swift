@@ -57,8 +57,30 @@ struct RenditionPlan {
         var image: PixelBuffer
         /// Its pixels per stored pixel.
         var scale: Double
+        /// The part of the frame it covers in full.
         var region: Region
+        /// Where its top-left pixel lies in the stored frame, in stored pixels: the region's
+        /// corner, or a little above and left of it for a decode cropped to whole iMCUs.
+        var origin: (x: Double, y: Double)
+
+        init(image: PixelBuffer, scale: Double, region: Region, origin: (x: Double, y: Double)? = nil, plan: RenditionPlan) {
+            self.image = image
+            self.scale = scale
+            self.region = region
+            self.origin = origin ?? plan.corner(of: region)
+        }
     }
+
+    /// The top-left corner of `region` in the stored frame.
+    func corner(of region: Region) -> (x: Double, y: Double) {
+        switch region {
+        case .frame: (0, 0)
+        case .square: ((Double(width) - Double(min(width, height))) / 2, (Double(height) - Double(min(width, height))) / 2)
+        }
+    }
+
+    /// Whether only centred squares are asked for, so a decode may be cropped to the square.
+    var squaresOnly: Bool { specs.allSatisfy { $0.kind == .square } }
 
     /// One rendition to make: its size in the stored frame, and the part of the frame it shows.
     struct Step {
@@ -79,13 +101,14 @@ struct RenditionPlan {
             let source = usable.filter { $0.scale >= 1.5 * required }.min { $0.scale < $1.scale }
                 ?? usable.max { $0.scale < $1.scale } ?? sources[0]
             let image: PixelBuffer
-            if source.region == region && source.image.width == width && source.image.height == height {
+            let corner = plan.corner(of: region)
+            if source.region == region && source.origin == corner && source.image.width == width && source.image.height == height {
                 image = source.image  // the decoded image is this rendition (a fit at an exact DCT scale)
             } else {
                 image = Resampler.resample(
                     source.image, rect: plan.rect(of: region, in: source), width: width, height: height, background: nil)
             }
-            sources.append(Source(image: image, scale: required, region: region))
+            sources.append(Source(image: image, scale: required, region: region, plan: plan))
             return image
         }
     }
@@ -104,25 +127,20 @@ struct RenditionPlan {
         }
     }
 
-    /// `region` of the frame in the pixels of `source`, with fractional edges.
+    /// `region` of the frame in the pixels of `source` (which covers it), with fractional edges.
     func rect(of region: Region, in source: Source) -> Resampler.Rect {
-        let side = Double(min(width, height))
-        switch (region, source.region) {
-        case (.frame, _):
-            return .init(x: 0, y: 0, width: Double(width) * source.scale, height: Double(height) * source.scale)
-        case (.square, .frame):
-            let x = (Double(width) - side) / 2, y = (Double(height) - side) / 2
-            return .init(x: x * source.scale, y: y * source.scale, width: side * source.scale, height: side * source.scale)
-        case (.square, .square):
-            return .init(x: 0, y: 0, width: side * source.scale, height: side * source.scale)
-        }
+        let corner = corner(of: region)
+        let (regionWidth, regionHeight) = region == .frame
+            ? (Double(width), Double(height)) : (Double(min(width, height)), Double(min(width, height)))
+        return .init(
+            x: (corner.x - source.origin.x) * source.scale, y: (corner.y - source.origin.y) * source.scale,
+            width: regionWidth * source.scale, height: regionHeight * source.scale)
     }
 
     /// The whole frame at most 100 pixels on its long side, from the smallest image of it: what
-    /// the ThumbHash is computed from.
-    func placeholder(from sources: [Source]) -> PixelBuffer {
-        let frames = sources.filter { $0.region == .frame }
-        let source = frames.min { $0.scale < $1.scale } ?? sources[0]
+    /// the ThumbHash is computed from. Nil when no source covers the frame (a cropped decode).
+    func placeholder(from sources: [Source]) -> PixelBuffer? {
+        guard let source = sources.filter({ $0.region == .frame }).min(by: { $0.scale < $1.scale }) else { return nil }
         let scale = min(1, 100 / Double(max(width, height)))
         let outWidth = max(1, min(100, Int((Double(width) * scale).rounded())))
         let outHeight = max(1, min(100, Int((Double(height) * scale).rounded())))

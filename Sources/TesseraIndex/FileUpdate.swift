@@ -7,11 +7,12 @@ public struct PhotoRenditions: Sendable {
     /// Names the rendition files (content hash and pixel-changing settings).
     public var key: String
     public var renditions: [RenditionEntry]
-    public var thumbhash: [UInt8]
+    /// The placeholder; nil when none was made (the next scan makes it).
+    public var thumbhash: [UInt8]?
     /// The settings signature (`render_settings`).
     public var settings: String
 
-    public init(contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8], settings: String) {
+    public init(contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String) {
         self.contentHash = contentHash
         self.key = key
         self.renditions = renditions

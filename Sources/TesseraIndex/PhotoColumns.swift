@@ -38,7 +38,7 @@ struct PhotoColumns {
             values["status"] = warnings.isEmpty ? "ok" : "warning"
             values["content_hash"] = rendered.contentHash
             values["thumbnail_key"] = rendered.key
-            values["thumbhash"] = Data(rendered.thumbhash)
+            values["thumbhash"] = rendered.thumbhash.map { Data($0) }
             values["render_settings"] = rendered.settings
             fill(metadata)
         case .failed(let format, let error, let metadata):

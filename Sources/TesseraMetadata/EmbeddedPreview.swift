@@ -24,25 +24,29 @@ public struct EmbeddedPreview: Sendable, Equatable {
     /// MPF entry types that are previews of the primary image.
     static let mpfPreviewTypes: Set<UInt32> = [0x010001, 0x010002]
 
-    /// The previews an MPF segment lists; `payload` starts after `MPF\0`, at `payloadOffset`
-    /// in the file (MPF offsets count from there).
-    static func mpf(_ payload: some Collection<UInt8>, payloadOffset: Int64) -> [EmbeddedPreview] {
-        guard let tiff = TIFFStructure(Array(payload)), let ifd = tiff.ifd(at: tiff.firstIFDOffset) else { return [] }
+    /// The previews an MPF segment lists, and where the primary image ends (the first other
+    /// image starts: the size the index gives the primary is not reliable, Ultra HDR writers
+    /// leave out part of it); `payload` starts after `MPF\0`, at `payloadOffset` in the file
+    /// (MPF offsets count from there).
+    static func mpf(_ payload: some Collection<UInt8>, payloadOffset: Int64) -> (previews: [EmbeddedPreview], primaryEnd: Int64?) {
+        guard let tiff = TIFFStructure(Array(payload)), let ifd = tiff.ifd(at: tiff.firstIFDOffset) else { return ([], nil) }
         // 0xB002 MPEntry: 16 bytes per image (attribute, size, offset, two dependent entries).
         guard let entries = ifd.first(where: { $0.tag == 0xB002 }), entries.count % 16 == 0,
               let data = tiff.bytes(of: entries)
-        else { return [] }
+        else { return ([], nil) }
         var previews: [EmbeddedPreview] = []
+        var primaryEnd: Int64?
         for start in stride(from: 0, to: data.count, by: 16) {
             let attribute = tiff.uint32(data, at: start), size = tiff.uint32(data, at: start + 4)
             let offset = tiff.uint32(data, at: start + 8)
+            if offset > 0 { primaryEnd = min(primaryEnd ?? .max, payloadOffset + Int64(offset)) }
             // Bits 24–26: the image data format, 0 for JPEG; bits 0–23: the type.
             guard (attribute >> 24) & 0x7 == 0, mpfPreviewTypes.contains(attribute & 0xFF_FFFF), offset > 0, size > 0 else {
                 continue
             }
             previews.append(EmbeddedPreview(kind: .mpf, offset: payloadOffset + Int64(offset), length: Int(size)))
         }
-        return previews
+        return (previews, primaryEnd)
     }
 
     /// The IFD1 thumbnail of an EXIF TIFF structure found at `tiffOffset` in the file.

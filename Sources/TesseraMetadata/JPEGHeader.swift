@@ -48,6 +48,8 @@ public struct JPEGHeader: Sendable, Equatable {
     /// Smaller JPEGs of the same picture stored in the file (MPF large thumbnails, the EXIF
     /// thumbnail), as the file claims them.
     public var previews: [EmbeddedPreview] = []
+    /// Where the primary image ends, when an MPF index lists other images after it.
+    public var primaryEnd: Int64?
     /// Recoverable oddities met on the way, one line each.
     public var warnings: [String] = []
 
@@ -69,6 +71,7 @@ public struct JPEGHeader: Sendable, Equatable {
         var adobe: UInt8?
         var icc = ICCChunks()
         var previews: [EmbeddedPreview] = []
+        var primaryEnd: Int64?
         var warnings: [String] = []
 
         while true {
@@ -150,7 +153,9 @@ public struct JPEGHeader: Sendable, Equatable {
                 let head = try bytes.bytes(at: payloadOffset, count: 14, what: "an APP2 segment")
                 if head.prefix(4).elementsEqual(Self.mpfPrefix) {
                     let payload = try bytes.bytes(at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
-                    previews += EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
+                    let index = EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
+                    previews += index.previews
+                    primaryEnd = primaryEnd ?? index.primaryEnd
                 } else if head.prefix(12).elementsEqual(Self.iccPrefix) {
                     let sequence = Int(head[head.startIndex + 12]), count = Int(head[head.startIndex + 13])
                     if icc.total + payloadLength - 14 > Self.maxICCProfile {
@@ -173,7 +178,8 @@ public struct JPEGHeader: Sendable, Equatable {
                 return JPEGHeader(
                     width: frame.width, height: frame.height, components: frame.components,
                     bitsPerSample: frame.bits, process: frame.process, exif: exif,
-                    adobeTransform: adobe, iccProfile: icc.profile, previews: previews, warnings: warnings)
+                    adobeTransform: adobe, iccProfile: icc.profile, previews: previews,
+                    primaryEnd: primaryEnd, warnings: warnings)
             }
             offset = payloadOffset + Int64(payloadLength)
         }

@@ -137,7 +137,8 @@ struct ThumbCommand: ParsableCommand {
                 while let index = queue.next() {
                     let job = jobs[index]
                     do throws(PhotoError) {
-                        let rendered = try renderer.render(file: job.input, specs: specs)
+                        // No placeholder here: squares alone then decode only around the square.
+                        let rendered = try renderer.render(file: job.input, specs: specs, placeholder: false)
                         for rendition in rendered.renditions {
                             guard let path = job.outputs[rendition.spec] else { continue }
                             do throws(SystemError) {

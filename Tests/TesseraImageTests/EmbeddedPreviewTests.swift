@@ -60,7 +60,7 @@ struct EmbeddedPreviewTests {
         #expect(Self.isGreen(square))
         #expect(rendered.rendition(.fit(400)).map { [$0.width, $0.height] } == [400, 300])
         // The placeholder comes from it too.
-        #expect(ThumbHash.averageColor(rendered.thumbhash).map { $0.green > 150 && $0.red < 80 } == true)
+        #expect(ThumbHash.averageColor(try #require(rendered.thumbhash)).map { $0.green > 150 && $0.red < 80 } == true)
     }
 
     @Test func aPreviewIsRefusedForEveryReasonItShouldBe() throws {
@@ -92,6 +92,11 @@ struct EmbeddedPreviewTests {
         beyond.removeLast(preview.count)
         let (missing, _) = try Self.render(beyond, [.square(256)])
         #expect(missing.renditions.allSatisfy { $0.source == .decoded })
+        // A whole preview must not hide that the photo itself is cut short: the photo is
+        // decoded, and says so.
+        let cutPhoto = MPF.jpeg(Array(main.dropLast(main.count / 3)), images: [(0x010001, preview)])
+        let (damaged, _) = try Self.render(cutPhoto, [.square(256)])
+        #expect(damaged.renditions.allSatisfy { $0.source == .decoded } && !damaged.warnings.isEmpty)
     }
 
     @Test(arguments: [(1, "left"), (6, "top"), (3, "right"), (8, "bottom")])
@@ -158,5 +163,31 @@ struct EmbeddedPreviewTests {
         // A 256 square needs 2/8 (150 pixels high at 1/8 is too few): every scan is read.
         let (all, _) = try Self.render(progressive, [.square(256)])
         #expect(all.renditions.first?.source == .decoded)
+    }
+
+    @Test(arguments: [(1600, 1200, 1), (1200, 1600, 6), (1000, 1000, 1), (4000, 900, 3)])
+    func squaresAloneDecodeOnlyAroundTheirSquare(width: Int, height: Int, orientation: Int) throws {
+        // Given a photo whose squares need more than 1/8 of it,
+        var exif = ExifBuilder()
+        exif.orientation = orientation
+        let bytes = try SampleImage.jpeg(SampleImage.pixels(width: width, height: height, seed: 9), exif: exif)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = FilePath(directory.appending("photo.jpg"))
+        try FileSystem.writeAtomically(bytes, to: path)
+        let renderer = Renderer(options: RenderOptions())
+        // a render without a placeholder (decoded around the square only)
+        let cropped = try renderer.render(file: path, specs: [.square(300), .square(160)], placeholder: false)
+        let whole = try renderer.render(file: path, specs: [.square(300), .square(160)])
+        #expect(cropped.thumbhash == nil && whole.thumbhash != nil)
+        // gives the same squares as one of the whole frame, within JPEG noise.
+        for spec in [RenditionSpec.square(300), .square(160)] {
+            let a = try JPEGDecoder.decode(bytes: try #require(cropped.rendition(spec)?.bytes))
+            let b = try JPEGDecoder.decode(bytes: try #require(whole.rendition(spec)?.bytes))
+            #expect(a.width == b.width && a.height == b.height)
+            let difference = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }
+            #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 1.5, "\(spec)")
+            #expect(difference.max() ?? 0 < 24, "\(spec)")
+        }
     }
 }
