@@ -64,6 +64,24 @@ struct RenditionCorpusTests {
         #expect(fit.height == max(1, Int((Double(height) * scale).rounded())))
     }
 
+    /// Every JPEG and PNG of the corpus that the manifest's reference decoder reads.
+    static let decodable = Corpus.manifest().filter { row in
+        ["JPEG", "PNG"].contains(row["format"] ?? "") && ["ok", "warning"].contains { row["decode_check"]?.hasPrefix($0) == true }
+    }
+
+    @Test(arguments: decodable)
+    func everyDecodableFileRendersUpright(row: ManifestRow) throws {
+        let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(row.path), specs: [.fit(96)])
+        let fit = try #require(rendered.rendition(.fit(96)))
+        // The fit has the shape of the photo as displayed: swapped for orientations 5–8.
+        if let width = Int(row["width"] ?? ""), let height = Int(row["height"] ?? "") {
+            let swapped = (5...8).contains(Int(row["exif_orientation"] ?? "") ?? 1)
+            let (displayWidth, displayHeight) = swapped ? (height, width) : (width, height)
+            #expect((fit.width >= fit.height) == (displayWidth >= displayHeight) || displayWidth == displayHeight
+                || abs(fit.width - fit.height) <= 1, "\(row.file): \(fit.width)×\(fit.height)")
+        }
+    }
+
     @Test(arguments: Corpus.manifest().filter { $0.file.hasPrefix("broken/") })
     func brokenFilesGiveErrorsNotCrashes(row: ManifestRow) throws {
         let renderer = Renderer(options: RenderOptions())
