@@ -40,6 +40,9 @@ let package = Package(
         .systemLibrary(  // TesseraImage
             name: "CLCMS", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(  // TesseraImage
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -60,7 +63,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CJPEG", "CLCMS", "CPNG", "TesseraMetadata", "TesseraSystem"],
+            dependencies: ["CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem"],
             // Optimised even in debug builds: its pixel loops run some fifty times slower
             // without, which would make every test that renders a library crawl.
             swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]),

@@ -4,9 +4,17 @@ public struct RenderOptions: Sendable, Equatable {
     public enum Format: String, Sendable, Codable, CaseIterable {
         case jpeg
         case png
+        /// Lossy WebP at the configured quality, alpha kept (smaller than JPEG for thumbnails).
+        case webp
 
         /// The file-name extension, without the dot.
-        public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+        public var fileExtension: String {
+            switch self {
+            case .jpeg: "jpg"
+            case .png: "png"
+            case .webp: "webp"
+            }
+        }
     }
 
     /// An sRGB colour, used as the background that transparent pixels are composited over.

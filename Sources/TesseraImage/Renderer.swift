@@ -136,8 +136,17 @@ public final class Renderer {
             let (image, warning) = try decoder.decode(factor: factor)
             (raw, scale, source, profile) = (.rgb(image), 1 / Double(factor), .decoded, decoder.iccProfile)
             warning.map { warnings.append($0) }
+        case .webp:
+            guard let header = metadata.webp else { throw PhotoError(.corrupt, "WebP header missing") }
+            let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
+            // libwebp decodes from memory: the file counts against the budget too.
+            try Self.checkMemory(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), limit: limit, metadata: metadata)
+            let image = try WebPCodec.decode(try reader.read(at: 0, count: Int(reader.size)), header: header, factor: factor)
+            (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
+        case .heif, .avif:
+            throw PhotoError(.unsupported, "\(metadata.format.rawValue.uppercased()) is not supported yet")
         case .unsupported:
-            throw PhotoError(.notAnImage, "not a JPEG or PNG file")
+            throw PhotoError(.notAnImage, "not a photo format Tessera reads")
         }
         let (image, colorWarning) = options.colorManagement
             ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
@@ -239,6 +248,7 @@ public final class Renderer {
         switch options.format {
         case .jpeg: try JPEGEncoder.encode(image.flattened(over: options.background), quality: options.quality)
         case .png: try PNGEncoder.encode(image)
+        case .webp: try WebPCodec.encode(image, quality: options.quality)
         }
     }
 

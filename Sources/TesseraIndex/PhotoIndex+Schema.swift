@@ -121,6 +121,8 @@ extension PhotoIndex {
             // cache_deletions now lists files, since a size can go without its key; keys still
             // pending there are left by a crash, and the scan after a crash sweeps the whole cache.
             // scans.rerendered: unchanged photos whose renditions a scan brought up to date.
+            // photos is rebuilt (SQLite cannot alter a CHECK) without the list of formats, which
+            // grows with the formats Tessera reads; the other constraints stay.
             try db.execute(sql: """
                 CREATE TABLE renditions (
                     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
@@ -137,8 +139,57 @@ extension PhotoIndex {
                 INSERT INTO renditions (photo_id, kind, size, width, height, bytes, path)
                     SELECT photo_id, 'square', size, side, side, NULL, path FROM thumbnails;
                 DROP TABLE thumbnails;
-                ALTER TABLE photos ADD COLUMN thumbhash BLOB;
-                ALTER TABLE photos ADD COLUMN render_settings TEXT;
+                CREATE TABLE photos_v3 (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    content_hash TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('ok', 'warning', 'error', 'unsupported')),
+                    error TEXT,
+                    warnings TEXT NOT NULL DEFAULT '[]',
+                    format TEXT NOT NULL,
+                    width INTEGER,
+                    height INTEGER,
+                    orientation INTEGER CHECK (orientation BETWEEN 1 AND 8),
+                    display_width INTEGER,
+                    display_height INTEGER,
+                    bit_depth INTEGER,
+                    coding TEXT,
+                    captured_at TEXT,
+                    utc_offset TEXT,
+                    date_source TEXT CHECK (date_source IN
+                        ('exif-original', 'exif-digitized', 'png', 'filename', 'exif-modified', 'mtime')),
+                    sort_instant_ms INTEGER,
+                    make TEXT,
+                    model TEXT,
+                    lens_model TEXT,
+                    exposure_time REAL,
+                    f_number REAL,
+                    iso INTEGER,
+                    focal_length REAL,
+                    gps_latitude REAL,
+                    gps_longitude REAL,
+                    gps_altitude REAL,
+                    thumbnail_key TEXT,
+                    scan_id INTEGER REFERENCES scans(id) ON DELETE SET NULL,
+                    error_code TEXT,
+                    thumbhash BLOB,
+                    render_settings TEXT,
+                    CHECK (status NOT IN ('ok', 'warning') OR (sort_instant_ms IS NOT NULL AND width IS NOT NULL))
+                );
+                INSERT INTO photos_v3 SELECT *, NULL, NULL FROM photos;
+                DROP TABLE photos;
+                ALTER TABLE photos_v3 RENAME TO photos;
+                CREATE INDEX photos_newest ON photos(sort_instant_ms DESC, path);
+                CREATE INDEX photos_album_newest ON photos(album_id, sort_instant_ms DESC, path);
+                CREATE INDEX photos_identity ON photos(device, inode);
+                CREATE INDEX photos_thumbnail_key ON photos(thumbnail_key);
+                CREATE INDEX photos_status ON photos(status) WHERE status IN ('error', 'warning');
                 DROP TABLE cache_deletions;
                 CREATE TABLE cache_deletions (path TEXT PRIMARY KEY) WITHOUT ROWID;
                 ALTER TABLE scans ADD COLUMN rerendered INTEGER NOT NULL DEFAULT 0;

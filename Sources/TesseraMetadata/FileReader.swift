@@ -229,4 +229,15 @@ extension Collection<UInt8> {
         }
         return value
     }
+
+    /// The little-endian unsigned integer in `width` bytes starting `offset` bytes in.
+    func littleEndian(_ width: Int, at offset: Int = 0) -> UInt32 {
+        var value: UInt32 = 0
+        var index = self.index(startIndex, offsetBy: offset)
+        for shift in 0..<width {
+            value |= UInt32(self[index]) << (8 * shift)
+            index = self.index(after: index)
+        }
+        return value
+    }
 }

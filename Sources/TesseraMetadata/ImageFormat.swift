@@ -2,10 +2,14 @@
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     case png
+    case webp
+    /// HEIF with HEVC images (HEIC), or any other HEIF brand.
+    case heif
+    case avif
     case unsupported
 
     /// How many leading bytes `identify` needs to decide.
-    public static let magicLength = 8
+    public static let magicLength = 64
 
     /// The format whose signature `prefix` starts with.
     ///
@@ -16,6 +20,17 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         let bytes = Array(prefix.prefix(magicLength))
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: PNGHeader.signature) { return .png }
+        // RIFF, a little-endian length, then the form type.
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)) {
+            return .webp
+        }
+        if let brands = ISOBMFF.brands(bytes) {
+            // The major brand and the compatible ones (ISO/IEC 23008-12 Annex B, AV1-ISOBMFF).
+            if brands.contains(where: { ["avif", "avis"].contains($0) }) && !brands.contains("heic") { return .avif }
+            if brands.contains(where: { ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains($0) }) {
+                return .heif
+            }
+        }
         return .unsupported
     }
 }

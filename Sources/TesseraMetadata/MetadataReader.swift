@@ -49,6 +49,7 @@ public enum MetadataReader {
         var coding = ""
         var jpeg: JPEGHeader?
         var png: PNGHeader?
+        var webp: WebPHeader?
         var tiff: [UInt8]?
         switch format {
         case .jpeg:
@@ -65,11 +66,20 @@ public enum MetadataReader {
             tiff = header.exif
             warnings += header.warnings
             png = header
+        case .webp:
+            let header = try WebPHeader.read(bytes)
+            (width, height, depth) = (header.width, header.height, 8)
+            coding = header.coding
+            tiff = header.exif
+            warnings += header.warnings
+            webp = header
+        case .heif, .avif:
+            throw PhotoError(.unsupported, "\(format.rawValue.uppercased()) is not supported yet")
         case .unsupported:
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
                 throw PhotoError(.corrupt, "PNG signature damaged")
             }
-            throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a JPEG or PNG file")
+            throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a photo format Tessera reads")
         }
 
         let exif = tiff.map(ExifReader.read(tiff:))
@@ -85,6 +95,6 @@ public enum MetadataReader {
         let date = CaptureDate.resolve(exif: exif, png: png, name: name, mtime: mtime, context: context, warnings: &warnings)
         return PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, exif: exif, captureDate: date, warnings: warnings)
+            coding: coding, jpeg: jpeg, png: png, webp: webp, exif: exif, captureDate: date, warnings: warnings)
     }
 }

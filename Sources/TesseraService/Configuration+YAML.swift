@@ -105,7 +105,7 @@ extension Configuration {
             case .format:
                 let text = try reader.string(value, key)
                 guard let format = RenderOptions.Format(rawValue: text) else {
-                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg or png, not \"\(text)\"")
+                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"")
                 }
                 rendering.format = format
             case .quality: rendering.quality = try reader.int(value, key, 1...100)

@@ -17,13 +17,14 @@ struct ThumbCommand: ParsableCommand {
             embeds an ICC profile. Photos are never enlarged. Without --size or --fit, one
             256-pixel square is made.
 
-            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg or
-            .png) picks the format. With --out-dir, each file gives <name>.jpg for a single
-            rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for several, rendered in
-            parallel; a file that fails prints one line "path: reason" on stderr and the others go on.
+            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg, .png
+            or .webp) picks the format. With --out-dir, each file gives <name>.jpg (or the --format's
+            extension) for a single rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for
+            several, rendered in parallel; a file that fails prints one line "path: reason" on
+            stderr and the others go on.
             """)
 
-    @Argument(help: "JPEG or PNG files.")
+    @Argument(help: "Photo files: JPEG, PNG, WebP.")
     var files: [String]
 
     @Option(name: .customLong("size"), help: "A square of this side in pixels (repeatable).")
@@ -38,10 +39,13 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: "Output directory (any number of inputs).")
     var outDir: String?
 
+    @Option(help: "Format of the files written to --out-dir: jpeg, png or webp.")
+    var format: RenderOptions.Format = .jpeg
+
     @Option(help: "Parallel workers (default: one per core).")
     var workers: Int?
 
-    @Option(help: "JPEG quality, 1–100.")
+    @Option(help: "JPEG or WebP quality, 1–100.")
     var quality: Int = 85
 
     @Option(help: "Background for transparent pixels in JPEG output, as #rrggbb.")
@@ -84,7 +88,7 @@ struct ThumbCommand: ParsableCommand {
         case (.some, .none) where files.count != 1: throw ValidationError("-o takes exactly one input file")
         case (.some, .none) where specs.count != 1: throw ValidationError("-o takes exactly one --size or --fit; use --out-dir for several")
         case (.some(let output), .none) where Self.format(of: output) == nil:
-            throw ValidationError("-o must end in .jpg, .jpeg or .png, the format to write")
+            throw ValidationError("-o must end in .jpg, .jpeg, .png or .webp, the format to write")
         default: break
         }
     }
@@ -93,6 +97,7 @@ struct ThumbCommand: ParsableCommand {
         switch FilePath(output).extension?.lowercased() {
         case "jpg", "jpeg": .jpeg
         case "png": .png
+        case "webp": .webp
         default: nil
         }
     }
@@ -118,12 +123,13 @@ struct ThumbCommand: ParsableCommand {
             jobs = [Job(input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])]
         } else {
             let directory = CommandLinePath.path(outDir ?? ".")
+            options.format = format
             jobs = files.map { file in
                 let input = CommandLinePath.path(file)
                 let stem = input.stem ?? "photo"
                 let outputs = specs.map { spec in
                     let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"
-                    return (spec, directory.appending("\(stem)\(suffix).jpg"))
+                    return (spec, directory.appending("\(stem)\(suffix).\(format.fileExtension)"))
                 }
                 return Job(input: input, outputs: Dictionary(uniqueKeysWithValues: outputs))
             }

@@ -64,9 +64,10 @@ struct RenditionCorpusTests {
         #expect(fit.height == max(1, Int((Double(height) * scale).rounded())))
     }
 
-    /// Every JPEG and PNG of the corpus that the manifest's reference decoder reads.
+    /// Every JPEG, PNG and WebP of the corpus that the manifest's reference decoder reads.
     static let decodable = Corpus.manifest().filter { row in
-        ["JPEG", "PNG"].contains(row["format"] ?? "") && ["ok", "warning"].contains { row["decode_check"]?.hasPrefix($0) == true }
+        ["JPEG", "PNG", "WebP"].contains(row["format"] ?? "")
+            && ["ok", "warning"].contains { row["decode_check"]?.hasPrefix($0) == true }
     }
 
     @Test(arguments: decodable)
