@@ -43,6 +43,9 @@ let package = Package(
         .systemLibrary(  // TesseraImage
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(  // TesseraImage
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
         .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -63,7 +66,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem"],
+            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem"],
             // Optimised even in debug builds: its pixel loops run some fifty times slower
             // without, which would make every test that renders a library crawl.
             swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]),

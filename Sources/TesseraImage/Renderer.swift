@@ -144,7 +144,27 @@ public final class Renderer {
             let image = try WebPCodec.decode(try reader.read(at: 0, count: Int(reader.size)), header: header, factor: factor)
             (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
         case .heif, .avif:
-            throw PhotoError(.unsupported, "\(metadata.format.rawValue.uppercased()) is not supported yet")
+            guard let header = metadata.heif else { throw PhotoError(.corrupt, "HEIF header missing") }
+            // A thumbnail image that covers every rendition, in the photo's aspect ratio and
+            // stored frame, is decoded instead of the photo.
+            let aspect = Double(header.width) / Double(header.height)
+            let thumbnail = options.embeddedPreviews ? header.thumbnails.filter { thumbnail in
+                min(thumbnail.width, thumbnail.height) >= plan.shortNeeded && max(thumbnail.width, thumbnail.height) >= plan.longNeeded
+                    && abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) <= 0.01 && thumbnail.width < header.width
+            }.min { $0.width < $1.width } : nil
+            func checkMemory(_ size: (width: Int, height: Int)) throws(PhotoError) {
+                let needed = HEIFDecoder.memoryNeeded(width: size.width, height: size.height, bitDepth: header.bitDepth, alpha: header.hasAlpha)
+                try Self.checkMemory(Int(reader.size) + needed, limit: limit, metadata: metadata)
+            }
+            try checkMemory(thumbnail ?? (header.width, header.height))
+            let decoder = try HEIFDecoder(data: try reader.read(at: 0, count: Int(reader.size)))
+            var image: PixelBuffer?
+            if let thumbnail { image = try? decoder.decode(thumbnail: thumbnail, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
+            source = image == nil ? .decoded : .heifThumbnail
+            if image == nil && thumbnail != nil { try checkMemory((header.width, header.height)) }
+            let decoded: PixelBuffer
+            if let image { decoded = image } else { decoded = try decoder.decode(thumbnail: nil, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
+            (raw, scale, profile) = (.rgb(decoded), Double(decoded.width) / Double(header.width), header.iccProfile)
         case .unsupported:
             throw PhotoError(.notAnImage, "not a photo format Tessera reads")
         }

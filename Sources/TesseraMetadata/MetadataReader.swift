@@ -50,6 +50,7 @@ public enum MetadataReader {
         var jpeg: JPEGHeader?
         var png: PNGHeader?
         var webp: WebPHeader?
+        var heif: HEIFHeader?
         var tiff: [UInt8]?
         switch format {
         case .jpeg:
@@ -74,7 +75,11 @@ public enum MetadataReader {
             warnings += header.warnings
             webp = header
         case .heif, .avif:
-            throw PhotoError(.unsupported, "\(format.rawValue.uppercased()) is not supported yet")
+            let header = try HEIFHeader.read(bytes)
+            (width, height, depth) = (header.width, header.height, header.bitDepth)
+            coding = header.coding(format)
+            tiff = header.exif
+            heif = header
         case .unsupported:
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
                 throw PhotoError(.corrupt, "PNG signature damaged")
@@ -84,8 +89,9 @@ public enum MetadataReader {
 
         let exif = tiff.map(ExifReader.read(tiff:))
         warnings += exif?.warnings ?? []
-        var orientation = 1
-        if let raw = exif?.orientation {
+        var orientation = heif?.orientation ?? 1
+        // A HEIF is displayed by its transformations; an EXIF Orientation inside it is not applied.
+        if heif == nil, let raw = exif?.orientation {
             if (1...8).contains(raw) {
                 orientation = raw
             } else {
@@ -95,6 +101,6 @@ public enum MetadataReader {
         let date = CaptureDate.resolve(exif: exif, png: png, name: name, mtime: mtime, context: context, warnings: &warnings)
         return PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, exif: exif, captureDate: date, warnings: warnings)
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, exif: exif, captureDate: date, warnings: warnings)
     }
 }

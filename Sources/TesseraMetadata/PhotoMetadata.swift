@@ -14,6 +14,7 @@ public struct PhotoMetadata: Sendable {
     public var jpeg: JPEGHeader?
     public var png: PNGHeader?
     public var webp: WebPHeader?
+    public var heif: HEIFHeader?
     public var exif: ExifFields?
     public var captureDate: CaptureDate
     public var warnings: [String]
@@ -29,7 +30,7 @@ public struct PhotoMetadata: Sendable {
     }
 
     /// Whether the file embeds an ICC profile (which may or may not be usable).
-    public var hasICCProfile: Bool { jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil }
+    public var hasICCProfile: Bool { jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil || heif?.iccProfile != nil }
 
     /// Size after orientation: width and height swap for orientations 5–8.
     public var displayWidth: Int { orientation >= 5 ? height : width }

@@ -48,6 +48,8 @@ public enum RenditionSource: String, Sendable, Codable {
     case mpfPreview = "mpf-preview"
     /// The EXIF thumbnail embedded in the JPEG.
     case exifThumbnail = "exif-thumbnail"
+    /// A thumbnail image of a HEIF or AVIF file.
+    case heifThumbnail = "heif-thumbnail"
 
     public init(_ preview: EmbeddedPreview.Kind) {
         switch preview {

@@ -24,9 +24,11 @@ public enum Corpus {
         root.appendingPathComponent(relative).path
     }
 
-    /// Rows of the top-level MANIFEST.tsv, keyed by column name; empty without the corpus.
-    public static func manifest() -> [ManifestRow] {
-        guard let text = try? String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+    /// Rows of the top-level MANIFEST.tsv (or of `folder`'s, which may have more columns),
+    /// keyed by column name; empty without the corpus.
+    public static func manifest(folder: String? = nil) -> [ManifestRow] {
+        let file = folder.map { root.appendingPathComponent($0) } ?? root
+        guard let text = try? String(contentsOf: file.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
         else { return [] }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

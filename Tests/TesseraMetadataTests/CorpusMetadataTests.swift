@@ -8,7 +8,7 @@ import Testing
 /// MANIFEST.tsv records (exiftool 12.57).
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct CorpusMetadataTests {
-    static let formats: [String: ImageFormat] = ["JPEG": .jpeg, "PNG": .png, "WebP": .webp]
+    static let formats: [String: ImageFormat] = ["JPEG": .jpeg, "PNG": .png, "WebP": .webp, "HEIF": .heif, "AVIF": .avif]
 
     static let decodable = Corpus.manifest().filter { row in
         formats[row["format"] ?? ""] != nil && row["width"] != nil && !row.file.hasPrefix("broken/")
@@ -23,7 +23,9 @@ struct CorpusMetadataTests {
         #expect(meta.height == Int(row["height"] ?? ""))
     }
 
-    @Test(arguments: decodable)
+    static func isHEIF(_ row: ManifestRow) -> Bool { ["HEIF", "AVIF"].contains(row["format"] ?? "") }
+
+    @Test(arguments: decodable.filter { !isHEIF($0) })
     func orientationMatchesManifest(row: ManifestRow) throws {
         let meta = try MetadataReader.read(at: FilePath(row.path))
         let raw = row["exif_orientation"].flatMap { Int($0.prefix { $0.isNumber }) }
@@ -33,6 +35,16 @@ struct CorpusMetadataTests {
             #expect(meta.warnings.contains { $0.contains("orientation") })
         }
         #expect(meta.displayWidth == (expected >= 5 ? meta.height : meta.width))
+    }
+
+    /// HEIF and AVIF display by their `irot`/`imir` transformations, never by an EXIF tag
+    /// inside them: the orientation is theirs, and the displayed size is the manifest's.
+    @Test(arguments: Corpus.manifest(folder: "formats").filter { isHEIF($0) && $0["heif_display_size"] != nil })
+    func heifOrientationFollowsItsTransformations(row: ManifestRow) throws {
+        let meta = try MetadataReader.read(at: FilePath(row.path))
+        let display = (row["heif_display_size"] ?? "").split(separator: "x").compactMap { Int($0) }
+        #expect([meta.displayWidth, meta.displayHeight] == display, "\(row.file): orientation \(meta.orientation)")
+        if row["heif_transforms"] == "none" || row["heif_transforms"] == "irot 0" { #expect(meta.orientation == 1) }
     }
 
     @Test(arguments: decodable)

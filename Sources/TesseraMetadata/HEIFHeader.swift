@@ -1,0 +1,339 @@
+/// What a HEIF or AVIF file's `meta` box says about its primary image: stored size, the
+/// rotation and mirroring to display it, colour, the Exif block and the thumbnails.
+///
+/// Read from the ISOBMFF boxes (ISO/IEC 14496-12, ISO/IEC 23008-12) without decoding: `pitm`
+/// names the primary item, `iprp` gives its properties (`ispe` size, `irot`, `imir`, `colr`,
+/// `pixi`), `iref` links thumbnails (`thmb`), auxiliary images (`auxl`) and metadata (`cdsc`)
+/// to it, and `iloc` says where the Exif item's bytes are. The transformations are turned
+/// into the equivalent EXIF orientation, so the renditions apply them exactly once; an EXIF
+/// Orientation tag inside a HEIF is never applied (the transformations are what HEIF
+/// readers display).
+public struct HEIFHeader: Sendable, Equatable {
+    /// Stored size of the primary image (its `ispe`), before the transformations.
+    public var width: Int
+    public var height: Int
+    /// The EXIF orientation equivalent to the primary image's `irot` and `imir`.
+    public var orientation: Int
+    public var bitDepth: Int
+    public var hasAlpha: Bool
+    /// The TIFF structure of the Exif item.
+    public var exif: [UInt8]?
+    public var iccProfile: [UInt8]?
+    /// The `nclx` colour description: primaries, transfer characteristics, matrix.
+    public var nclx: (primaries: Int, transfer: Int, matrix: Int)?
+    /// Stored sizes of the thumbnail images of the primary.
+    public var thumbnails: [(width: Int, height: Int)]
+    /// Whether the primary image is a grid of tiles.
+    public var isGrid: Bool
+
+    public static func == (lhs: HEIFHeader, rhs: HEIFHeader) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
+            && lhs.exif == rhs.exif && lhs.iccProfile == rhs.iccProfile
+    }
+
+    /// "heic 8-bit grid", "avif 10-bit +alpha".
+    public func coding(_ format: ImageFormat) -> String {
+        "\(format == .avif ? "avif" : "heic") \(bitDepth)-bit\(isGrid ? " grid" : "")\(hasAlpha ? " +alpha" : "")"
+    }
+
+    /// The largest `meta` box read; real ones are a few kilobytes.
+    static let maxMetaBox = 16 << 20
+    /// The largest Exif item read.
+    static let maxExif = 4 << 20
+
+    public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> HEIFHeader {
+        // Find the top-level meta box; only box headers are read on the way.
+        var offset: Int64 = 0
+        var meta: [UInt8]?
+        while offset + 8 <= bytes.size, meta == nil {
+            let head = try bytes.read(at: offset, count: 16)
+            var size = Int64(head.bigEndian(4)), headerSize: Int64 = 8
+            if size == 1 {
+                guard head.count == 16 else { throw PhotoError(.truncated, "file ends inside a box header") }
+                size = Int64(clamping: UInt64(head.bigEndian(4, at: 8)) << 32 | UInt64(head.bigEndian(4, at: 12)))
+                headerSize = 16
+            } else if size == 0 {
+                size = bytes.size - offset
+            }
+            guard size >= headerSize else { throw PhotoError(.corrupt, "box of impossible size \(size)") }
+            if String(decoding: head[4..<8], as: UTF8.self) == "meta" {
+                guard size <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(size) bytes") }
+                guard offset + size <= bytes.size else { throw PhotoError(.truncated, "file ends inside the meta box") }
+                meta = try bytes.readExactly(at: offset + headerSize, count: Int(size - headerSize), what: "the meta box")
+            }
+            offset += size
+        }
+        guard let meta, meta.count >= 4 else { throw PhotoError(.corrupt, "no meta box: not a HEIF image") }
+        let parsed = try Meta(meta.dropFirst(4))  // after the FullBox version and flags
+        guard let primary = parsed.primary else { throw PhotoError(.corrupt, "no primary item (pitm)") }
+        let properties = parsed.properties(of: primary)
+        guard let size = properties.compactMap({ if case .size(let w, let h) = $0 { (w, h) } else { nil } }).first,
+              size.0 > 0, size.1 > 0
+        else { throw PhotoError(.corrupt, "primary image without its size (ispe)") }
+
+        // The Exif item describing the primary (cdsc), else any Exif item.
+        var exif: [UInt8]?
+        let exifItems = parsed.items.filter { $0.value == "Exif" }.map { $0.key }.sorted()
+        let describing = exifItems.first { item in
+            parsed.references["cdsc", default: []].contains { $0.from == item && $0.to.contains(primary) }
+        }
+        if let item = describing ?? exifItems.first,
+           let location = parsed.locations[item], location.length <= maxExif, location.offset + Int64(location.length) <= bytes.size {
+            let data = try bytes.read(at: location.offset, count: location.length)
+            if data.count >= 4 {
+                let skip = Int(data.bigEndian(4)) + 4
+                if skip < data.count { exif = Array(data[skip...]) }
+            }
+        }
+        let thumbnails = parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.compactMap { reference in
+            parsed.properties(of: reference.from).compactMap { if case .size(let w, let h) = $0 { (width: w, height: h) } else { nil } }.first
+        }
+        let alpha = parsed.references["auxl", default: []].contains { reference in
+            reference.to.contains(primary) && parsed.properties(of: reference.from).contains {
+                if case .auxiliaryType(let type) = $0 { type.hasSuffix(":alpha") || type.hasSuffix("auxid:1") } else { false }
+            }
+        }
+        var icc: [UInt8]?, nclx: (Int, Int, Int)?, depth = 8
+        for property in properties {
+            switch property {
+            case .icc(let profile): icc = icc ?? profile
+            case .nclx(let p, let t, let m): nclx = nclx ?? (p, t, m)
+            case .bitDepth(let bits): depth = bits
+            default: break
+            }
+        }
+        return HEIFHeader(
+            width: size.0, height: size.1, orientation: Self.orientation(properties), bitDepth: depth, hasAlpha: alpha,
+            exif: exif, iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid")
+    }
+
+    /// The EXIF orientation of `irot` then `imir`, in the order the item lists them.
+    ///
+    /// Orientations are elements of the dihedral group: r clockwise quarter turns after an
+    /// optional left-right flip (EXIF 1 (0, no flip), 6 (1), 3 (2), 8 (3); 2 (0, flip), 7 (1),
+    /// 4 (2), 5 (3)). `irot` turns anticlockwise; `imir` axis 0 flips top to bottom, axis 1
+    /// left to right (libheif's reading of the standard).
+    static func orientation(_ properties: [Property]) -> Int {
+        var (turns, flipped) = (0, false)
+        for property in properties {
+            switch property {
+            case .rotation(let anticlockwise):
+                turns = (turns + 4 - anticlockwise % 4) % 4
+            case .mirror(let axis):
+                // A flip after r turns: F∘R^r = R^-r∘F; a top-bottom flip is R²∘F.
+                turns = ((axis == 0 ? 2 : 0) - turns + 8) % 4
+                flipped.toggle()
+            default:
+                break
+            }
+        }
+        return flipped ? [2, 7, 4, 5][turns] : [1, 6, 3, 8][turns]
+    }
+
+    enum Property {
+        case size(Int, Int)
+        /// Anticlockwise quarter turns.
+        case rotation(Int)
+        case mirror(Int)
+        case icc([UInt8])
+        case nclx(Int, Int, Int)
+        case bitDepth(Int)
+        case auxiliaryType(String)
+        case other
+    }
+}
+
+/// The boxes inside `meta`, parsed.
+private struct Meta {
+    var primary: UInt32?
+    var items: [UInt32: String] = [:]
+    var locations: [UInt32: (offset: Int64, length: Int)] = [:]
+    var references: [String: [(from: UInt32, to: [UInt32])]] = [:]
+    var propertyList: [HEIFHeader.Property] = []
+    var associations: [UInt32: [Int]] = [:]
+
+    func properties(of item: UInt32) -> [HEIFHeader.Property] {
+        (associations[item] ?? []).compactMap { index in index >= 1 && index <= propertyList.count ? propertyList[index - 1] : nil }
+    }
+
+    init(_ body: ArraySlice<UInt8>) throws(PhotoError) {
+        for box in try Box.children(of: body) {
+            switch box.type {
+            case "pitm":
+                var reader = ByteReader(box.body)
+                let version = try reader.fullBoxVersion()
+                primary = try version == 0 ? UInt32(reader.uint(2)) : reader.uint(4)
+            case "iinf":
+                var reader = ByteReader(box.body)
+                let version = try reader.fullBoxVersion()
+                _ = try reader.uint(version == 0 ? 2 : 4)
+                for entry in try Box.children(of: reader.rest) where entry.type == "infe" {
+                    var infe = ByteReader(entry.body)
+                    let infeVersion = try infe.fullBoxVersion()
+                    guard infeVersion >= 2 else { continue }
+                    let id = try infe.uint(infeVersion == 2 ? 2 : 4)
+                    _ = try infe.uint(2)
+                    items[id] = try infe.fourCC()
+                }
+            case "iloc":
+                try parseLocations(box.body)
+            case "iref":
+                var reader = ByteReader(box.body)
+                let width = try reader.fullBoxVersion() == 0 ? 2 : 4
+                for reference in try Box.children(of: reader.rest) {
+                    var ref = ByteReader(reference.body)
+                    let from = try ref.uint(width)
+                    let count = try ref.uint(2)
+                    var to: [UInt32] = []
+                    for _ in 0..<count { to.append(try ref.uint(width)) }
+                    references[reference.type, default: []].append((from, to))
+                }
+            case "iprp":
+                for child in try Box.children(of: box.body) {
+                    if child.type == "ipco" {
+                        propertyList = try Box.children(of: child.body).map(Self.property)
+                    } else if child.type == "ipma" {
+                        try parseAssociations(child.body)
+                    }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    static func property(_ box: Box) throws(PhotoError) -> HEIFHeader.Property {
+        var reader = ByteReader(box.body)
+        switch box.type {
+        case "ispe":
+            _ = try reader.fullBoxVersion()
+            return .size(Int(try reader.uint(4)), Int(try reader.uint(4)))
+        case "irot":
+            return .rotation(Int(try reader.uint(1) & 3))
+        case "imir":
+            return .mirror(Int(try reader.uint(1) & 1))
+        case "colr":
+            switch try reader.fourCC() {
+            case "nclx": return .nclx(Int(try reader.uint(2)), Int(try reader.uint(2)), Int(try reader.uint(2)))
+            case "prof", "rICC": return .icc(Array(reader.rest))
+            default: return .other
+            }
+        case "pixi":
+            _ = try reader.fullBoxVersion()
+            let channels = try reader.uint(1)
+            return channels > 0 ? .bitDepth(Int(try reader.uint(1))) : .other
+        case "auxC":
+            _ = try reader.fullBoxVersion()
+            return .auxiliaryType(String(decoding: reader.rest.prefix { $0 != 0 }, as: UTF8.self))
+        default:
+            return .other
+        }
+    }
+
+    mutating func parseLocations(_ body: ArraySlice<UInt8>) throws(PhotoError) {
+        var reader = ByteReader(body)
+        let version = try reader.fullBoxVersion()
+        let sizes = try reader.uint(1), more = try reader.uint(1)
+        let (offsetSize, lengthSize) = (Int(sizes >> 4), Int(sizes & 0xF))
+        let (baseSize, indexSize) = (Int(more >> 4), version >= 1 ? Int(more & 0xF) : 0)
+        let count = try reader.uint(version < 2 ? 2 : 4)
+        for _ in 0..<count {
+            let id = try reader.uint(version < 2 ? 2 : 4)
+            var method: UInt32 = 0
+            if version >= 1 { method = try reader.uint(2) & 0xF }
+            _ = try reader.uint(2)  // data reference index
+            let base = try reader.wide(baseSize)
+            let extents = try reader.uint(2)
+            var first: (Int64, Int)?
+            for _ in 0..<extents {
+                if indexSize > 0 { _ = try reader.wide(indexSize) }
+                let offset = try reader.wide(offsetSize), length = try reader.wide(lengthSize)
+                if first == nil { first = (Int64(clamping: base &+ offset), Int(clamping: length)) }
+            }
+            // Only items stored as one extent in the file itself are read here.
+            if method == 0, extents == 1, let first { locations[id] = first }
+        }
+    }
+
+    mutating func parseAssociations(_ body: ArraySlice<UInt8>) throws(PhotoError) {
+        var reader = ByteReader(body)
+        let version = try reader.fullBoxVersion()
+        let flags = reader.lastFlags
+        let count = try reader.uint(4)
+        for _ in 0..<count {
+            let item = try reader.uint(version < 1 ? 2 : 4)
+            let associations = try reader.uint(1)
+            var indices: [Int] = []
+            for _ in 0..<associations {
+                indices.append(flags & 1 != 0 ? Int(try reader.uint(2) & 0x7FFF) : Int(try reader.uint(1) & 0x7F))
+            }
+            self.associations[item] = indices
+        }
+    }
+}
+
+/// One box: its type and body.
+private struct Box {
+    var type: String
+    var body: ArraySlice<UInt8>
+
+    static func children(of data: ArraySlice<UInt8>) throws(PhotoError) -> [Box] {
+        var boxes: [Box] = []
+        var index = data.startIndex
+        while data.endIndex - index >= 8 {
+            var size = Int(data[index...].bigEndian(4)), header = 8
+            if size == 1 {
+                guard data.endIndex - index >= 16 else { throw PhotoError(.corrupt, "box header cut short") }
+                let large = UInt64(data[(index + 8)...].bigEndian(4)) << 32 | UInt64(data[(index + 12)...].bigEndian(4))
+                size = Int(clamping: large)
+                header = 16
+            } else if size == 0 {
+                size = data.endIndex - index
+            }
+            guard size >= header, size <= data.endIndex - index else { throw PhotoError(.corrupt, "box overruns its parent") }
+            let type = String(decoding: data[(index + 4)..<(index + 8)], as: UTF8.self)
+            boxes.append(Box(type: type, body: data[(index + header)..<(index + size)]))
+            index += size
+        }
+        return boxes
+    }
+}
+
+/// Big-endian fields read in order from a box body, bounds-checked.
+private struct ByteReader {
+    var data: ArraySlice<UInt8>
+    var lastFlags: UInt32 = 0
+
+    init(_ data: ArraySlice<UInt8>) { self.data = data }
+
+    var rest: ArraySlice<UInt8> { data }
+
+    mutating func uint(_ width: Int) throws(PhotoError) -> UInt32 {
+        guard data.count >= width else { throw PhotoError(.corrupt, "HEIF box cut short") }
+        let value = data.bigEndian(width)
+        data = data.dropFirst(width)
+        return value
+    }
+
+    /// A field of 0, 4 or 8 bytes (iloc's sizes).
+    mutating func wide(_ width: Int) throws(PhotoError) -> UInt64 {
+        switch width {
+        case 0: return 0
+        case 4: return UInt64(try uint(4))
+        case 8: return UInt64(try uint(4)) << 32 | UInt64(try uint(4))
+        default: throw PhotoError(.corrupt, "iloc field of \(width) bytes")
+        }
+    }
+
+    mutating func fullBoxVersion() throws(PhotoError) -> Int {
+        let word = try uint(4)
+        lastFlags = word & 0xFF_FFFF
+        return Int(word >> 24)
+    }
+
+    mutating func fourCC() throws(PhotoError) -> String {
+        guard data.count >= 4 else { throw PhotoError(.corrupt, "HEIF box cut short") }
+        defer { data = data.dropFirst(4) }
+        return String(decoding: data.prefix(4), as: UTF8.self)
+    }
+}
