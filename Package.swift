@@ -47,6 +47,11 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
         .systemLibrary(  // TesseraMetadata
+            // No pkgConfig: libraw_r.pc asks for -fopenmp, which SwiftPM refuses; the library
+            // itself links its OpenMP and C++ runtimes.
+            name: "CLibRaw",
+            providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         .systemLibrary(  // TesseraMetadata
@@ -60,7 +65,7 @@ let package = Package(
         .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExif", "CZlib", "TesseraSystem",
+                "CExif", "CLibRaw", "CZlib", "TesseraSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),

@@ -75,7 +75,10 @@ public final class Renderer {
         precondition(specs.allSatisfy { $0.size > 0 })  // invariant: configuration validates sizes; none makes only the placeholder
         do {
             try metadata.checkPixelLimit(options.pixelLimit)
-            let plan = RenditionPlan(width: metadata.width, height: metadata.height, specs: specs)
+            // A RAW file's renditions come from its embedded preview: that is the photo here.
+            let size = metadata.raw.flatMap { raw in raw.previewWidth.flatMap { w in raw.previewHeight.map { (w, $0) } } }
+                ?? (metadata.width, metadata.height)
+            let plan = RenditionPlan(width: size.0, height: size.1, specs: specs)
             let decoded = try decode(reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly)
             return try finish(decoded, metadata: metadata, plan: plan, placeholder: placeholder)
         } catch {
@@ -165,6 +168,27 @@ public final class Renderer {
             let decoded: PixelBuffer
             if let image { decoded = image } else { decoded = try decoder.decode(thumbnail: nil, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
             (raw, scale, profile) = (.rgb(decoded), Double(decoded.width) / Double(header.width), header.iccProfile)
+        case .raw:
+            guard metadata.raw?.previewWidth != nil else {
+                throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)")
+            }
+            let preview = try RAWHeader.previewJPEG(reader)
+            let decoded = try FileReader.withBytes(preview, path: reader.path, mtime: reader.mtime) {
+                (jpeg) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) in
+                let header = try JPEGHeader.read(jpeg)
+                try Self.checkDecodable(header)
+                let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: limit)
+                let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
+                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), limit: limit, metadata: metadata)
+                return (try decoder.decode(numerator: numerator, dcOnly: true), header)
+            }
+            if max(plan.width, plan.height) < plan.specs.map(\.size).max() ?? 0 {
+                warnings.append("the embedded preview is \(plan.width)×\(plan.height): renditions are no larger")
+            }
+            decoded.0.warning.map { warnings.append($0) }
+            (raw, scale, source, profile) = (
+                decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview, decoded.header.iccProfile
+            )
         case .unsupported:
             throw PhotoError(.notAnImage, "not a photo format Tessera reads")
         }

@@ -123,6 +123,8 @@ extension PhotoIndex {
             // scans.rerendered: unchanged photos whose renditions a scan brought up to date.
             // photos is rebuilt (SQLite cannot alter a CHECK) without the list of formats, which
             // grows with the formats Tessera reads; the other constraints stay.
+            // photo_pairs: a RAW file and the JPEG (or HEIF…) of the same shot beside it (same
+            // folder, same name but for the extension), so a front end can show one of them.
             try db.execute(sql: """
                 CREATE TABLE renditions (
                     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
@@ -190,6 +192,14 @@ extension PhotoIndex {
                 CREATE INDEX photos_identity ON photos(device, inode);
                 CREATE INDEX photos_thumbnail_key ON photos(thumbnail_key);
                 CREATE INDEX photos_status ON photos(status) WHERE status IN ('error', 'warning');
+                CREATE VIEW photo_pairs AS
+                    SELECT raw.id AS raw_id, other.id AS photo_id
+                    FROM photos raw JOIN photos other ON other.album_id = raw.album_id AND other.id <> raw.id
+                    WHERE raw.format = 'raw' AND other.format NOT IN ('raw', 'unsupported')
+                      AND lower(substr(raw.path_text, 1, length(raw.path_text)
+                            - length(replace(raw.path_text, rtrim(raw.path_text, replace(raw.path_text, '.', '')), ''))))
+                        = lower(substr(other.path_text, 1, length(other.path_text)
+                            - length(replace(other.path_text, rtrim(other.path_text, replace(other.path_text, '.', '')), ''))));
                 DROP TABLE cache_deletions;
                 CREATE TABLE cache_deletions (path TEXT PRIMARY KEY) WITHOUT ROWID;
                 ALTER TABLE scans ADD COLUMN rerendered INTEGER NOT NULL DEFAULT 0;

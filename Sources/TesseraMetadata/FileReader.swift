@@ -74,6 +74,10 @@ public struct FileReader: ~Copyable {
     }
 
     /// Reads into `buffer` from `offset`: the bytes read, fewer only at the end of the file.
+    /// The path that reopens exactly this file through its descriptor, for libraries that open
+    /// files themselves; nil for a reader over bytes in memory (whose `prefix` is all of them).
+    public var descriptorPath: FilePath? { file?.descriptorPath }
+
     public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(PhotoError) -> Int {
         try Self.read(file: file, prefix: prefix, path: path, at: offset, into: buffer)
     }

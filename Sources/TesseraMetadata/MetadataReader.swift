@@ -51,6 +51,7 @@ public enum MetadataReader {
         var png: PNGHeader?
         var webp: WebPHeader?
         var heif: HEIFHeader?
+        var raw: RAWHeader?
         var tiff: [UInt8]?
         switch format {
         case .jpeg:
@@ -80,6 +81,15 @@ public enum MetadataReader {
             coding = header.coding(format)
             tiff = header.exif
             heif = header
+        case .raw:
+            let header = try RAWHeader.read(bytes)
+            (width, height, depth) = (header.width, header.height, 16)
+            coding = "camera raw, " + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
+            // TIFF-based RAW files keep their EXIF in the TIFF structure at the start.
+            if bytes.prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+                tiff = try bytes.read(at: 0, count: Int(min(bytes.size, Int64(ExifReader.maxLength))))
+            }
+            raw = header
         case .unsupported:
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
                 throw PhotoError(.corrupt, "PNG signature damaged")
@@ -87,11 +97,13 @@ public enum MetadataReader {
             throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a photo format Tessera reads")
         }
 
-        let exif = tiff.map(ExifReader.read(tiff:))
+        var exif = tiff.map(ExifReader.read(tiff:))
+        if let raw { exif = Self.filling(exif ?? ExifFields(), from: raw, context: context) }
         warnings += exif?.warnings ?? []
-        var orientation = heif?.orientation ?? 1
-        // A HEIF is displayed by its transformations; an EXIF Orientation inside it is not applied.
-        if heif == nil, let raw = exif?.orientation {
+        var orientation = heif?.orientation ?? raw?.orientation ?? 1
+        // A HEIF is displayed by its transformations, a RAW file by LibRaw's reading of it; an
+        // EXIF Orientation inside either is not applied again.
+        if heif == nil, raw == nil, let raw = exif?.orientation {
             if (1...8).contains(raw) {
                 orientation = raw
             } else {
@@ -101,6 +113,26 @@ public enum MetadataReader {
         let date = CaptureDate.resolve(exif: exif, png: png, name: name, mtime: mtime, context: context, warnings: &warnings)
         return PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, exif: exif, captureDate: date, warnings: warnings)
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, captureDate: date, warnings: warnings)
+    }
+
+    /// What LibRaw knows and the file's EXIF lacks: the camera, and the capture time (LibRaw
+    /// reads the camera's clock as local time; it is turned back into that wall clock).
+    static func filling(_ exif: ExifFields, from raw: RAWHeader, context: DateContext) -> ExifFields {
+        var exif = exif
+        if exif.make == nil && !raw.make.isEmpty { exif.make = raw.make }
+        if exif.model == nil && !raw.model.isEmpty { exif.model = raw.model }
+        if exif.dateTimeOriginal == nil, let timestamp = raw.timestamp {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = .current
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
+            if let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour,
+               let minute = parts.minute, let second = parts.second {
+                let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
+                exif.dateTimeOriginal = .init(dateTime: text)
+            }
+        }
+        return exif
     }
 }

@@ -15,6 +15,7 @@ public struct PhotoMetadata: Sendable {
     public var png: PNGHeader?
     public var webp: WebPHeader?
     public var heif: HEIFHeader?
+    public var raw: RAWHeader?
     public var exif: ExifFields?
     public var captureDate: CaptureDate
     public var warnings: [String]

@@ -50,6 +50,8 @@ public enum RenditionSource: String, Sendable, Codable {
     case exifThumbnail = "exif-thumbnail"
     /// A thumbnail image of a HEIF or AVIF file.
     case heifThumbnail = "heif-thumbnail"
+    /// The JPEG preview embedded in a camera RAW file.
+    case rawPreview = "raw-preview"
 
     public init(_ preview: EmbeddedPreview.Kind) {
         switch preview {

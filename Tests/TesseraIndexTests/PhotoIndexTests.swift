@@ -34,6 +34,14 @@ struct PhotoIndexTests {
                     ],
                     thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256,fit-1024;test"))))
         }
+        // The RAW file of the first shot, beside its JPEG (its header read as a RAW's would be).
+        if case .photo(var metadata, _, let renditions) = updates[0].content {
+            metadata.format = .raw
+            updates.append(FileUpdate(
+                path: album.appending("P0.NEF"), albumPath: album, root: root,
+                identity: FileIdentity(device: 1, inode: 8, size: 100, mtimeNanoseconds: 0),
+                content: .photo(metadata, warnings: [], renditions: renditions)))
+        }
         updates.append(FileUpdate(
             path: album.appending("broken.jpg"), albumPath: album, root: root,
             identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
@@ -165,7 +173,8 @@ struct PhotoIndexTests {
         try Self.populate(index, root: "/photos/b")
         #expect(try index.albums(named: "Garden").map(\.path.string) == ["/photos/a/Garden", "/photos/b/Garden"])
         let one = try #require(try index.albums(named: "/photos/b/Garden").first)
-        #expect(try index.photos(.init(albumID: one.id)).map(\.path.string) == ["/photos/b/Garden/p1.jpg", "/photos/b/Garden/p0.jpg"])
+        #expect(try index.photos(.init(albumID: one.id)).map(\.path.string)
+            == ["/photos/b/Garden/p1.jpg", "/photos/b/Garden/P0.NEF", "/photos/b/Garden/p0.jpg"])
         #expect(try index.photos(.init(kind: .errors)).map(\.errorCode) == ["truncated", "truncated"])
     }
 

@@ -186,6 +186,33 @@ struct LibraryScannerTests {
         #expect(try fixture.photos().allSatisfy { $0.renditions.allSatisfy { $0.source != .mpfPreview } })
     }
 
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func aPhoneAndCameraFolderIsIndexedWholeWithRawFilesPairedToTheirJPEGs() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        // Given a folder as a phone and a camera fill it: HEIC, AVIF, WebP, a RAW file and the
+        // JPEG of the same shot,
+        for (file, name) in [
+            ("formats/heic/IMG_2682.heic", "IMG_2682.HEIC"), ("formats/avif/paris_icc_exif_xmp.avif", "paris.avif"),
+            ("formats/webp/denali.webp", "denali.webp"), ("formats/raw/canon_eos_6d.dng", "IMG_0001.DNG"),
+            ("camera/Canon EOS 7D.jpg", "IMG_0001.JPG"),
+        ] {
+            try FileManager.default.copyItem(atPath: Corpus.path(file), toPath: fixture.root.appending(name).string)
+        }
+        // when it is scanned,
+        let summary = try fixture.scan()
+        // then every file is a photo with renditions and its format,
+        #expect(summary.counts.new == 5 && summary.counts.unsupported == 0 && summary.counts.errors == 0)
+        let photos = try fixture.photos()
+        #expect(Set(photos.map(\.format)) == [.heif, .avif, .webp, .raw, .jpeg])
+        #expect(photos.allSatisfy { $0.renditions.count == 3 && $0.thumbhash != nil })
+        // and the RAW file is paired with its JPEG.
+        let pairs = SQLite.query(fixture.configuration.index.string, """
+            SELECT r.path_text, o.path_text FROM photo_pairs p JOIN photos r ON r.id = p.raw_id JOIN photos o ON o.id = p.photo_id
+            """) ?? []
+        #expect(pairs.map { $0.map { String($0.split(separator: "/").last ?? "") } } == [["IMG_0001.DNG", "IMG_0001.JPG"]])
+    }
+
     @Test func namesThatAreNotUTF8RoundTrip() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }

@@ -1,0 +1,48 @@
+import Foundation
+import SystemPackage
+@testable import TesseraImage
+import TesseraMetadata
+import TesseraTestSupport
+import Testing
+
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+struct RAWTests {
+    static let rows = Corpus.manifest(folder: "formats").filter { $0.file.hasPrefix("formats/raw/") }
+
+    /// Every RAW file LibRaw can open renders from its embedded preview, or says why it cannot;
+    /// none crashes or hangs.
+    @Test(arguments: rows)
+    func rawFilesRenderFromTheirPreviewOrSayWhyNot(row: ManifestRow) throws {
+        let path = FilePath(row.path)
+        let opens = !(row["libraw_identify"]?.hasPrefix("error") ?? true)
+        let previewReadable = !(row["libraw_thumbnail"]?.hasPrefix("error") ?? true)
+        do {
+            let rendered = try Renderer(options: RenderOptions()).render(file: path, specs: [.fit(256)])
+            if rendered.metadata.format == .raw {
+                #expect(opens && previewReadable, "\(row.file)")
+                #expect(rendered.renditions.allSatisfy { $0.source == .rawPreview })
+            }
+        } catch {
+            #expect(!(opens && previewReadable), "\(row.file): \(error)")
+            #expect(!error.reason.isEmpty)
+        }
+    }
+
+    /// The camera and capture date of the TIFF-based RAW files, from their EXIF.
+    @Test(arguments: rows.filter { $0["camera"] != nil && ($0["format"] ?? "").hasPrefix("TIFF") })
+    func tiffBasedRawFilesReadTheirEXIF(row: ManifestRow) throws {
+        let metadata = try MetadataReader.read(at: FilePath(row.path))
+        #expect(metadata.format == .raw)
+        #expect([metadata.exif?.make, metadata.exif?.model].compactMap { $0 }.joined(separator: " ") == row["camera"])
+        #expect(metadata.exif?.dateTimeOriginal?.dateTime == row["exif_datetime_original"])
+    }
+
+    @Test func aPreviewSmallerThanTheRenditionsSaysSoAndIsNotEnlarged() throws {
+        // The DNG's largest preview is 1024×683.
+        let path = FilePath(Corpus.path("formats/raw/canon_eos_6d.dng"))
+        let rendered = try Renderer(options: RenderOptions()).render(file: path, specs: [.fit(2048), .square(256)])
+        let fit = try #require(rendered.rendition(.fit(2048)))
+        #expect(fit.width == 1024 && fit.height == 683)
+        #expect(rendered.warnings.contains { $0.contains("1024×683") })
+    }
+}
