@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Formats benchmark: HEIC and WebP with the default rendition set, RAW previews.
+
+Usage: bench/formats.py [--repeat N]
+HEIC (every photo-sized .heic of ../shared/corpus/formats/heic) and WebP (its photo-sized
+.webp files): one Tessera worker makes the default set (squares 256 and 512, fits 1024 and
+2048) against vipsthumbnail making the same set with one call per rendition. SSIM (luma) of
+every rendition against a reference from a full decode (vips for HEIC, Pillow for WebP),
+upright, the exact centred square or whole frame, Lanczos to the rendition's size.
+RAW (the corpus RAW files whose embedded preview LibRaw reads): `tessera thumb --size 256`
+per file against `exiftool -b -PreviewImage FILE | vipsthumbnail stdin -s 256`.
+"""
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from common import PROJECT, measure, require_python, require_tools, tessera_binary
+
+require_tools({"vipsthumbnail": "libvips-tools", "vips": "libvips-tools", "exiftool": "libimage-exiftool-perl",
+               "/usr/bin/time": "time"})
+require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
+import numpy as np  # noqa: E402
+from PIL import Image, ImageOps  # noqa: E402
+from scipy.ndimage import gaussian_filter  # noqa: E402
+
+CORPUS = PROJECT / "../shared/corpus/formats"
+SET = ["--size", "256", "--size", "512", "--fit", "1024", "--fit", "2048"]
+RENDITIONS = [("-256", True, 256), ("-512", True, 512), ("-fit-1024", False, 1024), ("-fit-2048", False, 2048)]
+
+
+def ssim(a, b):
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
+    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
+    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
+    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
+    return float((((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))).mean())
+
+
+def full_decode(path, work):
+    """The photo upright at full size, as Pillow image."""
+    if path.suffix.lower() == ".heic":
+        png = work / (path.stem + "-full.png")
+        subprocess.run(["vips", "autorot", str(path), str(png)], check=True)
+        return Image.open(png).convert("RGB")
+    return ImageOps.exif_transpose(Image.open(path)).convert("RGB")
+
+
+def score(full, rendition, square):
+    with Image.open(rendition) as image:
+        size, ours = image.size, np.asarray(image.convert("L"), dtype=np.float64)
+    region = full
+    if square:
+        side = min(full.size)
+        left, top = (full.width - side) // 2, (full.height - side) // 2
+        region = full.crop((left, top, left + side, top + side))
+    return ssim(ours, np.asarray(region.resize(size, Image.LANCZOS).convert("L"), dtype=np.float64))
+
+
+def compare(kind, files, tessera, repeat, work):
+    listing = work / f"{kind}-in"
+    listing.mkdir()
+    inputs = []
+    for k in range(repeat):
+        for f in files:
+            link = listing / f"{f.stem}_{k}{f.suffix}"
+            link.symlink_to(f.resolve())
+            inputs.append(str(link))
+    ours, theirs = work / f"{kind}-tessera", work / f"{kind}-vips"
+    ours.mkdir()
+    theirs.mkdir()
+    t, _ = measure([tessera, "thumb", *inputs, *SET, "--out-dir", str(ours), "--workers", "1"], repeat=2)
+    v = 0.0
+    for suffix, square, size in RENDITIONS:
+        command = ["vipsthumbnail", *inputs, "-s", str(size), "-o", f"{theirs}/%s{suffix}.jpg[Q=85]"]
+        if square:
+            command[3:3] = ["--smartcrop", "centre"]
+        v += measure(command, repeat=2)[0]
+    scores = {"tessera": [], "vips": []}
+    for f in files:
+        full = full_decode(f, work)
+        for suffix, square, _ in RENDITIONS:
+            scores["tessera"].append(score(full, ours / f"{f.stem}_0{suffix}.jpg", square))
+            scores["vips"].append(score(full, theirs / f"{f.stem}_0{suffix}.jpg", square))
+    count = len(inputs)
+    print(f"{kind:<6} {count:>3} photos: tessera {1000 * t / count:7.1f} ms/photo, vips {1000 * v / count:7.1f} ms/photo "
+          f"→ {v / t:.2f}× vips; SSIM tessera {statistics.mean(scores['tessera']):.4f}, "
+          f"vips {statistics.mean(scores['vips']):.4f}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    tessera = tessera_binary()
+    heic = [p for p in sorted((CORPUS / "heic").glob("*.heic")) if p.stat().st_size > 500_000 and "200MP" not in p.name]
+    webp = [p for p in sorted((CORPUS / "webp").glob("*.webp")) if p.stat().st_size > 50_000 and "Anim" not in p.name]
+    raws = [CORPUS / "raw" / name for name in ("Nikon D7100 (head).nef", "canon_eos_6d.dng", "Canon EOS D30.crw")]
+    with tempfile.TemporaryDirectory(prefix="tessera-bench-") as work:
+        work = Path(work)
+        print("default rendition set, one worker, same run\n")
+        compare("HEIC", heic, tessera, args.repeat, work)
+        compare("WebP", webp, tessera, args.repeat, work)
+        print("\nRAW, 256 px square per file (best of 3):")
+        for raw in raws:
+            out = work / "raw.jpg"
+            ours = min(timed([tessera, "thumb", str(raw), "--size", "256", "-o", str(out)]) for _ in range(3))
+            peer = f"exiftool -b -PreviewImage '{raw}' | vipsthumbnail stdin -s 256 --smartcrop centre -o {work}/peer.jpg"
+            theirs = min(timed(peer, shell=True) for _ in range(3))
+            print(f"  {raw.name:<26} tessera {1000 * ours:6.1f} ms, exiftool | vipsthumbnail {1000 * theirs:6.1f} ms"
+                  f" → {theirs / ours:.2f}×")
+
+
+def timed(command, shell=False):
+    start = time.perf_counter()
+    subprocess.run(command, shell=shell, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
