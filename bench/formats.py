@@ -8,7 +8,8 @@ HEIC (every photo-sized .heic of ../shared/corpus/formats/heic) and WebP (its ph
 every rendition against a reference from a full decode (vips for HEIC, Pillow for WebP),
 upright, the exact centred square or whole frame, Lanczos to the rendition's size.
 RAW (the corpus RAW files whose embedded preview LibRaw reads): `tessera thumb --size 256`
-per file against `exiftool -b -PreviewImage FILE | vipsthumbnail stdin -s 256`.
+per file against `exiftool -b -PreviewImage FILE` (JpgFromRaw where that is empty) then
+`vipsthumbnail -s 256`.
 """
 import argparse
 import statistics
@@ -108,7 +109,10 @@ def main():
         for raw in raws:
             out = work / "raw.jpg"
             ours = min(timed([tessera, "thumb", str(raw), "--size", "256", "-o", str(out)]) for _ in range(3))
-            peer = f"exiftool -b -PreviewImage '{raw}' | vipsthumbnail stdin -s 256 --smartcrop centre -o {work}/peer.jpg"
+            # exiftool's PreviewImage, else (CRW and others keep it under that name) JpgFromRaw.
+            preview = work / "preview.jpg"
+            peer = (f"exiftool -b -PreviewImage '{raw}' > {preview}; [ -s {preview} ] || exiftool -b -JpgFromRaw '{raw}'"
+                    f" > {preview}; vipsthumbnail {preview} -s 256 --smartcrop centre -o {work}/peer.jpg")
             theirs = min(timed(peer, shell=True) for _ in range(3))
             print(f"  {raw.name:<26} tessera {1000 * ours:6.1f} ms, exiftool | vipsthumbnail {1000 * theirs:6.1f} ms"
                   f" → {theirs / ours:.2f}×")

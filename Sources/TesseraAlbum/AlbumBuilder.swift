@@ -210,9 +210,11 @@ public struct AlbumBuilder: Sendable {
     /// A photo frame: a link to the original around its thumbnail; the layout frame is in data attributes.
     private func anchor(_ photo: PhotoRecord, frame: LayoutItem, overlay: String?, directory: FilePath, output: FilePath) -> String {
         let name = HTML.escape(Self.name(photo))
+        // The tooltip says what the file is: its name, and its format in capitals (HEIF, RAW…).
+        let title = HTML.escape("\(Self.name(photo)) (\(photo.format.rawValue.uppercased()))")
         return "<a class=\"photo\" href=\"\(link(to: photo, from: directory))\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
-            + "<img src=\"\(thumbnail(of: photo, from: directory, output: output))\" alt=\"\(name)\" title=\"\(name)\">"
+            + "<img src=\"\(thumbnail(of: photo, from: directory, output: output))\" alt=\"\(name)\" title=\"\(title)\">"
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0))</span>" } ?? "") + "</a>"
     }
 

@@ -105,6 +105,44 @@ final class ColorTransform {
     }
 }
 
+extension ColorTransform {
+    /// An ICC profile for an `nclx` colour description (ITU-T H.273 code points), for the
+    /// conversion to sRGB; nil when there is nothing to convert (BT.709/sRGB primaries,
+    /// unspecified) or nothing an SDR rendition can honour (PQ and HLG transfers: HDR tone
+    /// mapping is not done here).
+    static func iccProfile(nclxPrimaries primaries: Int, transfer: Int) -> [UInt8]? {
+        // Red, green, blue chromaticities, and the white point (D65 but for DCI-P3).
+        let table: [Int: (r: (Double, Double), g: (Double, Double), b: (Double, Double), white: (Double, Double))] = [
+            9: ((0.708, 0.292), (0.170, 0.797), (0.131, 0.046), (0.3127, 0.3290)),  // BT.2020
+            11: ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060), (0.314, 0.351)),  // DCI-P3
+            12: ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060), (0.3127, 0.3290)),  // Display P3
+        ]
+        guard let space = table[primaries] else { return nil }
+        // sRGB's curve (13) and BT.709's (1, 6, 14, 15), as LittleCMS parametric type 4.
+        let curve: [Double]
+        switch transfer {
+        case 13: curve = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+        case 1, 6, 14, 15: curve = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
+        default: return nil
+        }
+        _ = quiet
+        var white = cmsCIExyY(x: space.white.0, y: space.white.1, Y: 1)
+        var colorants = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: space.r.0, y: space.r.1, Y: 1), Green: cmsCIExyY(x: space.g.0, y: space.g.1, Y: 1),
+            Blue: cmsCIExyY(x: space.b.0, y: space.b.1, Y: 1))
+        guard let tone = curve.withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }) else { return nil }
+        defer { cmsFreeToneCurve(tone) }
+        var curves: [OpaquePointer?] = [tone, tone, tone]
+        guard let profile = cmsCreateRGBProfile(&white, &colorants, &curves) else { return nil }
+        defer { cmsCloseProfile(profile) }
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
+        return bytes
+    }
+}
+
 /// The transforms one worker has built, by profile: photos from one camera share a profile,
 /// and building a transform costs far more than applying it to a thumbnail.
 final class ColorTransformCache {

@@ -167,7 +167,9 @@ public final class Renderer {
             if image == nil && thumbnail != nil { try checkMemory((header.width, header.height)) }
             let decoded: PixelBuffer
             if let image { decoded = image } else { decoded = try decoder.decode(thumbnail: nil, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
-            (raw, scale, profile) = (.rgb(decoded), Double(decoded.width) / Double(header.width), header.iccProfile)
+            // An ICC profile first; else the nclx description, as a profile built here.
+            let nclx = header.nclx.flatMap { ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer) }
+            (raw, scale, profile) = (.rgb(decoded), Double(decoded.width) / Double(header.width), header.iccProfile ?? nclx)
         case .raw:
             guard metadata.raw?.previewWidth != nil else {
                 throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)")

@@ -30,8 +30,12 @@ public struct PhotoMetadata: Sendable {
             .tooLarge, "image of \(width)×\(height) (\(megapixels) MP) exceeds the pixel limit of \(limit / 1_000_000) MP")
     }
 
-    /// Whether the file embeds an ICC profile (which may or may not be usable).
-    public var hasICCProfile: Bool { jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil || heif?.iccProfile != nil }
+    /// Whether the file describes its colours (an ICC profile, which may or may not be usable,
+    /// or a HEIF `nclx` box): colour management may change its pixels.
+    public var hasICCProfile: Bool {
+        jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil || heif?.iccProfile != nil
+            || heif?.nclx != nil
+    }
 
     /// Size after orientation: width and height swap for orientations 5–8.
     public var displayWidth: Int { orientation >= 5 ? height : width }

@@ -63,14 +63,17 @@ struct ListCommand: ParsableCommand {
         for line in Self.table(records, kind: kind) { print(TerminalText.escaped(line)) }
     }
 
-    /// Aligned text lines: date, where it came from, size and path; or path and reason.
+    /// Aligned text lines: date, where it came from, size, format and path; or path and reason.
     static func table(_ records: [PhotoRecord], kind: PhotoIndex.PhotoQuery.Kind) -> [String] {
         guard kind == .photos else {
             return records.map { "\($0.path): \($0.error ?? "no reason recorded")" }
         }
         let rows = records.map { record -> [String] in
             let date = (record.capturedAt ?? "?") + (record.utcOffset.map { " \($0)" } ?? "")
-            return [date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)", record.path.string]
+            return [
+                date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
+                record.format.rawValue, record.path.string,
+            ]
         }
         return align(rows)
     }

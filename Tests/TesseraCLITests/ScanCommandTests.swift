@@ -105,6 +105,26 @@ struct ScanCommandTests {
         #expect(photo["capturedAt"] as? String == "2022-03-02T12:00:00")
     }
 
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func listAndTheAlbumPagesSayEachPhotosFormat() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = directory.appending("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        for file in ["formats/heic/IMG_2682.heic", "formats/webp/denali.webp", "formats/raw/canon_eos_6d.dng"] {
+            try FileManager.default.copyItem(atPath: Corpus.path(file), toPath: photos + "/" + (file as NSString).lastPathComponent)
+        }
+        #expect(try TesseraProcess.run(["scan", photos] + Self.store(directory)).status == 0)
+        let list = try TesseraProcess.run(["list"] + Self.store(directory))
+        let formats = list.stdout.split(separator: "\n").map { line in line.split(separator: " ", omittingEmptySubsequences: true).dropLast().last.map(String.init) ?? "" }
+        #expect(Set(formats) == ["heif", "webp", "raw"], "\(list.stdout)")
+        let site = directory.appending("site")
+        #expect(try TesseraProcess.run(["album", "build", "--out", site] + Self.store(directory)).status == 0)
+        let pages = FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        let html = try pages.map { try String(contentsOfFile: site + "/" + $0, encoding: .utf8) }.joined()
+        #expect(html.contains("IMG_2682.heic (HEIF)") && html.contains("canon_eos_6d.dng (RAW)"))
+    }
+
     @Test func badConfigurationNamesTheKeyAndTheFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -73,4 +73,24 @@ struct HEIFTests {
         let difference = zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         #expect(Double(difference) / Double(a.pixels.count) < 12)
     }
+
+    /// An nclx Display P3 description converts like the Display P3 ICC profile phones embed.
+    @Test func nclxDisplayP3ConvertsLikeTheICCProfile() throws {
+        let nclx = try #require(ColorTransform.iccProfile(nclxPrimaries: 12, transfer: 13))
+        let embedded = try #require(try MetadataReader.read(at: FilePath(Corpus.path("large/012mp-bus.jpg"))).jpeg?.iccProfile)
+        let samples: [UInt8] = [200, 100, 50, 30, 180, 90, 240, 240, 240, 10, 20, 200]
+        func convert(_ profile: [UInt8]) throws -> [UInt8] {
+            let transform = try #require(ColorTransform(profile: profile, input: .rgb))
+            var out = [UInt8](repeating: 0, count: samples.count)
+            samples.withUnsafeBytes { source in out.withUnsafeMutableBytes { transform.apply(source.baseAddress!, $0.baseAddress!, count: 4) } }
+            return out
+        }
+        let (ours, theirs) = (try convert(nclx), try convert(embedded))
+        #expect(zip(ours, theirs).allSatisfy { abs(Int($0) - Int($1)) <= 2 }, "\(ours) against \(theirs)")
+        // Saturated P3 green is outside sRGB: the conversion changes it.
+        #expect(ours[3...5] != samples[3...5])
+        // BT.709 primaries need nothing; PQ is not tone-mapped here.
+        #expect(ColorTransform.iccProfile(nclxPrimaries: 1, transfer: 13) == nil)
+        #expect(ColorTransform.iccProfile(nclxPrimaries: 12, transfer: 16) == nil)
+    }
 }
