@@ -56,3 +56,36 @@ def measure(command, repeat=3, shell=False):
         best = min(best, elapsed)
         peak = max(peak, int(result.stderr.strip().splitlines()[-1]) / 1024)
     return best, peak
+
+
+def ssim(a, b):
+    """Mean SSIM (Wang et al. 2004), Gaussian window σ = 1.5, of two 8-bit luma arrays; NaN when
+    their shapes differ. Needs numpy and scipy (`require_python` them first)."""
+    from scipy.ndimage import gaussian_filter
+
+    if a.shape != b.shape:
+        return float("nan")
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
+    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
+    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
+    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
+    index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
+    return float(index.mean())
+
+
+def upright_srgb(path):
+    """The photo at full resolution, upright, converted to sRGB with its ICC profile (Pillow's
+    ImageCms), as a Pillow RGB image. Needs Pillow (`require_python` it first)."""
+    import io
+
+    from PIL import Image, ImageCms, ImageOps
+
+    image = Image.open(path)
+    image.load()
+    profile = image.info.get("icc_profile")
+    image = ImageOps.exif_transpose(image)
+    if profile:
+        image = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
+                                          ImageCms.createProfile("sRGB"), outputMode="RGB")
+    return image.convert("RGB")

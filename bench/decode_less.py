@@ -19,39 +19,23 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, tessera_binary
+from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary, upright_srgb
 
 require_tools({"vipsthumbnail": "libvips-tools", "djpeg": "libjpeg-turbo-progs", "jpegtran": "libjpeg-turbo-progs",
                "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
 import numpy as np  # noqa: E402
-from PIL import Image, ImageCms, ImageOps  # noqa: E402
-from scipy.ndimage import gaussian_filter  # noqa: E402
+from PIL import Image, ImageOps  # noqa: E402
 
 
-def ssim(a, b):
-    """Mean SSIM (Wang et al. 2004), Gaussian window σ = 1.5, on 8-bit luma."""
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
-    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
-    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
-    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
-    index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
-    return float(index.mean())
 
 
 def reference_square(path, size):
     """The exact centred square of the upright sRGB photo, Lanczos to size, as luma."""
-    image = Image.open(path)
-    image.load()
-    profile = image.info.get("icc_profile")
-    image = ImageOps.exif_transpose(image)
-    if profile:
-        image = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
-                                          ImageCms.createProfile("sRGB"), outputMode="RGB")
+    image = upright_srgb(path)
     side = min(image.size)
     left, top = (image.width - side) // 2, (image.height - side) // 2
-    square = image.convert("RGB").crop((left, top, left + side, top + side)).resize((size, size), Image.LANCZOS)
+    square = image.crop((left, top, left + side, top + side)).resize((size, size), Image.LANCZOS)
     return np.asarray(square.convert("L"), dtype=np.float64)
 
 

@@ -18,27 +18,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, tessera_binary
+from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary
 
 require_tools({"vipsthumbnail": "libvips-tools", "vips": "libvips-tools", "exiftool": "libimage-exiftool-perl",
                "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
 import numpy as np  # noqa: E402
 from PIL import Image, ImageOps  # noqa: E402
-from scipy.ndimage import gaussian_filter  # noqa: E402
 
 CORPUS = PROJECT / "../shared/corpus/formats"
 SET = ["--size", "256", "--size", "512", "--fit", "1024", "--fit", "2048"]
 RENDITIONS = [("-256", True, 256), ("-512", True, 512), ("-fit-1024", False, 1024), ("-fit-2048", False, 2048)]
 
 
-def ssim(a, b):
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
-    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
-    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
-    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
-    return float((((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))).mean())
 
 
 def full_decode(path, work):

@@ -12,47 +12,26 @@ against a single 256 px square, peak RSS on a 24 MP baseline JPEG, and the media
 photo's set costs over the shared corpus.
 """
 import argparse
-import io
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, tessera_binary
+from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary, upright_srgb
 
 require_tools({"vipsthumbnail": "libvips-tools", "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
 import numpy as np  # noqa: E402
-from PIL import Image, ImageCms, ImageOps  # noqa: E402
-from scipy.ndimage import gaussian_filter  # noqa: E402
+from PIL import Image, ImageOps  # noqa: E402
 
 SQUARES, FITS = (256, 512), (1024, 2048)
 TESSERA_SET = [a for s in SQUARES for a in ("--size", str(s))] + [a for f in FITS for a in ("--fit", str(f))]
 SUFFIXES = [f"-{s}" for s in SQUARES] + [f"-fit-{f}" for f in FITS]
 
 
-def ssim(a, b):
-    """Mean SSIM (Wang et al. 2004), Gaussian window σ = 1.5, on 8-bit luma."""
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
-    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
-    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
-    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
-    index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
-    return float(index.mean())
 
 
-def upright_srgb(path):
-    """The full-resolution photo, upright, in sRGB."""
-    image = Image.open(path)
-    image.load()
-    profile = image.info.get("icc_profile")
-    image = ImageOps.exif_transpose(image)
-    if profile:
-        image = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
-                                          ImageCms.createProfile("sRGB"), outputMode="RGB")
-    return image.convert("RGB")
 
 
 def luma(image):

@@ -16,13 +16,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, tessera_binary
+from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary
 
 require_tools({"vipsthumbnail": "libvips-tools", "convert": "imagemagick", "gm": "graphicsmagick",
                "djpeg": "libjpeg-turbo-progs", "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy"})
 import numpy as np  # noqa: E402
-from scipy.ndimage import gaussian_filter  # noqa: E402
 
 
 def load_luma(path):
@@ -34,17 +33,6 @@ def load_luma(path):
     return np.frombuffer(parts[4][: width * height], dtype=np.uint8).reshape(height, width).astype(np.float64)
 
 
-def ssim(a, b):
-    """Mean SSIM (Wang et al. 2004), Gaussian window σ = 1.5, on 8-bit luma."""
-    if a.shape != b.shape:
-        return float("nan")
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    mu_a, mu_b = gaussian_filter(a, 1.5), gaussian_filter(b, 1.5)
-    var_a = gaussian_filter(a * a, 1.5) - mu_a ** 2
-    var_b = gaussian_filter(b * b, 1.5) - mu_b ** 2
-    cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
-    index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
-    return float(index.mean())
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C-facing test suites (libjpeg, libpng, libexif, zlib, SQLite settings) under AddressSanitizer
+# The C-facing test suites (libjpeg, libpng, LittleCMS, libwebp, libheif, LibRaw, libexif, zlib, SQLite settings) under AddressSanitizer
 # and LeakSanitizer: any memory error or leak outside the XCTest runner's own objects fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -55,33 +55,31 @@ struct ThumbHashTests {
         ($0.hasPrefix("camera/") || $0.hasPrefix("large/") || $0.hasPrefix("orientation/Landscape_")) && $0.lowercased().hasSuffix(".jpg")
     }
 
+    /// The mean red, green and blue of `image`.
+    static func meanColour(_ image: PixelBuffer) -> [Double] {
+        var sums = [0, 0, 0]
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let pixel = Array(image[x, y])
+                for channel in 0..<3 { sums[channel] += Int(pixel[channel]) }
+            }
+        }
+        return sums.map { Double($0) / Double(image.width * image.height) }
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote), arguments: photos)
     func placeholdersCarryThePhotosAverageColour(file: String) throws {
         // The mean colour of the whole photo, from a rendition of it,
         let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(Corpus.path(file)), specs: [.fit(256)])
         let fit = try JPEGDecoder.decode(bytes: try #require(rendered.rendition(.fit(256))?.bytes))
-        var sums = [0, 0, 0]
-        for y in 0..<fit.height {
-            for x in 0..<fit.width {
-                let pixel = Array(fit[x, y])
-                for channel in 0..<3 { sums[channel] += Int(pixel[channel]) }
-            }
-        }
-        let mean = sums.map { Double($0) / Double(fit.width * fit.height) }
+        let mean = Self.meanColour(fit)
         // is what the placeholder's header says, and what its decoded image averages to.
         let thumbhash = try #require(rendered.thumbhash)
         let average = try #require(ThumbHash.averageColor(thumbhash))
         let header = [average.red, average.green, average.blue].map(Double.init)
         #expect(zip(header, mean).allSatisfy { abs($0 - $1) <= 6 }, "\(file): header \(header), photo \(mean)")
         let decoded = try #require(ThumbHash.decode(thumbhash))
-        var decodedSums = [0, 0, 0]
-        for y in 0..<decoded.height {
-            for x in 0..<decoded.width {
-                let pixel = Array(decoded[x, y])
-                for channel in 0..<3 { decodedSums[channel] += Int(pixel[channel]) }
-            }
-        }
-        let decodedMean = decodedSums.map { Double($0) / Double(decoded.width * decoded.height) }
+        let decodedMean = Self.meanColour(decoded)
         #expect(zip(decodedMean, mean).allSatisfy { abs($0 - $1) <= 10 }, "\(file): decoded \(decodedMean), photo \(mean)")
         // Its shape is the upright photo's.
         let ratio = Double(decoded.width) / Double(decoded.height), photoRatio = Double(fit.width) / Double(fit.height)
