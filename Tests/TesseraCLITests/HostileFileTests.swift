@@ -107,6 +107,67 @@ struct HostileFileTests {
             .contains("65500") == true)
     }
 
+    /// Damaged variants for formats whose lengths are 32-bit fields (HEIF boxes, RIFF chunks,
+    /// TIFF and MPF offsets): cut short, bytes flipped, and lengths set to lies.
+    static func fieldMutants(of base: [UInt8], count: Int, random: inout SplitMix) -> [[UInt8]] {
+        (0..<count).map { number in
+            var bytes = base
+            func position() -> Int { Int(random.next() % UInt64(max(1, bytes.count - 4))) }
+            switch number % 5 {
+            case 0: bytes = Array(bytes.prefix(position()))
+            case 1: for _ in 0..<(1 + random.next() % 8) { bytes[position()] = UInt8(truncatingIfNeeded: random.next()) }
+            case 2:
+                let at = position()
+                bytes.replaceSubrange(at..<at + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+            case 3:
+                // A plausible small length in a random place: boxes that overlap or run short.
+                let at = position(), value = random.next() % 4096
+                bytes.replaceSubrange(at..<at + 4, with: [0, 0, UInt8(value >> 8), UInt8(value & 0xFF)])
+            default:
+                let at = position()
+                bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 64)], at: at)
+            }
+            return bytes
+        }
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func damagedHEIFWebPRAWAndMPFFilesAreRecordedNeverFatal() throws {
+        // Given small real HEIF, AVIF, WebP, RAW and MPF files, and 60 damaged variants of each,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = FilePath(directory.appending("photos"))
+        let bases = [
+            "formats/heic/orientation5.heic", "formats/heic/colors-with-alpha-thumbnail.heic",
+            "formats/avif/kodim23_yuv420_8bpc.avif", "formats/avif/paris_icc_exif_xmp.avif",
+            "formats/webp/hopper_orientation_6.webp", "formats/webp/lossy_alpha1.webp", "formats/webp/animated-loop-3.webp",
+            "formats/webp/near_lossless_75.webp", "formats/raw/Panasonic.rw2", "formats/raw/FujiFilm.raf",
+            "formats/raw/canon_eos_6d.dng", "formats/mpf/apple_gainmap_new.jpg",
+        ]
+        var random = SplitMix(seed: 29)
+        var written = 0
+        for base in bases {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path(base))))
+            let name = (base as NSString).lastPathComponent
+            try FileSystem.writeAtomically(bytes, to: root.appending("real/\(name)"))
+            for (variant, mutant) in Self.fieldMutants(of: bytes, count: 60, random: &random).enumerated() {
+                try FileSystem.writeAtomically(mutant, to: root.appending("mutants/\(variant)-\(name)"))
+                written += 1
+            }
+        }
+        // when they are scanned,
+        let scan = try TesseraProcess.run(["scan", root.string, "--workers", "2"] + ScanCommandTests.store(directory))
+        // then the scan finishes, every file has its row, the real files are photos, and
+        // every failure has a reason.
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let index = directory.appending("index.sqlite")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == written + bases.count)
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE path_text LIKE '%/real/%' AND status IN ('ok', 'warning')")
+            == bases.count)
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('error', 'unsupported') AND (error IS NULL OR error = '')") == 0)
+        #expect(SQLite.query(index, "PRAGMA integrity_check")?.first?.first == "ok")
+    }
+
     @Test func fifosAndDevicesAreRefusedWithoutBlocking() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
