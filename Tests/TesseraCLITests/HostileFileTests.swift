@@ -156,7 +156,7 @@ struct HostileFileTests {
             }
         }
         // when they are scanned,
-        let scan = try TesseraProcess.run(["scan", root.string, "--workers", "2"] + ScanCommandTests.store(directory))
+        let scan = try TesseraProcess.run(["scan", root.string, "--workers", "1"] + ScanCommandTests.store(directory))
         // then the scan finishes, every file has its row, the real files are photos, and
         // every failure has a reason.
         #expect(scan.status == 0, "\(scan.stderr)")
