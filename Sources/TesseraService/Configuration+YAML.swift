@@ -38,12 +38,16 @@ extension Configuration {
         for (keyNode, value) in mapping {
             let name = keyNode.string ?? "\(keyNode)"
             guard let key = Key(rawValue: name) else {
-                throw ConfigurationError(file: file, key: name, "unknown key")
+                throw ConfigurationError(
+                    file: file, key: name, "unknown key" + Self.suggestion(for: name, among: Key.allCases.map(\.rawValue)),
+                    at: keyNode.position)
             }
             switch key {
             case .roots:
                 roots = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.path(item, name) }
-                guard !roots.isEmpty else { throw ConfigurationError(file: file, key: name, "needs at least one folder") }
+                guard !roots.isEmpty else {
+                    throw ConfigurationError(file: file, key: name, "needs at least one folder", at: value.position)
+                }
             case .exclude:
                 exclude = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.string(item, name) }
             case .followSymlinks: followSymlinks = try reader.bool(value, name)
@@ -56,7 +60,7 @@ extension Configuration {
                 let zoneName = try reader.string(value, name)
                 if zoneName != "system" {
                     guard let zone = TimeZone(identifier: zoneName) else {
-                        throw ConfigurationError(file: file, key: name, "unknown time zone \"\(zoneName)\"")
+                        throw ConfigurationError(file: file, key: name, "unknown time zone \"\(zoneName)\"", at: value.position)
                     }
                     timeZone = zone
                 }
@@ -70,7 +74,7 @@ extension Configuration {
                 let style = try reader.string(value, name)
                 guard let parsed = LayoutConfig.Style(rawValue: style) else {
                     let allowed = LayoutConfig.Style.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(style)\"")
+                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(style)\"", at: value.position)
                 }
                 albumStyle = parsed
             }
@@ -79,7 +83,7 @@ extension Configuration {
 
     private mutating func applyThumbnails(_ node: Node, _ reader: KeyReader) throws(ConfigurationError) {
         guard case .mapping(let mapping) = node else {
-            throw ConfigurationError(file: reader.file, key: "thumbnails", "must be a mapping")
+            throw ConfigurationError(file: reader.file, key: "thumbnails", "must be a mapping", at: node.position)
         }
         var squares: [Int]?
         var fits: [Int]?
@@ -87,13 +91,16 @@ extension Configuration {
             let name = keyNode.string ?? "\(keyNode)"
             let key = "thumbnails.\(name)"
             guard let thumbnailKey = ThumbnailKey(rawValue: name) else {
-                throw ConfigurationError(file: reader.file, key: key, "unknown key")
+                throw ConfigurationError(
+                    file: reader.file, key: key,
+                    "unknown key" + Self.suggestion(for: name, among: ThumbnailKey.allCases.map(\.rawValue)), at: keyNode.position)
             }
             switch thumbnailKey {
             case .square, .sizes:
                 guard squares == nil else {
                     throw ConfigurationError(
-                        file: reader.file, key: key, "'sizes' is the older name of 'square': give only one of them")
+                        file: reader.file, key: key, "'sizes' is the older name of 'square': give only one of them",
+                        at: keyNode.position)
                 }
                 squares = try reader.list(value, key).map { (item) throws(ConfigurationError) in
                     try reader.int(item, key, Self.squareSizes)
@@ -105,14 +112,14 @@ extension Configuration {
             case .format:
                 let text = try reader.string(value, key)
                 guard let format = RenderOptions.Format(rawValue: text) else {
-                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"")
+                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"", at: value.position)
                 }
                 rendering.format = format
             case .quality: rendering.quality = try reader.int(value, key, 1...100)
             case .background:
                 let text = try reader.string(value, key)
                 guard let color = RenderOptions.Color(hex: text) else {
-                    throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"")
+                    throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"", at: value.position)
                 }
                 rendering.background = color
             case .colorManagement: rendering.colorManagement = try reader.bool(value, key)
@@ -123,8 +130,29 @@ extension Configuration {
         let fitSpecs = fits.map { $0.map { RenditionSpec.fit($0) } } ?? renditions.filter { $0.kind == .fit }
         renditions = Array(Set(squareSpecs + fitSpecs)).sorted()
         guard !renditions.isEmpty else {
-            throw ConfigurationError(file: reader.file, key: "thumbnails", "needs at least one square or fit size")
+            throw ConfigurationError(file: reader.file, key: "thumbnails", "needs at least one square or fit size", at: node.position)
         }
+    }
+
+    /// ", did you mean 'x'?" for the known key nearest to a mistyped one (at most a third of its
+    /// letters off), else nothing.
+    static func suggestion(for name: String, among known: [String]) -> String {
+        let scored = known.map { ($0, editDistance(Array(name.lowercased()), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return "" }
+        return "; did you mean '\(best.0)'?"
+    }
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// Sizes a rendition may have: from the smallest useful square to the long edge of a 8K screen.
@@ -139,7 +167,7 @@ private struct KeyReader {
 
     func fail(_ key: String, _ expected: String, _ node: Node) -> ConfigurationError {
         let shown = node.string.map { "\"\($0)\"" } ?? "a \(Self.kind(node))"
-        return ConfigurationError(file: file, key: key, "must be \(expected), not \(shown)")
+        return ConfigurationError(file: file, key: key, "must be \(expected), not \(shown)", at: node.position)
     }
 
     static func kind(_ node: Node) -> String {
@@ -158,7 +186,8 @@ private struct KeyReader {
     func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard case .scalar = node, let value = node.int else { throw fail(key, "a whole number", node) }
         guard range.contains(value) else {
-            throw ConfigurationError(file: file, key: key, "must be between \(range.lowerBound) and \(range.upperBound)")
+            throw ConfigurationError(
+                file: file, key: key, "must be between \(range.lowerBound) and \(range.upperBound)", at: node.position)
         }
         return value
     }
@@ -178,9 +207,14 @@ private struct KeyReader {
 
     func path(_ node: Node, _ key: String) throws(ConfigurationError) -> FilePath {
         let text = try string(node, key)
-        guard !text.isEmpty else { throw ConfigurationError(file: file, key: key, "must not be empty") }
+        guard !text.isEmpty else { throw ConfigurationError(file: file, key: key, "must not be empty", at: node.position) }
         if text == "~" { return FilePath(home) }
         if text.hasPrefix("~/") { return FilePath(home).appending(String(text.dropFirst(2))) }
         return FilePath(text)
     }
+}
+
+extension Node {
+    /// Where the node starts in its file: line and column, from 1.
+    var position: (line: Int, column: Int)? { mark.map { ($0.line, $0.column) } }
 }

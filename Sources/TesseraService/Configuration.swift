@@ -134,20 +134,23 @@ public struct Configuration: Sendable {
     }
 }
 
-/// A configuration problem: the file, the key when one is at fault, and what is wrong.
+/// A configuration problem: the file, where in it (line and column, from 1), the key when one
+/// is at fault, and what is wrong.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public var file: FilePath?
+    public var position: (line: Int, column: Int)?
     public var key: String?
     public var message: String
 
-    public init(file: FilePath?, key: String?, _ message: String) {
+    public init(file: FilePath?, key: String?, _ message: String, at position: (line: Int, column: Int)? = nil) {
         self.file = file
         self.key = key
         self.message = message
+        self.position = position
     }
 
     public var description: String {
-        let place = file.map { "\($0)" } ?? "configuration"
+        let place = (file.map { "\($0)" } ?? "configuration") + (position.map { ":\($0.line):\($0.column)" } ?? "")
         return key.map { "\(place): key '\($0)': \(message)" } ?? "\(place): \(message)"
     }
 }

@@ -43,4 +43,26 @@ struct ConfigurationTests {
             #expect(error.description.contains(file) && error.description.contains(expected), "\(error)")
         }
     }
+
+    @Test func errorsNameTheLineAndColumnAndSuggestTheKeyMeant() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        for (yaml, expected) in [
+            ("roots: [/photos]\nthumbnail:\n  square: [128]\n", ":2:1: key 'thumbnail': unknown key; did you mean 'thumbnails'?"),
+            ("thumbnails:\n  sqare: [128]\n", ":2:3: key 'thumbnails.sqare': unknown key; did you mean 'square'?"),
+            ("thumbnails:\n  quality: 300\n", ":2:12: key 'thumbnails.quality': must be between 1 and 100"),
+            ("workers: many\n", ":1:10: key 'workers': must be a whole number, not \"many\""),
+            // A key nothing like a known one gets no suggestion.
+            ("colour_management: true\n", ":1:1: key 'colour_management': unknown key"),
+        ] {
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: file))
+            do {
+                _ = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect(error.description.hasSuffix(file + expected) || error.description == file + expected, "\(error)")
+            }
+        }
+    }
 }
