@@ -19,6 +19,25 @@ struct ThumbCommandTests {
         #expect(bytes[16..<24].elementsEqual([0, 0, 0, 100, 0, 0, 0, 100]))
     }
 
+    @Test func theOutputsExtensionOrFormatPicksWhatIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = directory.appending("photo.jpg")
+        try Data(SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200))).write(to: URL(fileURLWithPath: input))
+        // -o x.webp writes WebP (RIFF....WEBP), not a JPEG under that name,
+        let webp = directory.appending("thumb.webp")
+        #expect(try TesseraProcess.run(["thumb", input, "-o", webp]).status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: webp)))
+        #expect(bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)))
+        // --out-dir with --format names and writes each file in that format,
+        let out = directory.appending("out")
+        #expect(try TesseraProcess.run(["thumb", input, "--size", "64", "--fit", "128", "--out-dir", out, "--format", "webp"]).status == 0)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out)) == ["photo-64.webp", "photo-fit-128.webp"])
+        // and an extension that names no format Tessera writes is refused.
+        let refused = try TesseraProcess.run(["thumb", input, "-o", directory.appending("thumb.gif")])
+        #expect(refused.status != 0 && refused.stderr.contains(".webp"))
+    }
+
     @Test func manyFilesWithFailuresStillRenderTheRest() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
