@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraIndex
+import TesseraSystem
 import TesseraService
 
-/// `tessera status`: what the running daemon is doing.
+/// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the running daemon's state.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the running daemon's state, or without a daemon what the index holds.",
+        discussion: "Exits 0 when a daemon answers, 3 when none runs (after printing what the index holds).")
 
     @OptionGroup var store: StoreOptions
 
@@ -20,6 +24,9 @@ struct StatusCommand: ParsableCommand {
         var status: DaemonStatus?
         do {
             try ControlClient.send(ControlRequest(command: .status), to: path) { status = $0.status ?? status }
+        } catch where error.code == .noDaemon {
+            try printIndex(daemon: error.description)
+            throw ExitCode(3)
         } catch {
             throw CLIError(error.description)
         }
@@ -42,5 +49,53 @@ struct StatusCommand: ParsableCommand {
         lines.append("  index        \(status.index)")
         lines.append("  thumbnails   \(status.cache)")
         print(lines.joined(separator: "\n"))
+    }
+
+    /// What the index holds, read-only, for when no daemon answers.
+    private func printIndex(daemon: String) throws {
+        let configuration = try store.configuration()
+        let index = try store.openIndex(configuration, readOnly: true)
+        let totals: (photos: Int, albums: Int, errors: Int)
+        let last: ScanRecord?
+        do {
+            totals = try index.totals()
+            last = try index.lastScan()
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            let report = IndexReport(
+                state: "not-running", daemon: daemon, photos: totals.photos, albums: totals.albums, errors: totals.errors,
+                lastScan: last, index: configuration.index.string)
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        let files = totals.errors == 1 ? "file" : "files"
+        var lines = [daemon]
+        lines.append("  photos       \(totals.photos) in \(totals.albums) albums, \(totals.errors) \(files) with errors")
+        if let last {
+            let when = last.finishedAt ?? last.startedAt
+            let ago = ProgressDisplay.duration(Date().timeIntervalSince(when))
+            lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts.found) files, \(last.counts.new) new, "
+                + "\(last.counts.errors) errors")
+        } else {
+            lines.append("  last scan    none")
+        }
+        lines.append("  index        \(configuration.index)")
+        print(lines.map { TerminalText.escaped($0) }.joined(separator: "\n"))
+    }
+
+    /// `status --json` without a daemon.
+    private struct IndexReport: Encodable {
+        var state: String
+        var daemon: String
+        var photos: Int
+        var albums: Int
+        var errors: Int
+        var lastScan: ScanRecord?
+        var index: String
     }
 }

@@ -125,6 +125,22 @@ struct ScanCommandTests {
         #expect(html.contains("IMG_2682.heic (HEIF)") && html.contains("canon_eos_6d.dng (RAW)"))
     }
 
+    @Test func statusWithoutADaemonSaysWhatTheIndexHolds() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try Self.library(in: directory, count: 3, width: 120)
+        #expect(try TesseraProcess.run(["scan", photos] + Self.store(directory)).status == 0)
+        let socket = directory.appending("nobody.sock")
+        let status = try TesseraProcess.run(["status", "--socket", socket] + Self.store(directory))
+        #expect(status.status == 3)
+        #expect(status.stdout.contains("no tessera daemon is running"), "\(status.stdout)")
+        #expect(status.stdout.contains("photos       3 in 3 albums, 0 files with errors"), "\(status.stdout)")
+        #expect(status.stdout.contains("last scan    finished"), "\(status.stdout)")
+        let json = try TesseraProcess.run(["status", "--json", "--socket", socket] + Self.store(directory))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["state"] as? String == "not-running" && object["photos"] as? Int == 3)
+    }
+
     @Test func badConfigurationNamesTheKeyAndTheFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
