@@ -18,7 +18,7 @@ struct AlbumCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: "Output folder.")
+        @Option(help: "Output folder.", completion: .directory)
         var out: String
 
         @Option(help: "The layout style (default: the configuration's 'album_style').")

@@ -22,7 +22,9 @@ struct LayoutCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "tiles, masonry, grid, strip or justified.")
+    // Strings, not enums, so a wrong value gets the layout engine's sentence; completion still
+    // offers the names.
+    @Option(help: "tiles, masonry, grid, strip or justified.", completion: .list(LayoutConfig.Style.allCases.map(\.rawValue)))
     var style: String = "justified"
 
     @Option(help: "Page width in points.")
@@ -31,10 +33,12 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Only this album (its folder relative to its root).")
     var album: String?
 
-    @Option(help: "Sections by day, month or none.")
+    @Option(help: "Sections by day, month or none.", completion: .list(LayoutConfig.GroupBy.allCases.map(\.rawValue)))
     var sections: String = "day"
 
-    @Option(help: "viewport (pages of a fixed height) or count (pages of a fixed number of photos).")
+    @Option(
+        help: "viewport (pages of a fixed height) or count (pages of a fixed number of photos).",
+        completion: .list(LayoutConfig.PagingMode.allCases.map(\.rawValue)))
     var paging: String = "viewport"
 
     @Option(help: "Page height in viewport mode.")
@@ -43,7 +47,7 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Photos per page in count mode.")
     var pageSize: Int = 24
 
-    @Option(help: "Photo records as JSON instead of the index ('-' for standard input).")
+    @Option(help: "Photo records as JSON instead of the index ('-' for standard input).", completion: .file(extensions: ["json"]))
     var photos: String?
 
     @Option(parsing: .singleValue, help: "A layout parameter, key=value (repeatable).")

@@ -13,7 +13,7 @@ struct RescanCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Control socket path (default: from the configuration).")
+    @Option(help: "Control socket path (default: from the configuration).", completion: .file())
     var socket: String?
 
     @Flag(help: "Wait for the scan to end, showing its progress.")

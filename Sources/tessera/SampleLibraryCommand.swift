@@ -9,7 +9,7 @@ struct SampleLibraryCommand: ParsableCommand {
         commandName: "sample-library", abstract: "Write a small generated photo library into a folder.",
         shouldDisplay: false)
 
-    @Argument(help: "Folder to write into (created when missing).")
+    @Argument(help: "Folder to write into (created when missing).", completion: .directory)
     var directory: String
 
     func run() throws {

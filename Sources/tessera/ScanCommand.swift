@@ -20,7 +20,7 @@ struct ScanCommand: ParsableCommand {
             `tessera list --errors`); 130 when interrupted; 1 when it could not run.
             """)
 
-    @Argument(help: "Photo folders (default: the configuration's 'roots', else ~/Pictures).")
+    @Argument(help: "Photo folders (default: the configuration's 'roots', else ~/Pictures).", completion: .directory)
     var roots: [String] = []
 
     @OptionGroup var store: StoreOptions

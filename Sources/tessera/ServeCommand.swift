@@ -18,12 +18,12 @@ struct ServeCommand: AsyncParsableCommand {
             The daemon is the index's only writer while it runs: `tessera scan` hands its requests to it.
             """)
 
-    @Argument(help: "Photo folders (default: the configuration's 'roots', else ~/Pictures).")
+    @Argument(help: "Photo folders (default: the configuration's 'roots', else ~/Pictures).", completion: .directory)
     var roots: [String] = []
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Control socket path (overrides the configuration's 'control_socket').")
+    @Option(help: "Control socket path (overrides the configuration's 'control_socket').", completion: .file())
     var socket: String?
 
     /// The configuration file's, with this command line's overrides.

@@ -13,7 +13,7 @@ struct StatusCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Control socket path (default: from the configuration).")
+    @Option(help: "Control socket path (default: from the configuration).", completion: .file())
     var socket: String?
 
     @Flag(help: "Print JSON.")

@@ -6,13 +6,15 @@ import TesseraSystem
 
 /// Options every index-using command shares: which configuration, index and cache.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "Configuration file (default: $TESSERA_CONFIG, /etc/tessera/config.yaml, ~/.config/tessera/config.yaml).")
+    @Option(
+        help: "Configuration file (default: $TESSERA_CONFIG, /etc/tessera/config.yaml, ~/.config/tessera/config.yaml).",
+        completion: .file(extensions: ["yaml", "yml"]))
     var config: String?
 
-    @Option(help: "Index file (overrides the configuration's 'index').")
+    @Option(help: "Index file (overrides the configuration's 'index').", completion: .file(extensions: ["sqlite"]))
     var index: String?
 
-    @Option(help: "Thumbnail cache directory (overrides the configuration's 'cache').")
+    @Option(help: "Thumbnail cache directory (overrides the configuration's 'cache').", completion: .directory)
     var cache: String?
 
     /// The configuration with command-line overrides applied.

@@ -24,7 +24,7 @@ struct ThumbCommand: ParsableCommand {
             stderr and the others go on.
             """)
 
-    @Argument(help: "Photo files: JPEG, PNG, WebP.")
+    @Argument(help: "Photo files: JPEG, PNG, WebP, HEIF, AVIF, camera RAW.", completion: .file())
     var files: [String]
 
     @Option(name: .customLong("size"), help: "A square of this side in pixels (repeatable).")
@@ -33,10 +33,12 @@ struct ThumbCommand: ParsableCommand {
     @Option(name: .customLong("fit"), help: "A whole-frame rendition this long on its long edge (repeatable).")
     var fits: [Int] = []
 
-    @Option(name: [.customShort("o"), .long], help: "Output file (one input and one rendition only).")
+    @Option(
+        name: [.customShort("o"), .long], help: "Output file (one input and one rendition only).",
+        completion: .file(extensions: ["jpg", "jpeg", "png", "webp"]))
     var output: String?
 
-    @Option(help: "Output directory (any number of inputs).")
+    @Option(help: "Output directory (any number of inputs).", completion: .directory)
     var outDir: String?
 
     @Option(help: "Format of the files written to --out-dir: jpeg, png or webp.")
