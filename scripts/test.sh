@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;
 # Pillow and NumPy (Debian's, for /usr/bin/python3): the colour-managed reference renditions.
 # time: GNU time measures the peak memory of tessera processes the tests start.
-scripts/install-deps.sh python3 sqlite3 util-linux python3-pil python3-numpy time
+scripts/install-deps.sh python3 sqlite3 util-linux python3-pil python3-numpy time tmux
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Build first: a compiler warning in the project's own code fails the run.

@@ -14,6 +14,14 @@ public enum CurrentProcess {
         isatty(descriptor) == 1
     }
 
+    /// The width in columns of the terminal on `descriptor` now (TIOCGWINSZ), or nil when it is
+    /// not a terminal or does not say. Asked again before each redraw, it follows resizes.
+    public static func terminalColumns(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// The standard error stream's descriptor.
     public static let standardError: Int32 = 2
     public static let standardOutput: Int32 = 1

@@ -54,13 +54,30 @@ final class ProgressDisplay: @unchecked Sendable {
         let counts = "\(snapshot.done)/\(snapshot.expected) files"
         let errors = snapshot.errors == 1 ? "1 error" : "\(snapshot.errors) errors"
         if terminal {
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let line = "\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(counts) · \(rate) · \(eta) · \(errors)"
-            FileHandle.standardError.write(Data(line.utf8))
+            let columns = CurrentProcess.terminalColumns(CurrentProcess.standardError) ?? 80
+            let line = Self.line(fraction: fraction, parts: [counts, rate, eta, errors], columns: columns)
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
         } else {
             FileHandle.standardError.write(Data("scan: \(counts), \(rate), \(eta), \(errors)\n".utf8))
+        }
+    }
+
+    /// One progress line that fits in `columns - 1` (a line as wide as the terminal wraps on
+    /// some terminals, and a wrapped line is not redrawn in place): the bar shrinks from 30 to
+    /// 10 cells first, then the least important parts go, from the end.
+    static func line(fraction: Double, parts: [String], columns: Int) -> String {
+        let room = max(1, columns - 1)
+        var parts = parts
+        while true {
+            let text = "\(Int(fraction * 100))% " + parts.joined(separator: " · ")
+            let width = min(30, room - text.count - 1)
+            if width >= 10 || parts.count <= 1 {
+                let cells = max(0, width)
+                let filled = Int(fraction * Double(cells))
+                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+                return String((cells > 0 ? "\(bar) \(text)" : text).prefix(room))
+            }
+            parts.removeLast()
         }
     }
 

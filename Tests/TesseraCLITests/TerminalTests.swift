@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import TesseraTestSupport
+import Testing
+
+/// `tessera scan` in a real terminal (tmux): what a person sees.
+struct TerminalTests {
+    static func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts a detached tmux session. Through posix_spawn: a tmux server started by
+    /// Foundation's Process does not outlive its first client here.
+    static func newSession(_ name: String, columns: Int, command: String) -> Int32 {
+        let arguments = ["/usr/bin/tmux", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "20", command]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func theProgressBarFitsTheTerminalAndFollowsResizes() throws {
+        // Given a scan running in a 60-column terminal,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
+        let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        let command = ([TesseraProcess.executable.path, "scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
+            .map { "'\($0)'" }.joined(separator: " ") + "; echo SCAN-ENDED; sleep 60"
+        #expect(Self.newSession(session, columns: 60, command: command) == 0)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        func screen() -> [String] {
+            ((try? Self.tmux(["capture-pane", "-p", "-t", session])) ?? "").split(separator: "\n").map(String.init)
+        }
+        func progressLines() -> [String] { screen().filter { $0.contains("files") && $0.contains("%") } }
+        // then while it runs the bar stays on one line within the width,
+        #expect(Deadline.wait(seconds: 60) { !progressLines().isEmpty }, "\(screen())")
+        for _ in 0..<5 {
+            let lines = progressLines()
+            #expect(lines.count <= 1, "\(screen())")
+            #expect(lines.allSatisfy { $0.count < 60 }, "\(lines)")
+            _ = Deadline.wait(seconds: 0.3) { false }
+        }
+        // and after the terminal narrows to 40 columns, it redraws within the new width.
+        _ = try Self.tmux(["resize-window", "-t", session, "-x", "40", "-y", "20"])
+        #expect(Deadline.wait(seconds: 10) { progressLines().contains { $0.count < 40 } || screen().contains("SCAN-ENDED") })
+        let narrowed = progressLines()
+        #expect(narrowed.count <= 1 && narrowed.allSatisfy { $0.count < 40 }, "\(screen())")
+        #expect(!screen().contains("SCAN-ENDED"), "the scan ended before the resize could be seen")
+    }
+}
