@@ -56,18 +56,22 @@ struct DaemonFaultTests {
         }
         slow.start()
         defer { stopSlow.set() }
-        // then `status` answers within 2 s every time, for a quarter of a minute.
+        // then a status request answers within 2 s every time, for a quarter of a minute (timed
+        // at the socket, so the time to start a process on a busy machine is not counted),
         let end = Date().addingTimeInterval(15)
         var answers = 0
         while Date() < end {
             let started = Date()
-            let status = try TesseraProcess.start(["status", "--json", "--socket", daemon.socket]).wait(seconds: 2)
-            #expect(status.status == 0 && status.stdout.contains(#""photos" : 2"#), "\(status.stdout) \(status.stderr)")
+            let answer = DaemonProcess.raw(Array(#"{"command":"status"}"#.utf8) + [10], to: daemon.socket)
             #expect(Date().timeIntervalSince(started) < 2)
+            #expect(answer.contains(#""photos":2"#) || answer.contains(#""photos" : 2"#), "\(answer)")
             answers += 1
             _ = Deadline.wait(seconds: 1) { false }
         }
         #expect(answers >= 5)
+        // and `tessera status` says the same.
+        let status = try TesseraProcess.start(["status", "--json", "--socket", daemon.socket]).wait(seconds: 10)
+        #expect(status.status == 0 && status.stdout.contains(#""photos" : 2"#), "\(status.stdout) \(status.stderr)")
     }
 
     @Test func aRootDeletedAndMadeAgainIsWatchedAgain() throws {
