@@ -26,6 +26,13 @@ if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   exit 1
 fi
 
+# The manual page the install steps install: generated from the commands, one section each.
+swift package --allow-writing-to-package-directory generate-manual --configuration debug > /dev/null
+manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
+for command in scan serve rescan status list inspect thumb layout album; do
+  grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; exit 1; }
+done
+
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).
 /usr/bin/python3 scripts/check-colour.py "$(swift build --show-bin-path)/tessera"
