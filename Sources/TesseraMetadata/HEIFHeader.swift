@@ -56,11 +56,14 @@ public struct HEIFHeader: Sendable, Equatable {
                 size = bytes.size - offset
             }
             guard size >= headerSize else { throw PhotoError(.corrupt, "box of impossible size \(size)") }
+            // Compared this way round, a claimed size near Int64.max cannot overflow.
+            let fits = size <= bytes.size - offset
             if String(decoding: head[4..<8], as: UTF8.self) == "meta" {
                 guard size <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(size) bytes") }
-                guard offset + size <= bytes.size else { throw PhotoError(.truncated, "file ends inside the meta box") }
+                guard fits else { throw PhotoError(.truncated, "file ends inside the meta box") }
                 meta = try bytes.readExactly(at: offset + headerSize, count: Int(size - headerSize), what: "the meta box")
             }
+            guard fits else { break }  // a box running past the end ends the search
             offset += size
         }
         guard let meta, meta.count >= 4 else { throw PhotoError(.corrupt, "no meta box: not a HEIF image") }
@@ -78,7 +81,8 @@ public struct HEIFHeader: Sendable, Equatable {
             parsed.references["cdsc", default: []].contains { $0.from == item && $0.to.contains(primary) }
         }
         if let item = describing ?? exifItems.first,
-           let location = parsed.locations[item], location.length <= maxExif, location.offset + Int64(location.length) <= bytes.size {
+           let location = parsed.locations[item], location.length <= maxExif, location.offset >= 0,
+           location.offset <= bytes.size - Int64(location.length) {
             let data = try bytes.read(at: location.offset, count: location.length)
             if data.count >= 4 {
                 let skip = Int(data.bigEndian(4)) + 4
