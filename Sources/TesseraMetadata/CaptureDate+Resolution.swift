@@ -48,6 +48,9 @@ extension CaptureDate {
         if let clock = FilenameDate.parse(name, now: now) {
             return CaptureDate(wallClock: clock, utcOffset: nil, source: .filename, timeZone: zone)
         }
+        if let (seconds, nanoseconds) = FilenameDate.instant(name, now: now) {
+            return CaptureDate(instantSeconds: seconds, nanoseconds: nanoseconds, source: .filename, timeZone: zone)
+        }
         if let date = fromExif(exif?.dateTime, "DateTime", .exifModified) { return date }
         return CaptureDate(
             instantSeconds: mtime.seconds, nanoseconds: mtime.nanoseconds, source: .mtime, timeZone: zone)

@@ -4,7 +4,13 @@
 /// - `IMG_20230714_183005`, `VID_…`, `20230714_183005`, `PXL_20230714_183005123`
 ///   (trailing milliseconds), `Screenshot_20230714-183005`
 /// - `2023-07-14 18.30.05` (Dropbox), `2023-07-14_18-30-05`, `Screenshot_2023-07-14-18-30-05`
-/// - `Screenshot 2023-07-14 at 18.30.05`, `Screen Shot 2023-07-14 at 6.30.05 PM` (macOS)
+/// - `Screenshot 2023-07-14 at 18.30.05`, `Screen Shot 2023-07-14 at 6.30.05 PM` (macOS),
+///   `WhatsApp Image 2023-07-14 at 18.30.05`
+/// - `photo_2023-07-14_18-30-05` (Telegram), `signal-2023-07-14-183005` (Signal),
+///   `viber_image_2023-07-14_18-30-05` (Viber)
+/// - `IMG-20230714-WA0001`, `VID-…-WA0001` (WhatsApp: the date only, taken as midnight)
+/// - `mmexport1689359405123` (WeChat), `FB_IMG_1689359405123` (Facebook), `wx_camera_…`:
+///   milliseconds since 1970, an instant (see `instant(_:now:)`)
 ///
 /// A date is plausible from 1990 to the year after `now`; anything else is
 /// ignored, so camera counters such as `DSC_19041234` are not taken for dates.
@@ -23,6 +29,20 @@ public enum FilenameDate {
         return nil
     }
 
+    /// Messenger exports named by the instant they were saved, in milliseconds since 1970:
+    /// the seconds and nanoseconds since 1970, or nil.
+    public static func instant(_ name: String, now: WallClock) -> (seconds: Int64, nanoseconds: Int)? {
+        for prefix in ["mmexport", "FB_IMG_", "wx_camera_"] where name.hasPrefix(prefix) {
+            let digits = name.utf8.dropFirst(prefix.utf8.count).prefix { isDigit($0) }
+            guard digits.count == 13, let millis = Int64(String(decoding: digits, as: UTF8.self)) else { return nil }
+            let seconds = millis / 1000
+            let year = WallClock(utcSeconds: seconds).year
+            guard year >= 2009, year <= now.year + 1 else { return nil }
+            return (seconds, Int(millis % 1000) * 1_000_000)
+        }
+        return nil
+    }
+
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
     /// Reads one date and time at a position, by the patterns in the type's documentation.
@@ -37,6 +57,10 @@ public enum FilenameDate {
             skip(oneOf: "-_.")
             guard let day = number(2) else { return nil }
             if let clock = macOSTime(year: year, month: month, day: day) { return clock }
+            // WhatsApp keeps the day only: IMG-20230714-WA0001.
+            if consume("-WA") || consume("-wa"), digits(atLeast: 1) {
+                return WallClock(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+            }
             skip(oneOf: " _T.-")
             guard let hour = number(2) else { return nil }
             skip(oneOf: "-_.:")
@@ -103,6 +127,12 @@ public enum FilenameDate {
             else { return nil }
             defer { index += count }
             return String(decoding: bytes[index..<index + count], as: UTF8.self)
+        }
+
+        private mutating func digits(atLeast count: Int) -> Bool {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return index - start >= count
         }
 
         private mutating func skip(oneOf separators: String) {

@@ -18,6 +18,12 @@ struct FilenameDateTests {
         ("Screen Shot 2023-07-14 at 6.30.05 PM.png", "2023-07-14T18:30:05"),
         ("Screen Shot 2023-07-14 at 12.05.00 AM.png", "2023-07-14T00:05:00"),
         ("signal-2023-07-14-183005.jpg", "2023-07-14T18:30:05"),
+        ("signal-2023-07-14-18-30-05-123.jpg", "2023-07-14T18:30:05.123"),
+        ("IMG-20190812-WA0001.jpg", "2019-08-12T00:00:00"),
+        ("VID-20190812-WA0123.mp4", "2019-08-12T00:00:00"),
+        ("WhatsApp Image 2023-07-14 at 18.30.05.jpeg", "2023-07-14T18:30:05"),
+        ("photo_2023-07-14_18-30-05.jpg", "2023-07-14T18:30:05"),
+        ("viber_image_2023-07-14_18-30-05.jpg", "2023-07-14T18:30:05"),
     ])
     func recognisedPatterns(name: String, expected: String) {
         #expect(FilenameDate.parse(name, now: Self.now)?.iso8601 == expected)
@@ -32,8 +38,25 @@ struct FilenameDateTests {
         "IMG_20230714_253005.jpg",  // hour 25
         "120230714_1830051.jpg",  // inside a longer run of digits
         "holiday.jpg",
+        "IMG-20190812-WA.jpg",  // WhatsApp's counter is missing
+        "IMG-20190812-0001.jpg",  // a date and a counter, no WhatsApp mark
     ])
     func rejectedNames(name: String) {
         #expect(FilenameDate.parse(name, now: Self.now) == nil)
+    }
+
+    /// Messenger exports named by milliseconds since 1970 give an instant, exact to the millisecond.
+    @Test(arguments: [
+        ("mmexport1689359405123.jpg", 1_689_359_405 as Int64?, 123_000_000),
+        ("FB_IMG_1689359405123.jpg", 1_689_359_405, 123_000_000),
+        ("wx_camera_1689359405123.jpg", 1_689_359_405, 123_000_000),
+        ("mmexport168935940512.jpg", nil, 0),  // 12 digits: not milliseconds
+        ("FB_IMG_4102444800000.jpg", nil, 0),  // 2100: in the future
+        ("IMG_1689359405123.jpg", nil, 0),  // no messenger's prefix
+    ])
+    func millisecondNames(name: String, seconds: Int64?, nanoseconds: Int) {
+        let instant = FilenameDate.instant(name, now: Self.now)
+        #expect(instant?.seconds == seconds)
+        if seconds != nil { #expect(instant?.nanoseconds == nanoseconds) }
     }
 }
