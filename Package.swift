@@ -89,7 +89,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraAlbum",
-            dependencies: ["TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
+            dependencies: ["TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraService",

@@ -1,30 +1,53 @@
 #!/usr/bin/env python3
-"""Album pages as a browser shows them.
+"""The album site as a person meets it, in headless Chromium (Debian's, through Playwright).
 
-Builds album pages from a generated sample library (with a folder named like an HTML
-injection), then with headless Chromium (Debian's `chromium`, installed when missing):
-takes screenshots at 375 px and 1280 px, and checks in the DOM that every image of the
-visible layout loaded (naturalWidth > 0) and that every photo sits where the layout put it
-(its data-x/y/w/h attributes, within 1 px). Also checks that the HTML parses with balanced
-tags and that every src and href resolves to a file.
+Builds a library (the generated sample library, a folder named like an HTML injection, a
+"Large" album of big photos of every shape with EXIF dates and a GPS position, a messenger
+photo dated only by its file name, and a 2,000-photo album), scans it, builds the site in
+every style, and checks:
 
-Usage: scripts/check-album.py [TESSERA_BINARY] [--out DIR]   (default out: ./tessera-data/album-check)
+- every page parses with balanced tags and never shows the injected folder name unescaped;
+- each style at 375 and 1280 px and device scale 1 and 2: every image loads, sits within
+  1 px of its layout frame, shows the photo uncropped where the style promises it (justified,
+  masonry, strip: displayed aspect within 1 % of the photo's), and at scale 2 has at least
+  1.9 device pixels per CSS pixel where the photo has them; masonry columns follow the width,
+  the strip starts at its first photo;
+- the viewer: opened from a tile, -> and <- move through the album in order, Esc returns to the
+  same scroll position, the panel says where the date came from (and that a file-name date is
+  a guess); the plain viewer pages work without JavaScript;
+- the site copied elsewhere and served by `python3 -m http.server`: every src, srcset and
+  href answers 200;
+- the 2,000-photo album: the load event within 1 s, and only the current page's images in
+  the DOM.
+
+Screenshots of every style (1x and 2x) and of the viewer go to OUT (default
+./tessera-data/album-check). Usage: check-album.py [TESSERA_BINARY] [--out DIR]
 Prints "N passed, M failed" and exits non-zero on any failure.
 """
 import argparse
-import html
 import html.parser
 import json
 import os
 import shutil
+import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
 import urllib.parse
+import urllib.request
 from pathlib import Path
+
+from PIL import Image, ImageDraw
+from playwright.sync_api import sync_playwright
 
 PROJECT = Path(__file__).resolve().parent.parent
 VOID = {"meta", "img", "br", "hr", "input", "link", "source", "area", "base", "col", "embed", "wbr"}
+STYLES = ("justified", "masonry", "grid", "strip", "tiles")
+WHOLE = {"justified", "masonry", "strip"}  # styles that promise the whole photo
+BIG = 2000
 results = {"passed": 0, "failed": 0}
 
 
@@ -34,6 +57,7 @@ def check(condition, message):
     else:
         results["failed"] += 1
         print(f"FAIL: {message}", file=sys.stderr)
+    return condition
 
 
 class Structure(html.parser.HTMLParser):
@@ -47,6 +71,8 @@ class Structure(html.parser.HTMLParser):
         for name, value in attrs:
             if name in ("src", "href") and value:
                 self.references.append(value)
+            if name == "srcset" and value:
+                self.references += [part.strip().split(" ")[0] for part in value.split(",") if part.strip()]
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -69,30 +95,130 @@ def chromium():
     return binary
 
 
-HARNESS = """<!DOCTYPE html><html><body style="margin:0">
-<iframe id="page" src="%(page)s" style="border:0;width:%(width)dpx;height:6000px"></iframe>
-<pre id="result">pending</pre>
-<script>
-document.getElementById('page').addEventListener('load', () => {
-  const doc = document.getElementById('page').contentDocument;
-  const win = document.getElementById('page').contentWindow;
-  const out = {layouts: 0, images: 0, unloaded: [], misplaced: []};
-  const visible = [...doc.querySelectorAll('.layout')].filter(l => win.getComputedStyle(l).display !== 'none');
-  out.layouts = visible.length;
-  out.layoutWidth = visible.length ? visible[0].style.width : null;
-  for (const layout of visible) {
-    for (const a of layout.querySelectorAll('a.photo')) {
-      const img = a.querySelector('img');
-      out.images++;
-      if (!(img.complete && img.naturalWidth > 0)) out.unloaded.push(img.getAttribute('src'));
-      const want = ['x', 'y', 'w', 'h'].map(k => parseFloat(a.dataset[k]));
-      const got = [a.offsetLeft, a.offsetTop, a.offsetWidth, a.offsetHeight];
-      if (got.some((v, i) => Math.abs(v - want[i]) > 1)) out.misplaced.push({want, got});
-    }
-  }
-  document.getElementById('result').textContent = JSON.stringify(out);
-});
-</script></body></html>"""
+def exif(date, gps=None):
+    data = Image.Exif()
+    data.get_ifd(0x8769)[0x9003] = date  # DateTimeOriginal
+    if gps:
+        ifd = data.get_ifd(0x8825)
+        ifd[1], ifd[2], ifd[3], ifd[4] = "N", gps[0], "E", gps[1]
+    return data
+
+
+def photo(path, width, height, seed, date=None, gps=None):
+    """A photo-like image: a colour gradient with shapes, so every rendition differs."""
+    image = Image.new("RGB", (width, height))
+    draw = ImageDraw.Draw(image)
+    for y in range(0, height, max(1, height // 64)):
+        shade = y * 255 // max(1, height)
+        draw.rectangle([0, y, width, y + height // 64 + 1], fill=((seed * 53 + shade) % 256, (seed * 97) % 256, 255 - shade))
+    for k in range(6):
+        x, y = (seed * 31 + k * 97) % width, (seed * 17 + k * 61) % height
+        radius = max(4, min(width, height) // (4 + k))
+        draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=((k * 40) % 256, (seed * 7) % 256, 128))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path, "JPEG", quality=85, exif=exif(date, gps) if date else Image.Exif())
+
+
+def library(tessera, root):
+    subprocess.run([tessera, "sample-library", str(root)], check=True, stdout=subprocess.DEVNULL)
+    hostile = root / "<script>alert(1)</script>"
+    hostile.mkdir(parents=True)  # "/" nests it: the album name is exactly this string
+    for source in sorted((root / "Garden").glob("IMG_*.jpg"))[:8]:
+        shutil.copyfile(source, hostile / f"it's \"{source.name}\"")
+    shapes = [(3000, 2000), (2000, 3000), (4000, 1000), (1000, 3000), (2400, 2400), (640, 480), (3200, 1800), (1800, 2400)]
+    for n in range(16):
+        width, height = shapes[n % len(shapes)]
+        photo(root / "Large" / f"DSC_{n:04d}.jpg", width, height, n,
+              date=f"2024:05:{1 + n // 6:02d} {8 + n % 12:02d}:{n:02d}:00",
+              gps=(48.8584 + n / 1000, 2.2945) if n == 3 else None)
+    photo(root / "Messages" / "IMG-20190812-WA0001.jpg", 1600, 1200, 99)
+    for n in range(BIG):
+        width, height = shapes[n % len(shapes)]
+        photo(root / "Big" / f"IMG_{n:05d}.jpg", width // 8, height // 8, n,
+              date=f"2021:{1 + n // 252 % 12:02d}:{1 + n // 9 % 28:02d} {n % 24:02d}:{n % 60:02d}:00")
+
+
+def page_metrics(page, style, scale, aspects):
+    """Runs in the page: every photo of the visible layout, checked as the docstring says."""
+    return page.evaluate("""async ([style, scale, aspects, whole]) => {
+      const until = async (test, ms) => { const end = Date.now() + ms;
+        while (!test() && Date.now() < end) await new Promise(r => setTimeout(r, 25)); return test(); };
+      const layouts = [...document.querySelectorAll('.layout')].filter(l => getComputedStyle(l).display !== 'none');
+      const out = {layouts: layouts.length, images: 0, unloaded: [], misplaced: [], cropped: [], lowres: [],
+                   columns: 0, stripStart: null, ids: []};
+      if (layouts.length !== 1) return out;
+      const layout = layouts[0];
+      const lefts = new Set();
+      for (const a of layout.querySelectorAll('a.photo')) {
+        const img = a.querySelector('img');
+        out.images++;
+        out.ids.push(a.dataset.id);
+        a.scrollIntoView({block: 'center', inline: 'center'});
+        if (!await until(() => img.complete && img.naturalWidth > 0, 8000)) { out.unloaded.push(img.getAttribute('src')); continue; }
+        const want = ['x', 'y', 'w', 'h'].map(k => parseFloat(a.dataset[k]));
+        const got = [a.offsetLeft, a.offsetTop, a.offsetWidth, a.offsetHeight];
+        const box = img.getBoundingClientRect(), frame = a.getBoundingClientRect();
+        if (got.some((v, i) => Math.abs(v - want[i]) > 1) || Math.abs(box.width - frame.width) > 1 || Math.abs(box.height - frame.height) > 1)
+          out.misplaced.push({src: img.currentSrc.split('/').pop(), want, got});
+        lefts.add(Math.round(want[0]));
+        const probe = new Image();
+        probe.src = img.currentSrc;
+        await probe.decode();
+        const [w, h] = [want[2], want[3]];
+        const photo = aspects[img.className.slice(1)];
+        if (whole && photo) {
+          const shown = w / h;
+          if (Math.abs(shown / photo.aspect - 1) > 0.01 || Math.abs(probe.naturalWidth / probe.naturalHeight / shown - 1) > 0.01)
+            out.cropped.push({id: a.dataset.id, shown, photo: photo.aspect});
+        }
+        if (scale === 2 && photo) {
+          const density = Math.min(probe.naturalWidth / w, probe.naturalHeight / h);
+          const allowed = Math.min(photo.width / w, photo.height / h);
+          if (density < Math.min(1.9, allowed) - 0.02)
+            out.lowres.push({id: a.dataset.id, density: +density.toFixed(2), allowed: +allowed.toFixed(2), frame: [w, h]});
+        }
+      }
+      out.columns = lefts.size;
+      const first = layout.querySelector('.strip a.photo');
+      for (const strip of layout.querySelectorAll('.strip')) strip.scrollLeft = 0;
+      window.scrollTo(0, 0);
+      await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+      if (first) out.stripStart = first.getBoundingClientRect().left - layout.getBoundingClientRect().left;
+      window.scrollTo(0, 0);
+      return out;
+    }""", [style, scale, aspects, style in WHOLE])
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def crawl(base, start):
+    """Every page reachable from `start`, and every reference on them, fetched once."""
+    pages, seen, queue, failures = 0, set(), [start], []
+    while queue:
+        url = queue.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        try:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                body = response.read() if url.endswith(".html") else b""
+        except (urllib.error.URLError, OSError) as error:
+            failures.append(f"{url}: {error}")
+            continue
+        if not url.endswith(".html"):
+            continue
+        pages += 1
+        structure = Structure()
+        structure.feed(body.decode("utf-8"))
+        for reference in structure.references:
+            target = urllib.parse.urljoin(url, reference).split("#")[0]
+            if target.startswith(base) and target not in seen:
+                queue.append(target)
+    return pages, len(seen), failures
 
 
 def main():
@@ -105,65 +231,190 @@ def main():
         subprocess.run(["swift", "build", "--product", "tessera"], cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
         tessera = str(Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=PROJECT, check=True,
                                           capture_output=True, text=True).stdout.strip()) / "tessera")
-    browser = chromium()
+    browser_binary = chromium()
     out = Path(args.out)
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    with tempfile.TemporaryDirectory(prefix="tessera-album-") as work:
+    with tempfile.TemporaryDirectory(prefix="tessera-album-") as work, sync_playwright() as playwright:
         work = Path(work)
         photos = work / "photos"
-        subprocess.run([tessera, "sample-library", str(photos)], check=True, stdout=subprocess.DEVNULL)
-        hostile = photos / "<script>alert(1)</script>"
-        hostile.mkdir(parents=True)  # "/" nests it: the album name is exactly this string
-        for source in sorted((photos / "Garden").glob("IMG_*.jpg"))[:8]:
-            shutil.copyfile(source, hostile / f"it's \"{source.name}\"")
+        library(tessera, photos)
         store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
         subprocess.run([tessera, "scan", str(photos), *store], check=True, stdout=subprocess.DEVNULL)
-        for style in ("justified", "tiles", "strip"):
-            site = out / style
-            subprocess.run([tessera, "album", "build", "--out", str(site), "--style", style, "--copy-thumbnails", *store],
+        with sqlite3.connect(work / "index.sqlite") as db:
+            aspects = {str(row[0]): {"width": row[1], "height": row[2], "aspect": row[1] / row[2]} for row in db.execute(
+                "SELECT id, display_width, display_height FROM photos WHERE status IN ('ok', 'warning')")}
+        browser = playwright.chromium.launch(executable_path=browser_binary, args=["--no-sandbox"])
+        sites = {}
+        for style in STYLES:
+            site = out / "sites" / style
+            subprocess.run([tessera, "album", "build", "--out", str(site), "--style", style, *store],
                            check=True, stdout=subprocess.DEVNULL)
+            sites[style] = site
             pages = sorted(site.rglob("*.html"))
-            check(len(pages) == 5, f"{style}: {len(pages)} pages, expected 5")
+            check(len(pages) > BIG, f"{style}: only {len(pages)} pages")
+            broken = []
             for page in pages:
                 text = page.read_text(encoding="utf-8")
                 structure = Structure()
                 structure.feed(text)
-                check(not structure.errors and not structure.stack, f"{page}: {structure.errors[:2]} {structure.stack}")
-                check("<script>alert(1)</script>" not in text, f"{page}: the folder name is not escaped")
-                for reference in structure.references:
-                    target = (page.parent / urllib.parse.unquote(reference)).resolve()
-                    check(target.exists(), f"{page}: {reference} does not resolve")
-            # What a person sees: screenshots, and the DOM of the visible layout.
-            album = next(p for p in pages if "garden" in str(p.parent) and p.name == "index.html")
+                if structure.errors or structure.stack or "<script>alert(1)</script>" in text:
+                    broken.append(f"{page}: {structure.errors[:2]} {structure.stack}")
+            check(not broken, f"{style}: pages that do not parse or show the folder name unescaped: {broken[:3]}")
+            large = next(site.glob("albums/large-*/index.html"))
             for width in (375, 1280):
-                shot = out / f"{style}-{width}.png"
-                subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                f"--window-size={width},1400", f"--screenshot={shot}", album.as_uri()],
-                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-                check(shot.exists() and shot.stat().st_size > 10_000, f"{shot} was not written")
-                harness = work / f"harness-{style}-{width}.html"
-                harness.write_text(HARNESS % {"page": album.as_uri(), "width": width}, encoding="utf-8")
-                dom = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu",
-                                      "--allow-file-access-from-files", "--virtual-time-budget=15000",
-                                      f"--window-size={width + 20},1400", "--dump-dom", harness.as_uri()],
-                                     capture_output=True, text=True, timeout=120).stdout
-                start = dom.find('<pre id="result">') + len('<pre id="result">')
-                raw = dom[start:dom.find("</pre>", start)]
-                try:
-                    report = json.loads(html.unescape(raw)) if raw and raw != "pending" else None
-                except ValueError:
-                    report = None
-                check(report is not None, f"{style} at {width}: no DOM report ({raw[:80]})")
-                if report:
-                    check(report["layouts"] == 1, f"{style} at {width}: {report['layouts']} visible layouts")
-                    check(report["layoutWidth"] == f"{width}px", f"{style} at {width}: layout for {report['layoutWidth']}")
-                    check(report["images"] >= 10, f"{style} at {width}: only {report['images']} images")
-                    check(not report["unloaded"], f"{style} at {width}: images not loaded: {report['unloaded'][:3]}")
-                    check(not report["misplaced"], f"{style} at {width}: misplaced: {report['misplaced'][:3]}")
+                for scale in (1, 2):
+                    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
+                    page = context.new_page()
+                    page.goto(large.as_uri(), wait_until="load")
+                    report = page_metrics(page, style, scale, aspects)
+                    where = f"{style} at {width} px, scale {scale}"
+                    check(report["layouts"] == 1, f"{where}: {report['layouts']} visible layouts")
+                    check(report["images"] >= 6, f"{where}: only {report['images']} images")
+                    check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
+                    check(not report["misplaced"], f"{where}: off their frames: {report['misplaced'][:3]}")
+                    check(not report["cropped"], f"{where}: cropped or distorted: {report['cropped'][:3]}")
+                    check(not report["lowres"], f"{where}: under 1.9 device px per CSS px: {report['lowres'][:3]}")
+                    if style == "masonry":
+                        check(report["columns"] == (2 if width == 375 else 4), f"{where}: {report['columns']} columns")
+                    if style == "strip":
+                        inset = 8 if width < 600 else (width - 1072) / 2
+                        check(report["stripStart"] is not None and abs(report["stripStart"] - inset) <= 1,
+                              f"{where}: the strip starts at x = {report['stripStart']}")
+                    page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
+                    context.close()
+        check_viewer(browser, sites["justified"], out)
+        check_big_album(browser, sites, out)
+        check_portable(sites["justified"], work)
+        browser.close()
     print(f"screenshots in {out}")
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
+
+
+def check_viewer(browser, site, out):
+    large = next(site.glob("albums/large-*/index.html"))
+    for width, scale in ((1280, 1), (375, 2)):
+        context = browser.new_context(viewport={"width": width, "height": 800}, device_scale_factor=scale, has_touch=width < 600)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(large.as_uri(), wait_until="load")
+        order = page.evaluate("""[...[...document.querySelectorAll('.layout')]
+            .find(l => getComputedStyle(l).display !== 'none').querySelectorAll('a.photo')].map(a => a.dataset.id)""")
+        page.evaluate("window.scrollTo(0, 400)")
+        before = page.evaluate("window.scrollY")
+        tiles = page.locator(".layout:visible a.photo")
+        start = next(i for i in range(tiles.count()) if tiles.nth(i).bounding_box()["y"] > 0)
+        tiles.nth(start).click()
+        page.wait_for_selector(".lightbox:not([hidden])")
+        shown = lambda: page.evaluate("document.querySelector('.lightbox').dataset.id")
+        where = f"viewer at {width} px"
+        check(shown() == order[start], f"{where}: opened {shown()}, clicked {order[start]}")
+        page.wait_for_function("document.querySelector('.lightbox img').complete && document.querySelector('.lightbox img').naturalWidth > 0")
+        page.screenshot(path=str(out / f"viewer-{width}-{scale}x.png"))
+        page.keyboard.press("ArrowRight")
+        check(shown() == order[start + 1], f"{where}: -> shows {shown()}, expected {order[start + 1]}")
+        page.keyboard.press("ArrowRight")
+        check(shown() == order[start + 2], f"{where}: -> -> shows {shown()}, expected {order[start + 2]}")
+        page.keyboard.press("ArrowLeft")
+        check(shown() == order[start + 1], f"{where}: <- shows {shown()}, expected {order[start + 1]}")
+        check("Date from" in page.inner_text(".lightbox .facts"), f"{where}: the panel does not say where the date came from")
+        if width < 600:
+            box = page.locator(".lightbox figure").bounding_box()
+            y = box["y"] + box["height"] / 2
+            page.evaluate("""([x0, x1, y]) => { const f = document.querySelector('.lightbox figure');
+              const touch = x => new Touch({identifier: 1, target: f, clientX: x, clientY: y});
+              f.dispatchEvent(new TouchEvent('touchstart', {touches: [touch(x0)], bubbles: true}));
+              f.dispatchEvent(new TouchEvent('touchend', {changedTouches: [touch(x1)], bubbles: true})); }""",
+                          [box["width"] * 0.8, box["width"] * 0.2, y])
+            check(shown() == order[start + 2], f"{where}: a swipe to the left shows {shown()}, expected {order[start + 2]}")
+        page.keyboard.press("Escape")
+        check(page.evaluate("document.querySelector('.lightbox').hidden"), f"{where}: Esc does not close the viewer")
+        check(page.evaluate("window.scrollY") == before, f"{where}: Esc returns to {page.evaluate('window.scrollY')}, not {before}")
+        check(not errors, f"{where}: script errors {errors[:2]}")
+        context.close()
+    # Without JavaScript: the plain pages.
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    messages = next(site.glob("albums/messages-*/index.html"))
+    page.goto(messages.as_uri(), wait_until="load")
+    page.locator(".layout:visible a.photo").first.click()
+    page.wait_for_load_state("load")
+    check("/view/" in page.url, f"without script a photo opens {page.url}")
+    page.wait_for_function("document.querySelector('figure img').complete && document.querySelector('figure img').naturalWidth > 0")
+    facts = page.inner_text(".facts")
+    check("guess from the file name" in facts and "2019-08-12" in facts, f"the WhatsApp photo's page says: {facts!r}")
+    check(page.locator("dd.guess").count() == 1, "the guessed date is not marked")
+    page.screenshot(path=str(out / "viewer-page-nojs-1280.png"))
+    page.goto(next(site.glob("albums/large-*/index.html")).as_uri())
+    page.locator(".layout:visible a.photo").first.click()
+    page.wait_for_load_state("load")
+    first = page.url
+    page.locator("a[rel=next]").click()
+    page.wait_for_load_state("load")
+    check(page.url != first and "/view/" in page.url, f"without script, next goes to {page.url}")
+    context.close()
+    data = next(site.glob("albums/large-*/photos.js")).read_text(encoding="utf-8")
+    entries = json.loads(data[data.index("["):data.rindex("]") + 1])
+    place = [fact for entry in entries if entry["name"] == "DSC_0003.jpg" for fact in entry["facts"] if fact["label"] == "Place"]
+    check(place and place[0]["value"].startswith("48.86") and "openstreetmap.org" in place[0].get("link", ""),
+          f"the GPS photo's place: {place}")
+
+
+def check_big_album(browser, sites, out):
+    for style, site in sites.items():
+        big = next(site.glob("albums/big-*/index.html"))
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(big.as_uri(), wait_until="load")
+        load = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+        check(load < 1000, f"{style}: the {BIG}-photo album's first page loads in {load:.0f} ms")
+        ids = page.evaluate("new Set([...document.querySelectorAll('a.photo img')].map(i => i.className)).size")
+        check(0 < ids <= 60, f"{style}: the first page holds {ids} photos")
+        check(page.locator("nav.pager a[rel=next]").count() == 1, f"{style}: no next page link")
+        if style == "tiles":
+            more = page.locator(".layout:visible a.photo:has(.more)").first
+            hidden_id = more.get_attribute("data-id")
+            more.click()
+            page.wait_for_selector(".lightbox:not([hidden])")
+            check(page.evaluate("document.querySelector('.lightbox').dataset.id") == hidden_id,
+                  "the +N tile does not open its hidden photos")
+        page.goto(big.with_name("page-2.html").as_uri(), wait_until="load")
+        check(page.locator("nav.pager a[rel=prev]").count() == 1, f"{style}: page 2 has no previous link")
+        print(f"{style}: {BIG}-photo album, load event at {load:.0f} ms, {ids} photos on the first page")
+        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
+    check(page.locator("section.year").count() >= 3, "the timeline lacks years")
+    page.screenshot(path=str(out / "timeline-1280.png"), full_page=True)
+    context.close()
+
+
+def check_portable(site, work):
+    copy = work / "copied-site"
+    shutil.copytree(site, copy, symlinks=True)
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=copy,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base, timeout=5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        pages, fetched, failures = crawl(base, base + "index.html")
+        check(pages > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
+        print(f"served copy: {pages} pages, {fetched} references, {len(failures)} failures")
+    finally:
+        server.terminate()
+        server.wait()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 # sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;
 # Pillow and NumPy (Debian's, for /usr/bin/python3): the colour-managed reference renditions.
 # time: GNU time measures the peak memory of tessera processes the tests start.
-scripts/install-deps.sh python3 sqlite3 util-linux python3-pil python3-numpy time tmux
+# python3-venv and chromium: the album check runs Playwright (from PyPI, in .build-venv) against
+# Debian's chromium.
+scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Build first: a compiler warning in the project's own code fails the run.
@@ -37,6 +39,8 @@ done
 # CIEDE2000 of 16x16 block means at most 1.0).
 /usr/bin/python3 scripts/check-colour.py "$(swift build --show-bin-path)/tessera"
 
-# Album pages in a real browser (installs Debian's chromium when missing); screenshots
-# go to ./tessera-data/album-check/.
-python3 scripts/check-album.py "$(swift build --show-bin-path)/tessera"
+# The album site in a real browser; screenshots go to ./tessera-data/album-check/.
+venv=.build-venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
+"$venv/bin/python" scripts/check-album.py "$(swift build --show-bin-path)/tessera"

@@ -5,19 +5,32 @@ public import TesseraLayout
 import TesseraMetadata
 import TesseraSystem
 
-/// Static HTML album pages from the index, the thumbnail cache and the layout engine.
+/// A static album site from the index: folder albums, a timeline of months, and a viewer.
 ///
-/// `index.html` lists the albums newest first; each album gets its own folder
-/// of pages, `photosPerPage` photos each, laid out by the engine at three
-/// breakpoint widths (375, 768 and 1280 points) and chosen with CSS media
-/// queries. Pages need no script and no network. Only albums whose content
-/// changed since the last build are written again.
+/// The output folder works wherever it is copied or served: renditions are hard-linked (or
+/// copied) into `media/`, originals placed in `originals/` as the options say, and every
+/// reference is relative inside the folder. `index.html` lists the folder albums newest first
+/// and `timeline.html` the years and months; each album and month gets pages of
+/// `photosPerPage` photos, laid out by the engine at three breakpoint widths and chosen with
+/// CSS. Each photo has a plain viewer page; the shared script turns it into a lightbox. Only
+/// collections whose content changed since the last build are written again.
 public struct AlbumBuilder: Sendable {
+    /// What happens to the originals.
+    public enum Originals: String, Sendable, CaseIterable {
+        /// A symbolic link to each original (no space; the folder works on this machine).
+        case symlink
+        /// A hard link, or a copy on another file system (the folder works anywhere).
+        case copy
+        /// No originals: the viewer shows renditions only.
+        case none
+    }
+
     public struct Options: Sendable {
         public var output: FilePath
         public var style = LayoutConfig.Style.justified
-        /// Copy thumbnails into the output instead of linking to the cache.
-        public var copyThumbnails = false
+        /// Copy renditions into the output even where a hard link would do.
+        public var copyRenditions = false
+        public var originals = Originals.symlink
         public var photosPerPage = 60
         public var widths: [Double] = [375, 768, 1280]
 
@@ -28,9 +41,18 @@ public struct AlbumBuilder: Sendable {
 
     public struct Summary: Sendable {
         public var albums = 0
+        public var months = 0
+        /// Albums and months written, and left as they were.
         public var written = 0
         public var unchanged = 0
         public var pages = 0
+        /// Rendition and original files placed in this build, by how.
+        public var linked = 0
+        public var copied = 0
+        /// Renditions or originals that could not be placed (gone from the cache or the disk).
+        public var missing = 0
+        /// Files no page refers to any more, removed.
+        public var removed = 0
         public var indexPage: FilePath
     }
 
@@ -42,230 +64,156 @@ public struct AlbumBuilder: Sendable {
         self.options = options
     }
 
-    /// Writes the pages.
+    /// Writes the site.
     ///
-    /// - Parameter shouldStop: asked between albums; when it says yes, the build ends early
-    ///   (albums not reached keep their previous pages) and throws.
-    /// - Throws: `AlbumError` when the output cannot be written, the style is unknown, the index
-    ///   cannot be read, or the build was stopped.
+    /// - Parameter shouldStop: asked between collections; when it says yes, the build ends early
+    ///   (collections not reached keep their previous pages) and throws.
+    /// - Throws: `AlbumError` when the output cannot be written, the index cannot be read, or the
+    ///   build was stopped.
     public func build(shouldStop: () -> Bool = { false }) throws(AlbumError) -> Summary {
         let output = options.output.isAbsolute
             ? options.output : FilePath(FileManager.default.currentDirectoryPath).pushing(options.output)
         var summary = Summary(indexPage: output.appending("index.html"))
         let albums: [AlbumRecord]
+        let months: [(month: String, count: Int)]
         do {
             albums = try index.albums()
+            months = try index.months()
         } catch {
             throw AlbumError(.index, "\(error)")
         }
         try Self.makeDirectory(output)
+        try Self.makeDirectory(output.appending("assets"))
+        for (name, text) in Assets.files {
+            try Self.write(text, to: output.appending("assets").appending(name))
+        }
+        let media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
+        let albumFolders = Dictionary(albums.map { ($0.id, "albums/" + Self.folderName($0)) }, uniquingKeysWith: { first, _ in first })
+        let writer = CollectionPages(options: options, media: media, placeholders: Placeholders(), albumFolders: albumFolders)
         var manifest = Manifest.load(from: output)
-        var entries: [String] = []
         var keep: Set<String> = []
-        for album in albums {
+
+        func publish(_ collection: Collection) throws(AlbumError) {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
-            let photos: [PhotoRecord]
-            do {
-                photos = try index.photos(.init(albumID: album.id))
-            } catch {
-                throw AlbumError(.index, "\(error)")
+            keep.insert(collection.folder)
+            // The site carries every rendition and original of its photos, whether or not
+            // this build writes their pages, so that what unchanged pages refer to is kept.
+            for photo in collection.photos {
+                for entry in photo.renditions { _ = media.rendition(entry.path) }
+                _ = ViewerPages.original(photo, media: media, albumFolders: albumFolders)
             }
-            guard !photos.isEmpty else { continue }
-            let folder = Self.folderName(album)
-            keep.insert(folder)
-            let directory = output.appending("albums").appending(folder)
-            let fingerprint = fingerprint(album: album, photos: photos)
-            if manifest.albums[folder] != fingerprint || !FileManager.default.fileExists(atPath: directory.appending("index.html").string) {
-                summary.pages += try writeAlbum(album, photos: photos, into: directory, output: output)
-                manifest.albums[folder] = fingerprint
+            let directory = output.appending(collection.folder)
+            let fingerprint = fingerprint(collection)
+            if manifest.albums[collection.folder] != fingerprint
+                || !FileManager.default.fileExists(atPath: directory.appending("index.html").string) {
+                summary.pages += try writer.write(collection, into: directory)
+                manifest.albums[collection.folder] = fingerprint
                 summary.written += 1
             } else {
                 summary.unchanged += 1
             }
-            summary.albums += 1
-            entries.append(albumEntry(album, photos: photos, folder: folder, output: output))
         }
-        // Albums that no longer exist leave the output.
+
+        var entries: [String] = []
+        for album in albums {
+            let photos = try Self.photos(index, .init(albumID: album.id))
+            guard !photos.isEmpty, let folder = albumFolders[album.id] else { continue }
+            let range = Self.dateRange(album)
+            try publish(Collection(
+                folder: folder, title: Self.title(album), subtitle: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range),
+                photos: photos, ownsViewerPages: true))
+            summary.albums += 1
+            entries.append(card(href: folder + "/index.html", cover: photos.first, media: media, name: Self.title(album),
+                                meta: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range)))
+        }
+        var years: [(year: String, cards: [String])] = []
+        for (month, _) in months {
+            let photos = try Self.photos(index, .init(month: month))
+            guard !photos.isEmpty else { continue }
+            let folder = "months/" + month
+            let title = Self.monthTitle(month)
+            try publish(Collection(folder: folder, title: title, subtitle: "\(photos.count) photos", photos: photos, ownsViewerPages: false))
+            summary.months += 1
+            let year = String(month.prefix(4))
+            let entry = card(href: folder + "/index.html", cover: photos.first, media: media, name: title, meta: "\(photos.count) photos")
+            if years.last?.year == year { years[years.count - 1].cards.append(entry) } else { years.append((year, [entry])) }
+        }
+        // Collections that no longer exist leave the output, as do files no page refers to.
         for stale in Set(manifest.albums.keys).subtracting(keep) {
-            try? FileManager.default.removeItem(atPath: output.appending("albums").appending(stale).string)
+            try? FileManager.default.removeItem(atPath: output.appending(stale).string)
             manifest.albums[stale] = nil
         }
-        let body = """
-            <header><h1>Albums</h1><p>\(albums.count) albums, \(albums.reduce(0) { $0 + $1.photoCount }) photos</p></header>
+        summary.removed = media.sweep()
+        summary.linked = media.linked
+        summary.copied = media.copied
+        summary.missing = media.missing
+        let crumbs = "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a></nav>"
+        let total = albums.reduce(0) { $0 + $1.photoCount }
+        try Self.write(HTML.document(title: "Albums", body: """
+            <header>\(crumbs)<h1>Albums</h1><p>\(summary.albums) albums, \(total) photos</p></header>
             <main class="albums">
             \(entries.joined(separator: "\n"))
             </main>
-            """
-        try Self.write(HTML.document(title: "Albums", body: body), to: summary.indexPage)
+            """, depth: ""), to: summary.indexPage)
+        let sections = years.map { year, cards in
+            "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
+        }
+        try Self.write(HTML.document(title: "Timeline", body: """
+            <header>\(crumbs)<h1>Timeline</h1><p>\(total) photos by the month they were taken</p></header>
+            <main>
+            \(sections.joined(separator: "\n"))
+            </main>
+            """, depth: ""), to: output.appending("timeline.html"))
         try manifest.save(to: output)
         return summary
     }
 
-    /// One album's pages. Returns how many were written.
-    private func writeAlbum(_ album: AlbumRecord, photos: [PhotoRecord], into directory: FilePath, output: FilePath) throws(AlbumError) -> Int {
-        try? FileManager.default.removeItem(atPath: directory.string)
-        try Self.makeDirectory(directory)
-        let records = photos.map(LayoutPhoto.init)
-        let byID = Dictionary(photos.map { (String($0.id), $0) }, uniquingKeysWith: { first, _ in first })
-        // One document per breakpoint; count paging gives every width the same photos per page.
-        var documents: [(Double, LayoutDocument)] = []
-        for width in options.widths {
-            var config = LayoutConfig()
-            config.style = options.style
-            config.pageWidth = width
-            config.insets = .init(top: 8, left: width < 600 ? 8 : 16, bottom: 8, right: width < 600 ? 8 : 16)
-            config.paging = .count
-            config.pageCount = options.photosPerPage
-            config.groupBy = .day
-            config.pixelRounding = true
-            config.outputScale = 2
-            do {
-                documents.append((width, try AlbumLayout.layout(records, config: config)))
-            } catch {
-                throw AlbumError(.layout, "layout failed: \(error)")
-            }
+    private static func photos(_ index: PhotoIndex, _ query: PhotoIndex.PhotoQuery) throws(AlbumError) -> [PhotoRecord] {
+        do {
+            return try index.photos(query)
+        } catch {
+            throw AlbumError(.index, "\(error)")
         }
-        let pageCount = documents.first?.1.pages.count ?? 0
-        let title = Self.title(album)
-        for page in 0..<pageCount {
-            let file = directory.appending(page == 0 ? "index.html" : "page-\(page + 1).html")
-            var layouts: [String] = []
-            var hidden: [(String, [String])] = []
-            for (width, document) in documents where page < document.pages.count {
-                let (html, more) = render(
-                    document.pages[page], width: width, stripHeight: LayoutConfig().stripHeight, byID: byID,
-                    directory: directory, output: output)
-                layouts.append(html)
-                if hidden.isEmpty { hidden = more }
+    }
+
+    /// A link with a square cover image, for the album list and the timeline.
+    private func card(href: String, cover: PhotoRecord?, media: MediaFolder, name: String, meta: String) -> String {
+        let sources = cover.map { ImageSources($0, width: 160, height: 160, fit: .cover, placed: { media.rendition($0.path) }) }
+        let image = sources.flatMap { sources in
+            sources.fallback(width: 320).map {
+                "<img src=\"\(HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: ""))\" "
+                    + "sizes=\"(min-width: 400px) 200px, 45vw\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"\">"
             }
-            let range = Self.dateRange(album)
-            var body = """
-                <header><a href="../../index.html">All albums</a><h1>\(HTML.escape(title))</h1>\
-                <p>\(album.photoCount) photos\(range.isEmpty ? "" : " · " + HTML.escape(range))</p></header>
-                <main>
-                \(layouts.joined(separator: "\n"))
-                </main>
-                """
-            for (section, ids) in hidden {
-                let thumbs = ids.compactMap { byID[$0] }.map { photo in
-                    "<a href=\"\(link(to: photo, from: directory))\"><img src=\"\(thumbnail(of: photo, from: directory, output: output))\" alt=\"\(HTML.escape(Self.name(photo)))\"></a>"
-                }
-                body += "\n<section class=\"hidden-photos\" id=\"more-\(HTML.escape(section))\"><h2>\(HTML.escape(section)): more photos</h2>\(thumbs.joined())</section>"
-            }
-            if pageCount > 1 {
-                let links = (0..<pageCount).map { number in
-                    number == page ? "<span>\(number + 1)</span>"
-                        : "<a href=\"\(number == 0 ? "index.html" : "page-\(number + 1).html")\">\(number + 1)</a>"
-                }
-                body += "\n<nav class=\"pager\">\(links.joined(separator: " "))</nav>"
-            }
-            try Self.write(HTML.document(title: title, body: body), to: file)
-        }
-        return pageCount
+        } ?? "<img alt=\"\" width=\"160\" height=\"160\">"
+        return "<a href=\"\(HTML.url(Array(href.utf8)))\">\(image)<div class=\"name\">\(HTML.escape(name))</div>"
+            + "<div class=\"meta\">\(HTML.escape(meta))</div></a>"
     }
 
-    /// One laid-out page as an absolutely positioned block; also the tiles' hidden photos by section.
-    private func render(
-        _ page: LayoutPage, width: Double, stripHeight: Double, byID: [String: PhotoRecord], directory: FilePath, output: FilePath
-    ) -> (String, [(String, [String])]) {
-        var out = "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(width))px;height:\(HTML.px(page.height))px\">"
-        var hidden: [(String, [String])] = []
-        // A strip section becomes a natively scrolling row: unzoomed cells at their content x,
-        // centred and snapped by CSS scroll-snap, so it works without script.
-        var strip: (top: Double, cells: String, right: Double)?
-        func closeStrip() {
-            guard let row = strip else { return }
-            out += "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;height:\(HTML.px(stripHeight))px\">"
-                + "<div class=\"cells\" style=\"width:\(HTML.px(row.right))px;height:\(HTML.px(stripHeight))px\">\(row.cells)</div></div>"
-            strip = nil
-        }
-        for item in page.items {
-            if item.type == .header {
-                closeStrip()
-                out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(item.title ?? ""))</div>"
-                continue
-            }
-            guard let id = item.photoId, let photo = byID[id] else { continue }
-            var frame = item
-            if let contentX = item.contentX, let scale = item.scale {
-                let rowHeight = stripHeight
-                let baseWidth = item.width / scale, baseHeight = item.height / scale
-                if strip == nil { strip = (item.y - (rowHeight - item.height) / 2, "", 0) }
-                frame.x = contentX + (item.width - baseWidth) / 2
-                frame.y = (rowHeight - baseHeight) / 2
-                frame.width = baseWidth
-                frame.height = baseHeight
-                strip?.right = frame.x + baseWidth + (width - baseWidth) / 2
-                strip?.cells += anchor(photo, frame: frame, overlay: nil, directory: directory, output: output)
-                continue
-            }
-            out += anchor(photo, frame: frame, overlay: item.overlay?.text, directory: directory, output: output)
-            if let overlay = item.overlay { hidden.append((item.sectionId, overlay.hiddenPhotoIds)) }
-        }
-        closeStrip()
-        out += "</div>"
-        return (out, hidden)
-    }
-
-    /// A photo frame: a link to the original around its thumbnail; the layout frame is in data attributes.
-    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, overlay: String?, directory: FilePath, output: FilePath) -> String {
-        let name = HTML.escape(Self.name(photo))
-        // The tooltip says what the file is: its name, and its format in capitals (HEIF, RAW…).
-        let title = HTML.escape("\(Self.name(photo)) (\(photo.format.rawValue.uppercased()))")
-        return "<a class=\"photo\" href=\"\(link(to: photo, from: directory))\" style=\"\(Self.frame(frame))\" "
-            + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
-            + "<img src=\"\(thumbnail(of: photo, from: directory, output: output))\" alt=\"\(name)\" title=\"\(title)\">"
-            + (overlay.map { "<span class=\"more\">\(HTML.escape($0))</span>" } ?? "") + "</a>"
-    }
-
-    private static func frame(_ item: LayoutItem) -> String {
-        "left:\(HTML.px(item.x))px;top:\(HTML.px(item.y))px;width:\(HTML.px(item.width))px;height:\(HTML.px(item.height))px"
-    }
-
-    private func albumEntry(_ album: AlbumRecord, photos: [PhotoRecord], folder: String, output: FilePath) -> String {
-        let cover = photos.first.map { thumbnail(of: $0, from: output, output: output) } ?? ""
-        let range = Self.dateRange(album)
-        return "<a href=\"albums/\(HTML.url(Array(folder.utf8)))/index.html\"><img src=\"\(cover)\" alt=\"\">"
-            + "<div class=\"name\">\(HTML.escape(Self.title(album)))</div>"
-            + "<div class=\"meta\">\(album.photoCount) photos\(range.isEmpty ? "" : " · " + HTML.escape(range))</div></a>"
-    }
-
-    /// The original photo, relative to `directory`.
-    private func link(to photo: PhotoRecord, from directory: FilePath) -> String {
-        HTML.url(HTML.relative(photo.pathBytes, from: directory.rawBytes))
-    }
-
-    /// The largest square rendition (the largest fit if there is none), linked from the cache
-    /// or copied into the output.
-    private func thumbnail(of photo: PhotoRecord, from directory: FilePath, output: FilePath) -> String {
-        let squares = photo.renditions.filter { $0.spec.kind == .square }
-        guard let best = (squares.isEmpty ? photo.renditions : squares).max(by: { $0.spec.size < $1.spec.size })?.path
-        else { return "" }
-        var target = FilePath(best)
-        if options.copyThumbnails {
-            let copy = output.appending("thumbnails").appending(target.lastComponent?.string ?? "thumb.jpg")
-            if !FileManager.default.fileExists(atPath: copy.string) {
-                try? FileManager.default.createDirectory(
-                    atPath: copy.removingLastComponent().string, withIntermediateDirectories: true)
-                try? FileManager.default.copyItem(atPath: best, toPath: copy.string)
-            }
-            target = copy
-        }
-        return HTML.url(HTML.relative(target.rawBytes, from: directory.rawBytes))
-    }
-
-    /// What changes an album's pages: its photos, their dates, sizes and thumbnails, and the build options.
-    private func fingerprint(album: AlbumRecord, photos: [PhotoRecord]) -> String {
-        var text = "v1|\(options.style)|\(options.copyThumbnails)|\(options.photosPerPage)|\(options.widths)|\(album.name)"
-        for photo in photos {
-            text += "|\(photo.path)|\(photo.capturedAt ?? "")|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
-            text += "|\(photo.renditions.map(\.path).joined(separator: ","))"
+    /// What changes a collection's pages: its photos and everything shown of them, and the options.
+    private func fingerprint(_ collection: Collection) -> String {
+        var text = "v2|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        text += "|\(collection.title)|\(collection.subtitle)"
+        for photo in collection.photos {
+            text += "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
+            text += "|\(photo.renditions.map { "\($0.path):\($0.width)x\($0.height)" }.joined(separator: ","))"
+            text += "|\(photo.thumbhash.map { XXH64.hex(XXH64.hash($0)) } ?? "")"
+            text += PhotoFact.facts(of: photo).map { "\($0.label)=\($0.value)" }.joined(separator: ";")
         }
         return XXH64.hex(XXH64.hash(Array(text.utf8)))
     }
 
+    static func monthTitle(_ month: String) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                     "October", "November", "December"]
+        guard let number = Int(month.suffix(2)), (1...12).contains(number) else { return month }
+        return "\(names[number - 1]) \(month.prefix(4))"
+    }
+
+    /// The file name, from the path's bytes (a `FilePath` per photo costs more than a page).
     static func name(_ photo: PhotoRecord) -> String {
-        photo.path.lastComponent?.string ?? photo.path.string
+        let bytes = photo.pathBytes
+        let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? bytes.startIndex
+        return String(decoding: bytes[start...], as: UTF8.self)
     }
 
     static func title(_ album: AlbumRecord) -> String {
@@ -338,7 +286,7 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// What the last build wrote: one fingerprint per album folder, in `.tessera-album.json`.
+/// What the last build wrote: one fingerprint per collection folder, in `.tessera-album.json`.
 struct Manifest: Codable {
     var albums: [String: String] = [:]
 

@@ -53,37 +53,8 @@ enum HTML {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    static let style = """
-        :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-        body{margin:0;background:Canvas;color:CanvasText}
-        header{padding:16px 16px 4px;max-width:1280px;margin:0 auto}
-        header h1{margin:4px 0;font-size:1.5rem;overflow-wrap:anywhere}
-        header p{margin:0;opacity:.7}
-        a{color:inherit}
-        .layout{position:relative;margin:0 auto;display:none}
-        .layout a.photo,.layout .header{position:absolute;overflow:hidden;box-sizing:border-box}
-        .layout img{width:100%;height:100%;object-fit:cover;display:block;background:#8883}
-        .layout .header{font-weight:600;font-size:.95rem;display:flex;align-items:flex-end;padding:0 4px 6px}
-        .more{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;
-          background:#0008;color:#fff;font-size:2rem;font-weight:600}
-        .strip{overflow-x:auto;scroll-snap-type:x mandatory;position:relative}
-        .strip .cells{position:relative}
-        .strip a.photo{scroll-snap-align:center}
-        .hidden-photos{max-width:1280px;margin:8px auto;padding:0 16px}
-        .hidden-photos img{width:96px;height:96px;object-fit:cover;margin:2px}
-        .w375{display:block}
-        @media (min-width:768px){.w375{display:none}.w768{display:block}}
-        @media (min-width:1280px){.w768{display:none}.w1280{display:block}}
-        nav.pager{display:flex;gap:12px;justify-content:center;padding:24px}
-        .albums{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:16px;padding:16px;
-          max-width:1280px;margin:0 auto}
-        .albums a{text-decoration:none}
-        .albums img{width:100%;aspect-ratio:1;object-fit:cover;border-radius:6px;display:block;background:#8883}
-        .albums .name{font-weight:600;margin-top:6px;overflow-wrap:anywhere}
-        .albums .meta{opacity:.7;font-size:.85rem}
-        """
-
-    static func document(title: String, body: String) -> String {
+    /// A page that uses the shared style sheet and script, `depth` (`../../`) below the output.
+    static func document(title: String, head: String = "", body: String, bodyAttributes: String = "", depth: String = "../../") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -91,9 +62,11 @@ enum HTML {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
-        <style>\(style)</style>
+        <link rel="stylesheet" href="\(depth)assets/album.css">
+        <script src="\(depth)assets/album.js" defer></script>
+        \(head)
         </head>
-        <body>
+        <body\(bodyAttributes)>
         \(body)
         </body>
         </html>

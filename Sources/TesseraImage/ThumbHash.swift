@@ -124,6 +124,16 @@ public enum ThumbHash {
         return PixelBuffer(width: w, height: h, channels: 4, pixels: pixels)
     }
 
+    /// The placeholder as PNG bytes (RGB when the photo is opaque), small enough to inline in a page.
+    public static func placeholderPNG(_ hash: [UInt8]) -> [UInt8]? {
+        guard var image = decode(hash) else { return nil }
+        if image.pixels.enumerated().allSatisfy({ $0.offset % 4 != 3 || $0.element == 255 }) {
+            let rgb = image.pixels.enumerated().compactMap { $0.offset % 4 == 3 ? nil : $0.element }
+            image = PixelBuffer(width: image.width, height: image.height, channels: 3, pixels: rgb)
+        }
+        return try? PNGEncoder.encode(image)
+    }
+
     private static func byte(_ value: Double) -> UInt8 {
         UInt8(max(0, min(255, (value * 255).rounded())))
     }

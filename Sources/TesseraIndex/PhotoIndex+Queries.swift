@@ -20,11 +20,14 @@ extension PhotoIndex {
 
         /// Only the album with this id.
         public var albumID: Int64?
+        /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
+        public var month: String?
         public var limit: Int?
         public var kind: Kind
 
-        public init(albumID: Int64? = nil, limit: Int? = nil, kind: Kind = .photos) {
+        public init(albumID: Int64? = nil, month: String? = nil, limit: Int? = nil, kind: Kind = .photos) {
             self.albumID = albumID
+            self.month = month
             self.limit = limit
             self.kind = kind
         }
@@ -43,6 +46,10 @@ extension PhotoIndex {
             if let albumID = query.albumID {
                 conditions.append("p.album_id = ?")
                 arguments.append(albumID)
+            }
+            if let month = query.month {
+                conditions.append("substr(p.captured_at, 1, 7) = ?")
+                arguments.append(month)
             }
             let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
             var sql = """
@@ -65,6 +72,17 @@ extension PhotoIndex {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path")
                 .map(Self.album)
+        }
+    }
+
+    /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
+    /// how many photos each has.
+    public func months() throws(IndexError) -> [(month: String, count: Int)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
+                WHERE status IN ('ok', 'warning') AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
+                """).map { ($0["month"], $0["count"]) }
         }
     }
 

@@ -13,8 +13,13 @@ struct AlbumCommand: ParsableCommand {
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "build",
-            abstract: "Write album pages, newest first, laid out for phone and desktop widths.",
-            discussion: "Only albums that changed since the last build are written again. Pages work offline.")
+            abstract: "Write the album site: folder albums and a timeline, newest first, with a photo viewer.",
+            discussion: """
+                The output folder works wherever it is copied and under any static web server: renditions \
+                are hard-linked from the cache into it (copied when the cache is on another file system, or \
+                with --copy-renditions) and every reference is relative. Only albums and months that changed \
+                since the last build are written again.
+                """)
 
         @OptionGroup var store: StoreOptions
 
@@ -24,8 +29,11 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "The layout style (default: the configuration's 'album_style').")
         var style: LayoutConfig.Style?
 
-        @Flag(help: "Copy thumbnails into the output instead of linking to the cache.")
-        var copyThumbnails = false
+        @Flag(help: "Copy renditions into the output even where a hard link would do.")
+        var copyRenditions = false
+
+        @Option(help: "Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) or none.")
+        var originals: AlbumBuilder.Originals = .symlink
 
         @Option(help: "Photos per page.")
         var pageSize: Int = 60
@@ -34,12 +42,19 @@ struct AlbumCommand: ParsableCommand {
             let configuration = try store.configuration()
             var options = AlbumBuilder.Options(output: FilePath(out))
             options.style = style ?? configuration.albumStyle
-            options.copyThumbnails = copyThumbnails
+            options.copyRenditions = copyRenditions
+            options.originals = originals
             options.photosPerPage = max(1, pageSize)
             do {
                 let index = try PhotoIndex(path: configuration.index, readOnly: true)
                 let summary = try AlbumBuilder(index: index, options: options).build()
-                print("Album pages: \(summary.albums) albums (\(summary.written) written, \(summary.unchanged) unchanged)")
+                let counts = "\(summary.albums) album\(summary.albums == 1 ? "" : "s"), \(summary.months) month\(summary.months == 1 ? "" : "s")"
+                print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
+                let into = FilePath(out).appending("media")
+                print("Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
+                    + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
+                    + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))
+                print("Originals: " + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][originals, default: ""])
                 print("Open: \(summary.indexPage)")
             } catch let error as AlbumError {
                 throw CLIError(error.description)

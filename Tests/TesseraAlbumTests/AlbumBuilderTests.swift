@@ -46,7 +46,7 @@ struct AlbumBuilderTests {
             #expect(page.contains("10 photos"))
             // Three breakpoint layouts of the same ten photos.
             #expect(page.components(separatedBy: "class=\"photo\"").count - 1 == 30, "\(folder)")
-            #expect(page.contains("Garden/0-") != page.contains("Garden/1-"), "\(folder) mixes the two gardens")
+            #expect(page.contains("alt=\"0-") != page.contains("alt=\"1-"), "\(folder) mixes the two gardens")
         }
     }
 
@@ -55,9 +55,89 @@ struct AlbumBuilderTests {
         defer { directory.remove() }
         let index = try Self.twoGardens(in: directory, count: 3)
         let builder = AlbumBuilder(index: index, options: .init(output: FilePath(directory.appending("site"))))
-        #expect(try builder.build().written == 2)
+        // Two albums and two months.
+        #expect(try builder.build().written == 4)
         let again = try builder.build()
-        #expect(again.written == 0 && again.unchanged == 2)
+        #expect(again.written == 0 && again.unchanged == 4)
         #expect { try builder.build(shouldStop: { true }) } throws: { ($0 as? AlbumError)?.code == .stopped }
+    }
+
+    /// Every file a page in `site` refers to (src, srcset, href), as a path; external links aside.
+    static func references(in site: String) throws -> [(page: String, target: String)] {
+        var found: [(String, String)] = []
+        for case let file as String in FileManager.default.enumerator(atPath: site) ?? .init() where file.hasSuffix(".html") {
+            let page = URL(fileURLWithPath: site + "/" + file)
+            let html = try String(contentsOf: page, encoding: .utf8)
+            var values = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
+            for match in html.matches(of: #/srcset="([^"]*)"/#) {
+                values += match.output.1.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+            }
+            for value in values where !value.hasPrefix("https:") {
+                let decoded = value.replacingOccurrences(of: "&amp;", with: "&").removingPercentEncoding ?? value
+                found.append((file, URL(fileURLWithPath: decoded, relativeTo: page.deletingLastPathComponent()).standardizedFileURL.path))
+            }
+        }
+        return found
+    }
+
+    @Test func aCopiedSiteWorksWithoutTheCacheOrTheLibrary() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 3)
+        var options = AlbumBuilder.Options(output: FilePath(directory.appending("site")))
+        options.originals = .copy
+        let summary = try AlbumBuilder(index: index, options: options).build()
+        // Renditions and originals are hard links here (one file system), twelve of them.
+        #expect(summary.linked == 12 && summary.copied == 0 && summary.missing == 0)
+        // Moved elsewhere, with the cache and the photos gone, every reference still resolves
+        // to a file inside the folder.
+        let moved = directory.appending("elsewhere")
+        try FileManager.default.moveItem(atPath: directory.appending("site"), toPath: moved)
+        for gone in ["cache", "north", "south"] { try FileManager.default.removeItem(atPath: directory.appending(gone)) }
+        let references = try Self.references(in: moved)
+        #expect(references.count > 50)
+        for (page, target) in references {
+            #expect(target.hasPrefix(moved + "/"), "\(page) refers outside the site: \(target)")
+            #expect(FileManager.default.fileExists(atPath: target), "\(page): \(target) is missing")
+        }
+    }
+
+    @Test func copiedRenditionsAreCopiesAndOriginalsCanBeLeftOut() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 2)
+        var options = AlbumBuilder.Options(output: FilePath(directory.appending("site")))
+        options.copyRenditions = true
+        options.originals = .none
+        let summary = try AlbumBuilder(index: index, options: options).build()
+        #expect(summary.copied == 4 && summary.linked == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.appending("site/originals")))
+        let viewer = try Self.references(in: directory.appending("site")).filter { $0.page.contains("/view/") }
+        #expect(!viewer.isEmpty && viewer.allSatisfy { !$0.target.contains("/originals/") })
+    }
+
+    @Test func aPhotoThatLeavesTheLibraryLeavesTheSiteWithItsFiles() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        _ = try builder.build()
+        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
+        try FileManager.default.removeItem(atPath: gone.path.string)
+        var configuration = Configuration(environment: ["HOME": directory.path])
+        configuration.roots = ["north", "south"].map { FilePath(directory.appending($0)) }
+        configuration.index = FilePath(directory.appending("index.sqlite"))
+        configuration.cache = FilePath(directory.appending("cache"))
+        configuration.renditions = [.square(64)]
+        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: false, stop: StopFlag())
+        let again = try builder.build()
+        // Its album and its month are written again; its rendition and original link go.
+        #expect(again.written == 2 && again.removed == 2)
+        let references = try Self.references(in: site)
+        #expect(!references.contains { $0.target.hasSuffix("/view/\(gone.id).html") })
+        #expect(references.allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
+        let leftovers = FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []
+        #expect(!leftovers.contains { $0.hasSuffix("/\(gone.id).html") || $0.contains("/\(gone.id)-") })
     }
 }

@@ -115,5 +115,12 @@ struct DaemonFaultTests {
         try FileSystem.writeAtomically(
             try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 9)), to: FilePath(photos).appending("added.jpg"))
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
+        // The album site follows, one album rewritten: the new photo is in its lightbox data.
+        #expect(Deadline.wait(seconds: 30) {
+            let albums = (try? FileManager.default.contentsOfDirectory(atPath: own + "/albums/albums")) ?? []
+            return albums.contains { album in
+                (try? String(contentsOfFile: own + "/albums/albums/\(album)/photos.js", encoding: .utf8))?.contains("added.jpg") == true
+            }
+        })
     }
 }

@@ -1,0 +1,17 @@
+import TesseraIndex
+
+/// A run of photos that gets its own pages: a folder album, or a month of the timeline.
+struct Collection {
+    /// Relative to the output, two levels deep (`albums/<name>`, `months/<YYYY-MM>`), so every
+    /// page of every collection reaches the rest of the output through `../../`.
+    var folder: String
+    var title: String
+    var subtitle: String
+    /// Newest first, as the index returns them.
+    var photos: [PhotoRecord]
+    /// Whether this collection writes each photo's plain viewer page (folder albums do; a
+    /// month links to the pages of the photo's folder album).
+    var ownsViewerPages: Bool
+
+    static let prefix = "../../"
+}

@@ -1,0 +1,246 @@
+import Foundation
+import SystemPackage
+import TesseraIndex
+import TesseraLayout
+import TesseraMetadata
+
+/// Writes one collection: its pages (one layout per breakpoint width in each, chosen by CSS),
+/// the plain viewer page of each photo when the collection owns them, and `photos.js`, what
+/// the lightbox reads.
+struct CollectionPages {
+    let options: AlbumBuilder.Options
+    let media: MediaFolder
+    let placeholders: Placeholders
+    /// The output-relative folder of each album id, for viewer-page links and originals.
+    let albumFolders: [Int64: String]
+
+    /// Writes the collection into `directory`; returns how many album pages it wrote.
+    func write(_ collection: Collection, into directory: FilePath) throws(AlbumError) -> Int {
+        try? FileManager.default.removeItem(atPath: directory.string)
+        try AlbumBuilder.makeDirectory(directory)
+        let byID = Dictionary(collection.photos.map { (String($0.id), $0) }, uniquingKeysWith: { first, _ in first })
+        let records = collection.photos.map(LayoutPhoto.init)
+        var documents: [(width: Double, document: LayoutDocument)] = []
+        for width in options.widths {
+            do {
+                documents.append((width, try AlbumLayout.layout(records, config: layoutConfig(width: width))))
+            } catch {
+                throw AlbumError(.layout, "layout failed: \(error)")
+            }
+        }
+        let pages = documents.first?.document.pages ?? []
+        // The album's order is the pages' order; a tile's hidden photos follow the tile.
+        var order: [String] = []
+        var pageOf: [String: Int] = [:]
+        for (number, page) in pages.enumerated() {
+            for item in page.items {
+                for id in (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? []) where pageOf[id] == nil {
+                    order.append(id)
+                    pageOf[id] = number
+                }
+            }
+        }
+        for number in pages.indices {
+            let layouts = documents.compactMap { width, document in
+                number < document.pages.count ? render(document.pages[number], width: width, byID: byID) : nil
+            }
+            let ids = Set(pages[number].items.compactMap(\.photoId))
+            let head = placeholderStyle(collection.photos.filter { ids.contains(String($0.id)) })
+            let body = """
+                <header>\(crumbs)<h1>\(HTML.escape(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p></header>
+                <main>
+                \(layouts.joined(separator: "\n"))
+                </main>
+                \(pager(current: number, count: pages.count))
+                """
+            try AlbumBuilder.write(
+                HTML.document(title: collection.title, head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
+                to: directory.appending(Self.pageFile(number)))
+        }
+        let ordered = order.compactMap { byID[$0] }
+        try writeLightboxData(ordered, into: directory)
+        if collection.ownsViewerPages {
+            let viewer = ViewerPages(media: media, placeholders: placeholders, albumFolders: albumFolders)
+            try viewer.write(ordered, title: collection.title, pageOf: { Self.pageFile(pageOf[String($0.id)] ?? 0) }, into: directory)
+        }
+        return pages.count
+    }
+
+    static func pageFile(_ number: Int) -> String {
+        number == 0 ? "index.html" : "page-\(number + 1).html"
+    }
+
+    private var crumbs: String {
+        "<nav class=\"crumbs\"><a href=\"\(Collection.prefix)index.html\">Albums</a><a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
+    }
+
+    /// The engine's settings for one breakpoint: count paging (a tiles page holds at most as
+    /// many photos as any other page), and sizes that suit the width.
+    ///
+    /// Content is at most 1,072 CSS px wide, so that a frame that spans it still gets 1.9 device
+    /// pixels per CSS pixel at a pixel ratio of 2 from a 2048-pixel fit rendition; tiles, a
+    /// social-post cell, at most 600.
+    func layoutConfig(width: Double) -> LayoutConfig {
+        let narrow = width < 600, wide = width >= 1000
+        var config = LayoutConfig()
+        config.style = options.style
+        config.pageWidth = options.style == .tiles ? min(width, 600) : width
+        let side = max(narrow ? 8 : 16, (config.pageWidth - 1072) / 2)
+        config.insets = .init(top: 8, left: side, bottom: 8, right: side)
+        config.paging = .count
+        config.pageCount = options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
+        config.groupBy = .day
+        config.pixelRounding = true
+        config.outputScale = 2
+        config.masonryColumns = narrow ? 2 : wide ? 4 : 3
+        config.stripHeight = narrow ? 160 : wide ? 320 : 240
+        config.gridItemWidth = narrow ? 112 : 176
+        config.gridItemHeight = config.gridItemWidth
+        config.targetRowHeight = narrow ? 140 : 220
+        return config
+    }
+
+    /// Frames that promise the whole photo get fit renditions; the others are cropped squares.
+    private var fit: ImageSources.Fit {
+        switch options.style {
+        case .justified, .masonry, .strip: .whole
+        case .grid, .tiles: .cover
+        }
+    }
+
+    /// One laid-out page as an absolutely positioned block.
+    private func render(_ page: LayoutPage, width: Double, byID: [String: PhotoRecord]) -> String {
+        let config = layoutConfig(width: width)
+        let (stripHeight, inset) = (config.stripHeight, config.insets.left)
+        var out = "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
+        // A strip section becomes a natively scrolling row of its photos, unzoomed, side by
+        // side from the content's left edge, so it starts at its first photo and needs no script.
+        var strip: (top: Double, cells: String, next: Double)?
+        func closeStrip() {
+            guard let row = strip else { return }
+            out += "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;"
+                + "height:\(HTML.px(stripHeight))px;scroll-padding:0 \(HTML.px(inset))px\">"
+                + "<div class=\"cells\" style=\"width:\(HTML.px(row.next - config.stripSpacing + inset))px;height:\(HTML.px(stripHeight))px\">"
+                + "\(row.cells)</div></div>"
+            strip = nil
+        }
+        for item in page.items {
+            if item.type == .header {
+                closeStrip()
+                out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(item.title ?? ""))</div>"
+                continue
+            }
+            guard let id = item.photoId, let photo = byID[id] else { continue }
+            var frame = item
+            if item.contentX != nil, let scale = item.scale, scale > 0 {
+                let baseWidth = item.width / scale, baseHeight = item.height / scale
+                if strip == nil { strip = (item.y - (stripHeight - item.height) / 2, "", inset) }
+                frame.x = strip?.next ?? inset
+                frame.y = (stripHeight - baseHeight) / 2
+                frame.width = baseWidth
+                frame.height = baseHeight
+                strip?.next = frame.x + baseWidth + config.stripSpacing
+                // A cell the engine capped at the viewport crops its photo: show it whole inside.
+                if item.crop == true { frame = Self.contained(photo, in: frame) }
+                strip?.cells += anchor(photo, frame: frame, overlay: nil, target: photo)
+                continue
+            }
+            // The "+N" tile opens the first hidden photo; the lightbox goes on through the rest.
+            let target = item.overlay?.hiddenPhotoIds.first.flatMap { byID[$0] } ?? photo
+            if fit == .whole && item.crop == true {
+                frame = Self.contained(photo, in: frame)
+            }
+            out += anchor(photo, frame: frame, overlay: item.overlay, target: target)
+        }
+        closeStrip()
+        return out + "</div>"
+    }
+
+    /// A photo frame: a link to the viewer page of `target` around the photo's image; the frame
+    /// is in data attributes.
+    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord) -> String {
+        let name = AlbumBuilder.name(photo)
+        let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
+        let sources = ImageSources(photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
+        let src = sources.fallback(width: frame.width).map { Collection.prefix + HTML.url(Array($0.path.utf8)) } ?? ""
+        return "<a class=\"photo\" href=\"\(viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
+            + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
+            + "<img class=\"h\(photo.id)\" src=\"\(src)\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
+            + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
+            + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
+            + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
+    }
+
+    /// The plain viewer page of a photo (its folder album's), from a collection page.
+    private func viewLink(_ photo: PhotoRecord) -> String {
+        Collection.prefix + (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html"
+    }
+
+    /// The largest rectangle of the photo's aspect inside `frame`, centred.
+    private static func contained(_ photo: PhotoRecord, in frame: LayoutItem) -> LayoutItem {
+        let size = ViewerPages.displaySize(photo)
+        let aspect = Double(size.width) / Double(size.height)
+        guard frame.width > 0, frame.height > 0 else { return frame }
+        var inner = frame
+        if aspect > frame.width / frame.height {
+            inner.height = (frame.width / aspect).rounded()
+            inner.y += ((frame.height - inner.height) / 2).rounded()
+        } else {
+            inner.width = (frame.height * aspect).rounded()
+            inner.x += ((frame.width - inner.width) / 2).rounded()
+        }
+        return inner
+    }
+
+    private static func frame(_ item: LayoutItem) -> String {
+        "left:\(HTML.px(item.x))px;top:\(HTML.px(item.y))px;width:\(HTML.px(item.width))px;height:\(HTML.px(item.height))px"
+    }
+
+    /// The page's placeholders, one rule per photo, shared by its three layouts.
+    private func placeholderStyle(_ photos: [PhotoRecord]) -> String {
+        let rules = photos.compactMap { photo in placeholders.url(photo).map { ".h\(photo.id){background-image:url(\($0))}" } }
+        return rules.isEmpty ? "" : "<style>\(rules.joined(separator: "\n"))</style>"
+    }
+
+    /// Previous and next, the first and last pages, and the pages near the current one.
+    private func pager(current: Int, count: Int) -> String {
+        guard count > 1 else { return "" }
+        var parts: [String] = []
+        parts.append(current > 0
+            ? "<a rel=\"prev\" href=\"\(Self.pageFile(current - 1))\">← Previous</a>" : "<span class=\"disabled\">← Previous</span>")
+        var last = -1
+        for number in 0..<count where number == 0 || number == count - 1 || abs(number - current) <= 3 {
+            if number > last + 1 { parts.append("<span>…</span>") }
+            parts.append(number == current
+                ? "<span class=\"current\" aria-current=\"page\">\(number + 1)</span>"
+                : "<a href=\"\(Self.pageFile(number))\">\(number + 1)</a>")
+            last = number
+        }
+        parts.append(current < count - 1
+            ? "<a rel=\"next\" href=\"\(Self.pageFile(current + 1))\">Next →</a>" : "<span class=\"disabled\">Next →</span>")
+        return "<nav class=\"pager\">\(parts.joined(separator: " "))</nav>"
+    }
+
+    /// What the lightbox reads, in album order: `photos.js`, loaded by the script on first use.
+    private func writeLightboxData(_ photos: [PhotoRecord], into directory: FilePath) throws(AlbumError) {
+        struct Source: Encodable { var url: String, width: Int }
+        struct Entry: Encodable {
+            var id: String, name: String, view: String, original: String?
+            var width: Int, height: Int, sources: [Source], facts: [PhotoFact]
+        }
+        let entries = photos.map { photo in
+            let size = ViewerPages.displaySize(photo)
+            let sources = ViewerPages.sources(photo, media: media)
+            return Entry(
+                id: String(photo.id), name: AlbumBuilder.name(photo), view: viewLink(photo),
+                original: ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 },
+                width: size.width, height: size.height,
+                sources: sources.map { Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width) },
+                facts: PhotoFact.facts(of: photo))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the lightbox data") }
+        try AlbumBuilder.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory.appending("photos.js"))
+    }
+}

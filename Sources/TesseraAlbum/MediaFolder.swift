@@ -1,0 +1,140 @@
+import SystemPackage
+import TesseraIndex
+import TesseraSystem
+
+/// The files an album folder carries so that it works wherever it is copied or served:
+/// renditions under `media/` (hard-linked from the cache, copied when the cache is on another
+/// file system or when asked), and originals under `originals/` as the options say.
+/// Every page refers to them by paths relative to the output folder.
+final class MediaFolder {
+    let output: FilePath
+    let copyRenditions: Bool
+    let originals: AlbumBuilder.Originals
+    private(set) var linked = 0
+    private(set) var copied = 0
+    private(set) var missing = 0
+    /// Paths relative to the output of every file the pages refer to, for the sweep.
+    private var referenced: Set<String> = []
+    /// Relative folders known to exist. Paths are strings here: a `FilePath` operation per file
+    /// costs more than the link it makes.
+    private var directories: Set<Substring> = []
+    private let outputText: String
+    /// Files placed in this build (nil: missing), so each is placed once.
+    private var renditions: [String: String?] = [:]
+    private var placedOriginals: [Int64: String?] = [:]
+
+    init(output: FilePath, copyRenditions: Bool, originals: AlbumBuilder.Originals) {
+        self.output = output
+        self.copyRenditions = copyRenditions
+        self.originals = originals
+        outputText = output.string
+    }
+
+    /// Places the rendition at `cachePath` in the output (`media/<spec>/<fan-out>/<key>.<ext>`,
+    /// the cache's own layout, so no directory grows past the cache's) and returns its path
+    /// relative to the output; nil when the cache file is gone.
+    func rendition(_ cachePath: String) -> String? {
+        if let known = renditions[cachePath] { return known }
+        let relative = "media/" + cachePath.split(separator: "/").suffix(3).joined(separator: "/")
+        let placed = place(FilePath(cachePath), relative: relative, copy: copyRenditions) ? relative : nil
+        renditions[cachePath] = .some(placed)
+        return placed
+    }
+
+    /// Places the original of `photo` under `originals/<album folder>/` and returns its path
+    /// relative to the output; nil when originals are left out or the file cannot be placed.
+    func original(_ photo: PhotoRecord, albumFolder: String) -> String? {
+        guard originals != .none else { return nil }
+        if let known = placedOriginals[photo.id] { return known }
+        let relative = "originals/\(albumFolder)/\(photo.id)-\(Self.safeName(photo))"
+        let placed = placeOriginal(photo, relative: relative)
+        placedOriginals[photo.id] = .some(placed)
+        return placed
+    }
+
+    private func placeOriginal(_ photo: PhotoRecord, relative: String) -> String? {
+        let target = FilePath(outputText + "/" + relative)
+        if originals == .symlink {
+            referenced.insert(relative)
+            if FileSystem.linkTarget(of: target)?.rawBytes == photo.pathBytes { return relative }
+            do {
+                try ensureDirectory(of: relative)
+                try FileSystem.removeFile(target)
+                try FileSystem.symbolicLink(to: photo.path, at: target)
+                return relative
+            } catch {
+                missing += 1
+                return nil
+            }
+        }
+        // A copy follows the original when it changes: same size and mtime or copied again.
+        if let placed = try? FileSystem.linkStatus(of: target), let source = try? FileSystem.status(of: photo.path),
+           placed.size != source.size || placed.mtimeTotalNanoseconds < source.mtimeTotalNanoseconds {
+            try? FileSystem.removeFile(target)
+        }
+        return place(photo.path, relative: relative, copy: false) ? relative : nil
+    }
+
+    /// A hard link when allowed and possible, else a copy; an existing file is kept (rendition
+    /// names carry their content key, so a file of that name is already right).
+    private func place(_ source: FilePath, relative: String, copy: Bool) -> Bool {
+        let target = FilePath(outputText + "/" + relative)
+        if (try? FileSystem.linkStatus(of: target))?.type == .regular {
+            referenced.insert(relative)
+            return true
+        }
+        do {
+            try ensureDirectory(of: relative)
+            if !copy, (try? FileSystem.hardLink(source, at: target)) != nil {
+                linked += 1
+            } else {
+                try FileSystem.copyFile(source, to: target)
+                copied += 1
+            }
+            referenced.insert(relative)
+            return true
+        } catch {
+            missing += 1
+            return false
+        }
+    }
+
+    /// Creates the folder of the output-relative path `relative` when this build has not yet.
+    private func ensureDirectory(of relative: String) throws(SystemError) {
+        let directory = relative[..<(relative.lastIndex(of: "/") ?? relative.startIndex)]
+        guard !directories.contains(directory) else { return }
+        try FileSystem.createDirectories(FilePath(outputText + "/" + directory))
+        directories.insert(directory)
+    }
+
+    /// Removes files under `media/` and `originals/` that no page refers to any more.
+    func sweep() -> Int {
+        var removed = 0
+        func walk(_ directory: FilePath, _ relative: String) {
+            for name in FileSystem.entries(of: directory) ?? [] {
+                // Every name placed here is ASCII; anything else is not ours and goes too.
+                let text = String(decoding: name, as: UTF8.self)
+                let path = directory.appending(text)
+                let child = relative + "/" + text
+                if (try? FileSystem.linkStatus(of: path))?.type == .directory {
+                    walk(path, child)
+                } else if !referenced.contains(child) {
+                    if (try? FileSystem.removeFile(path)) != nil { removed += 1 }
+                }
+            }
+        }
+        walk(output.appending("media"), "media")
+        walk(output.appending("originals"), "originals")
+        return removed
+    }
+
+    /// The file name, with anything a URL or a file system elsewhere might trip on replaced.
+    static func safeName(_ photo: PhotoRecord) -> String {
+        let name = AlbumBuilder.name(photo)
+        let safe = name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }
+        return String(safe.prefix(120))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TesseraIndex
+import TesseraMetadata
+
+/// What the viewer's panel says about a photo, in the order a person reads it.
+struct PhotoFact: Encodable, Equatable {
+    var label: String
+    var value: String
+    /// Where the value links to (the map for a place).
+    var link: String?
+    /// The value is a guess (a date from a file name or a modification time).
+    var guess: Bool
+
+    init(_ label: String, _ value: String, link: String? = nil, guess: Bool = false) {
+        self.label = label
+        self.value = value
+        self.link = link
+        self.guess = guess
+    }
+
+    /// Date and where it came from, camera, lens, exposure, size and format, place, file name.
+    static func facts(of photo: PhotoRecord) -> [PhotoFact] {
+        var facts: [PhotoFact] = []
+        if let captured = photo.capturedAt {
+            let clock = captured.replacingOccurrences(of: "T", with: " ")
+            facts.append(PhotoFact("Date", clock + (photo.utcOffset.map { " " + $0 } ?? "")))
+        }
+        if let source = photo.dateSource {
+            let (text, guess) = describe(source)
+            facts.append(PhotoFact("Date from", text, guess: guess))
+        }
+        let make = photo.camera.make?.trimmingCharacters(in: .whitespaces) ?? ""
+        let model = photo.camera.model?.trimmingCharacters(in: .whitespaces) ?? ""
+        // Many cameras repeat the make in the model ("Canon" / "Canon EOS 7D").
+        let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+        if !camera.isEmpty { facts.append(PhotoFact("Camera", camera)) }
+        if let lens = photo.camera.lensModel, !lens.isEmpty { facts.append(PhotoFact("Lens", lens)) }
+        let exposure = exposureText(photo.camera)
+        if !exposure.isEmpty { facts.append(PhotoFact("Exposure", exposure)) }
+        if let width = photo.displayWidth ?? photo.width, let height = photo.displayHeight ?? photo.height {
+            let megapixels = Double(width) * Double(height) / 1_000_000
+            facts.append(PhotoFact(
+                "Size", "\(width) × \(height) px (\(formatted(megapixels, decimals: 1)) MP), \(photo.format.rawValue.uppercased())"))
+        }
+        if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite {
+            let latitude = formatted(gps.latitude, decimals: 5), longitude = formatted(gps.longitude, decimals: 5)
+            facts.append(PhotoFact(
+                "Place", "\(latitude), \(longitude)",
+                link: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=15/\(latitude)/\(longitude)"))
+        }
+        facts.append(PhotoFact("File", AlbumBuilder.name(photo)))
+        return facts
+    }
+
+    /// Where a capture date came from, and whether it is a guess.
+    static func describe(_ source: DateSource) -> (String, Bool) {
+        switch source {
+        case .exifOriginal: ("EXIF, when the photo was taken", false)
+        case .exifDigitized: ("EXIF, when the photo was digitised", false)
+        case .png: ("the PNG's own time", false)
+        case .filename: ("a guess from the file name", true)
+        case .exifModified: ("a guess from EXIF's last-modified time", true)
+        case .mtime: ("a guess from the file's modification time", true)
+        }
+    }
+
+    private static func exposureText(_ camera: PhotoRecord.Camera) -> String {
+        var parts: [String] = []
+        if let time = camera.exposureTime, time > 0, time.isFinite {
+            parts.append(time < 1 ? "1/\(formatted(1 / time, decimals: 0)) s" : "\(formatted(time, decimals: 1)) s")
+        }
+        if let fNumber = camera.fNumber, fNumber > 0, fNumber.isFinite { parts.append("f/\(formatted(fNumber, decimals: 1))") }
+        if let iso = camera.iso, iso > 0 { parts.append("ISO \(iso)") }
+        if let focal = camera.focalLength, focal > 0, focal.isFinite { parts.append("\(formatted(focal, decimals: 0)) mm") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// At most `decimals` decimals, without trailing zeros.
+    static func formatted(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        guard rounded.magnitude < 1e15 else { return String(rounded) }
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}
