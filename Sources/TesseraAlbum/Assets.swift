@@ -26,13 +26,14 @@ enum Assets {
         nav.pager .current{font-weight:700}
         nav.pager .disabled{opacity:.4}
         .albums{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:16px;padding:16px;
-          max-width:1280px;margin:0 auto}
+          max-width:1072px;margin:0 auto}
         .albums a{text-decoration:none}
         .albums img{width:100%;height:auto;aspect-ratio:1;object-fit:cover;border-radius:6px;display:block;background:#8883}
         .albums .name{font-weight:600;margin-top:6px;overflow-wrap:anywhere}
         .albums .meta{opacity:.7;font-size:.85rem}
-        .year{max-width:1280px;margin:0 auto;padding:0 0 8px}
+        .year{max-width:1104px;margin:0 auto;padding:0 0 8px}
         .year h2{margin:16px 16px 0}
+        .year .albums{padding-top:8px}
         .viewer-page{display:grid;grid-template-rows:auto 1fr auto;min-height:100vh}
         .viewer-page figure{margin:0;display:flex;align-items:center;justify-content:center;padding:8px}
         .viewer-page figure img,.lightbox figure img{max-width:100%;max-height:85vh;width:auto;height:auto;

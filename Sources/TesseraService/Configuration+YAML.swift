@@ -1,7 +1,8 @@
 import Foundation
-import TesseraLayout
 import SystemPackage
+import TesseraAlbum
 import TesseraImage
+import TesseraLayout
 import TesseraMetadata
 import Yams
 
@@ -11,7 +12,7 @@ extension Configuration {
         case roots, exclude, followSymlinks = "follow_symlinks", index, cache, workers, pixelLimit = "pixel_limit"
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
-        case albumStyle = "album_style"
+        case albumStyle = "album_style", albumOriginals = "album_originals"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -77,6 +78,13 @@ extension Configuration {
                     throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(style)\"", at: value.position)
                 }
                 albumStyle = parsed
+            case .albumOriginals:
+                let mode = try reader.string(value, name)
+                guard let parsed = AlbumBuilder.Originals(rawValue: mode) else {
+                    let allowed = AlbumBuilder.Originals.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(mode)\"", at: value.position)
+                }
+                albumOriginals = parsed
             }
         }
     }

@@ -1,5 +1,6 @@
 public import Foundation
 public import SystemPackage
+public import TesseraAlbum
 public import TesseraImage
 public import TesseraLayout
 public import TesseraMetadata
@@ -34,6 +35,8 @@ public struct Configuration: Sendable {
     public var albumDirectory: FilePath?
     /// Album page style.
     public var albumStyle = LayoutConfig.Style.justified
+    /// What the album site carries of the originals.
+    public var albumOriginals = AlbumBuilder.Originals.symlink
 
     /// Defaults for this environment: systemd's directories when set, XDG otherwise.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -133,6 +133,7 @@ public struct ScanService: Service {
         guard let directory = configuration.albumDirectory else { return }
         var options = AlbumBuilder.Options(output: directory)
         options.style = configuration.albumStyle
+        options.originals = configuration.albumOriginals
         let builder = AlbumBuilder(index: index, options: options)
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
