@@ -3,16 +3,21 @@
 
 (a) Full scan of a folder of large photos (default ../shared/corpus/large, each listed
     --repeat times) against vipsthumbnail over the same files, as a ratio.
-(b) Rescan of an unchanged generated library of --files small JPEGs (default 100,000) in
-    100-file folders, against `find ROOT -printf '%i %s %T@\\n'` over the same tree, with the
-    rescan's peak RSS at each library size in --steps, to show memory stays flat.
+(b) Libraries of distinct small JPEGs in 100-file folders, at each size in --steps (default
+    --files/10 and --files; the million-photo run is `--steps 100000,1000000`), each scanned
+    into a fresh index and cache: the first scan's time and peak RSS, an unchanged rescan
+    against `find ROOT -printf '%i %s %T@\\n'` over the same tree (best of 3), `list --limit 50`
+    and a layout of the newest 1,000 photos on that index, how long the library took to
+    generate, disk use, and the most entries in one cache directory.
 
-Usage: bench/scan.py [--photos FOLDER] [--repeat N] [--files N] [--steps a,b,c]
+Usage: bench/scan.py [--photos FOLDER] [--repeat N] [--files N] [--steps a,b,c] [--skip-large]
 """
 import argparse
+import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from common import PROJECT, measure, require_tools, tessera_binary
@@ -51,36 +56,56 @@ def full_scan(tessera, photos, repeat, work):
 
 
 def library(root, count, tiny):
-    """Creates `count` copies of a tiny JPEG in folders of 100, reusing what exists."""
+    """Creates `count` distinct small JPEGs in folders of 100 (bytes after the JPEG's end make
+    each file's content, and so its renditions, its own), reusing what exists."""
     for i in range(count):
         folder = root / f"d{i // 100:05d}"
         if i % 100 == 0:
             folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"IMG_{i:07d}.jpg"
         if not target.exists():
-            target.write_bytes(tiny)
+            target.write_bytes(tiny + i.to_bytes(4, "big"))
 
 
-def rescans(tessera, files, steps, work):
-    root = work / "library"
+def disk_use(path):
+    return int(subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True).stdout.split()[0]) / 2**20
+
+
+def largest_directory(root):
+    return max((len(os.listdir(folder)) for folder, _, _ in os.walk(root)), default=0)
+
+
+def libraries(tessera, steps, work):
     sample = work / "sample"
     subprocess.run([tessera, "sample-library", str(sample)], check=True, stdout=subprocess.DEVNULL)
     tiny_source = work / "tiny.jpg"
     subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--size", "16", "-o",
                     str(tiny_source)], check=True)
     tiny = tiny_source.read_bytes()
-    print(f"(b) rescan of an unchanged library of small JPEGs ({len(tiny)} bytes each), 100 per folder")
-    print(f"    {'files':>8} {'find s':>8} {'rescan s':>9} {'ratio':>6} {'rescan peak RSS MiB':>20}")
-    index = str(work / "lib-store/index.sqlite")
-    cache = str(work / "lib-store/cache")
+    root = work / "library"
+    print(f"(b) libraries of distinct small JPEGs ({len(tiny) + 4} bytes each), 100 per folder; "
+          f"a fresh index and cache per size")
+    header = (f"    {'files':>9} {'gen s':>7} {'scan s':>8} {'files/s':>8} {'scan MiB':>9} {'find s':>7} "
+              f"{'rescan s':>9} {'ratio':>6} {'rescan MiB':>11} {'list ms':>8} {'layout ms':>10} "
+              f"{'library MiB':>12} {'cache MiB':>10} {'index MiB':>10} {'max dir':>8}")
+    print(header)
     for count in steps:
+        start = time.perf_counter()
         library(root, count, tiny)
-        # The first scan of the new files, not measured.
-        subprocess.run([tessera, "scan", str(root), "--index", index, "--cache", cache],
-                       check=True, stdout=subprocess.DEVNULL)
+        generated = time.perf_counter() - start
+        store = work / f"store-{count}"
+        shutil.rmtree(store, ignore_errors=True)
+        index, cache = str(store / "index.sqlite"), str(store / "cache")
+        scan, scan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=1)
         find, _ = measure(f"find '{root}' -printf '%i %s %T@\\n' >/dev/null", repeat=3, shell=True)
-        rescan, rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=3)
-        print(f"    {count:>8} {find:>8.3f} {rescan:>9.3f} {rescan / find:>6.2f} {rss:>20.1f}")
+        rescan, rescan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=3)
+        listed, _ = measure([tessera, "list", "--index", index, "--limit", "50"], repeat=3)
+        laid, _ = measure([tessera, "layout", "--index", index, "--limit", "1000", "--width", "1280"], repeat=3)
+        print(f"    {count:>9} {generated:>7.1f} {scan:>8.1f} {count / scan:>8.0f} {scan_rss:>9.1f} {find:>7.3f} "
+              f"{rescan:>9.3f} {rescan / find:>6.2f} {rescan_rss:>11.1f} {listed * 1000:>8.0f} {laid * 1000:>10.0f} "
+              f"{disk_use(root):>12.0f} {disk_use(cache):>10.0f} {disk_use(index):>10.0f} {largest_directory(cache):>8}",
+              flush=True)
+        shutil.rmtree(store, ignore_errors=True)
 
 
 def main():
@@ -88,15 +113,17 @@ def main():
     parser.add_argument("--photos", default=str(PROJECT / "../shared/corpus/large"))
     parser.add_argument("--repeat", type=int, default=4)
     parser.add_argument("--files", type=int, default=100_000)
-    parser.add_argument("--steps", default="", help="library sizes for (b), e.g. 10000,50000,100000")
+    parser.add_argument("--steps", default="", help="library sizes for (b), e.g. 100000,1000000")
+    parser.add_argument("--skip-large", action="store_true", help="only (b)")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",") if s] or [args.files // 10, args.files]
     tessera = tessera_binary()
     with tempfile.TemporaryDirectory(prefix="tessera-bench-") as work:
         work = Path(work)
-        full_scan(tessera, args.photos, args.repeat, work)
-        print()
-        rescans(tessera, sorted(steps)[-1], sorted(steps), work)
+        if not args.skip_large:
+            full_scan(tessera, args.photos, args.repeat, work)
+            print()
+        libraries(tessera, sorted(steps), work)
 
 
 if __name__ == "__main__":

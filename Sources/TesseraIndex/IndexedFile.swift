@@ -25,7 +25,8 @@ public struct IndexedFile: Sendable {
     public var identity: FileIdentity
     /// Recorded with a transient error (I/O, permission, vanished): read again even if unchanged.
     public var needsRetry: Bool
-    /// For a displayable photo: what its renditions were made from and with.
+    /// For a displayable photo: what its renditions were made from and with (nil when settled:
+    /// see `PhotoIndex.files(inDirectory:settled:)`).
     public var rendering: Rendering?
 
     /// What a photo's renditions were made from and with.

@@ -38,15 +38,19 @@ extension PhotoIndex {
     }
 
     /// The indexed files directly inside `directory` (given as its exact bytes), keyed by name.
-    public func files(inDirectory directory: [UInt8]) throws(IndexError) -> [NameKey: IndexedFile] {
+    ///
+    /// - Parameter settled: the render settings of this scan. A photo rendered with them that has
+    ///   its ThumbHash is settled: its `rendering` is nil, so a rescan of an unchanged library
+    ///   decodes no strings (it is asked once per directory of every scan).
+    public func files(inDirectory directory: [UInt8], settled: String? = nil) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
-            // Asked once per directory of every scan: compile it once per connection.
             let statement = try db.cachedStatement(sql: """
                 SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL),
-                    p.content_hash, p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
-                FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?
+                    CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
+                    p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
+                FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: [Data(directory)])
+            let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled])
             var files: [NameKey: IndexedFile] = [:]
             let nameStart = directory.count + 1
             while let row = try rows.next() {
@@ -99,13 +103,17 @@ extension PhotoIndex {
         }
     }
 
-    /// How many files under `root` scan `excludingScan` did not write.
+    /// How many files under `root` scan `excludingScan` did not write: all of them, counted on
+    /// the path index alone, less the ones it wrote, from `photos_scan` (none, for an unchanged
+    /// library), so no table row is read.
     public func fileCount(under root: FilePath, excludingScan: Int64) throws(IndexError) -> Int {
         let (low, high) = Self.prefixRange(root)
         return try read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM photos WHERE path >= ? AND path < ? AND scan_id IS NOT ?",
-                arguments: [low, high, excludingScan]) ?? 0
+            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE path >= ? AND path < ?", arguments: [low, high]) ?? 0
+            let written = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM photos WHERE scan_id = ? AND path >= ? AND path < ?",
+                arguments: [excludingScan, low, high]) ?? 0
+            return all - written
         }
     }
 
@@ -356,6 +364,7 @@ extension PhotoIndex {
 
     static func indexedFile(_ row: Row) -> IndexedFile {
         var rendering: IndexedFile.Rendering?
+        // A NULL hash (no renditions, or settled) ends the row: the rest is not decoded.
         if let hash = row[7] as String?, let key = row[8] as String? {
             rendering = .init(contentHash: hash, key: key, settings: row[9], hasThumbhash: row[10])
         }

@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -204,6 +204,18 @@ extension PhotoIndex {
                 CREATE TABLE cache_deletions (path TEXT PRIMARY KEY) WITHOUT ROWID;
                 ALTER TABLE scans ADD COLUMN rerendered INTEGER NOT NULL DEFAULT 0;
                 PRAGMA user_version = 3;
+                """)
+        }
+        guard version >= 4 else { return migrator }
+        // v4: what a rescan asks of every directory, answered from one index without touching
+        // the table, and the rows a scan wrote, found without reading the others.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE INDEX photos_rescan ON photos(
+                    album_id, path, device, inode, size, mtime_ns, status, error_code, render_settings, thumbhash,
+                    content_hash, thumbnail_key);
+                CREATE INDEX photos_scan ON photos(scan_id, path);
+                PRAGMA user_version = 4;
                 """)
         }
         return migrator

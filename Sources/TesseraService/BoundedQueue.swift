@@ -2,25 +2,26 @@ import Foundation
 
 /// A blocking first-in first-out queue with a fixed capacity, between threads.
 ///
-/// `push` waits while the queue is full, so a fast producer (the walker) can
-/// never make memory grow with the size of the library.
+/// `push` waits while the queue is full, so a fast producer (the walker) can never make
+/// memory grow with the size of the library; the elements live in a ring of `capacity`
+/// slots, so the queue's own storage never grows either, however long it stays non-empty.
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: every access to `items` and `closed` holds `condition`.
+    // @unchecked: every access to `slots`, `start`, `count` and `closed` holds `condition`.
     private let condition = NSCondition()
-    private var items: [Element] = []
-    private var head = 0
+    private var slots: [Element?]
+    private var start = 0
+    private var count = 0
     private var closed = false
-    private let capacity: Int
 
     init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        slots = [Element?](repeating: nil, count: max(1, capacity))
     }
 
     /// Whether the queue is at capacity (a push would wait).
     var isFull: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return items.count - head >= capacity
+        return count == slots.count
     }
 
     /// Adds `element`, waiting for room. Returns false when the queue was closed.
@@ -28,9 +29,10 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity && !closed { condition.wait() }
+        while count == slots.count && !closed { condition.wait() }
         guard !closed else { return false }
-        items.append(element)
+        slots[(start + count) % slots.count] = element
+        count += 1
         condition.broadcast()
         return true
     }
@@ -39,14 +41,8 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !closed { condition.wait() }
-        guard head < items.count else { return nil }
-        let element = items[head]
-        head += 1
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        while count == 0 && !closed { condition.wait() }
+        let element = takeFirst()
         condition.broadcast()
         return element
     }
@@ -55,18 +51,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func popBatch(limit: Int, until deadline: Date) -> (elements: [Element], finished: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !closed {
+        while count == 0 && !closed {
             if !condition.wait(until: deadline) { break }
         }
-        let end = min(items.count, head + limit)
-        let batch = Array(items[head..<end])
-        head = end
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        var batch: [Element] = []
+        batch.reserveCapacity(min(limit, count))
+        while batch.count < limit, let element = takeFirst() { batch.append(element) }
         condition.broadcast()
-        return (batch, closed && head == items.count)
+        return (batch, closed && count == 0)
     }
 
     /// No more pushes; pops drain what is left, then return nil.
@@ -75,5 +67,15 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         closed = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Removes and returns the oldest element; the caller holds `condition`.
+    private func takeFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = slots[start]
+        slots[start] = nil
+        start = (start + 1) % slots.count
+        count -= 1
+        return element
     }
 }

@@ -63,7 +63,7 @@ extension LibraryScanner {
                     case .directory(let path, let bytes):
                         flush()
                         directory = path
-                        existing = try index.files(inDirectory: bytes)
+                        existing = try index.files(inDirectory: bytes, settled: settings)
                     case .file(let file):
                         let identity = file.identity
                         found += 1

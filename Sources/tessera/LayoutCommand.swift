@@ -47,6 +47,9 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Photos per page in count mode.")
     var pageSize: Int = 24
 
+    @Option(help: "Only the newest N photos (of the album, with --album).")
+    var limit: Int?
+
     @Option(help: "Photo records as JSON instead of the index ('-' for standard input).", completion: .file(extensions: ["json"]))
     var photos: String?
 
@@ -98,7 +101,7 @@ struct LayoutCommand: ParsableCommand {
         let index = try store.openIndex(configuration, readOnly: true)
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         do {
-            return try index.photos(.init(albumID: albumID)).map(LayoutPhoto.init)
+            return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map(LayoutPhoto.init)
         } catch {
             throw CLIError("\(error)")
         }
