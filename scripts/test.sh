@@ -35,6 +35,9 @@ for command in scan serve rescan status list inspect thumb layout album; do
   grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; exit 1; }
 done
 
+# Every reference resolves: documents named in sources and docs, layout sections, unit pages.
+python3 scripts/check-references.py
+
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).
 /usr/bin/python3 scripts/check-colour.py "$(swift build --show-bin-path)/tessera"

@@ -1,4 +1,4 @@
-/// Album pages from photo records: sections, styles, paging and output rounding (LAYOUT-SPEC §4).
+/// Album pages from photo records: sections, styles, paging and output rounding (docs/LAYOUT.md §4).
 ///
 /// A pure function of its inputs: no I/O, no clocks, no locale, no hash order,
 /// so the same records and configuration give byte-identical JSON anywhere.

@@ -1,4 +1,4 @@
-/// "Items in a rectangle" over laid-out frames, in O(log n + k) (LAYOUT-SPEC §0.3).
+/// "Items in a rectangle" over laid-out frames, in O(log n + k) (docs/LAYOUT.md §0.3).
 ///
 /// Frames are kept sorted by their top edge with a running maximum of their
 /// bottom edges. A query binary-searches the last frame that starts above

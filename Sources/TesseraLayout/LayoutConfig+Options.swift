@@ -1,7 +1,7 @@
 import Foundation
 
 extension LayoutConfig {
-    /// Sets one parameter by its LAYOUT-SPEC §2.1 name, e.g. `justified.targetRowHeight` = `"220"`.
+    /// Sets one parameter by its docs/LAYOUT.md §2.1 name, e.g. `justified.targetRowHeight` = `"220"`.
     ///
     /// Insets take `"t,l,b,r"` or one number for all sides; `maxNumRows` and the optional
     /// numbers take `"null"` to unset them. Ranges are checked by `validate()` later.
@@ -113,7 +113,7 @@ extension LayoutConfig {
         case "justified.lastRow": lastRowRagged = try oneOf(["justify", "ragged"]) == "ragged"
         case "output.rounding": pixelRounding = try oneOf(["none", "pixel"]) == "pixel"
         case "output.scale": outputScale = try number()
-        default: throw LayoutError(field: key, "is not a layout parameter (see LAYOUT-SPEC §2.1)")
+        default: throw LayoutError(field: key, "is not a layout parameter (see docs/LAYOUT.md §2.1)")
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Everything a layout can be configured with (LAYOUT-SPEC §2.1), with its defaults.
+/// Everything a layout can be configured with (docs/LAYOUT.md §2.1), with its defaults.
 public struct LayoutConfig: Sendable, Equatable {
     public struct Insets: Sendable, Equatable, Codable {
         public var top = 0.0, left = 0.0, bottom = 0.0, right = 0.0

@@ -8,7 +8,7 @@ public struct LayoutOverlay: Codable, Sendable, Equatable {
     public var hiddenPhotoIds: [String]
 }
 
-/// A header or photo frame on a page (LAYOUT-SPEC §2.2).
+/// A header or photo frame on a page (docs/LAYOUT.md §2.2).
 public struct LayoutItem: Codable, Sendable, Equatable {
     /// What a layout item shows.
     public enum Kind: String, Codable, Sendable {

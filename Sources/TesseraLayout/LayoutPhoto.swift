@@ -1,4 +1,4 @@
-/// One photo record as the engine reads it from the index (LAYOUT-SPEC §1.1).
+/// One photo record as the engine reads it from the index (docs/LAYOUT.md §1.1).
 public struct LayoutPhoto: Codable, Sendable, Equatable {
     public var id: String
     public var pixelWidth: Double?

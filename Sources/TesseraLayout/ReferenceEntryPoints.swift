@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The compatibility entry points of LAYOUT-SPEC §7: JSON in, JSON out, no album extensions.
+/// The compatibility entry points of docs/LAYOUT.md §7: JSON in, JSON out, no album extensions.
 public enum ReferenceEntryPoints {
     /// `tessera layout reference flickr`: one case (`{"input": [...], "config": {...}|null}`) or an array of them.
     public static func flickr(_ input: Data) throws -> Data {

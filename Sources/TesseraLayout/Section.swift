@@ -1,4 +1,4 @@
-/// A section of photos, newest first, and how photos are grouped into sections (LAYOUT-SPEC §1.4).
+/// A section of photos, newest first, and how photos are grouped into sections (docs/LAYOUT.md §1.4).
 struct Section {
     struct Photo {
         let record: LayoutPhoto

@@ -18,24 +18,9 @@ extension LibraryScanner {
             exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
         var counting: DedicatedThread?
         defer { counting?.join() }
-        /// When rendering holds the walk back, the total comes from a count-only walk beside it.
-        func push(_ job: Job) {
-            if counting == nil && jobs.isFull {
-                counting = DedicatedThread.start("count") { [progress] in
-                    var count = 0
-                    for root in roots {
-                        walker.walk(root) { event in
-                            if case .file = event { count += 1 }
-                            return !stop.isSet
-                        }
-                    }
-                    if !stop.isSet { progress.update { $0.total = count } }
-                }
-            }
-            jobs.push(job)
-        }
         // Found and unchanged files are counted here and added to the shared counters once
-        // per directory, not once per file.
+        // per directory, not once per file, and before any file goes to a worker or the writer,
+        // so that the files done never outnumber the files found.
         var found = 0, unchanged = 0
         let settings = configuration.renderSettings
         func flush() {
@@ -52,6 +37,23 @@ extension LibraryScanner {
             (found, unchanged) = (0, 0)
         }
         defer { flush() }
+        /// When rendering holds the walk back, the total comes from a count-only walk beside it.
+        func push(_ job: Job) {
+            if counting == nil && jobs.isFull {
+                counting = DedicatedThread.start("count") { [progress] in
+                    var count = 0
+                    for root in roots {
+                        walker.walk(root) { event in
+                            if case .file = event { count += 1 }
+                            return !stop.isSet
+                        }
+                    }
+                    if !stop.isSet { progress.update { $0.total = count } }
+                }
+            }
+            flush()
+            jobs.push(job)
+        }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
             var directory = root
@@ -86,6 +88,7 @@ extension LibraryScanner {
                         let path = file.path
                         if let moved = try movedFile(to: path, identity: identity) {
                             seen.insert(moved.id)
+                            flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
                             push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))

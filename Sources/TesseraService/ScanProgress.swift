@@ -34,6 +34,23 @@ public final class ScanProgress: Sendable {
             guard phase != .walking || total != nil, rate > 0 else { return nil }
             return Double(max(0, expected - done)) / rate
         }
+
+        private enum CodingKeys: String, CodingKey { case phase, found, done, errors, total, startedAt }
+        private enum DerivedKeys: String, CodingKey { case expected }
+
+        /// The stored counts, and `expected`, the total that `done` is shown against everywhere
+        /// (the terminal bar, `status`, the service's status line), for readers of the JSON.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(phase, forKey: .phase)
+            try container.encode(found, forKey: .found)
+            try container.encode(done, forKey: .done)
+            try container.encode(errors, forKey: .errors)
+            try container.encodeIfPresent(total, forKey: .total)
+            try container.encode(startedAt, forKey: .startedAt)
+            var derived = encoder.container(keyedBy: DerivedKeys.self)
+            try derived.encode(expected, forKey: .expected)
+        }
     }
 
     private let state = Mutex(Snapshot())

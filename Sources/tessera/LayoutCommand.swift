@@ -7,7 +7,7 @@ import TesseraLayout
 import TesseraMetadata
 import TesseraService
 
-/// `tessera layout`: album page geometry (LAYOUT-SPEC) from the index or from photo records.
+/// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
@@ -145,7 +145,7 @@ struct LayoutCommand: ParsableCommand {
     }
 }
 
-/// `tessera layout reference flickr|rows-optimal`: the compatibility entry points (LAYOUT-SPEC §7).
+/// `tessera layout reference flickr|rows-optimal`: the compatibility entry points (docs/LAYOUT.md §7).
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reference", abstract: "Reference-compatible layouts: JSON on standard input, JSON on standard output.")

@@ -40,7 +40,7 @@ struct StatusCommand: ParsableCommand {
         }
         var lines = ["tessera \(status.version), up \(ProgressDisplay.duration(status.uptime)), \(status.state.rawValue)"]
         if let progress = status.progress {
-            lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(progress.errors) errors")
+            lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(progress.errors) \(progress.errors == 1 ? "error" : "errors")")
         }
         let files = status.errors == 1 ? "file" : "files"
         lines.append("  photos       \(status.photos) in \(status.albums) albums, \(status.errors) \(files) with errors")
@@ -80,7 +80,7 @@ struct StatusCommand: ParsableCommand {
             let when = last.finishedAt ?? last.startedAt
             let ago = ProgressDisplay.duration(Date().timeIntervalSince(when))
             lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts.found) files, \(last.counts.new) new, "
-                + "\(last.counts.errors) errors")
+                + "\(last.counts.errors) \(last.counts.errors == 1 ? "error" : "errors")")
         } else {
             lines.append("  last scan    none")
         }

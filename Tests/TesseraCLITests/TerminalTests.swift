@@ -61,4 +61,51 @@ struct TerminalTests {
         #expect(narrowed.count <= 1 && narrowed.allSatisfy { $0.count < 40 }, "\(screen())")
         #expect(!screen().contains("SCAN-ENDED"), "the scan ended before the resize could be seen")
     }
+
+    /// The progress of a rescan, as `rescan --wait` draws it in a terminal and as `status`
+    /// reports it: one model, the same bar as `scan`, and a count that never passes its total.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func rescanWaitDrawsTheScanBarAndCountsStayWithinTheirTotal() throws {
+        // Given a daemon that has not scanned yet, and a rescan waited on in a terminal,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n")
+        defer { _ = daemon.terminate() }
+        #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["state"] as? String == "idle" })
+        let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        let command = [TesseraProcess.executable.path, "rescan", "--wait", "--socket", daemon.socket].map { "'\($0)'" }
+            .joined(separator: " ") + "; echo RESCAN-ENDED $?; sleep 60"
+        #expect(Self.newSession(session, columns: 100, command: command) == 0)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        func screen() -> String { (try? Self.tmux(["capture-pane", "-p", "-t", session])) ?? "" }
+        // then while it runs, the terminal shows scan's bar, and every count, in the terminal
+        // and in `status` (text and JSON), stays within its total;
+        var sawBar = false, samples = 0
+        let pattern = /(\d+)\/(\d+) files/
+        let finished = Deadline.wait(seconds: 120) {
+            let text = screen()
+            if text.contains("█") || text.contains("░") { sawBar = true }
+            for match in text.matches(of: pattern) {
+                samples += 1
+                #expect(Int(match.output.1) ?? 0 <= Int(match.output.2) ?? 0, "\(text)")
+            }
+            if let status = try? daemon.tessera(["status"]).stdout {
+                for match in status.matches(of: pattern) {
+                    samples += 1
+                    #expect(Int(match.output.1) ?? 0 <= Int(match.output.2) ?? 0, "\(status)")
+                }
+            }
+            if let progress = (try? daemon.status())?["progress"] as? [String: Any],
+               let done = progress["done"] as? Int, let expected = progress["expected"] as? Int {
+                samples += 1
+                #expect(done <= expected, "\(progress)")
+            }
+            return text.contains("RESCAN-ENDED")
+        }
+        #expect(finished, "\(screen())")
+        #expect(sawBar && samples >= 3, "\(screen())")
+        // and it ends with the scan's outcome and exit status 0.
+        #expect(screen().contains("RESCAN-ENDED 0"), "\(screen())")
+    }
 }

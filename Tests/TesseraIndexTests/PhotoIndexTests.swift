@@ -111,7 +111,9 @@ struct PhotoIndexTests {
         let index = try PhotoIndex(path: FilePath(path))
         // then every thumbnail is a square rendition at its own side, and the photos await a
         // placeholder and their render settings (what the next scan brings up to date).
-        #expect(SQLite.integer(path, "PRAGMA user_version") == 3)
+        #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
+        // Schema 4's indexes for rescans are there.
+        #expect(SQLite.integer(path, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('photos_rescan', 'photos_scan')") == 2)
         let photos = Dictionary(uniqueKeysWithValues: try index.photos(.init()).map { ($0.id, $0) })
         #expect(photos[7]?.renditions.map(\.path) == ["/c/64/k7/k7.jpg", "/c/256/k7/k7.jpg"])
         #expect(photos[7]?.renditions.map(\.spec) == [.square(64), .square(256)])

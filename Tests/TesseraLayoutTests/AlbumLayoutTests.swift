@@ -7,7 +7,7 @@ import Testing
 struct AlbumLayoutTests {
     static func encode(_ document: LayoutDocument) throws -> String { try document.canonicalJSON() }
 
-    /// LAYOUT-SPEC §2.3, unwrapped.
+    /// The example of docs/LAYOUT.md §2.3, as the engine prints it.
     static let specExample = """
         {"document":{"height":484.5,"width":375},"pageSize":{"height":844,"width":375},"pages":[{"documentY":0,"height":844,"index":0,"items":[\
         {"clipped":false,"continued":false,"height":32,"sectionId":"2024-05-03","title":"2024-05-03","type":"header","width":375,"x":0,"y":0},\

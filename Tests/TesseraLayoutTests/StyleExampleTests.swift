@@ -2,7 +2,7 @@ import Foundation
 @testable import TesseraLayout
 import Testing
 
-/// The worked examples of LAYOUT-SPEC §3, exactly.
+/// Worked examples of each style, computed by hand from the rules of docs/LAYOUT.md §3.
 struct StyleExampleTests {
     static func photos(_ aspects: [Double], day: String = "2024-05-03") -> [Section.Photo] {
         aspects.enumerated().map { index, aspect in

@@ -1,4 +1,4 @@
-/// Flickr justified-layout v4.1.0's greedy row breaking, quirks included (LAYOUT-SPEC §3.5.1).
+/// Flickr justified-layout v4.1.0's greedy row breaking, quirks included (docs/LAYOUT.md §3.5.1).
 public struct FlickrJustified: Sendable {
     public struct Config: Sendable, Equatable {
         public var containerWidth = 1060.0

@@ -1,4 +1,4 @@
-/// `grid`: fixed-size cells with even gaps, as ATArrayView computes them (LAYOUT-SPEC §3.3).
+/// `grid`: fixed-size cells with even gaps, as ATArrayView computes them (docs/LAYOUT.md §3.3).
 enum Grid {
     struct Metrics {
         var columns: Int

@@ -1,4 +1,4 @@
-/// `masonry`: staggered equal-width columns (LAYOUT-SPEC §3.2).
+/// `masonry`: staggered equal-width columns (docs/LAYOUT.md §3.2).
 enum Masonry {
     static func layout(_ photos: [Section.Photo], width contentWidth: Double, config: LayoutConfig) -> Body {
         var body = Body()

@@ -1,4 +1,4 @@
-/// Minimum-cost row breaking, react-photo-album's rows layout (LAYOUT-SPEC §3.5.2).
+/// Minimum-cost row breaking, react-photo-album's rows layout (docs/LAYOUT.md §3.5.2).
 public enum OptimalRows {
     public struct Params: Sendable, Equatable {
         public var containerWidth: Double

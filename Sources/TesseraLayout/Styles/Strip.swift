@@ -1,4 +1,4 @@
-/// `strip`: one horizontally scrolling row per section, centred and zoomed (LAYOUT-SPEC §3.4).
+/// `strip`: one horizontally scrolling row per section, centred and zoomed (docs/LAYOUT.md §3.4).
 public struct Strip: Sendable {
     public let viewport: Double
     public let height: Double

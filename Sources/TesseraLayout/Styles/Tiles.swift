@@ -1,4 +1,4 @@
-/// `tiles`: one social-post cell per section (LAYOUT-SPEC §3.1).
+/// `tiles`: one social-post cell per section (docs/LAYOUT.md §3.1).
 enum Tiles {
     static func layout(_ photos: [Section.Photo], width contentWidth: Double, config: LayoutConfig) -> Body {
         var body = Body()

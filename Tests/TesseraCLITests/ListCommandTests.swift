@@ -1,0 +1,61 @@
+import Foundation
+import SystemPackage
+import TesseraImage
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// `tessera list` and `tessera layout` as a person reads them: every kind of file can be
+/// listed, a filter that matches nothing says so, and a bad option is a sentence.
+struct ListCommandTests {
+    static func run(_ arguments: [String], _ directory: TemporaryDirectory) throws -> TesseraProcess.Result {
+        try TesseraProcess.run(arguments + ScanCommandTests.store(directory))
+    }
+
+    @Test func errorsAndUnsupportedFilesAreListedWithWhyAndEmptyAnswersAreSaid() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 3, width: 120)
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        // A clean library: each empty answer is a sentence (on stderr, so that the output stays
+        // empty for programs), not silence.
+        let none = try Self.run(["list", "--errors"], directory)
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No file has an error"), "\(none.stderr)")
+        #expect(try Self.run(["list", "--unsupported"], directory).stderr.contains("No unsupported file"))
+        // Then a damaged photo and a text file.
+        let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 80, height: 60, seed: 3))
+        try FileSystem.writeAtomically(jpeg.prefix(200), to: FilePath(photos).appending("broken.jpg"))
+        try FileSystem.writeAtomically(Array("notes".utf8), to: FilePath(photos).appending("notes.txt"))
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        let errors = try Self.run(["list", "--errors"], directory)
+        #expect(errors.status == 0 && errors.stdout.contains("broken.jpg: "), "\(errors.stdout)")
+        let unsupported = try Self.run(["list", "--unsupported"], directory)
+        #expect(unsupported.stdout.contains("notes.txt: not a photo format Tessera reads"), "\(unsupported.stdout)")
+        let nope = try Self.run(["list", "--album", "Nope"], directory)
+        #expect(nope.status != 0 && nope.stderr.contains("no album is named \"Nope\""), "\(nope.stderr)")
+    }
+
+    @Test func listColumnsLineUpAndSayWhereEachDateCameFrom() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 4, width: 120)
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        let lines = try Self.run(["list"], directory).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        // The date source starts in the same column on every line, whatever the date's length.
+        let columns = Set(lines.compactMap { line in line.range(of: "exif-")?.lowerBound.utf16Offset(in: line) })
+        #expect(columns.count == 1 && lines.allSatisfy { $0.contains("exif-original") }, "\(lines)")
+    }
+
+    @Test func aBadLayoutOptionIsASentenceOnStandardErrorAndJSONOnlyWhenAsked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 1, width: 120)
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        let plain = try Self.run(["layout", "--style", "fancy"], directory)
+        #expect(plain.status == 2 && plain.stdout.isEmpty)
+        #expect(plain.stderr.contains("--style must be one of tiles, masonry, grid, strip, justified, not \"fancy\""), "\(plain.stderr)")
+        let json = try Self.run(["layout", "--style", "fancy", "--json"], directory)
+        #expect(json.status == 2 && json.stdout.contains("\"invalidConfig\""), "\(json.stdout)")
+    }
+}
