@@ -58,7 +58,28 @@ extension LibraryScanner {
             var existing: [NameKey: IndexedFile] = [:]
             var directory = root
             var failure: IndexError?
-            walker.walk(root) { event in
+            // The walk (listings and stats) runs on a thread of its own, handing over a
+            // directory's events at a time, while this thread asks the index about the
+            // directory before: with a second core, a rescan costs little more than the walk.
+            let listed = BoundedQueue<[Walker.Event]>(capacity: 8)
+            let walking = DedicatedThread.start("walk") { [stop] in
+                var chunk: [Walker.Event] = []
+                walker.walk(root) { event in
+                    if case .directory = event, !chunk.isEmpty {
+                        guard listed.push(chunk) else { return false }
+                        chunk = []
+                    }
+                    chunk.append(event)
+                    return !stop.isSet
+                }
+                if !chunk.isEmpty { listed.push(chunk) }
+                listed.close()
+            }
+            defer {
+                listed.close()  // stopped early: the walk's next hand-over fails and it ends
+                walking.join()
+            }
+            func handle(_ event: Walker.Event) -> Bool {
                 guard !stop.isSet else { return false }
                 do throws(IndexError) {
                     switch event {
@@ -116,6 +137,9 @@ extension LibraryScanner {
                     return false
                 }
                 return true
+            }
+            handing: while let chunk = listed.pop() {
+                for event in chunk where !handle(event) { break handing }
             }
             if let failure {
                 throw ScanError(index: failure, "cannot read the index: \(failure)")

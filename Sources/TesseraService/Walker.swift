@@ -24,7 +24,7 @@ public struct Walker: Sendable {
     }
 
     /// What the walk reports, in order: each directory before its files.
-    public enum Event {
+    public enum Event: Sendable {
         /// A directory about to be listed, with its path's exact bytes.
         case directory(FilePath, bytes: [UInt8])
         /// A regular file in the last directory reported, by name; `File.path` builds its path.
@@ -36,7 +36,7 @@ public struct Walker: Sendable {
     }
 
     /// A regular file: its directory and name as bytes, and its identity from `fstatat`.
-    public struct File {
+    public struct File: Sendable {
         public let directory: [UInt8]
         public let name: [UInt8]
         public let identity: FileIdentity
