@@ -71,20 +71,8 @@ extension Configuration {
             case .rescanInterval: rescanInterval = try reader.int(value, name, 0...31_536_000)
             case .watch: watch = try reader.bool(value, name)
             case .albumDirectory: albumDirectory = try reader.path(value, name)
-            case .albumStyle:
-                let style = try reader.string(value, name)
-                guard let parsed = LayoutConfig.Style(rawValue: style) else {
-                    let allowed = LayoutConfig.Style.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(style)\"", at: value.position)
-                }
-                albumStyle = parsed
-            case .albumOriginals:
-                let mode = try reader.string(value, name)
-                guard let parsed = AlbumBuilder.Originals(rawValue: mode) else {
-                    let allowed = AlbumBuilder.Originals.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw ConfigurationError(file: file, key: name, "must be one of \(allowed), not \"\(mode)\"", at: value.position)
-                }
-                albumOriginals = parsed
+            case .albumStyle: albumStyle = try reader.choice(value, name)
+            case .albumOriginals: albumOriginals = try reader.choice(value, name)
             }
         }
     }
@@ -189,6 +177,16 @@ private struct KeyReader {
     func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
         guard case .scalar(let scalar) = node else { throw fail(key, "text", node) }
         return scalar.string
+    }
+
+    /// One of an enumeration's names.
+    func choice<Choice: CaseIterable & RawRepresentable<String>>(_ node: Node, _ key: String) throws(ConfigurationError) -> Choice {
+        let text = try string(node, key)
+        guard let parsed = Choice(rawValue: text) else {
+            let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError(file: file, key: key, "must be one of \(allowed), not \"\(text)\"", at: node.position)
+        }
+        return parsed
     }
 
     func int(_ node: Node, _ key: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {

@@ -33,8 +33,7 @@ extension FileSystem {
             source.withPlatformString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         }
         defer { close(input) }
-        let temporary = path.removingLastComponent().appending(
-            "\(temporaryPrefix)\(path.lastComponent?.string ?? "file")-\(UInt64.random(in: 0...UInt64.max))")
+        let temporary = temporary(beside: path)
         let output = try Syscall.retrying("create", path: temporary) {
             temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         }
@@ -57,13 +56,6 @@ extension FileSystem {
             _ = temporary.withPlatformString(unlink)
             throw error
         }
-        do {
-            _ = try Syscall.retrying("rename", path: path) {
-                temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
-            }
-        } catch {
-            _ = temporary.withPlatformString(unlink)
-            throw error
-        }
+        try replace(path, with: temporary)
     }
 }

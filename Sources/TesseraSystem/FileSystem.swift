@@ -44,8 +44,7 @@ public enum FileSystem {
     public static func writeAtomically(_ bytes: some Collection<UInt8>, to path: FilePath) throws(SystemError) {
         let directory = path.removingLastComponent()
         try createDirectories(directory)
-        let temporary = directory.appending(
-            "\(temporaryPrefix)\(path.lastComponent?.string ?? "file")-\(UInt64.random(in: 0...UInt64.max))")
+        let temporary = temporary(beside: path)
         let descriptor = try Syscall.retrying("create", path: temporary) {
             temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         }
@@ -63,6 +62,17 @@ public enum FileSystem {
             throw error
         }
         close(descriptor)
+        try replace(path, with: temporary)
+    }
+
+    /// A name for a temporary file beside `path`, to be renamed over it.
+    static func temporary(beside path: FilePath) -> FilePath {
+        path.removingLastComponent().appending(
+            "\(temporaryPrefix)\(path.lastComponent?.string ?? "file")-\(UInt64.random(in: 0...UInt64.max))")
+    }
+
+    /// Renames the finished `temporary` over `path`; on failure the temporary file goes.
+    static func replace(_ path: FilePath, with temporary: FilePath) throws(SystemError) {
         do {
             _ = try Syscall.retrying("rename", path: path) {
                 temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
