@@ -42,7 +42,8 @@ extension PhotoIndex {
     /// - Parameter settled: the render settings of this scan. A photo rendered with them that has
     ///   its ThumbHash is settled: its `rendering` is nil, so a rescan of an unchanged library
     ///   decodes no strings (it is asked once per directory of every scan).
-    public func files(inDirectory directory: [UInt8], settled: String? = nil) throws(IndexError) -> [NameKey: IndexedFile] {
+    /// - Parameter expecting: about how many files the directory holds, to size the answer once.
+    public func files(inDirectory directory: [UInt8], settled: String? = nil, expecting: Int = 0) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL),
@@ -52,6 +53,7 @@ extension PhotoIndex {
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled])
             var files: [NameKey: IndexedFile] = [:]
+            files.reserveCapacity(expecting)
             let nameStart = directory.count + 1
             while let row = try rows.next() {
                 let file = Self.indexedFile(row)

@@ -79,6 +79,7 @@ extension LibraryScanner {
                 listed.close()  // stopped early: the walk's next hand-over fails and it ends
                 walking.join()
             }
+            var entries = 0  // in the directory being handled, for sizing its lookup table
             func handle(_ event: Walker.Event) -> Bool {
                 guard !stop.isSet else { return false }
                 do throws(IndexError) {
@@ -86,7 +87,7 @@ extension LibraryScanner {
                     case .directory(let path, let bytes):
                         flush()
                         directory = path
-                        existing = try index.files(inDirectory: bytes, settled: settings)
+                        existing = try index.files(inDirectory: bytes, settled: settings, expecting: entries)
                     case .file(let file):
                         let identity = file.identity
                         found += 1
@@ -139,6 +140,7 @@ extension LibraryScanner {
                 return true
             }
             handing: while let chunk = listed.pop() {
+                entries = chunk.count
                 for event in chunk where !handle(event) { break handing }
             }
             if let failure {
