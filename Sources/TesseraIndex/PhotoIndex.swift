@@ -35,6 +35,10 @@ public final class PhotoIndex: Sendable {
             // can lose the last transactions, and never consistency.
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // The writer's inserts land all over the path and identity indexes once the
+                // library outgrows SQLite's default 2 MiB cache: 16 MiB keeps their upper
+                // levels in memory, for the writer alone, whatever the library's size.
+                try db.execute(sql: "PRAGMA cache_size = -16384")
             }
         }
         do {
