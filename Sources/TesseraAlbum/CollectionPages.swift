@@ -44,8 +44,7 @@ struct CollectionPages {
             let layouts = documents.compactMap { width, document in
                 number < document.pages.count ? render(document.pages[number], width: width, byID: byID) : nil
             }
-            let ids = Set(pages[number].items.compactMap(\.photoId))
-            let head = placeholderStyle(collection.photos.filter { ids.contains(String($0.id)) })
+            let head = placeholderStyle(pages[number].items.compactMap { $0.photoId.flatMap { byID[$0] } })
             let body = """
                 <header>\(crumbs)<h1>\(HTML.escape(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p></header>
                 <main>

@@ -48,8 +48,10 @@ extension PhotoIndex {
                 arguments.append(albumID)
             }
             if let month = query.month {
-                conditions.append("substr(p.captured_at, 1, 7) = ?")
-                arguments.append(month)
+                // A range, so that photos_month finds the month ('~' sorts after every character
+                // of an ISO-8601 date).
+                conditions.append("p.captured_at >= ? AND p.captured_at < ?")
+                arguments += [month, month + "~"]
             }
             let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
             var sql = """

@@ -208,13 +208,15 @@ extension PhotoIndex {
         }
         guard version >= 4 else { return migrator }
         // v4: what a rescan asks of every directory, answered from one index without touching
-        // the table, and the rows a scan wrote, found without reading the others.
+        // the table; the rows a scan wrote, found without reading the others; and a month's
+        // photos (the album site's timeline), found without reading every row.
         migrator.registerMigration("v4") { db in
             try db.execute(sql: """
                 CREATE INDEX photos_rescan ON photos(
                     album_id, path, device, inode, size, mtime_ns, status, error_code, render_settings, thumbhash,
                     content_hash, thumbnail_key);
                 CREATE INDEX photos_scan ON photos(scan_id, path);
+                CREATE INDEX photos_month ON photos(captured_at, status);
                 PRAGMA user_version = 4;
                 """)
         }

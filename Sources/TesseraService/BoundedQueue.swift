@@ -17,6 +17,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         slots = [Element?](repeating: nil, count: max(1, capacity))
     }
 
+    /// How many elements the storage holds room for: the capacity, always (a test checks that a
+    /// queue that never drains does not grow).
+    var storageSize: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return slots.count
+    }
+
     /// Whether the queue is at capacity (a push would wait).
     var isFull: Bool {
         condition.lock()

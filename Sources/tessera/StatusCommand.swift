@@ -32,10 +32,7 @@ struct StatusCommand: ParsableCommand {
         }
         guard let status else { throw CLIError("the daemon sent no status") }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            try Self.printJSON(status)
             return
         }
         var lines = ["tessera \(status.version), up \(ProgressDisplay.duration(status.uptime)), \(status.state.rawValue)"]
@@ -64,13 +61,9 @@ struct StatusCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            let report = IndexReport(
+            try Self.printJSON(IndexReport(
                 state: "not-running", daemon: daemon, photos: totals.photos, albums: totals.albums, errors: totals.errors,
-                lastScan: last, index: configuration.index.string)
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                lastScan: last, index: configuration.index.string))
             return
         }
         let files = totals.errors == 1 ? "file" : "files"
@@ -86,6 +79,13 @@ struct StatusCommand: ParsableCommand {
         }
         lines.append("  index        \(configuration.index)")
         print(lines.map { TerminalText.escaped($0) }.joined(separator: "\n"))
+    }
+
+    private static func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
     /// `status --json` without a daemon.

@@ -14,13 +14,19 @@ struct BoundedQueueTests {
         }
         producer.start()
         var received: [Int] = []
+        var largestStorage = 0
         while true {
             let (batch, finished) = queue.popBatch(limit: 7, until: Date().addingTimeInterval(5))
+            largestStorage = max(largestStorage, queue.storageSize)
             received += batch
             if finished { break }
         }
         #expect(received == Array(0..<count))
         #expect(queue.pop() == nil)
+        // The storage is what the capacity asks all along, however long the queue goes without
+        // draining: before, an array that compacted only when empty grew with every element
+        // pushed meanwhile (the scan's outcome queue held a library's worth of outcomes).
+        #expect(largestStorage == 8)
     }
 
     @Test func aClosedQueueRefusesPushesAndDrainsWhatItHolds() {
