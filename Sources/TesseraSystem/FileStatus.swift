@@ -41,6 +41,8 @@ public struct FileStatus: Sendable, Equatable {
     /// Modification time.
     public var mtimeSeconds: Int64
     public var mtimeNanoseconds: Int
+    /// The owning group's id.
+    public var groupID: UInt32
 
     init(_ info: stat) {
         type = FileType(mode: info.st_mode)
@@ -49,6 +51,18 @@ public struct FileStatus: Sendable, Equatable {
         size = Int64(info.st_size)
         mtimeSeconds = Int64(info.st_mtim.tv_sec)
         mtimeNanoseconds = Int(info.st_mtim.tv_nsec)
+        groupID = info.st_gid
+    }
+
+    /// The owning group's name from the system's group database, or its number when it has none.
+    public var groupName: String {
+        var entry = Glibc.group()
+        var result: UnsafeMutablePointer<Glibc.group>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getgrgid_r(groupID, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else {
+            return String(groupID)
+        }
+        return String(cString: name)
     }
 
     /// The modification time in nanoseconds since the epoch.

@@ -15,6 +15,11 @@ public enum ControlClient {
         let socket: UnixSocket
         do throws(SystemError) {
             socket = try UnixSocket.connect(to: path, timeout: silenceLimit)
+        } catch where error.isPermission {
+            // Not "no daemon": one may well be running, for other users.
+            let directory = path.removingLastComponent()
+            let group = (try? FileSystem.status(of: directory)).map { " (it is for members of group '\($0.groupName)')" } ?? ""
+            throw ControlError(.denied, "cannot use the daemon's control socket \(path): \(error.errno)\(group)")
         } catch {
             throw ControlError(.noDaemon, "no tessera daemon is running (\(path): \(error.errno))")
         }

@@ -87,12 +87,14 @@ public struct ControlResponse: Codable, Sendable {
 public struct ControlError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String { case noDaemon, socket, silent, malformed, client }
+        private enum Kind: String { case noDaemon, denied, socket, silent, malformed, client }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
 
         /// Nothing listens on the socket: no daemon runs.
         public static let noDaemon = Code(.noDaemon)
+        /// A daemon may be running, but this user may not use its socket.
+        public static let denied = Code(.denied)
         /// The socket cannot be made or used (a path too long, a directory that cannot be created).
         public static let socket = Code(.socket)
         /// The daemon stopped answering.
