@@ -283,6 +283,70 @@ struct ServeCommandTests {
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
     }
 
+    @Test func statusSaysIdleWhenAScanEndsAndNoProgressLineFollows() throws {
+        // Given a daemon whose first scan lasts long enough for progress lines (every 2 s),
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 48)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { _ = daemon.terminate() }
+        for round in 1...2 {
+            if round == 2 {
+                // (a second, shorter scan: 12 new photos)
+                for number in 0..<12 {
+                    try FileSystem.writeAtomically(
+                        try ScanCommandTests.jpeg(width: 1600, seed: 100 + number), to: FilePath(photos).appending("more/\(number).jpg"))
+                }
+                kill(daemon.process.processIdentifier, SIGHUP)
+            }
+            // when the daemon says it is idle,
+            #expect(Deadline.wait(seconds: 120) {
+                guard let status = try? daemon.status() else { return false }
+                return status["state"] as? String == "idle" && status["scansFinished"] as? Int == round
+            })
+            // then STATUS= says so with the last scan's line, and still does two progress periods later
+            // (systemd shows the last STATUS= it got: a late "Scanning: N/N" would stick).
+            let statusLines = { daemon.notify.messages.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("STATUS=") } }
+            _ = daemon.notify.receive(for: 5) { _ in statusLines().last?.hasPrefix("STATUS=Idle") == true }
+            _ = Deadline.wait(seconds: 4.5) { statusLines().last?.hasPrefix("STATUS=Idle") != true }
+            let lines = statusLines()
+            let last = try daemon.status()["lastScan"] as? [String: Any]
+            #expect(lines.last?.hasPrefix("STATUS=Idle; last scan finished") == true, "\(lines.suffix(3))")
+            #expect(lines.last?.contains("\(last?["counts"].flatMap { ($0 as? [String: Any])?["found"] } ?? -1) files") == true)
+            if round == 1 {
+                try #require(lines.contains { $0.hasPrefix("STATUS=Scanning: ") }, "the scan ended before a progress line: too short to test")
+            }
+        }
+    }
+
+    /// Only root can run a client as another user.
+    @Test(.enabled(if: getuid() == 0)) func aClientThatMayNotUseTheSocketIsToldSoNotThatNoDaemonRuns() throws {
+        // Given a running daemon whose socket's folder only its own user may enter,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(chmod(directory.appending("run"), 0o750) == 0)
+        // when another user asks for its status or a rescan,
+        for command in ["status", "rescan"] {
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            other.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", TesseraProcess.executable.path, command, "--socket", daemon.socket]
+            let errors = Pipe()
+            other.standardError = errors
+            other.standardOutput = FileHandle.nullDevice
+            try other.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            other.waitUntilExit()
+            // then it is refused with a reason, and nothing claims that no daemon runs.
+            #expect(other.terminationStatus == 1, "\(command): \(message)")
+            #expect(message.contains("cannot use the daemon's control socket") && message.contains("Permission denied"), "\(message)")
+            #expect(message.contains("members of group 'root'") && !message.contains("no tessera daemon"), "\(message)")
+        }
+    }
+
     @Test func rescanWithoutADaemonSaysSo() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
