@@ -47,3 +47,7 @@ venv=.build-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
 "$venv/bin/python" scripts/check-album.py "$(swift build --show-bin-path)/tessera"
+
+# The service under a real systemd: package, install with install.sh into a booted Debian 12
+# (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
+scripts/systemd-check.sh

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Installs Tessera as a systemd service on Debian 12, from the folder scripts/package.sh
+# makes (this script is its install.sh). Run as root; running it again upgrades in place
+# and keeps /etc/tessera/config.yaml. docs/INSTALL.md explains each step.
+#
+# Usage: ./install.sh [--root DIR]... [--timer] [--no-start]
+#        ./install.sh --print-packages      the Debian packages the binary needs, one line
+#   --root DIR   a photo folder for a new configuration (repeat for more); default /srv/photos
+#   --timer      also enable the nightly rescan timer (roots inotify cannot watch: network shares)
+#   --no-start   install and enable, but do not (re)start the service now
+set -euo pipefail
+
+# What the binary links against (scripts/package.sh checks it needs nothing else), and
+# procps for the unit's ExecReload=/bin/kill.
+packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 procps)
+
+roots=()
+timer=false
+start=true
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --print-packages) echo "${packages[*]}"; exit 0 ;;
+    --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a folder" >&2; exit 64; }; roots+=("$2"); shift ;;
+    --timer) timer=true ;;
+    --no-start) start=false ;;
+    *) echo "install.sh: unknown argument '$1' (see the top of this file)" >&2; exit 64 ;;
+  esac
+  shift
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "install.sh: $*" >&2; exit 1; }
+[ -x "$here/bin/tessera" ] || fail "no bin/tessera beside this script: run it from the folder scripts/package.sh makes"
+[ "$(id -u)" -eq 0 ] || fail "run as root (sudo $0)"
+[ -d /run/systemd/system ] || [ "$start" = false ] || fail "systemd is not running on this machine; use --no-start"
+
+step() { echo "==> $*"; }
+
+step "Debian packages"
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+step "/usr/local/bin/tessera and its manual page"
+install -m 0755 "$here/bin/tessera" /usr/local/bin/tessera.new
+if ! version=$(/usr/local/bin/tessera.new --version 2>&1); then
+  rm -f /usr/local/bin/tessera.new
+  ldd "$here/bin/tessera" | grep "not found" >&2 || true
+  fail "the binary does not start here: $version"
+fi
+mv -f /usr/local/bin/tessera.new /usr/local/bin/tessera
+install -D -m 0644 "$here/man/tessera.1" /usr/local/share/man/man1/tessera.1
+
+step "the tessera system user and group"
+# Front ends (a web gallery's user, people who may run 'tessera rescan') join the group
+# to read the index and the thumbnails and to use the control socket.
+if ! getent passwd tessera > /dev/null; then
+  useradd --system --user-group --home-dir /var/lib/tessera --shell /usr/sbin/nologin tessera
+fi
+
+step "/etc/tessera/config.yaml"
+config=/etc/tessera/config.yaml
+install -d -m 0755 /etc/tessera
+if [ -e "$config" ]; then
+  echo "kept: $config exists (its roots stay as they are)"
+else
+  [ ${#roots[@]} -gt 0 ] || roots=(/srv/photos)
+  # YAML double-quoted strings: a backslash and a quote are escaped.
+  list=""
+  for root in "${roots[@]}"; do
+    root=${root//\\/\\\\}
+    list+="${list:+, }\"${root//\"/\\\"}\""
+  done
+  # The service's directories, written out so that 'tessera status', 'rescan' and 'list'
+  # run by members of the group find the service's socket and index without options.
+  ROOTS="$list" awk '
+    /^roots: /            { print "roots: [" ENVIRON["ROOTS"] "]"; next }
+    /^# index: /          { print "index: /var/lib/tessera/index.sqlite"; next }
+    /^# cache: /          { print "cache: /var/cache/tessera/thumbnails"; next }
+    /^# control_socket: / { print "control_socket: /run/tessera/control.sock"; next }
+    { print }' "$here/config/tessera.yaml" > "$config.new"
+  for key in roots index cache control_socket; do
+    grep -q "^$key: " "$config.new" || { rm -f "$config.new"; fail "could not set '$key' in the example configuration"; }
+  done
+  chmod 0644 "$config.new"
+  mv "$config.new" "$config"
+  for root in "${roots[@]}"; do
+    [ -d "$root" ] || echo "note: the photo folder $root does not exist yet"
+  done
+fi
+
+step "systemd units"
+install -m 0644 "$here/systemd/tessera.service" "$here/systemd/tessera-rescan.service" \
+  "$here/systemd/tessera-rescan.timer" /etc/systemd/system/
+if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+systemctl enable tessera.service
+if [ "$timer" = true ]; then systemctl enable tessera-rescan.timer; fi
+
+if [ "$start" = true ]; then
+  # Type=notify: this returns once the daemon has said READY=1 (or failed).
+  step "starting tessera.service"
+  systemctl restart tessera.service
+  if [ "$timer" = true ]; then systemctl start tessera-rescan.timer; fi
+  systemctl --no-pager --lines=0 status tessera.service || true
+fi
+echo "Installed tessera $version. The photo folders must be readable by the tessera user; docs/INSTALL.md."

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The service under a real systemd: packages Tessera (scripts/package.sh), boots a minimal
+# Debian 12 with systemd as PID 1 in systemd-nspawn, installs it there with the bundle's
+# install.sh exactly as docs/INSTALL.md says, and runs scripts/systemd-check/in-container.sh
+# as a unit of that system. Prints one PASS or FAIL line per check, with its evidence; the
+# report, the install's output, the service's journal and the console are kept in
+# tessera-data/systemd-check/.
+# Exits 1 when a check fails, or when the container cannot boot (saying why); never skips.
+#
+# Needs root (it boots a container): run as root or with sudo available. Installs
+# debootstrap and systemd-container from Debian when missing. The Debian root file system
+# is built once (from $TESSERA_CHECK_MIRROR, default deb.debian.org) and kept in
+# $TESSERA_CHECK_CACHE (default /var/cache/tessera-systemd-check).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo > /dev/null || { echo "systemd-check: needs root to boot a container, and there is no sudo" >&2; exit 1; }
+  exec sudo --preserve-env=PATH,TESSERA_CHECK_CACHE,TESSERA_CHECK_MIRROR "$0" "$@"
+fi
+started=$(date +%s)
+scripts/install-deps.sh debootstrap systemd-container python3 python3-pil
+
+bundle=$(scripts/package.sh)
+packages=$("$bundle/install.sh" --print-packages)
+
+# The cached root file system: minimal Debian 12 with systemd and the packages install.sh
+# would fetch (the booted container has no network), keyed by that list.
+suite=bookworm
+include="systemd,systemd-sysv,${packages// /,}"
+cache=${TESSERA_CHECK_CACHE:-/var/cache/tessera-systemd-check}
+key=$(echo "$suite $include" | sha256sum | cut -c1-12)
+rootfs="$cache/debian-$suite-$key"
+if [ ! -d "$rootfs" ]; then
+  echo "Building the Debian $suite root file system in $rootfs (once)..."
+  mkdir -p "$cache"
+  rm -rf "$rootfs.partial"
+  if ! debootstrap --variant=minbase --include="$include" "$suite" "$rootfs.partial" "${TESSERA_CHECK_MIRROR:-http://deb.debian.org/debian}" \
+      > "$cache/debootstrap.log" 2>&1; then
+    tail -20 "$cache/debootstrap.log" >&2
+    echo "systemd-check: debootstrap failed (log: $cache/debootstrap.log)" >&2
+    exit 1
+  fi
+  mv "$rootfs.partial" "$rootfs"
+fi
+
+# One run: a copy of the root file system, the bundle, photos and the check unit.
+run=$(mktemp -d /var/tmp/tessera-systemd-check.XXXXXX)
+# Under sudo, what is kept belongs to the user who asked.
+trap 'rm -rf "$run"; [ -z "${SUDO_UID:-}" ] || chown -R "$SUDO_UID:$SUDO_GID" tessera-data/systemd-check' EXIT
+root="$run/root"
+cp -a "$rootfs" "$root"
+cp -a "$(realpath "$bundle")" "$root/root/tessera"
+install -m 0755 scripts/systemd-check/in-container.sh "$root/root/in-container.sh"
+results=tessera-data/systemd-check
+rm -rf "$results"
+mkdir -p "$root/srv/photos" "$results"
+"$bundle/bin/tessera" sample-library "$root/srv/photos" > /dev/null
+# Photos for a scan that lasts long enough to be stopped: 240 distinct 3000x2000 JPEGs.
+/usr/bin/python3 - "$root/root/photos-big" "$root/root/photos-inbox" <<'EOF'
+import io, os, random, sys
+from PIL import Image
+big, inbox = sys.argv[1], sys.argv[2]
+os.makedirs(big); os.makedirs(inbox)
+random.seed(7)
+def photo(width, height, seed):
+    small = Image.effect_noise((width // 50, height // 50), 60 + seed % 40).convert("RGB")
+    image = small.resize((width, height), Image.BICUBIC)
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=88)
+    return out.getvalue()
+bases = [photo(3000, 2000, seed) for seed in range(12)]
+for number in range(240):
+    # Distinct files: each base is followed by bytes of its own after the image's end.
+    with open(os.path.join(big, f"IMG_{number:04}.jpg"), "wb") as f:
+        f.write(bases[number % len(bases)] + b"copy %d" % number)
+with open(os.path.join(inbox, "arrived.jpg"), "wb") as f:
+    f.write(photo(1600, 1200, 99))
+with open(os.path.join(inbox, "second-root.jpg"), "wb") as f:
+    f.write(photo(1200, 1600, 98))
+EOF
+cat > "$root/etc/systemd/system/tessera-check.service" <<'EOF'
+[Unit]
+Description=Tessera's live systemd check
+After=multi-user.target
+
+[Service]
+Type=exec
+ExecStart=/root/in-container.sh
+StandardOutput=journal+console
+
+[Install]
+WantedBy=multi-user.target
+EOF
+ln -s ../tessera-check.service "$root/etc/systemd/system/multi-user.target.wants/tessera-check.service"
+
+echo "Booting Debian $suite under systemd-nspawn (systemd as PID 1)..."
+set +e
+timeout --kill-after=30 900 systemd-nspawn --quiet --directory="$root" --boot --register=no --keep-unit \
+  --private-network --bind="$PWD/$results:/check" --console=read-only > "$results/console.log" 2>&1
+nspawn=$?
+set -e
+report="$results/report"
+if [ ! -s "$report" ]; then
+  tail -40 "$results/console.log" >&2
+  if [ "$nspawn" -eq 124 ]; then
+    echo "systemd-check: the container ran for 15 minutes without finishing the check" >&2
+  else
+    echo "systemd-check: the container did not run the check (systemd-nspawn exit $nspawn; its console is above)" >&2
+  fi
+  exit 1
+fi
+cat "$report"
+passed=$(grep -c '^PASS' "$report" || true)
+failed=$(grep -c '^FAIL' "$report" || true)
+echo "systemd check: $passed passed, $failed failed in $(( $(date +%s) - started )) s"
+if ! grep -q '^DONE' "$report"; then
+  tail -40 "$results/console.log" >&2
+  echo "systemd-check: the check stopped before its end (systemd-nspawn exit $nspawn)" >&2
+  exit 1
+fi
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
