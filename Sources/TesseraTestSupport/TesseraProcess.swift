@@ -27,6 +27,15 @@ public enum TesseraProcess {
         return process.wait()
     }
 
+    /// Runs `tessera arguments…` as the unprivileged user nobody (through setpriv) when this
+    /// process is root, who may read and connect where others may not; as itself otherwise.
+    public static func runUnprivileged(_ arguments: [String]) throws -> Result {
+        guard getuid() == 0 else { return try run(arguments) }
+        let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path]
+        return try Running(executable: setpriv, arguments: nobody + arguments, environment: [:], directory: nil, input: nil).wait()
+    }
+
     /// Starts `tessera arguments…` in the background; `wait()` collects it.
     public static func start(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: Data? = nil

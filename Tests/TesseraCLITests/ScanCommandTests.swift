@@ -177,25 +177,11 @@ struct ScanCommandTests {
         let locked = root + "/album1"
         #expect(chmod(locked, 0) == 0)
         defer { chmod(locked, 0o755) }
-        // Root reads any directory, so run the scan as an unprivileged user when we are root.
-        var command = ["scan", root] + Self.store(directory)
-        var executable = TesseraProcess.executable.path
-        if getuid() == 0 {
-            chmod(directory.path, 0o777)
-            command = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + command
-            executable = "/usr/bin/setpriv"
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = command
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.contains("album1") && stderr.contains("cannot list"))
+        // Root reads any directory, so the scan runs as an unprivileged user.
+        if getuid() == 0 { chmod(directory.path, 0o777) }
+        let scan = try TesseraProcess.runUnprivileged(["scan", root] + Self.store(directory))
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stderr.contains("album1") && scan.stderr.contains("cannot list"))
         let list = try TesseraProcess.run(["list", "--json"] + Self.store(directory))
         let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(photos.count == 2)

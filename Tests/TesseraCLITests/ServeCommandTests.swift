@@ -331,17 +331,10 @@ struct ServeCommandTests {
         #expect(chmod(directory.appending("run"), 0o750) == 0)
         // when another user asks for its status or a rescan,
         for command in ["status", "rescan"] {
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            other.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", TesseraProcess.executable.path, command, "--socket", daemon.socket]
-            let errors = Pipe()
-            other.standardError = errors
-            other.standardOutput = FileHandle.nullDevice
-            try other.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            other.waitUntilExit()
+            let other = try TesseraProcess.runUnprivileged([command, "--socket", daemon.socket])
+            let message = other.stderr
             // then it is refused with a reason, and nothing claims that no daemon runs.
-            #expect(other.terminationStatus == 1, "\(command): \(message)")
+            #expect(other.status == 1, "\(command): \(message)")
             #expect(message.contains("cannot use the daemon's control socket") && message.contains("Permission denied"), "\(message)")
             #expect(message.contains("members of group 'root'") && !message.contains("no tessera daemon"), "\(message)")
         }
