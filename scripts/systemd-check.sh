@@ -55,11 +55,13 @@ results=tessera-data/systemd-check
 rm -rf "$results"
 mkdir -p "$root/srv/photos" "$results"
 "$bundle/bin/tessera" sample-library "$root/srv/photos" > /dev/null
-# Photos for a scan that lasts long enough to be stopped: 240 distinct 3000x2000 JPEGs.
-/usr/bin/python3 - "$root/root/photos-big" "$root/root/photos-inbox" <<'EOF'
+# Photos for a scan that lasts long enough to be stopped, and to send progress lines (every
+# 2 s), on any number of cores: 120 distinct 3000x2000 JPEGs per core (at most 2,000).
+big=$((120 * $(nproc)))
+/usr/bin/python3 - "$root/root/photos-big" "$root/root/photos-inbox" "$(( big < 2000 ? big : 2000 ))" <<'EOF'
 import io, os, random, sys
 from PIL import Image
-big, inbox = sys.argv[1], sys.argv[2]
+big, inbox, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(big); os.makedirs(inbox)
 random.seed(7)
 def photo(width, height, seed):
@@ -69,7 +71,7 @@ def photo(width, height, seed):
     image.save(out, "JPEG", quality=88)
     return out.getvalue()
 bases = [photo(3000, 2000, seed) for seed in range(12)]
-for number in range(240):
+for number in range(count):
     # Distinct files: each base is followed by bytes of its own after the image's end.
     with open(os.path.join(big, f"IMG_{number:04}.jpg"), "wb") as f:
         f.write(bases[number % len(bases)] + b"copy %d" % number)
