@@ -12,10 +12,11 @@
 # is built once (from $TESSERA_CHECK_MIRROR, default deb.debian.org) and kept in
 # $TESSERA_CHECK_CACHE (default /var/cache/tessera-systemd-check).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self=$(realpath "$0")
+cd "$(dirname "$self")/.."
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo > /dev/null || { echo "systemd-check: needs root to boot a container, and there is no sudo" >&2; exit 1; }
-  exec sudo --preserve-env=PATH,TESSERA_CHECK_CACHE,TESSERA_CHECK_MIRROR "$0" "$@"
+  exec sudo --preserve-env=PATH,TESSERA_CHECK_CACHE,TESSERA_CHECK_MIRROR "$self" "$@"
 fi
 started=$(date +%s)
 scripts/install-deps.sh debootstrap systemd-container python3 python3-pil
