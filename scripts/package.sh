@@ -24,7 +24,7 @@ name="tessera-$version-linux-$(uname -m)"
 bundle="$out/$name"
 rm -rf "$bundle"
 install -d "$bundle/bin" "$bundle/man" "$bundle/systemd" "$bundle/config"
-# Debug information is for the build machine; stripped, the binary is a fifth of the size.
+# Debug information is for the build machine; stripped, the binary is a third smaller.
 strip -o "$bundle/bin/tessera" "$binary"
 install -m 0644 "$manual" "$bundle/man/tessera.1"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer "$bundle/systemd/"
