@@ -174,10 +174,17 @@ if wait_for 60 scanning_past 5; then
   check stop-during-scan "stopped at $during: systemctl stop exit $stopped in $took s; Result=$(prop Result), ExecMainStatus=$(prop ExecMainStatus); \"$ended\"" \
     awk -v s="$stopped" -v t="$took" -v r="$(prop Result)" -v m="$(prop ExecMainStatus)" -v e="$ended" \
       'BEGIN { exit !(s == 0 && t < 5 && r == "success" && m == 0 && e != "") }'
+  # Started again, then SIGKILLed mid-scan: systemd restarts it, and the scan still completes.
   systemctl start tessera.service
+  killed=$(( $(progress_done 2> /dev/null || echo 0) + 20 ))
+  wait_for 60 scanning_past "$killed"
+  restarts=$(prop NRestarts)
+  during=$(tessera status | sed -n 's/^  scanning *//p')
+  systemctl kill --signal=KILL --kill-whom=main tessera.service
+  wait_for 30 restarted_since "$restarts"
   wait_for 180 idle_with_photos "$((photos + big))"
-  check restart-completes "after restart: $(field photos) photos (expected $photos + $big); \"$(journal_since "$since" | grep -E '^scan [0-9]+ finished' | tail -1)\"" \
-    test "$(field photos)" -eq "$((photos + big))"
+  check sigkill-mid-scan "SIGKILL at $during: NRestarts $restarts -> $(prop NRestarts), $(prop ActiveState); $(field photos) photos (expected $photos + $big); \"$(journal_since "$since" | grep -m1 'interrupted; finishing')\"; \"$(journal_since "$since" | grep -E '^scan [0-9]+ finished' | tail -1)\"" \
+    test "$(prop NRestarts)" -gt "$restarts" -a "$(field photos)" -eq "$((photos + big))"
   status_settles status-after-long-scan
 else
   fail stop-during-scan "no scan of /srv/photos/Big in progress after 60 s: $(tessera status 2>&1 | head -2 | tr '\n' ' ')"
