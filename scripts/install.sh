@@ -3,10 +3,11 @@
 # makes (this script is its install.sh). Run as root; running it again upgrades in place
 # and keeps /etc/tessera/config.yaml. docs/INSTALL.md explains each step.
 #
-# Usage: ./install.sh [--root DIR]... [--timer] [--no-start]
+# Usage: ./install.sh [--root DIR]... [--timer] [--no-mount-wait] [--no-start]
 #        ./install.sh --print-packages      the Debian packages the binary needs, one line
 #   --root DIR   a photo folder for a new configuration (repeat for more); default /srv/photos
 #   --timer      also enable the nightly rescan timer (roots inotify cannot watch: network shares)
+#   --no-mount-wait  do not write RequiresMountsFor= for the --root folders (see below)
 #   --no-start   install and enable, but do not (re)start the service now
 set -euo pipefail
 
@@ -17,11 +18,13 @@ packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7
 roots=()
 timer=false
 start=true
+mount_wait=true
 while [ $# -gt 0 ]; do
   case "$1" in
     --print-packages) echo "${packages[*]}"; exit 0 ;;
     --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a folder" >&2; exit 64; }; roots+=("$2"); shift ;;
     --timer) timer=true ;;
+    --no-mount-wait) mount_wait=false ;;
     --no-start) start=false ;;
     *) echo "install.sh: unknown argument '$1' (see the top of this file)" >&2; exit 64 ;;
   esac
@@ -98,6 +101,20 @@ fi
 step "systemd units"
 install -m 0644 "$here/systemd/tessera.service" "$here/systemd/tessera-rescan.service" \
   "$here/systemd/tessera-rescan.timer" /etc/systemd/system/
+# RequiresMountsFor=: the service starts after the disks holding the photo folders are mounted
+# (a NAS in /etc/fstab), so its first scan does not meet an empty mount point. It would find
+# such a folder offline and keep what is indexed there, but a scan of a mounted disk is better.
+dropin=/etc/systemd/system/tessera.service.d/roots.conf
+if [ ${#roots[@]} -gt 0 ] && [ "$mount_wait" = true ]; then
+  install -d -m 0755 "$(dirname "$dropin")"
+  {
+    echo "# Written by install.sh for the --root folders: start once they are mounted."
+    echo "[Unit]"
+    for root in "${roots[@]}"; do echo "RequiresMountsFor=\"$(printf '%s' "$root" | sed 's/\\/\\\\/g; s/"/\\"/g; s/%/%%/g')\""; done
+  } > "$dropin"
+elif [ "$mount_wait" = false ]; then
+  rm -f "$dropin"
+fi
 if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 systemctl enable tessera.service
 if [ "$timer" = true ]; then systemctl enable tessera-rescan.timer; fi

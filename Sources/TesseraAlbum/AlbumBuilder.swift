@@ -83,6 +83,9 @@ public struct AlbumBuilder: Sendable {
             throw AlbumError(.index, "\(error)")
         }
         try Self.makeDirectory(output)
+        // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
+        try Self.write("Written by tessera album build; photo scans skip this folder.\n",
+                       to: output.appending(FileSystem.ownOutputMarker))
         try Self.makeDirectory(output.appending("assets"))
         for (name, text) in Assets.files {
             try Self.write(text, to: output.appending("assets").appending(name))

@@ -38,9 +38,9 @@ extension PhotoIndex {
         try read { db in
             var conditions: [String]
             switch query.kind {
-            case .photos: conditions = ["p.status IN ('ok', 'warning')"]
-            case .errors: conditions = ["p.status = 'error'"]
-            case .unsupported: conditions = ["p.status = 'unsupported'"]
+            case .photos: conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL"]
+            case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
+            case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
             }
             var arguments: [(any DatabaseValueConvertible)?] = []
             if let albumID = query.albumID {
@@ -83,7 +83,7 @@ extension PhotoIndex {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
-                WHERE status IN ('ok', 'warning') AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
+                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
                 """).map { ($0["month"], $0["count"]) }
         }
     }
@@ -114,12 +114,15 @@ extension PhotoIndex {
                 counts.unsupported = row["unsupported"]
                 counts.errors = row["errors"]
                 counts.warnings = row["warnings"]
+                counts.missing = row["missing"]
+                counts.keptOffline = row["kept_offline"]
                 let finished: Int64? = row["finished_at_ms"]
                 return ScanRecord(
                     id: row["id"], startedAt: Date(timeIntervalSince1970: Double(row["started_at_ms"] as Int64) / 1000),
                     finishedAt: finished.map { Date(timeIntervalSince1970: Double($0) / 1000) },
                     state: ScanState(rawValue: row["state"]) ?? .interrupted, reason: row["reason"],
-                    full: row["full"], counts: counts)
+                    full: row["full"], counts: counts,
+                    offline: (row["offline"] as String?)?.split(separator: "\n").map(String.init) ?? [])
             }
         }
     }
@@ -127,9 +130,9 @@ extension PhotoIndex {
     /// Photo, album and error counts of the whole index.
     public func totals() throws(IndexError) -> (photos: Int, albums: Int, errors: Int) {
         try read { db in
-            let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status IN ('ok', 'warning')") ?? 0
+            let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL") ?? 0
             let albums = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM albums WHERE photo_count > 0") ?? 0
-            let errors = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status = 'error'") ?? 0
+            let errors = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status = 'error' AND missing_since_ms IS NULL") ?? 0
             return (photos, albums, errors)
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 public import SystemPackage
 public import TesseraMetadata
@@ -20,19 +20,24 @@ extension PhotoIndex {
         }
     }
 
-    /// Records how scan `id` ended; `reason` says why when it failed.
-    public func finishScan(id: Int64, counts: ScanCounts, state: ScanState, reason: String? = nil) throws(IndexError) {
+    /// Records how scan `id` ended; `reason` says why when it failed, `offline` which folders
+    /// it found offline.
+    public func finishScan(
+        id: Int64, counts: ScanCounts, state: ScanState, reason: String? = nil, offline: [FilePath] = []
+    ) throws(IndexError) {
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?,
-                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ?
+                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ?,
+                        missing = ?, kept_offline = ?, offline = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed,
                     counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported, counts.errors,
-                    counts.warnings, id,
+                    counts.warnings, counts.missing, counts.keptOffline,
+                    offline.isEmpty ? nil : offline.map(\.string).joined(separator: "\n"), id,
                 ])
         }
     }
@@ -78,22 +83,30 @@ extension PhotoIndex {
         }
     }
 
-    /// Ids of every file under `root` not written by scan `excludingScan`, in id order,
-    /// `batch` at a time.
+    /// A file a scan did not write, as the scan's end needs it.
+    public struct UnwrittenFile: Sendable {
+        public var id: Int64
+        public var device: UInt64
+        public var pathBytes: Data
+    }
+
+    /// Every file under `root` that scan `excludingScan` did not write and that is not missing
+    /// already, in id order, `batch` at a time.
     public func forEachFile(
-        under root: FilePath, excludingScan: Int64, batch: Int = 10_000, _ body: ([Int64]) throws -> Void
+        under root: FilePath, excludingScan: Int64, batch: Int = 10_000, _ body: ([UnwrittenFile]) throws -> Void
     ) throws(IndexError) {
         let (low, high) = Self.prefixRange(root)
         var after: Int64 = 0
         while true {
             let page = try read { db in
-                try Int64.fetchAll(
+                try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT id FROM photos WHERE path >= ? AND path < ? AND id > ?
-                            AND scan_id IS NOT ? ORDER BY id LIMIT ?
+                        SELECT id, device, path FROM photos WHERE path >= ? AND path < ? AND id > ?
+                            AND scan_id IS NOT ? AND missing_since_ms IS NULL ORDER BY id LIMIT ?
                         """,
-                    arguments: [low, high, after, excludingScan, batch])
+                    arguments: [low, high, after, excludingScan, batch]
+                ).map { UnwrittenFile(id: $0[0], device: UInt64(bitPattern: $0[1]), pathBytes: $0[2]) }
             }
             guard let last = page.last else { return }
             do {
@@ -101,7 +114,7 @@ extension PhotoIndex {
             } catch {
                 throw Self.indexError(error, path: path)
             }
-            after = last
+            after = last.id
         }
     }
 
@@ -250,32 +263,22 @@ extension PhotoIndex {
         }
     }
 
-    /// Deletes rows by id.
-    ///
-    /// - Returns: how many of them had content that another row still has (a copy elsewhere:
-    ///   the file was moved or copied, then deleted).
-    public func delete(ids: [Int64]) throws(IndexError) -> Int {
-        guard !ids.isEmpty else { return 0 }
-        return try write { db in
-            var relocated = 0
-            var released: Set<String> = []
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-                let marks = databaseQuestionMarks(count: chunk.count)
-                let arguments = StatementArguments(Array(chunk))
-                let keys = try String.fetchAll(
-                    db, sql: "SELECT thumbnail_key FROM photos WHERE id IN (\(marks)) AND thumbnail_key IS NOT NULL",
-                    arguments: arguments)
-                released.formUnion(try String.fetchAll(
-                    db, sql: "SELECT path FROM renditions WHERE photo_id IN (\(marks))", arguments: arguments))
-                try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: arguments)
-                for key in keys where try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE thumbnail_key = ?)", arguments: [key]) ?? false {
-                    relocated += 1
-                }
-            }
-            try Self.scheduleDeletion(of: released, db)
-            return relocated
+    /// Deletes rows by id; their rendition files are scheduled for deletion.
+    public func delete(ids: [Int64]) throws(IndexError) {
+        guard !ids.isEmpty else { return }
+        try write { db in try Self.delete(ids: ids, db) }
+    }
+
+    static func delete(ids: [Int64], _ db: Database) throws {
+        var released: Set<String> = []
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            let arguments = StatementArguments(Array(chunk))
+            released.formUnion(try String.fetchAll(
+                db, sql: "SELECT path FROM renditions WHERE photo_id IN (\(marks))", arguments: arguments))
+            try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: arguments)
         }
+        try scheduleDeletion(of: released, db)
     }
 
     /// Recomputes counts, date range and cover of every album, and drops empty ones.
@@ -284,18 +287,18 @@ extension PhotoIndex {
             try db.execute(sql: """
                 UPDATE albums SET
                     photo_count = (SELECT COUNT(*) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
                     newest_instant_ms = (SELECT MAX(sort_instant_ms) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
                     oldest_instant_ms = (SELECT MIN(sort_instant_ms) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')),
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
                     cover_photo_id = (SELECT id FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
                         ORDER BY sort_instant_ms DESC, path LIMIT 1);
                 UPDATE albums SET
                     newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
                     oldest_captured_at = (SELECT captured_at FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning')
+                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
                         ORDER BY sort_instant_ms ASC, path DESC LIMIT 1);
                 DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
                 """)

@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -218,6 +218,22 @@ extension PhotoIndex {
                 CREATE INDEX photos_scan ON photos(scan_id, path);
                 CREATE INDEX photos_month ON photos(captured_at, status);
                 PRAGMA user_version = 4;
+                """)
+        }
+        guard version >= 5 else { return migrator }
+        // v5: nothing a scan does not see is deleted at once. missing_since_ms: when a scan of
+        // the file's present root first found the file gone; the row and its renditions stay,
+        // hidden from readers, until the grace period ends or `tessera prune` removes it.
+        // scans.missing: files a scan found gone; scans.offline: the folders it found offline
+        // (an unmounted disk), one a line; scans.kept_offline: indexed files it kept there.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN missing_since_ms INTEGER;
+                CREATE INDEX photos_missing ON photos(missing_since_ms) WHERE missing_since_ms IS NOT NULL;
+                ALTER TABLE scans ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE scans ADD COLUMN kept_offline INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE scans ADD COLUMN offline TEXT;
+                PRAGMA user_version = 5;
                 """)
         }
         return migrator

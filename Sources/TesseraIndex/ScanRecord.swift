@@ -9,7 +9,12 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     /// Unchanged photos whose renditions were brought up to date with the configuration.
     public var rerendered = 0
     public var moved = 0
+    /// Rows deleted: files gone for longer than the grace period, or pruned.
     public var removed = 0
+    /// Files found gone from a present root, kept as missing (hidden) until the grace period ends.
+    public var missing = 0
+    /// Indexed files kept unseen because their disk or folder is offline (unmounted, empty).
+    public var keptOffline = 0
     public var unsupported = 0
     public var errors = 0
     public var warnings = 0
@@ -20,9 +25,9 @@ public struct ScanCounts: Sendable, Equatable, Codable {
 /// How a scan stands or ended, as the `scans` table records it.
 public enum ScanState: String, Sendable, Codable {
     case running
-    /// The walk completed and vanished files were removed.
+    /// The walk completed; files found gone became missing.
     case finished
-    /// Stopped (SIGTERM, Ctrl-C), killed, or a root disappeared: nothing was removed.
+    /// Stopped (SIGTERM, Ctrl-C), killed, or a root disappeared: nothing became missing.
     case interrupted
     /// The scan could not go on (the index could not be written): see the reason.
     case failed
@@ -38,4 +43,6 @@ public struct ScanRecord: Sendable, Codable {
     public var reason: String?
     public var full: Bool
     public var counts: ScanCounts
+    /// The folders the scan found offline (an unmounted disk, an empty root).
+    public var offline: [String] = []
 }

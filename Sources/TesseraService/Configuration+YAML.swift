@@ -12,7 +12,7 @@ extension Configuration {
         case roots, exclude, followSymlinks = "follow_symlinks", index, cache, workers, pixelLimit = "pixel_limit"
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
-        case albumStyle = "album_style", albumOriginals = "album_originals"
+        case albumStyle = "album_style", albumOriginals = "album_originals", keepMissingDays = "keep_missing_days"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -27,6 +27,10 @@ extension Configuration {
         do {
             node = try Yams.compose(yaml: yaml)
         } catch {
+            if let duplicate = Self.duplicateKey(in: yaml) {
+                throw ConfigurationError(
+                    file: file, key: duplicate.key, "given twice (first on line \(duplicate.first))", at: duplicate.second)
+            }
             // Yams appends a multi-line snippet; the first two lines say where and what.
             let lines = "\(error)".split(separator: "\n").prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
             throw ConfigurationError(file: file, key: nil, "not valid YAML: \(lines.joined(separator: " "))")
@@ -49,6 +53,7 @@ extension Configuration {
                 guard !roots.isEmpty else {
                     throw ConfigurationError(file: file, key: name, "needs at least one folder", at: value.position)
                 }
+                rootsFromFile = true
             case .exclude:
                 exclude = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.string(item, name) }
             case .followSymlinks: followSymlinks = try reader.bool(value, name)
@@ -73,6 +78,7 @@ extension Configuration {
             case .albumDirectory: albumDirectory = try reader.path(value, name)
             case .albumStyle: albumStyle = try reader.choice(value, name)
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
+            case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             }
         }
     }
@@ -128,6 +134,27 @@ extension Configuration {
         guard !renditions.isEmpty else {
             throw ConfigurationError(file: reader.file, key: "thumbnails", "needs at least one square or fit size", at: node.position)
         }
+    }
+
+    /// A key given twice in one mapping (which YAML refuses without saying where): the first
+    /// one found, with the line of its first place and the line and column of its second. Keys at the same indentation under
+    /// the same parent count as one mapping.
+    static func duplicateKey(in yaml: String) -> (key: String, first: Int, second: (line: Int, column: Int))? {
+        var seen: [[String]: Int] = [:]  // the path of keys down to a key, and its line
+        var parents: [(indent: Int, key: String)] = []
+        for (number, line) in yaml.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let indent = line.prefix { $0 == " " }.count
+            let rest = line.dropFirst(indent)
+            guard let colon = rest.firstIndex(of: ":"), !rest.hasPrefix("#"), !rest.hasPrefix("-") else { continue }
+            let key = rest[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty, !key.contains(" ") else { continue }
+            while let last = parents.last, last.indent >= indent { parents.removeLast() }
+            let path = parents.map(\.key) + [key]
+            if let first = seen[path] { return (path.joined(separator: "."), first, (number + 1, indent + 1)) }
+            seen[path] = number + 1
+            parents.append((indent, key))
+        }
+        return nil
     }
 
     /// ", did you mean 'x'?" for the known key nearest to a mistyped one (at most a third of its

@@ -4,12 +4,18 @@ public import TesseraAlbum
 public import TesseraImage
 public import TesseraLayout
 public import TesseraMetadata
+import TesseraSystem
 
 /// Everything Tessera can be configured with; every key has a default.
 ///
 /// `config/tessera.yaml` documents each key. Paths may start with `~/`.
 public struct Configuration: Sendable {
     public var roots: [FilePath] = []
+    /// Whether `roots` came from a configuration file: then a scan of them retires (marks
+    /// missing) what lies under no root, a root taken out of the file.
+    public var rootsFromFile = false
+    /// Days a file found gone stays in the index (hidden) before its row and renditions go.
+    public var keepMissingDays = 7
     /// Globs matched against each entry's name and its path relative to its root.
     public var exclude: [String] = []
     public var followSymlinks = false
@@ -119,18 +125,44 @@ public struct Configuration: Sendable {
         return nil
     }
 
+    /// A configuration file's text: a regular file of at most a MiB, in UTF-8 (the first byte
+    /// that is not is named by line and column).
+    static func text(of file: FilePath) throws(ConfigurationError) -> String {
+        let opened: RegularFile
+        do throws(FileAccessError) {
+            opened = try RegularFile(opening: file)
+        } catch {
+            switch error {
+            case .notRegularFile(_, let type): throw ConfigurationError(file: file, key: nil, "is \(type), not a configuration file")
+            case .system(let error): throw ConfigurationError(file: file, key: nil, error.reason)
+            }
+        }
+        guard opened.status.size <= 1 << 20 else {
+            throw ConfigurationError(file: file, key: nil, "is \(opened.status.size) bytes; a configuration file has at most 1 MiB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(opened.status.size))
+        let count = bytes.withUnsafeMutableBytes { raw in Result { () throws(SystemError) in try opened.read(at: 0, into: raw) } }
+        switch count {
+        case .success(let count): bytes.removeLast(bytes.count - count)
+        case .failure(let error): throw ConfigurationError(file: file, key: nil, error.reason)
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // The longest valid prefix ends at the first bad byte: count lines and columns up to it.
+        var valid = bytes.count
+        while valid > 0 && String(validating: bytes[..<valid], as: UTF8.self) == nil { valid -= 1 }
+        let before = bytes[..<valid]
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = valid - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        throw ConfigurationError(file: file, key: nil, "is not UTF-8 text (byte 0x\(String(bytes[valid], radix: 16)))", at: (line, column))
+    }
+
     /// Defaults, overlaid with the file that `locate` finds.
     public static func load(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration(environment: environment)
         if let file = try locate(explicit: explicit, environment: environment) {
-            let text: String
-            do {
-                text = try String(contentsOfFile: file.string, encoding: .utf8)
-            } catch {
-                throw ConfigurationError(file: file, key: nil, "cannot read: \(error.localizedDescription)")
-            }
+            let text = try Self.text(of: file)
             try configuration.apply(yaml: text, file: file, home: environment["HOME"] ?? NSHomeDirectory())
         }
         return configuration

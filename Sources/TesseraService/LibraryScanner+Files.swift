@@ -263,28 +263,89 @@ extension LibraryScanner {
         }
     }
 
-    /// Removes files under `roots` that the walk did not see.
-    /// A removed file whose content lives on elsewhere (copied, then deleted) counts as moved.
-    func removeVanished(under roots: [FilePath], seen: Bitset, scanID: Int64, tally: ScanTally) throws(IndexError) {
-        // Rows this scan did not write are the unchanged files, the kept ones, files whose
-        // write is retried later, and vanished files. When the first two account for all of
-        // them, nothing vanished and the pass over every id can be skipped.
-        var notWritten = 0
-        for root in roots { notWritten += try index.fileCount(under: root, excludingScan: scanID) }
-        let accounted = tally.counts.withLock { $0.unchanged } + tally.kept.withLock { $0 }
-        guard notWritten != accounted else { return }
+    /// Settles what a completed walk of `roots` did not see; nothing unseen is deleted at once.
+    ///
+    /// - A root where the walk found no file while files are indexed under it is *offline* (an
+    ///   unmounted disk leaves its empty mount point): everything under it is kept as it is.
+    /// - An unseen file on a device the walk met (its directory's, or one its seen neighbours
+    ///   were indexed from) is gone from a present disk: it becomes missing, or loses its row at
+    ///   once when its content is indexed elsewhere (moved across disks).
+    /// - An unseen file on a device the walk never met lies on a disk that is not mounted any
+    ///   more below the root: it is kept, and the folder is reported offline.
+    /// - With `retireUnconfigured`, files under no root at all (a root taken out of the
+    ///   configuration) become missing too.
+    /// - Files missing for longer than the grace period lose their rows and renditions.
+    ///
+    /// - Returns: the folders found offline.
+    func settleVanished(
+        under roots: [FilePath], sightings: Sightings, scanID: Int64, tally: ScanTally, retireUnconfigured: Bool
+    ) throws(IndexError) -> [FilePath] {
+        var offline: [FilePath] = []
+        var online: [FilePath] = []
         for root in roots {
-            try index.forEachFile(under: root, excludingScan: scanID) { page in
-                let gone = page.filter { !seen.contains($0) }
-                guard !gone.isEmpty else { return }
-                let relocated = try index.delete(ids: gone)
-                tally.counts.withLock { total in
-                    total.removed += gone.count - relocated
-                    total.moved += relocated
-                    total.new -= min(total.new, relocated)
-                }
+            if sightings.files[root, default: 0] > 0 {
+                online.append(root)
+            } else if try index.hasFiles(under: root) {
+                logger.warning("\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back (tessera prune removes them for good)")
+                offline.append(root)
             }
         }
+        // Rows this scan did not write are the unchanged files, the kept ones, files whose
+        // write is retried later, missing files and vanished ones. When the first two account
+        // for all but the missing, nothing vanished and the pass over every id can be skipped.
+        var notWritten = 0
+        for root in online {
+            notWritten += try index.fileCount(under: root, excludingScan: scanID) - index.missingCount(under: root)
+        }
+        let accounted = tally.counts.withLock { $0.unchanged } + tally.kept.withLock { $0 }
+        if notWritten != accounted {
+            var unmounted: [UInt64: (count: Int, place: [UInt8])] = [:]
+            for root in online {
+                try index.forEachFile(under: root, excludingScan: scanID) { page in
+                    var gone: [Int64] = []
+                    for file in page where !sightings.ids.contains(file.id) {
+                        guard !sightings.devices.contains(file.device) else {
+                            gone.append(file.id)
+                            continue
+                        }
+                        let path = [UInt8](file.pathBytes)
+                        let place = Self.commonFolder(
+                            unmounted[file.device]?.place ?? Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]), path)
+                        unmounted[file.device] = ((unmounted[file.device]?.count ?? 0) + 1, place)
+                    }
+                    let (moved, missing) = try index.retire(ids: gone)
+                    tally.counts.withLock { total in
+                        total.missing += missing
+                        total.moved += moved
+                        total.new -= min(total.new, moved)
+                    }
+                }
+            }
+            for (count, place) in unmounted.values.sorted(by: { $0.place.lexicographicallyPrecedes($1.place) }) {
+                let folder = FilePath(rawBytes: place)
+                logger.warning("\(folder): offline: \(count) indexed files there lie on a disk that is not mounted now; they are kept until it is back")
+                offline.append(folder)
+                tally.counts.withLock { $0.keptOffline += count }
+            }
+        }
+        if retireUnconfigured && offline.isEmpty && online.count == roots.count {
+            let retired = try index.markMissing(outside: roots)
+            if retired > 0 {
+                logger.notice("\(retired) indexed files lie outside the configured folders; they are hidden now and removed after \(configuration.keepMissingDays) days (or by tessera prune)")
+            }
+            tally.counts.withLock { $0.missing += retired }
+        }
+        let expired = try index.missingFiles(before: Date().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
+        try index.delete(ids: expired.map(\.id))
+        tally.counts.withLock { $0.removed += expired.count }
+        return offline
+    }
+
+    /// The deepest folder that holds `folder` (or is it) and `file`: paths as bytes.
+    static func commonFolder(_ folder: [UInt8], _ file: [UInt8]) -> [UInt8] {
+        let withSlash = folder + [UInt8(ascii: "/")]
+        let shared = zip(withSlash, file).prefix { $0 == $1 }.count
+        return Array(withSlash[..<(withSlash[..<shared].lastIndex(of: UInt8(ascii: "/")) ?? 0)])
     }
 
     /// Deletes the rendition files the index has scheduled for deletion, and with `sweep`,

@@ -10,7 +10,7 @@ extension LibraryScanner {
     /// Walks every root, settling unchanged files and same-filesystem moves here and
     /// queueing new and changed files for the workers.
     func walk(
-        _ rootSet: RootSet, full: Bool, stop: StopFlag, seen: inout Bitset, jobs: BoundedQueue<Job>,
+        _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
         outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64
     ) throws(ScanError) {
         let roots = rootSet.paths
@@ -80,19 +80,24 @@ extension LibraryScanner {
                 walking.join()
             }
             var entries = 0  // in the directory being handled, for sizing its lookup table
+            var filesHere = 0  // under this root
+            defer { sightings.files[root] = filesHere }
             func handle(_ event: Walker.Event) -> Bool {
                 guard !stop.isSet else { return false }
                 do throws(IndexError) {
                     switch event {
-                    case .directory(let path, let bytes):
+                    case .directory(let path, let bytes, let device):
+                        sightings.devices.insert(device)
                         flush()
                         directory = path
                         existing = try index.files(inDirectory: bytes, settled: settings, expecting: entries)
                     case .file(let file):
                         let identity = file.identity
                         found += 1
+                        filesHere += 1
                         if let known = existing[NameKey(file.name)] {
-                            seen.insert(known.id)
+                            sightings.ids.insert(known.id)
+                            sightings.devices.insert(known.identity.device)
                             if !full && known.identity == identity && !known.needsRetry {
                                 if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
                                     // Counted as unchanged by the writer, once its renditions are settled.
@@ -109,7 +114,7 @@ extension LibraryScanner {
                         }
                         let path = file.path
                         if let moved = try movedFile(to: path, identity: identity) {
-                            seen.insert(moved.id)
+                            sightings.ids.insert(moved.id)
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
@@ -128,8 +133,8 @@ extension LibraryScanner {
                         if let known = existing[NameKey(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
                             kept.append(known.id)
                         }
-                        for id in kept where !seen.contains(id) {
-                            seen.insert(id)
+                        for id in kept where !sightings.ids.contains(id) {
+                            sightings.ids.insert(id)
                             tally.kept.withLock { $0 += 1 }
                         }
                     }

@@ -93,7 +93,11 @@ public final class LibraryScanner: Sendable {
         }
         // A lock taken here for a one-shot scan is given back at its end; the daemon keeps its own.
         defer { if role == .scan && !heldBefore { lock.release() } }
-        let roots = try RootSet(try Self.resolve(requested ?? configuration.roots))
+        let plan = try RootPlan(requested ?? configuration.roots, index: index)
+        for (root, reason) in plan.offline {
+            logger.warning("\(root): offline (\(reason)); what is indexed there is kept until it is back")
+        }
+        let roots = try RootSet(plan.present)
         let started = Date()
         progress.reset()
         let scan: (id: Int64, recovered: Bool)
@@ -150,9 +154,11 @@ public final class LibraryScanner: Sendable {
         }
 
         // The walk, on this thread.
-        var seen = Bitset()
+        var sightings = Sightings()
         do throws(ScanError) {
-            try walk(roots, full: full, stop: stop, seen: &seen, jobs: jobs, outcomes: outcomes, tally: tally, scanID: scan.id)
+            try walk(
+                roots, full: full, stop: stop, sightings: &sightings, jobs: jobs, outcomes: outcomes, tally: tally,
+                scanID: scan.id)
         } catch {
             tally.fail(error)
         }
@@ -167,10 +173,17 @@ public final class LibraryScanner: Sendable {
             logger.error("\(root): the photo folder disappeared during the scan; nothing was removed")
         }
         let completed = !stop.isSet && lost.isEmpty && tally.failure == nil
-        if completed {
+        var offline = plan.offline.map(\.root)
+        var returned = 0  // missing files seen again
+        if tally.failure == nil {
             progress.update { $0.phase = .cleaning }
             do throws(IndexError) {
-                try removeVanished(under: roots.paths, seen: seen, scanID: scan.id, tally: tally)
+                returned = try index.unmarkMissing(where: sightings.ids.contains)
+                if completed {
+                    offline += try settleVanished(
+                        under: roots.paths, sightings: sightings, scanID: scan.id, tally: tally,
+                        retireUnconfigured: requested == nil && configuration.rootsFromFile && offline.isEmpty)
+                }
             } catch {
                 tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
             }
@@ -180,11 +193,11 @@ public final class LibraryScanner: Sendable {
         let counts = tally.counts.withLock { $0 }
         let failure = tally.failure
         let state: ScanState = failure != nil ? .failed : completed ? .finished : .interrupted
-        let changedAnything = counts.new + counts.changed + counts.moved + counts.removed + counts.unsupported
-            + counts.errors > 0 || full || scan.recovered
+        let changedAnything = counts.new + counts.changed + counts.moved + counts.removed + counts.missing
+            + counts.unsupported + counts.errors + returned > 0 || full || scan.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
-            try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description)
+            try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.
             logger.error("cannot record the end of scan \(scan.id): \(error)")
@@ -194,29 +207,10 @@ public final class LibraryScanner: Sendable {
         if let failure = tally.failure {
             throw failure
         }
-        return ScanSummary(scanID: scan.id, state: state, counts: counts, elapsed: Date().timeIntervalSince(started))
+        return ScanSummary(
+            scanID: scan.id, state: state, counts: counts, elapsed: Date().timeIntervalSince(started),
+            offline: offline.map(\.string))
     }
-
-    /// Absolute, existing, readable directories; a missing root stops the scan before anything is removed.
-    static func resolve(_ roots: [FilePath]) throws(ScanError) -> [FilePath] {
-        guard !roots.isEmpty else { throw ScanError(.configuration, "no photo folder to scan: give one or set 'roots'") }
-        let cwd = FilePath(FileManager.default.currentDirectoryPath)
-        return try roots.map { (root) throws(ScanError) -> FilePath in
-            let absolute = (root.isAbsolute ? root : cwd.pushing(root)).lexicallyNormalized()
-            let status: FileStatus
-            do throws(SystemError) {
-                status = try FileSystem.status(of: absolute)
-            } catch {
-                throw ScanError(.missingRoot, "\(root): cannot open the photo folder: \(error.errno)")
-            }
-            guard status.type == .directory else { throw ScanError(.missingRoot, "\(root): not a directory") }
-            guard FileSystem.isReadableDirectory(absolute) else {
-                throw ScanError(.missingRoot, "\(root): cannot read the photo folder: permission denied")
-            }
-            return absolute
-        }
-    }
-
 }
 
 /// What the threads of one scan add up, and the first failure that stops it.
@@ -277,6 +271,17 @@ final class RootSet: Sendable {
         for root in paths { check(root) }
         return lostRoots.withLock { $0 }.sorted { $0.string < $1.string }
     }
+}
+
+/// What a walk saw: it decides which unseen files are missing and which are offline.
+struct Sightings {
+    /// Rows seen (or kept below an unreadable directory).
+    var ids = Bitset()
+    /// The devices of the directories walked, and those the seen files were indexed from
+    /// (a disk mounted again may come back under a new device number).
+    var devices: Set<UInt64> = []
+    /// Files found under each root.
+    var files: [FilePath: Int] = [:]
 }
 
 /// A growable set of row ids.

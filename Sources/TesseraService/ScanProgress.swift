@@ -103,6 +103,8 @@ public struct ScanSummary: Sendable, Codable {
     public var state: ScanState
     public var counts: ScanCounts
     public var elapsed: Double
+    /// Folders found offline (an unmounted disk): what is indexed there was kept.
+    public var offline: [String] = []
 }
 
 extension ScanSummary: CustomStringConvertible {
@@ -111,7 +113,8 @@ extension ScanSummary: CustomStringConvertible {
         let c = counts
         return "\(state) in \(String(format: "%.1f", elapsed)) s: \(c.found) files, \(c.new) new, \(c.changed) changed, "
             + "\(c.unchanged) unchanged\(c.rerendered > 0 ? " (\(c.rerendered) with renditions updated)" : ""), "
-            + "\(c.moved) moved, \(c.removed) removed, \(c.unsupported) unsupported, "
+            + "\(c.moved) moved, \(c.missing) missing, \(c.removed) removed, \(c.unsupported) unsupported, "
             + "\(c.errors) \(c.errors == 1 ? "error" : "errors")"
+            + (offline.isEmpty ? "" : "; offline, kept as they were: \(offline.joined(separator: ", "))")
     }
 }

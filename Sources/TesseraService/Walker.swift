@@ -8,7 +8,8 @@ import TesseraSystem
 /// Names are bytes: a name that is not valid UTF-8 is walked like any other.
 /// Hidden entries (a leading dot) and entries matching an exclude glob are
 /// skipped. Symbolic links are skipped unless followed; when followed, every
-/// directory is entered once per (device, inode), which ends link loops.
+/// directory is entered once per (device, inode), which ends link loops. A folder holding
+/// `FileSystem.ownOutputMarker` (an album site Tessera built) is never entered.
 public struct Walker: Sendable {
     public struct Options: Sendable {
         public var exclude: [String]
@@ -25,8 +26,8 @@ public struct Walker: Sendable {
 
     /// What the walk reports, in order: each directory before its files.
     public enum Event: Sendable {
-        /// A directory about to be listed, with its path's exact bytes.
-        case directory(FilePath, bytes: [UInt8])
+        /// A directory about to be listed, with its path's exact bytes and the device it is on.
+        case directory(FilePath, bytes: [UInt8], device: UInt64)
         /// A regular file in the last directory reported, by name; `File.path` builds its path.
         case file(File)
         /// A directory that could not be listed; what was indexed below it must be kept.
@@ -75,12 +76,16 @@ public struct Walker: Sendable {
                 guard visit(.unreadable(directory, reason: "cannot list: \(error.errno)")) else { return }
                 continue
             }
-            if let identity = listing.identity {
-                guard visited.insert([identity.device, identity.inode]).inserted else { continue }
+            guard let identity = listing.identity else {
+                guard visit(.vanished(directory)) else { return }
+                continue
             }
+            guard visited.insert([identity.device, identity.inode]).inserted,
+                  !listing.holds(FileSystem.ownOutputMarker)
+            else { continue }
             let directoryBytes = directory.rawBytes
             let skipHere = skipByDirectory[NameKey(directoryBytes)]
-            guard visit(.directory(directory, bytes: directoryBytes)) else { return }
+            guard visit(.directory(directory, bytes: directoryBytes, device: identity.device)) else { return }
             var subdirectories: [FilePath] = []
             var stopped = false
             listing.forEach { entry in

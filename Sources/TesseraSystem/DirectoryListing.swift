@@ -25,6 +25,12 @@ public final class DirectoryListing {
         return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
+    /// Whether the directory holds an entry called `name` (of any type, a link not followed).
+    public func holds(_ name: String) -> Bool {
+        var info = stat()
+        return fstatat(dirfd(handle), name, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
     /// One entry while it is being visited; its name points into the directory stream.
     public struct Entry {
         /// The name's bytes, without the NUL; valid only during the visit.

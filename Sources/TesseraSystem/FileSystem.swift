@@ -102,3 +102,35 @@ public enum FileSystem {
         return names
     }
 }
+
+extension FileSystem {
+    /// The name of the file Tessera writes into every folder it fills with output of its own
+    /// (an album site): a walk never enters a folder that holds it, wherever the folder lies.
+    public static let ownOutputMarker = ".tessera-output"
+
+    /// `path` made absolute against the working directory, with `.` and `..` folded lexically
+    /// (no link resolved, nothing touched on disk).
+    public static func absolute(_ path: FilePath) -> FilePath {
+        guard !path.isAbsolute else { return path.lexicallyNormalized() }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path.lexicallyNormalized() }
+        return FilePath(platformString: buffer).pushing(path).lexicallyNormalized()
+    }
+
+    /// `realpath(3)`: `path` made absolute, with every symbolic link, `.` and `..` resolved.
+    public static func canonicalPath(_ path: FilePath) throws(SystemError) -> FilePath {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else {
+            throw SystemError("resolve", path: path, Errno(rawValue: errno))
+        }
+        defer { free(resolved) }
+        return FilePath(platformString: resolved)
+    }
+
+    /// Whether `directory` is a mount point: on another device than its parent (`mountpoint(1)`'s
+    /// first test). A directory that cannot be stat'ed is not one.
+    public static func isMountPoint(_ directory: FilePath) -> Bool {
+        guard let own = try? status(of: directory) else { return false }
+        guard let parent = try? status(of: directory.appending("..")) else { return false }
+        return own.device != parent.device || own.inode == parent.inode  // "/" is its own parent
+    }
+}

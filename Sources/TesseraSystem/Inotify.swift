@@ -29,6 +29,8 @@ public final class Inotify: Sendable {
         public var overflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
         /// The watched directory is gone (deleted, moved away, unmounted): the watch is dead.
         public var removed: Bool { mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 }
+        /// The file system holding the watched directory was unmounted.
+        public var unmounted: Bool { mask & UInt32(IN_UNMOUNT) != 0 }
         public var isDirectory: Bool { mask & UInt32(IN_ISDIR) != 0 }
         /// The entry appeared (created or moved in).
         public var created: Bool { mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 }

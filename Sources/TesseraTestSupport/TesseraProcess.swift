@@ -36,6 +36,27 @@ public enum TesseraProcess {
         return try Running(executable: setpriv, arguments: nobody + arguments, environment: [:], directory: nil, input: nil).wait()
     }
 
+    /// Status of `inMountNamespace` when the namespace could not be had (no tmpfs mount allowed).
+    public static let noNamespace: Int32 = 90
+
+    /// Runs the shell `script` as root of a user and mount namespace of its own (`unshare -Urm`),
+    /// where it may mount and unmount tmpfs file systems as a disk is plugged and unplugged. The
+    /// script gets `tessera`'s path as `$T` and `arguments` as `$1…`; `wait_for CONDITION` waits up
+    /// to 60 s for a shell condition to hold, and the script should exit `noNamespace` when a
+    /// mount fails.
+    public static func inMountNamespace(_ script: String, _ arguments: [String] = []) throws -> Result {
+        let prelude = """
+            T='\(executable.path)'
+            wait_for() { n=0; until eval "$1"; do n=$((n + 1)); [ $n -ge 600 ] && return 1; sleep 0.1; done; }
+
+            """
+        let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+        return try Running(
+            executable: unshare, arguments: ["-Urm", "sh", "-c", prelude + script, "sh"] + arguments, environment: [:],
+            directory: nil, input: nil
+        ).wait()
+    }
+
     /// Starts `tessera arguments…` in the background; `wait()` collects it.
     public static func start(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: Data? = nil

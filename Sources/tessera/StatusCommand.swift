@@ -53,12 +53,17 @@ struct StatusCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try store.openIndex(configuration, readOnly: true)
         let totals: (photos: Int, albums: Int, errors: Int)
-        let last: ScanRecord?
+        var last: ScanRecord?
         do {
             totals = try index.totals()
             last = try index.lastScan()
         } catch {
             throw CLIError("\(error)")
+        }
+        // "running" with no process holding the writer lock: the scan was killed.
+        if last?.state == .running && IndexLock.holder(of: configuration.index) == nil {
+            last?.state = .interrupted
+            last?.reason = "no process is scanning any more (killed?); the next scan finishes its work"
         }
         if json {
             try Self.printJSON(IndexReport(
@@ -73,7 +78,9 @@ struct StatusCommand: ParsableCommand {
             let when = last.finishedAt ?? last.startedAt
             let ago = ProgressDisplay.duration(Date().timeIntervalSince(when))
             lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts.found) files, \(last.counts.new) new, "
-                + "\(last.counts.errors) \(last.counts.errors == 1 ? "error" : "errors")")
+                + "\(last.counts.missing) missing, \(last.counts.errors) \(last.counts.errors == 1 ? "error" : "errors")"
+                + (last.reason.map { " (\($0))" } ?? ""))
+            for folder in last.offline { lines.append("  offline      \(folder): kept as it was") }
         } else {
             lines.append("  last scan    none")
         }

@@ -60,7 +60,12 @@ struct ScanCommandTests {
             kill(scan.pid, SIGKILL)
             _ = scan.wait()
 
-            // then the index is sound and every thumbnail in the cache is a whole JPEG,
+            // then status tells the killed scan from a running one,
+            if SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans WHERE state = 'running'") == 1 {
+                let status = try TesseraProcess.run(["status", "--socket", directory.appending("none.sock")] + Self.store(directory))
+                #expect(status.stdout.contains("last scan    interrupted"), "\(status.stdout)")
+            }
+            // the index is sound and every thumbnail in the cache is a whole JPEG,
             let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
             #expect(try index.integrityCheck() == "ok", "after \(rendered) thumbnails")
             let finished = Self.thumbnails(directory)

@@ -123,29 +123,21 @@ struct ScanFaultTests {
         let cache = directory.appending("cache")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let script = """
-            mount -t tmpfs -o size=160k tessera-test "$2" || exit 90
-            "$1" scan "$3" --index "$4" --cache "$2"; status=$?
+            mount -t tmpfs -o size=160k tessera-test "$1" || exit 90
+            "$T" scan "$2" --index "$3" --cache "$1"; status=$?
             partial=0
-            for file in $(find "$2" -type f); do
+            for file in $(find "$1" -type f); do
               case "$(basename "$file")" in .tmp-*) partial=$((partial + 1)); continue;; esac
               [ "$(tail -c 2 "$file" | od -An -tx1 | tr -d ' \\n')" = ffd9 ] || partial=$((partial + 1))
             done
             echo "partial=$partial"
             exit $status
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-Urm", "sh", "-c", script, "sh", TesseraProcess.executable.path, cache, photos, directory.appending("index.sqlite")]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus != 90, "cannot mount a tmpfs in a user namespace here: \(stderr)")
+        let result = try TesseraProcess.inMountNamespace(script, [cache, photos, directory.appending("index.sqlite")])
+        let (stdout, stderr) = (result.stdout, result.stderr)
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(stderr)")
         // then the scan stops with a one-line reason, records it, leaves nothing partial, and the index is sound.
-        #expect(process.terminationStatus == 1, "\(stdout) \(stderr)")
+        #expect(result.status == 1, "\(stdout) \(stderr)")
         #expect(stderr.contains("No space left on device"), "\(stderr)")
         #expect(stdout.contains("partial=0"), "\(stdout)")
         let index = directory.appending("index.sqlite")

@@ -63,12 +63,13 @@ struct LibraryScannerTests {
         // then each change is counted once and nothing else is touched.
         #expect(second.counts.unchanged == 1)
         #expect(second.counts.changed == 2)
-        #expect(second.counts.removed == 1)
+        #expect(second.counts.missing == 1 && second.counts.removed == 0)
         #expect(second.counts.moved == 1)
         #expect(second.counts.new == 0)
         let after = Dictionary(uniqueKeysWithValues: try fixture.photos().map { ($0.path.string, $0) })
         #expect(after.count == 4)
-        #expect(after[deleted.string] == nil && !deletedThumb.exists)
+        // The deleted file is missing: hidden, its thumbnail kept for the grace period.
+        #expect(after[deleted.string] == nil && deletedThumb.exists)
         // The touched file's content is unchanged: same thumbnail file, not rendered again.
         #expect(after[touched.string]?.thumbnail(64) == touchedThumb.string)
         #expect(touchedThumb.inode == touchedInode)
@@ -82,7 +83,7 @@ struct LibraryScannerTests {
 
         // A third scan finds nothing to do.
         let third = try fixture.scan()
-        #expect(third.counts.unchanged == 4 && third.counts.new + third.counts.changed + third.counts.removed == 0)
+        #expect(third.counts.unchanged == 4 && third.counts.new + third.counts.changed + third.counts.missing == 0)
     }
 
     @Test func aDeletionIsFoundWhenAChangeBalancesItInTheCounts() throws {
@@ -95,7 +96,7 @@ struct LibraryScannerTests {
         try fixture.jpeg("changed.jpg", seed: 22)
         try FileManager.default.removeItem(atPath: deleted.string)
         let summary = try fixture.scan()
-        #expect(summary.counts.removed == 1 && summary.counts.changed == 1 && summary.counts.unchanged == 1)
+        #expect(summary.counts.missing == 1 && summary.counts.changed == 1 && summary.counts.unchanged == 1)
         #expect(Set(try fixture.photos().map(\.path.string)) == [kept.string, changed.string])
     }
 
@@ -268,16 +269,24 @@ struct LibraryScannerTests {
         #expect(try fixture.photos().count == 1)
     }
 
-    @Test func missingRootStopsBeforeRemovingAnything() throws {
+    @Test func aMissingRootWithIndexedPhotosIsOfflineAndKept() throws {
         var fixture = try ScanFixture()
         defer { fixture.remove() }
         try fixture.jpeg("photo.jpg")
         _ = try fixture.scan()
         let root = fixture.root
         try FileManager.default.moveItem(atPath: root.string, toPath: root.string + "-unmounted")
-        #expect(throws: ScanError.self) { try fixture.scan() }
+        let summary = try fixture.scan()
+        #expect(summary.offline == [root.string] && summary.counts.missing + summary.counts.removed == 0)
         fixture.configuration.roots = [root]
         #expect(try fixture.photos().count == 1)
+    }
+
+    @Test func aMissingRootWithNothingIndexedStopsTheScan() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try FileManager.default.removeItem(atPath: fixture.root.string)
+        #expect(throws: ScanError.self) { try fixture.scan() }
     }
 
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))

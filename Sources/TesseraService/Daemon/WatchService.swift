@@ -11,8 +11,10 @@ import TesseraSystem
 /// they appear). Tessera's own output (the cache, the index and its companion
 /// files, the album pages) is never watched, and events about it are ignored,
 /// even when it lies inside a root: otherwise each scan would trigger the next.
-/// A root that disappears (an unmounted disk) is looked for every few seconds
-/// and watched again, with a rescan, when it comes back. Watching is impossible
+/// A root that disappears or is empty (an unmounted disk leaves its empty mount
+/// point), and a folder below a root whose disk is unmounted, is looked for every
+/// few seconds and watched again, with a rescan, once it is there and holds
+/// something: an empty mount point is never taken for the disk coming back. Watching is impossible
 /// on network file systems (NFS, SMB/CIFS, FUSE mounts: changes made by other
 /// hosts raise no event) and past the kernel's watch limit
 /// (`fs.inotify.max_user_watches`); then the service says so in the log and
@@ -90,10 +92,15 @@ public struct WatchService: Service {
         await loop
     }
 
-    /// Watches, by descriptor, and the roots currently gone.
+    /// Watches, by descriptor, and the roots (or unmounted folders below them) awaited back.
     struct WatchState: Sendable {
         var directories: [Int32: FilePath] = [:]
-        var missingRoots: Set<FilePath> = []
+        var awaited: Set<FilePath> = []
+    }
+
+    /// Whether `folder` is there with something in it: an unmounted disk's mount point is empty.
+    static func isBack(_ folder: FilePath) -> Bool {
+        (try? FileSystem.status(of: folder))?.type == .directory && !(FileSystem.entries(of: folder)?.isEmpty ?? true)
     }
 
     /// Adds a watch to every directory under `root`; a problem description when the limit is reached.
@@ -101,7 +108,7 @@ public struct WatchService: Service {
         var problem: String?
         var watchedRoot = false
         walker.walk(root) { event in
-            guard case .directory(let path, _) = event else { return true }
+            guard case .directory(let path, _, _) = event else { return true }
             do throws(SystemError) {
                 let descriptor = try watcher.watch(path)
                 state.directories[descriptor] = path
@@ -115,7 +122,7 @@ public struct WatchService: Service {
             }
             return true
         }
-        if watchedRoot { state.missingRoots.remove(root) } else { state.missingRoots.insert(root) }
+        if watchedRoot && Self.isBack(root) { state.awaited.remove(root) } else { state.awaited.insert(root) }
         return problem
     }
 
@@ -137,8 +144,8 @@ public struct WatchService: Service {
                     // move now watches somewhere else, so drop it too.
                     watcher.unwatch(event.watch)
                     state.directories[event.watch] = nil
-                    if roots.contains(directory) {
-                        state.missingRoots.insert(directory)
+                    if roots.contains(directory) || event.unmounted {
+                        state.awaited.insert(directory)
                         changed = true
                     }
                     continue
@@ -153,14 +160,18 @@ public struct WatchService: Service {
             if rewalk {
                 // The new directory's subtree may already hold files and folders; watching a watched
                 // directory again returns the same descriptor, so this is idempotent.
-                for root in roots where !state.missingRoots.contains(root) { _ = watchTree(root, watcher, &state) }
+                for root in roots where !state.awaited.contains(root) { _ = watchTree(root, watcher, &state) }
             }
-            if !state.missingRoots.isEmpty && Date().timeIntervalSince(lastRootCheck) >= Self.rootPoll {
+            if !state.awaited.isEmpty && Date().timeIntervalSince(lastRootCheck) >= Self.rootPoll {
                 lastRootCheck = Date()
-                for root in state.missingRoots where (try? FileSystem.status(of: root))?.type == .directory {
-                    _ = watchTree(root, watcher, &state)
-                    if !state.missingRoots.contains(root) {
-                        logger.notice("\(root) is back; watching it again")
+                // An unmount reports every watched folder on the disk: the top-most one stands for all.
+                let awaited = state.awaited
+                for folder in awaited where !awaited.contains(where: { $0 != folder && folder.starts(with: $0) }) {
+                    guard Self.isBack(folder) else { continue }
+                    _ = watchTree(folder, watcher, &state)
+                    if !state.awaited.contains(folder) {
+                        state.awaited = state.awaited.filter { !$0.starts(with: folder) }
+                        logger.notice("\(folder) is back; watching it again")
                         changed = true
                     }
                 }

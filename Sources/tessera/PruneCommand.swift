@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SystemPackage
+import TesseraIndex
+import TesseraService
+import TesseraSystem
+
+/// `tessera prune`: remove from the index what scans only hid, after saying what.
+struct PruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Remove missing files, and files of folders no longer configured, from the index.",
+        discussion: """
+            A scan never deletes what it does not see: a file gone from a folder that is there is \
+            missing (hidden, its thumbnails kept) for 'keep_missing_days', and a folder that is offline \
+            (an unmounted disk) is kept whole. Without --yes, prune lists what it would remove; with \
+            --yes it removes those rows and their thumbnails. Files under folders taken out of the \
+            configuration file's 'roots' are removed too.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Remove them; without it, only list what would go.")
+    var yes = false
+
+    func run() throws {
+        let configuration = try store.configuration()
+        let index = try store.openIndex(configuration, readOnly: false)
+        let pruner = Pruner(configuration: configuration, index: index)
+        let plan: Pruner.Plan
+        do {
+            plan = try pruner.plan()
+        } catch {
+            throw CLIError(error.description)
+        }
+        if plan.isEmpty {
+            print("Nothing to prune: no file is missing.")
+            return
+        }
+        let dates = DateFormatter()
+        dates.dateFormat = "yyyy-MM-dd HH:mm"
+        for file in plan.missing {
+            print("missing since \(dates.string(from: file.since))  \(TerminalText.escaped(file.path.string))")
+        }
+        if plan.unconfigured > 0 {
+            print("\(plan.unconfigured) \(plan.unconfigured == 1 ? "file" : "files") under folders no longer in 'roots'")
+        }
+        let total = plan.missing.count + plan.unconfigured
+        let files = total == 1 ? "file" : "files"
+        guard yes else {
+            print("\(total) \(files) would be removed with their thumbnails; run 'tessera prune --yes' to remove them.")
+            return
+        }
+        do {
+            let removed = try pruner.prune()
+            print("Removed \(removed) \(removed == 1 ? "file" : "files") and their thumbnails from the index.")
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}

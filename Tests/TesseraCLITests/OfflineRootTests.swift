@@ -1,0 +1,230 @@
+import Foundation
+import Glibc
+import TesseraTestSupport
+import Testing
+
+/// Nothing a scan does not see is deleted at once: unmounted disks (real tmpfs mounts in a
+/// mount namespace of the test's own), folders below a root on another disk, files gone from a
+/// present root, roots reached through links or taken out of the configuration, sites built
+/// inside a root.
+struct OfflineRootTests {
+    /// `select count(*)` of displayable or all rows, rendition rows, and cache files.
+    static let counts = """
+        counts() {
+          rows=$(sqlite3 "$INDEX" "select count(*) from photos")
+          shown=$(sqlite3 "$INDEX" "select count(*) from photos where missing_since_ms is null")
+          renditions=$(sqlite3 "$INDEX" "select count(*) from renditions")
+          cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)
+          echo "$1 rows=$rows shown=$shown renditions=$renditions cached=$cached site=$(find "$SITE" -type f | wc -l)"
+        }
+
+        """
+
+    /// The `key=value` fields of the line of `output` that starts with `label`.
+    static func fields(_ output: String, _ label: String) -> [String: Int] {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(label + " ") }) else { return [:] }
+        var fields: [String: Int] = [:]
+        for pair in line.split(separator: " ").dropFirst() {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2 { fields[String(parts[0])] = Int(parts[1]) }
+        }
+        return fields
+    }
+
+    @Test func anUnmountedRootIsOfflineAndNothingOfItIsLost() throws {
+        // Given a library on a disk of its own (a tmpfs mounted on the root), scanned, with a site,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 24, width: 320)
+        let root = directory.appending("disk")
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$5
+            mkdir -p "$1"
+            for cycle in 1 2 3; do
+              mount -t tmpfs disk "$1" || exit 90
+              cp -a "$2"/. "$1"/
+              "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+              "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+              counts mounted$cycle
+              # when the disk is unmounted, leaving its empty mount point, and the next scan and build run,
+              umount "$1"
+              "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status$cycle=$?"
+              "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+              counts unmounted$cycle
+            done
+            """
+        let result = try TesseraProcess.inMountNamespace(
+            script, [root, library, directory.appending("index.sqlite"), directory.appending("cache"), directory.appending("site")])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        // then every scan says the folder is offline, and no row, rendition or page is lost.
+        let first = Self.fields(result.stdout, "mounted1")
+        #expect(first["rows"] == 24 && first["renditions"] == 96 && first["cached"] == 96, "\(first)")
+        for cycle in 1...3 {
+            #expect(result.stdout.contains("status\(cycle)=0"), "\(result.stdout)")
+            #expect(Self.fields(result.stdout, "mounted\(cycle)") == first, "\(result.stdout)")
+            #expect(Self.fields(result.stdout, "unmounted\(cycle)") == first, "\(result.stdout)")
+        }
+        #expect(result.stdout.contains("0 missing, 0 removed, 0 unsupported, 0 errors; offline, kept as they were: \(root)"),
+                "\(result.stdout)")
+    }
+
+    @Test func aDiskUnmountedBelowARootKeepsItsFilesAndTheRestIsScanned() throws {
+        // Given a root with a second disk mounted on one of its folders, both scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 12, width: 320)
+        let root = directory.appending("root")
+        try FileManager.default.createDirectory(atPath: root + "/second", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: library + "/album0", toPath: root + "/album0")
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$4
+            mount -t tmpfs second "$1/second" || exit 90
+            cp -a "$2/album1" "$2/album2" "$1/second/"
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            counts before
+            # when the second disk is unmounted and a photo is deleted from the first,
+            umount "$1/second"
+            rm "$1/album0/p0.jpg"
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+            counts after
+            """
+        let result = try TesseraProcess.inMountNamespace(
+            script, [root, library, directory.appending("index.sqlite"), directory.appending("cache")])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        // then the second disk's 8 photos are kept as offline, and the deleted one is missing, not removed.
+        #expect(Self.fields(result.stdout, "before")["rows"] == 12, "\(result.stdout)")
+        let after = Self.fields(result.stdout, "after")
+        #expect(after["rows"] == 12 && after["shown"] == 11, "\(result.stdout)")
+        #expect(after["renditions"] == 48 && after["cached"] == 48, "\(result.stdout)")
+        #expect(result.stdout.contains("1 missing, 0 removed"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(root)/second: offline: 8 indexed files"), "\(result.stdout)")
+        #expect(result.stdout.contains("status=0"), "\(result.stdout)")
+    }
+
+    @Test func filesGoneFromAPresentRootAreMissingUntilTheyComeBackOrArePruned() throws {
+        // Given a scanned library,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 9, width: 320)
+        let store = ScanCommandTests.store(directory)
+        let index = directory.appending("index.sqlite")
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        // when three photos are deleted (one kept aside) and the library is scanned again,
+        try FileManager.default.moveItem(atPath: photos + "/album0/p0.jpg", toPath: directory.appending("p0.jpg"))
+        try FileManager.default.removeItem(atPath: photos + "/album1/p1.jpg")
+        try FileManager.default.removeItem(atPath: photos + "/album2/p2.jpg")
+        let scan = try TesseraProcess.run(["scan", photos] + store)
+        // then they are missing: hidden from list, their rows and renditions kept,
+        #expect(scan.stdout.contains("3 missing, 0 removed"), "\(scan.stdout)")
+        let listed = try TesseraProcess.run(["list", "--json"] + store)
+        #expect(!listed.stdout.contains("p0.jpg") && listed.stdout.contains("p3.jpg"), "\(listed.stdout)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 9)
+        for row in SQLite.query(index, "SELECT path FROM renditions") ?? [] {
+            #expect(FileManager.default.fileExists(atPath: row[0]), "\(row[0])")
+        }
+        // a photo put back is simply there again,
+        try FileManager.default.moveItem(atPath: directory.appending("p0.jpg"), toPath: photos + "/album0/p0.jpg")
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        #expect(try TesseraProcess.run(["list", "--json"] + store).stdout.contains("p0.jpg"))
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE missing_since_ms IS NOT NULL") == 2)
+        // prune without --yes says what it would remove and removes nothing,
+        let asked = try TesseraProcess.run(["prune"] + store)
+        #expect(asked.status == 0 && asked.stdout.contains("p1.jpg") && asked.stdout.contains("2 files would be removed"), "\(asked.stdout)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 9)
+        // and with --yes removes the rows and their rendition files.
+        let missingRenditions = (SQLite.query(
+            index, "SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.missing_since_ms IS NOT NULL") ?? [])
+            .map { $0[0] }
+        #expect(missingRenditions.count == 8)
+        let pruned = try TesseraProcess.run(["prune", "--yes"] + store)
+        #expect(pruned.status == 0 && pruned.stdout.contains("Removed 2 files"), "\(pruned.stdout) \(pruned.stderr)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 7)
+        for path in missingRenditions { #expect(!FileManager.default.fileExists(atPath: path), "\(path)") }
+    }
+
+    @Test func missingFilesGoAfterTheGracePeriod() throws {
+        // Given a library whose configuration keeps missing files 0 days,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 3, width: 320)
+        let config = directory.appending("config.yaml")
+        try Data("keep_missing_days: 0\n".utf8).write(to: URL(fileURLWithPath: config))
+        let store = ScanCommandTests.store(directory) + ["--config", config]
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        // when a photo is deleted, the scan that finds it gone removes it at once.
+        try FileManager.default.removeItem(atPath: photos + "/album1/p1.jpg")
+        let scan = try TesseraProcess.run(["scan", photos] + store)
+        #expect(scan.stdout.contains("1 missing, 1 removed"), "\(scan.stdout)")
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos") == 2)
+    }
+
+    @Test func aRootReachedThroughALinkIsIndexedOnceAndOverlappingRootsAreRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let link = directory.appending("photolink")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "photos")
+        let store = ScanCommandTests.store(directory)
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        // The same folder through a link: nothing new.
+        let again = try TesseraProcess.run(["scan", link] + store)
+        #expect(again.stdout.contains("0 new") && again.stdout.contains("6 unchanged"), "\(again.stdout) \(again.stderr)")
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos") == 6)
+        // Both, or a folder and one inside it: refused before anything is written.
+        for roots in [[photos, link], [photos, photos + "/album1"]] {
+            let refused = try TesseraProcess.run(["scan"] + roots + store)
+            #expect(refused.status == 1 && refused.stderr.contains("photo folders overlap"), "\(refused.stderr)")
+        }
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans") == 2)
+    }
+
+    @Test func anAlbumSiteBuiltInsideARootIsNeverScanned() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let store = ScanCommandTests.store(directory)
+        for _ in 1...3 {
+            #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+            #expect(try TesseraProcess.run(["album", "build", "--out", photos + "/site"] + store).status == 0)
+        }
+        #expect(FileManager.default.fileExists(atPath: photos + "/site/index.html"))
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos") == 6)
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM albums") == 3)
+    }
+
+    @Test func aRootTakenOutOfTheConfigurationIsRetiredAndAnAbsentOneIsOffline() throws {
+        // Given two configured roots, scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let (first, second) = (photos + "/album0", photos + "/album1")
+        let config = directory.appending("config.yaml")
+        func configure(_ roots: [String]) throws {
+            let list = roots.map { "\"\($0)\"" }.joined(separator: ", ")
+            try Data("roots: [\(list)]\n".utf8).write(to: URL(fileURLWithPath: config))
+        }
+        try configure([first, second])
+        let store = ScanCommandTests.store(directory) + ["--config", config]
+        let index = directory.appending("index.sqlite")
+        #expect(try TesseraProcess.run(["scan"] + store).status == 0)
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 4)
+        // when the second is renamed away (a disk not mounted) and the first gains a photo,
+        try FileManager.default.moveItem(atPath: second, toPath: second + "-away")
+        try FileManager.default.copyItem(atPath: photos + "/album2/p2.jpg", toPath: first + "/new.jpg")
+        let offline = try TesseraProcess.run(["scan"] + store)
+        // then the first is scanned and the second kept whole, offline;
+        #expect(offline.status == 0 && offline.stdout.contains("1 new"), "\(offline.stdout) \(offline.stderr)")
+        #expect(offline.stderr.contains("\(second): offline"), "\(offline.stderr)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE missing_since_ms IS NULL") == 5)
+        // when it is back but taken out of the configuration, its photos are retired and pruned.
+        try FileManager.default.moveItem(atPath: second + "-away", toPath: second)
+        try configure([first])
+        let retired = try TesseraProcess.run(["scan"] + store)
+        #expect(retired.stdout.contains("2 missing, 0 removed"), "\(retired.stdout)")
+        #expect(try !TesseraProcess.run(["list"] + store).stdout.contains("album1"))
+        #expect(try TesseraProcess.run(["prune", "--yes"] + store).stdout.contains("Removed 2 files"))
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 3)
+    }
+}
