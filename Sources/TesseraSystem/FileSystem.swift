@@ -125,12 +125,4 @@ extension FileSystem {
         defer { free(resolved) }
         return FilePath(platformString: resolved)
     }
-
-    /// Whether `directory` is a mount point: on another device than its parent (`mountpoint(1)`'s
-    /// first test). A directory that cannot be stat'ed is not one.
-    public static func isMountPoint(_ directory: FilePath) -> Bool {
-        guard let own = try? status(of: directory) else { return false }
-        guard let parent = try? status(of: directory.appending("..")) else { return false }
-        return own.device != parent.device || own.inode == parent.inode  // "/" is its own parent
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemPackage
 import TesseraMetadata
 @testable import TesseraService
@@ -64,5 +65,27 @@ struct ConfigurationTests {
                 #expect(error.description.hasSuffix(file + expected) || error.description == file + expected, "\(error)")
             }
         }
+    }
+
+    @Test func aFileThatIsNotAConfigurationSaysWhatItIsAndWhere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        func error(loading path: String) -> String {
+            do {
+                _ = try Configuration.load(explicit: path, environment: ["HOME": directory.path])
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        // A folder, a FIFO (read without blocking), bytes that are not UTF-8, a key given twice.
+        #expect(error(loading: directory.path) == directory.path + ": is a directory, not a configuration file")
+        #expect(mkfifo(directory.appending("fifo.yaml"), 0o644) == 0)
+        #expect(error(loading: directory.appending("fifo.yaml")).hasSuffix("fifo.yaml: is a FIFO, not a configuration file"))
+        try Data([UInt8]("workers: 2\nroots: [caf".utf8) + [0xE9, 0x5D, 0x0A]).write(to: URL(fileURLWithPath: file))
+        #expect(error(loading: file) == file + ":2:12: is not UTF-8 text (byte 0xe9)")
+        try Data("workers: 2\nthumbnails:\n  fit: [512]\n  fit: [640]\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(error(loading: file) == file + ":4:3: key 'thumbnails.fit': given twice (first on line 3)")
     }
 }
