@@ -227,4 +227,57 @@ struct OfflineRootTests {
         #expect(try TesseraProcess.run(["prune", "--yes"] + store).stdout.contains("Removed 2 files"))
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 3)
     }
+
+    @Test func theDaemonKeepsAnUnmountedRootAndItsSiteWholeAndCatchesUpWhenItIsBack() throws {
+        // Given a daemon watching a root on a disk of its own and keeping an album site,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 12, width: 320)
+        let config = directory.appending("config.yaml")
+        try Data("watch: true\nalbum_dir: \"\(directory.appending("site"))\"\n".utf8).write(to: URL(fileURLWithPath: config))
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
+            pages() { grep -c "album pages:" "$LOG"; }
+            arrived() { sqlite3 "$INDEX" "select count(*) from photos where path_text like '%/arrived.jpg'"; }
+            mkdir -p "$1"
+            mount -t tmpfs disk "$1" || exit 90
+            cp -a "$2"/. "$1"/
+            "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
+            daemon=$!
+            trap 'kill -TERM $daemon; wait $daemon' EXIT
+            wait_for '[ "$(pages)" -ge 1 ]' || { echo "no site after the first scan"; exit 1; }
+            counts before
+            # when the disk is unmounted under it,
+            umount "$1"
+            wait_for '[ "$(pages)" -ge 2 ]' || { echo "no scan after the unmount"; exit 1; }
+            counts unmounted
+            # and mounted again with one photo more (staged in a hidden folder, then moved in),
+            mount -t tmpfs disk "$1" || exit 90
+            mkdir "$1/.staging"
+            cp -a "$2"/. "$1/.staging/"
+            cp "$2/album0/p0.jpg" "$1/.staging/album0/arrived.jpg"
+            for folder in "$1/.staging"/*; do mv "$folder" "$1/"; done
+            wait_for '[ "$(arrived)" -eq 1 ]' || { echo "the new photo was not indexed"; exit 1; }
+            built=$(pages)
+            wait_for '[ "$(pages)" -gt '"$built"' ]' || { echo "no site after the disk came back"; exit 1; }
+            counts remounted
+            echo "site-has-new=$(grep -rl arrived.jpg "$SITE" | wc -l)"
+            """
+        let result = try TesseraProcess.inMountNamespace(script, [
+            directory.appending("disk"), library, directory.appending("index.sqlite"), directory.appending("cache"),
+            directory.appending("site"), config, directory.appending("daemon.log"), directory.appending("control.sock"),
+        ])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        let log = (try? String(contentsOfFile: directory.appending("daemon.log"), encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(log)")
+        // then while it is away nothing is lost, the site stays whole, and once back the new photo is there.
+        let before = Self.fields(result.stdout, "before")
+        #expect(before["rows"] == 12 && before["renditions"] == 48 && (before["site"] ?? 0) > 12, "\(result.stdout)")
+        #expect(Self.fields(result.stdout, "unmounted") == before, "\(result.stdout) \(log)")
+        let remounted = Self.fields(result.stdout, "remounted")
+        #expect(remounted["rows"] == 13 && remounted["shown"] == 13 && remounted["renditions"] == 52, "\(result.stdout)")
+        #expect((remounted["site"] ?? 0) > (before["site"] ?? 0), "\(result.stdout)")
+        #expect(!result.stdout.contains("site-has-new=0"), "\(result.stdout)")
+        #expect(log.contains("offline") && log.contains("is back"), "\(log)")
+    }
 }
