@@ -31,7 +31,7 @@ fi
 # The manual page the install steps install: generated from the commands, one section each.
 swift package --allow-writing-to-package-directory generate-manual --configuration debug > /dev/null
 manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
-for command in scan serve rescan status list inspect thumb layout album; do
+for command in scan serve rescan status list inspect thumb layout album prune; do
   grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; exit 1; }
 done
 

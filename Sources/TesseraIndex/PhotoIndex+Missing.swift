@@ -87,12 +87,20 @@ extension PhotoIndex {
         }
     }
 
-    /// A condition on `path` true for rows under none of `roots`.
+    /// A condition on `path` true for rows under none of `roots`: the gaps between their path
+    /// ranges, each a range the path index answers at once (roots never overlap).
     private static func outside(_ roots: [FilePath]) -> (String, StatementArguments) {
-        guard !roots.isEmpty else { return ("1", []) }
-        var arguments: StatementArguments = []
-        for (low, high) in roots.map(prefixRange) { arguments += [low, high] }
-        return ("NOT (" + roots.map { _ in "(path >= ? AND path < ?)" }.joined(separator: " OR ") + ")", arguments)
+        let ranges = roots.map(prefixRange).sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        guard let first = ranges.first, let last = ranges.last else { return ("1", []) }
+        var gaps = ["path < ?"]
+        var arguments: StatementArguments = [first.0]
+        for (before, after) in zip(ranges, ranges.dropFirst()) {
+            gaps.append("(path >= ? AND path < ?)")
+            arguments += [before.1, after.0]
+        }
+        gaps.append("path >= ?")
+        arguments += [last.1]
+        return ("(" + gaps.joined(separator: " OR ") + ")", arguments)
     }
 
     /// Clears the mark of the missing files a scan saw again.
@@ -116,7 +124,11 @@ extension PhotoIndex {
         let (low, high) = Self.prefixRange(directory)
         return try read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM photos WHERE missing_since_ms IS NOT NULL AND path >= ? AND path < ?",
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM photos INDEXED BY photos_missing
+                    WHERE missing_since_ms IS NOT NULL AND path >= ? AND path < ?
+                    """,
                 arguments: [low, high]) ?? 0
         }
     }

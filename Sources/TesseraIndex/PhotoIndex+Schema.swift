@@ -226,10 +226,13 @@ extension PhotoIndex {
         // hidden from readers, until the grace period ends or `tessera prune` removes it.
         // scans.missing: files a scan found gone; scans.offline: the folders it found offline
         // (an unmounted disk), one a line; scans.kept_offline: indexed files it kept there.
+        // photos_month gains missing_since_ms, so that the months still come from it alone.
         migrator.registerMigration("v5") { db in
             try db.execute(sql: """
                 ALTER TABLE photos ADD COLUMN missing_since_ms INTEGER;
                 CREATE INDEX photos_missing ON photos(missing_since_ms) WHERE missing_since_ms IS NOT NULL;
+                DROP INDEX photos_month;
+                CREATE INDEX photos_month ON photos(captured_at, status, missing_since_ms);
                 ALTER TABLE scans ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE scans ADD COLUMN kept_offline INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE scans ADD COLUMN offline TEXT;
