@@ -3,7 +3,9 @@
 
 Usage: scripts/reliability-campaign.py [--tessera PATH] [--rounds N]
 
-Prints one line per campaign: overlapping writers (rows lost), kill campaigns (orphaned
+Prints one line per campaign: offline roots (a disk unmounted and mounted again between and
+during scans, in a mount namespace of its own: rows, renditions and album files lost),
+overlapping writers (rows lost), kill campaigns (orphaned
 thumbnails, integrity), readers during scans ("database is locked"), hostile control-socket
 clients (status latency), and peak RSS from /usr/bin/time for `tessera thumb` on files that
 lie about their size and for a 2-worker scan over the broken corpora plus thousands of
@@ -253,6 +255,60 @@ def memory(tessera, mutants):
         print(f"peak RSS, 2-worker scan of {files} broken files and mutants: {mib:.0f} MiB (exit {status})")
 
 
+OFFLINE_CYCLE = r"""
+T=$1 SOURCE=$2 DISK=$3 INDEX=$4 CACHE=$5 SITE=$6 ROUNDS=$7
+counts() {
+  echo "$1 rows=$(sqlite3 "$INDEX" 'select count(*) from photos') renditions=$(sqlite3 "$INDEX" 'select count(*) from renditions') cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l) site=$(find "$SITE" -type f | wc -l)"
+}
+mkdir -p "$DISK"
+for round in $(seq 1 "$ROUNDS"); do
+  mount -t tmpfs disk "$DISK" || exit 90
+  cp -a "$SOURCE"/. "$DISK"/
+  if [ $((round % 2)) -eq 0 ]; then
+    # Unmounted (lazily, as a pulled disk) while the scan is at work.
+    "$T" scan "$DISK" --index "$INDEX" --cache "$CACHE" --workers 1 > /dev/null 2>&1 &
+    scan=$!
+    n=0; until [ "$(sqlite3 "$INDEX" "select count(*) from scans where state = 'running'")" = 1 ] || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.05; done
+    umount -l "$DISK"
+    wait $scan
+    echo "during $round"
+  else
+    "$T" scan "$DISK" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+    "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+    counts mounted
+    umount "$DISK"
+  fi
+  "$T" scan "$DISK" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+  "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+  counts unmounted
+done
+"""
+
+
+def offline_roots(tessera, rounds):
+    """A root on its own disk, unmounted and mounted again `rounds` times, every other time
+    while a scan is at work: nothing indexed there, rendered or published may be lost."""
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 9)  # 9 × 27 files
+        args = [tessera, photos] + [os.path.join(where, name) for name in ("disk", "index.sqlite", "cache", "site")]
+        result = subprocess.run(["unshare", "-Urm", "sh", "-c", OFFLINE_CYCLE, "sh"] + args + [str(rounds)],
+                                capture_output=True, text=True)
+        if result.returncode == 90:
+            print("offline roots: cannot mount a tmpfs in a mount namespace here; left out")
+            return
+        def fields(line):
+            return dict(pair.split("=") for pair in line.split()[1:])
+        mounted = [fields(l) for l in result.stdout.splitlines() if l.startswith("mounted ")]
+        unmounted = [fields(l) for l in result.stdout.splitlines() if l.startswith("unmounted ")]
+        during = sum(1 for l in result.stdout.splitlines() if l.startswith("during "))
+        full = mounted[0] if mounted else {}
+        lost = {key: max((int(full[key]) - int(u[key]) for u in unmounted), default=0) for key in full}
+        print(f"offline roots: {len(unmounted)} unmount/remount cycles ({during} during a scan): "
+              f"{lost.get('rows', '?')} rows, {lost.get('renditions', '?')} renditions, "
+              f"{lost.get('cached', '?')} cache files, {lost.get('site', '?')} album files lost "
+              f"(of {full.get('rows')}, {full.get('renditions')}, {full.get('cached')}, {full.get('site')})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tessera", help="the binary to test (default: build a release one)")
@@ -262,6 +318,7 @@ def main():
     tessera = options.tessera or build()
     if not os.path.isdir(CORPUS):
         print("note: ../shared/corpus not found beside the project; corpus files are left out")
+    offline_roots(tessera, options.rounds)
     overlapping(tessera, options.rounds)
     kills(tessera, options.rounds)
     readers(tessera, 40)
