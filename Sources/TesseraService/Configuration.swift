@@ -137,13 +137,12 @@ public struct Configuration: Sendable {
             case .system(let error): throw ConfigurationError(file: file, key: nil, error.reason)
             }
         }
-        guard opened.status.size <= 1 << 20 else {
+        let read = Result { () throws(SystemError) in try opened.contents(limit: 1 << 20) }
+        let bytes: [UInt8]
+        switch read {
+        case .success(let contents?): bytes = contents
+        case .success(nil):
             throw ConfigurationError(file: file, key: nil, "is \(opened.status.size) bytes; a configuration file has at most 1 MiB")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(opened.status.size))
-        let count = bytes.withUnsafeMutableBytes { raw in Result { () throws(SystemError) in try opened.read(at: 0, into: raw) } }
-        switch count {
-        case .success(let count): bytes.removeLast(bytes.count - count)
         case .failure(let error): throw ConfigurationError(file: file, key: nil, error.reason)
         }
         if let text = String(validating: bytes, as: UTF8.self) { return text }

@@ -265,8 +265,8 @@ extension LibraryScanner {
 
     /// Settles what a completed walk of `roots` did not see; nothing unseen is deleted at once.
     ///
-    /// - A root where the walk found no file while files are indexed under it is *offline* (an
-    ///   unmounted disk leaves its empty mount point): everything under it is kept as it is.
+    /// - A root where the walk found no file is *offline* (an unmounted disk leaves its empty
+    ///   mount point): everything under it is kept as it is.
     /// - An unseen file on a device the walk met (its directory's, or one its seen neighbours
     ///   were indexed from) is gone from a present disk: it becomes missing, or loses its row at
     ///   once when its content is indexed elsewhere (moved across disks).
@@ -287,6 +287,11 @@ extension LibraryScanner {
                 online.append(root)
             } else if try index.hasFiles(under: root) {
                 logger.warning("\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back (tessera prune removes them for good)")
+                offline.append(root)
+            } else {
+                // Nothing to keep, but an empty root may be a disk not mounted yet: say so, and
+                // retire nothing elsewhere on its account.
+                logger.warning("\(root): offline: the folder holds no file (an unmounted disk?)")
                 offline.append(root)
             }
         }
@@ -328,7 +333,7 @@ extension LibraryScanner {
                 tally.counts.withLock { $0.keptOffline += count }
             }
         }
-        if retireUnconfigured && offline.isEmpty && online.count == roots.count {
+        if retireUnconfigured && offline.isEmpty {
             let retired = try index.markMissing(outside: roots)
             if retired > 0 {
                 logger.notice("\(retired) indexed files lie outside the configured folders; they are hidden now and removed after \(configuration.keepMissingDays) days (or by tessera prune)")

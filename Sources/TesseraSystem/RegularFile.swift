@@ -73,6 +73,22 @@ public final class RegularFile: Sendable {
         return filled
     }
 
+    /// The whole of a small file (a configuration): nil when it holds more than `limit` bytes.
+    /// Its reads are not the photo reads a test's `read:` fault stands in for.
+    public func contents(limit: Int) throws(SystemError) -> [UInt8]? {
+        guard status.size <= Int64(limit) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.size))
+        var filled = 0
+        while filled < bytes.count {
+            let got = try Syscall.retrying("read the file", path: path) {
+                bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress.map { $0 + filled }, $0.count - filled, off_t(filled)) }
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     /// The path that reopens exactly this file through its descriptor (`/proc/self/fd/N`),
     /// for libraries that insist on opening files themselves; valid while this object lives.
     public var descriptorPath: FilePath { FilePath("/proc/self/fd/\(descriptor)") }

@@ -180,6 +180,27 @@ struct OfflineRootTests {
         #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans") == 2)
     }
 
+    @Test func aConfiguredRootRepointedToAnEmptyFolderIsOfflineAndRetiresNothing() throws {
+        // Given a configured root that is a link to the photos, scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let link = directory.appending("photolink")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photos)
+        let config = directory.appending("config.yaml")
+        try Data("roots: [\"\(link)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let store = ScanCommandTests.store(directory) + ["--config", config]
+        #expect(try TesseraProcess.run(["scan"] + store).status == 0)
+        // when the link is pointed at an empty folder (a mount point with nothing mounted),
+        try FileManager.default.createDirectory(atPath: directory.appending("empty"), withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.appending("empty"))
+        let scan = try TesseraProcess.run(["scan"] + store)
+        // then the empty folder is offline and the photos stay, shown.
+        #expect(scan.status == 0 && scan.stdout.contains("offline, kept as they were"), "\(scan.stdout) \(scan.stderr)")
+        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos WHERE missing_since_ms IS NULL") == 6)
+    }
+
     @Test func anAlbumSiteBuiltInsideARootIsNeverScanned() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -284,11 +284,12 @@ struct ServeCommandTests {
     }
 
     @Test func statusSaysIdleWhenAScanEndsAndNoProgressLineFollows() throws {
-        // Given a daemon whose first scan lasts long enough for progress lines (every 2 s),
+        // Given a daemon whose first scan lasts long enough for progress lines (every 2 s) on an
+        // idle machine too (one worker),
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 48)
-        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "workers: 1\n")
         defer { _ = daemon.terminate() }
         for round in 1...2 {
             if round == 2 {
