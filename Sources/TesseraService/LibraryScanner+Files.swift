@@ -308,7 +308,7 @@ extension LibraryScanner {
             for root in online {
                 try index.forEachFile(under: root, excludingScan: scanID) { page in
                     var gone: [Int64] = []
-                    for file in page where !sightings.ids.contains(file.id) {
+                    for file in page where !sightings.ids.contains(file.id) && !sightings.kept.contains(file.id) {
                         guard !sightings.devices.contains(file.device) else {
                             gone.append(file.id)
                             continue

@@ -133,8 +133,8 @@ extension LibraryScanner {
                         if let known = existing[NameKey(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
                             kept.append(known.id)
                         }
-                        for id in kept where !sightings.ids.contains(id) {
-                            sightings.ids.insert(id)
+                        for id in kept where !sightings.ids.contains(id) && !sightings.kept.contains(id) {
+                            sightings.kept.insert(id)
                             tally.kept.withLock { $0 += 1 }
                         }
                     }

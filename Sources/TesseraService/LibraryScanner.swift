@@ -275,8 +275,10 @@ final class RootSet: Sendable {
 
 /// What a walk saw: it decides which unseen files are missing and which are offline.
 struct Sightings {
-    /// Rows seen (or kept below an unreadable directory).
+    /// Rows seen.
     var ids = Bitset()
+    /// Rows not seen but kept: below a directory the walk could not read.
+    var kept = Bitset()
     /// The devices of the directories walked, and those the seen files were indexed from
     /// (a disk mounted again may come back under a new device number).
     var devices: Set<UInt64> = []
