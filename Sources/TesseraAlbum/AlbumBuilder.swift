@@ -66,14 +66,44 @@ public struct AlbumBuilder: Sendable {
 
     /// Writes the site.
     ///
+    /// One build at a time writes a folder (a lock file in it; `waiting` is called when another
+    /// build holds it, and this one then waits for it), and it reads the index as one snapshot,
+    /// so a scan committing meanwhile never makes pages disagree with each other.
+    ///
     /// - Parameter shouldStop: asked between collections; when it says yes, the build ends early
     ///   (collections not reached keep their previous pages) and throws.
     /// - Throws: `AlbumError` when the output cannot be written, the index cannot be read, or the
     ///   build was stopped.
-    public func build(shouldStop: () -> Bool = { false }) throws(AlbumError) -> Summary {
-        let output = options.output.isAbsolute
-            ? options.output : FilePath(FileManager.default.currentDirectoryPath).pushing(options.output)
-        var summary = Summary(indexPage: output.appending("index.html"))
+    public func build(shouldStop: () -> Bool = { false }, waiting: () -> Void = {}) throws(AlbumError) -> Summary {
+        let output = FileSystem.absolute(options.output)
+        try Self.makeDirectory(output)
+        let lock: FileLock
+        do throws(SystemError) {
+            lock = try FileLock(path: output.appending(Self.lockName))
+            if try !lock.tryLock() {
+                waiting()
+                try lock.lock()
+            }
+        } catch {
+            throw AlbumError(.output, "cannot lock the album folder: \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        do {
+            return try index.snapshot { snapshot throws(AlbumError) in
+                try build(from: snapshot, into: OutputFolder(root: output), shouldStop: shouldStop)
+            }
+        } catch let error as AlbumError {
+            throw error
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
+    }
+
+    /// The lock file in the output folder, held by the build writing it.
+    static let lockName = ".tessera-album.lock"
+
+    private func build(from index: IndexSnapshot, into output: OutputFolder, shouldStop: () -> Bool) throws(AlbumError) -> Summary {
+        var summary = Summary(indexPage: output.path("index.html"))
         let albums: [AlbumRecord]
         let months: [(month: String, count: Int)]
         do {
@@ -82,34 +112,43 @@ public struct AlbumBuilder: Sendable {
         } catch {
             throw AlbumError(.index, "\(error)")
         }
-        try Self.makeDirectory(output)
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
-        try Self.write("Written by tessera album build; photo scans skip this folder.\n",
-                       to: output.appending(FileSystem.ownOutputMarker))
-        try Self.makeDirectory(output.appending("assets"))
+        try output.write("Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
         for (name, text) in Assets.files {
-            try Self.write(text, to: output.appending("assets").appending(name))
+            try output.write(text, to: "assets/" + name)
         }
         let media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
-        let albumFolders = Dictionary(albums.map { ($0.id, "albums/" + Self.folderName($0)) }, uniquingKeysWith: { first, _ in first })
-        let writer = CollectionPages(options: options, media: media, placeholders: Placeholders(), albumFolders: albumFolders)
-        var manifest = Manifest.load(from: output)
+        var albumPhotos: [(album: AlbumRecord, photos: [PhotoRecord])] = []
+        for album in albums {
+            let photos = try Self.photos(index, .init(albumID: album.id))
+            if !photos.isEmpty { albumPhotos.append((album, photos)) }
+        }
+        // Only albums with pages get a folder: a viewer link always leads to a page.
+        let albumFolders = Dictionary(
+            albumPhotos.map { ($0.album.id, "albums/" + Self.folderName($0.album)) }, uniquingKeysWith: { first, _ in first })
+        let writer = CollectionPages(
+            options: options, media: media, output: output, placeholders: Placeholders(), albumFolders: albumFolders)
+        var manifest = Manifest.load(from: output.root)
         var keep: Set<String> = []
 
         func publish(_ collection: Collection) throws(AlbumError) {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
             keep.insert(collection.folder)
-            // The site carries every rendition and original of its photos, whether or not
-            // this build writes their pages, so that what unchanged pages refer to is kept.
+            // The site carries every rendition and original of its photos, whether or not this
+            // build writes their pages, so that what unchanged pages refer to is kept; what
+            // could be placed is part of the fingerprint, so a page written while a file was
+            // missing is written again once it is back.
+            var placed: [Bool] = []
             for photo in collection.photos {
-                for entry in photo.renditions { _ = media.rendition(entry.path) }
-                _ = ViewerPages.original(photo, media: media, albumFolders: albumFolders)
+                for entry in photo.renditions { placed.append(media.rendition(entry.path) != nil) }
+                placed.append(ViewerPages.original(photo, media: media, albumFolders: albumFolders) != nil)
             }
-            let directory = output.appending(collection.folder)
-            let fingerprint = fingerprint(collection)
+            let fingerprint = fingerprint(collection, placed: placed)
+            // A link in place of the folder is replaced by an empty one, whose pages are then written.
+            _ = try output.directory(collection.folder)
             if manifest.albums[collection.folder] != fingerprint
-                || !FileManager.default.fileExists(atPath: directory.appending("index.html").string) {
-                summary.pages += try writer.write(collection, into: directory)
+                || (try? FileSystem.linkStatus(of: output.path(collection.folder + "/index.html")))?.type != .regular {
+                summary.pages += try writer.write(collection)
                 manifest.albums[collection.folder] = fingerprint
                 summary.written += 1
             } else {
@@ -118,9 +157,8 @@ public struct AlbumBuilder: Sendable {
         }
 
         var entries: [String] = []
-        for album in albums {
-            let photos = try Self.photos(index, .init(albumID: album.id))
-            guard !photos.isEmpty, let folder = albumFolders[album.id] else { continue }
+        for (album, photos) in albumPhotos {
+            guard let folder = albumFolders[album.id] else { continue }
             let range = Self.dateRange(album)
             try publish(Collection(
                 folder: folder, title: Self.title(album), subtitle: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range),
@@ -131,7 +169,7 @@ public struct AlbumBuilder: Sendable {
         }
         var years: [(year: String, cards: [String])] = []
         for (month, _) in months {
-            let photos = try Self.photos(index, .init(month: month))
+            let photos = try Self.photos(index, .init(month: month)).filter { albumFolders[$0.albumID] != nil }
             guard !photos.isEmpty else { continue }
             let folder = "months/" + month
             let title = Self.monthTitle(month)
@@ -142,8 +180,8 @@ public struct AlbumBuilder: Sendable {
             if years.last?.year == year { years[years.count - 1].cards.append(entry) } else { years.append((year, [entry])) }
         }
         // Collections that no longer exist leave the output, as do files no page refers to.
-        for stale in Set(manifest.albums.keys).subtracting(keep) {
-            try? FileManager.default.removeItem(atPath: output.appending(stale).string)
+        for stale in Set(manifest.albums.keys).subtracting(keep).sorted() {
+            try output.remove(stale)
             manifest.albums[stale] = nil
         }
         summary.removed = media.sweep()
@@ -151,27 +189,27 @@ public struct AlbumBuilder: Sendable {
         summary.copied = media.copied
         summary.missing = media.missing
         let crumbs = "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a></nav>"
-        let total = albums.reduce(0) { $0 + $1.photoCount }
-        try Self.write(HTML.document(title: "Albums", body: """
+        let total = albumPhotos.reduce(0) { $0 + $1.photos.count }
+        try output.write(HTML.document(title: "Albums", body: """
             <header>\(crumbs)<h1>Albums</h1><p>\(summary.albums) albums, \(total) photos</p></header>
             <main class="albums">
             \(entries.joined(separator: "\n"))
             </main>
-            """, depth: ""), to: summary.indexPage)
+            """, depth: ""), to: "index.html")
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
-        try Self.write(HTML.document(title: "Timeline", body: """
+        try output.write(HTML.document(title: "Timeline", body: """
             <header>\(crumbs)<h1>Timeline</h1><p>\(total) photos by the month they were taken</p></header>
             <main>
             \(sections.joined(separator: "\n"))
             </main>
-            """, depth: ""), to: output.appending("timeline.html"))
+            """, depth: ""), to: "timeline.html")
         try manifest.save(to: output)
         return summary
     }
 
-    private static func photos(_ index: PhotoIndex, _ query: PhotoIndex.PhotoQuery) throws(AlbumError) -> [PhotoRecord] {
+    private static func photos(_ index: IndexSnapshot, _ query: PhotoIndex.PhotoQuery) throws(AlbumError) -> [PhotoRecord] {
         do {
             return try index.photos(query)
         } catch {
@@ -192,9 +230,10 @@ public struct AlbumBuilder: Sendable {
             + "<div class=\"meta\">\(HTML.escape(meta))</div></a>"
     }
 
-    /// What changes a collection's pages: its photos and everything shown of them, and the options.
-    private func fingerprint(_ collection: Collection) -> String {
-        var text = "v2|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+    /// What changes a collection's pages: its photos and everything shown of them, which of
+    /// their files could be placed, and the options.
+    private func fingerprint(_ collection: Collection, placed: [Bool]) -> String {
+        var text = "v3|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
         text += "|\(collection.title)|\(collection.subtitle)"
         for photo in collection.photos {
             text += "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
@@ -250,14 +289,6 @@ public struct AlbumBuilder: Sendable {
         }
     }
 
-    /// Writes atomically (temporary file, then rename), so a browser never loads half a page.
-    static func write(_ text: String, to path: FilePath) throws(AlbumError) {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path.string), options: .atomic)
-        } catch {
-            throw AlbumError(.output, "\(path): cannot write: \(error.localizedDescription)")
-        }
-    }
 }
 
 /// A failure building album pages: what kind, and one line saying what happened.
@@ -300,10 +331,10 @@ struct Manifest: Codable {
         return manifest
     }
 
-    func save(to output: FilePath) throws(AlbumError) {
+    func save(to output: OutputFolder) throws(AlbumError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let data = try? encoder.encode(self) else { return }
-        try AlbumBuilder.write(String(decoding: data, as: UTF8.self), to: output.appending(".tessera-album.json"))
+        try output.write(String(decoding: data, as: UTF8.self), to: ".tessera-album.json")
     }
 }

@@ -10,16 +10,24 @@ import TesseraMetadata
 struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
+    let output: OutputFolder
     let placeholders: Placeholders
     /// The output-relative folder of each album id, for viewer-page links and originals.
     let albumFolders: [Int64: String]
 
-    /// Writes the collection into `directory`; returns how many album pages it wrote.
-    func write(_ collection: Collection, into directory: FilePath) throws(AlbumError) -> Int {
-        try? FileManager.default.removeItem(atPath: directory.string)
-        try AlbumBuilder.makeDirectory(directory)
-        let byID = Dictionary(collection.photos.map { (String($0.id), $0) }, uniquingKeysWith: { first, _ in first })
-        let records = collection.photos.map(LayoutPhoto.init)
+    /// Writes the collection into its folder, emptied first; returns how many album pages it wrote.
+    func write(_ collection: Collection) throws(AlbumError) -> Int {
+        let directory = collection.folder
+        _ = try output.recreate(directory)
+        // The engine breaks ties of capture time by id: ids that sort as the photos came (the
+        // index's order, that of `tessera list`) keep equal times in that order.
+        let digits = String(collection.photos.count).count
+        let layoutIDs = collection.photos.indices.map { number in
+            let text = String(number)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        let byID = Dictionary(zip(layoutIDs, collection.photos), uniquingKeysWith: { first, _ in first })
+        let records = zip(layoutIDs, collection.photos).map { LayoutPhoto($1, id: $0) }
         var documents: [(width: Double, document: LayoutDocument)] = []
         for width in options.widths {
             do {
@@ -30,13 +38,14 @@ struct CollectionPages {
         }
         let pages = documents.first?.document.pages ?? []
         // The album's order is the pages' order; a tile's hidden photos follow the tile.
-        var order: [String] = []
-        var pageOf: [String: Int] = [:]
+        var order: [PhotoRecord] = []
+        var pageOf: [Int64: Int] = [:]
         for (number, page) in pages.enumerated() {
             for item in page.items {
-                for id in (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? []) where pageOf[id] == nil {
-                    order.append(id)
-                    pageOf[id] = number
+                for id in (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? []) {
+                    guard let photo = byID[id], pageOf[photo.id] == nil else { continue }
+                    order.append(photo)
+                    pageOf[photo.id] = number
                 }
             }
         }
@@ -52,15 +61,14 @@ struct CollectionPages {
                 </main>
                 \(pager(current: number, count: pages.count))
                 """
-            try AlbumBuilder.write(
+            try output.write(
                 HTML.document(title: collection.title, head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
-                to: directory.appending(Self.pageFile(number)))
+                to: directory + "/" + Self.pageFile(number))
         }
-        let ordered = order.compactMap { byID[$0] }
-        try writeLightboxData(ordered, into: directory)
+        try writeLightboxData(order, into: directory)
         if collection.ownsViewerPages {
-            let viewer = ViewerPages(media: media, placeholders: placeholders, albumFolders: albumFolders)
-            try viewer.write(ordered, title: collection.title, pageOf: { Self.pageFile(pageOf[String($0.id)] ?? 0) }, into: directory)
+            let viewer = ViewerPages(media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+            try viewer.write(order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
         }
         return pages.count
     }
@@ -161,10 +169,13 @@ struct CollectionPages {
         let name = AlbumBuilder.name(photo)
         let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
         let sources = ImageSources(photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
-        let src = sources.fallback(width: frame.width).map { Collection.prefix + HTML.url(Array($0.path.utf8)) } ?? ""
+        // No rendition in place (the cache lost them): the placeholder alone, not a request for "".
+        let image = sources.fallback(width: frame.width).map {
+            "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
+        } ?? ""
         return "<a class=\"photo\" href=\"\(viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
-            + "<img class=\"h\(photo.id)\" src=\"\(src)\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
+            + "<img class=\"h\(photo.id)\" \(image)"
             + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
@@ -221,7 +232,7 @@ struct CollectionPages {
     }
 
     /// What the lightbox reads, in album order: `photos.js`, loaded by the script on first use.
-    private func writeLightboxData(_ photos: [PhotoRecord], into directory: FilePath) throws(AlbumError) {
+    private func writeLightboxData(_ photos: [PhotoRecord], into directory: String) throws(AlbumError) {
         struct Source: Encodable { var url: String, width: Int }
         struct Entry: Encodable {
             var id: String, name: String, view: String, original: String?
@@ -238,8 +249,9 @@ struct CollectionPages {
                 facts: PhotoFact.facts(of: photo))
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same index gives the same bytes, build after build.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the lightbox data") }
-        try AlbumBuilder.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory.appending("photos.js"))
+        try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory + "/photos.js")
     }
 }

@@ -7,7 +7,7 @@ import TesseraSystem
 /// file system or when asked), and originals under `originals/` as the options say.
 /// Every page refers to them by paths relative to the output folder.
 final class MediaFolder {
-    let output: FilePath
+    let output: OutputFolder
     let copyRenditions: Bool
     let originals: AlbumBuilder.Originals
     private(set) var linked = 0
@@ -15,19 +15,17 @@ final class MediaFolder {
     private(set) var missing = 0
     /// Paths relative to the output of every file the pages refer to, for the sweep.
     private var referenced: Set<String> = []
-    /// Relative folders known to exist. Paths are strings here: a `FilePath` operation per file
-    /// costs more than the link it makes.
-    private var directories: Set<Substring> = []
+    /// Paths are strings here: a `FilePath` operation per file costs more than the link it makes.
     private let outputText: String
     /// Files placed in this build (nil: missing), so each is placed once.
     private var renditions: [String: String?] = [:]
     private var placedOriginals: [Int64: String?] = [:]
 
-    init(output: FilePath, copyRenditions: Bool, originals: AlbumBuilder.Originals) {
+    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumBuilder.Originals) {
         self.output = output
         self.copyRenditions = copyRenditions
         self.originals = originals
-        outputText = output.string
+        outputText = output.root.string
     }
 
     /// Places the rendition at `cachePath` in the output (`media/<spec>/<fan-out>/<key>.<ext>`,
@@ -54,12 +52,16 @@ final class MediaFolder {
 
     private func placeOriginal(_ photo: PhotoRecord, relative: String) -> String? {
         let target = FilePath(outputText + "/" + relative)
+        // Checked first, so nothing below is read or removed through a link in place of a folder.
+        guard (try? output.parent(of: relative)) != nil else {
+            missing += 1
+            return nil
+        }
         if originals == .symlink {
             referenced.insert(relative)
             if FileSystem.linkTarget(of: target)?.rawBytes == photo.pathBytes { return relative }
             do {
-                try ensureDirectory(of: relative)
-                try FileSystem.removeFile(target)
+                try output.remove(relative)
                 try FileSystem.symbolicLink(to: photo.path, at: target)
                 return relative
             } catch {
@@ -76,15 +78,20 @@ final class MediaFolder {
     }
 
     /// A hard link when allowed and possible, else a copy; an existing file is kept (rendition
-    /// names carry their content key, so a file of that name is already right).
+    /// names carry their content key, so a file of that name is already right), anything else
+    /// there (a link, a folder) replaced. A source gone from the disk places nothing.
     private func place(_ source: FilePath, relative: String, copy: Bool) -> Bool {
         let target = FilePath(outputText + "/" + relative)
-        if (try? FileSystem.linkStatus(of: target))?.type == .regular {
-            referenced.insert(relative)
-            return true
-        }
         do {
-            try ensureDirectory(of: relative)
+            // Checked first, so a link in place of a folder is never gone through.
+            try output.parent(of: relative)
+            switch (try? FileSystem.linkStatus(of: target))?.type {
+            case .regular?:
+                referenced.insert(relative)
+                return true
+            case nil: break
+            case _?: try output.remove(relative)
+            }
             if !copy, (try? FileSystem.hardLink(source, at: target)) != nil {
                 linked += 1
             } else {
@@ -97,14 +104,6 @@ final class MediaFolder {
             missing += 1
             return false
         }
-    }
-
-    /// Creates the folder of the output-relative path `relative` when this build has not yet.
-    private func ensureDirectory(of relative: String) throws(SystemError) {
-        let directory = relative[..<(relative.lastIndex(of: "/") ?? relative.startIndex)]
-        guard !directories.contains(directory) else { return }
-        try FileSystem.createDirectories(FilePath(outputText + "/" + directory))
-        directories.insert(directory)
     }
 
     /// Removes files under `media/` and `originals/` that no page refers to any more.
@@ -123,8 +122,9 @@ final class MediaFolder {
                 }
             }
         }
-        walk(output.appending("media"), "media")
-        walk(output.appending("originals"), "originals")
+        for folder in ["media", "originals"] where (try? FileSystem.linkStatus(of: output.path(folder)))?.type == .directory {
+            walk(output.path(folder), folder)
+        }
         return removed
     }
 

@@ -8,21 +8,21 @@ import TesseraMetadata
 /// album script adds the arrow keys and Esc.
 struct ViewerPages {
     let media: MediaFolder
+    let output: OutputFolder
     let placeholders: Placeholders
     let albumFolders: [Int64: String]
 
     /// From `albums/<name>/view/` to the output folder.
     static let prefix = "../../../"
 
-    func write(_ photos: [PhotoRecord], title: String, pageOf: (PhotoRecord) -> String, into directory: FilePath) throws(AlbumError) {
-        let folder = directory.appending("view")
-        try AlbumBuilder.makeDirectory(folder)
+    func write(_ photos: [PhotoRecord], title: String, pageOf: (PhotoRecord) -> String, into directory: String) throws(AlbumError) {
+        let folder = directory + "/view"
         for (index, photo) in photos.enumerated() {
             let name = AlbumBuilder.name(photo)
             let size = Self.displaySize(photo)
             let candidates = Self.sources(photo, media: media)
             let srcset = candidates.map { "\(Self.prefix)\(HTML.url(Array($0.path.utf8))) \($0.width)w" }.joined(separator: ", ")
-            let src = candidates.last.map { Self.prefix + HTML.url(Array($0.path.utf8)) } ?? ""
+            let image = candidates.last.map { "src=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(srcset)\" " } ?? ""
             let aspect = Double(size.width) / Double(max(1, size.height))
             let placeholder = placeholders.url(photo).map { " style=\"background-image:url(\($0))\"" } ?? ""
             func step(_ offset: Int, _ rel: String, _ label: String) -> String {
@@ -42,14 +42,14 @@ struct ViewerPages {
             let body = """
                 <header><nav class="crumbs"><a rel="up" href="../\(pageOf(photo))">← \(HTML.escape(title))</a>\
                 <span>\(index + 1) / \(photos.count)</span></nav></header>
-                <figure><img src="\(src)" srcset="\(srcset)" sizes="min(100vw, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh)" \
+                <figure><img \(image)sizes="min(100vw, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh)" \
                 width="\(size.width)" height="\(size.height)" alt="\(HTML.escape(name))"\(placeholder)></figure>
                 <div><nav class="steps">\(steps.joined(separator: " "))</nav>
                 <aside class="facts"><h2>\(HTML.escape(name))</h2><dl>\(facts.joined())</dl></aside></div>
                 """
-            try AlbumBuilder.write(
+            try output.write(
                 HTML.document(title: name, body: body, bodyAttributes: " class=\"viewer-page\"", depth: Self.prefix),
-                to: folder.appending("\(photo.id).html"))
+                to: folder + "/\(photo.id).html")
         }
     }
 

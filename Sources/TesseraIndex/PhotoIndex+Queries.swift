@@ -35,57 +35,63 @@ extension PhotoIndex {
 
     /// Photos newest first (ties by path bytes), or failed or unsupported files by path.
     public func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord] {
-        try read { db in
-            var conditions: [String]
-            switch query.kind {
-            case .photos: conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL"]
-            case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
-            case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
-            }
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            if let albumID = query.albumID {
-                conditions.append("p.album_id = ?")
-                arguments.append(albumID)
-            }
-            if let month = query.month {
-                // A range, so that photos_month finds the month ('~' sorts after every character
-                // of an ISO-8601 date).
-                conditions.append("p.captured_at >= ? AND p.captured_at < ?")
-                arguments += [month, month + "~"]
-            }
-            let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
-            var sql = """
-                SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id
-                WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
-                """
-            if let limit = query.limit {
-                sql += " LIMIT ?"
-                arguments.append(limit)
-            }
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-            let ids = rows.map { $0["id"] as Int64 }
-            let renditions = try Self.renditions(of: ids, db)
-            return rows.map { row in Self.record(row, renditions: renditions[row["id"]] ?? []) }
+        try read { db in try Self.photos(query, db) }
+    }
+
+    static func photos(_ query: PhotoQuery, _ db: Database) throws -> [PhotoRecord] {
+        var conditions: [String]
+        switch query.kind {
+        case .photos: conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL"]
+        case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
+        case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
         }
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let albumID = query.albumID {
+            conditions.append("p.album_id = ?")
+            arguments.append(albumID)
+        }
+        if let month = query.month {
+            // A range, so that photos_month finds the month ('~' sorts after every character
+            // of an ISO-8601 date).
+            conditions.append("p.captured_at >= ? AND p.captured_at < ?")
+            arguments += [month, month + "~"]
+        }
+        let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
+        var sql = """
+            SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
+            """
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments.append(limit)
+        }
+        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        let ids = rows.map { $0["id"] as Int64 }
+        let renditions = try Self.renditions(of: ids, db)
+        return rows.map { row in Self.record(row, renditions: renditions[row["id"]] ?? []) }
     }
 
     /// Albums, newest first by their newest photo; empty ones are not kept.
     public func albums() throws(IndexError) -> [AlbumRecord] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path")
-                .map(Self.album)
-        }
+        try read(Self.albums)
+    }
+
+    static func albums(_ db: Database) throws -> [AlbumRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path")
+            .map(Self.album)
     }
 
     /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
     /// how many photos each has.
     public func months() throws(IndexError) -> [(month: String, count: Int)] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
-                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
-                """).map { ($0["month"], $0["count"]) }
-        }
+        try read(Self.months)
+    }
+
+    static func months(_ db: Database) throws -> [(month: String, count: Int)] {
+        try Row.fetchAll(db, sql: """
+            SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
+            WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
+            """).map { ($0["month"], $0["count"]) }
     }
 
     /// The albums a person means by `text`: its folder relative to its root (several roots may

@@ -30,6 +30,11 @@ public final class FileLock: Sendable {
         }
     }
 
+    /// Takes the lock, waiting for as long as another process holds it.
+    public func lock() throws(SystemError) {
+        _ = try Syscall.retrying("lock", path: path) { flock(descriptor, LOCK_EX) }
+    }
+
     /// Replaces the holder's note in the file (call while holding the lock).
     public func writeNote(_ text: String) throws(SystemError) {
         _ = try Syscall.retrying("truncate", path: path) { ftruncate(descriptor, 0) }

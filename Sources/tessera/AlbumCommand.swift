@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SystemPackage
 import TesseraAlbum
 import TesseraIndex
@@ -47,7 +48,9 @@ struct AlbumCommand: ParsableCommand {
             options.photosPerPage = max(1, pageSize)
             do {
                 let index = try PhotoIndex(path: configuration.index, readOnly: true)
-                let summary = try AlbumBuilder(index: index, options: options).build()
+                let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
+                    FileHandle.standardError.write(Data("tessera: another album build is writing \(out); waiting for it to finish\n".utf8))
+                })
                 let counts = "\(summary.albums) album\(summary.albums == 1 ? "" : "s"), \(summary.months) month\(summary.months == 1 ? "" : "s")"
                 print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
                 let into = FilePath(out).appending("media")

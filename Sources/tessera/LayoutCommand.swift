@@ -101,7 +101,7 @@ struct LayoutCommand: ParsableCommand {
         let index = try store.openIndex(configuration, readOnly: true)
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         do {
-            return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map(LayoutPhoto.init)
+            return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
         } catch {
             throw CLIError("\(error)")
         }

@@ -14,11 +14,7 @@ import Testing
 struct AlbumBuilderTests {
     /// Two roots, each with a "Garden" of `count` photos; scanned into one index.
     static func twoGardens(in directory: TemporaryDirectory, count: Int) throws -> PhotoIndex {
-        var configuration = Configuration(environment: ["HOME": directory.path])
-        configuration.roots = ["north", "south"].map { FilePath(directory.appending($0)) }
-        configuration.index = FilePath(directory.appending("index.sqlite"))
-        configuration.cache = FilePath(directory.appending("cache"))
-        configuration.renditions = [.square(64)]
+        let configuration = gardens(in: directory)
         for (number, root) in configuration.roots.enumerated() {
             for photo in 0..<count {
                 var exif = ExifBuilder()
@@ -28,8 +24,22 @@ struct AlbumBuilderTests {
             }
         }
         let index = try PhotoIndex(path: configuration.index)
-        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: false, stop: StopFlag())
+        try scan(configuration, index)
         return index
+    }
+
+    /// The configuration of the two gardens' library in `directory`.
+    static func gardens(in directory: TemporaryDirectory) -> Configuration {
+        var configuration = Configuration(environment: ["HOME": directory.path])
+        configuration.roots = ["north", "south"].map { FilePath(directory.appending($0)) }
+        configuration.index = FilePath(directory.appending("index.sqlite"))
+        configuration.cache = FilePath(directory.appending("cache"))
+        configuration.renditions = [.square(64)]
+        return configuration
+    }
+
+    static func scan(_ configuration: Configuration, _ index: PhotoIndex, full: Bool = false) throws {
+        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: full, stop: StopFlag())
     }
 
     @Test func albumsOfTheSameNameUnderTwoRootsEachGetTheirOwnPhotos() throws {
@@ -125,12 +135,7 @@ struct AlbumBuilderTests {
         _ = try builder.build()
         let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
         try FileManager.default.removeItem(atPath: gone.path.string)
-        var configuration = Configuration(environment: ["HOME": directory.path])
-        configuration.roots = ["north", "south"].map { FilePath(directory.appending($0)) }
-        configuration.index = FilePath(directory.appending("index.sqlite"))
-        configuration.cache = FilePath(directory.appending("cache"))
-        configuration.renditions = [.square(64)]
-        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: false, stop: StopFlag())
+        try Self.scan(Self.gardens(in: directory), index)
         let again = try builder.build()
         // Its album and its month are written again; its rendition and original link go.
         #expect(again.written == 2 && again.removed == 2)

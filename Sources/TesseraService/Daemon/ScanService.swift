@@ -137,7 +137,9 @@ public struct ScanService: Service {
         let builder = AlbumBuilder(index: index, options: options)
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
-            Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }) }
+            Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }, waiting: { [logger] in
+                logger.notice("album pages: another build is writing \(directory); waiting for it to finish")
+            }) }
         }
         switch outcome {
         case .success(let summary):

@@ -1,0 +1,91 @@
+import Foundation
+import SystemPackage
+import TesseraSystem
+
+/// The folder a build writes, with every folder below it a real directory: a symbolic link
+/// (or a file) found where a folder of the site belongs is replaced by a directory before
+/// anything is written or removed there, so a build never writes or deletes outside it.
+/// The output folder itself may be a link: that is the user's choice of where the site lives.
+final class OutputFolder {
+    let root: FilePath
+    private let rootText: String
+    /// Relative folders checked (or made) in this build.
+    private var checked: Set<Substring> = [""]
+
+    init(root: FilePath) {
+        self.root = root
+        rootText = root.string
+    }
+
+    /// The path of `relative` (a file or folder inside the output; not checked itself).
+    func path(_ relative: some StringProtocol) -> FilePath {
+        FilePath(rootText + "/" + relative)
+    }
+
+    /// Makes sure `relative` and every folder above it inside the output are real directories.
+    @discardableResult
+    func directory(_ relative: Substring) throws(AlbumError) -> FilePath {
+        guard !checked.contains(relative) else { return path(relative) }
+        if let slash = relative.lastIndex(of: "/") {
+            try directory(relative[..<slash])
+        }
+        let target = path(relative)
+        do throws(SystemError) {
+            switch (try? FileSystem.linkStatus(of: target))?.type {
+            case .directory?:
+                break
+            case nil:
+                try FileSystem.createDirectories(target)
+            case _?:
+                try FileSystem.removeFile(target)
+                try FileSystem.createDirectories(target)
+            }
+        } catch {
+            throw AlbumError(.output, "\(target): cannot create the folder: \(error)")
+        }
+        checked.insert(relative)
+        return target
+    }
+
+    func directory(_ relative: String) throws(AlbumError) -> FilePath {
+        try directory(Substring(relative))
+    }
+
+    /// The folder of the file `relative`, made sure of as `directory(_:)` does.
+    func parent(of relative: String) throws(AlbumError) {
+        try directory(relative[..<(relative.lastIndex(of: "/") ?? relative.startIndex)])
+    }
+
+    /// Removes `relative` (a file, a link, or a folder and what it holds); its parents are
+    /// checked first, so nothing outside the output is reached.
+    func remove(_ relative: String) throws(AlbumError) {
+        try parent(of: relative)
+        checked = checked.filter { !($0 == relative || $0.hasPrefix(relative + "/")) }
+        let target = path(relative)
+        guard (try? FileSystem.linkStatus(of: target)) != nil else { return }
+        do {
+            // Removes a link itself, never what it points to, and does not follow links inside.
+            try FileManager.default.removeItem(atPath: target.string)
+        } catch {
+            throw AlbumError(.output, "\(target): cannot remove: \(error.localizedDescription)")
+        }
+    }
+
+    /// A folder emptied: removed with what it holds, then made again.
+    func recreate(_ relative: String) throws(AlbumError) -> FilePath {
+        try remove(relative)
+        return try directory(relative)
+    }
+
+    /// Writes `text` to `relative` atomically (a temporary file renamed over it, which replaces
+    /// a link there rather than writing through it), so a browser never loads half a page.
+    func write(_ text: String, to relative: String) throws(AlbumError) {
+        try parent(of: relative)
+        let target = path(relative)
+        do throws(SystemError) {
+            try FileSystem.writeAtomically(Array(text.utf8), to: target)
+        } catch {
+            throw AlbumError(.output, "\(target): cannot write: \(error)")
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+import SystemPackage
+import TesseraAlbum
+import TesseraImage
+import TesseraIndex
+import TesseraLayout
+import TesseraMetadata
+import TesseraService
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// Album builds stay consistent when a scan, another build, a link or a lost cache file meets
+/// them, and heal once the cause is gone.
+struct AlbumBuildConsistencyTests {
+    typealias Gardens = AlbumBuilderTests
+
+    /// Every reference of every page in `site` resolves to a file inside it.
+    static func expectWhole(_ site: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let references = try Gardens.references(in: site)
+        #expect(!references.isEmpty, sourceLocation: sourceLocation)
+        for (page, target) in references {
+            #expect(target.hasPrefix(site + "/"), "\(page) refers outside the site: \(target)", sourceLocation: sourceLocation)
+            #expect(FileManager.default.fileExists(atPath: target), "\(page): \(target) is missing", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func photo(_ path: String, month: Int = 3, day: Int, seed: Int) throws {
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = .init(dateTime: String(format: "2023:%02d:%02d 10:00:00", month, day))
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: seed), exif: exif), to: FilePath(path))
+    }
+
+    @Test func aScanCommittingDuringABuildNeverBreaksItsLinks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Gardens.twoGardens(in: directory, count: 3)
+        // New photos in a new album, in a month the build has not reached yet, land between
+        // the build's first and second collection: a build reading the index question by
+        // question would link that month's page to viewer pages of an album it never wrote.
+        for photo in 0..<4 {
+            try Self.photo(directory.appending("north/Pond/\(photo).jpg"), month: 2, day: 1 + photo, seed: 500 + photo)
+        }
+        let site = directory.appending("site")
+        var scanned = false
+        let summary = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build(shouldStop: {
+            if !scanned {
+                scanned = true
+                let writer = try? PhotoIndex(path: index.path)
+                if let writer { try? Gardens.scan(Gardens.gardens(in: directory), writer) }
+            }
+            return false
+        })
+        #expect(scanned)
+        #expect(try index.photos(.init()).count == 10, "the scan committed")
+        #expect(summary.albums == 2, "the build saw the index as it was when it began")
+        try Self.expectWhole(site)
+        // The next build shows the new album, and every link still resolves.
+        let next = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build()
+        #expect(next.albums == 3)
+        try Self.expectWhole(site)
+    }
+
+    @Test func aSecondBuildOfTheSameFolderWaitsForTheFirst() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Gardens.twoGardens(in: directory, count: 2)
+        let site = FilePath(directory.appending("site"))
+        _ = try AlbumBuilder(index: index, options: .init(output: site)).build()
+        // Another build holds the folder.
+        var other: FileLock? = try FileLock(path: site.appending(".tessera-album.lock"))
+        #expect(try other?.tryLock() == true)
+        let waiting = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let done = Mutex<AlbumBuilder.Summary?>(nil)
+        var grid = AlbumBuilder.Options(output: site)
+        grid.style = .grid
+        let options = grid
+        Thread.detachNewThread {
+            let summary = try? AlbumBuilder(index: index, options: options).build(waiting: { waiting.signal() })
+            done.withLock { $0 = summary }
+            finished.signal()
+        }
+        #expect(waiting.wait(timeout: .now() + 60) == .success, "the build said it waits")
+        #expect(done.withLock { $0 } == nil)
+        other = nil  // the other build ends
+        #expect(other == nil)
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        let summary = try #require(done.withLock { $0 })
+        #expect(summary.written == 4, "the waiting build wrote every collection in its own style")
+        try Self.expectWhole(site.string)
+    }
+
+    @Test func linksInsideTheOutputAreReplacedNeverWrittenThrough() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Gardens.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        _ = try builder.build()
+        // Someone points the rendition folder and the albums folder elsewhere.
+        let elsewhere = directory.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere + "/media", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: site + "/albums", toPath: elsewhere + "/albums")
+        try FileManager.default.createSymbolicLink(atPath: site + "/albums", withDestinationPath: elsewhere + "/albums")
+        let spec = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/media").first)
+        try FileManager.default.removeItem(atPath: site + "/media/" + spec)
+        try FileManager.default.createSymbolicLink(atPath: site + "/media/" + spec, withDestinationPath: elsewhere + "/media")
+        func files(_ path: String) -> [String] {
+            (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []).sorted()
+        }
+        let before = files(elsewhere)
+        // A collection that changes is written again; one that no longer exists is removed.
+        try FileManager.default.removeItem(atPath: directory.appending("south"))
+        var configuration = Gardens.gardens(in: directory)
+        configuration.keepMissingDays = 0
+        try FileManager.default.createDirectory(atPath: directory.appending("south"), withIntermediateDirectories: true)
+        try Self.photo(directory.appending("south/Lake/0.jpg"), day: 5, seed: 900)
+        try Gardens.scan(configuration, index)
+        _ = try builder.build()
+        #expect(files(elsewhere) == before, "nothing outside the site was written or removed")
+        for folder in ["/albums", "/media/" + spec] {
+            #expect(try FileSystem.linkStatus(of: FilePath(site + folder)).type == .directory, "\(folder) is a real folder again")
+        }
+        try Self.expectWhole(site)
+    }
+
+    @Test func pagesWrittenWhileRenditionsWereLostAreWrittenAgainWhenTheyAreBack() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Gardens.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let lost = try #require(try index.photos(.init()).first)
+        let saved = directory.appending("saved")
+        try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)
+        for (number, entry) in lost.renditions.enumerated() {
+            try FileManager.default.moveItem(atPath: entry.path, toPath: saved + "/\(number)")
+        }
+        let first = try builder.build()
+        #expect(first.missing == lost.renditions.count)
+        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }
+        for page in pages {
+            let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+            #expect(!html.contains("src=\"\"") && !html.contains("srcset=\"\""), "\(page) asks for an empty URL")
+        }
+        try Self.expectWhole(site)
+        // The cache has the files again (a full scan, or the next scan's check, makes them).
+        for (number, entry) in lost.renditions.enumerated() {
+            try FileManager.default.moveItem(atPath: saved + "/\(number)", toPath: entry.path)
+        }
+        let healed = try builder.build()
+        #expect(healed.written == 2, "the lost photo's album and month are written again")
+        let album = try FileManager.default.contentsOfDirectory(atPath: site + "/albums").map { site + "/albums/" + $0 + "/index.html" }
+        let shown = try album.contains { try String(contentsOfFile: $0, encoding: .utf8).contains("class=\"h\(lost.id)\" src=") }
+        #expect(shown)
+        try Self.expectWhole(site)
+    }
+
+    @Test func equalTimesAreInTheOrderListShowsAndPhotosJSIsReproducible() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Gardens.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("north"))]
+        let index = try PhotoIndex(path: configuration.index)
+        // Row ids in the opposite order of the paths: the later names are scanned first.
+        for (round, names) in [["e", "d"], ["c", "b", "a"]].enumerated() {
+            for (number, name) in names.enumerated() {
+                try Self.photo(directory.appending("north/Same/\(name).jpg"), day: 9, seed: round * 10 + number)
+            }
+            try Gardens.scan(configuration, index)
+        }
+        let listed = try index.photos(.init()).map(\.id)
+        #expect(listed.count == 5)
+        #expect(listed != listed.sorted(), "ids and paths disagree, so the test can tell them apart")
+        var builds: [String] = []
+        for name in ["one", "two"] {
+            let site = directory.appending(name)
+            _ = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build()
+            let album = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first)
+            let page = try String(contentsOfFile: "\(site)/albums/\(album)/index.html", encoding: .utf8)
+            let layout = try #require(page.components(separatedBy: "class=\"layout ").dropFirst().first)
+            let shown = layout.matches(of: #/data-id="(\d+)"/#).compactMap { Int64($0.output.1) }
+            #expect(shown == listed, "album page order")
+            let script = try String(contentsOfFile: "\(site)/albums/\(album)/photos.js", encoding: .utf8)
+            #expect(script.matches(of: #/"id":"(\d+)"/#).compactMap { Int64($0.output.1) } == listed, "lightbox order")
+            builds.append(script)
+        }
+        #expect(builds[0] == builds[1], "photos.js is the same, byte for byte")
+    }
+}
