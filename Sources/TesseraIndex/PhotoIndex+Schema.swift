@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -237,6 +237,16 @@ extension PhotoIndex {
                 ALTER TABLE scans ADD COLUMN kept_offline INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE scans ADD COLUMN offline TEXT;
                 PRAGMA user_version = 5;
+                """)
+        }
+        guard version >= 6 else { return migrator }
+        // v6: state, what scans carry from one to the next: where the check of the rendition
+        // cache stopped (cache_checked_through) and the time zone dates were resolved in
+        // (time_zone).
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                PRAGMA user_version = 6;
                 """)
         }
         return migrator

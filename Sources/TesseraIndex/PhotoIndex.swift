@@ -59,6 +59,12 @@ public final class PhotoIndex: Sendable {
             }
             if !readOnly {
                 try Self.migrator().migrate(pool)
+            } else if version == 0 {
+                // An empty file, or one whose write-ahead log was deleted before its first checkpoint.
+                throw IndexError(
+                    .missing, path: path,
+                    "holds no index: an empty file, or one whose write-ahead log (\(path)-wal) was lost; "
+                        + "run `tessera scan` to build it")
             } else if version < Self.schemaVersion {
                 throw IndexError(.needsMigration, path: path, "index schema \(version) needs a scan to migrate it")
             }
@@ -106,7 +112,8 @@ public final class PhotoIndex: Sendable {
         var code = IndexError.Code(sqliteResultCode: extended)
         // SQLITE_IOERR_WRITE and friends on a full disk: errno is ENOSPC.
         if code == .io, error.message?.contains("No space left") == true { code = .full }
-        let message = error.message ?? "\(error.resultCode)"
+        var message = error.message ?? "\(error.resultCode)"
+        if code == .corrupt { message = damaged(message, path: path) }
         return IndexError(code, path: path, prefix + message, resultCode: extended)
     }
 }

@@ -13,6 +13,7 @@ extension Configuration {
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
         case albumStyle = "album_style", albumOriginals = "album_originals", keepMissingDays = "keep_missing_days"
+        case cacheCheckInterval = "cache_check_interval"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -74,6 +75,7 @@ extension Configuration {
             case .controlSocket: controlSocket = try reader.path(value, name)
             case .scanOnStart: scanOnStart = try reader.bool(value, name)
             case .rescanInterval: rescanInterval = try reader.int(value, name, 0...31_536_000)
+            case .cacheCheckInterval: cacheCheckInterval = try reader.int(value, name, 0...31_536_000)
             case .watch: watch = try reader.bool(value, name)
             case .albumDirectory: albumDirectory = try reader.path(value, name)
             case .albumStyle: albumStyle = try reader.choice(value, name)

@@ -35,6 +35,9 @@ public struct Configuration: Sendable {
     public var scanOnStart = true
     /// Daemon: seconds between periodic rescans; 0 turns them off.
     public var rescanInterval: Int = 0
+    /// Daemon: seconds of idle time between checks of the whole rendition cache for files gone
+    /// from it (which the next scan renders again); 0 turns them off.
+    public var cacheCheckInterval: Int = 3600
     /// Daemon: watch local roots with inotify and rescan after changes.
     public var watch = true
     /// Daemon: rebuild album pages here after each scan; nil to not build them.

@@ -100,6 +100,7 @@ extension LibraryScanner {
                             sightings.devices.insert(known.identity.device)
                             if !full && known.identity == identity && !known.needsRetry {
                                 if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
+                                    sightings.queued.insert(known.id)
                                     // Counted as unchanged by the writer, once its renditions are settled.
                                     push(Job(
                                         path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
@@ -108,6 +109,7 @@ extension LibraryScanner {
                                     unchanged += 1
                                 }
                             } else {
+                                sightings.queued.insert(known.id)
                                 push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
                             }
                             return true
@@ -164,5 +166,28 @@ extension LibraryScanner {
             if !stillThere { return candidate }  // a hard link keeps both names: not a move
         }
         return nil
+    }
+
+    /// Sends unchanged photos whose rendition files the cache check found gone to the workers,
+    /// which render what each lacks; photos already on their way there, or not seen, are left.
+    func queueRepairs(
+        _ paths: [String], roots: RootSet, sightings: Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+    ) throws(IndexError) {
+        guard !paths.isEmpty else { return }
+        var queued = 0
+        for file in try index.filesRendered(at: paths) where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
+            let path = file.path
+            guard let rendering = file.rendering,
+                  let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
+            else { continue }
+            jobs.push(Job(
+                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, isNew: false,
+                known: .init(id: file.id, rendering: rendering)))
+            queued += 1
+        }
+        // The walk counted them unchanged; the writer counts them again once their renditions are made.
+        tally.counts.withLock { $0.unchanged -= queued }
+        progress.update { $0.done -= queued }
+        logger.notice("\(paths.count) rendition files were gone from the cache; rendering them again (\(queued) photos)")
     }
 }

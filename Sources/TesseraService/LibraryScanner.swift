@@ -100,6 +100,7 @@ public final class LibraryScanner: Sendable {
         let roots = try RootSet(plan.present)
         let started = Date()
         progress.reset()
+        try verifyIndex(full: full)
         let scan: (id: Int64, recovered: Bool)
         do throws(IndexError) {
             scan = try index.beginScan(roots: roots.paths, full: full)
@@ -107,6 +108,7 @@ public final class LibraryScanner: Sendable {
             throw ScanError(index: error, "cannot write the index: \(error)")
         }
         let cache = RenditionCache(root: configuration.cache)
+        let redated = try resolveDatesIfTheTimeZoneChanged()
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
@@ -153,6 +155,11 @@ public final class LibraryScanner: Sendable {
             }
         }
 
+        // Rendition files gone from the cache are looked for beside the walk (not by a full
+        // scan, which renders everything anyway).
+        let cacheCheck = full ? nil : CacheCheck(index: index, stop: stop)
+        let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
+
         // The walk, on this thread.
         var sightings = Sightings()
         do throws(ScanError) {
@@ -161,6 +168,15 @@ public final class LibraryScanner: Sendable {
                 scanID: scan.id)
         } catch {
             tally.fail(error)
+        }
+        if let cacheCheck, let checking {
+            cacheCheck.finish(by: Date().addingTimeInterval(max(0.05, Date().timeIntervalSince(started) / 4)))
+            checking.join()
+            do throws(IndexError) {
+                try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
+            } catch {
+                tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+            }
         }
         progress.update { $0.phase = .rendering }
         jobs.close()
@@ -194,7 +210,7 @@ public final class LibraryScanner: Sendable {
         let failure = tally.failure
         let state: ScanState = failure != nil ? .failed : completed ? .finished : .interrupted
         let changedAnything = counts.new + counts.changed + counts.moved + counts.removed + counts.missing
-            + counts.unsupported + counts.errors + returned > 0 || full || scan.recovered
+            + counts.unsupported + counts.errors + returned + redated > 0 || full || scan.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
             try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
@@ -210,6 +226,42 @@ public final class LibraryScanner: Sendable {
         return ScanSummary(
             scanID: scan.id, state: state, counts: counts, elapsed: Date().timeIntervalSince(started),
             offline: offline.map(\.string))
+    }
+}
+
+extension LibraryScanner {
+    /// When the configured time zone (or the system's) is not the one the index's dates were
+    /// resolved in, resolves them again in it; returns how many changed.
+    func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {
+        let zone = configuration.timeZone ?? .current
+        do throws(IndexError) {
+            let recorded = try index.state(PhotoIndex.timeZoneKey)
+            guard recorded != zone.identifier else { return 0 }
+            // An index from before the zone was recorded was resolved in this one, as far as can be told.
+            let changed = recorded == nil ? 0 : try index.resolveDates(in: zone)
+            try index.setState(PhotoIndex.timeZoneKey, zone.identifier)
+            if changed > 0 {
+                logger.notice("the time zone is \(zone.identifier) now, not \(recorded ?? ""): \(changed) capture dates resolved again")
+            }
+            return changed
+        } catch {
+            throw ScanError(index: error, "cannot write the index: \(error)")
+        }
+    }
+
+    /// Checks the index file after a crash (the last scan is still marked running, and this
+    /// process holds the writer lock) and on a full scan: damaged lookup tables are rebuilt; a
+    /// file damaged beyond that stops the scan with what to do.
+    func verifyIndex(full: Bool) throws(ScanError) {
+        do throws(IndexError) {
+            let crashed = try index.lastScan()?.state == .running
+            guard full || crashed else { return }
+            if case .repaired(let problems) = try index.verify() {
+                logger.warning("the index file was damaged (\(problems.count) problems, such as: \(problems[0])); its lookup tables were rebuilt from its rows")
+            }
+        } catch {
+            throw ScanError(index: error, error.description)
+        }
     }
 }
 
@@ -279,6 +331,8 @@ struct Sightings {
     var ids = Bitset()
     /// Rows not seen but kept: below a directory the walk could not read.
     var kept = Bitset()
+    /// Rows seen and sent to the workers (new content, or renditions out of date).
+    var queued = Bitset()
     /// The devices of the directories walked, and those the seen files were indexed from
     /// (a disk mounted again may come back under a new device number).
     var devices: Set<UInt64> = []

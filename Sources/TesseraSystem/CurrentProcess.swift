@@ -22,6 +22,17 @@ public enum CurrentProcess {
         return Int(size.ws_col)
     }
 
+    /// Moves the calling thread to Linux's idle scheduling class (`SCHED_IDLE`), so that its work
+    /// uses only CPU time no other thread wants. Best effort: a refusal leaves it as it was.
+    public static func lowerThreadPriority() {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        _ = pthread_setschedparam(pthread_self(), schedIdle, &parameters)
+    }
+
+    /// `SCHED_IDLE` from <sched.h>, which the C module does not export.
+    private static let schedIdle: Int32 = 5
+
     /// The standard error stream's descriptor.
     public static let standardError: Int32 = 2
     public static let standardOutput: Int32 = 1

@@ -283,6 +283,23 @@ struct ServeCommandTests {
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
     }
 
+    @Test func anIdleDaemonMakesAgainTheRenditionsDeletedFromItsCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "cache_check_interval: 1\n")
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")), readOnly: true)
+        let files = try index.photos(.init()).flatMap { $0.renditions.map(\.path) }
+        #expect(files.count > 12)
+        // Deleted by hand while nothing in the photo folders changes: no watch fires, no rescan is due.
+        let deleted = stride(from: 0, to: files.count, by: 3).map { files[$0] }
+        for path in deleted { try FileManager.default.removeItem(atPath: path) }
+        #expect(Deadline.wait(seconds: 30) { deleted.allSatisfy { FileManager.default.fileExists(atPath: $0) } })
+    }
+
     @Test func statusSaysIdleWhenAScanEndsAndNoProgressLineFollows() throws {
         // Given a daemon whose first scan lasts long enough for progress lines (every 2 s) on an
         // idle machine too (one worker),

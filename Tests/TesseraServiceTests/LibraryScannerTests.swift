@@ -339,4 +339,34 @@ extension LibraryScannerTests {
         }
         #expect(reason.contains("not a regular file (a FIFO)"))
     }
+
+    @Test func anotherTimeZoneResolvesTheDatesThatDependOnItAgainWithoutAFullScan() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("clock.jpg", date: "2023:05:01 10:00:00", seed: 1)
+        let stamped = try fixture.jpeg("stamped.jpg", seed: 2)
+        fixture.setMtime(stamped, 1_700_000_000)  // 2023-11-14T22:13:20Z
+        _ = try fixture.scan()
+        func dates() throws -> [String: (clock: String?, offset: String?, instant: Int64?)] {
+            Dictionary(uniqueKeysWithValues: try fixture.photos().map {
+                (AlbumName.file($0), ($0.capturedAt, $0.utcOffset, $0.sortInstantMilliseconds))
+            })
+        }
+        #expect(try dates()["clock.jpg"]?.instant == 1_682_935_200_000)
+        fixture.configuration.timeZone = TimeZone(identifier: "Asia/Tokyo")
+        let summary = try fixture.scan()
+        #expect(summary.counts.unchanged == 2 && summary.counts.rerendered == 0)
+        let after = try dates()
+        // The camera's clock stays as written; it was 10:00 in Tokyo, 01:00 UTC.
+        #expect(after["clock.jpg"]?.clock == "2023-05-01T10:00:00" && after["clock.jpg"]?.offset == nil)
+        #expect(after["clock.jpg"]?.instant == Int64(1_682_935_200_000 - 9 * 3_600_000))
+        // The file's time stays the same instant, shown on Tokyo's clock.
+        #expect(after["stamped.jpg"]?.clock == "2023-11-15T07:13:20.000" && after["stamped.jpg"]?.offset == "+09:00")
+        #expect(after["stamped.jpg"]?.instant == 1_700_000_000_000)
+    }
+}
+
+/// A photo's file name, for tests that look photos up by it.
+enum AlbumName {
+    static func file(_ photo: PhotoRecord) -> String { photo.path.lastComponent?.string ?? "" }
 }

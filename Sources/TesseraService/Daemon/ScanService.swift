@@ -41,22 +41,46 @@ public struct ScanService: Service {
         let stop = StopFlag()
         // Cancellation at graceful shutdown is how this service ends: not an error.
         await cancelWhenGracefulShutdown {
-            for await _ in coordinator.wakeups {
-                while !Task.isCancelled {
-                    // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
-                    var delay = coordinator.settleDelay()
-                    while delay > 0 {
-                        do { try await Task.sleep(for: .seconds(delay)) } catch { return }
-                        delay = coordinator.settleDelay()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await checkCacheWhenIdle() }
+                defer { group.cancelAll() }
+                for await _ in coordinator.wakeups {
+                    while !Task.isCancelled {
+                        // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
+                        var delay = coordinator.settleDelay()
+                        while delay > 0 {
+                            do { try await Task.sleep(for: .seconds(delay)) } catch { return }
+                            delay = coordinator.settleDelay()
+                        }
+                        guard await holdIndex(), let request = coordinator.begin() else { break }
+                        await scan(number: request.number, full: request.full, stop: stop)
                     }
-                    guard await holdIndex(), let request = coordinator.begin() else { break }
-                    await scan(number: request.number, full: request.full, stop: stop)
+                    if Task.isCancelled { return }
+                    notifier.send("STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
                 }
-                if Task.isCancelled { return }
-                notifier.send("STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
             }
         }
         notifier.send("STOPPING=1")
+    }
+
+    /// Every `cache_check_interval` seconds, when no scan runs, checks the whole rendition
+    /// cache (at idle CPU priority); files found gone make the next scan, asked for at once,
+    /// begin its own check where they are, and render them again.
+    private func checkCacheWhenIdle() async {
+        while !Task.isCancelled {
+            let interval = configuration.current.cacheCheckInterval
+            do { try await Task.sleep(for: .seconds(interval > 0 ? interval : 60)) } catch { return }
+            guard interval > 0, lock.isHeld, !coordinator.snapshot.scanning else { continue }
+            let stop = StopFlag()
+            let check = CacheCheck(index: index, stop: stop)
+            let result = await DedicatedThread.run("cache check", cancel: { stop.stop() }, grace: Self.stopGrace) {
+                check.run(whole: true)
+            }
+            guard let result, let first = result.missing.first else { continue }
+            logger.notice("cache check: \(result.missing.count) of \(result.checked) rendition files are gone; scanning to render them again")
+            CacheCheck.resume(at: first, in: index)
+            coordinator.trigger(full: false)
+        }
     }
 
     /// Takes the index's writer lock unless held; waits while another process has it.

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import SystemPackage
+import TesseraIndex
+import TesseraSystem
+
+/// Finds rendition files the index records but the cache no longer holds (deleted by hand,
+/// a cache folder cleaned, a backup restored without it), without a `stat` per file: the
+/// recorded paths are read in order, so each cache folder's files come together, and each
+/// folder is listed once.
+///
+/// A check resumes where the last one stopped (the index's `cache_checked_through`), goes on to
+/// the end, then from the start round to where it began, and stops at its deadline: a scan gives
+/// it the time of its walk and a quarter more, so a rescan of an unchanged library stays near
+/// the walk's own speed, and a cache too large for one scan is covered over the next ones. It
+/// runs at the lowest CPU priority, on a thread of its own.
+final class CacheCheck: Sendable {
+    /// What one check found.
+    struct Result: Sendable {
+        /// Recorded rendition paths with no file in the cache.
+        var missing: [String] = []
+        /// Paths checked.
+        var checked = 0
+        /// Whether the check went all the way round the cache.
+        var complete = false
+    }
+
+    static let cursorKey = "cache_checked_through"
+    /// The most paths one check reports: the files to render again in one scan.
+    static let reportLimit = 10_000
+
+    private let index: PhotoIndex
+    private let deadline = Mutex<Date?>(nil)
+    private let outcome = Mutex(Result())
+
+    /// What the last `run` found.
+    var result: Result { outcome.withLock { $0 } }
+    private let stop: StopFlag
+
+    init(index: PhotoIndex, stop: StopFlag) {
+        self.index = index
+        self.stop = stop
+    }
+
+    /// Tells a running check to end by `date`.
+    func finish(by date: Date) {
+        deadline.withLock { $0 = date }
+    }
+
+    private var isDue: Bool {
+        if stop.isSet { return true }
+        guard let deadline = deadline.withLock({ $0 }) else { return false }
+        return Date() >= deadline
+    }
+
+    /// Runs the check from where the last one stopped (from the start when `whole`) and, unless
+    /// `whole`, records where it stopped; an index that cannot be read ends it early.
+    func run(whole: Bool = false) -> Result {
+        CurrentProcess.lowerThreadPriority()
+        var result = Result()
+        let record = !whole
+        let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
+        var folder: Substring?
+        var present: Set<[UInt8]>? = []
+        var last: String?
+        var stopped = false
+        func check(_ path: String) -> Bool {
+            let slash = path.lastIndex(of: "/") ?? path.startIndex
+            if folder != path[..<slash] {
+                // At least one folder per check, so that every scan moves the check on.
+                if folder != nil && (isDue || result.missing.count >= Self.reportLimit) {
+                    stopped = true
+                    return false
+                }
+                folder = path[..<slash]
+                present = FileSystem.entries(of: .init(String(path[..<slash]))).map(Set.init)
+            }
+            let name = Array(path.utf8[path.utf8.index(after: slash)...])
+            if !(present?.contains(name) ?? false) { result.missing.append(path) }
+            result.checked += 1
+            last = path
+            return true
+        }
+        do throws(IndexError) {
+            try index.forEachRenditionPath(after: start, check)
+            if !stopped && !start.isEmpty {
+                folder = nil
+                try index.forEachRenditionPath(through: start, check)
+            }
+        } catch {
+            stopped = true
+        }
+        result.complete = !stopped
+        // Stopped early (always between two folders): the next check begins after the last path
+        // checked here; a complete one, at the start.
+        if record {
+            try? index.setState(Self.cursorKey, stopped ? last ?? start : "")
+        }
+        outcome.withLock { [result] in $0 = result }
+        return result
+    }
+
+    /// Makes the next check begin at the folder of `path`: where the daemon's idle check found
+    /// a file gone, so that the scan it asks for renders it again first.
+    static func resume(at path: String, in index: PhotoIndex) {
+        try? index.setState(cursorKey, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+    }
+}
