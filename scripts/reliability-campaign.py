@@ -4,15 +4,18 @@
 Usage: scripts/reliability-campaign.py [--tessera PATH] [--rounds N]
 
 Prints one line per campaign: offline roots (a disk unmounted and mounted again between and
-during scans, in a mount namespace of its own: rows, renditions and album files lost),
-overlapping writers (rows lost), kill campaigns (orphaned
+during scans, in a mount namespace of its own: rows, renditions and album files lost), album
+builds (during scans, two at once to one folder, after cache files were deleted: broken
+references, pages not healed, photos.js not reproducible), the memory budget (a one-worker
+scan of each corpus format under memory_limit: peak RSS above a one-photo scan), overlapping
+writers (rows lost), kill campaigns (orphaned
 thumbnails, integrity), readers during scans ("database is locked"), hostile control-socket
 clients (status latency), and peak RSS from /usr/bin/time for `tessera thumb` on files that
 lie about their size and for a 2-worker scan over the broken corpora plus thousands of
 mutants. Needs /usr/bin/time (Debian's `time`) and sqlite3; installs them when missing.
 Without ../shared beside the project it says so and leaves those files out.
 """
-import argparse, os, random, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, zlib
+import argparse, html, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus"))
@@ -309,6 +312,94 @@ def offline_roots(tessera, rounds):
               f"(of {full.get('rows')}, {full.get('renditions')}, {full.get('cached')}, {full.get('site')})")
 
 
+def broken_references(site):
+    """References (src, srcset, href) of the site's pages that lead to no file."""
+    broken = 0
+    for folder, _, names in os.walk(site):
+        for name in names:
+            if not name.endswith(".html"):
+                continue
+            text = open(os.path.join(folder, name), encoding="utf-8").read()
+            values = re.findall(r'(?:src|href)="([^"]*)"', text)
+            for srcset in re.findall(r'srcset="([^"]*)"', text):
+                values += [part.split()[0] for part in srcset.split(",") if part.strip()]
+            for value in values:
+                if value.startswith(("https:", "http:", "#")):
+                    continue
+                target = os.path.normpath(os.path.join(folder, html.unescape(value).split("#")[0]))
+                if not value or not os.path.exists(target):
+                    broken += 1
+    return broken
+
+
+def album_builds(tessera, rounds):
+    """Builds racing scans and each other, and builds after cache files were deleted."""
+    with tempfile.TemporaryDirectory() as where:
+        photos = library(tessera, where, 6)
+        store = ["--index", os.path.join(where, "index.sqlite"), "--cache", os.path.join(where, "cache")]
+        site = os.path.join(where, "site")
+        subprocess.run([tessera, "scan", photos] + store, check=True, capture_output=True)
+        rng = random.Random(5)
+        broken = unhealed = 0
+        for round in range(rounds):
+            # New photos arrive while a scan, and two builds of different styles, run at once.
+            shutil.copytree(os.path.join(photos, "copy000"), os.path.join(photos, f"new{round:03}"))
+            scan = subprocess.Popen([tessera, "scan", photos] + store, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            builds = [subprocess.Popen([tessera, "album", "build", "--out", site, "--style", style] + store,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for style in ("grid", "justified")]
+            for process in [scan] + builds:
+                process.wait()
+            broken += broken_references(site)
+            # Cache files deleted by hand: the next plain scan and build heal the pages.
+            cached = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(where, "cache")) for f in fs]
+            for path in rng.sample(cached, min(len(cached), 20)):
+                os.remove(path)
+            subprocess.run([tessera, "scan", photos] + store, capture_output=True)
+            subprocess.run([tessera, "album", "build", "--out", site] + store, capture_output=True)
+            unhealed += broken_references(site)
+        # Two builds of the same index into two folders give the same photos.js files.
+        other = os.path.join(where, "other")
+        subprocess.run([tessera, "album", "build", "--out", other] + store, capture_output=True)
+        differing = 0
+        for folder, _, names in os.walk(site):
+            for name in names:
+                if name == "photos.js":
+                    mine = os.path.join(folder, name)
+                    theirs = os.path.join(other, os.path.relpath(mine, site))
+                    if not os.path.exists(theirs) or open(mine, "rb").read() != open(theirs, "rb").read():
+                        differing += 1
+        print(f"album builds: {rounds} rounds of a scan and two builds at once, then 20 cache files deleted: "
+              f"{broken} broken references after the races, {unhealed} after the next scan and build; "
+              f"{differing} photos.js files differ between two builds of one index")
+
+
+def memory_budget(tessera):
+    """Each corpus format scanned by one worker under memory_limit: peak RSS above a one-photo scan."""
+    if not os.path.isdir(CORPUS):
+        print("memory budget: ../shared/corpus not found; left out")
+        return
+    folders = ["formats/progressive", "formats/icc", "formats/mpf", "formats/webp", "formats/raw", "large", "camera",
+               "pngsuite", "orientation", "formats/heic", "formats/avif"]
+    with tempfile.TemporaryDirectory() as where:
+        tiny = os.path.join(where, "tiny")
+        subprocess.run([tessera, "sample-library", os.path.join(where, "sample")], check=True, capture_output=True)
+        os.makedirs(tiny)
+        first = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(where, "sample")) for f in fs if f.endswith(".jpg"))[0]
+        shutil.copy(first, tiny)
+        for limit in (32, 64, 192):
+            config = os.path.join(where, f"config-{limit}.yaml")
+            open(config, "w").write(f"memory_limit: {limit}\n")
+            def scan(folder, run):
+                return peak([tessera, "scan", folder, "--workers", "1", "--config", config,
+                             "--index", os.path.join(where, f"i{limit}-{run}.sqlite"), "--cache", os.path.join(where, f"c{limit}-{run}")])
+            _, baseline = scan(tiny, "base")
+            over = []
+            for folder in folders:
+                _, mib = scan(os.path.join(CORPUS, folder), folder.replace("/", "-"))
+                over.append(f"{folder.split('/')[-1]} {mib - baseline:+.0f}")
+            print(f"memory budget {limit} MiB (peak above a one-photo scan, MiB): " + ", ".join(over))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tessera", help="the binary to test (default: build a release one)")
@@ -319,6 +410,8 @@ def main():
     if not os.path.isdir(CORPUS):
         print("note: ../shared/corpus not found beside the project; corpus files are left out")
     offline_roots(tessera, options.rounds)
+    album_builds(tessera, options.rounds)
+    memory_budget(tessera)
     overlapping(tessera, options.rounds)
     kills(tessera, options.rounds)
     readers(tessera, 40)

@@ -115,7 +115,7 @@ public final class Renderer {
             }
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
             let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-            try Self.checkMemory(decoder.memoryNeeded(numerator: numerator), limit: limit, metadata: metadata)
+            try Self.checkMemory(decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
             scale = Double(numerator) / 8
             var window: JPEGDecoder.Window?
             if crop && numerator > 1 && decoder.isSingleScan {
@@ -135,7 +135,7 @@ public final class Renderer {
         case .png:
             let decoder = try PNGDecoder(stream: reader.stream())
             let factor = plan.shrinkFactor(width: decoder.width, height: decoder.height)
-            try Self.checkMemory(decoder.memoryNeeded(factor: factor), limit: limit, metadata: metadata)
+            try Self.checkMemory(decoder.memoryNeeded(factor: factor), plan: plan, limit: limit, metadata: metadata)
             let (image, warning) = try decoder.decode(factor: factor)
             (raw, scale, source, profile) = (.rgb(image), 1 / Double(factor), .decoded, decoder.iccProfile)
             warning.map { warnings.append($0) }
@@ -143,7 +143,7 @@ public final class Renderer {
             guard let header = metadata.webp else { throw PhotoError(.corrupt, "WebP header missing") }
             let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
             // libwebp decodes from memory: the file counts against the budget too.
-            try Self.checkMemory(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), limit: limit, metadata: metadata)
+            try Self.checkMemory(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, limit: limit, metadata: metadata)
             let image = try WebPCodec.decode(try reader.read(at: 0, count: Int(reader.size)), header: header, factor: factor)
             (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
         case .heif, .avif:
@@ -157,7 +157,7 @@ public final class Renderer {
             }.min { $0.width < $1.width } : nil
             func checkMemory(_ size: (width: Int, height: Int)) throws(PhotoError) {
                 let needed = HEIFDecoder.memoryNeeded(width: size.width, height: size.height, bitDepth: header.bitDepth, alpha: header.hasAlpha)
-                try Self.checkMemory(Int(reader.size) + needed, limit: limit, metadata: metadata)
+                try Self.checkMemory(Int(reader.size) + needed, plan: plan, limit: limit, metadata: metadata)
             }
             try checkMemory(thumbnail ?? (header.width, header.height))
             let decoder = try HEIFDecoder(data: try reader.read(at: 0, count: Int(reader.size)))
@@ -181,7 +181,7 @@ public final class Renderer {
                 try Self.checkDecodable(header)
                 let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: limit)
                 let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), limit: limit, metadata: metadata)
+                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
                 return (try decoder.decode(numerator: numerator, dcOnly: true), header)
             }
             if max(plan.width, plan.height) < plan.specs.map(\.size).max() ?? 0 {
@@ -253,7 +253,7 @@ public final class Renderer {
                     try Self.checkDecodable(header)
                     let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: options.memoryLimit)
                     let numerator = plan.jpegNumerator(width: previewWidth, height: previewHeight)
-                    guard decoder.memoryNeeded(numerator: numerator) <= options.memoryLimit else { return nil }
+                    guard decoder.memoryNeeded(numerator: numerator) + plan.memoryNeeded <= options.memoryLimit else { return nil }
                     let output = try decoder.decode(numerator: numerator, dcOnly: true)
                     guard output.warning == nil else { return nil }
                     let raw = output.pixels
@@ -299,7 +299,9 @@ public final class Renderer {
     }
 
     /// Refuses a decode that would need more memory than the budget, before it allocates.
-    private static func checkMemory(_ needed: Int, limit: Int, metadata: PhotoMetadata) throws(PhotoError) {
+    /// Refuses a decode that needs, with the renditions made from it, more than `limit` bytes.
+    private static func checkMemory(_ decoding: Int, plan: RenditionPlan, limit: Int, metadata: PhotoMetadata) throws(PhotoError) {
+        let needed = decoding + plan.memoryNeeded
         guard needed > limit else { return }
         throw PhotoError(
             .tooLarge,

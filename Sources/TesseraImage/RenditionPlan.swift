@@ -25,6 +25,17 @@ struct RenditionPlan {
         longNeeded = outputs.filter { $0.0 == .fit }.map { max($0.1.width, $0.1.height) }.max() ?? 1
     }
 
+    /// Bytes the renditions take once the photo is decoded: each made image is kept as a source
+    /// for the smaller ones (RGBA at most), and the largest is copied twice more at a time, turned
+    /// upright and flattened for its encoder; the encoded bytes are far smaller.
+    var memoryNeeded: Int {
+        let sizes = specs.map { spec in
+            let size = spec.outputSize(width: width, height: height)
+            return size.width.multipliedReportingOverflow(by: size.height).partialValue * 4
+        }
+        return sizes.reduce(0, +) + 2 * (sizes.max() ?? 0)
+    }
+
     /// The smallest JPEG DCT scale n/8 whose decoded image covers every rendition.
     func jpegNumerator(width: Int, height: Int) -> Int {
         let (short, long) = (min(width, height), max(width, height))

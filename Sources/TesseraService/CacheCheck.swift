@@ -30,6 +30,7 @@ final class CacheCheck: Sendable {
     static let reportLimit = 10_000
 
     private let index: PhotoIndex
+    private let cache: FilePath
     private let deadline = Mutex<Date?>(nil)
     private let outcome = Mutex(Result())
 
@@ -37,8 +38,9 @@ final class CacheCheck: Sendable {
     var result: Result { outcome.withLock { $0 } }
     private let stop: StopFlag
 
-    init(index: PhotoIndex, stop: StopFlag) {
+    init(index: PhotoIndex, cache: FilePath, stop: StopFlag) {
         self.index = index
+        self.cache = cache
         self.stop = stop
     }
 
@@ -58,6 +60,13 @@ final class CacheCheck: Sendable {
     func run(whole: Bool = false) -> Result {
         CurrentProcess.lowerThreadPriority()
         var result = Result()
+        // An empty or missing cache folder may be a disk not mounted: nothing is called gone
+        // (rendering the whole library into the mount point would fill the disk under it).
+        guard let entries = FileSystem.entries(of: cache), !entries.isEmpty else {
+            result.complete = true
+            outcome.withLock { [result] in $0 = result }
+            return result
+        }
         let record = !whole
         let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
         var folder: Substring?

@@ -157,7 +157,7 @@ public final class LibraryScanner: Sendable {
 
         // Rendition files gone from the cache are looked for beside the walk (not by a full
         // scan, which renders everything anyway).
-        let cacheCheck = full ? nil : CacheCheck(index: index, stop: stop)
+        let cacheCheck = full ? nil : CacheCheck(index: index, cache: configuration.cache, stop: stop)
         let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
 
         // The walk, on this thread.

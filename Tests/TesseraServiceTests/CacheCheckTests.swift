@@ -59,7 +59,7 @@ struct CacheCheckTests {
         var found: [String] = []
         var rounds = 0
         repeat {
-            let check = CacheCheck(index: index, stop: StopFlag())
+            let check = CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag())
             check.finish(by: .distantPast)
             let result = check.run()
             found += result.missing
@@ -68,5 +68,21 @@ struct CacheCheckTests {
         } while found.isEmpty && rounds <= folders.count
         #expect(found == [last])
         #expect(rounds > 1 && rounds <= folders.count)
+    }
+
+    @Test func anEmptyCacheFolderIsTakenForADiskNotMountedAndNothingIsRenderedIntoIt() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<6 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let cache = fixture.configuration.cache.string
+        for entry in try FileManager.default.contentsOfDirectory(atPath: cache) {
+            try FileManager.default.removeItem(atPath: cache + "/" + entry)
+        }
+        let summary = try fixture.scan()
+        #expect(summary.counts.unchanged == 6 && summary.counts.rerendered == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
     }
 }

@@ -72,7 +72,7 @@ public struct ScanService: Service {
             do { try await Task.sleep(for: .seconds(interval > 0 ? interval : 60)) } catch { return }
             guard interval > 0, lock.isHeld, !coordinator.snapshot.scanning else { continue }
             let stop = StopFlag()
-            let check = CacheCheck(index: index, stop: stop)
+            let check = CacheCheck(index: index, cache: configuration.current.cache, stop: stop)
             let result = await DedicatedThread.run("cache check", cancel: { stop.stop() }, grace: Self.stopGrace) {
                 check.run(whole: true)
             }

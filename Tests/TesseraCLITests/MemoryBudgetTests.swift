@@ -1,0 +1,45 @@
+import Foundation
+import SystemPackage
+import TesseraImage
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// `memory_limit` is a promise per worker: a one-worker scan of each format in the corpus
+/// peaks (wait4's maximum resident set) no higher than a scan of one tiny photo plus the limit.
+/// Photos that do not fit are refused with their reason; none is decoded past the budget.
+/// HEIF and AVIF come with the tile-by-tile decoder (libheif 1.19), not here.
+struct MemoryBudgetTests {
+    static let folders = [
+        "formats/progressive", "formats/icc", "formats/mpf", "formats/webp", "formats/raw", "large", "camera", "pngsuite",
+        "orientation",
+    ]
+
+    /// Peak RSS in MiB of `tessera scan folder --workers 1` under `limit`, in a fresh index and cache.
+    static func peak(_ folder: String, limit: Int, in directory: TemporaryDirectory, run: Int) throws -> (MiB: Int, status: Int32, stderr: String) {
+        let config = directory.appending("config-\(limit).yaml")
+        try Data("memory_limit: \(limit)\n".utf8).write(to: URL(fileURLWithPath: config))
+        let result = try TesseraProcess.measure([
+            "scan", folder, "--workers", "1", "--config", config,
+            "--index", directory.appending("index-\(run).sqlite"), "--cache", directory.appending("cache-\(run)"),
+        ])
+        return (result.peakKiB / 1024, result.status, result.stderr)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote), arguments: [32, 64])
+    func eachFormatStaysWithinTheMemoryLimit(limit: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tiny = directory.appending("tiny")
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 64, height: 48)), to: FilePath(tiny).appending("tiny.jpg"))
+        let baseline = try Self.peak(tiny, limit: limit, in: directory, run: 0)
+        #expect(baseline.status == 0)
+        for (number, folder) in Self.folders.enumerated() {
+            let scan = try Self.peak(Corpus.path(folder), limit: limit, in: directory, run: number + 1)
+            #expect(scan.status == 0, "\(folder): \(scan.stderr)")
+            #expect(scan.MiB - baseline.MiB <= limit,
+                    "\(folder) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
+        }
+    }
+}
