@@ -1,20 +1,51 @@
 import Foundation
 import GRDB
+import SystemPackage
 
 /// What a check of the rendition cache asks: every recorded rendition path in order, and
 /// what to render again for the files found gone.
 extension PhotoIndex {
-    /// Calls `body` with rendition paths in byte order, those after `after` (or, with
-    /// `through`, those up to and including it), until it returns false. One read transaction.
-    public func forEachRenditionPath(after: String? = nil, through: String? = nil, _ body: (String) -> Bool) throws(IndexError) {
-        try read { db in
-            let paths: DatabaseValueCursor<String>
-            if let through {
-                paths = try String.fetchCursor(db, sql: "SELECT path FROM renditions WHERE path <= ? ORDER BY path", arguments: [through])
-            } else {
-                paths = try String.fetchCursor(db, sql: "SELECT path FROM renditions WHERE path > ? ORDER BY path", arguments: [after ?? ""])
+    /// One cache folder as the index knows it: how many distinct rendition files it should
+    /// hold, and (asked only when needed) their paths.
+    public struct RenditionFolder {
+        public let path: String
+        public let fileCount: Int
+        let db: Database
+
+        /// The recorded rendition paths in this folder.
+        public func paths() throws(IndexError) -> [String] {
+            do {
+                return try String.fetchAll(
+                    db, sql: "SELECT DISTINCT path FROM renditions WHERE path >= ? AND path < ? ORDER BY path",
+                    arguments: [path + "/", path + "0"])
+            } catch {
+                throw PhotoIndex.indexError(error, path: FilePath(path))
             }
-            while let path = try paths.next(), body(path) {}
+        }
+    }
+
+    /// Calls `body` with each folder of recorded rendition paths, in byte order, from the
+    /// first whose paths are at or after `from` (and before `before`), until it returns false.
+    /// A folder costs two seeks and a count in the path index; its paths are read only when
+    /// asked. One read transaction.
+    public func forEachRenditionFolder(
+        from: String, before: String? = nil, _ body: (RenditionFolder) throws -> Bool
+    ) throws(IndexError) {
+        try read { db in
+            var bound = from
+            while true {
+                guard let first = try String.fetchOne(
+                    db, sql: "SELECT path FROM renditions WHERE path >= ? ORDER BY path LIMIT 1", arguments: [bound])
+                else { return }
+                if let before, first >= before { return }
+                // '0' is the byte after '/': "folder0" bounds every path inside "folder/".
+                let folder = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
+                let count = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(DISTINCT path) FROM renditions WHERE path >= ? AND path < ?",
+                    arguments: [folder + "/", folder + "0"]) ?? 0
+                guard try body(RenditionFolder(path: folder, fileCount: count, db: db)) else { return }
+                bound = folder + "0"
+            }
         }
     }
 

@@ -5,13 +5,13 @@ import TesseraIndex
 import TesseraSystem
 
 /// Finds rendition files the index records but the cache no longer holds (deleted by hand,
-/// a cache folder cleaned, a backup restored without it), without a `stat` per file: the
-/// recorded paths are read in order, so each cache folder's files come together, and each
-/// folder is listed once.
+/// a cache folder cleaned, a backup restored without it), without a `stat` per file: folder by
+/// folder, the number of files recorded there (counted in the path index) is compared with
+/// one listing of the folder, and only a folder whose counts differ has its paths read.
 ///
 /// A check resumes where the last one stopped (the index's `cache_checked_through`), goes on to
 /// the end, then from the start round to where it began, and stops at its deadline: a scan gives
-/// it the time of its walk and a quarter more, so a rescan of an unchanged library stays near
+/// it the time of its walk and a tenth more (and always 10,000 files), so a rescan of an unchanged library stays near
 /// the walk's own speed, and a cache too large for one scan is covered over the next ones. It
 /// runs at the lowest CPU priority, on a thread of its own.
 final class CacheCheck: Sendable {
@@ -25,6 +25,7 @@ final class CacheCheck: Sendable {
         var complete = false
     }
 
+    /// Where the next check begins: paths at or after it.
     static let cursorKey = "cache_checked_through"
     /// The most paths one check reports: the files to render again in one scan.
     static let reportLimit = 10_000
@@ -38,10 +39,14 @@ final class CacheCheck: Sendable {
     var result: Result { outcome.withLock { $0 } }
     private let stop: StopFlag
 
-    init(index: PhotoIndex, cache: FilePath, stop: StopFlag) {
+    /// Files a check covers whatever its deadline (a small cache is always checked whole).
+    private let minimum: Int
+
+    init(index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000) {
         self.index = index
         self.cache = cache
         self.stop = stop
+        self.minimum = minimum
     }
 
     /// Tells a running check to end by `date`.
@@ -69,41 +74,44 @@ final class CacheCheck: Sendable {
         }
         let record = !whole
         let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
-        var folder: Substring?
-        var present: Set<[UInt8]>? = []
-        var last: String?
+        var next = start
+        var folders = 0
         var stopped = false
-        func check(_ path: String) -> Bool {
-            let slash = path.lastIndex(of: "/") ?? path.startIndex
-            if folder != path[..<slash] {
-                // At least one folder per check, so that every scan moves the check on.
-                if folder != nil && (isDue || result.missing.count >= Self.reportLimit) {
-                    stopped = true
-                    return false
-                }
-                folder = path[..<slash]
-                present = FileSystem.entries(of: .init(String(path[..<slash]))).map(Set.init)
+        func check(_ folder: PhotoIndex.RenditionFolder) throws -> Bool {
+            // At least one folder per check, so that every scan moves the check on.
+            if folders > 0 && (result.missing.count >= Self.reportLimit || (result.checked >= minimum && isDue)) {
+                stopped = true
+                return false
             }
-            let name = Array(path.utf8[path.utf8.index(after: slash)...])
-            if !(present?.contains(name) ?? false) { result.missing.append(path) }
-            result.checked += 1
-            last = path
+            let directory = FilePath(folder.path)
+            // As many files as recorded: all there (an orphan beside a lost file, both in one
+            // folder, is the one case this lets pass until the counts differ). Names are kept
+            // only for a folder whose counts differ.
+            if FileSystem.entryCount(of: directory, skipping: FileSystem.temporaryPrefix) != folder.fileCount {
+                let temporary = Array(FileSystem.temporaryPrefix.utf8)
+                let names = Set((FileSystem.entries(of: directory) ?? []).filter { !$0.starts(with: temporary) })
+                for path in try folder.paths() where !names.contains(Array(path.utf8.dropFirst(folder.path.utf8.count + 1))) {
+                    result.missing.append(path)
+                }
+            }
+            result.checked += folder.fileCount
+            folders += 1
+            next = folder.path + "0"
             return true
         }
         do throws(IndexError) {
-            try index.forEachRenditionPath(after: start, check)
+            try index.forEachRenditionFolder(from: start, check)
             if !stopped && !start.isEmpty {
-                folder = nil
-                try index.forEachRenditionPath(through: start, check)
+                try index.forEachRenditionFolder(from: "", before: start, check)
             }
         } catch {
             stopped = true
         }
         result.complete = !stopped
-        // Stopped early (always between two folders): the next check begins after the last path
-        // checked here; a complete one, at the start.
+        // Stopped early (always between two folders): the next check begins with the next
+        // folder; a complete one, at the start.
         if record {
-            try? index.setState(Self.cursorKey, stopped ? last ?? start : "")
+            try? index.setState(Self.cursorKey, stopped ? next : "")
         }
         outcome.withLock { [result] in $0 = result }
         return result
@@ -112,6 +120,6 @@ final class CacheCheck: Sendable {
     /// Makes the next check begin at the folder of `path`: where the daemon's idle check found
     /// a file gone, so that the scan it asks for renders it again first.
     static func resume(at path: String, in index: PhotoIndex) {
-        try? index.setState(cursorKey, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+        try? index.setState(cursorKey, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/")
     }
 }

@@ -170,7 +170,7 @@ public final class LibraryScanner: Sendable {
             tally.fail(error)
         }
         if let cacheCheck, let checking {
-            cacheCheck.finish(by: Date().addingTimeInterval(max(0.05, Date().timeIntervalSince(started) / 4)))
+            cacheCheck.finish(by: Date().addingTimeInterval(max(0.05, Date().timeIntervalSince(started) / 10)))
             checking.join()
             do throws(IndexError) {
                 try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: sightings, jobs: jobs, tally: tally)

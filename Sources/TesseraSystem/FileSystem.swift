@@ -90,6 +90,23 @@ public enum FileSystem {
         guard code == .noSuchFileOrDirectory else { throw SystemError("remove", path: path, code) }
     }
 
+    /// How many names `directory` holds (without `.`, `..` and names starting with `skipping`),
+    /// counted without keeping them; nil when it cannot be listed.
+    public static func entryCount(of directory: FilePath, skipping prefix: String) -> Int? {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
+        defer { closedir(handle) }
+        let skipped = Array(prefix.utf8)
+        var count = 0
+        while let entry = readdir(handle) {
+            let counted = withUnsafeBytes(of: &entry.pointee.d_name) { name in
+                guard name[0] != 0x2E || (name[1] != 0 && (name[1] != 0x2E || name[2] != 0)) else { return false }
+                return skipped.isEmpty || !name.starts(with: skipped)
+            }
+            if counted { count += 1 }
+        }
+        return count
+    }
+
     /// The names in `directory` (without `.` and `..`), as bytes; nil when it cannot be listed.
     public static func entries(of directory: FilePath) -> [[UInt8]]? {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }

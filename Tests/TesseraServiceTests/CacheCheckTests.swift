@@ -59,7 +59,7 @@ struct CacheCheckTests {
         var found: [String] = []
         var rounds = 0
         repeat {
-            let check = CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag())
+            let check = CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), minimum: 0)
             check.finish(by: .distantPast)
             let result = check.run()
             found += result.missing
