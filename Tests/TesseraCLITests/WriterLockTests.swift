@@ -93,8 +93,9 @@ struct WriterLockTests {
             if SQLite.integer(index, "SELECT count(*) FROM photos") != 12 { failures += 1 }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        // then every read answers.
-        #expect(reads > 40)
+        // then every read answers (and there were reads all along: one per 50 ms, and more
+        // than one per two scans however fast the scans are).
+        #expect(reads > 20, "\(reads) reads")
         #expect(failures == 0, "\(failures) of \(reads) reads failed")
     }
 }
