@@ -11,9 +11,9 @@ import TesseraSystem
 ///
 /// A check resumes where the last one stopped (the index's `cache_checked_through`), goes on to
 /// the end, then from the start round to where it began, and stops at its deadline: a scan gives
-/// it the time of its walk and a tenth more (and always 10,000 files), so a rescan of an unchanged library stays near
-/// the walk's own speed, and a cache too large for one scan is covered over the next ones. It
-/// runs at the lowest CPU priority, on a thread of its own.
+/// it the time of its walk and a tenth more (and always 10,000 files), so a rescan of an unchanged
+/// library stays near the walk's own speed, and a cache too large for one scan is covered over
+/// the next ones. It runs at the lowest CPU priority, on a thread of its own.
 final class CacheCheck: Sendable {
     /// What one check found.
     struct Result: Sendable {
@@ -32,15 +32,14 @@ final class CacheCheck: Sendable {
 
     private let index: PhotoIndex
     private let cache: FilePath
+    private let stop: StopFlag
+    /// Files a check covers whatever its deadline (a small cache is always checked whole).
+    private let minimum: Int
     private let deadline = Mutex<Date?>(nil)
     private let outcome = Mutex(Result())
 
     /// What the last `run` found.
     var result: Result { outcome.withLock { $0 } }
-    private let stop: StopFlag
-
-    /// Files a check covers whatever its deadline (a small cache is always checked whole).
-    private let minimum: Int
 
     init(index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000) {
         self.index = index
@@ -67,7 +66,7 @@ final class CacheCheck: Sendable {
         var result = Result()
         // An empty or missing cache folder may be a disk not mounted: nothing is called gone
         // (rendering the whole library into the mount point would fill the disk under it).
-        guard let entries = FileSystem.entries(of: cache), !entries.isEmpty else {
+        guard let entries = FileSystem.entryCount(of: cache, skipping: ""), entries > 0 else {
             result.complete = true
             outcome.withLock { [result] in $0 = result }
             return result

@@ -172,10 +172,13 @@ public final class LibraryScanner: Sendable {
         if let cacheCheck, let checking {
             cacheCheck.finish(by: Date().addingTimeInterval(max(0.05, Date().timeIntervalSince(started) / 10)))
             checking.join()
-            do throws(IndexError) {
-                try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
-            } catch {
-                tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+            // A stopped scan starts no file; its counts stay those of the walk.
+            if !stop.isSet {
+                do throws(IndexError) {
+                    try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
+                } catch {
+                    tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+                }
             }
         }
         progress.update { $0.phase = .rendering }
