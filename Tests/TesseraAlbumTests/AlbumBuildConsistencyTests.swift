@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SystemPackage
 import TesseraAlbum
 import TesseraImage
@@ -11,8 +10,8 @@ import TesseraSystem
 import TesseraTestSupport
 import Testing
 
-/// Album builds stay consistent when a scan, another build, a link or a lost cache file meets
-/// them, and heal once the cause is gone.
+/// Album builds stay consistent when a scan, a link or a lost cache file meets them, and heal
+/// once the cause is gone (another build at once: `AlbumCommandTests`).
 struct AlbumBuildConsistencyTests {
     typealias Gardens = AlbumBuilderTests
 
@@ -61,36 +60,6 @@ struct AlbumBuildConsistencyTests {
         let next = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build()
         #expect(next.albums == 3)
         try Self.expectWhole(site)
-    }
-
-    @Test func aSecondBuildOfTheSameFolderWaitsForTheFirst() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let index = try Gardens.twoGardens(in: directory, count: 2)
-        let site = FilePath(directory.appending("site"))
-        _ = try AlbumBuilder(index: index, options: .init(output: site)).build()
-        // Another build holds the folder.
-        var other: FileLock? = try FileLock(path: site.appending(".tessera-album.lock"))
-        #expect(try other?.tryLock() == true)
-        let waiting = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        let done = Mutex<AlbumBuilder.Summary?>(nil)
-        var grid = AlbumBuilder.Options(output: site)
-        grid.style = .grid
-        let options = grid
-        Thread.detachNewThread {
-            let summary = try? AlbumBuilder(index: index, options: options).build(waiting: { waiting.signal() })
-            done.withLock { $0 = summary }
-            finished.signal()
-        }
-        #expect(waiting.wait(timeout: .now() + 60) == .success, "the build said it waits")
-        #expect(done.withLock { $0 } == nil)
-        other = nil  // the other build ends
-        #expect(other == nil)
-        #expect(finished.wait(timeout: .now() + 60) == .success)
-        let summary = try #require(done.withLock { $0 })
-        #expect(summary.written == 4, "the waiting build wrote every collection in its own style")
-        try Self.expectWhole(site.string)
     }
 
     @Test func linksInsideTheOutputAreReplacedNeverWrittenThrough() throws {

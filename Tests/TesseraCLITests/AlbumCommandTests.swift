@@ -93,4 +93,36 @@ struct AlbumCommandTests {
         // A different style changes every album and month.
         #expect(try Self.build(directory, style: "masonry").0.stdout.contains("(5 written, 0 unchanged)"))
     }
+
+    @Test func aSecondBuildOfTheSameFolderWaitsForTheFirst() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.library(directory)
+        let (first, site) = try Self.build(directory, style: "justified")
+        #expect(first.status == 0, "\(first.stderr)")
+        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }
+        func contents() -> [String: Data] {
+            Dictionary(uniqueKeysWithValues: pages.map { ($0, FileManager.default.contents(atPath: site + "/" + $0) ?? Data()) })
+        }
+        let before = contents()
+        // Another build holds the folder; a second process starts a build of another style.
+        let lockPath = site + "/.tessera-album.lock"
+        var other: FileLock? = try FileLock(path: FilePath(lockPath))
+        #expect(try other?.tryLock() == true)
+        let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+        let second = try TesseraProcess.start(["album", "build", "--out", site, "--style", "grid"] + store)
+        // It opens the lock file (and then waits on it) before it writes anything.
+        let opened = Deadline.wait(seconds: 30) {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(second.pid)/fd")) ?? []
+            return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(second.pid)/fd/\($0)")) == lockPath }
+        }
+        #expect(opened, "the second build never took the folder's lock")
+        #expect(second.isRunning && contents() == before, "nothing written while the other build holds the folder")
+        other = nil  // the other build ends
+        #expect(other == nil)
+        let result = second.wait(seconds: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("another album build is writing") && result.stderr.contains("waiting"), "\(result.stderr)")
+        #expect(contents() != before, "then it wrote its own style")
+    }
 }

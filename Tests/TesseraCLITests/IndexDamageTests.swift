@@ -18,6 +18,14 @@ struct IndexDamageTests {
         return process.terminationStatus
     }
 
+    /// Twelve photos scanned into an index: the folder, the store options and the index's path.
+    static func indexedLibrary(in directory: TemporaryDirectory) throws -> (photos: String, store: [String], index: String) {
+        let photos = try ScanCommandTests.library(in: directory, count: 12, width: 100)
+        let store = ScanCommandTests.store(directory)
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        return (photos, store, directory.appending("index.sqlite"))
+    }
+
     static func integrity(_ index: String) -> String {
         SQLite.query(index, "PRAGMA integrity_check")?.map { $0.joined() }.joined(separator: "; ") ?? "unreadable"
     }
@@ -25,10 +33,7 @@ struct IndexDamageTests {
     @Test func indexEntriesLostInACrashAreRebuiltByTheNextScan() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 12, width: 100)
-        let store = ScanCommandTests.store(directory)
-        let index = directory.appending("index.sqlite")
-        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        let (photos, store, index) = try Self.indexedLibrary(in: directory)
         // An SQLite index of the photos that lost every entry (its tree empty, its definition
         // whole), and a scan that never finished: what a crash on a bad disk leaves.
         #expect(try Self.sqlite(index, """
@@ -48,10 +53,7 @@ struct IndexDamageTests {
     @Test func anIndexDamagedBeyondRepairStopsTheScanAndSaysHowToStartAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 12, width: 100)
-        let store = ScanCommandTests.store(directory)
-        let index = directory.appending("index.sqlite")
-        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        let (photos, store, index) = try Self.indexedLibrary(in: directory)
         #expect(try Self.sqlite(index, "PRAGMA wal_checkpoint(TRUNCATE)") == 0)
         // The photos table's first page overwritten: the rows themselves are lost.
         let root = try #require(SQLite.integer(index, "SELECT rootpage FROM sqlite_schema WHERE name = 'photos'"))
