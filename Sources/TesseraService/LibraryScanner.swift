@@ -170,7 +170,7 @@ public final class LibraryScanner: Sendable {
             tally.fail(error)
         }
         if let cacheCheck, let checking {
-            cacheCheck.finish(by: Date().addingTimeInterval(max(0.05, Date().timeIntervalSince(started) / 10)))
+            cacheCheck.finish(by: Date().addingTimeInterval(Date().timeIntervalSince(started) / 10))
             checking.join()
             // A stopped scan starts no file; its counts stay those of the walk.
             if !stop.isSet {
