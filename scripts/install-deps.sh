@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tessera builds against, when any is missing.
+# libheif comes at 1.19 or later, from bookworm-backports on Debian 12 (install-libheif.sh).
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(pkg-config libjpeg62-turbo-dev libpng-dev libexif-dev zlib1g-dev libsqlite3-dev liblcms2-dev libwebp-dev libheif-dev libraw-dev "$@")
+packages=(pkg-config libjpeg62-turbo-dev libpng-dev libexif-dev zlib1g-dev libsqlite3-dev liblcms2-dev libwebp-dev libraw-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  exec "$(dirname "$0")/install-libheif.sh" libheif-dev
+fi
 
 echo "Installing missing packages: ${missing[*]}" >&2
 sudo=""
@@ -19,3 +22,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/install-libheif.sh" libheif-dev

@@ -11,8 +11,8 @@
 #   --no-start   install and enable, but do not (re)start the service now
 set -euo pipefail
 
-# What the binary links against (scripts/package.sh checks it needs nothing else), and
-# procps for the unit's ExecReload=/bin/kill.
+# What the binary links against (scripts/package.sh checks it needs nothing else; libheif1
+# must be 1.19 or later, see install-libheif.sh), and procps for the unit's ExecReload=/bin/kill.
 packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 procps)
 
 roots=()
@@ -49,6 +49,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+# libheif 1.19 or later (Debian 12: from bookworm-backports), with its decoder plugins.
+"$here/install-libheif.sh" libheif1
 
 step "/usr/local/bin/tessera and its manual page"
 install -m 0755 "$here/bin/tessera" /usr/local/bin/tessera.new

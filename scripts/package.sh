@@ -30,6 +30,7 @@ install -m 0644 "$manual" "$bundle/man/tessera.1"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"
 install -m 0755 scripts/install.sh "$bundle/install.sh"
+install -m 0755 scripts/install-libheif.sh "$bundle/install-libheif.sh"
 
 # Nothing of the Swift runtime may be left to find on the target.
 if ldd "$bundle/bin/tessera" | grep -E "libswift|libFoundation|libdispatch|not found"; then

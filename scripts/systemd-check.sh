@@ -29,7 +29,9 @@ packages=$("$bundle/install.sh" --print-packages)
 suite=bookworm
 include="systemd,systemd-sysv,${packages// /,}"
 cache=${TESSERA_CHECK_CACHE:-/var/cache/tessera-systemd-check}
-key=$(echo "$suite $include" | sha256sum | cut -c1-12)
+# libheif comes from bookworm-backports (install-libheif.sh), which debootstrap does not read.
+heif=$(sha256sum < "$bundle/install-libheif.sh")
+key=$(echo "$suite $include $heif" | sha256sum | cut -c1-12)
 rootfs="$cache/debian-$suite-$key"
 if [ ! -d "$rootfs" ]; then
   echo "Building the Debian $suite root file system in $rootfs (once)..."
@@ -41,6 +43,13 @@ if [ ! -d "$rootfs" ]; then
     echo "systemd-check: debootstrap failed (log: $cache/debootstrap.log)" >&2
     exit 1
   fi
+  cp "$bundle/install-libheif.sh" "$rootfs.partial/tmp/"
+  if ! chroot "$rootfs.partial" /tmp/install-libheif.sh libheif1 >> "$cache/debootstrap.log" 2>&1; then
+    tail -20 "$cache/debootstrap.log" >&2
+    echo "systemd-check: libheif 1.19 could not be installed in the root file system (log: $cache/debootstrap.log)" >&2
+    exit 1
+  fi
+  rm "$rootfs.partial/tmp/install-libheif.sh"
   mv "$rootfs.partial" "$rootfs"
 fi
 

@@ -2,7 +2,9 @@ import CHeif
 import Foundation
 import TesseraMetadata
 
-/// HEIF and AVIF through libheif: the primary image, or a thumbnail of it, as 8-bit RGB(A).
+/// HEIF and AVIF through libheif (1.19 or later): the primary image, or a thumbnail of it,
+/// decoded tile by tile and averaged down as it comes, so a grid (every phone HEIC) never has
+/// its whole frame in memory; an image that is not a grid is one tile.
 ///
 /// Decoded in the stored frame (libheif's transformations off): the renderer applies the
 /// orientation the header derived from `irot` and `imir`, once, like any other photo's.
@@ -13,9 +15,15 @@ final class HEIFDecoder {
     private let data: [UInt8]
 
     init(data: [UInt8]) throws(PhotoError) {
+        guard heif_get_version_number() >= 0x0113_0000 else {
+            let version = heif_get_version().map { String(cString: $0) } ?? "?"
+            throw PhotoError(.unsupported, "libheif \(version) is too old: Tessera needs 1.19 or later (docs/INSTALL.md)")
+        }
         guard let context = heif_context_alloc() else { throw PhotoError(.tooLarge, "cannot create a HEIF context") }
         self.context = context
         self.data = data
+        // One thread: a worker is one core's share, and tiles are decoded one at a time anyway.
+        heif_context_set_max_decoding_threads(context, 0)
         let status = self.data.withUnsafeBytes { bytes in
             // The bytes outlive the context: both belong to this object.
             heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
@@ -26,93 +34,178 @@ final class HEIFDecoder {
 
     deinit { heif_context_free(context) }
 
-    /// Bytes a decode of a `width`×`height` image needs: the decoded planes (three full ones
-    /// at worst), the interleaved RGB(A) image (16-bit samples above 8 bits), and the 8-bit copy
-    /// handed back. libheif decodes whole frames: no smaller scale exists for HEVC or AV1.
-    static func memoryNeeded(width: Int, height: Int, bitDepth: Int, alpha: Bool) -> Int {
-        let (pixels, sample, channels) = (width * height, bitDepth > 8 ? 2 : 1, alpha ? 4 : 3)
-        return pixels * 3 * sample + pixels * channels * sample + pixels * channels
+    /// The primary image, as stored or (`transformed`, not for grids) with libheif applying
+    /// `irot`/`imir` itself: what a reader that trusts libheif shows, against which the
+    /// orientation derived here is tested.
+    func primary(transformed: Bool = false) throws(PhotoError) -> Image {
+        var handle: OpaquePointer?
+        let status = heif_context_get_primary_image_handle(context, &handle)
+        guard status.code == heif_error_Ok, let handle else { throw Self.error(status, "no primary image") }
+        return try Image(handle, owner: self, transformed: transformed, isThumbnail: false)
     }
 
-    /// Decodes the primary image, or its thumbnail of stored size `thumbnail` when given (an
-    /// error when there is no such thumbnail: never the primary instead, whose memory was not
-    /// budgeted).
-    ///
-    /// `transformed` lets libheif apply `irot`/`imir` itself: what a reader that trusts libheif
-    /// shows, against which the orientation derived here is tested.
-    func decode(
-        thumbnail: (width: Int, height: Int)?, alpha: Bool, bitDepth: Int, transformed: Bool = false
-    ) throws(PhotoError) -> PixelBuffer {
-        var primary: OpaquePointer?
-        var status = heif_context_get_primary_image_handle(context, &primary)
-        guard status.code == heif_error_Ok, let primary else { throw Self.error(status, "no primary image") }
-        defer { heif_image_handle_release(primary) }
-        var handle = primary
-        var thumbnailHandle: OpaquePointer?
-        defer { if let thumbnailHandle { heif_image_handle_release(thumbnailHandle) } }
-        if let thumbnail {
-            let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
-            var ids = [heif_item_id](repeating: 0, count: max(1, count))
-            _ = heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count))
-            for id in ids.prefix(count) {
-                var candidate: OpaquePointer?
-                guard heif_image_handle_get_thumbnail(primary, id, &candidate).code == heif_error_Ok, let candidate else { continue }
-                // libheif gives the size after the thumbnail's own transformations.
-                let size = (Int(heif_image_handle_get_width(candidate)), Int(heif_image_handle_get_height(candidate)))
-                if size == (thumbnail.width, thumbnail.height) || size == (thumbnail.height, thumbnail.width) {
-                    thumbnailHandle = candidate
-                    handle = candidate
-                    break
-                }
-                heif_image_handle_release(candidate)
-            }
-            guard thumbnailHandle != nil else { throw PhotoError(.corrupt, "HEIF thumbnail of \(thumbnail.width)×\(thumbnail.height) not found") }
+    /// The primary's thumbnail image of stored size `width`×`height` (either way round; an error
+    /// when there is none: never the primary instead, whose memory was not budgeted).
+    func thumbnail(width: Int, height: Int) throws(PhotoError) -> Image {
+        let primary = try primary()
+        let count = Int(heif_image_handle_get_number_of_thumbnails(primary.handle))
+        var ids = [heif_item_id](repeating: 0, count: max(1, count))
+        _ = heif_image_handle_get_list_of_thumbnail_IDs(primary.handle, &ids, Int32(count))
+        for id in ids.prefix(count) {
+            var candidate: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary.handle, id, &candidate).code == heif_error_Ok, let candidate else { continue }
+            let image = try Image(candidate, owner: self, transformed: false, isThumbnail: true)
+            if (image.width, image.height) == (width, height) || (image.width, image.height) == (height, width) { return image }
         }
-        guard let options = heif_decoding_options_alloc() else { throw PhotoError(.tooLarge, "out of memory") }
-        defer { heif_decoding_options_free(options) }
-        options.pointee.ignore_transformations = transformed ? 0 : 1
-        let channels = alpha ? 4 : 3
-        // Deeper images come as 16-bit samples and are narrowed here (libheif 1.15's own
-        // narrowing gives black for some 10-bit files).
-        let wide = bitDepth > 8
-        let chroma = wide
-            ? (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
-            : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
-        var image: OpaquePointer?
-        status = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options)
-        guard status.code == heif_error_Ok, let image else { throw Self.error(status, "cannot decode the HEIF image") }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        var stride: Int32 = 0
-        let sampleBytes = wide ? 2 : 1
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(stride) >= width * channels * sampleBytes
-        else { throw PhotoError(.corrupt, "HEIF image decoded to nothing") }
-        var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
-        pixels.withUnsafeMutableBufferPointer { out in
-            // invariant: a non-empty array's buffer has a base address.
-            let base = out.baseAddress.unsafelyUnwrapped
-            for row in 0..<height {
-                let source = plane + row * Int(stride), target = base + row * width * channels
-                if !wide {
-                    target.update(from: source, count: width * channels)
-                    continue
-                }
-                let shift = max(0, min(8, bits - 8))
-                for index in 0..<width * channels {
-                    let value = Int(source[2 * index]) | Int(source[2 * index + 1]) << 8
-                    target[index] = UInt8(min(255, (value + (shift > 0 ? 1 << (shift - 1) : 0)) >> shift))
-                }
-            }
-        }
-        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+        throw PhotoError(.corrupt, "HEIF thumbnail of \(width)×\(height) not found")
     }
 
-    private static func error(_ status: heif_error, _ what: String) -> PhotoError {
+    /// One image of the file and how it is tiled; owns its handle.
+    final class Image {
+        fileprivate let handle: OpaquePointer
+        /// Keeps the context (and the file's bytes) alive while the handle is.
+        private let owner: HEIFDecoder
+        private let transformed: Bool
+        let isThumbnail: Bool
+        let width: Int
+        let height: Int
+        let tileWidth: Int
+        let tileHeight: Int
+        let columns: Int
+        let rows: Int
+        /// How far the first tile starts above and left of the image: a turned grid's padding
+        /// (the part of the last tiles past the image) comes first.
+        private let offset: (x: Int, y: Int)
+        /// Bits per sample of the coded image.
+        let bitDepth: Int
+        let hasAlpha: Bool
+        /// Coded samples per pixel (1.5 for 4:2:0, 3 for 4:4:4), in halves.
+        private let halfSamples: Int
+        /// Its own `nclx` colour description (ITU-T H.273 code points), if it has one.
+        let nclx: (primaries: Int, transfer: Int)?
+
+        fileprivate init(_ handle: OpaquePointer, owner: HEIFDecoder, transformed: Bool, isThumbnail: Bool) throws(PhotoError) {
+            self.handle = handle
+            self.owner = owner
+            self.transformed = transformed
+            self.isThumbnail = isThumbnail
+            var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
+            if heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile {
+                nclx = (Int(profile.pointee.color_primaries.rawValue), Int(profile.pointee.transfer_characteristics.rawValue))
+                heif_nclx_color_profile_free(profile)
+            } else {
+                nclx = nil
+            }
+            var tiling = heif_image_tiling()
+            let status = heif_image_handle_get_image_tiling(handle, transformed ? 1 : 0, &tiling)
+            (columns, rows) = (Int(tiling.num_columns), Int(tiling.num_rows))
+            if columns == 1 && rows == 1 {
+                // One tile, the image itself. libheif 1.19 gives an image that is not a grid the
+                // other way round (turned when asked not to be), so the sizes are asked directly.
+                (width, height) = transformed
+                    ? (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+                    : (Int(heif_image_handle_get_ispe_width(handle)), Int(heif_image_handle_get_ispe_height(handle)))
+                (tileWidth, tileHeight) = (width, height)
+                offset = (0, 0)
+            } else {
+                (width, height) = (Int(tiling.image_width), Int(tiling.image_height))
+                (tileWidth, tileHeight) = (Int(tiling.tile_width), Int(tiling.tile_height))
+                offset = (Int(tiling.left_offset), Int(tiling.top_offset))
+            }
+            bitDepth = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle)))
+            hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+            var colorspace = heif_colorspace_undefined, chroma = heif_chroma_undefined
+            _ = heif_image_handle_get_preferred_decoding_colorspace(handle, &colorspace, &chroma)
+            let colour: Int = switch chroma {
+            case heif_chroma_monochrome: 2
+            case heif_chroma_420: 3
+            case heif_chroma_422: 4
+            default: 6
+            }
+            halfSamples = colour + (hasAlpha ? 2 : 0)
+            // Every property is set: a throw from here on still runs deinit, which releases the handle.
+            guard status.code == heif_error_Ok else { throw HEIFDecoder.error(status, "cannot read the HEIF image's tiling") }
+            // libheif 1.19 describes a turned grid's tiles inconsistently (columns turned, tile sizes not).
+            guard !transformed || columns * rows == 1 else { throw PhotoError(.unsupported, "a turned HEIF grid") }
+            guard width > 0, height > 0, tileWidth > 0, tileHeight > 0, columns > 0, rows > 0,
+                  offset.x < tileWidth, offset.y < tileHeight,
+                  columns * tileWidth >= width + offset.x, rows * tileHeight >= height + offset.y
+            else { throw PhotoError(.corrupt, "HEIF image of \(width)×\(height) in \(columns)×\(rows) tiles of \(tileWidth)×\(tileHeight)") }
+        }
+
+        deinit { heif_image_handle_release(handle) }
+
+        private var sampleBytes: Int { bitDepth > 8 ? 2 : 1 }
+
+        /// PQ or HLG, which need tone mapping for an SDR rendition; nil for SDR.
+        var hdrTransfer: HDRTransfer? { nclx.flatMap { HDRTransfer(h273: $0.transfer) } }
+
+        /// Bytes a decode at `factor` needs: one tile as the codec gives it and as libheif copies
+        /// it (coded planes twice), and its interleaved RGB(A) (deeper samples also pass through
+        /// planar RGB: 26 bytes a pixel measured for a 10-bit 4:4:4 AV1 frame), and then the
+        /// reducer's output and the rows it is summing. For an image that is not a grid, the tile
+        /// is the whole frame.
+        func memoryNeeded(factor: Int, keepsSamples: Bool) -> Int {
+            let tile = tileWidth.multipliedReportingOverflow(by: tileHeight).partialValue
+            let channels = hasAlpha ? 4 : 3
+            let decoding = tile * sampleBytes * (halfSamples + channels + (sampleBytes == 2 ? 4 : 0))
+            return decoding + AreaReducer.memoryNeeded(
+                width: width, height: height, channels: channels, factor: factor, keepsSamples: keepsSamples,
+                tileHeight: tileHeight, columns: columns)
+        }
+
+        /// Decodes every tile, row by row, into a reducer averaging by `factor` (at most 256, so
+        /// no sum can overflow); `keepsSamples` keeps deep samples for tone mapping.
+        func decode(factor: Int, keepsSamples: Bool) throws(PhotoError) -> AreaReducer {
+            guard let options = heif_decoding_options_alloc() else { throw PhotoError(.tooLarge, "out of memory") }
+            defer { heif_decoding_options_free(options) }
+            options.pointee.ignore_transformations = transformed ? 0 : 1
+            let channels = hasAlpha ? 4 : 3
+            let wide = sampleBytes == 2
+            let chroma = wide
+                ? (hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                : (hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            var reducer = AreaReducer(
+                width: width, height: height, channels: channels, factor: min(max(factor, 1), 256),
+                maximum: (1 << bitDepth) - 1, keepsSamples: keepsSamples && wide, tileHeight: tileHeight, columns: columns)
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    var image: OpaquePointer?
+                    let status = heif_image_handle_decode_image_tile(
+                        handle, &image, heif_colorspace_RGB, chroma, options, UInt32(column), UInt32(row))
+                    guard status.code == heif_error_Ok, let image else { throw HEIFDecoder.error(status, "cannot decode the HEIF image") }
+                    defer { heif_image_release(image) }
+                    var stride: Int32 = 0
+                    let (decodedWidth, decodedHeight) = (
+                        Int(heif_image_get_width(image, heif_channel_interleaved)),
+                        Int(heif_image_get_height(image, heif_channel_interleaved))
+                    )
+                    let (x, y) = (column * tileWidth - offset.x, row * tileHeight - offset.y)
+                    // The part of the tile inside the image: a tile must cover it, and may be larger.
+                    let (skipX, skipY) = (max(0, -x), max(0, -y))
+                    guard decodedWidth >= min(tileWidth, width - x), decodedHeight >= min(tileHeight, height - y),
+                          let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+                          Int(stride) >= decodedWidth * channels * sampleBytes
+                    else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) decoded to \(decodedWidth)×\(decodedHeight)") }
+                    reducer.add(
+                        UnsafeRawPointer(plane) + skipY * Int(stride) + skipX * channels * sampleBytes, stride: Int(stride),
+                        sampleBytes: sampleBytes, x: x + skipX, y: y + skipY,
+                        tileWidth: min(decodedWidth, tileWidth) - skipX, tileHeight: min(decodedHeight, tileHeight) - skipY)
+                }
+            }
+            return reducer
+        }
+    }
+
+    fileprivate static func error(_ status: heif_error, _ what: String) -> PhotoError {
         let message = status.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
             ?? "error \(status.code.rawValue)"
+        if status.code == heif_error_Unsupported_feature && status.subcode == heif_suberror_Unsupported_codec {
+            // libheif 1.19 loads its decoders as plugins, which Debian packages apart.
+            return PhotoError(
+                .unsupported, what,
+                cause: "\(message); is libheif's decoder plugin installed (libheif-plugin-libde265 for HEVC, libheif-plugin-dav1d for AV1)?")
+        }
         let code: PhotoError.Code = switch status.code {
         case heif_error_Unsupported_feature, heif_error_Unsupported_filetype: .unsupported
         case heif_error_Memory_allocation_error: .tooLarge

@@ -148,6 +148,9 @@ public final class Renderer {
             (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
         case .heif, .avif:
             guard let header = metadata.heif else { throw PhotoError(.corrupt, "HEIF header missing") }
+            // libheif reads from memory: the file counts against the budget from the start.
+            try Self.checkMemory(Int(reader.size), plan: plan, limit: limit, metadata: metadata)
+            let decoder = try HEIFDecoder(data: try reader.read(at: 0, count: Int(reader.size)))
             // A thumbnail image that covers every rendition, in the photo's aspect ratio and
             // stored frame, is decoded instead of the photo.
             let aspect = Double(header.width) / Double(header.height)
@@ -155,21 +158,33 @@ public final class Renderer {
                 min(thumbnail.width, thumbnail.height) >= plan.shortNeeded && max(thumbnail.width, thumbnail.height) >= plan.longNeeded
                     && abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) <= 0.01 && thumbnail.width < header.width
             }.min { $0.width < $1.width } : nil
-            func checkMemory(_ size: (width: Int, height: Int)) throws(PhotoError) {
-                let needed = HEIFDecoder.memoryNeeded(width: size.width, height: size.height, bitDepth: header.bitDepth, alpha: header.hasAlpha)
-                try Self.checkMemory(Int(reader.size) + needed, plan: plan, limit: limit, metadata: metadata)
+            func decode(_ image: HEIFDecoder.Image) throws(PhotoError) -> Decoded {
+                let factor = plan.shrinkFactor(width: image.width, height: image.height)
+                let hdr = image.hdrTransfer
+                let reducer = image.memoryNeeded(factor: factor, keepsSamples: hdr != nil)
+                // And the 8-bit image made from what the reducer holds: sRGB, or tone-mapped.
+                let copy = (image.width + factor - 1) / factor * ((image.height + factor - 1) / factor) * (image.hasAlpha ? 4 : 3)
+                try Self.checkMemory(Int(reader.size) + reducer + copy, plan: plan, limit: limit, metadata: metadata)
+                let reduced = try image.decode(factor: factor, keepsSamples: hdr != nil)
+                let scale = Double(image.width) / Double(header.width) / Double(factor)
+                let source: RenditionSource = image.isThumbnail ? .heifThumbnail : .decoded
+                if let hdr, reduced.keepsSamples {
+                    // Tone-mapped straight to sRGB: no profile applies.
+                    let mapped = ToneMapping(transfer: hdr, primaries: image.nclx?.primaries ?? 9).map(
+                        reduced.wide, width: reduced.outWidth, height: reduced.outHeight, channels: reduced.channels,
+                        maximum: reduced.maximum)
+                    return Decoded(image: mapped, scale: scale, source: source, warnings: [])
+                }
+                // An ICC profile first; else the nclx description, as a profile built here.
+                let nclx = header.nclx.flatMap { ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer) }
+                return converted(.rgb(reduced.image), profile: header.iccProfile ?? nclx, scale: scale, source: source, warnings: [])
             }
-            try checkMemory(thumbnail ?? (header.width, header.height))
-            let decoder = try HEIFDecoder(data: try reader.read(at: 0, count: Int(reader.size)))
-            var image: PixelBuffer?
-            if let thumbnail { image = try? decoder.decode(thumbnail: thumbnail, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
-            source = image == nil ? .decoded : .heifThumbnail
-            if image == nil && thumbnail != nil { try checkMemory((header.width, header.height)) }
-            let decoded: PixelBuffer
-            if let image { decoded = image } else { decoded = try decoder.decode(thumbnail: nil, alpha: header.hasAlpha, bitDepth: header.bitDepth) }
-            // An ICC profile first; else the nclx description, as a profile built here.
-            let nclx = header.nclx.flatMap { ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer) }
-            (raw, scale, profile) = (.rgb(decoded), Double(decoded.width) / Double(header.width), header.iccProfile ?? nclx)
+            // A thumbnail that cannot be decoded just means the photo is.
+            if let thumbnail, let small = try? decoder.thumbnail(width: thumbnail.width, height: thumbnail.height),
+               let decoded = try? decode(small) {
+                return decoded
+            }
+            return try decode(decoder.primary())
         case .raw:
             guard metadata.raw?.previewWidth != nil else {
                 throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)")
@@ -194,10 +209,18 @@ public final class Renderer {
         case .unsupported:
             throw PhotoError(.notAnImage, "not a photo format Tessera reads")
         }
+        var decoded = converted(raw, profile: profile, scale: scale, source: source, warnings: warnings)
+        (decoded.region, decoded.origin) = (region, origin)
+        return decoded
+    }
+
+    /// Decoded pixels in sRGB, through `profile` when colour management is on.
+    private func converted(
+        _ raw: RawPixels, profile: [UInt8]?, scale: Double, source: RenditionSource, warnings: [String]
+    ) -> Decoded {
         let (image, colorWarning) = options.colorManagement
             ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
-        colorWarning.map { warnings.append($0) }
-        return Decoded(image: image, scale: scale, source: source, warnings: warnings, region: region, origin: origin)
+        return Decoded(image: image, scale: scale, source: source, warnings: warnings + (colorWarning.map { [$0] } ?? []))
     }
 
     /// Decoded pixels kept around a cropped square, so the Lanczos taps at its edges see real

@@ -24,7 +24,16 @@ struct HEIFTests {
         }
     }
 
-    @Test(arguments: rows.filter { $0.file.contains("/broken/") })
+    /// Of `truncated.heic`, only the second image is cut off: libheif 1.19 reads the primary's
+    /// extents alone, and the primary is whole, so the photo renders (1.15 refused the file).
+    static let wholePrimary = "formats/heic/broken/truncated.heic"
+
+    @Test func aFileWhosePrimaryImageIsWholeRendersThoughAnotherImageIsCutOff() throws {
+        let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(Corpus.path(Self.wholePrimary)), specs: [.fit(96)])
+        #expect(rendered.renditions.first.map { ($0.width, $0.height) } ?? (0, 0) == (64, 64))
+    }
+
+    @Test(arguments: rows.filter { $0.file.contains("/broken/") && $0.file != wholePrimary })
     func brokenFilesAreRecordedWithAReason(row: ManifestRow) {
         #expect(throws: PhotoError.self, "\(row.file)") {
             try Renderer(options: RenderOptions()).render(file: FilePath(row.path), specs: [.fit(96)])
@@ -39,15 +48,45 @@ struct HEIFTests {
         let metadata = try MetadataReader.read(at: path)
         let header = try #require(metadata.heif)
         let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path.string)))
-        let ours = try HEIFDecoder(data: data).decode(thumbnail: nil, alpha: false, bitDepth: header.bitDepth)
+        let ours = try HEIFDecoder(data: data).primary().decode(factor: 1, keepsSamples: false).image
             .oriented(metadata.orientation)
-        let theirs = try HEIFDecoder(data: data).decode(thumbnail: nil, alpha: false, bitDepth: header.bitDepth, transformed: true)
+        let theirs = try HEIFDecoder(data: data).primary(transformed: true).decode(factor: 1, keepsSamples: false).image
         #expect(ours.width == theirs.width && ours.height == theirs.height)
         let difference = zip(ours.pixels, theirs.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         #expect(Double(difference) / Double(max(1, ours.pixels.count)) < 1, "\(file)")
         // A HEIF's own EXIF orientation is never what displays it.
         #expect(metadata.orientation == header.orientation)
     }
+
+    /// Current iPhones' HEICs (iOS 17 on: `tmap` brand, gain-map and tone-map items beside the
+    /// SDR grid; libheif 1.15 refused them), decoded tile by tile in the stored frame and turned
+    /// once, against libheif's own whole-frame decode with its transformations (`heif-dec`).
+    /// Both are averaged over the same 4×4 blocks: the sizes are multiples of 4.
+    @Test(.enabled(if: Self.heifDec != nil, "heif-dec (libheif-examples 1.19) is not installed"),
+          arguments: ["media/live/IMG_3582.HEIC"])
+    func aCurrentIPhoneGridRendersAsLibheifShowsIt(file: String) throws {
+        let path = FilePath(Corpus.path(file))
+        let metadata = try MetadataReader.read(at: path)
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path.string)))
+        let decoder = try HEIFDecoder(data: data)
+        let primary = try decoder.primary()
+        #expect(primary.columns * primary.rows > 1 && metadata.orientation == 6)
+        let ours = try primary.decode(factor: 4, keepsSamples: false).image.oriented(metadata.orientation)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let png = directory.appending("theirs.png")
+        let process = try Process.run(URL(fileURLWithPath: try #require(Self.heifDec)), arguments: [path.string, png])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let theirs = try FileReader.withFile(at: FilePath(png)) { (reader) throws(PhotoError) -> PixelBuffer in
+            try PNGDecoder(stream: reader.stream()).decode(factor: 4).0
+        }
+        #expect(ours.width == theirs.width && ours.height == theirs.height && ours.height > ours.width)
+        let difference = zip(ours.pixels, theirs.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(max(1, ours.pixels.count)) < 1, "\(file)")
+    }
+
+    static let heifDec = ["/usr/bin/heif-dec", "/usr/local/bin/heif-dec"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test func aThumbnailImageThatCoversTheRenditionIsUsed() throws {
         let path = FilePath(Corpus.path("formats/heic/IMG_2682.heic"))
