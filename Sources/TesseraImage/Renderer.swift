@@ -30,6 +30,10 @@ public final class Renderer {
         self.options = options
     }
 
+    /// What the decoders can read, named: it changes when a new version reads files an older one
+    /// refused (libheif 1.19 and current iPhones' HEICs), so files recorded as errors are tried again.
+    public static let decoders = "2: libheif 1.19 tiles, PQ/HLG tone mapping"
+
     /// One rendition, encoded.
     public struct Rendition: Sendable {
         public var spec: RenditionSpec

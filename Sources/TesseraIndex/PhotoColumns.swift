@@ -10,7 +10,7 @@ struct PhotoColumns {
         "warnings", "format", "width", "height", "orientation", "display_width", "display_height", "bit_depth",
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
-        "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings",
+        "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr",
     ]
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
@@ -68,6 +68,7 @@ struct PhotoColumns {
         values["display_height"] = metadata.displayHeight
         values["bit_depth"] = metadata.bitDepth
         values["coding"] = metadata.coding
+        values["hdr"] = metadata.heif?.hdrTransfer?.rawValue
         values["captured_at"] = metadata.captureDate.wallClock.iso8601
         values["utc_offset"] = metadata.captureDate.utcOffset?.description
         values["date_source"] = metadata.captureDate.source.rawValue

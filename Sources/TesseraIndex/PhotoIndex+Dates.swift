@@ -6,6 +6,8 @@ import TesseraMetadata
 extension PhotoIndex {
     /// The `state` key of the time zone the index's dates were resolved in.
     public static let timeZoneKey = "time_zone"
+    /// The `state` key of the decoders the last complete scan had (`Renderer.decoders`).
+    public static let decodersKey = "decoders"
 
     /// Resolves again, in `zone`, every capture date that depends on the time zone, and returns
     /// how many changed. A wall clock written without an offset (EXIF, a file name) keeps its

@@ -154,7 +154,7 @@ extension PhotoIndex {
             status: PhotoRecord.Status(rawValue: row["status"]) ?? .error, error: row["error"], errorCode: row["error_code"],
             format: ImageFormat(rawValue: row["format"]) ?? .unsupported, width: row["width"], height: row["height"],
             orientation: row["orientation"], displayWidth: row["display_width"], displayHeight: row["display_height"],
-            bitDepth: row["bit_depth"], coding: row["coding"], capturedAt: row["captured_at"], utcOffset: row["utc_offset"],
+            bitDepth: row["bit_depth"], coding: row["coding"], hdr: row["hdr"], capturedAt: row["captured_at"], utcOffset: row["utc_offset"],
             dateSource: (row["date_source"] as String?).flatMap(DateSource.init(rawValue:)),
             sortInstantMilliseconds: row["sort_instant_ms"],
             camera: .init(

@@ -48,15 +48,21 @@ extension PhotoIndex {
     ///   its ThumbHash is settled: its `rendering` is nil, so a rescan of an unchanged library
     ///   decodes no strings (it is asked once per directory of every scan).
     /// - Parameter expecting: about how many files the directory holds, to size the answer once.
-    public func files(inDirectory directory: [UInt8], settled: String? = nil, expecting: Int = 0) throws(IndexError) -> [NameKey: IndexedFile] {
+    /// - Parameter newDecoders: whether the decoders changed since the last complete scan: then
+    ///   every file recorded with an error is read again, not only those whose error may go away
+    ///   by itself, and every HEIF and AVIF photo (an HDR one renders anew; the others' renditions
+    ///   are found in the cache by their unchanged key).
+    public func files(
+        inDirectory directory: [UInt8], settled: String? = nil, expecting: Int = 0, newDecoders: Bool = false
+    ) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
             let statement = try db.cachedStatement(sql: """
-                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL),
+                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL) OR (?3 AND (p.status = 'error' OR p.format IN ('heif', 'avif'))),
                     CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
                     p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
                 FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled])
+            let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders])
             var files: [NameKey: IndexedFile] = [:]
             files.reserveCapacity(expecting)
             let nameStart = directory.count + 1

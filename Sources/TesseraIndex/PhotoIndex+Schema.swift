@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -247,6 +247,15 @@ extension PhotoIndex {
             try db.execute(sql: """
                 CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 PRAGMA user_version = 6;
+                """)
+        }
+        guard version >= 7 else { return migrator }
+        // v7: hdr, the transfer of a high dynamic range photo ('pq' or 'hlg'; NULL for SDR),
+        // whose renditions are tone-mapped.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN hdr TEXT;
+                PRAGMA user_version = 7;
                 """)
         }
         return migrator

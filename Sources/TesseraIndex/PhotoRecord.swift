@@ -53,6 +53,8 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var displayHeight: Int?
     public var bitDepth: Int?
     public var coding: String?
+    /// `pq` or `hlg` for a high dynamic range photo (its renditions are tone-mapped); nil for SDR.
+    public var hdr: String?
     /// The wall clock of the capture, `YYYY-MM-DDTHH:MM:SS[.fff]`.
     public var capturedAt: String?
     public var utcOffset: String?

@@ -98,7 +98,10 @@ public struct HEIFHeader: Sendable, Equatable {
             }
         }
         var icc: [UInt8]?, nclx: (Int, Int, Int)?, depth = 8
-        for property in properties {
+        // A grid's colour and depth may be given on its tiles alone (Canon's HIF): the first
+        // tile's stand for the grid, as libheif reads them.
+        let firstTile = parsed.references["dimg", default: []].first { $0.from == primary }?.to.first
+        for property in properties + (firstTile.map { parsed.properties(of: $0) } ?? []) {
             switch property {
             case .icc(let profile): icc = icc ?? profile
             case .nclx(let p, let t, let m): nclx = nclx ?? (p, t, m)

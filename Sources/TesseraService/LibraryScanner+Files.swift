@@ -204,6 +204,8 @@ extension LibraryScanner {
         var settings = "\(contentHash):\(configuration.rendering.encodingSettings):v1"
         if configuration.rendering.colorManagement && metadata.hasICCProfile { settings += ":srgb" }
         if configuration.rendering.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { settings += ":previews" }
+        // HDR renditions were narrowed without tone mapping before `Renderer.decoders` 2.
+        if metadata.heif?.hdrTransfer != nil { settings += ":tone-mapped" }
         return XXH64.hex(XXH64.hash(Array(settings.utf8)))
     }
 

@@ -11,7 +11,7 @@ extension LibraryScanner {
     /// queueing new and changed files for the workers.
     func walk(
         _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
-        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64
+        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool
     ) throws(ScanError) {
         let roots = rootSet.paths
         let walker = Walker(options: .init(
@@ -90,7 +90,8 @@ extension LibraryScanner {
                         sightings.devices.insert(device)
                         flush()
                         directory = path
-                        existing = try index.files(inDirectory: bytes, settled: settings, expecting: entries)
+                        existing = try index.files(
+                            inDirectory: bytes, settled: settings, expecting: entries, newDecoders: newDecoders)
                     case .file(let file):
                         let identity = file.identity
                         found += 1

@@ -109,6 +109,9 @@ public final class LibraryScanner: Sendable {
         }
         let cache = RenditionCache(root: configuration.cache)
         let redated = try resolveDatesIfTheTimeZoneChanged()
+        // Under new decoders, files that failed (and HEIF/AVIF photos) are read again, once.
+        let decoders = (try? index.state(PhotoIndex.decodersKey)) ?? nil
+        let newDecoders = decoders != Renderer.decoders
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
@@ -165,7 +168,7 @@ public final class LibraryScanner: Sendable {
         do throws(ScanError) {
             try walk(
                 roots, full: full, stop: stop, sightings: &sightings, jobs: jobs, outcomes: outcomes, tally: tally,
-                scanID: scan.id)
+                scanID: scan.id, newDecoders: newDecoders)
         } catch {
             tally.fail(error)
         }
@@ -216,6 +219,7 @@ public final class LibraryScanner: Sendable {
             + counts.unsupported + counts.errors + returned + redated > 0 || full || scan.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
+            if completed && newDecoders { try index.setState(PhotoIndex.decodersKey, Renderer.decoders) }
             try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.

@@ -47,7 +47,8 @@ struct InspectCommand: ParsableCommand {
             return TerminalText.escaped("\(report.path): \(report.error ?? "unreadable")")
         }
         var lines = ["\(report.path)"]
-        lines.append("  format       \(report.format), \(report.coding ?? "")")
+        lines.append("  format       \(report.format), \(report.coding ?? "")"
+            + (report.hdr.map { ", HDR (\($0.uppercased()), tone-mapped for renditions)" } ?? ""))
         lines.append("  size         \(width)×\(height), orientation \(report.orientation ?? 1)"
             + " → displayed \(report.displayWidth ?? width)×\(report.displayHeight ?? height)")
         lines.append("  captured     \(report.capturedAt ?? "?")\(report.utcOffset.map { " \($0)" } ?? "")"

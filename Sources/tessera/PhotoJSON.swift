@@ -31,6 +31,8 @@ struct PhotoJSON: Encodable {
     var focalLength: Double?
     var gps: ExifFields.GPS?
     var coding: String?
+    /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
+    var hdr: String?
     var warnings: [String]
     var error: String?
     /// Index fields (`tessera list`): nil for `inspect`, and then not written.
@@ -75,6 +77,7 @@ struct PhotoJSON: Encodable {
         focalLength = metadata.exif?.focalLength
         gps = metadata.exif?.gps
         coding = metadata.coding
+        hdr = metadata.heif?.hdrTransfer?.rawValue
         warnings = metadata.warnings
     }
 
@@ -107,6 +110,7 @@ struct PhotoJSON: Encodable {
         focalLength = record.camera.focalLength
         gps = record.gps
         coding = record.coding
+        hdr = record.hdr
         warnings = record.warnings
         error = record.error
         id = record.id
@@ -133,7 +137,7 @@ struct PhotoJSON: Encodable {
     private enum Key: String, CodingKey {
         case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, gps
-        case coding, warnings, error, id, album, thumbnails, renditions, thumbhash, status
+        case coding, hdr, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -158,6 +162,7 @@ struct PhotoJSON: Encodable {
         try container.encode(focalLength, forKey: .focalLength)
         try container.encode(gps, forKey: .gps)
         try container.encode(coding, forKey: .coding)
+        try container.encodeIfPresent(hdr, forKey: .hdr)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(error, forKey: .error)
         try container.encodeIfPresent(id, forKey: .id)

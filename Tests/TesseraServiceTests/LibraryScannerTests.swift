@@ -370,3 +370,49 @@ extension LibraryScannerTests {
 enum AlbumName {
     static func file(_ photo: PhotoRecord) -> String { photo.path.lastComponent?.string ?? "" }
 }
+
+extension LibraryScannerTests {
+    /// An index written before libheif 1.19: iPhone 15 Pro HEICs recorded as errors, an HDR photo
+    /// rendered without tone mapping. The first scan under the new decoders reads both again
+    /// (once), though neither file changed; a scan under the same decoders leaves an error as it is.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func filesThatFailedUnderOlderDecodersAreReadAgainOnce() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for file in ["media/live/IMG_3582.HEIC", "formats/heic/Canon.HIF"] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path(file))))
+            _ = try fixture.write(bytes, to: String(file.split(separator: "/").last ?? ""))
+        }
+        let first = try fixture.scan()
+        #expect(first.counts.errors == 0 && first.counts.new == 2)
+        let index = fixture.configuration.index.string
+        #expect(SQLite.query(index, "SELECT hdr FROM photos WHERE path_text LIKE '%Canon.HIF'")?.first == ["pq"])
+        func recordAsOlderDecodersDid(decoders: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [index, """
+                UPDATE photos SET status = 'error', error_code = 'corrupt', content_hash = NULL, thumbnail_key = NULL,
+                    error = 'cannot read the HEIF file (Too many auxiliary image references)' WHERE path_text LIKE '%IMG_3582.HEIC';
+                UPDATE photos SET thumbnail_key = 'narrowed', hdr = NULL WHERE path_text LIKE '%Canon.HIF';
+                INSERT OR REPLACE INTO state VALUES ('decoders', '\(decoders)');
+                """]
+            _ = try? process.run()
+            process.waitUntilExit()
+        }
+        func status(_ name: String) -> String? {
+            SQLite.query(index, "SELECT status || ' ' || IFNULL(thumbnail_key, '-') FROM photos WHERE path_text LIKE '%\(name)'")?.first?.first
+        }
+        // Same decoders: an error stays recorded, as for any unchanged file.
+        recordAsOlderDecodersDid(decoders: Renderer.decoders)
+        _ = try fixture.scan()
+        #expect(status("IMG_3582.HEIC") == "error -")
+        // Older decoders: both are read again, and the next scan settles them.
+        recordAsOlderDecodersDid(decoders: "1")
+        _ = try fixture.scan()
+        #expect(status("IMG_3582.HEIC")?.hasPrefix("ok ") == true)
+        #expect(status("Canon.HIF")?.hasPrefix("ok ") == true && status("Canon.HIF") != "ok narrowed")
+        #expect(SQLite.query(index, "SELECT hdr FROM photos WHERE path_text LIKE '%Canon.HIF'")?.first == ["pq"])
+        let settled = try fixture.scan()
+        #expect(settled.counts.unchanged == 2 && settled.counts.changed == 0)
+    }
+}
