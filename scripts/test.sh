@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 # Pillow and NumPy (Debian's, for /usr/bin/python3): the colour-managed reference renditions.
 # time: GNU time measures the peak memory of tessera processes the tests start.
 # python3-venv and chromium: the album check runs Playwright (from PyPI, in .build-venv) against
-# Debian's chromium.
-scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium
+# Debian's chromium. ffmpeg and heif-dec (libheif-examples, at libheif's version): references for
+# HEIF/AVIF renditions, tone-mapped HDR among them.
+scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg
+scripts/install-libheif.sh libheif-examples
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Build first: a compiler warning in the project's own code fails the run.
@@ -41,6 +43,10 @@ python3 scripts/check-references.py
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).
 /usr/bin/python3 scripts/check-colour.py "$(swift build --show-bin-path)/tessera"
+
+# HEIF and AVIF: HDR squares against FFmpeg's tone mapping of libheif's decode, SDR ones against
+# libheif's decode through LittleCMS.
+/usr/bin/python3 scripts/check-hdr.py "$(swift build --show-bin-path)/tessera"
 
 # The album site in a real browser; screenshots go to ./tessera-data/album-check/.
 venv=.build-venv

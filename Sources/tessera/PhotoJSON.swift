@@ -33,6 +33,8 @@ struct PhotoJSON: Encodable {
     var coding: String?
     /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
     var hdr: String?
+    /// A HEIF's `nclx` colour description (`inspect` only).
+    var nclx: [String: Int]?
     var warnings: [String]
     var error: String?
     /// Index fields (`tessera list`): nil for `inspect`, and then not written.
@@ -78,6 +80,7 @@ struct PhotoJSON: Encodable {
         gps = metadata.exif?.gps
         coding = metadata.coding
         hdr = metadata.heif?.hdrTransfer?.rawValue
+        nclx = metadata.heif?.nclx.map { ["primaries": $0.primaries, "transfer": $0.transfer, "matrix": $0.matrix] }
         warnings = metadata.warnings
     }
 
@@ -137,7 +140,7 @@ struct PhotoJSON: Encodable {
     private enum Key: String, CodingKey {
         case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, gps
-        case coding, hdr, warnings, error, id, album, thumbnails, renditions, thumbhash, status
+        case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -163,6 +166,7 @@ struct PhotoJSON: Encodable {
         try container.encode(gps, forKey: .gps)
         try container.encode(coding, forKey: .coding)
         try container.encodeIfPresent(hdr, forKey: .hdr)
+        try container.encodeIfPresent(nclx, forKey: .nclx)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(error, forKey: .error)
         try container.encodeIfPresent(id, forKey: .id)
