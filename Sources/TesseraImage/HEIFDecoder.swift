@@ -131,9 +131,16 @@ final class HEIFDecoder {
                   offset.x < tileWidth, offset.y < tileHeight,
                   columns * tileWidth >= width + offset.x, rows * tileHeight >= height + offset.y
             else { throw PhotoError(.corrupt, "HEIF image of \(width)×\(height) in \(columns)×\(rows) tiles of \(tileWidth)×\(tileHeight)") }
+            // Each tile is a decoder call: a grid of millions of tiny tiles would take hours, not
+            // memory. Cameras and phones use a few hundred at most (a 200 MP grid: 768).
+            guard columns * rows <= Self.maximumTiles else {
+                throw PhotoError(.unsupported, "HEIF grid of \(columns)×\(rows) tiles (at most \(Self.maximumTiles) are read)")
+            }
         }
 
         deinit { heif_image_handle_release(handle) }
+
+        static let maximumTiles = 16_384
 
         private var sampleBytes: Int { bitDepth > 8 ? 2 : 1 }
 
