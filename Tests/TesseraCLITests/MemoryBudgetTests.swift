@@ -25,6 +25,16 @@ struct MemoryBudgetTests {
         return (result.peakKiB / 1024, result.status, result.stderr)
     }
 
+    /// The peak of a scan of one tiny photo under `limit`: the process's own baseline.
+    static func baseline(limit: Int, in directory: TemporaryDirectory) throws -> (MiB: Int, status: Int32, stderr: String) {
+        let tiny = directory.appending("tiny")
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 64, height: 48)), to: FilePath(tiny).appending("tiny.jpg"))
+        let baseline = try peak(tiny, limit: limit, in: directory, run: 0)
+        #expect(baseline.status == 0)
+        return baseline
+    }
+
     /// Every HEIF and AVIF file of the corpus on its own, under a small limit and the default:
     /// grids are decoded a tile at a time, other images whole when the budget allows.
     static let heifFiles = (Corpus.manifest(folder: "formats") + Corpus.manifest(folder: "media"))
@@ -34,10 +44,7 @@ struct MemoryBudgetTests {
     func eachHEIFAndAVIFStaysWithinTheMemoryLimit(limit: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let tiny = directory.appending("tiny")
-        try FileSystem.writeAtomically(
-            SampleImage.jpeg(SampleImage.pixels(width: 64, height: 48)), to: FilePath(tiny).appending("tiny.jpg"))
-        let baseline = try Self.peak(tiny, limit: limit, in: directory, run: 0)
+        let baseline = try Self.baseline(limit: limit, in: directory)
         #expect(Self.heifFiles.count > 20)
         var rendered = 0
         for (number, file) in Self.heifFiles.enumerated() {
@@ -63,11 +70,7 @@ struct MemoryBudgetTests {
     func eachFormatStaysWithinTheMemoryLimit(limit: Int) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let tiny = directory.appending("tiny")
-        try FileSystem.writeAtomically(
-            SampleImage.jpeg(SampleImage.pixels(width: 64, height: 48)), to: FilePath(tiny).appending("tiny.jpg"))
-        let baseline = try Self.peak(tiny, limit: limit, in: directory, run: 0)
-        #expect(baseline.status == 0)
+        let baseline = try Self.baseline(limit: limit, in: directory)
         for (number, folder) in Self.folders.enumerated() {
             let scan = try Self.peak(Corpus.path(folder), limit: limit, in: directory, run: number + 1)
             #expect(scan.status == 0, "\(folder): \(scan.stderr)")
