@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "TesseraIndex",
             dependencies: [
-                "CSQLiteConfig", "TesseraMetadata", "TesseraSystem",
+                "CSQLiteConfig", "TesseraImage", "TesseraMetadata", "TesseraSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -92,24 +92,39 @@ let package = Package(
             dependencies: ["TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .target(
-            name: "TesseraService",
+            name: "TesseraConfiguration",
             dependencies: [
-                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
+                "TesseraAlbum", "TesseraImage", "TesseraLayout", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraScan",
+            dependencies: [
+                "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraDaemon",
+            dependencies: [
+                "TesseraAlbum", "TesseraConfiguration", "TesseraIndex", "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraSamples",
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSystem"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraService",
-                "TesseraSystem",
+                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraImage", "TesseraIndex", "TesseraLayout",
+                "TesseraMetadata", "TesseraSamples", "TesseraScan", "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
 
@@ -123,34 +138,52 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",
-            dependencies: ["TesseraMetadata", "TesseraImage", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: ["TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraIndexTests",
             dependencies: [
-                "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport",
+                "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraAlbumTests",
-            dependencies: ["TesseraAlbum", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraService", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: [
+                "TesseraAlbum", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples",
+                "TesseraScan", "TesseraSystem", "TesseraTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraLayoutTests",
             dependencies: ["TesseraLayout", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TesseraServiceTests",
-            dependencies: ["TesseraService", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
+            name: "TesseraConfigurationTests",
+            dependencies: ["TesseraConfiguration", "TesseraImage", "TesseraSystem", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraScanTests",
+            dependencies: [
+                "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples",
+                "TesseraSystem", "TesseraTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraDaemonTests",
+            dependencies: [
+                "TesseraDaemon", "TesseraConfiguration", "TesseraScan", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

@@ -1,3 +1,4 @@
+import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 

@@ -1,4 +1,4 @@
-import TesseraMetadata
+import TesseraSystem
 
 extension ByteStream {
     /// The read callback the C decoders take (`CJPEG_ReadFunction`, `CPNG_ReadFunction`): the

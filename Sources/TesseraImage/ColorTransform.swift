@@ -1,3 +1,4 @@
+import TesseraSystem
 import CLCMS
 import TesseraMetadata
 

@@ -1,3 +1,4 @@
+import TesseraSystem
 import CJPEG
 import SystemPackage
 import TesseraMetadata

@@ -1,3 +1,4 @@
+import TesseraSystem
 import CPNG
 import SystemPackage
 import TesseraMetadata

@@ -1,10 +1,10 @@
 import CPNG
-import TesseraMetadata
+public import TesseraMetadata
 
 /// Encodes RGB or RGBA pixels as PNG through libpng.
-enum PNGEncoder {
+public enum PNGEncoder {
     /// PNG bytes for `image`, keeping its alpha channel when it has one.
-    static func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {
+    public static func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 256)

@@ -52,3 +52,13 @@ extension PixelBuffer {
         return PixelBuffer(width: width, height: height, channels: 3, pixels: out)
     }
 }
+
+extension PixelBuffer {
+    /// The image with its transparency composited onto `background` (RGB, no alpha left).
+    public func flattened(onto background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> PixelBuffer {
+        guard hasAlpha else { return self }
+        return Resampler.resample(
+            self, rect: .init(x: 0, y: 0, width: Double(width), height: Double(height)),
+            width: width, height: height, background: background)
+    }
+}

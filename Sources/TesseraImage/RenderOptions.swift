@@ -49,14 +49,13 @@ public struct RenderOptions: Sendable, Equatable {
     public var memoryLimit: Int = 192 << 20
     /// Convert photos with an embedded ICC profile to sRGB (off: pixels as stored).
     public var colorManagement = true
-    /// Make renditions from a JPEG's embedded preview when one covers them all (see
-    /// `Renderer`); off: always from the photo itself.
+    /// Make renditions from a JPEG's embedded preview, or a HEIF's thumbnail item, when one
+    /// covers them all (see `Renderer`); off: always from the photo itself.
     public var embeddedPreviews = true
 
     public init() {}
 
-    /// The encoding settings, as text, for cache keys: `colorManagement` changes only the
-    /// pixels of photos with a profile, so the key adds it for those alone.
+    /// The encoding settings, as text: the part of every cache key (see `RenderSettings`).
     public var encodingSettings: String {
         "\(format.rawValue):q\(quality):bg[\(background.red), \(background.green), \(background.blue)]"
     }

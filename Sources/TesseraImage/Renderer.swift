@@ -1,3 +1,4 @@
+public import TesseraSystem
 public import SystemPackage
 public import TesseraMetadata
 
@@ -66,7 +67,7 @@ public final class Renderer {
     public func render(
         file path: FilePath, specs: [RenditionSpec], context: DateContext = DateContext(), placeholder: Bool = true
     ) throws(PhotoError) -> Rendered {
-        try FileReader.withFile(at: path) { (reader) throws(PhotoError) -> Rendered in
+        try FileReader.withPhoto(at: path) { (reader) throws(PhotoError) -> Rendered in
             let metadata = try MetadataReader.read(reader, context: context)
             return try render(reader, metadata: metadata, specs: specs, placeholder: placeholder)
         }
@@ -148,13 +149,13 @@ public final class Renderer {
             let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
             // libwebp decodes from memory: the file counts against the budget too.
             try Self.checkMemory(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, limit: limit, metadata: metadata)
-            let image = try WebPCodec.decode(try reader.read(at: 0, count: Int(reader.size)), header: header, factor: factor)
+            let image = try WebPCodec.decode(try reader.photoBytes(at: 0, count: Int(reader.size)), header: header, factor: factor)
             (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
         case .heif, .avif:
             guard let header = metadata.heif else { throw PhotoError(.corrupt, "HEIF header missing") }
             // libheif reads from memory: the file counts against the budget from the start.
             try Self.checkMemory(Int(reader.size), plan: plan, limit: limit, metadata: metadata)
-            let decoder = try HEIFDecoder(data: try reader.read(at: 0, count: Int(reader.size)))
+            let decoder = try HEIFDecoder(data: try reader.photoBytes(at: 0, count: Int(reader.size)))
             // A thumbnail image that covers every rendition, in the photo's aspect ratio and
             // stored frame, is decoded instead of the photo.
             let aspect = Double(header.width) / Double(header.height)
@@ -236,7 +237,7 @@ public final class Renderer {
     private static func primaryImageEnds(_ reader: borrowing FileReader, jpeg: JPEGHeader) throws(PhotoError) -> Bool {
         let end = min(reader.size, jpeg.primaryEnd ?? reader.size)
         let start = max(0, end - 4096)
-        var tail = try reader.read(at: start, count: Int(end - start))[...]
+        var tail = try reader.photoBytes(at: start, count: Int(end - start))[...]
         while tail.last == 0 { tail = tail.dropLast() }
         return tail.suffix(2).elementsEqual([0xFF, 0xD9])
     }
@@ -260,7 +261,7 @@ public final class Renderer {
             else { continue }
             let bytes: [UInt8]
             do throws(PhotoError) {
-                bytes = try reader.read(at: candidate.offset, count: candidate.length)
+                bytes = try reader.photoBytes(at: candidate.offset, count: candidate.length)
             } catch where error.code.isTransient {
                 throw error
             } catch {

@@ -1,5 +1,4 @@
 public import SystemPackage
-public import TesseraMetadata
 public import TesseraSystem
 
 /// The on-disk rendition cache: one directory per kind and size, files named by a stable key.

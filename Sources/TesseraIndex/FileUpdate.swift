@@ -1,3 +1,4 @@
+public import TesseraSystem
 public import SystemPackage
 public import TesseraMetadata
 

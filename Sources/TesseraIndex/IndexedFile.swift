@@ -1,21 +1,6 @@
 public import Foundation
 public import SystemPackage
-import TesseraSystem
-
-/// What identifies a file's content without opening it: the stat fields a rescan compares.
-public struct FileIdentity: Sendable, Hashable {
-    public var device: UInt64
-    public var inode: UInt64
-    public var size: Int64
-    public var mtimeNanoseconds: Int64
-
-    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNanoseconds: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.mtimeNanoseconds = mtimeNanoseconds
-    }
-}
+public import TesseraSystem
 
 /// A file the index already knows, as a rescan needs it.
 public struct IndexedFile: Sendable {
@@ -39,17 +24,4 @@ public struct IndexedFile: Sendable {
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
-}
-
-/// A file name's exact bytes as a dictionary key, hashed in one pass.
-public struct NameKey: Hashable, Sendable {
-    public let bytes: [UInt8]
-
-    public init(_ bytes: some Sequence<UInt8>) {
-        self.bytes = Array(bytes)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
 }

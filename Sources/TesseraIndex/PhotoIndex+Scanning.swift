@@ -1,8 +1,9 @@
 public import Foundation
 import GRDB
 public import SystemPackage
-public import TesseraMetadata
-import TesseraSystem
+public import TesseraImage
+import TesseraMetadata
+public import TesseraSystem
 
 /// The writes a scan makes: each call is one transaction.
 extension PhotoIndex {

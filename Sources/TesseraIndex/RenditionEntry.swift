@@ -1,4 +1,4 @@
-public import TesseraMetadata
+public import TesseraImage
 
 /// One rendition file of a photo, as the `renditions` table records it.
 public struct RenditionEntry: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import TesseraSystem
 import Foundation
 
 /// Where a photo's capture date is decided.

@@ -1,3 +1,5 @@
+public import TesseraSystem
+
 /// What a HEIF or AVIF file's `meta` box says about its primary image: stored size, the
 /// rotation and mirroring to display it, colour, the Exif block and the thumbnails.
 ///
@@ -46,7 +48,7 @@ public struct HEIFHeader: Sendable, Equatable {
         var offset: Int64 = 0
         var meta: [UInt8]?
         while offset + 8 <= bytes.size, meta == nil {
-            let head = try bytes.read(at: offset, count: 16)
+            let head = try bytes.photoBytes(at: offset, count: 16)
             var size = Int64(head.bigEndian(4)), headerSize: Int64 = 8
             if size == 1 {
                 guard head.count == 16 else { throw PhotoError(.truncated, "file ends inside a box header") }
@@ -61,7 +63,7 @@ public struct HEIFHeader: Sendable, Equatable {
             if String(decoding: head[4..<8], as: UTF8.self) == "meta" {
                 guard size <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(size) bytes") }
                 guard fits else { throw PhotoError(.truncated, "file ends inside the meta box") }
-                meta = try bytes.readExactly(at: offset + headerSize, count: Int(size - headerSize), what: "the meta box")
+                meta = Array(try bytes.photoBytes(at: offset + headerSize, count: Int(size - headerSize), what: "the meta box"))
             }
             guard fits else { break }  // a box running past the end ends the search
             offset += size
@@ -83,7 +85,7 @@ public struct HEIFHeader: Sendable, Equatable {
         if let item = describing ?? exifItems.first,
            let location = parsed.locations[item], location.length <= maxExif, location.offset >= 0,
            location.offset <= bytes.size - Int64(location.length) {
-            let data = try bytes.read(at: location.offset, count: location.length)
+            let data = try bytes.photoBytes(at: location.offset, count: location.length)
             if data.count >= 4 {
                 let skip = Int(data.bigEndian(4)) + 4
                 if skip < data.count { exif = Array(data[skip...]) }

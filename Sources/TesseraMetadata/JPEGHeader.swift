@@ -1,3 +1,5 @@
+public import TesseraSystem
+
 /// What a JPEG's markers say before its entropy-coded data: size, coding and metadata segments.
 ///
 /// Read by walking the marker segments from SOI up to the first SOS; the
@@ -62,7 +64,7 @@ public struct JPEGHeader: Sendable, Equatable {
 
     /// Parses the markers of the JPEG that `bytes` starts.
     public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
-        guard try bytes.bytes(at: 0, count: 2, what: "the SOI marker").elementsEqual([0xFF, 0xD8]) else {
+        guard try bytes.photoBytes(at: 0, count: 2, what: "the SOI marker").elementsEqual([0xFF, 0xD8]) else {
             throw PhotoError(.notAnImage, "not a JPEG file (no SOI marker)")
         }
         var offset: Int64 = 2
@@ -79,7 +81,7 @@ public struct JPEGHeader: Sendable, Equatable {
             var skipped = 0
             var marker: UInt8 = 0
             while true {
-                let byte = try bytes.bytes(at: offset, count: 1, what: "the marker segments")
+                let byte = try bytes.photoBytes(at: offset, count: 1, what: "the marker segments")
                 offset += 1
                 if byte[byte.startIndex] != 0xFF {
                     skipped += 1
@@ -90,7 +92,7 @@ public struct JPEGHeader: Sendable, Equatable {
                 }
                 var code: UInt8 = 0xFF
                 while code == 0xFF {
-                    code = try bytes.bytes(at: offset, count: 1, what: "a marker").first ?? 0
+                    code = try bytes.photoBytes(at: offset, count: 1, what: "a marker").first ?? 0
                     offset += 1
                 }
                 if code == 0x00 {  // a stuffed 0xFF00 is data, not a marker
@@ -113,7 +115,7 @@ public struct JPEGHeader: Sendable, Equatable {
             default:
                 break
             }
-            let length = Int(try bytes.bytes(at: offset, count: 2, what: "a segment length").bigEndian(2))
+            let length = Int(try bytes.photoBytes(at: offset, count: 2, what: "a segment length").bigEndian(2))
             guard length >= 2 else {
                 throw PhotoError(.corrupt, "segment 0x\(hex(marker)) has an impossible length \(length)")
             }
@@ -130,7 +132,7 @@ public struct JPEGHeader: Sendable, Equatable {
                     guard payloadLength >= 6 else {
                         throw PhotoError(.corrupt, "SOF segment too short")
                     }
-                    let sof = try bytes.bytes(at: payloadOffset, count: 6, what: "the SOF segment")
+                    let sof = try bytes.photoBytes(at: payloadOffset, count: 6, what: "the SOF segment")
                     let height = Int(sof.bigEndian(2, at: 1))
                     let width = Int(sof.bigEndian(2, at: 3))
                     let components = Int(sof[sof.startIndex + 5])
@@ -143,16 +145,16 @@ public struct JPEGHeader: Sendable, Equatable {
                     frame = (width, height, components, Int(sof[sof.startIndex]), process)
                 }
             } else if marker == 0xE1, exif == nil, payloadLength > 6 {
-                let head = try bytes.bytes(at: payloadOffset, count: 6, what: "an APP1 segment")
+                let head = try bytes.photoBytes(at: payloadOffset, count: 6, what: "an APP1 segment")
                 if head.elementsEqual(ExifReader.exifPrefix) {
-                    let tiff = Array(try bytes.bytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
+                    let tiff = Array(try bytes.photoBytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
                     exif = tiff
                     EmbeddedPreview.exifThumbnail(tiff, tiffOffset: payloadOffset + 6).map { previews.append($0) }
                 }
             } else if marker == 0xE2, payloadLength > 14 {
-                let head = try bytes.bytes(at: payloadOffset, count: 14, what: "an APP2 segment")
+                let head = try bytes.photoBytes(at: payloadOffset, count: 14, what: "an APP2 segment")
                 if head.prefix(4).elementsEqual(Self.mpfPrefix) {
-                    let payload = try bytes.bytes(at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
+                    let payload = try bytes.photoBytes(at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
                     let index = EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
                     previews += index.previews
                     primaryEnd = primaryEnd ?? index.primaryEnd
@@ -161,12 +163,12 @@ public struct JPEGHeader: Sendable, Equatable {
                     if icc.total + payloadLength - 14 > Self.maxICCProfile {
                         icc.tooLarge = true
                     } else if !icc.tooLarge {
-                        let data = try bytes.bytes(at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
+                        let data = try bytes.photoBytes(at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
                         icc.add(sequence: sequence, count: count, data: Array(data))
                     }
                 }
             } else if marker == 0xEE, payloadLength >= 12 {
-                let app14 = try bytes.bytes(at: payloadOffset, count: 12, what: "an APP14 segment")
+                let app14 = try bytes.photoBytes(at: payloadOffset, count: 12, what: "an APP14 segment")
                 if app14.prefix(5).elementsEqual(Array("Adobe".utf8)) {
                     adobe = app14[app14.startIndex + 11]
                 }

@@ -1,3 +1,4 @@
+public import TesseraSystem
 import Foundation
 public import SystemPackage
 
@@ -17,7 +18,7 @@ public enum MetadataReader {
     public static func read(
         at path: FilePath, followSymlinks: Bool = true, context: DateContext = DateContext()
     ) throws(PhotoError) -> PhotoMetadata {
-        try FileReader.withFile(at: path, followSymlinks: followSymlinks) { (reader) throws(PhotoError) -> PhotoMetadata in
+        try FileReader.withPhoto(at: path, followSymlinks: followSymlinks) { (reader) throws(PhotoError) -> PhotoMetadata in
             try read(reader, context: context)
         }
     }
@@ -87,7 +88,7 @@ public enum MetadataReader {
             coding = "camera raw, " + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
             // TIFF-based RAW files keep their EXIF in the TIFF structure at the start.
             if bytes.prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-                tiff = try bytes.read(at: 0, count: Int(min(bytes.size, Int64(ExifReader.maxLength))))
+                tiff = try bytes.photoBytes(at: 0, count: Int(min(bytes.size, Int64(ExifReader.maxLength))))
             }
             raw = header
         case .unsupported:

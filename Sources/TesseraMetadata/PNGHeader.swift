@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// What a PNG's chunks say: IHDR, and the metadata chunks before and after the image data.
 ///
 /// Chunks are walked by their length fields; IDAT payloads are skipped,
@@ -65,7 +67,7 @@ public struct PNGHeader: Sendable, Equatable {
     private static let maxInflatedText = 4 * 1024 * 1024
 
     static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> PNGHeader {
-        let head = try bytes.bytes(at: 0, count: 8, what: "the PNG signature")
+        let head = try bytes.photoBytes(at: 0, count: 8, what: "the PNG signature")
         guard head.elementsEqual(signature) else {
             if head.prefix(4).elementsEqual(signature.prefix(4)) {
                 throw PhotoError(.corrupt, "PNG signature damaged (file corrupted by a text-mode transfer)")
@@ -78,7 +80,7 @@ public struct PNGHeader: Sendable, Equatable {
         var warnings: [String] = []
 
         while offset < bytes.size {
-            let chunkHead = try bytes.bytes(at: offset, count: 8, what: "a chunk header")
+            let chunkHead = try bytes.photoBytes(at: offset, count: 8, what: "a chunk header")
             let length = Int(chunkHead.bigEndian(4))
             let type = String(decoding: chunkHead.dropFirst(4), as: UTF8.self)
             guard length <= Int(Int32.max), chunkHead.dropFirst(4).allSatisfy(Self.isChunkLetter) else {
@@ -96,7 +98,7 @@ public struct PNGHeader: Sendable, Equatable {
                     throw PhotoError(.corrupt, "a second IHDR chunk")
                 }
                 guard length == 13 else { throw PhotoError(.corrupt, "IHDR has length \(length), not 13") }
-                let data = try bytes.bytes(at: dataOffset, count: 13 + 4, what: "the IHDR chunk")
+                let data = try bytes.photoBytes(at: dataOffset, count: 13 + 4, what: "the IHDR chunk")
                 let body = data.prefix(13)
                 guard Inflate.crc32(chunkHead.dropFirst(4) + body) == data.dropFirst(13).bigEndian(4) else {
                     throw PhotoError(.corrupt, "IHDR: CRC error")
@@ -114,7 +116,7 @@ public struct PNGHeader: Sendable, Equatable {
                     warnings.append("\(type) chunk of \(length) bytes ignored (too large)")
                     break
                 }
-                let data = try bytes.bytes(at: dataOffset, count: length + 4, what: "the \(type) chunk")
+                let data = try bytes.photoBytes(at: dataOffset, count: length + 4, what: "the \(type) chunk")
                 let body = data.prefix(length)
                 guard Inflate.crc32(chunkHead.dropFirst(4) + body) == data.suffix(4).bigEndian(4) else {
                     warnings.append("\(type): CRC error, chunk ignored")
@@ -283,5 +285,16 @@ extension PNGHeader {
     /// A short description of the coding, e.g. "rgba 8-bit interlaced".
     public var coding: String {
         "\(colorType.name) \(bitDepth)-bit" + (interlaced ? " interlaced" : "")
+    }
+}
+
+extension PNGHeader {
+    /// One PNG chunk: length, type, data and CRC (PNG §5.3), for writing metadata into files.
+    public static func chunk(type: String, data: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        let length = UInt32(data.count)
+        let crc = Inflate.crc32(typeBytes + data)
+        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            + typeBytes + data + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
     }
 }

@@ -52,14 +52,3 @@ public struct DateContext: Sendable {
         self.now = now
     }
 }
-
-/// The last modification time of a file, from its stat.
-public struct FileTime: Sendable, Hashable {
-    public var seconds: Int64
-    public var nanoseconds: Int
-
-    public init(seconds: Int64, nanoseconds: Int) {
-        self.seconds = seconds
-        self.nanoseconds = nanoseconds
-    }
-}

@@ -1,3 +1,4 @@
+public import TesseraSystem
 import CLibRaw
 import Foundation
 import SystemPackage

@@ -1,3 +1,5 @@
+public import TesseraSystem
+
 /// What a WebP file's RIFF chunks say: canvas size, coding, and the EXIF and ICC chunks.
 ///
 /// Read by walking the chunks after `RIFF....WEBP` (Google's "WebP Container
@@ -26,7 +28,7 @@ public struct WebPHeader: Sendable, Equatable {
     static let maxMetadataChunk = 8 << 20
 
     public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> WebPHeader {
-        let riff = try bytes.bytes(at: 0, count: 12, what: "the RIFF header")
+        let riff = try bytes.photoBytes(at: 0, count: 12, what: "the RIFF header")
         let declared = Int64(riff.littleEndian(4, at: 4)) + 8
         if declared > bytes.size { throw PhotoError(.truncated, "file ends before the RIFF size it declares") }
         let end = min(declared, bytes.size)
@@ -38,7 +40,7 @@ public struct WebPHeader: Sendable, Equatable {
         var exif: [UInt8]?, icc: [UInt8]?
         var warnings: [String] = []
         while offset + 8 <= end {
-            let head = try bytes.bytes(at: offset, count: 8, what: "a chunk header")
+            let head = try bytes.photoBytes(at: offset, count: 8, what: "a chunk header")
             let fourCC = String(decoding: head.prefix(4), as: UTF8.self)
             let size = Int64(head.littleEndian(4, at: 4))
             let payload = offset + 8
@@ -49,17 +51,17 @@ public struct WebPHeader: Sendable, Equatable {
             }
             switch fourCC {
             case "VP8X" where size >= 10:
-                let data = try bytes.bytes(at: payload, count: 10, what: "the VP8X chunk")
+                let data = try bytes.photoBytes(at: payload, count: 10, what: "the VP8X chunk")
                 flags = data[data.startIndex]
                 canvas = (Int(data.littleEndian(3, at: 4)) + 1, Int(data.littleEndian(3, at: 7)) + 1)
             case "VP8 " where image == nil && size >= 10:
-                let data = try bytes.bytes(at: payload, count: 10, what: "the VP8 frame header")
+                let data = try bytes.photoBytes(at: payload, count: 10, what: "the VP8 frame header")
                 guard data[data.startIndex + 3] == 0x9D, data[data.startIndex + 4] == 0x01, data[data.startIndex + 5] == 0x2A else {
                     throw PhotoError(.corrupt, "VP8 frame without its start code")
                 }
                 image = (Int(data.littleEndian(2, at: 6) & 0x3FFF), Int(data.littleEndian(2, at: 8) & 0x3FFF), false, false)
             case "VP8L" where image == nil && size >= 5:
-                let data = try bytes.bytes(at: payload, count: 5, what: "the VP8L header")
+                let data = try bytes.photoBytes(at: payload, count: 5, what: "the VP8L header")
                 guard data[data.startIndex] == 0x2F else { throw PhotoError(.corrupt, "VP8L chunk without its signature") }
                 let bits = data.littleEndian(4, at: 1)
                 image = (Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1, true, (bits >> 28) & 1 == 1)
@@ -69,17 +71,17 @@ public struct WebPHeader: Sendable, Equatable {
                 frames += 1
                 if image == nil && size >= 24 {
                     // The first frame's own image chunk follows its 16-byte frame header.
-                    let inner = try bytes.bytes(at: payload + 16, count: 8, what: "an animation frame")
+                    let inner = try bytes.photoBytes(at: payload + 16, count: 8, what: "an animation frame")
                     let kind = String(decoding: inner.prefix(4), as: UTF8.self)
                     image = (0, 0, kind == "VP8L", false)
                 }
             case "EXIF" where exif == nil && size <= Self.maxMetadataChunk:
-                var data = Array(try bytes.bytes(at: payload, count: Int(size), what: "the EXIF chunk"))
+                var data = Array(try bytes.photoBytes(at: payload, count: Int(size), what: "the EXIF chunk"))
                 // Some writers keep JPEG's "Exif\0\0" prefix.
                 if data.starts(with: ExifReader.exifPrefix) { data.removeFirst(ExifReader.exifPrefix.count) }
                 exif = data
             case "ICCP" where icc == nil && size <= Self.maxMetadataChunk:
-                icc = Array(try bytes.bytes(at: payload, count: Int(size), what: "the ICCP chunk"))
+                icc = Array(try bytes.photoBytes(at: payload, count: Int(size), what: "the ICCP chunk"))
             default:
                 break
             }

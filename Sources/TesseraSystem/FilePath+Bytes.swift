@@ -24,3 +24,16 @@ extension FilePath {
         }
     }
 }
+
+/// A file name's exact bytes as a dictionary key, hashed in one pass.
+public struct NameKey: Hashable, Sendable {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: some Sequence<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}

@@ -68,3 +68,14 @@ public struct FileStatus: Sendable, Equatable {
     /// The modification time in nanoseconds since the epoch.
     public var mtimeTotalNanoseconds: Int64 { mtimeSeconds &* 1_000_000_000 &+ Int64(mtimeNanoseconds) }
 }
+
+/// The last modification time of a file, from its stat.
+public struct FileTime: Sendable, Hashable {
+    public var seconds: Int64
+    public var nanoseconds: Int
+
+    public init(seconds: Int64, nanoseconds: Int) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+}

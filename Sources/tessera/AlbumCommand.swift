@@ -4,7 +4,9 @@ import SystemPackage
 import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// `tessera album build`: static HTML album pages.
 struct AlbumCommand: ParsableCommand {

@@ -24,7 +24,7 @@ struct InspectCommand: ParsableCommand {
             do {
                 reports.append(PhotoJSON(path: path, metadata: try MetadataReader.read(at: path)))
             } catch {
-                let prefix = (try? FileReader.withFile(at: path) { $0.prefix }) ?? []
+                let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
                 reports.append(PhotoJSON(path: path, format: ImageFormat.identify(prefix), error: error.reason))
             }
         }

@@ -5,7 +5,9 @@ import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
 struct LayoutCommand: ParsableCommand {

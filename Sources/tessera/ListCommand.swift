@@ -3,7 +3,9 @@ import Foundation
 import SystemPackage
 import TesseraIndex
 import TesseraMetadata
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import TesseraSystem
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.

@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem

@@ -1,6 +1,8 @@
 import Foundation
 import TesseraSystem
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
 ///

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraIndex
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import TesseraSystem
 
 /// `tessera prune`: remove from the index what scans only hid, after saying what.

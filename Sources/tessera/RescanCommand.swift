@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 import SystemPackage
 import TesseraIndex
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// `tessera rescan`: ask the running daemon to scan.
 struct RescanCommand: ParsableCommand {

@@ -1,7 +1,10 @@
 import ArgumentParser
+import TesseraSamples
 import SystemPackage
 import TesseraMetadata
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// `tessera sample-library DIR`: a generated library to try Tessera on (hidden; used by scripts/run.sh).
 struct SampleLibraryCommand: ParsableCommand {

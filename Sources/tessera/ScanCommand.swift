@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import SystemPackage
 import TesseraIndex
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import TesseraSystem
 
 /// `tessera scan`: one scan of the photo folders into the index and the thumbnail cache.

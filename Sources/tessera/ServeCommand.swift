@@ -4,7 +4,9 @@ import Logging
 import ServiceLifecycle
 import SystemPackage
 import TesseraIndex
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import UnixSignals
 
 /// `tessera serve`: the daemon.

@@ -3,7 +3,9 @@ import Foundation
 import SystemPackage
 import TesseraIndex
 import TesseraSystem
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: ParsableCommand {

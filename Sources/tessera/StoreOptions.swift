@@ -1,7 +1,9 @@
 import ArgumentParser
 import SystemPackage
 import TesseraIndex
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import TesseraSystem
 
 /// Options every index-using command shares: which configuration, index and cache.

@@ -4,7 +4,9 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
-import TesseraService
+import TesseraConfiguration
+import TesseraScan
+import TesseraDaemon
 import TesseraSystem
 
 /// `tessera thumb`: render renditions of given files, outside any index.

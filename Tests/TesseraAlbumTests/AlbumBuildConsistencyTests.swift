@@ -1,11 +1,13 @@
 import Foundation
 import SystemPackage
 import TesseraAlbum
+import TesseraConfiguration
 import TesseraImage
 import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
-import TesseraService
+import TesseraSamples
+import TesseraScan
 import TesseraSystem
 import TesseraTestSupport
 import Testing

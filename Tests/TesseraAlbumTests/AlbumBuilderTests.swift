@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import SystemPackage
 import TesseraAlbum
+import TesseraConfiguration
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
-import TesseraService
+import TesseraSamples
+import TesseraScan
 import TesseraSystem
 import TesseraTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

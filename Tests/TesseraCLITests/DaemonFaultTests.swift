@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SystemPackage
 import TesseraImage
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

@@ -3,6 +3,7 @@ import Glibc
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

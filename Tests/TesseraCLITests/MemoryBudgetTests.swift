@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 import TesseraImage
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

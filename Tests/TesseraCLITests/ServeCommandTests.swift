@@ -4,6 +4,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

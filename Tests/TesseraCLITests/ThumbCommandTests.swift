@@ -1,5 +1,6 @@
 import Foundation
 import TesseraImage
+import TesseraSamples
 import TesseraTestSupport
 import Testing
 

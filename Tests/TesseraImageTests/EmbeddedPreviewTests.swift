@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 @testable import TesseraImage
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
@@ -123,11 +124,11 @@ struct EmbeddedPreviewTests {
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
     func realFilesListTheirPreviewsAndNeverAGainMap() throws {
         func previews(_ file: String) throws -> [EmbeddedPreview] {
-            try FileReader.withFile(at: FilePath(Corpus.path(file))) { (reader) throws(PhotoError) in
+            try FileReader.withPhoto(at: FilePath(Corpus.path(file))) { (reader) throws(PhotoError) in
                 let header = try JPEGHeader.read(reader)
                 // Every listed preview starts with SOI where the file says.
                 for preview in header.previews {
-                    let head = try reader.read(at: preview.offset, count: 2)
+                    let head = try reader.photoBytes(at: preview.offset, count: 2)
                     #expect(head == [0xFF, 0xD8], "\(file) at \(preview.offset)")
                 }
                 return header.previews

@@ -1,3 +1,4 @@
+import TesseraSystem
 import Foundation
 import SystemPackage
 @testable import TesseraImage
@@ -78,7 +79,7 @@ struct HEIFTests {
         let process = try Process.run(URL(fileURLWithPath: try #require(Self.heifDec)), arguments: [path.string, png])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let theirs = try FileReader.withFile(at: FilePath(png)) { (reader) throws(PhotoError) -> PixelBuffer in
+        let theirs = try FileReader.withPhoto(at: FilePath(png)) { (reader) throws(PhotoError) -> PixelBuffer in
             try PNGDecoder(stream: reader.stream()).decode(factor: 4).0
         }
         #expect(ours.width == theirs.width && ours.height == theirs.height && ours.height > ours.width)

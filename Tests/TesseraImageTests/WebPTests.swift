@@ -1,3 +1,4 @@
+import TesseraSystem
 import Foundation
 import SystemPackage
 @testable import TesseraImage

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
 import SystemPackage
+import TesseraImage
 @testable import TesseraIndex
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing

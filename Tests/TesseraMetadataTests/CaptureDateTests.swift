@@ -2,6 +2,8 @@ import Foundation
 import SystemPackage
 import TesseraImage
 @testable import TesseraMetadata
+import TesseraSamples
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import TesseraSystem
 import SystemPackage
 import TesseraMetadata
 import Testing

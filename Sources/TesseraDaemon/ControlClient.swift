@@ -1,0 +1,62 @@
+import Foundation
+public import SystemPackage
+import TesseraSystem
+public import TesseraScan
+
+/// Talks to a running daemon over its control socket.
+public enum ControlClient {
+    /// Seconds without a line from the daemon before the client gives up; a daemon sends
+    /// progress at least once a second to a waiting client.
+    static let silenceLimit = 30
+
+    /// Sends one request and hands each response line to `handle` until the daemon closes.
+    public static func send(
+        _ request: ControlRequest, to path: FilePath, _ handle: (ControlResponse) -> Void
+    ) throws(ControlError) {
+        let socket: UnixSocket
+        do throws(SystemError) {
+            socket = try UnixSocket.connect(to: path, timeout: silenceLimit)
+        } catch where error.isPermission {
+            // Not "no daemon": one may well be running, for other users.
+            let directory = path.removingLastComponent()
+            let group = (try? FileSystem.status(of: directory)).map { " (it is for members of group '\($0.groupName)')" } ?? ""
+            throw ControlError(.denied, "cannot use the daemon's control socket \(path): \(error.errno)\(group)")
+        } catch {
+            throw ControlError(.noDaemon, "no tessera daemon is running (\(path): \(error.errno))")
+        }
+        var data = (try? JSONEncoder().encode(request)) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        do throws(SystemError) {
+            try socket.sendAll([UInt8](data))
+        } catch {
+            throw ControlError(.silent, "\(path): the daemon stopped answering")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var buffer: [UInt8] = []
+        var received = false
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                guard let response = try? decoder.decode(ControlResponse.self, from: line) else {
+                    throw ControlError(.malformed, "\(path): the daemon sent something unreadable")
+                }
+                received = true
+                handle(response)
+                continue
+            }
+            let chunk: [UInt8]?
+            do throws(SystemError) {
+                chunk = try socket.receive(maximum: 64 * 1024)
+            } catch {
+                throw ControlError(.silent, "\(path): \(error.errno)")
+            }
+            // A blocking socket reports its receive timeout as "nothing yet".
+            guard let chunk else { throw ControlError(.silent, "\(path): the daemon said nothing for \(silenceLimit) s") }
+            guard !chunk.isEmpty else { break }
+            buffer += chunk
+        }
+        if !received { throw ControlError(.silent, "\(path): the daemon closed the connection without answering") }
+    }
+}

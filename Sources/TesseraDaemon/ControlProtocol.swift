@@ -1,0 +1,118 @@
+import Foundation
+import TesseraIndex
+public import TesseraScan
+
+/// What a client may ask the daemon: one JSON object on one line.
+///
+/// `{"command":"status"}`, or `{"command":"rescan","full":false,"wait":true}`, optionally
+/// with `"roots"` (base64 of each path's bytes): the folders a handed-over
+/// `tessera scan` wanted, which must lie within the daemon's own roots.
+public struct ControlRequest: Codable, Sendable {
+    public enum Command: String, Codable, Sendable {
+        case status, rescan
+    }
+
+    public var command: Command
+    public var full: Bool?
+    public var wait: Bool?
+    public var roots: [String]?
+
+    public init(command: Command, full: Bool? = nil, wait: Bool? = nil, roots: [String]? = nil) {
+        self.command = command
+        self.full = full
+        self.wait = wait
+        self.roots = roots
+    }
+
+    /// Longest request line accepted; anything longer is refused unread.
+    public static let maximumLength = 4096
+}
+
+/// What the daemon is doing.
+public enum DaemonState: String, Codable, Sendable {
+    case idle
+    case scanning
+    /// Another process (a `tessera scan`) holds the index; the daemon waits for it.
+    case waitingForIndex = "waiting-for-index"
+}
+
+/// The daemon's answer to `status`.
+public struct DaemonStatus: Codable, Sendable {
+    public var state: DaemonState
+    public var progress: ScanProgress.Snapshot?
+    public var photos: Int
+    public var albums: Int
+    public var errors: Int
+    public var lastScan: ScanSummary?
+    public var lastError: String?
+    public var scansStarted: Int
+    public var scansFinished: Int
+    public var version: String
+    public var uptime: Double
+    public var index: String
+    public var cache: String
+}
+
+/// One line of the daemon's answer.
+public struct ControlResponse: Codable, Sendable {
+    public var status: DaemonStatus?
+    /// The number of the scan that will answer a rescan request.
+    public var accepted: Int?
+    public var progress: ScanProgress.Snapshot?
+    public var finished: ScanSummary?
+    public var error: String?
+
+    public init(
+        status: DaemonStatus? = nil, accepted: Int? = nil, progress: ScanProgress.Snapshot? = nil,
+        finished: ScanSummary? = nil, error: String? = nil
+    ) {
+        self.status = status
+        self.accepted = accepted
+        self.progress = progress
+        self.finished = finished
+        self.error = error
+    }
+
+    /// The response as one JSON line.
+    var line: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        var data = (try? encoder.encode(self)) ?? Data(#"{"error":"cannot encode the response"}"#.utf8)
+        data.append(UInt8(ascii: "\n"))
+        return [UInt8](data)
+    }
+}
+
+/// A control-socket failure: what kind, and one line for the user.
+public struct ControlError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String { case noDaemon, denied, socket, silent, malformed, client }
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
+        /// Nothing listens on the socket: no daemon runs.
+        public static let noDaemon = Code(.noDaemon)
+        /// A daemon may be running, but this user may not use its socket.
+        public static let denied = Code(.denied)
+        /// The socket cannot be made or used (a path too long, a directory that cannot be created).
+        public static let socket = Code(.socket)
+        /// The daemon stopped answering.
+        public static let silent = Code(.silent)
+        /// The other side sent something that is not the protocol.
+        public static let malformed = Code(.malformed)
+        /// A client went away, dawdled or misbehaved (server side).
+        public static let client = Code(.client)
+
+        public var description: String { kind.rawValue }
+    }
+
+    public let code: Code
+    public let description: String
+
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+}

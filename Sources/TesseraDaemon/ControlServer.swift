@@ -1,0 +1,198 @@
+import Foundation
+public import Logging
+public import ServiceLifecycle
+import Synchronization
+public import SystemPackage
+import TesseraSystem
+public import TesseraScan
+
+/// The control socket: `tessera rescan`, `tessera status` and handed-over `tessera scan`s
+/// talk to the daemon through it.
+///
+/// The socket is created with mode 0660 in a directory only the service's user
+/// (and group) can enter. One thread polls every connection: a request is one
+/// line of at most 4 KiB that must be complete within 5 s of connecting (a
+/// client dribbling one byte every few seconds is dropped at 5 s), so no client
+/// can hold the loop. At most `maximumClients` connect at once; when full, the
+/// client that has waited longest without a complete request is dropped to
+/// make room, so `status` always gets an answer. Waiting `rescan` clients get
+/// progress pushed about once a second and the outcome when their scan ends.
+public final class ControlServer: Service, Sendable {
+    static let maximumClients = 128
+
+    let path: FilePath
+    let coordinator: ScanCoordinator
+    let reporter: StatusReporter
+    /// The daemon's roots: a handed-over scan may only ask for these or folders inside them.
+    let roots: [FilePath]
+    let logger: Logger
+    private let listener: UnixSocket
+    private let wake: WakeEvent
+    private let stopping = Atomic(false)
+
+    /// Creates the socket and starts listening, so that READY=1 can follow.
+    ///
+    /// - Throws: `ControlError` when the path is taken by a running daemon or cannot be created.
+    public init(
+        path: FilePath, coordinator: ScanCoordinator, reporter: StatusReporter, roots: [FilePath], logger: Logger
+    ) throws(ControlError) {
+        self.path = path
+        self.coordinator = coordinator
+        self.reporter = reporter
+        self.roots = roots.map { $0.isAbsolute ? $0 : FilePath(FileManager.default.currentDirectoryPath).pushing($0) }
+            .map { $0.lexicallyNormalized() }
+        self.logger = logger
+        let directory = path.removingLastComponent()
+        if (try? FileSystem.status(of: directory)) == nil {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ControlError(.socket, "\(directory): cannot create the socket directory: \(error.localizedDescription)")
+            }
+        }
+        if (try? UnixSocket.connect(to: path, timeout: 1)) != nil {
+            throw ControlError(.socket, "\(path): another tessera daemon is listening here")
+        }
+        try? FileSystem.removeFile(path)
+        do {
+            listener = try UnixSocket.listen(at: path, mode: 0o660, backlog: 64)
+            wake = try WakeEvent()
+        } catch {
+            throw ControlError(.socket, "\(path): cannot listen: \(error.errno)")
+        }
+        coordinator.observe(wake)
+    }
+
+    public func run() async throws {
+        async let loop: Void = DedicatedThread.run("control socket") { [self] in serve() }
+        try? await gracefulShutdown()
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+        await loop
+        try? FileSystem.removeFile(path)
+    }
+
+    /// The poll loop: accepts, reads, answers and pushes progress until shutdown.
+    private func serve() {
+        var connections: [ControlConnection] = []
+        while !stopping.load(ordering: .relaxed) {
+            var watched: [(Int32, Poll.Events)] = [(listener.descriptor, .readable), (wake.descriptor, .readable)]
+            for connection in connections {
+                watched.append((connection.socket.descriptor, connection.hasOutput ? [.readable, .writable] : .readable))
+            }
+            let ready = Poll.wait(watched, milliseconds: 250)
+            let now = Date()
+            if ready[1].contains(.readable) { wake.drain() }
+            for (index, connection) in connections.enumerated() {
+                let events = ready[index + 2]
+                do throws(ControlError) {
+                    if events.contains(.readable) || events.contains(.closed) {
+                        switch try connection.receive() {
+                        case .nothing: break
+                        case .request(let line): handle(line, from: connection)
+                        case .tooLong:
+                            let limit = ControlRequest.maximumLength
+                            connection.send(ControlResponse(error: "request too long (over \(limit) bytes)"), last: true)
+                        }
+                    }
+                    if connection.hasOutput { try connection.flush(now: now) }
+                } catch {
+                    drop(connection, because: error.description)
+                }
+                if connection.requestExpired(now: now) {
+                    connection.send(ControlResponse(error: "request incomplete after \(Int(ControlConnection.requestTimeout)) s"), last: true)
+                    try? connection.flush(now: now)
+                    drop(connection, because: "too slow")
+                }
+            }
+            pushProgress(to: connections, now: now)
+            connections.removeAll { $0.isFinished || $0.dropped }
+            if ready[0].contains(.readable) { accept(into: &connections) }
+        }
+        for connection in connections { connection.socket.shutdown() }
+        listener.shutdown()
+    }
+
+    private func accept(into connections: inout [ControlConnection]) {
+        while let socket = try? listener.accept() {
+            let connection = ControlConnection(socket: socket)
+            if connections.count >= Self.maximumClients {
+                // Make room: drop whoever has waited longest without sending a request.
+                if let oldest = connections.filter(\.isReading).min(by: { $0.connected < $1.connected }) {
+                    logger.warning("control socket: \(Self.maximumClients) clients connected; dropped the oldest idle one")
+                    drop(oldest, because: "evicted")
+                    connections.removeAll { $0 === oldest }
+                } else {
+                    connection.send(ControlResponse(error: "too many clients; try again"), last: true)
+                    try? connection.flush(now: Date())
+                    continue
+                }
+            }
+            connections.append(connection)
+        }
+    }
+
+    private func drop(_ connection: ControlConnection, because reason: String) {
+        connection.dropped = true
+        connection.socket.shutdown()
+        logger.debug("control socket: client dropped: \(reason)")
+    }
+
+    private func handle(_ line: [UInt8], from connection: ControlConnection) {
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch {
+            // Say which: not JSON at all, or a command this daemon does not know.
+            struct Named: Decodable { var command: String }
+            let reply = (try? JSONDecoder().decode(Named.self, from: Data(line))).map {
+                "unknown command \"\($0.command)\" (status or rescan)"
+            }
+            connection.send(ControlResponse(error: reply ?? "malformed request: expected one JSON object"), last: true)
+            return
+        }
+        switch request.command {
+        case .status:
+            connection.send(ControlResponse(status: reporter.status()), last: true)
+        case .rescan:
+            if let problem = outsideRoots(request.roots ?? []) {
+                connection.send(ControlResponse(error: problem), last: true)
+                return
+            }
+            let ticket = coordinator.trigger(full: request.full ?? false)
+            let wait = request.wait == true
+            connection.send(ControlResponse(accepted: ticket), last: !wait)
+            if wait { connection.phase = .waiting(ticket: ticket) }
+        }
+    }
+
+    /// Why `encoded` (base64 paths) cannot be scanned by this daemon, or nil when every one
+    /// is one of its roots or inside one.
+    private func outsideRoots(_ encoded: [String]) -> String? {
+        for text in encoded {
+            guard let bytes = Data(base64Encoded: text) else { return "malformed request: roots must be base64" }
+            let root = FilePath(rawBytes: [UInt8](bytes)).lexicallyNormalized()
+            if !roots.contains(where: { root == $0 || root.starts(with: $0) }) {
+                let served = roots.map(\.string).joined(separator: ", ")
+                return "this daemon scans \(served); \(root) is outside them (add it to 'roots' in its configuration)"
+            }
+        }
+        return nil
+    }
+
+    /// Tells waiting clients how their scan is going, about once a second and at its end.
+    private func pushProgress(to connections: [ControlConnection], now: Date) {
+        let state = coordinator.snapshot
+        for connection in connections {
+            guard case .waiting(let ticket) = connection.phase else { continue }
+            if state.finished >= ticket {
+                connection.send(ControlResponse(finished: state.lastSummary, error: state.lastError), last: true)
+            } else if now.timeIntervalSince(connection.lastProgress) >= 1 {
+                connection.lastProgress = now
+                connection.send(ControlResponse(progress: state.scanning ? coordinator.progress.snapshot : nil), last: false)
+            }
+            try? connection.flush(now: now)
+        }
+    }
+}

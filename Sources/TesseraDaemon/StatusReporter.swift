@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+import SystemPackage
+public import TesseraIndex
+public import TesseraScan
+
+/// Builds the daemon's `status` answer: the coordinator's state plus the index's counts.
+///
+/// The counts are read at most once a second (and again as soon as a scan ends), so a
+/// burst of status requests costs one query, not one each; a read that fails is
+/// reported as an error, not as zeros.
+public final class StatusReporter: Sendable {
+    let coordinator: ScanCoordinator
+    let index: PhotoIndex
+    let cachePath: String
+    let version: String
+    private let cached = Mutex<(at: Date, afterScan: Int, totals: (photos: Int, albums: Int, errors: Int))?>(nil)
+
+    public init(coordinator: ScanCoordinator, index: PhotoIndex, cachePath: String, version: String) {
+        self.coordinator = coordinator
+        self.index = index
+        self.cachePath = cachePath
+        self.version = version
+    }
+
+    func status() -> DaemonStatus {
+        let state = coordinator.snapshot
+        var readError: String?
+        var totals = (photos: 0, albums: 0, errors: 0)
+        if let recent = cached.withLock({ $0 }), recent.afterScan == state.finished, Date().timeIntervalSince(recent.at) < 1 {
+            totals = recent.totals
+        } else {
+            do {
+                totals = try index.totals()
+                cached.withLock { $0 = (Date(), state.finished, totals) }
+            } catch {
+                readError = "cannot read the index: \(error)"
+            }
+        }
+        let daemonState: DaemonState = state.scanning ? .scanning : state.waitingForIndex ? .waitingForIndex : .idle
+        return DaemonStatus(
+            state: daemonState, progress: state.scanning ? coordinator.progress.snapshot : nil,
+            photos: totals.photos, albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
+            lastError: readError ?? state.lastError, scansStarted: state.started, scansFinished: state.finished,
+            version: version, uptime: Date().timeIntervalSince(coordinator.startedAt), index: index.path.string,
+            cache: cachePath)
+    }
+}

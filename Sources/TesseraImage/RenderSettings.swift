@@ -1,0 +1,60 @@
+public import TesseraMetadata
+import TesseraSystem
+
+/// What a photo's renditions answer to: the kinds and sizes configured, and every option that
+/// changes their pixels.
+///
+/// The one owner of both texts a scan records with a photo, the cache key its rendition files
+/// are named by and `render_settings`. It sits beside the `Renderer` because it must follow
+/// the renderer's choices: an option joins a photo's key exactly when it can change that
+/// photo's pixels.
+public struct RenderSettings: Sendable, Equatable {
+    public var renditions: [RenditionSpec]
+    public var options: RenderOptions
+
+    public init(renditions: [RenditionSpec], options: RenderOptions) {
+        self.renditions = renditions
+        self.options = options
+    }
+
+    /// `render_settings`: the kinds and sizes, then the pixel settings, e.g.
+    /// `fit-1024,square-256;jpeg:q85:bg[255, 255, 255]:srgb:previews`. A photo whose record
+    /// differs gets its renditions brought up to date on the next scan.
+    public var recorded: String {
+        let specs = renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" }.joined(separator: ",")
+        return "\(specs);\(pixelSettings)"
+    }
+
+    /// The part of `recorded` that changes pixels: when it is unchanged, so is every photo's key.
+    private var pixelSettings: String {
+        options.encodingSettings + (options.colorManagement ? ":srgb" : ":as-stored")
+            + (options.embeddedPreviews ? ":previews" : ":no-previews")
+    }
+
+    /// Whether renditions recorded under `recorded` (a photo's `render_settings`) were made with
+    /// these pixel settings: then no photo's key changed, and one need not be read to know it.
+    public func samePixels(asRecorded recorded: String?) -> Bool {
+        guard let recorded, let separator = recorded.firstIndex(of: ";") else { return false }
+        return recorded[recorded.index(after: separator)...] == pixelSettings
+    }
+
+    /// The cache key of one photo's renditions: its content hash with each setting that can
+    /// change its pixels.
+    ///
+    /// - Colour management only for a photo with an ICC profile.
+    /// - Embedded previews only where the renderer can take one: a JPEG's MPF or EXIF previews
+    ///   (`:previews` when on) and a HEIF's thumbnail items (`:no-thumbnails` when off, so that
+    ///   the keys of HEIF photos made with the default stay what they were).
+    /// - HDR photos are tone-mapped (they were narrowed without before `Renderer.decoders` 2).
+    ///
+    /// The formula of the first schema is kept for photos none of these concern, so their
+    /// cached renditions stay valid across upgrades.
+    public func cacheKey(contentHash: String, metadata: PhotoMetadata) -> String {
+        var key = "\(contentHash):\(options.encodingSettings):v1"
+        if options.colorManagement && metadata.hasICCProfile { key += ":srgb" }
+        if options.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { key += ":previews" }
+        if !options.embeddedPreviews && !(metadata.heif?.thumbnails.isEmpty ?? true) { key += ":no-thumbnails" }
+        if metadata.heif?.hdrTransfer != nil { key += ":tone-mapped" }
+        return XXH64.hex(XXH64.hash(Array(key.utf8)))
+    }
+}

@@ -1,0 +1,99 @@
+public import SystemPackage
+public import TesseraSystem
+
+extension FileReader {
+    /// No photo Tessera reads is this large; bigger files are refused before any work.
+    public static let maximumPhotoSize: Int64 = 2 << 30
+
+    /// Opens the photo at `path` and runs `body` with a reader; the file is closed on every path.
+    ///
+    /// - Throws: `PhotoError` with `.notAFile` for FIFOs, devices and the like, `.vanished`,
+    ///   `.permission` or `.io` when the file cannot be opened, `.tooLarge` past
+    ///   `maximumPhotoSize`, and whatever `body` throws.
+    public static func withPhoto<Result>(
+        at path: FilePath, followSymlinks: Bool = true, _ body: (borrowing FileReader) throws(PhotoError) -> Result
+    ) throws(PhotoError) -> Result {
+        try withFile(
+            at: path, followSymlinks: followSymlinks, opening: { PhotoError($0) },
+            refuse: { status in
+                guard status.size > maximumPhotoSize else { return nil }
+                return PhotoError(
+                    .tooLarge, path: path,
+                    "file of \(ByteCount(status.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))")
+            }, body)
+    }
+
+    /// `read(at:count:)`, failing as the photo's error.
+    public func photoBytes(at offset: Int64, count: Int) throws(PhotoError) -> [UInt8] {
+        do { return try read(at: offset, count: count) } catch { throw PhotoError(error) }
+    }
+
+    /// `bytes(at:count:what:)`, failing as the photo's error (`truncated` names `what`).
+    func photoBytes(at offset: Int64, count: Int, what: String) throws(PhotoError) -> ArraySlice<UInt8> {
+        do { return try bytes(at: offset, count: count, what: what) } catch { throw PhotoError(error) }
+    }
+
+    /// `contentHash()`, failing as the photo's error.
+    public func photoContentHash() throws(PhotoError) -> UInt64 {
+        do { return try contentHash() } catch { throw PhotoError(error) }
+    }
+}
+
+extension PhotoError {
+    /// The error for a file that could not be read.
+    public init(_ error: FileReadError) {
+        switch error.kind {
+        case .notRegularFile(let type): self.init(.notAFile, path: error.path, "not a regular file (\(type))")
+        case .system(let failure): self.init(failure, path: error.path)
+        case .truncated(let what): self.init(.truncated, path: error.path, "file ends inside \(what)")
+        }
+    }
+
+    /// The error for a failed system call: vanished, permission or I/O.
+    init(_ failure: SystemError, path: FilePath) {
+        let code: Code = failure.isVanished ? .vanished : failure.isPermission ? .permission : .io
+        self.init(code, path: path, failure.reason)
+    }
+}
+
+/// A byte count for people: "272 KiB", "6.0 GiB".
+struct ByteCount: CustomStringConvertible {
+    let bytes: Int64
+    init(_ bytes: Int64) { self.bytes = bytes }
+
+    var description: String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) bytes" }
+        return value >= 10 ? "\(Int(value.rounded())) \(units[unit])" : "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+}
+
+extension Collection<UInt8> {
+    /// The big-endian unsigned integer in `width` bytes starting `offset` bytes in.
+    func bigEndian(_ width: Int, at offset: Int = 0) -> UInt32 {
+        var value: UInt32 = 0
+        var index = self.index(startIndex, offsetBy: offset)
+        for _ in 0..<width {
+            value = value << 8 | UInt32(self[index])
+            index = self.index(after: index)
+        }
+        return value
+    }
+
+    /// The little-endian unsigned integer in `width` bytes starting `offset` bytes in.
+    func littleEndian(_ width: Int, at offset: Int = 0) -> UInt32 {
+        var value: UInt32 = 0
+        var index = self.index(startIndex, offsetBy: offset)
+        for shift in 0..<width {
+            value |= UInt32(self[index]) << (8 * shift)
+            index = self.index(after: index)
+        }
+        return value
+    }
+}

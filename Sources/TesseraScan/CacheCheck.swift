@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+public import SystemPackage
+public import TesseraIndex
+import TesseraSystem
+
+/// Finds rendition files the index records but the cache no longer holds (deleted by hand,
+/// a cache folder cleaned, a backup restored without it), without a `stat` per file: folder by
+/// folder, the number of files recorded there (counted in the path index) is compared with
+/// one listing of the folder, and only a folder whose counts differ has its paths read.
+///
+/// A check resumes where the last one stopped (the index's `cache_checked_through`), goes on to
+/// the end, then from the start round to where it began, and stops at its deadline: a scan gives
+/// it the time of its walk and a tenth more (and always 10,000 files), so a rescan of an unchanged
+/// library stays near the walk's own speed, and a cache too large for one scan is covered over
+/// the next ones. It runs at the lowest CPU priority, on a thread of its own.
+public final class CacheCheck: Sendable {
+    /// What one check found.
+    public struct Result: Sendable {
+        /// Recorded rendition paths with no file in the cache.
+        public var missing: [String] = []
+        /// Paths checked.
+        public var checked = 0
+        /// Whether the check went all the way round the cache.
+        public var complete = false
+    }
+
+    /// Where the next check begins: paths at or after it.
+    static let cursorKey = "cache_checked_through"
+    /// The most paths one check reports: the files to render again in one scan.
+    static let reportLimit = 10_000
+
+    private let index: PhotoIndex
+    private let cache: FilePath
+    private let stop: StopFlag
+    /// Files a check covers whatever its deadline (a small cache is always checked whole).
+    private let minimum: Int
+    private let deadline = Mutex<Date?>(nil)
+    private let outcome = Mutex(Result())
+
+    /// What the last `run` found.
+    var result: Result { outcome.withLock { $0 } }
+
+    public init(index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000) {
+        self.index = index
+        self.cache = cache
+        self.stop = stop
+        self.minimum = minimum
+    }
+
+    /// Tells a running check to end by `date`.
+    func finish(by date: Date) {
+        deadline.withLock { $0 = date }
+    }
+
+    private var isDue: Bool {
+        if stop.isSet { return true }
+        guard let deadline = deadline.withLock({ $0 }) else { return false }
+        return Date() >= deadline
+    }
+
+    /// Runs the check from where the last one stopped (from the start when `whole`) and, unless
+    /// `whole`, records where it stopped; an index that cannot be read ends it early.
+    public func run(whole: Bool = false) -> Result {
+        CurrentProcess.lowerThreadPriority()
+        var result = Result()
+        // An empty or missing cache folder may be a disk not mounted: nothing is called gone
+        // (rendering the whole library into the mount point would fill the disk under it).
+        guard let entries = FileSystem.entryCount(of: cache, skipping: ""), entries > 0 else {
+            result.complete = true
+            outcome.withLock { [result] in $0 = result }
+            return result
+        }
+        let record = !whole
+        let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
+        var next = start
+        var folders = 0
+        var stopped = false
+        func check(_ folder: PhotoIndex.RenditionFolder) throws -> Bool {
+            // At least one folder per check, so that every scan moves the check on.
+            if folders > 0 && (result.missing.count >= Self.reportLimit || (result.checked >= minimum && isDue)) {
+                stopped = true
+                return false
+            }
+            let directory = FilePath(folder.path)
+            // As many files as recorded: all there (an orphan beside a lost file, both in one
+            // folder, is the one case this lets pass until the counts differ). Names are kept
+            // only for a folder whose counts differ.
+            if FileSystem.entryCount(of: directory, skipping: FileSystem.temporaryPrefix) != folder.fileCount {
+                let temporary = Array(FileSystem.temporaryPrefix.utf8)
+                let names = Set((FileSystem.entries(of: directory) ?? []).filter { !$0.starts(with: temporary) })
+                for path in try folder.paths() where !names.contains(Array(path.utf8.dropFirst(folder.path.utf8.count + 1))) {
+                    result.missing.append(path)
+                }
+            }
+            result.checked += folder.fileCount
+            folders += 1
+            next = folder.path + "0"
+            return true
+        }
+        do throws(IndexError) {
+            try index.forEachRenditionFolder(from: start, check)
+            if !stopped && !start.isEmpty {
+                try index.forEachRenditionFolder(from: "", before: start, check)
+            }
+        } catch {
+            stopped = true
+        }
+        result.complete = !stopped
+        // Stopped early (always between two folders): the next check begins with the next
+        // folder; a complete one, at the start.
+        if record {
+            try? index.setState(Self.cursorKey, stopped ? next : "")
+        }
+        outcome.withLock { [result] in $0 = result }
+        return result
+    }
+
+    /// Makes the next check begin at the folder of `path`: where the daemon's idle check found
+    /// a file gone, so that the scan it asks for renders it again first.
+    public static func resume(at path: String, in index: PhotoIndex) {
+        try? index.setState(cursorKey, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/")
+    }
+}

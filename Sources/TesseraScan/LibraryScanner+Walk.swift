@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import Synchronization
+import SystemPackage
+import TesseraConfiguration
+import TesseraImage
+import TesseraIndex
+import TesseraMetadata
+import TesseraSystem
+
+extension LibraryScanner {
+    /// Walks every root, settling unchanged files and same-filesystem moves here and
+    /// queueing new and changed files for the workers.
+    func walk(
+        _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
+        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool
+    ) throws(ScanError) {
+        let roots = rootSet.paths
+        let walker = Walker(options: .init(
+            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
+        var counting: DedicatedThread?
+        defer { counting?.join() }
+        // Found and unchanged files are counted here and added to the shared counters once
+        // per directory, not once per file, and before any file goes to a worker or the writer,
+        // so that the files done never outnumber the files found.
+        var found = 0, unchanged = 0
+        let settings = configuration.renderSettings.recorded
+        func flush() {
+            guard found + unchanged > 0 else { return }
+            let (newlyFound, newlyUnchanged) = (found, unchanged)
+            tally.counts.withLock { counts in
+                counts.found += newlyFound
+                counts.unchanged += newlyUnchanged
+            }
+            progress.update { snapshot in
+                snapshot.found += newlyFound
+                snapshot.done += newlyUnchanged
+            }
+            (found, unchanged) = (0, 0)
+        }
+        defer { flush() }
+        /// When rendering holds the walk back, the total comes from a count-only walk beside it.
+        func push(_ job: Job) {
+            if counting == nil && jobs.isFull {
+                counting = DedicatedThread.start("count") { [progress] in
+                    var count = 0
+                    for root in roots {
+                        walker.walk(root) { event in
+                            if case .file = event { count += 1 }
+                            return !stop.isSet
+                        }
+                    }
+                    if !stop.isSet { progress.update { $0.total = count } }
+                }
+            }
+            flush()
+            jobs.push(job)
+        }
+        for root in roots {
+            var existing: [NameKey: IndexedFile] = [:]
+            var directory = root
+            var failure: IndexError?
+            // The walk (listings and stats) runs on a thread of its own, handing over a
+            // directory's events at a time, while this thread asks the index about the
+            // directory before: with a second core, a rescan costs little more than the walk.
+            let listed = BoundedQueue<[Walker.Event]>(capacity: 8)
+            let walking = DedicatedThread.start("walk") { [stop] in
+                var chunk: [Walker.Event] = []
+                walker.walk(root) { event in
+                    if case .directory = event, !chunk.isEmpty {
+                        guard listed.push(chunk) else { return false }
+                        chunk = []
+                    }
+                    chunk.append(event)
+                    return !stop.isSet
+                }
+                if !chunk.isEmpty { listed.push(chunk) }
+                listed.close()
+            }
+            defer {
+                listed.close()  // stopped early: the walk's next hand-over fails and it ends
+                walking.join()
+            }
+            var entries = 0  // in the directory being handled, for sizing its lookup table
+            var filesHere = 0  // under this root
+            defer { sightings.files[root] = filesHere }
+            func handle(_ event: Walker.Event) -> Bool {
+                guard !stop.isSet else { return false }
+                do throws(IndexError) {
+                    switch event {
+                    case .directory(let path, let bytes, let device):
+                        sightings.devices.insert(device)
+                        flush()
+                        directory = path
+                        existing = try index.files(
+                            inDirectory: bytes, settled: settings, expecting: entries, newDecoders: newDecoders)
+                    case .file(let file):
+                        let identity = file.identity
+                        found += 1
+                        filesHere += 1
+                        if let known = existing[NameKey(file.name)] {
+                            sightings.ids.insert(known.id)
+                            sightings.devices.insert(known.identity.device)
+                            if !full && known.identity == identity && !known.needsRetry {
+                                if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
+                                    sightings.queued.insert(known.id)
+                                    // Counted as unchanged by the writer, once its renditions are settled.
+                                    push(Job(
+                                        path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
+                                        known: .init(id: known.id, rendering: rendering)))
+                                } else {
+                                    unchanged += 1
+                                }
+                            } else {
+                                sightings.queued.insert(known.id)
+                                push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
+                            }
+                            return true
+                        }
+                        let path = file.path
+                        if let moved = try movedFile(to: path, identity: identity) {
+                            sightings.ids.insert(moved.id)
+                            flush()
+                            outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
+                        } else {
+                            push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
+                        }
+                    case .vanished:
+                        // Deleted since its parent was listed, or gone with the root: the root decides.
+                        rootSet.check(root)
+                    case .unreadable(let path, let reason):
+                        logger.warning("\(path): \(reason)")
+                        tally.counts.withLock { $0.errors += 1 }
+                        progress.update { $0.errors += 1 }
+                        try index.recordWalkError(scanID: scanID, path: path, reason: reason)
+                        // What was indexed below it cannot be seen now, so it is kept, not removed.
+                        var kept = try index.fileIDs(under: path)
+                        if let known = existing[NameKey(path.rawBytes.split(separator: UInt8(ascii: "/")).last ?? [])] {
+                            kept.append(known.id)
+                        }
+                        for id in kept where !sightings.ids.contains(id) && !sightings.kept.contains(id) {
+                            sightings.kept.insert(id)
+                            tally.kept.withLock { $0 += 1 }
+                        }
+                    }
+                } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+            handing: while let chunk = listed.pop() {
+                entries = chunk.count
+                for event in chunk where !handle(event) { break handing }
+            }
+            if let failure {
+                throw ScanError(index: failure, "cannot read the index: \(failure)")
+            }
+        }
+    }
+
+    /// The indexed file that `path` is, moved or renamed on the same filesystem: same device,
+    /// inode, size and mtime, and nothing left at its old path with that inode.
+    func movedFile(to path: FilePath, identity: FileIdentity) throws(IndexError) -> IndexedFile? {
+        for candidate in try index.files(device: identity.device, inode: identity.inode)
+        where candidate.identity == identity && candidate.path != path {
+            let now = try? FileSystem.linkStatus(of: candidate.path)
+            let stillThere = now.map { $0.inode == identity.inode && $0.device == identity.device } ?? false
+            if !stillThere { return candidate }  // a hard link keeps both names: not a move
+        }
+        return nil
+    }
+
+    /// Sends unchanged photos whose rendition files the cache check found gone to the workers,
+    /// which render what each lacks; photos already on their way there, or not seen, are left.
+    func queueRepairs(
+        _ paths: [String], roots: RootSet, sightings: Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+    ) throws(IndexError) {
+        guard !paths.isEmpty else { return }
+        var queued = 0
+        for file in try index.filesRendered(at: paths) where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
+            let path = file.path
+            guard let rendering = file.rendering,
+                  let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
+            else { continue }
+            jobs.push(Job(
+                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, isNew: false,
+                known: .init(id: file.id, rendering: rendering)))
+            queued += 1
+        }
+        // The walk counted them unchanged; the writer counts them again once their renditions are made.
+        tally.counts.withLock { $0.unchanged -= queued }
+        progress.update { $0.done -= queued }
+        logger.notice("\(paths.count) rendition files were gone from the cache; rendering them again (\(queued) photos)")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import SystemPackage
+
+@testable import TesseraConfiguration
+import TesseraImage
+import TesseraTestSupport
+import Testing
+
+struct ConfigurationTests {
+    @Test func theDocumentedConfigurationIsTheDefault() throws {
+        let documented = Corpus.projectRoot.appendingPathComponent("config/tessera.yaml").path
+        let environment = ["HOME": "/home/someone"]
+        let loaded = try Configuration.load(explicit: documented, environment: environment)
+        let defaults = Configuration(environment: environment)
+        #expect(loaded.renditions.sorted() == defaults.renditions.sorted())
+        #expect(loaded.renderSettings.recorded == defaults.renderSettings.recorded)
+        #expect(loaded.roots == defaults.roots && loaded.index == defaults.index && loaded.cache == defaults.cache)
+    }
+
+    @Test func renditionListsAreCheckedAndNamed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        func load(_ yaml: String) -> Result<Configuration, ConfigurationError> {
+            Result { () throws(ConfigurationError) in
+                do { try Data(yaml.utf8).write(to: URL(fileURLWithPath: file)) } catch { Issue.record(error) }
+                return try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+            }
+        }
+        #expect(try load("thumbnails:\n  square: [128]\n  fit: [1600]\n").get().renditions == [.fit(1600), .square(128)])
+        // An empty list turns a kind off; the older name of the squares still works.
+        #expect(try load("thumbnails:\n  sizes: [200]\n  fit: []\n").get().renditions == [.square(200)])
+        for (yaml, expected) in [
+            ("thumbnails:\n  fit: [3]\n", "key 'thumbnails.fit': must be between 16 and 8192"),
+            ("thumbnails:\n  square: [9000]\n", "key 'thumbnails.square': must be between 16 and 4096"),
+            ("thumbnails:\n  square: []\n  fit: []\n", "key 'thumbnails': needs at least one square or fit size"),
+            ("thumbnails:\n  sizes: [128]\n  square: [256]\n", "'sizes' is the older name of 'square'"),
+            ("thumbnails:\n  color_management: maybe\n", "key 'thumbnails.color_management'"),
+        ] {
+            guard case .failure(let error) = load(yaml) else {
+                Issue.record("accepted: \(yaml)")
+                continue
+            }
+            #expect(error.description.contains(file) && error.description.contains(expected), "\(error)")
+        }
+    }
+
+    @Test func errorsNameTheLineAndColumnAndSuggestTheKeyMeant() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        for (yaml, expected) in [
+            ("roots: [/photos]\nthumbnail:\n  square: [128]\n", ":2:1: key 'thumbnail': unknown key; did you mean 'thumbnails'?"),
+            ("thumbnails:\n  sqare: [128]\n", ":2:3: key 'thumbnails.sqare': unknown key; did you mean 'square'?"),
+            ("thumbnails:\n  quality: 300\n", ":2:12: key 'thumbnails.quality': must be between 1 and 100"),
+            ("workers: many\n", ":1:10: key 'workers': must be a whole number, not \"many\""),
+            // A key nothing like a known one gets no suggestion.
+            ("colour_management: true\n", ":1:1: key 'colour_management': unknown key"),
+        ] {
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: file))
+            do {
+                _ = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect(error.description.hasSuffix(file + expected) || error.description == file + expected, "\(error)")
+            }
+        }
+    }
+
+    @Test func aFileThatIsNotAConfigurationSaysWhatItIsAndWhere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        func error(loading path: String) -> String {
+            do {
+                _ = try Configuration.load(explicit: path, environment: ["HOME": directory.path])
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        // A folder, a FIFO (read without blocking), bytes that are not UTF-8, a key given twice.
+        #expect(error(loading: directory.path) == directory.path + ": is a directory, not a configuration file")
+        #expect(mkfifo(directory.appending("fifo.yaml"), 0o644) == 0)
+        #expect(error(loading: directory.appending("fifo.yaml")).hasSuffix("fifo.yaml: is a FIFO, not a configuration file"))
+        try Data([UInt8]("workers: 2\nroots: [caf".utf8) + [0xE9, 0x5D, 0x0A]).write(to: URL(fileURLWithPath: file))
+        #expect(error(loading: file) == file + ":2:12: is not UTF-8 text (byte 0xe9)")
+        try Data("workers: 2\nthumbnails:\n  fit: [512]\n  fit: [640]\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(error(loading: file) == file + ":4:3: key 'thumbnails.fit': given twice (first on line 3)")
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SystemPackage
+import TesseraIndex
+@testable import TesseraScan
+import TesseraConfiguration
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// Rendition files gone from the cache are noticed without a full scan and made again.
+struct CacheCheckTests {
+    /// Every recorded rendition path, and those with no file.
+    static func renditionFiles(_ fixture: ScanFixture) throws -> (all: [String], gone: [String]) {
+        let all = try fixture.photos().flatMap { $0.renditions.map(\.path) }
+        return (all, all.filter { !FileManager.default.fileExists(atPath: $0) })
+    }
+
+    @Test func aPlainScanMakesAgainTheRenditionsDeletedFromTheCache() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<40 {
+            try fixture.jpeg("Album \(number % 4)/\(number).jpg", date: "2023:05:\(10 + number % 9) 10:00:00", seed: number)
+        }
+        _ = try fixture.scan()
+        let (all, _) = try Self.renditionFiles(fixture)
+        #expect(all.count == 120)
+        // Deleted by hand: single files of many photos, and one whole fan-out folder.
+        var deleted = Set(stride(from: 0, to: all.count, by: 7).map { all[$0] })
+        let folder = FilePath(all[1]).removingLastComponent().string
+        deleted.formUnion(all.filter { $0.hasPrefix(folder + "/") })
+        try FileManager.default.removeItem(atPath: folder)
+        for path in deleted where FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        #expect(try Self.renditionFiles(fixture).gone.count == deleted.count)
+        let photos = Set(try fixture.photos().filter { $0.renditions.contains { deleted.contains($0.path) } }.map(\.id))
+
+        let summary = try fixture.scan()
+        #expect(try Self.renditionFiles(fixture).gone.isEmpty, "every lost rendition is back")
+        #expect(summary.counts.unchanged == 40 && summary.counts.rerendered == photos.count)
+        #expect(summary.counts.new + summary.counts.changed + summary.counts.errors == 0)
+        // And the next scan has nothing to make.
+        let next = try fixture.scan()
+        #expect(next.counts.unchanged == 40 && next.counts.rerendered == 0)
+    }
+
+    @Test func aCheckOutOfTimeStillMovesOnAFolderAndTheNextGoesOnFromThere() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<30 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let (all, _) = try Self.renditionFiles(fixture)
+        let folders = Set(all.map { FilePath($0).removingLastComponent().string })
+        #expect(folders.count > 5)
+        let last = try #require(all.max())
+        try FileManager.default.removeItem(atPath: last)
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        // A check whose time is up when it begins checks one folder; round after round, the
+        // whole cache, and the file gone from the last folder is found when its turn comes.
+        var found: [String] = []
+        var rounds = 0
+        repeat {
+            let check = CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), minimum: 0)
+            check.finish(by: .distantPast)
+            let result = check.run()
+            found += result.missing
+            rounds += 1
+            #expect(result.checked > 0 && (result.complete || result.checked < all.count))
+        } while found.isEmpty && rounds <= folders.count
+        #expect(found == [last])
+        #expect(rounds > 1 && rounds <= folders.count)
+    }
+
+    @Test func anEmptyCacheFolderIsTakenForADiskNotMountedAndNothingIsRenderedIntoIt() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<6 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let cache = fixture.configuration.cache.string
+        for entry in try FileManager.default.contentsOfDirectory(atPath: cache) {
+            try FileManager.default.removeItem(atPath: cache + "/" + entry)
+        }
+        let summary = try fixture.scan()
+        #expect(summary.counts.unchanged == 6 && summary.counts.rerendered == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
+    }
+}
