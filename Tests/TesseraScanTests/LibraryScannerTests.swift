@@ -189,6 +189,23 @@ struct LibraryScannerTests {
         #expect(try fixture.photos().allSatisfy { $0.renditions.allSatisfy { $0.source != .mpfPreview } })
     }
 
+    /// The renderer takes a HEIF's thumbnail item as it takes a JPEG's preview: the setting that
+    /// allows it is part of the key of those photos too.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func turningEmbeddedPreviewsOffRendersHEIFPhotosFromTheirPrimaryImage() throws {
+        var fixture = try ScanFixture()
+        defer { fixture.remove() }
+        fixture.configuration.renditions = [.square(64), .fit(96)]
+        try FileManager.default.copyItem(
+            atPath: Corpus.path("formats/heic/IMG_2682.heic"), toPath: fixture.root.appending("IMG_2682.HEIC").string)
+        _ = try fixture.scan()
+        #expect(try fixture.photos().first?.renditions.map(\.source) == [.heifThumbnail, .heifThumbnail])
+        fixture.configuration.rendering.embeddedPreviews = false
+        let again = try fixture.scan()
+        #expect(again.counts.rerendered == 1)
+        #expect(try fixture.photos().first?.renditions.map(\.source) == [.decoded, .decoded])
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
     func aPhoneAndCameraFolderIsIndexedWholeWithRawFilesPairedToTheirJPEGs() throws {
         let fixture = try ScanFixture()
