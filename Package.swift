@@ -60,7 +60,10 @@ let package = Package(
 
         .target(
             name: "TesseraSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraMetadata",
@@ -176,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "TesseraDaemonTests",
             dependencies: [
-                "TesseraDaemon", "TesseraConfiguration", "TesseraScan", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                "TesseraDaemon", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraScan", "TesseraSamples",
+                "TesseraSystem", "TesseraTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

@@ -67,12 +67,10 @@ public struct Configuration: Sendable {
     /// What Tessera itself writes: the cache, the index and its companion files, the album
     /// pages. The walker and the watcher never enter them, even when they lie inside a root.
     public var ownFiles: Set<FilePath> {
-        let cwd = FilePath(FileManager.default.currentDirectoryPath)
-        func absolute(_ path: FilePath) -> FilePath { (path.isAbsolute ? path : cwd.pushing(path)).lexicallyNormalized() }
-        let index = absolute(index)
-        var paths: Set<FilePath> = [absolute(cache), index]
+        let index = FileSystem.absolute(index)
+        var paths: Set<FilePath> = [FileSystem.absolute(cache), index]
         for suffix in ["-wal", "-shm", "-journal", ".lock"] { paths.insert(FilePath(index.string + suffix)) }
-        if let albumDirectory { paths.insert(absolute(albumDirectory)) }
+        if let albumDirectory { paths.insert(FileSystem.absolute(albumDirectory)) }
         return paths
     }
 

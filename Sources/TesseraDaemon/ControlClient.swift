@@ -60,3 +60,31 @@ public enum ControlClient {
         if !received { throw ControlError(.silent, "\(path): the daemon closed the connection without answering") }
     }
 }
+
+extension ControlClient {
+    /// The daemon's answers to one request, folded into one: what was accepted, how it ended.
+    public struct Outcome: Sendable {
+        /// The number of the scan that answers a rescan.
+        public var accepted: Int?
+        public var finished: ScanSummary?
+        public var error: String?
+    }
+
+    /// Sends `request` and folds the answers; each progress snapshot goes to `progress` as it
+    /// comes. Throws when the daemon cannot be reached, or refused the request outright.
+    public static func request(
+        _ request: ControlRequest, to path: FilePath, progress: (ScanProgress.Snapshot) -> Void = { _ in }
+    ) throws(ControlError) -> Outcome {
+        var outcome = Outcome()
+        try send(request, to: path) { response in
+            if let ticket = response.accepted { outcome.accepted = ticket }
+            if let snapshot = response.progress { progress(snapshot) }
+            if let summary = response.finished { outcome.finished = summary }
+            if let error = response.error { outcome.error = error }
+        }
+        if let error = outcome.error, outcome.accepted == nil, outcome.finished == nil {
+            throw ControlError(.client, error)
+        }
+        return outcome
+    }
+}

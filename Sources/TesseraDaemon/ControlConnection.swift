@@ -1,6 +1,6 @@
 import Foundation
 import TesseraSystem
-public import TesseraScan
+import TesseraScan
 
 /// One client of the control socket, as the server's poll loop sees it.
 ///
@@ -9,8 +9,8 @@ public import TesseraScan
 /// read within `writeTimeout` get it dropped. Nothing a client does can block
 /// the loop that serves the others.
 final class ControlConnection {
-    static let requestTimeout: TimeInterval = 5
-    static let writeTimeout: TimeInterval = 5
+    static let requestTimeout: Duration = .seconds(5)
+    static let writeTimeout: Duration = .seconds(5)
 
     enum Phase {
         /// Waiting for the request line.
@@ -22,12 +22,12 @@ final class ControlConnection {
     }
 
     let socket: UnixSocket
-    let connected = Date()
+    let connected = ContinuousClock.now
     var phase = Phase.reading
     private(set) var input: [UInt8] = []
     private(set) var output: [UInt8] = []
-    private var outputSince: Date?
-    var lastProgress = Date.distantPast
+    private var outputSince: ContinuousClock.Instant?
+    var lastProgress: ContinuousClock.Instant?
     /// Set once the server has given up on this client; it is closed at the end of the round.
     var dropped = false
 
@@ -84,7 +84,7 @@ final class ControlConnection {
 
     /// Queues `line` to be sent; `last` closes the connection once it is out.
     func send(_ response: ControlResponse, last: Bool) {
-        if output.isEmpty { outputSince = Date() }
+        if output.isEmpty { outputSince = .now }
         output += response.line
         if last { phase = .closing }
     }
@@ -92,7 +92,7 @@ final class ControlConnection {
     /// Sends what the client will take now.
     ///
     /// - Throws: `ControlError` when the client went away or stopped reading for too long.
-    func flush(now: Date) throws(ControlError) {
+    func flush(now: ContinuousClock.Instant) throws(ControlError) {
         guard !output.isEmpty else { return }
         let sent: Int
         do {
@@ -103,13 +103,13 @@ final class ControlConnection {
         if sent > 0 {
             output.removeFirst(sent)
             outputSince = output.isEmpty ? nil : now
-        } else if let since = outputSince, now.timeIntervalSince(since) > Self.writeTimeout {
+        } else if let since = outputSince, since.duration(to: now) > Self.writeTimeout {
             throw ControlError(.client, "the client stopped reading")
         }
     }
 
     /// Whether a client still reading has run out of time for its request.
-    func requestExpired(now: Date) -> Bool {
-        isReading && now.timeIntervalSince(connected) > Self.requestTimeout
+    func requestExpired(now: ContinuousClock.Instant) -> Bool {
+        isReading && connected.duration(to: now) > Self.requestTimeout
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+public import SystemPackage
+import TesseraSystem
 import TesseraIndex
 public import TesseraScan
 
@@ -15,13 +17,27 @@ public struct ControlRequest: Codable, Sendable {
     public var command: Command
     public var full: Bool?
     public var wait: Bool?
-    public var roots: [String]?
+    /// The wire form of `requestedRoots`: a path is bytes, which JSON strings cannot carry.
+    private var roots: [String]?
 
-    public init(command: Command, full: Bool? = nil, wait: Bool? = nil, roots: [String]? = nil) {
+    /// - Parameter roots: folders to scan, made absolute against this process's working directory.
+    public init(command: Command, full: Bool? = nil, wait: Bool? = nil, roots: [FilePath]? = nil) {
         self.command = command
         self.full = full
         self.wait = wait
-        self.roots = roots
+        self.roots = roots?.map { Data(FileSystem.absolute($0).rawBytes).base64EncodedString() }
+    }
+
+    /// The folders the request names (none: all the daemon's roots).
+    public func requestedRoots() throws(ControlError) -> [FilePath] {
+        var paths: [FilePath] = []
+        for text in roots ?? [] {
+            guard let bytes = Data(base64Encoded: text) else {
+                throw ControlError(.malformed, "malformed request: roots must be base64")
+            }
+            paths.append(FilePath(rawBytes: [UInt8](bytes)).lexicallyNormalized())
+        }
+        return paths
     }
 
     /// Longest request line accepted; anything longer is refused unread.

@@ -4,7 +4,7 @@ public import ServiceLifecycle
 import Synchronization
 public import SystemPackage
 import TesseraSystem
-public import TesseraScan
+import TesseraScan
 
 /// The control socket: `tessera rescan`, `tessera status` and handed-over `tessera scan`s
 /// talk to the daemon through it.
@@ -39,7 +39,7 @@ public final class ControlServer: Service, Sendable {
         self.path = path
         self.coordinator = coordinator
         self.reporter = reporter
-        self.roots = roots.map { $0.isAbsolute ? $0 : FilePath(FileManager.default.currentDirectoryPath).pushing($0) }
+        self.roots = roots.map(FileSystem.absolute)
             .map { $0.lexicallyNormalized() }
         self.logger = logger
         let directory = path.removingLastComponent()
@@ -82,7 +82,7 @@ public final class ControlServer: Service, Sendable {
                 watched.append((connection.socket.descriptor, connection.hasOutput ? [.readable, .writable] : .readable))
             }
             let ready = Poll.wait(watched, milliseconds: 250)
-            let now = Date()
+            let now = ContinuousClock.now
             if ready[1].contains(.readable) { wake.drain() }
             for (index, connection) in connections.enumerated() {
                 let events = ready[index + 2]
@@ -101,7 +101,7 @@ public final class ControlServer: Service, Sendable {
                     drop(connection, because: error.description)
                 }
                 if connection.requestExpired(now: now) {
-                    connection.send(ControlResponse(error: "request incomplete after \(Int(ControlConnection.requestTimeout)) s"), last: true)
+                    connection.send(ControlResponse(error: "request incomplete after \(ControlConnection.requestTimeout.components.seconds) s"), last: true)
                     try? connection.flush(now: now)
                     drop(connection, because: "too slow")
                 }
@@ -125,7 +125,7 @@ public final class ControlServer: Service, Sendable {
                     connections.removeAll { $0 === oldest }
                 } else {
                     connection.send(ControlResponse(error: "too many clients; try again"), last: true)
-                    try? connection.flush(now: Date())
+                    try? connection.flush(now: .now)
                     continue
                 }
             }
@@ -156,7 +156,13 @@ public final class ControlServer: Service, Sendable {
         case .status:
             connection.send(ControlResponse(status: reporter.status()), last: true)
         case .rescan:
-            if let problem = outsideRoots(request.roots ?? []) {
+            let problem: String?
+            do throws(ControlError) {
+                problem = outsideRoots(try request.requestedRoots())
+            } catch {
+                problem = error.description
+            }
+            if let problem {
                 connection.send(ControlResponse(error: problem), last: true)
                 return
             }
@@ -167,12 +173,10 @@ public final class ControlServer: Service, Sendable {
         }
     }
 
-    /// Why `encoded` (base64 paths) cannot be scanned by this daemon, or nil when every one
-    /// is one of its roots or inside one.
-    private func outsideRoots(_ encoded: [String]) -> String? {
-        for text in encoded {
-            guard let bytes = Data(base64Encoded: text) else { return "malformed request: roots must be base64" }
-            let root = FilePath(rawBytes: [UInt8](bytes)).lexicallyNormalized()
+    /// Why `requested` cannot be scanned by this daemon, or nil when every one is one of its
+    /// roots or inside one.
+    private func outsideRoots(_ requested: [FilePath]) -> String? {
+        for root in requested {
             if !roots.contains(where: { root == $0 || root.starts(with: $0) }) {
                 let served = roots.map(\.string).joined(separator: ", ")
                 return "this daemon scans \(served); \(root) is outside them (add it to 'roots' in its configuration)"
@@ -182,13 +186,13 @@ public final class ControlServer: Service, Sendable {
     }
 
     /// Tells waiting clients how their scan is going, about once a second and at its end.
-    private func pushProgress(to connections: [ControlConnection], now: Date) {
+    private func pushProgress(to connections: [ControlConnection], now: ContinuousClock.Instant) {
         let state = coordinator.snapshot
         for connection in connections {
             guard case .waiting(let ticket) = connection.phase else { continue }
             if state.finished >= ticket {
                 connection.send(ControlResponse(finished: state.lastSummary, error: state.lastError), last: true)
-            } else if now.timeIntervalSince(connection.lastProgress) >= 1 {
+            } else if connection.lastProgress.map({ $0.duration(to: now) >= .seconds(1) }) ?? true {
                 connection.lastProgress = now
                 connection.send(ControlResponse(progress: state.scanning ? coordinator.progress.snapshot : nil), last: false)
             }

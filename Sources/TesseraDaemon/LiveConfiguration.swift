@@ -1,6 +1,6 @@
 public import Logging
 import Synchronization
-public import TesseraScan
+import TesseraScan
 public import TesseraConfiguration
 
 /// The daemon's configuration, which `systemctl reload` (SIGHUP) reads again.

@@ -1,6 +1,5 @@
-public import Foundation
 import Synchronization
-import TesseraSystem
+public import TesseraSystem
 import TesseraIndex
 public import TesseraScan
 
@@ -27,9 +26,10 @@ public final class ScanCoordinator: Sendable {
         /// A scan did not stop at shutdown and was left running: the index must not be
         /// touched again by this process.
         public var abandonedScan = false
-        /// When the latest trigger arrived, for debouncing bursts.
-        public var lastTrigger = Date.distantPast
-        public var firstPendingTrigger = Date.distantPast
+        /// When the latest trigger arrived, and the first one not yet served (on `clock`), for
+        /// debouncing bursts.
+        public var lastTrigger: Duration = .zero
+        public var firstPendingTrigger: Duration = .zero
     }
 
     private let state = Mutex(State())
@@ -39,18 +39,24 @@ public final class ScanCoordinator: Sendable {
     /// Wakes the scan loop; one element per trigger, drained in batches.
     public let wakeups: AsyncStream<Void>
     public let progress: ScanProgress
-    public let startedAt = Date()
+    /// What debouncing, polls and the uptime read: the system's monotonic clock, or a test's.
+    public let clock: ElapsedClock
+    /// A burst of triggers becomes one scan once triggers have been quiet this long...
+    public static let quietPeriod: Duration = .milliseconds(500)
+    /// ...or this long after the first of them, whichever comes first.
+    public static let settleLimit: Duration = .seconds(5)
 
-    public init(progress: ScanProgress) {
+    public init(progress: ScanProgress, clock: ElapsedClock = .continuous) {
         self.progress = progress
+        self.clock = clock
         (wakeups, wakeup) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks for a scan. Returns the number of the scan that will serve the request.
     @discardableResult
     public func trigger(full: Bool) -> Int {
+        let now = clock.now
         let ticket = state.withLock { state in
-            let now = Date()
             if !state.pending { state.firstPendingTrigger = now }
             state.lastTrigger = now
             state.pending = true
@@ -62,14 +68,15 @@ public final class ScanCoordinator: Sendable {
     }
 
     /// How long to wait before starting a scan so that a burst of triggers becomes one scan:
-    /// until triggers have been quiet for `quiet`, but no more than `limit` after the first. Zero when due.
-    func settleDelay(quiet: TimeInterval = 0.5, limit: TimeInterval = 5) -> TimeInterval {
-        state.withLock { state in
-            guard state.pending else { return 0 }
-            let now = Date()
-            let untilQuiet = quiet - now.timeIntervalSince(state.lastTrigger)
-            let untilLimit = limit - now.timeIntervalSince(state.firstPendingTrigger)
-            return max(0, min(untilQuiet, untilLimit))
+    /// until triggers have been quiet for `quietPeriod`, but no more than `settleLimit` after the
+    /// first. Zero when due.
+    func settleDelay() -> Duration {
+        let now = clock.now
+        return state.withLock { state in
+            guard state.pending else { return .zero }
+            let untilQuiet = Self.quietPeriod - (now - state.lastTrigger)
+            let untilLimit = Self.settleLimit - (now - state.firstPendingTrigger)
+            return max(.zero, min(untilQuiet, untilLimit))
         }
     }
 

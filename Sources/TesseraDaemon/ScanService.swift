@@ -1,4 +1,4 @@
-public import TesseraSystem
+import TesseraSystem
 import Foundation
 public import Logging
 public import ServiceLifecycle
@@ -6,7 +6,7 @@ import SystemPackage
 import TesseraAlbum
 public import TesseraIndex
 public import TesseraScan
-public import TesseraConfiguration
+import TesseraConfiguration
 
 /// Runs scans when triggered, one at a time, until graceful shutdown.
 ///
@@ -51,8 +51,8 @@ public struct ScanService: Service {
                     while !Task.isCancelled {
                         // Debounce: a burst of triggers (a file manager's copy, a script) becomes one scan.
                         var delay = coordinator.settleDelay()
-                        while delay > 0 {
-                            do { try await Task.sleep(for: .seconds(delay)) } catch { return }
+                        while delay > .zero {
+                            do { try await coordinator.clock.sleep(for: delay) } catch { return }
                             delay = coordinator.settleDelay()
                         }
                         guard await holdIndex(), let request = coordinator.begin() else { break }
@@ -72,7 +72,7 @@ public struct ScanService: Service {
     private func checkCacheWhenIdle() async {
         while !Task.isCancelled {
             let interval = configuration.current.cacheCheckInterval
-            do { try await Task.sleep(for: .seconds(interval > 0 ? interval : 60)) } catch { return }
+            do { try await coordinator.clock.sleep(for: .seconds(interval > 0 ? interval : 60)) } catch { return }
             guard interval > 0, lock.isHeld, !coordinator.snapshot.scanning else { continue }
             let stop = StopFlag()
             let check = CacheCheck(index: index, cache: configuration.current.cache, stop: stop)
@@ -86,26 +86,28 @@ public struct ScanService: Service {
         }
     }
 
-    /// Takes the index's writer lock unless held; waits while another process has it.
+    /// Takes the index's writer lock unless held; waits while another process has it, and
+    /// tries again every second while the lock cannot be taken at all (logged each time).
     /// Returns false when cancelled first.
     private func holdIndex() async -> Bool {
-        var announced: Int32?
         while !Task.isCancelled {
             do throws(ScanError) {
-                guard let holder = try lock.acquire(role: .serve, socket: configuration.current.controlSocket) else {
-                    coordinator.setWaitingForIndex(false)
-                    return true
-                }
-                coordinator.setWaitingForIndex(true)
-                if announced != holder.pid {
-                    announced = holder.pid
-                    logger.notice("waiting for \(holder) to finish writing \(index.path)")
-                    notifier.send("STATUS=Waiting for \(holder) to finish writing the index")
-                }
+                let turn = try await lock.waitForTurn(
+                    role: .serve, socket: configuration.current.controlSocket, clock: coordinator.clock,
+                    waiting: { holder in
+                        coordinator.setWaitingForIndex(true)
+                        logger.notice("waiting for \(holder) to finish writing \(index.path)")
+                        notifier.send("STATUS=Waiting for \(holder) to finish writing the index")
+                        return true
+                    },
+                    shouldStop: { Task.isCancelled })
+                coordinator.setWaitingForIndex(false)
+                guard case .held = turn else { return false }
+                return true
             } catch {
                 logger.error("\(error)")
             }
-            do { try await Task.sleep(for: .seconds(1)) } catch { return false }
+            do { try await coordinator.clock.sleep(for: .seconds(1)) } catch { return false }
         }
         return false
     }
@@ -142,13 +144,13 @@ public struct ScanService: Service {
     /// Sends a STATUS line every two seconds until cancelled; never after.
     private func reportProgress() async {
         // The same limit as the watchdog's: a scan this long without progress is stuck.
-        let stallLimit = notifier.watchdogInterval.map { Double($0.components.seconds) } ?? 30
+        let stallLimit = max(.seconds(1), notifier.watchdogInterval ?? .seconds(30))
         while true {
-            do { try await Task.sleep(for: .seconds(2)) } catch { return }
+            do { try await coordinator.clock.sleep(for: .seconds(2)) } catch { return }
             let progress = coordinator.progress.snapshot
-            let stalled = coordinator.progress.secondsSinceProgress
-            if stalled >= max(1, stallLimit) {
-                notifier.send("STATUS=Stalled: no progress for \(Int(stalled)) s (\(progress.done)/\(progress.expected) files)")
+            let stalled = coordinator.progress.sinceProgress
+            if stalled >= stallLimit {
+                notifier.send("STATUS=Stalled: no progress for \(stalled.components.seconds) s (\(progress.done)/\(progress.expected) files)")
             } else {
                 notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(progress.errors) errors")
             }

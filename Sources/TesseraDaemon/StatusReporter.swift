@@ -1,8 +1,8 @@
-import Foundation
 import Synchronization
 import SystemPackage
+import TesseraSystem
 public import TesseraIndex
-public import TesseraScan
+import TesseraScan
 
 /// Builds the daemon's `status` answer: the coordinator's state plus the index's counts.
 ///
@@ -14,7 +14,7 @@ public final class StatusReporter: Sendable {
     let index: PhotoIndex
     let cachePath: String
     let version: String
-    private let cached = Mutex<(at: Date, afterScan: Int, totals: (photos: Int, albums: Int, errors: Int))?>(nil)
+    private let cached = Mutex<(at: Duration, afterScan: Int, totals: (photos: Int, albums: Int, errors: Int))?>(nil)
 
     public init(coordinator: ScanCoordinator, index: PhotoIndex, cachePath: String, version: String) {
         self.coordinator = coordinator
@@ -27,12 +27,13 @@ public final class StatusReporter: Sendable {
         let state = coordinator.snapshot
         var readError: String?
         var totals = (photos: 0, albums: 0, errors: 0)
-        if let recent = cached.withLock({ $0 }), recent.afterScan == state.finished, Date().timeIntervalSince(recent.at) < 1 {
+        let now = coordinator.clock.now
+        if let recent = cached.withLock({ $0 }), recent.afterScan == state.finished, now - recent.at < .seconds(1) {
             totals = recent.totals
         } else {
             do {
                 totals = try index.totals()
-                cached.withLock { $0 = (Date(), state.finished, totals) }
+                cached.withLock { $0 = (now, state.finished, totals) }
             } catch {
                 readError = "cannot read the index: \(error)"
             }
@@ -42,7 +43,7 @@ public final class StatusReporter: Sendable {
             state: daemonState, progress: state.scanning ? coordinator.progress.snapshot : nil,
             photos: totals.photos, albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
             lastError: readError ?? state.lastError, scansStarted: state.started, scansFinished: state.finished,
-            version: version, uptime: Date().timeIntervalSince(coordinator.startedAt), index: index.path.string,
+            version: version, uptime: now.seconds, index: index.path.string,
             cache: cachePath)
     }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 import TesseraSystem
-public import TesseraScan
+import TesseraScan
 
 /// Speaks the sd_notify protocol directly: datagrams to `$NOTIFY_SOCKET`.
 ///

@@ -1,5 +1,6 @@
 public import ServiceLifecycle
-public import TesseraScan
+import TesseraScan
+import TesseraSystem
 
 /// Rescans every `interval`, and pings the systemd watchdog while the daemon is healthy.
 ///
@@ -20,12 +21,12 @@ public struct TimerService: Service {
     public func run() async throws {
         let watchdog = notifier.watchdogInterval
         let tick: Duration = min(watchdog.map { $0 / 2 } ?? .seconds(1), .seconds(1))
-        let stallLimit = watchdog.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let stallLimit = watchdog
         // Cancellation at graceful shutdown is how this service ends: not an error.
         try? await cancelWhenGracefulShutdown {
             var sinceRescan: Duration = .zero
             while !Task.isCancelled {
-                try await Task.sleep(for: tick)
+                try await coordinator.clock.sleep(for: tick)
                 if let stallLimit, isHealthy(stallLimit: stallLimit) { notifier.send("WATCHDOG=1") }
                 if let rescanInterval {
                     sinceRescan += tick
@@ -38,7 +39,7 @@ public struct TimerService: Service {
         }
     }
 
-    private func isHealthy(stallLimit: Double) -> Bool {
-        !coordinator.snapshot.scanning || coordinator.progress.secondsSinceProgress < stallLimit
+    private func isHealthy(stallLimit: Duration) -> Bool {
+        !coordinator.snapshot.scanning || coordinator.progress.sinceProgress < stallLimit
     }
 }

@@ -4,7 +4,7 @@ public import ServiceLifecycle
 import Synchronization
 import SystemPackage
 import TesseraSystem
-public import TesseraScan
+import TesseraScan
 public import TesseraConfiguration
 
 /// Watches the photo roots with inotify and asks for a rescan when something changes.
@@ -30,11 +30,10 @@ public struct WatchService: Service {
     let fallbackInterval: Int
     let logger: Logger
     /// How often a missing root is looked for.
-    static let rootPoll: TimeInterval = 2
+    static let rootPoll: Duration = .seconds(2)
 
     public init(configuration: Configuration, coordinator: ScanCoordinator, logger: Logger) {
-        let cwd = FilePath(FileManager.default.currentDirectoryPath)
-        roots = configuration.roots.map { ($0.isAbsolute ? $0 : cwd.pushing($0)).lexicallyNormalized() }
+        roots = configuration.roots.map(FileSystem.absolute)
         ownFiles = configuration.ownFiles
         walker = Walker(options: .init(
             exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
@@ -131,7 +130,7 @@ public struct WatchService: Service {
     /// Reads events until `stop`; an event about a photo asks for a (debounced) rescan, a new
     /// directory gets watches, a root that went away is looked for until it is back.
     private func readLoop(_ watcher: Inotify, _ state: inout WatchState, stop: borrowing Atomic<Bool>) {
-        var lastRootCheck = Date()
+        var lastRootCheck = coordinator.clock.now
         while !stop.load(ordering: .relaxed) {
             var changed = false
             var rewalk = false
@@ -164,8 +163,8 @@ public struct WatchService: Service {
                 // directory again returns the same descriptor, so this is idempotent.
                 for root in roots where !state.awaited.contains(root) { _ = watchTree(root, watcher, &state) }
             }
-            if !state.awaited.isEmpty && Date().timeIntervalSince(lastRootCheck) >= Self.rootPoll {
-                lastRootCheck = Date()
+            if !state.awaited.isEmpty && coordinator.clock.now - lastRootCheck >= Self.rootPoll {
+                lastRootCheck = coordinator.clock.now
                 // An unmount reports every watched folder on the disk: the top-most one stands for all.
                 let awaited = state.awaited
                 for folder in awaited where !awaited.contains(where: { $0 != folder && folder.starts(with: $0) }) {
@@ -191,7 +190,7 @@ public struct WatchService: Service {
         logger.warning("not watching for changes: \(reason); rescanning every \(fallbackInterval) s instead")
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(fallbackInterval))
+                try await coordinator.clock.sleep(for: .seconds(fallbackInterval))
                 coordinator.trigger(full: false)
             }
         }

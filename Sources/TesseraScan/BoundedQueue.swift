@@ -1,89 +1,71 @@
-import Foundation
+import TesseraSystem
 
 /// A blocking first-in first-out queue with a fixed capacity, between threads.
 ///
 /// `push` waits while the queue is full, so a fast producer (the walker) can never make
 /// memory grow with the size of the library; the elements live in a ring of `capacity`
 /// slots, so the queue's own storage never grows either, however long it stays non-empty.
-final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: every access to `slots`, `start`, `count` and `closed` holds `condition`.
-    private let condition = NSCondition()
-    private var slots: [Element?]
-    private var start = 0
-    private var count = 0
-    private var closed = false
+final class BoundedQueue<Element: Sendable>: Sendable {
+    private struct Ring {
+        var slots: [Element?]
+        var start = 0
+        var count = 0
+        var closed = false
 
-    init(capacity: Int) {
-        slots = [Element?](repeating: nil, count: max(1, capacity))
+        var isFull: Bool { count == slots.count }
+
+        mutating func append(_ element: Element) {
+            slots[(start + count) % slots.count] = element
+            count += 1
+        }
+
+        /// Removes and returns the oldest element.
+        mutating func takeFirst() -> Element? {
+            guard count > 0 else { return nil }
+            let element = slots[start]
+            slots[start] = nil
+            start = (start + 1) % slots.count
+            count -= 1
+            return element
+        }
     }
 
-    /// How many elements the storage holds room for: the capacity, always (a test checks that a
-    /// queue that never drains does not grow).
-    var storageSize: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return slots.count
+    private let ring: Condition<Ring>
+
+    init(capacity: Int) {
+        ring = Condition(Ring(slots: [Element?](repeating: nil, count: max(1, capacity))))
     }
 
     /// Whether the queue is at capacity (a push would wait).
-    var isFull: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return count == slots.count
-    }
+    var isFull: Bool { ring.withLock { $0.isFull } }
 
     /// Adds `element`, waiting for room. Returns false when the queue was closed.
     @discardableResult
     func push(_ element: Element) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while count == slots.count && !closed { condition.wait() }
-        guard !closed else { return false }
-        slots[(start + count) % slots.count] = element
-        count += 1
-        condition.broadcast()
-        return true
+        ring.wait(until: { !$0.isFull || $0.closed }) { ring in
+            guard !ring.closed else { return false }
+            ring.append(element)
+            return true
+        }
     }
 
     /// The next element, waiting for one; nil once the queue is closed and drained.
     func pop() -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while count == 0 && !closed { condition.wait() }
-        let element = takeFirst()
-        condition.broadcast()
-        return element
+        ring.wait(until: { $0.count > 0 || $0.closed }) { $0.takeFirst() }
     }
 
     /// Up to `limit` elements: waits for the first until `deadline`, then takes what is there.
-    func popBatch(limit: Int, until deadline: Date) -> (elements: [Element], finished: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        while count == 0 && !closed {
-            if !condition.wait(until: deadline) { break }
+    func popBatch(limit: Int, until deadline: ContinuousClock.Instant) -> (elements: [Element], finished: Bool) {
+        ring.wait(until: { $0.count > 0 || $0.closed }, deadline: deadline) { ring in
+            var batch: [Element] = []
+            batch.reserveCapacity(min(limit, ring.count))
+            while batch.count < limit, let element = ring.takeFirst() { batch.append(element) }
+            return (batch, ring.closed && ring.count == 0)
         }
-        var batch: [Element] = []
-        batch.reserveCapacity(min(limit, count))
-        while batch.count < limit, let element = takeFirst() { batch.append(element) }
-        condition.broadcast()
-        return (batch, closed && count == 0)
     }
 
     /// No more pushes; pops drain what is left, then return nil.
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Removes and returns the oldest element; the caller holds `condition`.
-    private func takeFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = slots[start]
-        slots[start] = nil
-        start = (start + 1) % slots.count
-        count -= 1
-        return element
+        ring.withLock { $0.closed = true }
     }
 }

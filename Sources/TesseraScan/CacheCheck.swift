@@ -35,7 +35,7 @@ public final class CacheCheck: Sendable {
     private let stop: StopFlag
     /// Files a check covers whatever its deadline (a small cache is always checked whole).
     private let minimum: Int
-    private let deadline = Mutex<Date?>(nil)
+    private let deadline = Mutex<ContinuousClock.Instant?>(nil)
     private let outcome = Mutex(Result())
 
     /// What the last `run` found.
@@ -48,15 +48,15 @@ public final class CacheCheck: Sendable {
         self.minimum = minimum
     }
 
-    /// Tells a running check to end by `date`.
-    func finish(by date: Date) {
-        deadline.withLock { $0 = date }
+    /// Tells a running check to end by `deadline`.
+    func finish(by deadline: ContinuousClock.Instant) {
+        self.deadline.withLock { $0 = deadline }
     }
 
     private var isDue: Bool {
         if stop.isSet { return true }
         guard let deadline = deadline.withLock({ $0 }) else { return false }
-        return Date() >= deadline
+        return ContinuousClock.now >= deadline
     }
 
     /// Runs the check from where the last one stopped (from the start when `whole`) and, unless

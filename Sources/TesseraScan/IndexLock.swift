@@ -1,7 +1,7 @@
 public import Foundation
 import Synchronization
 public import SystemPackage
-import TesseraSystem
+public import TesseraSystem
 
 /// One writer per index: an exclusive `flock` on `<index>.lock`, and a note saying who holds it.
 ///
@@ -88,6 +88,43 @@ public final class IndexLock: Sendable {
         } catch {
             throw ScanError(.index, "cannot lock the index: \(error)")
         }
+    }
+
+    /// How often a writer waiting for the lock tries again.
+    public static let retryInterval: Duration = .milliseconds(250)
+
+    /// How waiting for the lock ended.
+    public enum Turn: Sendable {
+        /// This process holds the lock.
+        case held
+        /// `handOver` chose to stop waiting for this holder (a daemon to hand the work to).
+        case handedOver(Holder)
+        /// Stopped before the lock was free (Ctrl-C, shutdown, or a caller that would not wait).
+        case stopped
+    }
+
+    /// Takes the lock, trying again every `retryInterval` while another process holds it: the
+    /// one waiting policy of `tessera scan` and the daemon.
+    ///
+    /// - Parameters:
+    ///   - handOver: asked about each holder met; true stops waiting and returns `.handedOver`.
+    ///   - waiting: told once about each new holder waited for; false stops at once (`--no-wait`).
+    ///   - shouldStop: checked before each attempt.
+    public func waitForTurn(
+        role: Role, socket: FilePath?, clock: ElapsedClock = .continuous,
+        handOver: (Holder) -> Bool = { _ in false }, waiting: (Holder) -> Bool, shouldStop: () -> Bool
+    ) async throws(ScanError) -> Turn {
+        var announced: Int32?
+        while !shouldStop() {
+            guard let holder = try acquire(role: role, socket: socket) else { return .held }
+            if handOver(holder) { return .handedOver(holder) }
+            if announced != holder.pid {
+                announced = holder.pid
+                guard waiting(holder) else { return .stopped }
+            }
+            do { try await clock.sleep(for: Self.retryInterval) } catch { return .stopped }
+        }
+        return .stopped
     }
 
     /// Lets go of the lock (a one-shot scan that is done with the index).

@@ -35,7 +35,7 @@ public final class LibraryScanner: Sendable {
 
     /// Results per transaction, and the longest a result waits to be committed.
     static let batchSize = 256
-    static let batchInterval: TimeInterval = 1
+    static let batchInterval: Duration = .seconds(1)
 
     /// - Parameters:
     ///   - lock: the index's writer lock, when the caller has taken (or will wait for) it.
@@ -99,7 +99,7 @@ public final class LibraryScanner: Sendable {
             logger.warning("\(root): offline (\(reason)); what is indexed there is kept until it is back")
         }
         let roots = try RootSet(plan.present)
-        let started = Date()
+        let started = ContinuousClock.now
         progress.reset()
         try verifyIndex(full: full)
         let scan: (id: Int64, recovered: Bool)
@@ -137,7 +137,7 @@ public final class LibraryScanner: Sendable {
         let writer = DedicatedThread.start("index writer") { [self] in
             while true {
                 let (batch, finished) = outcomes.popBatch(
-                    limit: Self.batchSize, until: Date().addingTimeInterval(Self.batchInterval))
+                    limit: Self.batchSize, until: .now + Self.batchInterval)
                 if !batch.isEmpty {
                     // A batch is one transaction: retrying it after "busy" (a reader holding the
                     // file past the busy timeout) repeats nothing.
@@ -174,7 +174,7 @@ public final class LibraryScanner: Sendable {
             tally.fail(error)
         }
         if let cacheCheck, let checking {
-            cacheCheck.finish(by: Date().addingTimeInterval(Date().timeIntervalSince(started) / 10))
+            cacheCheck.finish(by: .now + started.duration(to: .now) / 10)
             checking.join()
             // A stopped scan starts no file; its counts stay those of the walk.
             if !stop.isSet {
@@ -232,7 +232,7 @@ public final class LibraryScanner: Sendable {
             throw failure
         }
         return ScanSummary(
-            scanID: scan.id, state: state, counts: counts, elapsed: Date().timeIntervalSince(started),
+            scanID: scan.id, state: state, counts: counts, elapsed: started.duration(to: .now).seconds,
             offline: offline.map(\.string))
     }
 }

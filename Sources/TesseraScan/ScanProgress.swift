@@ -55,7 +55,7 @@ public final class ScanProgress: Sendable {
 
     private let state = Mutex(Snapshot())
     /// When any thread of the scan last made progress, in monotonic nanoseconds.
-    private let lastBeat = Atomic<UInt64>(ScanProgress.monotonicNanoseconds())
+    private let lastBeat = Atomic<Int64>(ScanProgress.monotonicNanoseconds())
 
     public init() {}
 
@@ -76,14 +76,18 @@ public final class ScanProgress: Sendable {
         lastBeat.store(Self.monotonicNanoseconds(), ordering: .relaxed)
     }
 
-    /// Seconds since the scan last made progress: how long it has been stuck, if it is.
-    public var secondsSinceProgress: Double {
-        Double(Self.monotonicNanoseconds() &- lastBeat.load(ordering: .relaxed)) / 1e9
+    /// Time since the scan last made progress: how long it has been stuck, if it is.
+    public var sinceProgress: Duration {
+        .nanoseconds(Self.monotonicNanoseconds() &- lastBeat.load(ordering: .relaxed))
     }
 
-    private static func monotonicNanoseconds() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds
+    /// Nanoseconds on the monotonic clock, from when this process first asked.
+    private static func monotonicNanoseconds() -> Int64 {
+        let elapsed = Self.origin.duration(to: .now).components
+        return elapsed.seconds &* 1_000_000_000 &+ elapsed.attoseconds / 1_000_000_000
     }
+
+    private static let origin = ContinuousClock.now
 }
 
 /// A request to stop, checked between files: the file in hand is finished, no new one is started.

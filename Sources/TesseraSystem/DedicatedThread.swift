@@ -8,7 +8,7 @@ import Synchronization
 /// cooperative pool must never block (the daemon's timer and watchdog run on it).
 /// Synchronous code starts threads and joins them; async code awaits `run`.
 public final class DedicatedThread: Sendable {
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Condition(false)
 
     private init() {}
 
@@ -18,7 +18,7 @@ public final class DedicatedThread: Sendable {
         let handle = DedicatedThread()
         let thread = Thread {
             body()
-            handle.done.signal()
+            handle.done.withLock { $0 = true }
         }
         thread.name = name
         thread.stackSize = 1 << 20
@@ -28,7 +28,7 @@ public final class DedicatedThread: Sendable {
 
     /// Waits for the thread's body to return.
     public func join() {
-        done.wait()
+        done.wait(until: { $0 }) { _ in }
     }
 
     /// Runs `body` on a dedicated thread and returns its result.
@@ -55,8 +55,10 @@ public final class DedicatedThread: Sendable {
         }
         let abandon: @Sendable () -> Void = {
             cancel()
-            let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { finish(nil) }
+            Task {
+                try? await Task.sleep(for: grace)
+                finish(nil)
+            }
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

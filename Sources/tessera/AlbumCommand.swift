@@ -5,8 +5,6 @@ import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
 import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
 
 /// `tessera album build`: static HTML album pages.
 struct AlbumCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
 
@@ -18,21 +19,18 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var reports: [PhotoJSON] = []
+        var reports: [PhotoReport] = []
         for file in files {
             let path = CommandLinePath.path(file)
             do {
-                reports.append(PhotoJSON(path: path, metadata: try MetadataReader.read(at: path)))
+                reports.append(PhotoReport(path: path, metadata: try MetadataReader.read(at: path)))
             } catch {
                 let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
-                reports.append(PhotoJSON(path: path, format: ImageFormat.identify(prefix), error: error.reason))
+                reports.append(PhotoReport(path: path, format: ImageFormat.identify(prefix), error: error.reason))
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = reports.count == 1 ? try encoder.encode(reports[0]) : try encoder.encode(reports)
-            print(String(decoding: data, as: UTF8.self))
+            try reports.count == 1 ? printJSON(reports[0]) : printJSON(reports)
         } else {
             for report in reports { print(Self.text(report)) }
         }
@@ -42,7 +40,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// A few readable lines for a person at a terminal.
-    static func text(_ report: PhotoJSON) -> String {
+    static func text(_ report: PhotoReport) -> String {
         guard report.error == nil, let width = report.width, let height = report.height else {
             return TerminalText.escaped("\(report.path): \(report.error ?? "unreadable")")
         }

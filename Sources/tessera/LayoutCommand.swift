@@ -5,9 +5,6 @@ import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
-import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
 
 /// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
 struct LayoutCommand: ParsableCommand {
@@ -117,37 +114,14 @@ struct LayoutCommand: ParsableCommand {
         } catch {
             throw CLIError("\(source): cannot read: \(error.localizedDescription)")
         }
-        guard let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
-            throw CLIError("\(source): expected a JSON array of photo objects", status: 2)
-        }
-        return try list.enumerated().map { index, object in
-            func fail(_ field: String, _ expected: String) -> CLIError {
-                CLIError("\(source): photo \(index): \(field) must be \(expected)", status: 2)
-            }
-            guard let id = object["id"] as? String ?? (object["id"] as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }).map(String.init)
-            else { throw fail("id", "a string or a whole number") }
-            func number(_ keys: String...) throws -> Double? {
-                for key in keys where object[key] != nil && !(object[key] is NSNull) {
-                    guard let value = ReferenceEntryPoints.jsonNumber(object[key]) else { throw fail(key, "a number") }
-                    return value
-                }
-                return nil
-            }
-            var orientation: Int?
-            if let value = try number("orientation") {
-                guard let whole = Int(exactly: value), (1...8).contains(whole) else { throw fail("orientation", "a whole number from 1 to 8") }
-                orientation = whole
-            }
-            let capturedAt = object["capturedAt"].flatMap { $0 is NSNull ? nil : $0 }
-            guard capturedAt == nil || capturedAt is String else { throw fail("capturedAt", "a string") }
-            return LayoutPhoto(
-                id: id, pixelWidth: try number("width", "pixelWidth"), pixelHeight: try number("height", "pixelHeight"),
-                orientation: orientation, capturedAt: capturedAt as? String, bodyHeight: try number("bodyHeight"))
+        do {
+            return try LayoutPhoto.records(json: data)
+        } catch {
+            throw CLIError("\(source): \(error)", status: 2)
         }
     }
 }
 
-/// `tessera layout reference flickr|rows-optimal`: the compatibility entry points (docs/LAYOUT.md §7).
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reference", abstract: "Reference-compatible layouts: JSON on standard input, JSON on standard output.")

@@ -3,10 +3,8 @@ import Foundation
 import SystemPackage
 import TesseraIndex
 import TesseraMetadata
-import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
 import TesseraSystem
+import TesseraConfiguration
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
 struct ListCommand: ParsableCommand {
@@ -54,7 +52,7 @@ struct ListCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         if json {
-            print(try Self.json(records.map(PhotoJSON.init(record:))))
+            try printJSON(records.map(PhotoReport.init(record:)))
             return
         }
         guard !records.isEmpty else {
@@ -89,7 +87,7 @@ struct ListCommand: ParsableCommand {
         }
         if json {
             struct Album: Encodable { var id: Int64; var name: String; var path: String; var photos: Int; var newest, oldest: String? }
-            print(try Self.json(albums.map {
+            try printJSON((albums.map {
                 Album(id: $0.id, name: $0.name, path: $0.path.string, photos: $0.photoCount, newest: $0.newestCapturedAt, oldest: $0.oldestCapturedAt)
             }))
             return
@@ -110,11 +108,5 @@ struct ListCommand: ParsableCommand {
                 column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
-    }
-
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

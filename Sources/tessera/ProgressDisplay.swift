@@ -1,8 +1,6 @@
 import Foundation
-import TesseraSystem
-import TesseraConfiguration
 import TesseraScan
-import TesseraDaemon
+import TesseraSystem
 
 /// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
 ///

@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraIndex
-import TesseraConfiguration
 import TesseraScan
-import TesseraDaemon
 import TesseraSystem
 
 /// `tessera prune`: remove from the index what scans only hid, after saying what.

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import SystemPackage
-import TesseraIndex
-import TesseraConfiguration
-import TesseraScan
 import TesseraDaemon
+import TesseraIndex
+import TesseraScan
+import TesseraConfiguration
 
 /// `tessera rescan`: ask the running daemon to scan.
 struct RescanCommand: ParsableCommand {
@@ -31,16 +31,16 @@ struct RescanCommand: ParsableCommand {
         let path = try socket.map { FilePath($0) } ?? store.configuration().controlSocket
         let request = ControlRequest(command: .rescan, full: full, wait: wait)
         if !wait {
-            let ticket = try DaemonRequest.send(request, to: path, display: nil).accepted
+            let ticket = try DaemonRequest.send(request, to: path, showingProgress: false).accepted
             print(json ? #"{"accepted":\#(ticket ?? 0)}"# : "Rescan requested (scan \(ticket ?? 0)).")
             return
         }
-        let outcome = try DaemonRequest.send(request, to: path, display: json ? nil : .standardError)
+        let outcome = try DaemonRequest.send(request, to: path, showingProgress: !json)
         guard let summary = outcome.finished, outcome.error == nil else {
             throw CLIError("the scan failed: \(outcome.error ?? "no outcome")")
         }
         if json {
-            print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))
+            try printJSON(summary)
         } else {
             print("Scan \(summary)")
         }
@@ -50,34 +50,15 @@ struct RescanCommand: ParsableCommand {
 
 /// One request to the daemon, with its progress shown while the daemon works on it.
 enum DaemonRequest {
-    enum Display { case standardError }
-
-    /// The daemon's answers folded into one: what was accepted, how it ended, any error.
-    struct Outcome {
-        var accepted: Int?
-        var finished: ScanSummary?
-        var error: String?
-    }
-
-    static func send(_ request: ControlRequest, to path: FilePath, display: Display?) throws -> Outcome {
+    static func send(_ request: ControlRequest, to path: FilePath, showingProgress: Bool) throws -> ControlClient.Outcome {
         let latest = Mutex<ScanProgress.Snapshot?>(nil)
-        let progress = display.map { _ in ProgressDisplay(source: { latest.withLock { $0 } }) }
-        progress?.start()
-        defer { progress?.finish() }
-        var outcome = Outcome()
+        let display = showingProgress ? ProgressDisplay(source: { latest.withLock { $0 } }) : nil
+        display?.start()
+        defer { display?.finish() }
         do {
-            try ControlClient.send(request, to: path) { response in
-                if let ticket = response.accepted { outcome.accepted = ticket }
-                if let snapshot = response.progress { latest.withLock { $0 = snapshot } }
-                if let summary = response.finished { outcome.finished = summary }
-                if let error = response.error { outcome.error = error }
-            }
+            return try ControlClient.request(request, to: path) { snapshot in latest.withLock { $0 = snapshot } }
         } catch {
             throw CLIError(error.description)
         }
-        if let error = outcome.error, outcome.accepted == nil, outcome.finished == nil {
-            throw CLIError(error)
-        }
-        return outcome
     }
 }

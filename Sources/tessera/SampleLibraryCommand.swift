@@ -1,10 +1,7 @@
 import ArgumentParser
-import TesseraSamples
 import SystemPackage
 import TesseraMetadata
-import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
+import TesseraSamples
 
 /// `tessera sample-library DIR`: a generated library to try Tessera on (hidden; used by scripts/run.sh).
 struct SampleLibraryCommand: ParsableCommand {

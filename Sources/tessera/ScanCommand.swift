@@ -3,14 +3,14 @@ import Dispatch
 import Foundation
 import Logging
 import SystemPackage
-import TesseraIndex
 import TesseraConfiguration
-import TesseraScan
 import TesseraDaemon
+import TesseraIndex
+import TesseraScan
 import TesseraSystem
 
 /// `tessera scan`: one scan of the photo folders into the index and the thumbnail cache.
-struct ScanCommand: ParsableCommand {
+struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Scan photo folders into the index and render their thumbnails.",
@@ -45,7 +45,7 @@ struct ScanCommand: ParsableCommand {
     /// EX_TEMPFAIL: the index is busy; try again later.
     static let busyStatus: Int32 = 75
 
-    func run() throws {
+    func run() async throws {
         var configuration = try store.configuration()
         if let workers { configuration.workers = max(1, workers) }
         if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
@@ -58,16 +58,35 @@ struct ScanCommand: ParsableCommand {
         defer { withExtendedLifetime(interrupt) {} }
 
         let lock = IndexLock(index: configuration.index)
-        if let daemon = try takeIndex(lock, configuration: configuration, stop: stop) {
-            return try handOver(to: daemon, configuration: configuration)
+        let turn: IndexLock.Turn
+        do {
+            turn = try await lock.waitForTurn(
+                role: .scan, socket: nil, handOver: { $0.role == .serve && $0.socket != nil },
+                waiting: { [noWait] holder in
+                    if noWait {
+                        printError("tessera: \(configuration.index) is being written by \(holder); try again when it has finished")
+                    } else {
+                        printError("tessera: waiting for \(holder) to finish writing \(configuration.index)…")
+                    }
+                    return !noWait
+                },
+                shouldStop: { stop.isSet })
+        } catch {
+            throw CLIError(error.description)
         }
-        guard !stop.isSet else { throw ExitCode(130) }
+        switch turn {
+        case .held: break
+        case .handedOver(let daemon): return try handOver(to: daemon, configuration: configuration)
+        case .stopped: throw ExitCode(stop.isSet ? 130 : Self.busyStatus)
+        }
         let index = try store.openIndex(configuration, readOnly: false)
         defer { index.checkpoint() }
         let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock)
         let display = ProgressDisplay(progress: scanner.progress)
         display.start()
-        let result = Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
+        let result = await DedicatedThread.run("scan") { [full] in
+            Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
+        }
         display.finish()
         let summary: ScanSummary
         switch result {
@@ -78,43 +97,13 @@ struct ScanCommand: ParsableCommand {
         if summary.state == .interrupted { throw ExitCode(130) }
     }
 
-    /// Takes the index's writer lock, waiting while another scan has it. Returns the daemon
-    /// to hand over to when one serves the index, nil once the lock is held.
-    private func takeIndex(_ lock: IndexLock, configuration: Configuration, stop: StopFlag) throws -> IndexLock.Holder? {
-        var announced: Int32?
-        while !stop.isSet {
-            let holder: IndexLock.Holder?
-            do {
-                holder = try lock.acquire(role: .scan, socket: nil)
-            } catch {
-                throw CLIError(error.description)
-            }
-            guard let holder else { return nil }
-            if holder.role == .serve && holder.socket != nil { return holder }
-            if noWait {
-                printError("tessera: \(configuration.index) is being written by \(holder); try again when it has finished")
-                throw ExitCode(Self.busyStatus)
-            }
-            if announced != holder.pid {
-                announced = holder.pid
-                printError("tessera: waiting for \(holder) to finish writing \(configuration.index)…")
-            }
-            Thread.sleep(forTimeInterval: 0.25)
-        }
-        return nil
-    }
-
     /// Asks the daemon that serves the index to scan, and shows its progress and outcome.
     private func handOver(to daemon: IndexLock.Holder, configuration: Configuration) throws {
         guard let socket = daemon.socket else { return }
         printError("tessera: \(configuration.index) is served by \(daemon); the scan runs there")
-        let cwd = FilePath(FileManager.default.currentDirectoryPath)
-        let requested = roots.isEmpty ? nil : roots.map { root in
-            let path = CommandLinePath.path(root)
-            return Data((path.isAbsolute ? path : cwd.pushing(path)).lexicallyNormalized().rawBytes).base64EncodedString()
-        }
-        let request = ControlRequest(command: .rescan, full: full, wait: true, roots: requested)
-        let outcome = try DaemonRequest.send(request, to: socket, display: json ? nil : .standardError)
+        let request = ControlRequest(
+            command: .rescan, full: full, wait: true, roots: roots.isEmpty ? nil : roots.map(CommandLinePath.path))
+        let outcome = try DaemonRequest.send(request, to: socket, showingProgress: !json)
         guard let summary = outcome.finished else {
             throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
         }
@@ -125,9 +114,7 @@ struct ScanCommand: ParsableCommand {
 
     private func report(_ summary: ScanSummary, configuration: Configuration) {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self))
+            try? printJSON(summary)
         } else {
             print(Self.describe(summary, configuration: configuration))
         }

@@ -1,13 +1,9 @@
 import ArgumentParser
-import Foundation
 import Logging
-import ServiceLifecycle
 import SystemPackage
-import TesseraIndex
 import TesseraConfiguration
-import TesseraScan
 import TesseraDaemon
-import UnixSignals
+import TesseraScan
 
 /// `tessera serve`: the daemon.
 struct ServeCommand: AsyncParsableCommand {
@@ -39,56 +35,13 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try loadConfiguration()
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
-        let logger = Logger(label: "tessera")
-        let notifier = SystemdNotifier()
-        let lock = IndexLock(index: configuration.index)
+        let daemon = Daemon(
+            configuration: configuration, reload: { [self] in try loadConfiguration() }, version: Tessera.version,
+            logger: Logger(label: "tessera"))
         do {
-            if let holder = try lock.acquire(role: .serve, socket: configuration.controlSocket), holder.role == .serve {
-                throw CLIError("\(configuration.index) is already served by \(holder)")
-            }
-        } catch let error as ScanError {
+            try await daemon.run()
+        } catch let error as DaemonError {
             throw CLIError(error.description)
         }
-        let index = try store.openIndex(configuration, readOnly: false)
-        let live = LiveConfiguration(configuration, logger: logger, load: { [self] in try loadConfiguration() })
-        let coordinator = ScanCoordinator(progress: ScanProgress())
-        let reporter = StatusReporter(
-            coordinator: coordinator, index: index, cachePath: configuration.cache.string, version: Tessera.version)
-        let control: ControlServer
-        do {
-            control = try ControlServer(
-                path: configuration.controlSocket, coordinator: coordinator, reporter: reporter, roots: configuration.roots,
-                logger: logger)
-        } catch {
-            throw CLIError(error.description)
-        }
-        if configuration.scanOnStart { coordinator.trigger(full: false) }
-        let interval = configuration.rescanInterval > 0 ? Duration.seconds(configuration.rescanInterval) : nil
-        // Shut down in reverse order: the scan first (it finishes the files in hand), then the socket.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: TimerService(coordinator: coordinator, notifier: notifier, rescanInterval: interval)),
-        ]
-        if configuration.watch {
-            services.append(.init(service: WatchService(configuration: configuration, coordinator: coordinator, logger: logger)))
-        }
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: services + [
-                .init(service: ReloadSignalService(configuration: live, coordinator: coordinator, logger: logger)),
-                .init(service: control),
-                .init(
-                    service: ScanService(
-                        index: index, lock: lock, configuration: live, coordinator: coordinator, notifier: notifier, logger: logger),
-                    successTerminationBehavior: .gracefullyShutdownGroup),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(9)
-        let group = ServiceGroup(configuration: groupConfiguration)
-        logger.info("tessera \(Tessera.version) serving \(configuration.roots.map(\.string).joined(separator: ", ")); control socket \(configuration.controlSocket)")
-        notifier.send("READY=1\nSTATUS=Started")
-        try await group.run()
-        // A scan left running at shutdown may be inside a transaction: leave the file alone.
-        if !coordinator.snapshot.abandonedScan { index.checkpoint() }
-        logger.info("stopped")
     }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraDaemon
 import TesseraIndex
+import TesseraScan
 import TesseraSystem
 import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: ParsableCommand {
@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
         }
         guard let status else { throw CLIError("the daemon sent no status") }
         if json {
-            try Self.printJSON(status)
+            try printJSON(status)
             return
         }
         var lines = ["tessera \(status.version), up \(ProgressDisplay.duration(status.uptime)), \(status.state.rawValue)"]
@@ -68,7 +68,7 @@ struct StatusCommand: ParsableCommand {
             last?.reason = "no process is scanning any more (killed?); the next scan finishes its work"
         }
         if json {
-            try Self.printJSON(IndexReport(
+            try printJSON(IndexReport(
                 state: "not-running", daemon: daemon, photos: totals.photos, albums: totals.albums, errors: totals.errors,
                 lastScan: last, index: configuration.index.string))
             return
@@ -88,13 +88,6 @@ struct StatusCommand: ParsableCommand {
         }
         lines.append("  index        \(configuration.index)")
         print(lines.map { TerminalText.escaped($0) }.joined(separator: "\n"))
-    }
-
-    private static func printJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
     /// `status --json` without a daemon.

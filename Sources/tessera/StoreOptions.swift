@@ -1,9 +1,7 @@
 import ArgumentParser
 import SystemPackage
-import TesseraIndex
 import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
+import TesseraIndex
 import TesseraSystem
 
 /// Options every index-using command shares: which configuration, index and cache.

@@ -1,12 +1,8 @@
 import ArgumentParser
-import Synchronization
 import Foundation
 import SystemPackage
 import TesseraImage
 import TesseraMetadata
-import TesseraConfiguration
-import TesseraScan
-import TesseraDaemon
 import TesseraSystem
 
 /// `tessera thumb`: render renditions of given files, outside any index.
@@ -106,12 +102,6 @@ struct ThumbCommand: ParsableCommand {
         }
     }
 
-    /// One file to render, and where each of its renditions goes.
-    private struct Job {
-        var input: FilePath
-        var outputs: [RenditionSpec: FilePath]
-    }
-
     func run() throws {
         var options = RenderOptions()
         options.quality = quality
@@ -121,10 +111,10 @@ struct ThumbCommand: ParsableCommand {
         options.colorManagement = colorManagement
         options.embeddedPreviews = embeddedPreviews
         let specs = specs
-        let jobs: [Job]
+        let jobs: [BatchRenderer.Job]
         if let output {
             options.format = Self.format(of: output) ?? .jpeg
-            jobs = [Job(input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])]
+            jobs = [BatchRenderer.Job(input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])]
         } else {
             let directory = CommandLinePath.path(outDir ?? ".")
             options.format = format
@@ -135,65 +125,18 @@ struct ThumbCommand: ParsableCommand {
                     let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"
                     return (spec, directory.appending("\(stem)\(suffix).\(format.fileExtension)"))
                 }
-                return Job(input: input, outputs: Dictionary(uniqueKeysWithValues: outputs))
+                return BatchRenderer.Job(input: input, outputs: Dictionary(uniqueKeysWithValues: outputs))
             }
         }
 
-        let failures = Mutex(0)
-        let queue = JobQueue(count: jobs.count)
-        let threads = (0..<min(workers ?? ProcessInfo.processInfo.activeProcessorCount, jobs.count)).map { number in
-            DedicatedThread.start("thumb \(number)") { [options] in
-                let renderer = Renderer(options: options)
-                while let index = queue.next() {
-                    let job = jobs[index]
-                    do throws(PhotoError) {
-                        // No placeholder here: squares alone then decode only around the square.
-                        let rendered = try renderer.render(file: job.input, specs: specs, placeholder: false)
-                        for rendition in rendered.renditions {
-                            guard let path = job.outputs[rendition.spec] else { continue }
-                            do throws(SystemError) {
-                                try FileSystem.writeAtomically(rendition.bytes, to: path)
-                            } catch {
-                                throw PhotoError(.io, path: path, error.reason)
-                            }
-                        }
-                        for warning in rendered.metadata.warnings + rendered.warnings {
-                            printError("\(job.input): warning: \(warning)")
-                        }
-                    } catch {
-                        printError(error.path.isEmpty ? "\(job.input): \(error.reason)" : error.description)
-                        failures.withLock { $0 += 1 }
-                    }
-                }
+        let batch = BatchRenderer(options: options, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        let failures = batch.render(jobs, specs: specs) { event in
+            switch event {
+            case .warning(let path, let warning): printError("\(path): warning: \(warning)")
+            case .failure(let error): printError(error.description)
             }
         }
-        threads.forEach { $0.join() }
-        if failures.withLock({ $0 }) > 0 {
-            throw ExitCode(1)
-        }
+        if failures > 0 { throw ExitCode(1) }
     }
 }
 
-/// Hands out job indices to workers, each exactly once.
-final class JobQueue: Sendable {
-    private let state: Mutex<Int>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        self.state = Mutex(0)
-    }
-
-    func next() -> Int? {
-        state.withLock { nextIndex in
-            guard nextIndex < count else { return nil }
-            defer { nextIndex += 1 }
-            return nextIndex
-        }
-    }
-}
-
-/// Writes one line to standard error, with control characters escaped.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
-}

@@ -1,6 +1,7 @@
-import Foundation
+import Synchronization
 @testable import TesseraScan
-import TesseraConfiguration
+import TesseraSystem
+import TesseraTestSupport
 import Testing
 
 struct BoundedQueueTests {
@@ -9,25 +10,41 @@ struct BoundedQueueTests {
     @Test func batchesKeepOrderAcrossTheRingsEnd() {
         let queue = BoundedQueue<Int>(capacity: 8)
         let count = 100_000
-        let producer = Thread {
+        let producer = DedicatedThread.start("producer") {
             for value in 0..<count { queue.push(value) }
             queue.close()
         }
-        producer.start()
         var received: [Int] = []
-        var largestStorage = 0
         while true {
-            let (batch, finished) = queue.popBatch(limit: 7, until: Date().addingTimeInterval(5))
-            largestStorage = max(largestStorage, queue.storageSize)
+            let (batch, finished) = queue.popBatch(limit: 7, until: .now + .seconds(5))
             received += batch
             if finished { break }
         }
+        producer.join()
         #expect(received == Array(0..<count))
         #expect(queue.pop() == nil)
-        // The storage is what the capacity asks all along, however long the queue goes without
-        // draining: before, an array that compacted only when empty grew with every element
-        // pushed meanwhile (the scan's outcome queue held a library's worth of outcomes).
-        #expect(largestStorage == 8)
+    }
+
+    /// The bound holds: a producer with no consumer stops at the capacity, and goes on by one
+    /// for each element taken. (Before, an array that compacted only when empty grew with every
+    /// element pushed while the queue never drained.)
+    @Test func aPushWaitsWhileTheQueueIsFull() {
+        let queue = BoundedQueue<Int>(capacity: 8)
+        let pushed = Atomic(0)
+        let producer = DedicatedThread.start("producer") {
+            for value in 0..<10 {
+                queue.push(value)
+                pushed.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        #expect(Deadline.wait(seconds: 10) { pushed.load(ordering: .sequentiallyConsistent) == 8 })
+        #expect(queue.isFull)
+        #expect(pushed.load(ordering: .sequentiallyConsistent) == 8)
+        #expect(queue.pop() == 0)
+        #expect(Deadline.wait(seconds: 10) { pushed.load(ordering: .sequentiallyConsistent) == 9 })
+        #expect(queue.pop() == 1)
+        producer.join()
+        #expect(pushed.load(ordering: .sequentiallyConsistent) == 10 && queue.isFull)
     }
 
     @Test func aClosedQueueRefusesPushesAndDrainsWhatItHolds() {

@@ -1,66 +1,67 @@
 import Foundation
-import SystemPackage
+public import SystemPackage
 import TesseraImage
-import TesseraIndex
-import TesseraMetadata
+public import TesseraMetadata
 import TesseraSystem
 
-/// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`.
+/// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`:
+/// what other programs read of a photo, from its file or from the index.
 ///
 /// Field names are a contract with front ends. Keys whose value is unknown are
 /// written as `null`, not left out. `path` is the path as UTF-8; a name that is
 /// not valid UTF-8 is shown there with U+FFFD and given exactly, as the
 /// base64 of its bytes, in `pathBase64` (present only then).
-struct PhotoJSON: Encodable {
-    var path: String
-    var pathBase64: String?
-    var format: String
-    var width: Int?
-    var height: Int?
-    var orientation: Int?
-    var displayWidth: Int?
-    var displayHeight: Int?
-    var capturedAt: String?
-    var utcOffset: String?
-    var dateSource: String?
-    var make: String?
-    var model: String?
-    var lensModel: String?
-    var exposureTime: Double?
-    var fNumber: Double?
-    var iso: Int?
-    var focalLength: Double?
-    var gps: ExifFields.GPS?
-    var coding: String?
+public struct PhotoReport: Encodable, Sendable {
+    public var path: String
+    public var pathBase64: String?
+    public var format: String
+    public var width: Int?
+    public var height: Int?
+    public var orientation: Int?
+    public var displayWidth: Int?
+    public var displayHeight: Int?
+    public var capturedAt: String?
+    public var utcOffset: String?
+    public var dateSource: String?
+    public var make: String?
+    public var model: String?
+    public var lensModel: String?
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    public var focalLength: Double?
+    public var gps: ExifFields.GPS?
+    public var coding: String?
     /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
-    var hdr: String?
+    public var hdr: String?
     /// A HEIF's `nclx` colour description (`inspect` only).
-    var nclx: [String: Int]?
-    var warnings: [String]
-    var error: String?
+    public var nclx: [String: Int]?
+    public var warnings: [String]
+    public var error: String?
     /// Index fields (`tessera list`): nil for `inspect`, and then not written.
-    var id: Int64?
-    var album: String?
+    public var id: Int64?
+    public var album: String?
     /// Square renditions, size → path (the field from before fits).
-    var thumbnails: [String: String]?
-    var renditions: [RenditionJSON]?
+    public var thumbnails: [String: String]?
+    public var renditions: [Rendition]?
     /// The ThumbHash placeholder, base64.
-    var thumbhash: String?
-    var status: String?
+    public var thumbhash: String?
+    public var status: String?
 
-    struct RenditionJSON: Encodable {
-        var kind: String
-        var size: Int
-        var width: Int
-        var height: Int
-        var bytes: Int?
-        var path: String
+    /// One rendition file of the photo.
+    public struct Rendition: Encodable, Sendable {
+        public var kind: String
+        public var size: Int
+        public var width: Int
+        public var height: Int
+        public var bytes: Int?
+        public var path: String
         /// Where its pixels came from: `decoded`, `dc-scans`, `mpf-preview`, `exif-thumbnail`.
-        var source: String
+        public var source: String
     }
 
     /// What `inspect` read from a file.
-    init(path: FilePath, metadata: PhotoMetadata) {
+    public init(path: FilePath, metadata: PhotoMetadata) {
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         format = metadata.format.rawValue
         width = metadata.width
@@ -86,7 +87,7 @@ struct PhotoJSON: Encodable {
     }
 
     /// A file `inspect` could not read.
-    init(path: FilePath, format: ImageFormat, error: String) {
+    public init(path: FilePath, format: ImageFormat, error: String) {
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         self.format = format.rawValue
         self.warnings = []
@@ -94,7 +95,7 @@ struct PhotoJSON: Encodable {
     }
 
     /// A row of the index.
-    init(record: PhotoRecord) {
+    public init(record: PhotoRecord) {
         (path, pathBase64) = Self.encode(record.pathBytes)
         format = record.format.rawValue
         width = record.width
@@ -122,7 +123,7 @@ struct PhotoJSON: Encodable {
         let squares = record.renditions.filter { $0.spec.kind == .square }
         thumbnails = Dictionary(squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
         renditions = record.renditions.map {
-            RenditionJSON(
+            Rendition(
                 kind: $0.spec.kind.rawValue, size: $0.spec.size, width: $0.width, height: $0.height, bytes: $0.bytes,
                 path: $0.path, source: $0.source.rawValue)
         }
@@ -144,7 +145,7 @@ struct PhotoJSON: Encodable {
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(path, forKey: .path)
         try container.encodeIfPresent(pathBase64, forKey: .pathBase64)

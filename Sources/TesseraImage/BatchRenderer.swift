@@ -1,0 +1,77 @@
+import Synchronization
+public import SystemPackage
+public import TesseraMetadata
+import TesseraSystem
+
+/// Renders files to files outside any index, several at a time: what `tessera thumb` does.
+///
+/// Each worker has its own `Renderer` (and so its own colour transforms) on a thread of its
+/// own; each file is decoded once for all its renditions, and a file that fails does not
+/// stop the others.
+public struct BatchRenderer: Sendable {
+    /// One file to render, and where each of its renditions goes.
+    public struct Job: Sendable {
+        public var input: FilePath
+        public var outputs: [RenditionSpec: FilePath]
+
+        public init(input: FilePath, outputs: [RenditionSpec: FilePath]) {
+            self.input = input
+            self.outputs = outputs
+        }
+    }
+
+    /// What happened to one file: a failure, or a warning on a file that rendered.
+    public enum Event: Sendable {
+        case warning(FilePath, String)
+        case failure(PhotoError)
+    }
+
+    public var options: RenderOptions
+    public var workers: Int
+
+    public init(options: RenderOptions, workers: Int) {
+        self.options = options
+        self.workers = max(1, workers)
+    }
+
+    /// Renders `specs` of every job, written atomically; tells `report` of each warning and
+    /// failure as it happens. Returns how many files failed.
+    public func render(_ jobs: [Job], specs: [RenditionSpec], report: @escaping @Sendable (Event) -> Void) -> Int {
+        let next = Mutex(0)
+        let failures = Mutex(0)
+        let threads = (0..<min(workers, jobs.count)).map { number in
+            DedicatedThread.start("render \(number)") { [options] in
+                let renderer = Renderer(options: options)
+                while let index = next.withLock({ next -> Int? in
+                    defer { next += 1 }
+                    return next < jobs.count ? next : nil
+                }) {
+                    do throws(PhotoError) {
+                        try Self.render(jobs[index], specs: specs, renderer: renderer, report: report)
+                    } catch {
+                        report(.failure(error.path.isEmpty ? error.at(jobs[index].input) : error))
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+            }
+        }
+        threads.forEach { $0.join() }
+        return failures.withLock { $0 }
+    }
+
+    private static func render(
+        _ job: Job, specs: [RenditionSpec], renderer: Renderer, report: (Event) -> Void
+    ) throws(PhotoError) {
+        // No placeholder here: squares alone then decode only around the square.
+        let rendered = try renderer.render(file: job.input, specs: specs, placeholder: false)
+        for rendition in rendered.renditions {
+            guard let path = job.outputs[rendition.spec] else { continue }
+            do throws(SystemError) {
+                try FileSystem.writeAtomically(rendition.bytes, to: path)
+            } catch {
+                throw PhotoError(.io, path: path, error.reason)
+            }
+        }
+        for warning in rendered.metadata.warnings + rendered.warnings { report(.warning(job.input, warning)) }
+    }
+}
