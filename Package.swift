@@ -93,6 +93,7 @@ let package = Package(
         .target(
             name: "TesseraAlbum",
             dependencies: ["TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
+            resources: [.embedInCode("Resources/album.css"), .embedInCode("Resources/album.js")],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraConfiguration",

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs, then runs all of it: the Swift tests, then the
-# headless-Chromium check of the album pages. Fails when any test fails or none ran.
+# Installs what the test suite needs, then runs all of it: the Swift tests, the checks of the
+# manual page, references and architecture, colour and HDR renditions, the headless-Chromium
+# check of the album pages, and the systemd check (a booted container; needs root). Fails when
+# any test fails or none ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;
@@ -39,6 +41,10 @@ done
 
 # Every reference resolves: documents named in sources and docs, layout sections, unit pages.
 python3 scripts/check-references.py
+
+# docs/ARCHITECTURE.md's import table is what the code imports; files are written through
+# TesseraSystem only; no production module uses the test support or the sample builders.
+python3 scripts/check-architecture.py
 
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).

@@ -114,7 +114,7 @@ public struct AlbumBuilder: Sendable {
         }
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
         try output.write("Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
-        for (name, text) in Assets.files {
+        for (name, text) in Assets.files(widths: options.widths) {
             try output.write(text, to: "assets/" + name)
         }
         let media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
@@ -282,10 +282,10 @@ public struct AlbumBuilder: Sendable {
     }
 
     static func makeDirectory(_ path: FilePath) throws(AlbumError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path.string, withIntermediateDirectories: true)
+        do throws(SystemError) {
+            try FileSystem.createDirectories(path)
         } catch {
-            throw AlbumError(.output, "\(path): cannot create: \(error.localizedDescription)")
+            throw AlbumError(.output, "\(path): cannot create: \(error.errno)")
         }
     }
 
@@ -325,8 +325,8 @@ struct Manifest: Codable {
     var albums: [String: String] = [:]
 
     static func load(from output: FilePath) -> Manifest {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: output.appending(".tessera-album.json").string)),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        guard let bytes = FileSystem.smallFileContents(output.appending(".tessera-album.json"), limit: 64 << 20),
+              let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
         else { return Manifest() }
         return manifest
     }

@@ -62,12 +62,11 @@ final class OutputFolder {
         try parent(of: relative)
         checked = checked.filter { !($0 == relative || $0.hasPrefix(relative + "/")) }
         let target = path(relative)
-        guard (try? FileSystem.linkStatus(of: target)) != nil else { return }
-        do {
+        do throws(SystemError) {
             // Removes a link itself, never what it points to, and does not follow links inside.
-            try FileManager.default.removeItem(atPath: target.string)
+            try FileSystem.removeTree(target)
         } catch {
-            throw AlbumError(.output, "\(target): cannot remove: \(error.localizedDescription)")
+            throw AlbumError(.output, "\(target): cannot remove: \(error.errno)")
         }
     }
 

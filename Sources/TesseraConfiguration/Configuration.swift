@@ -90,13 +90,13 @@ public struct Configuration: Sendable {
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> FilePath? {
         if let explicit {
-            guard FileManager.default.fileExists(atPath: explicit) else {
+            guard Self.exists(explicit) else {
                 throw ConfigurationError(file: FilePath(explicit), key: nil, "no such file")
             }
             return FilePath(explicit)
         }
         if let variable = environment["TESSERA_CONFIG"], !variable.isEmpty {
-            guard FileManager.default.fileExists(atPath: variable) else {
+            guard Self.exists(variable) else {
                 throw ConfigurationError(file: FilePath(variable), key: nil, "no such file (from $TESSERA_CONFIG)")
             }
             return FilePath(variable)
@@ -104,10 +104,14 @@ public struct Configuration: Sendable {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         for candidate in ["/etc/tessera/config.yaml", configHome + "/tessera/config.yaml"]
-        where FileManager.default.fileExists(atPath: candidate) {
+        where Self.exists(candidate) {
             return FilePath(candidate)
         }
         return nil
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        (try? FileSystem.status(of: FilePath(path))) != nil
     }
 
     /// A configuration file's text: a regular file of at most a MiB, in UTF-8 (the first byte

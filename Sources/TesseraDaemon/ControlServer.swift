@@ -44,11 +44,10 @@ public final class ControlServer: Service, Sendable {
         self.logger = logger
         let directory = path.removingLastComponent()
         if (try? FileSystem.status(of: directory)) == nil {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            do throws(SystemError) {
+                try FileSystem.createDirectories(directory, mode: 0o700)
             } catch {
-                throw ControlError(.socket, "\(directory): cannot create the socket directory: \(error.localizedDescription)")
+                throw ControlError(.socket, "\(directory): cannot create the socket directory: \(error.errno)")
             }
         }
         if (try? UnixSocket.connect(to: path, timeout: 1)) != nil {

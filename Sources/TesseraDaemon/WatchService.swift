@@ -48,24 +48,9 @@ public struct WatchService: Service {
             || type.hasPrefix("fuse")
     }
 
-    /// The type of the file system holding `path`: the longest mount point that contains it.
-    static func fileSystemType(of path: FilePath) -> String? {
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return nil }
-        var best: (point: String, type: String)?
-        for line in mounts.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3 else { continue }
-            // Mount points escape spaces as \040.
-            let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
-            let contains = point == "/" || path.string == point || path.string.hasPrefix(point + "/")
-            if contains && point.count > (best?.point.count ?? -1) { best = (point, String(fields[2])) }
-        }
-        return best?.type
-    }
-
     public func run() async throws {
         for root in roots {
-            if let type = Self.fileSystemType(of: root), Self.isRemote(type) {
+            if let type = MountTable.fileSystemType(of: root), Self.isRemote(type) {
                 return await fallBack("\(root) is on \(type), where changes made elsewhere raise no inotify event")
             }
         }

@@ -1,6 +1,7 @@
 import CSQLiteConfig
 import Foundation
 import GRDB
+import TesseraSystem
 public import SystemPackage
 
 /// The SQLite index file: one database pool for the life of the process.
@@ -44,11 +45,8 @@ public final class PhotoIndex: Sendable {
         do {
             if !readOnly {
                 let directory = path.removingLastComponent()
-                if !directory.isEmpty {
-                    try FileManager.default.createDirectory(
-                        atPath: directory.string, withIntermediateDirectories: true)
-                }
-            } else if !FileManager.default.fileExists(atPath: path.string) {
+                if !directory.isEmpty { try FileSystem.createDirectories(directory) }
+            } else if (try? FileSystem.status(of: path)) == nil {
                 throw IndexError(.missing, path: path, "no index file here; run `tessera scan` first")
             }
             pool = try DatabasePool(path: path.string, configuration: configuration)

@@ -22,12 +22,12 @@ public enum FileSystem {
         path.withPlatformString { access($0, R_OK | X_OK) } == 0
     }
 
-    /// `mkdir -p`: creates `directory` and its missing parents with mode 0755.
-    public static func createDirectories(_ directory: FilePath) throws(SystemError) {
+    /// `mkdir -p`: creates `directory` and its missing parents with `mode` (0755 by default).
+    public static func createDirectories(_ directory: FilePath, mode: UInt32 = 0o755) throws(SystemError) {
         var current = FilePath(root: directory.root)
         for component in directory.components {
             current.append(component)
-            let made = current.withPlatformString { mkdir($0, 0o755) }
+            let made = current.withPlatformString { mkdir($0, mode_t(mode)) }
             if made != 0 && errno != EEXIST {
                 throw SystemError("create the directory", path: current, Errno(rawValue: errno))
             }
@@ -88,6 +88,26 @@ public enum FileSystem {
         guard path.withPlatformString(unlink) != 0 else { return }
         let code = Errno(rawValue: errno)
         guard code == .noSuchFileOrDirectory else { throw SystemError("remove", path: path, code) }
+    }
+
+    /// Removes whatever is at `path`: a file, a link (never what it points to) or a folder with
+    /// all it holds (links inside are removed, not followed). Nothing there is not an error.
+    public static func removeTree(_ path: FilePath) throws(SystemError) {
+        guard let status = try? linkStatus(of: path) else { return }
+        guard status.type == .directory else { return try removeFile(path) }
+        for name in entries(of: path) ?? [] {
+            try removeTree(FilePath(rawBytes: path.rawBytes + [UInt8(ascii: "/")] + name))
+        }
+        guard path.withPlatformString(rmdir) != 0 else { return }
+        let code = Errno(rawValue: errno)
+        guard code == .noSuchFileOrDirectory else { throw SystemError("remove", path: path, code) }
+    }
+
+    /// The whole of the small file at `path` (a manifest, a configuration): nil when it is not
+    /// there, is not a regular file or holds more than `limit` bytes.
+    public static func smallFileContents(_ path: FilePath, limit: Int) -> [UInt8]? {
+        guard let file = try? RegularFile(opening: path) else { return nil }
+        return (try? file.contents(limit: limit)) ?? nil
     }
 
     /// How many names `directory` holds (without `.`, `..` and names starting with `skipping`),

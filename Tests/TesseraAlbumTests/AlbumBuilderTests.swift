@@ -62,6 +62,26 @@ struct AlbumBuilderTests {
         }
     }
 
+    /// The style sheet shows each layout from its own width up, for whatever widths the pages
+    /// are laid out at (before, it named 375, 768 and 1280 whatever the options said, and any
+    /// other widths hid every layout).
+    @Test func theStyleSheetShowsEachLaidOutWidthFromThatWidthUp() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 4)
+        let output = FilePath(directory.appending("site"))
+        var options = AlbumBuilder.Options(output: output)
+        options.widths = [1000, 420]
+        _ = try AlbumBuilder(index: index, options: options).build()
+        let css = try String(contentsOfFile: output.appending("assets/album.css").string, encoding: .utf8)
+        #expect(css.contains(".w420{display:block}"))
+        #expect(css.contains("@media (min-width:1000px){.w420{display:none}.w1000{display:block}}"))
+        #expect(!css.contains("w375") && !css.contains("w768") && !css.contains("w1280"))
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
+        let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
+        #expect(page.contains("class=\"layout w420\"") && page.contains("class=\"layout w1000\""))
+    }
+
     @Test func anUnchangedIndexWritesNoPageAgainAndAStopEndsTheBuild() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

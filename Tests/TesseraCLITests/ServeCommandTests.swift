@@ -101,9 +101,12 @@ final class DaemonProcess {
     }
 
     /// Sends raw bytes as one client and returns the first answer (empty when `closeEarly`).
-    static func raw(_ bytes: [UInt8], to path: String, closeEarly: Bool = false) -> String {
+    /// Sends `bytes` and returns the first answer; "" when none comes within `timeout` seconds.
+    static func raw(_ bytes: [UInt8], to path: String, closeEarly: Bool = false, timeout: Int = 30) -> String {
         let descriptor = connect(path)
         defer { close(descriptor) }
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         _ = send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL))
         if closeEarly { return "" }
         var buffer = [UInt8](repeating: 0, count: 4096)

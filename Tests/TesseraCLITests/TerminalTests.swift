@@ -48,11 +48,14 @@ struct TerminalTests {
         func progressLines() -> [String] { screen().filter { $0.contains("files") && $0.contains("%") } }
         // then while it runs the bar stays on one line within the width,
         #expect(Deadline.wait(seconds: 60) { !progressLines().isEmpty }, "\(screen())")
+        // (five redraws: each sample waits for the screen to change)
+        var shown = screen()
         for _ in 0..<5 {
             let lines = progressLines()
             #expect(lines.count <= 1, "\(screen())")
             #expect(lines.allSatisfy { $0.count < 60 }, "\(lines)")
-            _ = Deadline.wait(seconds: 0.3) { false }
+            _ = Deadline.wait(seconds: 10) { screen() != shown }
+            shown = screen()
         }
         // and after the terminal narrows to 40 columns, it redraws within the new width.
         _ = try Self.tmux(["resize-window", "-t", session, "-x", "40", "-y", "20"])

@@ -1,0 +1,32 @@
+import Glibc
+public import SystemPackage
+
+/// The mounted file systems, as `/proc/self/mounts` lists them.
+public enum MountTable {
+    /// The type of the file system holding `path` (`ext4`, `nfs4`, `fuse.sshfs`): that of the
+    /// longest mount point containing it; nil when the table cannot be read.
+    public static func fileSystemType(of path: FilePath) -> String? {
+        // The kernel reports the size of /proc files as 0: read until the end instead.
+        let descriptor = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < 16 << 20 {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            bytes += chunk[..<got]
+        }
+        var best: (point: String, type: String)?
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            // Mount points escape spaces as \040.
+            let point = fields[1].split(separator: "\\040", omittingEmptySubsequences: false).joined(separator: " ")
+            let contains = point == "/" || path.string == point || path.string.hasPrefix(point + "/")
+            if contains && point.count > (best?.point.count ?? -1) { best = (point, String(fields[2])) }
+        }
+        return best?.type
+    }
+}
