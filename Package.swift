@@ -12,7 +12,6 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "tessera",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
         .library(name: "TesseraMetadata", targets: ["TesseraMetadata"]),
@@ -75,9 +74,7 @@ let package = Package(
         .target(
             name: "TesseraImage",
             dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem"],
-            // Optimised even in debug builds: its pixel loops run some fifty times slower
-            // without, which would make every test that renders a library crawl.
-            swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]),
+            swiftSettings: swiftSettings),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(

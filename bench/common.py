@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT / "scripts"))
+from srgb_reference import upright_srgb  # noqa: E402  (the one reference, shared with the colour check)
 
 
 def require_tools(tools):
@@ -72,20 +74,3 @@ def ssim(a, b):
     cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
     index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
     return float(index.mean())
-
-
-def upright_srgb(path):
-    """The photo at full resolution, upright, converted to sRGB with its ICC profile (Pillow's
-    ImageCms), as a Pillow RGB image. Needs Pillow (`require_python` it first)."""
-    import io
-
-    from PIL import Image, ImageCms, ImageOps
-
-    image = Image.open(path)
-    image.load()
-    profile = image.info.get("icc_profile")
-    image = ImageOps.exif_transpose(image)
-    if profile:
-        image = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
-                                          ImageCms.createProfile("sRGB"), outputMode="RGB")
-    return image.convert("RGB")

@@ -11,14 +11,15 @@ Usage: scripts/check-colour.py TESSERA [--corpus DIR] [--fit SIZE] [--limit DE]
 Needs Debian's python3-pil and python3-numpy (run it with /usr/bin/python3).
 """
 import argparse
-import io
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageCms, ImageOps
+from PIL import Image
+
+from srgb_reference import upright_srgb
 
 BLOCK = 16
 
@@ -72,23 +73,9 @@ def block_means(rgb):
 
 
 def reference(path, size):
-    """The photo in sRGB, upright, at `size`, converted by ImageCms."""
-    image = Image.open(path)
-    image.load()
-    profile = image.info.get("icc_profile")
-    image = ImageOps.exif_transpose(image)
-    alpha = None
-    if image.mode in ("RGBA", "LA", "P", "PA"):
-        image = image.convert("RGBA")
-        alpha = image.getchannel("A")
-        image = image.convert("RGB")
-    source = ImageCms.ImageCmsProfile(io.BytesIO(profile))
-    image = ImageCms.profileToProfile(
-        image, source, ImageCms.createProfile("sRGB"), renderingIntent=ImageCms.Intent.PERCEPTUAL, outputMode="RGB")
-    if alpha is not None:
-        # Transparent pixels are shown over the renditions' background, white by default.
-        image = Image.composite(image, Image.new("RGB", image.size, (255, 255, 255)), alpha)
-    return image.resize(size, Image.LANCZOS)
+    """The photo in sRGB, upright, at `size` (transparent pixels over white, the renditions'
+    default background)."""
+    return upright_srgb(path).resize(size, Image.LANCZOS)
 
 
 def tagged_photos(corpus):

@@ -21,18 +21,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus"))
 
 
-def ensure_tools():
-    missing = [pkg for tool, pkg in (("/usr/bin/time", "time"), ("/usr/bin/sqlite3", "sqlite3")) if not os.path.exists(tool)]
-    if missing:
-        subprocess.run([os.path.join(ROOT, "scripts", "install-deps.sh")] + missing, check=True)
-
-
-def build():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "tessera"], cwd=ROOT, check=True)
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True)
-    return os.path.join(out.stdout.strip(), "tessera")
-
-
 def library(tessera, where, copies):
     """A library of generated photos (the sample library, copied `copies` times)."""
     sample = os.path.join(where, "sample")
@@ -405,8 +393,8 @@ def main():
     parser.add_argument("--tessera", help="the binary to test (default: build a release one)")
     parser.add_argument("--rounds", type=int, default=20)
     options = parser.parse_args()
-    ensure_tools()
-    tessera = options.tessera or build()
+    require_tools({"/usr/bin/time": "time", "sqlite3": "sqlite3"})
+    tessera = options.tessera or tessera_binary()
     if not os.path.isdir(CORPUS):
         print("note: ../shared/corpus not found beside the project; corpus files are left out")
     offline_roots(tessera, options.rounds)

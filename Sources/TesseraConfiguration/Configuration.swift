@@ -78,6 +78,14 @@ public struct Configuration: Sendable {
     /// setting that changes their pixels.
     public var renderSettings: RenderSettings { RenderSettings(renditions: renditions, options: rendering) }
 
+    /// The album site's options for a build into `output`: the configured style and originals.
+    public func albumOptions(output: FilePath) -> AlbumBuilder.Options {
+        var options = AlbumBuilder.Options(output: output)
+        options.style = albumStyle
+        options.originals = albumOriginals
+        return options
+    }
+
     /// The effective worker count.
     public var workerCount: Int {
         workers > 0 ? workers : ProcessInfo.processInfo.activeProcessorCount

@@ -160,10 +160,7 @@ public struct ScanService: Service {
     /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
     private func buildAlbums(_ configuration: Configuration) async {
         guard let directory = configuration.albumDirectory else { return }
-        var options = AlbumBuilder.Options(output: directory)
-        options.style = configuration.albumStyle
-        options.originals = configuration.albumOriginals
-        let builder = AlbumBuilder(index: index, options: options)
+        let builder = AlbumBuilder(index: index, options: configuration.albumOptions(output: directory))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }, waiting: { [logger] in

@@ -18,6 +18,17 @@ public struct BatchRenderer: Sendable {
             self.input = input
             self.outputs = outputs
         }
+
+        /// `input`'s renditions in `directory`: `<name>.jpg` (or the format's extension) for a
+        /// single rendition, `<name>-<size>.jpg` and `<name>-fit-<size>.jpg` for several.
+        public init(input: FilePath, specs: [RenditionSpec], into directory: FilePath, format: RenderOptions.Format) {
+            let stem = input.stem ?? "photo"
+            let outputs = specs.map { spec in
+                let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"
+                return (spec, directory.appending("\(stem)\(suffix).\(format.fileExtension)"))
+            }
+            self.init(input: input, outputs: Dictionary(outputs, uniquingKeysWith: { first, _ in first }))
+        }
     }
 
     /// What happened to one file: a failure, or a warning on a file that rendered.

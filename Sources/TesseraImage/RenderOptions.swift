@@ -7,6 +7,16 @@ public struct RenderOptions: Sendable, Equatable {
         /// Lossy WebP at the configured quality, alpha kept (smaller than JPEG for thumbnails).
         case webp
 
+        /// The format a file-name extension names (`jpg`, `jpeg`, `png`, `webp`, any case).
+        public init?(fileExtension: String) {
+            switch fileExtension.lowercased() {
+            case "jpg", "jpeg": self = .jpeg
+            case "png": self = .png
+            case "webp": self = .webp
+            default: return nil
+            }
+        }
+
         /// The file-name extension, without the dot.
         public var fileExtension: String {
             switch self {

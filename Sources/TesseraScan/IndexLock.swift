@@ -1,6 +1,7 @@
 public import Foundation
 import Synchronization
 public import SystemPackage
+public import TesseraIndex
 public import TesseraSystem
 
 /// One writer per index: an exclusive `flock` on `<index>.lock`, and a note saying who holds it.
@@ -130,6 +131,17 @@ public final class IndexLock: Sendable {
     /// Lets go of the lock (a one-shot scan that is done with the index).
     public func release() {
         lock.withLock { $0 = nil }
+    }
+
+    /// The last scan of `index` as it stands: one recorded as running while no process holds
+    /// the writer lock was killed, and the next scan finishes its work.
+    public static func lastScan(of index: PhotoIndex) throws(IndexError) -> ScanRecord? {
+        guard var last = try index.lastScan() else { return nil }
+        if last.state == .running && holder(of: index.path) == nil {
+            last.state = .interrupted
+            last.reason = "no process is scanning any more (killed?); the next scan finishes its work"
+        }
+        return last
     }
 
     /// Who last held the index at `index`, if that process is still alive: for display only

@@ -33,23 +33,26 @@ struct AlbumCommand: ParsableCommand {
         @Flag(help: "Copy renditions into the output even where a hard link would do.")
         var copyRenditions = false
 
-        @Option(help: "Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) or none.")
-        var originals: AlbumBuilder.Originals = .symlink
+        @Option(help: """
+            Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) \
+            or none (default: the configuration's 'album_originals').
+            """)
+        var originals: AlbumBuilder.Originals?
 
         @Option(help: "Photos per page.")
         var pageSize: Int = 60
 
         func run() throws {
             let configuration = try store.configuration()
-            var options = AlbumBuilder.Options(output: FilePath(out))
-            options.style = style ?? configuration.albumStyle
+            var options = configuration.albumOptions(output: FilePath(out))
+            if let style { options.style = style }
+            if let originals { options.originals = originals }
             options.copyRenditions = copyRenditions
-            options.originals = originals
             options.photosPerPage = max(1, pageSize)
             do {
                 let index = try PhotoIndex(path: configuration.index, readOnly: true)
                 let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
-                    FileHandle.standardError.write(Data("tessera: another album build is writing \(out); waiting for it to finish\n".utf8))
+                    printError("tessera: another album build is writing \(out); waiting for it to finish")
                 })
                 let counts = "\(summary.albums) album\(summary.albums == 1 ? "" : "s"), \(summary.months) month\(summary.months == 1 ? "" : "s")"
                 print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
@@ -57,7 +60,7 @@ struct AlbumCommand: ParsableCommand {
                 print("Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
                     + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
                     + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))
-                print("Originals: " + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][originals, default: ""])
+                print("Originals: " + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][options.originals, default: ""])
                 print("Open: \(summary.indexPage)")
             } catch let error as AlbumError {
                 throw CLIError(error.description)

@@ -55,17 +55,12 @@ struct StatusCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try store.openIndex(configuration, readOnly: true)
         let totals: (photos: Int, albums: Int, errors: Int)
-        var last: ScanRecord?
+        let last: ScanRecord?
         do {
             totals = try index.totals()
-            last = try index.lastScan()
+            last = try IndexLock.lastScan(of: index)
         } catch {
             throw CLIError("\(error)")
-        }
-        // "running" with no process holding the writer lock: the scan was killed.
-        if last?.state == .running && IndexLock.holder(of: configuration.index) == nil {
-            last?.state = .interrupted
-            last?.reason = "no process is scanning any more (killed?); the next scan finishes its work"
         }
         if json {
             try printJSON(IndexReport(

@@ -94,12 +94,7 @@ struct ThumbCommand: ParsableCommand {
     }
 
     private static func format(of output: String) -> RenderOptions.Format? {
-        switch FilePath(output).extension?.lowercased() {
-        case "jpg", "jpeg": .jpeg
-        case "png": .png
-        case "webp": .webp
-        default: nil
-        }
+        RenderOptions.Format(fileExtension: FilePath(output).extension ?? "")
     }
 
     func run() throws {
@@ -118,15 +113,7 @@ struct ThumbCommand: ParsableCommand {
         } else {
             let directory = CommandLinePath.path(outDir ?? ".")
             options.format = format
-            jobs = files.map { file in
-                let input = CommandLinePath.path(file)
-                let stem = input.stem ?? "photo"
-                let outputs = specs.map { spec in
-                    let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"
-                    return (spec, directory.appending("\(stem)\(suffix).\(format.fileExtension)"))
-                }
-                return BatchRenderer.Job(input: input, outputs: Dictionary(uniqueKeysWithValues: outputs))
-            }
+            jobs = files.map { BatchRenderer.Job(input: CommandLinePath.path($0), specs: specs, into: directory, format: format) }
         }
 
         let batch = BatchRenderer(options: options, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
