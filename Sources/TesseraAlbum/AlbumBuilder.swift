@@ -164,7 +164,7 @@ public struct AlbumBuilder: Sendable {
                 folder: folder, title: Self.title(album), subtitle: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range),
                 photos: photos, ownsViewerPages: true))
             summary.albums += 1
-            entries.append(card(href: folder + "/index.html", cover: photos.first, media: media, name: Self.title(album),
+            entries.append(SitePages.card(href: folder + "/index.html", cover: photos.first, media: media, name: Self.title(album),
                                 meta: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range)))
         }
         var years: [(year: String, cards: [String])] = []
@@ -176,7 +176,7 @@ public struct AlbumBuilder: Sendable {
             try publish(Collection(folder: folder, title: title, subtitle: "\(photos.count) photos", photos: photos, ownsViewerPages: false))
             summary.months += 1
             let year = String(month.prefix(4))
-            let entry = card(href: folder + "/index.html", cover: photos.first, media: media, name: title, meta: "\(photos.count) photos")
+            let entry = SitePages.card(href: folder + "/index.html", cover: photos.first, media: media, name: title, meta: "\(photos.count) photos")
             if years.last?.year == year { years[years.count - 1].cards.append(entry) } else { years.append((year, [entry])) }
         }
         // Collections that no longer exist leave the output, as do files no page refers to.
@@ -188,23 +188,9 @@ public struct AlbumBuilder: Sendable {
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
-        let crumbs = "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a></nav>"
         let total = albumPhotos.reduce(0) { $0 + $1.photos.count }
-        try output.write(HTML.document(title: "Albums", body: """
-            <header>\(crumbs)<h1>Albums</h1><p>\(summary.albums) albums, \(total) photos</p></header>
-            <main class="albums">
-            \(entries.joined(separator: "\n"))
-            </main>
-            """, depth: ""), to: "index.html")
-        let sections = years.map { year, cards in
-            "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
-        }
-        try output.write(HTML.document(title: "Timeline", body: """
-            <header>\(crumbs)<h1>Timeline</h1><p>\(total) photos by the month they were taken</p></header>
-            <main>
-            \(sections.joined(separator: "\n"))
-            </main>
-            """, depth: ""), to: "timeline.html")
+        try output.write(SitePages.albumList(cards: entries, albums: summary.albums, photos: total), to: "index.html")
+        try output.write(SitePages.timeline(years: years, photos: total), to: "timeline.html")
         try manifest.save(to: output)
         return summary
     }
@@ -215,19 +201,6 @@ public struct AlbumBuilder: Sendable {
         } catch {
             throw AlbumError(.index, "\(error)")
         }
-    }
-
-    /// A link with a square cover image, for the album list and the timeline.
-    private func card(href: String, cover: PhotoRecord?, media: MediaFolder, name: String, meta: String) -> String {
-        let sources = cover.map { ImageSources($0, width: 160, height: 160, fit: .cover, placed: { media.rendition($0.path) }) }
-        let image = sources.flatMap { sources in
-            sources.fallback(width: 320).map {
-                "<img src=\"\(HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: ""))\" "
-                    + "sizes=\"(min-width: 400px) 200px, 45vw\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"\">"
-            }
-        } ?? "<img alt=\"\" width=\"160\" height=\"160\">"
-        return "<a href=\"\(HTML.url(Array(href.utf8)))\">\(image)<div class=\"name\">\(HTML.escape(name))</div>"
-            + "<div class=\"meta\">\(HTML.escape(meta))</div></a>"
     }
 
     /// What changes a collection's pages: its photos and everything shown of them, which of

@@ -6,13 +6,11 @@ import TesseraSystem
 ///
 /// The snapshots come from `source`: this process's scanner, or a daemon's answers.
 final class ProgressDisplay: @unchecked Sendable {
-    // @unchecked: `running` is only touched under `lock`; `thread` only by the owner's thread.
+    // @unchecked: `thread` is only touched by the owner's thread.
     private let source: @Sendable () -> ScanProgress.Snapshot?
-    private let lock = NSLock()
-    private var running = true
+    /// Whether to go on drawing; `finish()` wakes the drawing thread at once.
+    private let running = Condition(true)
     private var thread: DedicatedThread?
-    /// Signalled by `finish()`, so the drawing thread stops at once instead of after its next nap.
-    private let wake = DispatchSemaphore(value: 0)
     private let terminal = CurrentProcess.isTerminal(CurrentProcess.standardError)
 
     init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
@@ -24,27 +22,21 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     func start() {
-        let interval: TimeInterval = terminal ? 0.2 : 10
+        let interval: Duration = terminal ? .milliseconds(200) : .seconds(10)
         thread = DedicatedThread.start("progress") { [self] in
-            var last = Date()
-            while isRunning {
-                _ = wake.wait(timeout: .now() + 0.1)
-                if Date().timeIntervalSince(last) >= interval, let snapshot = source() {
-                    last = Date()
-                    draw(snapshot)
-                }
+            var next = ContinuousClock.now + interval
+            while running.wait(until: { !$0 }, deadline: next, then: { $0 }) {
+                next = .now + interval
+                if let snapshot = source() { draw(snapshot) }
             }
         }
     }
 
     func finish() {
-        lock.withLock { running = false }
-        wake.signal()
+        running.withLock { $0 = false }
         thread?.join()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
-
-    private var isRunning: Bool { lock.withLock { running } }
 
     private func draw(_ snapshot: ScanProgress.Snapshot) {
         let expected = max(snapshot.expected, 1)
