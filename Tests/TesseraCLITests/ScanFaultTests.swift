@@ -33,7 +33,8 @@ struct ScanFaultTests {
         // Given an indexed library whose files all changed,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 160, width: 1600)
+        // (large enough that an optimised build, one worker, is still at work a batch in)
+        let photos = try ScanCommandTests.library(in: directory, count: 640, width: 1600)
         let store = ScanCommandTests.store(directory)
         #expect(try TesseraProcess.run(["scan", photos, "--workers", "2"] + store).status == 0)
         Self.touchAll(photos, seconds: 1_700_000_000)
@@ -53,13 +54,13 @@ struct ScanFaultTests {
         #expect(result.stderr.contains("disappeared during the scan"), "\(result.stderr)")
         #expect(SQLite.query(index, "SELECT state FROM scans ORDER BY id DESC LIMIT 1")?.first?.first == "interrupted")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'error'") == 0)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 160)
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 640)
         for row in SQLite.query(index, "SELECT path FROM renditions") ?? [] {
             #expect(FileManager.default.fileExists(atPath: row[0]), "\(row[0])")
         }
         // and the next scan, with the folder back, finishes the work.
         #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('ok', 'warning')") == 160)
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('ok', 'warning')") == 640)
     }
 
     @Test func filesWithTransientErrorsAreReadAgainEvenWhenUnchanged() throws {
