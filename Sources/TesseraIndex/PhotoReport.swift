@@ -60,6 +60,17 @@ public struct PhotoReport: Encodable, Sendable {
         public var source: String
     }
 
+    /// What `inspect` reads of the file at `path`: its metadata, or why it could not be read
+    /// (with the format its first bytes name).
+    public static func read(at path: FilePath) -> PhotoReport {
+        do throws(PhotoError) {
+            return PhotoReport(path: path, metadata: try MetadataReader.read(at: path))
+        } catch {
+            let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
+            return PhotoReport(path: path, format: ImageFormat.identify(prefix), error: error.reason)
+        }
+    }
+
     /// What `inspect` read from a file.
     public init(path: FilePath, metadata: PhotoMetadata) {
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)

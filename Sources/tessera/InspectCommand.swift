@@ -19,16 +19,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var reports: [PhotoReport] = []
-        for file in files {
-            let path = CommandLinePath.path(file)
-            do {
-                reports.append(PhotoReport(path: path, metadata: try MetadataReader.read(at: path)))
-            } catch {
-                let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
-                reports.append(PhotoReport(path: path, format: ImageFormat.identify(prefix), error: error.reason))
-            }
-        }
+        let reports = files.map { PhotoReport.read(at: CommandLinePath.path($0)) }
         if json {
             try reports.count == 1 ? printJSON(reports[0]) : printJSON(reports)
         } else {

@@ -6,11 +6,9 @@ import TesseraSystem
 ///
 /// The snapshots come from `source`: this process's scanner, or a daemon's answers.
 final class ProgressDisplay: @unchecked Sendable {
-    // @unchecked: `thread` is only touched by the owner's thread.
+    // @unchecked: `ticker` is only touched by the owner's thread.
     private let source: @Sendable () -> ScanProgress.Snapshot?
-    /// Whether to go on drawing; `finish()` wakes the drawing thread at once.
-    private let running = Condition(true)
-    private var thread: DedicatedThread?
+    private var ticker: PeriodicThread?
     private let terminal = CurrentProcess.isTerminal(CurrentProcess.standardError)
 
     init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
@@ -22,19 +20,13 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     func start() {
-        let interval: Duration = terminal ? .milliseconds(200) : .seconds(10)
-        thread = DedicatedThread.start("progress") { [self] in
-            var next = ContinuousClock.now + interval
-            while running.wait(until: { !$0 }, deadline: next, then: { $0 }) {
-                next = .now + interval
-                if let snapshot = source() { draw(snapshot) }
-            }
+        ticker = PeriodicThread("progress", every: terminal ? .milliseconds(200) : .seconds(10)) { [self] in
+            if let snapshot = source() { draw(snapshot) }
         }
     }
 
     func finish() {
-        running.withLock { $0 = false }
-        thread?.join()
+        ticker?.stop()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 

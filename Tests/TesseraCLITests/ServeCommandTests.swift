@@ -306,10 +306,10 @@ struct ServeCommandTests {
 
     @Test func statusSaysIdleWhenAScanEndsAndNoProgressLineFollows() throws {
         // Given a daemon whose first scan lasts long enough for progress lines (every 2 s) on an
-        // idle machine too (one worker),
+        // idle machine too (one worker, an optimised build),
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 48)
+        let photos = try ScanCommandTests.library(in: directory, count: 400)
         let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "workers: 1\n")
         defer { _ = daemon.terminate() }
         for round in 1...2 {
