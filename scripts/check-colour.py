@@ -67,8 +67,10 @@ def ciede2000(lab1, lab2):
 
 
 def block_means(rgb):
-    h, w = rgb.shape[0] // BLOCK * BLOCK, rgb.shape[1] // BLOCK * BLOCK
-    blocks = rgb[:h, :w].reshape(h // BLOCK, BLOCK, w // BLOCK, BLOCK, 3)
+    # A photo smaller than a block is one block: before, it gave no blocks, a NaN, and no verdict.
+    block = min(BLOCK, rgb.shape[0], rgb.shape[1])
+    h, w = rgb.shape[0] // block * block, rgb.shape[1] // block * block
+    blocks = rgb[:h, :w].reshape(h // block, block, w // block, block, 3)
     return blocks.mean(axis=(1, 3))
 
 
@@ -117,9 +119,9 @@ def main():
             delta = ciede2000(srgb_to_lab(block_means(ours)), srgb_to_lab(block_means(theirs))).mean()
             count += 1
             worst = max(worst, delta)
-            verdict = "ok" if delta <= arguments.limit else "TOO FAR"
+            verdict = "ok" if delta <= arguments.limit else "TOO FAR"  # a NaN is too far too
             print(f"{delta:6.2f}  {verdict:7}  {path.relative_to(corpus)}")
-            if delta > arguments.limit:
+            if not delta <= arguments.limit:
                 failures.append(f"{path.relative_to(corpus)}: mean ΔE2000 {delta:.2f} > {arguments.limit}")
     print(f"check-colour: {count} ICC-tagged photos, worst mean ΔE2000 {worst:.2f} (limit {arguments.limit})")
     if count == 0:
