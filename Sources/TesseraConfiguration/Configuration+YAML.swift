@@ -62,7 +62,7 @@ extension Configuration {
             case .cache: cache = try reader.path(value, name)
             case .workers: workers = try reader.int(value, name, 0...1024)
             case .pixelLimit: rendering.pixelLimit = try reader.int(value, name, 1...100_000) * 1_000_000
-            case .memoryLimit: rendering.memoryLimit = try reader.int(value, name, 32...65_536) << 20
+            case .memoryLimit: rendering.memoryLimit = try reader.int(value, name, RenderOptions.memoryLimitsMiB) << 20
             case .timeZone:
                 let zoneName = try reader.string(value, name)
                 if zoneName != "system" {
@@ -119,7 +119,7 @@ extension Configuration {
                     throw ConfigurationError(file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"", at: value.position)
                 }
                 rendering.format = format
-            case .quality: rendering.quality = try reader.int(value, key, 1...100)
+            case .quality: rendering.quality = try reader.int(value, key, RenderOptions.qualities)
             case .background:
                 let text = try reader.string(value, key)
                 guard let color = RenderOptions.Color(hex: text) else {

@@ -47,6 +47,11 @@ public struct RenderOptions: Sendable, Equatable {
         }
     }
 
+    /// The qualities a JPEG or WebP rendition may be asked for.
+    public static let qualities = 1...100
+    /// The memory limits, in MiB, a decode may be given: below 32, no camera photo fits.
+    public static let memoryLimitsMiB = 32...65_536
+
     public var format: Format = .jpeg
     /// JPEG quality, 1–100.
     public var quality: Int = 85

@@ -75,10 +75,15 @@ struct ThumbCommand: ParsableCommand {
         guard squares.allSatisfy({ (1...8192).contains($0) }) else { throw ValidationError("--size must be between 1 and 8192") }
         guard fits.allSatisfy({ (1...16384).contains($0) }) else { throw ValidationError("--fit must be between 1 and 16384") }
         guard Set(specs).count == specs.count else { throw ValidationError("the same rendition is asked for twice") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard RenderOptions.qualities.contains(quality) else {
+            throw ValidationError("--quality must be between \(RenderOptions.qualities.lowerBound) and \(RenderOptions.qualities.upperBound)")
+        }
         guard (workers ?? 1) > 0 else { throw ValidationError("--workers must be at least 1") }
         guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
-        guard (32...65_536).contains(memoryLimit) else { throw ValidationError("--memory-limit must be between 32 and 65536") }
+        guard RenderOptions.memoryLimitsMiB.contains(memoryLimit) else {
+            let range = RenderOptions.memoryLimitsMiB
+            throw ValidationError("--memory-limit must be between \(range.lowerBound) and \(range.upperBound)")
+        }
         guard RenderOptions.Color(hex: background) != nil else {
             throw ValidationError("--background must be a colour like #ffffff")
         }
