@@ -43,6 +43,33 @@ struct AlbumCommandTests {
         }
     }
 
+    /// A disk that fills up in the middle of a rebuild: the build says so and fails, the pages
+    /// already there are left whole (every write is atomic), and the next build completes.
+    @Test func aFullDiskFailsTheBuildClearlyAndLeavesTheSiteWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Self.library(directory)
+        let (first, out) = try Self.build(directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+        // (another style, so every page is written again; the fault stands in for ENOSPC)
+        let full = try TesseraProcess.run(
+            ["album", "build", "--out", out, "--style", "grid"] + store, environment: ["TESSERA_FAULT": "write-file:ENOSPC"])
+        #expect(full.status == 1 && full.stderr.contains("No space left on device"), "\(full.stdout) \(full.stderr)")
+        let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        #expect(pages.count == 20)
+        for page in pages {
+            let url = URL(fileURLWithPath: out + "/" + page)
+            let html = try String(contentsOf: url, encoding: .utf8)
+            #expect(html.hasSuffix("</html>\n"), "\(page) is cut short")
+            for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
+                #expect(FileManager.default.fileExists(atPath: reference), "\(page): \(reference)")
+            }
+        }
+        let again = try TesseraProcess.run(["album", "build", "--out", out, "--style", "grid"] + store)
+        #expect(again.status == 0 && again.stdout.contains("4 written"), "\(again.stdout) \(again.stderr)")
+    }
+
     @Test func pagesEscapeNamesAndEveryLinkResolves() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
