@@ -1,4 +1,3 @@
-import Glibc
 public import SystemPackage
 
 /// The mounted file systems, as `/proc/self/mounts` lists them.
@@ -6,18 +5,7 @@ public enum MountTable {
     /// The type of the file system holding `path` (`ext4`, `nfs4`, `fuse.sshfs`): that of the
     /// longest mount point containing it; nil when the table cannot be read.
     public static func fileSystemType(of path: FilePath) -> String? {
-        // The kernel reports the size of /proc files as 0: read until the end instead.
-        let descriptor = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count < 16 << 20 {
-            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            bytes += chunk[..<got]
-        }
+        guard let bytes = FileSystem.smallFileContents("/proc/self/mounts", limit: 16 << 20) else { return nil }
         var best: (point: String, type: String)?
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")

@@ -73,20 +73,22 @@ public final class RegularFile: Sendable {
         return filled
     }
 
-    /// The whole of a small file (a configuration): nil when it holds more than `limit` bytes.
-    /// Its reads are not the photo reads a test's `read:` fault stands in for.
+    /// The whole of a small file (a configuration, a manifest, `/proc/self/mounts`): nil when it
+    /// holds more than `limit` bytes. Read to its end, not to the size `fstat` gave: the kernel's
+    /// own files say 0. Its reads are not the photo reads a test's `read:` fault stands in for.
     public func contents(limit: Int) throws(SystemError) -> [UInt8]? {
         guard status.size <= Int64(limit) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.size))
-        var filled = 0
-        while filled < bytes.count {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let offset = off_t(bytes.count)
             let got = try Syscall.retrying("read the file", path: path) {
-                bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress.map { $0 + filled }, $0.count - filled, off_t(filled)) }
+                chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             }
-            if got == 0 { break }
-            filled += got
+            if got == 0 { return bytes }
+            bytes += chunk[..<got]
         }
-        return Array(bytes.prefix(filled))
+        return nil
     }
 
     /// The path that reopens exactly this file through its descriptor (`/proc/self/fd/N`),

@@ -5,6 +5,30 @@ import TesseraTestSupport
 import Testing
 
 struct FileSystemTests {
+    /// The kernel's own files say they are empty: a small file is read to its end, not to its
+    /// stat size, so the mount table (which the watcher uses to spot network disks) is read whole.
+    @Test func theMountTableIsReadThoughItsSizeSaysZero() throws {
+        #expect(try FileSystem.status(of: FilePath("/proc/self/mounts")).size == 0)
+        #expect(MountTable.fileSystemType(of: FilePath("/proc/self")) == "proc")
+        #expect(MountTable.fileSystemType(of: FilePath("/")) != nil)
+        // and a file larger than the limit is refused, whatever its size says
+        #expect(FileSystem.smallFileContents(FilePath("/proc/self/mounts"), limit: 8) == nil)
+    }
+
+    @Test func removeTreeRemovesALinkNotWhatItPointsTo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let kept = FilePath(directory.path).appending("kept/photo.jpg")
+        try FileSystem.writeAtomically([1], to: kept)
+        let tree = FilePath(directory.path).appending("tree")
+        try FileSystem.writeAtomically([2], to: tree.appending("a/b/c.html"))
+        try FileSystem.symbolicLink(to: FilePath(directory.path).appending("kept"), at: tree.appending("a/link"))
+        try FileSystem.removeTree(tree)
+        #expect((try? FileSystem.linkStatus(of: tree)) == nil)
+        #expect(try FileSystem.status(of: kept).size == 1)
+        try FileSystem.removeTree(tree)  // gone already: not an error
+    }
+
     @Test func writeCreatesDirectoriesAndReplacesAtomically() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
