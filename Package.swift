@@ -54,6 +54,9 @@ let package = Package(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         .systemLibrary(  // TesseraMetadata
+            name: "CExempi", pkgConfig: "exempi-2.0",
+            providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(  // TesseraMetadata
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
 
@@ -67,7 +70,7 @@ let package = Package(
         .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExif", "CLibRaw", "CZlib", "TesseraSystem",
+                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),

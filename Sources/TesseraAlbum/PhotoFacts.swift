@@ -56,11 +56,13 @@ struct PhotoFact: Encodable, Equatable {
     static func describe(_ source: DateSource) -> (String, Bool) {
         switch source {
         case .exifOriginal: ("EXIF, when the photo was taken", false)
+        case .gpsOffset: ("EXIF, when the photo was taken; its time zone from the GPS clock", false)
         case .exifDigitized: ("EXIF, when the photo was digitised", false)
+        case .xmp: ("XMP, as the photo's tools recorded it", false)
         case .png: ("the PNG's own time", false)
         case .filename: ("a guess from the file name", true)
         case .exifModified: ("a guess from EXIF's last-modified time", true)
-        case .mtime: ("a guess from the file's modification time", true)
+        case .undated: ("undated: nothing in the file or its name says when", true)
         }
     }
 
@@ -71,7 +73,14 @@ struct PhotoFact: Encodable, Equatable {
         }
         if let fNumber = camera.fNumber, fNumber > 0, fNumber.isFinite { parts.append("f/\(formatted(fNumber, decimals: 1))") }
         if let iso = camera.iso, iso > 0 { parts.append("ISO \(iso)") }
-        if let focal = camera.focalLength, focal > 0, focal.isFinite { parts.append("\(formatted(focal, decimals: 0)) mm") }
+        if let focal = camera.focalLength, focal > 0, focal.isFinite {
+            var text = "\(formatted(focal, decimals: 1)) mm"
+            if let equivalent = camera.focalLength35mm, equivalent > 0, equivalent.isFinite,
+               abs(equivalent - focal) >= 0.5 {
+                text += " (\(formatted(equivalent, decimals: 0)) mm in 35 mm terms)"
+            }
+            parts.append(text)
+        }
         return parts.joined(separator: ", ")
     }
 

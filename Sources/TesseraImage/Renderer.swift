@@ -91,6 +91,42 @@ public final class Renderer {
         }
     }
 
+    /// The largest preview of a RAW file that decodes: those its structure lists, largest
+    /// first, then LibRaw's; an error that names the real cause when none does.
+    private func decodeRAWPreview(
+        _ reader: borrowing FileReader, header: RAWHeader, metadata: PhotoMetadata, plan: RenditionPlan, limit: Int
+    ) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) {
+        func decode(_ preview: [UInt8]) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) {
+            try FileReader.withBytes(preview, path: reader.path, mtime: reader.mtime) {
+                (jpeg) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) in
+                let header = try JPEGHeader.read(jpeg)
+                try Self.checkDecodable(header)
+                let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: limit)
+                let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
+                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
+                return (try decoder.decode(numerator: numerator, dcOnly: true), header)
+            }
+        }
+        // A preview the file ends inside means the file was cut short: that is what went wrong.
+        if let cut = header.cutPreview { throw RAWHeader.cutError(cut.offset, cut.length) }
+        var failure: PhotoError?
+        for preview in header.previews {
+            do throws(PhotoError) {
+                let bytes = Array(try reader.photoBytes(at: preview.offset, count: preview.length))
+                return try decode(bytes)
+            } catch where error.code.isTransient || error.code == .tooLarge {
+                throw error
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if header.readByLibRaw, header.previews.isEmpty || failure != nil {
+            if let bytes = try? RAWHeader.previewJPEG(reader), let decoded = try? decode(bytes) { return decoded }
+        }
+        if let failure { throw failure }
+        throw PhotoError(.unsupported, "no preview found (Tessera renders RAW files from their previews; it does not demosaic)")
+    }
+
     /// A decoded image in sRGB and the scale it was decoded at, relative to the stored size.
     struct Decoded {
         var image: PixelBuffer
@@ -191,19 +227,8 @@ public final class Renderer {
             }
             return try decode(decoder.primary())
         case .raw:
-            guard metadata.raw?.previewWidth != nil else {
-                throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)")
-            }
-            let preview = try RAWHeader.previewJPEG(reader)
-            let decoded = try FileReader.withBytes(preview, path: reader.path, mtime: reader.mtime) {
-                (jpeg) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) in
-                let header = try JPEGHeader.read(jpeg)
-                try Self.checkDecodable(header)
-                let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: limit)
-                let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
-                return (try decoder.decode(numerator: numerator, dcOnly: true), header)
-            }
+            guard let header = metadata.raw else { throw PhotoError(.corrupt, "RAW file without its header") }
+            let decoded = try decodeRAWPreview(reader, header: header, metadata: metadata, plan: plan, limit: limit)
             if max(plan.width, plan.height) < plan.specs.map(\.size).max() ?? 0 {
                 warnings.append("the embedded preview is \(plan.width)×\(plan.height): renditions are no larger")
             }

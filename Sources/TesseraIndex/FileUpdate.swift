@@ -38,14 +38,43 @@ public struct FileUpdate: Sendable {
     public var albumPath: FilePath
     public var root: FilePath
     public var identity: FileIdentity
+    /// The XMP sidecar read with the file, if it has one.
+    public var sidecar: SidecarIdentity?
     public var content: Content
 
-    public init(path: FilePath, albumPath: FilePath, root: FilePath, identity: FileIdentity, content: Content) {
+    public init(
+        path: FilePath, albumPath: FilePath, root: FilePath, identity: FileIdentity, sidecar: SidecarIdentity? = nil,
+        content: Content
+    ) {
         self.path = path
         self.albumPath = albumPath
         self.root = root
         self.identity = identity
+        self.sidecar = sidecar
         self.content = content
+    }
+}
+
+/// A photo's sidecar: its name beside the photo, and its stamp.
+public struct SidecarIdentity: Sendable, Equatable {
+    public var name: [UInt8]
+    public var stamp: SidecarStamp
+
+    public init(name: [UInt8], stamp: SidecarStamp) {
+        self.name = name
+        self.stamp = stamp
+    }
+}
+
+/// What a rescan compares of a sidecar: its size and mtime. A sidecar edit leaves the photo's
+/// own mtime alone, so the photo is read again when this changes (or the sidecar comes or goes).
+public struct SidecarStamp: Sendable, Equatable {
+    public var size: Int64
+    public var mtimeNanoseconds: Int64
+
+    public init(size: Int64, mtimeNanoseconds: Int64) {
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
     }
 }
 

@@ -10,6 +10,8 @@ public struct IndexedFile: Sendable {
     public var identity: FileIdentity
     /// Recorded with a transient error (I/O, permission, vanished): read again even if unchanged.
     public var needsRetry: Bool
+    /// The stamp of the sidecar it was read with, if any.
+    public var sidecar: SidecarStamp?
     /// For a displayable photo: what its renditions were made from and with (nil when settled:
     /// see `PhotoIndex.files(inDirectory:settled:)`).
     public var rendering: Rendering?

@@ -10,8 +10,11 @@ struct PhotoColumns {
         "warnings", "format", "width", "height", "orientation", "display_width", "display_height", "bit_depth",
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
-        "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr",
+        "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
+        "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
     ]
+    /// The photo's keywords, for `photo_keywords`.
+    var keywords: [String] = []
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
     var albumID: Int64 {
@@ -31,6 +34,9 @@ struct PhotoColumns {
         values["inode"] = Int64(bitPattern: update.identity.inode)
         values["size"] = update.identity.size
         values["mtime_ns"] = update.identity.mtimeNanoseconds
+        values["sidecar"] = update.sidecar.map { Data($0.name) }
+        values["sidecar_size"] = update.sidecar?.stamp.size
+        values["sidecar_mtime_ns"] = update.sidecar?.stamp.mtimeNanoseconds
         var warnings: [String] = []
         switch update.content {
         case .photo(let metadata, let extra, let rendered):
@@ -69,10 +75,10 @@ struct PhotoColumns {
         values["bit_depth"] = metadata.bitDepth
         values["coding"] = metadata.coding
         values["hdr"] = metadata.heif?.hdrTransfer?.rawValue
-        values["captured_at"] = metadata.captureDate.wallClock.iso8601
-        values["utc_offset"] = metadata.captureDate.utcOffset?.description
-        values["date_source"] = metadata.captureDate.source.rawValue
-        values["sort_instant_ms"] = metadata.captureDate.instantMilliseconds
+        values["captured_at"] = metadata.captureDate?.wallClock.iso8601
+        values["utc_offset"] = metadata.captureDate?.utcOffset?.description
+        values["date_source"] = (metadata.captureDate?.source ?? .undated).rawValue
+        values["sort_instant_ms"] = metadata.captureDate?.instantMilliseconds
         values["make"] = metadata.exif?.make
         values["model"] = metadata.exif?.model
         values["lens_model"] = metadata.exif?.lensModel
@@ -80,13 +86,22 @@ struct PhotoColumns {
         values["f_number"] = metadata.exif?.fNumber
         values["iso"] = metadata.exif?.iso
         values["focal_length"] = metadata.exif?.focalLength
+        values["focal_length_35mm"] = metadata.focalLength35mm
+        values["rating"] = metadata.xmp?.rating
+        values["label"] = metadata.xmp?.label
+        values["title"] = metadata.xmp?.title
+        values["description"] = metadata.xmp?.description
+        keywords = metadata.xmp?.keywords ?? []
+        values["keywords"] = keywords.isEmpty
+            ? nil : (try? JSONEncoder().encode(keywords)).map { String(decoding: $0, as: UTF8.self) }
         values["gps_latitude"] = metadata.exif?.gps?.latitude
         values["gps_longitude"] = metadata.exif?.gps?.longitude
         values["gps_altitude"] = metadata.exif?.gps?.altitude
     }
 
-    /// INSERT, or UPDATE every column of the row with the same path (its id survives).
-    func upsert(_ db: Database) throws {
+    /// INSERT, or UPDATE every column of the row with the same path (its id survives), and
+    /// its keywords; returns its id.
+    func upsert(_ db: Database) throws -> Int64 {
         let columns = Self.names.joined(separator: ", ")
         let marks = databaseQuestionMarks(count: Self.names.count)
         let updates = Self.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -94,5 +109,11 @@ struct PhotoColumns {
         try db.execute(
             sql: "INSERT INTO photos (\(columns)) VALUES (\(marks)) ON CONFLICT(path) DO UPDATE SET \(updates)",
             arguments: arguments)
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [values["path"] ?? nil]) ?? 0
+        try db.execute(sql: "DELETE FROM photo_keywords WHERE photo_id = ?", arguments: [id])
+        for keyword in keywords {
+            try db.execute(sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)", arguments: [id, keyword])
+        }
+        return id
     }
 }

@@ -56,7 +56,7 @@ extension PhotoIndex {
             var files: [Int64: IndexedFile] = [:]
             for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL),
+                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
                         content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
                     FROM photos WHERE missing_since_ms IS NULL AND status IN ('ok', 'warning') AND id IN
                         (SELECT photo_id FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))

@@ -8,17 +8,19 @@ extension PhotoIndex {
     public static let timeZoneKey = "time_zone"
     /// The `state` key of the decoders the last complete scan had (`Renderer.decoders`).
     public static let decodersKey = "decoders"
+    /// The `state` key of the metadata readers the last complete scan had (`MetadataReader.version`).
+    public static let readersKey = "readers"
 
     /// Resolves again, in `zone`, every capture date that depends on the time zone, and returns
     /// how many changed. A wall clock written without an offset (EXIF, a file name) keeps its
-    /// clock and gets a new instant; a date from an instant (a file's mtime, a timestamp in a
+    /// clock and gets a new instant; a date from an instant (a timestamp in a
     /// name) keeps its instant and gets a new clock and offset. Pixels are not touched.
     public func resolveDates(in zone: TimeZone) throws(IndexError) -> Int {
         try write { db in
             // In pages of ids, so that memory stays small at any library size.
             let page = try db.makeStatement(sql: """
                 SELECT id, captured_at, utc_offset, date_source, sort_instant_ms FROM photos
-                WHERE id > ? AND captured_at IS NOT NULL AND (utc_offset IS NULL OR date_source IN ('mtime', 'filename'))
+                WHERE id > ? AND captured_at IS NOT NULL AND (utc_offset IS NULL OR date_source = 'filename')
                 ORDER BY id LIMIT 1000
                 """)
             let update = try db.makeStatement(

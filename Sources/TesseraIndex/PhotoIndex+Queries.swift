@@ -22,12 +22,22 @@ extension PhotoIndex {
         public var albumID: Int64?
         /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
         public var month: String?
+        /// Only photos rated at least this.
+        public var minimumRating: Int?
+        /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
+        /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
+        public var keyword: String?
         public var limit: Int?
         public var kind: Kind
 
-        public init(albumID: Int64? = nil, month: String? = nil, limit: Int? = nil, kind: Kind = .photos) {
+        public init(
+            albumID: Int64? = nil, month: String? = nil, minimumRating: Int? = nil, keyword: String? = nil,
+            limit: Int? = nil, kind: Kind = .photos
+        ) {
             self.albumID = albumID
             self.month = month
+            self.minimumRating = minimumRating
+            self.keyword = keyword
             self.limit = limit
             self.kind = kind
         }
@@ -56,7 +66,20 @@ extension PhotoIndex {
             conditions.append("p.captured_at >= ? AND p.captured_at < ?")
             arguments += [month, month + "~"]
         }
-        let order = query.kind == .photos ? "p.sort_instant_ms DESC, p.path" : "p.path"
+        if let rating = query.minimumRating {
+            conditions.append("p.rating >= ?")
+            arguments.append(rating)
+        }
+        if let keyword = query.keyword {
+            let escaped = keyword.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+            conditions.append("""
+                EXISTS (SELECT 1 FROM photo_keywords k WHERE k.photo_id = p.id AND (k.keyword = ? OR k.keyword LIKE ? ESCAPE '\\'
+                    OR k.keyword LIKE ? ESCAPE '\\' OR k.keyword LIKE ? ESCAPE '\\'))
+                """)
+            arguments += [keyword, "%/" + escaped, escaped + "/%", "%/" + escaped + "/%"]
+        }
+        // Undated photos (no instant) come after the dated ones.
+        let order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
         var sql = """
             SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
@@ -159,7 +182,12 @@ extension PhotoIndex {
             sortInstantMilliseconds: row["sort_instant_ms"],
             camera: .init(
                 make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
-                fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"]),
+                fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"],
+                focalLength35mm: row["focal_length_35mm"]),
+            annotations: .init(
+                rating: row["rating"], label: row["label"], title: row["title"], description: row["description"],
+                keywords: (row["keywords"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [],
+                sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) }),
             gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], renditions: renditions,
             thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) })
     }

@@ -53,17 +53,22 @@ extension PhotoIndex {
     ///   every file recorded with an error is read again, not only those whose error may go away
     ///   by itself, and every HEIF and AVIF photo (an HDR one renders anew; the others' renditions
     ///   are found in the cache by their unchanged key).
+    /// - Parameter newReaders: whether the metadata readers changed since the last complete
+    ///   scan: then every file is read again (its renditions are found by their unchanged key).
     public func files(
-        inDirectory directory: [UInt8], settled: String? = nil, expecting: Int = 0, newDecoders: Bool = false
+        inDirectory directory: [UInt8], settled: String? = nil, expecting: Int = 0, newDecoders: Bool = false,
+        newReaders: Bool = false
     ) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
             let statement = try db.cachedStatement(sql: """
-                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns, \(Self.retrySQL) OR (?3 AND (p.status = 'error' OR p.format IN ('heif', 'avif'))),
+                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
+                    \(Self.retrySQL) OR (?3 AND (p.status = 'error' OR p.format IN ('heif', 'avif'))) OR ?4,
+                    p.sidecar_size, p.sidecar_mtime_ns,
                     CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
                     p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
                 FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders])
+            let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
             var files: [NameKey: IndexedFile] = [:]
             files.reserveCapacity(expecting)
             let nameStart = directory.count + 1
@@ -81,7 +86,7 @@ extension PhotoIndex {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL),
+                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
                         content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
                     FROM photos WHERE device = ? AND inode = ?
                     """,
@@ -221,9 +226,7 @@ extension PhotoIndex {
                 var values = PhotoColumns(update: update)
                 values.albumID = try albumID(update.albumPath, root: update.root)
                 values.scanID = scanID
-                try values.upsert(db)
-                let bytes = Data(update.path.rawBytes)
-                let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [bytes]) ?? 0
+                let id = try values.upsert(db)
                 released.formUnion(try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
                 try db.execute(sql: "DELETE FROM renditions WHERE photo_id = ?", arguments: [id])
                 if case .photo(_, _, let rendered) = update.content {
@@ -377,15 +380,19 @@ extension PhotoIndex {
     static func indexedFile(_ row: Row) -> IndexedFile {
         var rendering: IndexedFile.Rendering?
         // A NULL hash (no renditions, or settled) ends the row: the rest is not decoded.
-        if let hash = row[7] as String?, let key = row[8] as String? {
-            rendering = .init(contentHash: hash, key: key, settings: row[9], hasThumbhash: row[10])
+        if let hash = row[9] as String?, let key = row[10] as String? {
+            rendering = .init(contentHash: hash, key: key, settings: row[11], hasThumbhash: row[12])
+        }
+        var sidecar: SidecarStamp?
+        if let size = row[7] as Int64?, let mtime = row[8] as Int64? {
+            sidecar = SidecarStamp(size: size, mtimeNanoseconds: mtime)
         }
         return IndexedFile(
             id: row[0], pathBytes: row[1],
             identity: FileIdentity(
                 device: UInt64(bitPattern: row[2]), inode: UInt64(bitPattern: row[3]), size: row[4],
                 mtimeNanoseconds: row[5]),
-            needsRetry: row[6], rendering: rendering)
+            needsRetry: row[6], sidecar: sidecar, rendering: rendering)
     }
 
     /// The BLOB range [low, high) holding every path strictly below `directory`.

@@ -2,7 +2,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 7
+    public static let schemaVersion = 8
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -256,6 +256,146 @@ extension PhotoIndex {
             try db.execute(sql: """
                 ALTER TABLE photos ADD COLUMN hdr TEXT;
                 PRAGMA user_version = 7;
+                """)
+        }
+        guard version >= 8 else { return migrator }
+        // v8: metadata beyond EXIF. rating, label, title, description and keywords (a JSON array;
+        // photo_keywords holds them one a row, for search) from XMP, embedded or in a sidecar;
+        // focal_length_35mm; sidecar (its name beside the photo), sidecar_size and
+        // sidecar_mtime_ns, which a rescan compares as it compares the photo's own. A photo
+        // without a date is 'undated' (captured_at and sort_instant_ms NULL: listed after the
+        // dated ones), never dated by its mtime; date_source gains 'xmp' and 'gps-offset'.
+        // photos is rebuilt (SQLite cannot alter a CHECK); rows dated by their mtime become undated.
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: """
+                DROP VIEW photo_pairs;
+                CREATE TABLE photos_v8 (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    album_id INTEGER NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    content_hash TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('ok', 'warning', 'error', 'unsupported')),
+                    error TEXT,
+                    warnings TEXT NOT NULL DEFAULT '[]',
+                    format TEXT NOT NULL,
+                    width INTEGER,
+                    height INTEGER,
+                    orientation INTEGER CHECK (orientation BETWEEN 1 AND 8),
+                    display_width INTEGER,
+                    display_height INTEGER,
+                    bit_depth INTEGER,
+                    coding TEXT,
+                    captured_at TEXT,
+                    utc_offset TEXT,
+                    date_source TEXT CHECK (date_source IN ('exif-original', 'gps-offset', 'exif-digitized', 'xmp', 'png',
+                        'filename', 'exif-modified', 'undated')),
+                    sort_instant_ms INTEGER,
+                    make TEXT,
+                    model TEXT,
+                    lens_model TEXT,
+                    exposure_time REAL,
+                    f_number REAL,
+                    iso INTEGER,
+                    focal_length REAL,
+                    gps_latitude REAL,
+                    gps_longitude REAL,
+                    gps_altitude REAL,
+                    thumbnail_key TEXT,
+                    scan_id INTEGER REFERENCES scans(id) ON DELETE SET NULL,
+                    error_code TEXT,
+                    thumbhash BLOB,
+                    render_settings TEXT,
+                    missing_since_ms INTEGER,
+                    hdr TEXT,
+                    focal_length_35mm REAL,
+                    rating INTEGER CHECK (rating BETWEEN -1 AND 5),
+                    label TEXT,
+                    title TEXT,
+                    description TEXT,
+                    keywords TEXT,
+                    sidecar BLOB,
+                    sidecar_size INTEGER,
+                    sidecar_mtime_ns INTEGER,
+                    CHECK (status NOT IN ('ok', 'warning') OR (width IS NOT NULL
+                        AND (sort_instant_ms IS NOT NULL OR date_source = 'undated')))
+                );
+                INSERT INTO photos_v8 (id, path, path_text, album_id, device, inode, size, mtime_ns, content_hash, status, error, warnings, format, width, height, orientation, display_width, display_height, bit_depth, coding, captured_at, utc_offset, date_source, sort_instant_ms, make, model, lens_model, exposure_time, f_number, iso, focal_length, gps_latitude, gps_longitude, gps_altitude, thumbnail_key, scan_id, error_code, thumbhash, render_settings, missing_since_ms, hdr)
+                    SELECT id,
+                        path,
+                        path_text,
+                        album_id,
+                        device,
+                        inode,
+                        size,
+                        mtime_ns,
+                        content_hash,
+                        status,
+                        error,
+                        warnings,
+                        format,
+                        width,
+                        height,
+                        orientation,
+                        display_width,
+                        display_height,
+                        bit_depth,
+                        coding,
+                        CASE WHEN date_source = 'mtime' THEN NULL ELSE captured_at END,
+                        CASE WHEN date_source = 'mtime' THEN NULL ELSE utc_offset END,
+                        CASE WHEN date_source = 'mtime' THEN 'undated' ELSE date_source END,
+                        CASE WHEN date_source = 'mtime' THEN NULL ELSE sort_instant_ms END,
+                        make,
+                        model,
+                        lens_model,
+                        exposure_time,
+                        f_number,
+                        iso,
+                        focal_length,
+                        gps_latitude,
+                        gps_longitude,
+                        gps_altitude,
+                        thumbnail_key,
+                        scan_id,
+                        error_code,
+                        thumbhash,
+                        render_settings,
+                        missing_since_ms,
+                        hdr
+                    FROM photos;
+                DROP TABLE photos;
+                ALTER TABLE photos_v8 RENAME TO photos;
+                CREATE INDEX photos_newest ON photos(sort_instant_ms DESC, path);
+                CREATE INDEX photos_album_newest ON photos(album_id, sort_instant_ms DESC, path);
+                CREATE INDEX photos_identity ON photos(device, inode);
+                CREATE INDEX photos_thumbnail_key ON photos(thumbnail_key);
+                CREATE INDEX photos_status ON photos(status) WHERE status IN ('error', 'warning');
+                CREATE INDEX photos_rescan ON photos(
+                    album_id, path, device, inode, size, mtime_ns, status, error_code, render_settings, thumbhash,
+                    content_hash, thumbnail_key, sidecar_size, sidecar_mtime_ns);
+                CREATE INDEX photos_scan ON photos(scan_id, path);
+                CREATE INDEX photos_missing ON photos(missing_since_ms) WHERE missing_since_ms IS NOT NULL;
+                CREATE INDEX photos_month ON photos(captured_at, status, missing_since_ms);
+                CREATE INDEX photos_rating ON photos(rating) WHERE rating IS NOT NULL;
+                CREATE VIEW photo_pairs AS
+                    SELECT raw.id AS raw_id, other.id AS photo_id
+                    FROM photos raw JOIN photos other ON other.album_id = raw.album_id AND other.id <> raw.id
+                    WHERE raw.format = 'raw' AND other.format NOT IN ('raw', 'unsupported')
+                      AND lower(substr(raw.path_text, 1, length(raw.path_text)
+                            - length(replace(raw.path_text, rtrim(raw.path_text, replace(raw.path_text, '.', '')), ''))))
+                        = lower(substr(other.path_text, 1, length(other.path_text)
+                            - length(replace(other.path_text, rtrim(other.path_text, replace(other.path_text, '.', '')), ''))));
+                CREATE TABLE photo_keywords (
+                    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    keyword TEXT NOT NULL COLLATE NOCASE,
+                    PRIMARY KEY (photo_id, keyword)
+                ) WITHOUT ROWID;
+                CREATE INDEX photo_keywords_keyword ON photo_keywords(keyword);
+                PRAGMA user_version = 8;
                 """)
         }
         return migrator

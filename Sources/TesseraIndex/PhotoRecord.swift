@@ -30,6 +30,20 @@ public struct PhotoRecord: Sendable, Identifiable {
         public var iso: Int?
         /// Millimetres.
         public var focalLength: Double?
+        /// The 35 mm equivalent, in millimetres.
+        public var focalLength35mm: Double?
+    }
+
+    /// What people give a photo in their tools (XMP, embedded or in a sidecar).
+    public struct Annotations: Sendable, Equatable {
+        /// -1 (rejected) to 5.
+        public var rating: Int?
+        public var label: String?
+        public var title: String?
+        public var description: String?
+        public var keywords: [String]
+        /// The sidecar's name beside the photo, when it has one.
+        public var sidecar: String?
     }
 
     public var id: Int64
@@ -61,6 +75,7 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var dateSource: DateSource?
     public var sortInstantMilliseconds: Int64?
     public var camera: Camera
+    public var annotations: Annotations
     public var gps: ExifFields.GPS?
     public var warnings: [String]
     public var contentHash: String?

@@ -30,7 +30,15 @@ public struct PhotoReport: Encodable, Sendable {
     public var fNumber: Double?
     public var iso: Int?
     public var focalLength: Double?
+    public var focalLength35mm: Double?
     public var gps: ExifFields.GPS?
+    public var rating: Int?
+    public var label: String?
+    public var title: String?
+    public var description: String?
+    public var keywords: [String] = []
+    /// The XMP sidecar read with the photo (its name), if any.
+    public var sidecar: String?
     public var coding: String?
     /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
     public var hdr: String?
@@ -60,11 +68,15 @@ public struct PhotoReport: Encodable, Sendable {
         public var source: String
     }
 
-    /// What `inspect` reads of the file at `path`: its metadata, or why it could not be read
-    /// (with the format its first bytes name).
-    public static func read(at path: FilePath) -> PhotoReport {
+    /// What `inspect` reads of the file at `path` and its sidecar: its metadata, or why it
+    /// could not be read (with the format its first bytes name).
+    public static func read(at path: FilePath, context: DateContext = DateContext()) -> PhotoReport {
         do throws(PhotoError) {
-            return PhotoReport(path: path, metadata: try MetadataReader.read(at: path))
+            let sidecarPath = Sidecar.find(for: path)
+            let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
+            var report = PhotoReport(path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
+            report.sidecar = sidecar?.name
+            return report
         } catch {
             let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
             return PhotoReport(path: path, format: ImageFormat.identify(prefix), error: error.reason)
@@ -80,9 +92,9 @@ public struct PhotoReport: Encodable, Sendable {
         orientation = metadata.orientation
         displayWidth = metadata.displayWidth
         displayHeight = metadata.displayHeight
-        capturedAt = metadata.captureDate.wallClock.iso8601
-        utcOffset = metadata.captureDate.utcOffset?.description
-        dateSource = metadata.captureDate.source.rawValue
+        capturedAt = metadata.captureDate?.wallClock.iso8601
+        utcOffset = metadata.captureDate?.utcOffset?.description
+        dateSource = (metadata.captureDate?.source ?? .undated).rawValue
         make = metadata.exif?.make
         model = metadata.exif?.model
         lensModel = metadata.exif?.lensModel
@@ -90,7 +102,13 @@ public struct PhotoReport: Encodable, Sendable {
         fNumber = metadata.exif?.fNumber
         iso = metadata.exif?.iso
         focalLength = metadata.exif?.focalLength
+        focalLength35mm = metadata.focalLength35mm
         gps = metadata.exif?.gps
+        rating = metadata.xmp?.rating
+        label = metadata.xmp?.label
+        title = metadata.xmp?.title
+        description = metadata.xmp?.description
+        keywords = metadata.xmp?.keywords ?? []
         coding = metadata.coding
         hdr = metadata.heif?.hdrTransfer?.rawValue
         nclx = metadata.heif?.nclx.map { ["primaries": $0.primaries, "transfer": $0.transfer, "matrix": $0.matrix] }
@@ -124,7 +142,14 @@ public struct PhotoReport: Encodable, Sendable {
         fNumber = record.camera.fNumber
         iso = record.camera.iso
         focalLength = record.camera.focalLength
+        focalLength35mm = record.camera.focalLength35mm
         gps = record.gps
+        rating = record.annotations.rating
+        label = record.annotations.label
+        title = record.annotations.title
+        description = record.annotations.description
+        keywords = record.annotations.keywords
+        sidecar = record.annotations.sidecar
         coding = record.coding
         hdr = record.hdr
         warnings = record.warnings
@@ -152,7 +177,8 @@ public struct PhotoReport: Encodable, Sendable {
 
     private enum Key: String, CodingKey {
         case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
-        case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, gps
+        case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm, gps
+        case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
 
@@ -176,7 +202,14 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(fNumber, forKey: .fNumber)
         try container.encode(iso, forKey: .iso)
         try container.encode(focalLength, forKey: .focalLength)
+        try container.encode(focalLength35mm, forKey: .focalLength35mm)
         try container.encode(gps, forKey: .gps)
+        try container.encode(rating, forKey: .rating)
+        try container.encode(label, forKey: .label)
+        try container.encode(title, forKey: .title)
+        try container.encode(description, forKey: .description)
+        try container.encode(keywords, forKey: .keywords)
+        try container.encode(sidecar, forKey: .sidecar)
         try container.encode(coding, forKey: .coding)
         try container.encodeIfPresent(hdr, forKey: .hdr)
         try container.encodeIfPresent(nclx, forKey: .nclx)

@@ -3,11 +3,15 @@ public import Foundation
 /// Where a photo's capture date came from, strongest first.
 public enum DateSource: String, Sendable, Codable, CaseIterable {
     case exifOriginal = "exif-original"
+    /// An EXIF date whose UTC offset was derived from the GPS time stamp.
+    case gpsOffset = "gps-offset"
     case exifDigitized = "exif-digitized"
+    case xmp
     case png
     case filename
     case exifModified = "exif-modified"
-    case mtime
+    /// No date in the file or its name; the file's mtime is kept apart, never as a capture date.
+    case undated
 }
 
 /// When a photo was taken: the wall clock as recorded, its UTC offset when known,
@@ -40,7 +44,7 @@ public struct CaptureDate: Sendable, Hashable, Codable {
         self.instantMilliseconds = (asUTC - offsetSeconds) * 1000 + wallClock.milliseconds
     }
 
-    /// The local wall clock of an instant (such as a file's mtime) in `timeZone`, offset included.
+    /// The local wall clock of an instant (a timestamp in a file name) in `timeZone`, offset included.
     public init(instantSeconds: Int64, nanoseconds: Int, source: DateSource, timeZone: TimeZone) {
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instantSeconds)))
         var clock = WallClock(utcSeconds: instantSeconds + Int64(offset))

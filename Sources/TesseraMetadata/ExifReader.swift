@@ -2,6 +2,15 @@ import CExif
 
 /// The EXIF fields Tessera uses, as libexif reads them from a TIFF structure.
 public struct ExifFields: Sendable, Equatable {
+    public static func == (lhs: ExifFields, rhs: ExifFields) -> Bool {
+        lhs.orientation == rhs.orientation && lhs.dateTimeOriginal == rhs.dateTimeOriginal
+            && lhs.dateTimeDigitized == rhs.dateTimeDigitized && lhs.dateTime == rhs.dateTime && lhs.make == rhs.make
+            && lhs.model == rhs.model && lhs.lensModel == rhs.lensModel && lhs.exposureTime == rhs.exposureTime
+            && lhs.fNumber == rhs.fNumber && lhs.iso == rhs.iso && lhs.focalLength == rhs.focalLength
+            && lhs.focalLength35mm == rhs.focalLength35mm && lhs.gps == rhs.gps && lhs.gpsInstant == rhs.gpsInstant
+            && lhs.xmp == rhs.xmp && lhs.warnings == rhs.warnings
+    }
+
     /// A date tag with the sub-second and offset tags that belong to it (EXIF 2.31 §4.6.5).
     public struct DateTag: Sendable, Equatable {
         public var dateTime: String
@@ -43,8 +52,41 @@ public struct ExifFields: Sendable, Equatable {
     public var iso: Int?
     /// Focal length in millimetres.
     public var focalLength: Double?
+    /// `FocalLengthIn35mmFilm`, in millimetres; nil when absent or 0 (unknown).
+    public var focalLength35mm: Double?
+    /// The sensor's size in millimetres, from `FocalPlaneX/YResolution`, their unit and the
+    /// image's size (`PixelX/YDimension`), for a 35 mm equivalent the camera did not record.
+    public var sensorSize: (width: Double, height: Double)?
     public var gps: GPS?
+    /// `GPSDateStamp` and `GPSTimeStamp`: the instant of the position fix, in UTC, as whole
+    /// seconds since the epoch.
+    public var gpsInstant: Int64?
+    /// The XMP packet in tag 700 (TIFF files and the RAW formats built on TIFF).
+    public var xmp: [UInt8]?
     public var warnings: [String] = []
+
+    /// This block's fields, with those it lacks taken from `other`.
+    func filling(from other: ExifFields) -> ExifFields {
+        var merged = self
+        merged.orientation = orientation ?? other.orientation
+        merged.dateTimeOriginal = dateTimeOriginal ?? other.dateTimeOriginal
+        merged.dateTimeDigitized = dateTimeDigitized ?? other.dateTimeDigitized
+        merged.dateTime = dateTime ?? other.dateTime
+        merged.make = make ?? other.make
+        merged.model = model ?? other.model
+        merged.lensModel = lensModel ?? other.lensModel
+        merged.exposureTime = exposureTime ?? other.exposureTime
+        merged.fNumber = fNumber ?? other.fNumber
+        merged.iso = iso ?? other.iso
+        merged.focalLength = focalLength ?? other.focalLength
+        merged.focalLength35mm = focalLength35mm ?? other.focalLength35mm
+        merged.sensorSize = sensorSize ?? other.sensorSize
+        merged.gps = gps ?? other.gps
+        merged.gpsInstant = gpsInstant ?? other.gpsInstant
+        merged.xmp = xmp ?? other.xmp
+        merged.warnings = warnings + other.warnings
+        return merged
+    }
 }
 
 /// Reads EXIF through libexif, after checking the block is a plausible TIFF structure.
@@ -61,7 +103,8 @@ public enum ExifReader {
     public static let maxLength = 4 * 1024 * 1024
 
     /// The fields of the TIFF structure `tiff` (an EXIF block without the `Exif\0\0` prefix).
-    public static func read(tiff: [UInt8]) -> ExifFields {
+    /// `asExifIFD`: its first IFD is an EXIF IFD (a CR3's CMT2), not IFD0.
+    public static func read(tiff: [UInt8], asExifIFD: Bool = false) -> ExifFields {
         var fields = ExifFields()
         guard tiff.count >= 8 else {
             fields.warnings.append("EXIF block of \(tiff.count) bytes is too short; ignored")
@@ -93,7 +136,7 @@ public enum ExifReader {
         block.withUnsafeBufferPointer { buffer in
             exif_data_load_data(data, buffer.baseAddress, UInt32(buffer.count))
         }
-        let view = ExifView(data: data)
+        let view = ExifView(data: data, exifIFDs: asExifIFD ? [EXIF_IFD_0, EXIF_IFD_EXIF] : [EXIF_IFD_EXIF])
 
         if let value = view.integer(EXIF_TAG_ORIENTATION, in: [EXIF_IFD_0]) {
             fields.orientation = value
@@ -107,12 +150,21 @@ public enum ExifReader {
         fields.dateTime = view.date(EXIF_TAG_DATE_TIME, subSec: EXIF_TAG_SUB_SEC_TIME, offset: EXIF_TAG_OFFSET_TIME)
         fields.make = view.text(EXIF_TAG_MAKE, in: [EXIF_IFD_0])
         fields.model = view.text(EXIF_TAG_MODEL, in: [EXIF_IFD_0])
-        fields.lensModel = view.text(EXIF_TAG_LENS_MODEL, in: [EXIF_IFD_EXIF])
-        fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: [EXIF_IFD_EXIF])
-        fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: [EXIF_IFD_EXIF])
-        fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: [EXIF_IFD_EXIF])
-        fields.focalLength = view.rational(EXIF_TAG_FOCAL_LENGTH, in: [EXIF_IFD_EXIF])
+        fields.lensModel = view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
+        fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
+        fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
+        fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: view.exifIFDs)
+        fields.focalLength = view.rational(EXIF_TAG_FOCAL_LENGTH, in: view.exifIFDs)
+        if let value = view.integer(EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM, in: view.exifIFDs), value > 0 {
+            fields.focalLength35mm = Double(value)
+        }
+        fields.sensorSize = view.sensorSize()
         fields.gps = view.gps()
+        fields.gpsInstant = view.gpsInstant()
+        if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data, entry.pointee.size > 0,
+           Int(entry.pointee.size) <= XMPReader.maxLength {
+            fields.xmp = Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
+        }
         return fields
     }
 }
@@ -120,6 +172,8 @@ public enum ExifReader {
 /// Typed, bounds-checked reads of libexif entries; lives only while its `ExifData` does.
 private struct ExifView {
     let data: UnsafeMutablePointer<ExifData>
+    /// Where the EXIF IFD's tags are.
+    let exifIFDs: [ExifIfd]
     var order: ExifByteOrder { exif_data_get_byte_order(data) }
 
     /// The entry for `tag` in the first of `ifds` that has it.
@@ -175,11 +229,11 @@ private struct ExifView {
 
     func date(_ tag: ExifTag, subSec: ExifTag, offset: ExifTag) -> ExifFields.DateTag? {
         // Cameras put dates in IFD0 or the EXIF IFD; look where the standard says first.
-        let ifds = tag == EXIF_TAG_DATE_TIME ? [EXIF_IFD_0, EXIF_IFD_EXIF] : [EXIF_IFD_EXIF, EXIF_IFD_0]
+        let ifds = tag == EXIF_TAG_DATE_TIME ? [EXIF_IFD_0] + exifIFDs : exifIFDs + [EXIF_IFD_0]
         guard let value = rawText(tag, in: ifds) else { return nil }
         return ExifFields.DateTag(
-            dateTime: value, subSeconds: text(subSec, in: [EXIF_IFD_EXIF, EXIF_IFD_0]),
-            offset: text(offset, in: [EXIF_IFD_EXIF, EXIF_IFD_0]))
+            dateTime: value, subSeconds: text(subSec, in: exifIFDs + [EXIF_IFD_0]),
+            offset: text(offset, in: exifIFDs + [EXIF_IFD_0]))
     }
 
     /// ASCII text without trimming, so a blank date stays visibly blank.
@@ -190,6 +244,42 @@ private struct ExifView {
         let buffer = UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))
         let end = buffer.firstIndex(of: 0) ?? buffer.endIndex
         return String(decoding: buffer[..<end], as: UTF8.self)
+    }
+
+    /// The sensor's size in millimetres, as exiftool derives it for its 35 mm scale factor.
+    func sensorSize() -> (width: Double, height: Double)? {
+        let exif = exifIFDs
+        guard let xResolution = rational(EXIF_TAG_FOCAL_PLANE_X_RESOLUTION, in: exif), xResolution > 0,
+              let width = integer(EXIF_TAG_PIXEL_X_DIMENSION, in: exif), width > 0,
+              let height = integer(EXIF_TAG_PIXEL_Y_DIMENSION, in: exif), height > 0
+        else { return nil }
+        let yResolution = rational(EXIF_TAG_FOCAL_PLANE_Y_RESOLUTION, in: exif).flatMap { $0 > 0 ? $0 : nil } ?? xResolution
+        // ResolutionUnit: 2 inches (the default), 3 centimetres, 4 millimetres, 5 micrometres.
+        let millimetres: Double
+        switch integer(EXIF_TAG_FOCAL_PLANE_RESOLUTION_UNIT, in: exif) ?? 2 {
+        case 3: millimetres = 10
+        case 4: millimetres = 1
+        case 5: millimetres = 0.001
+        default: millimetres = 25.4
+        }
+        let size = (width: Double(width) / xResolution * millimetres, height: Double(height) / yResolution * millimetres)
+        // A sensor under 1 mm or over 10 cm across is a misreading, not a camera.
+        let diagonal = (size.width * size.width + size.height * size.height).squareRoot()
+        return diagonal.isFinite && (1...100).contains(diagonal) ? size : nil
+    }
+
+    /// The UTC instant of `GPSDateStamp` (`YYYY:MM:DD`) and `GPSTimeStamp` (three rationals).
+    func gpsInstant() -> Int64? {
+        let gps = [EXIF_IFD_GPS]
+        let stampTag = ExifTag(rawValue: UInt32(EXIF_TAG_GPS_TIME_STAMP))
+        guard let date = text(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_DATE_STAMP)), in: gps),
+              let hours = rational(stampTag, in: gps, index: 0),
+              let minutes = rational(stampTag, in: gps, index: 1),
+              let seconds = rational(stampTag, in: gps, index: 2),
+              (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
+              let day = DateText.exif(date.prefix(10) + " 00:00:00")
+        else { return nil }
+        return day.secondsAsUTC + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
     }
 
     func gps() -> ExifFields.GPS? {

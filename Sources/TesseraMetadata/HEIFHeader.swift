@@ -20,6 +20,11 @@ public struct HEIFHeader: Sendable, Equatable {
     public var hasAlpha: Bool
     /// The TIFF structure of the Exif item.
     public var exif: [UInt8]?
+    /// The XMP packet of a `mime` item of type `application/rdf+xml`.
+    public var xmp: [UInt8]?
+    /// The primary image's clean aperture (`clap`), in stored pixels: the crop applied before
+    /// the rotation and mirroring (ISO/IEC 23008-12 orders them clap, irot, imir).
+    public var cleanAperture: CleanAperture?
     public var iccProfile: [UInt8]?
     /// The `nclx` colour description: primaries, transfer characteristics, matrix.
     public var nclx: (primaries: Int, transfer: Int, matrix: Int)?
@@ -91,6 +96,13 @@ public struct HEIFHeader: Sendable, Equatable {
                 if skip < data.count { exif = Array(data[skip...]) }
             }
         }
+        var xmp: [UInt8]?
+        let xmpItems = parsed.contentTypes.filter { $0.value == "application/rdf+xml" }.map { $0.key }.sorted()
+        if let item = xmpItems.first,
+           let location = parsed.locations[item], location.length <= XMPReader.maxLength, location.offset >= 0,
+           location.offset <= bytes.size - Int64(location.length) {
+            xmp = Array(try bytes.photoBytes(at: location.offset, count: location.length, what: "the XMP item"))
+        }
         let thumbnails = parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.compactMap { reference in
             parsed.properties(of: reference.from).compactMap { if case .size(let w, let h) = $0 { (width: w, height: h) } else { nil } }.first
         }
@@ -113,7 +125,11 @@ public struct HEIFHeader: Sendable, Equatable {
         }
         return HEIFHeader(
             width: size.0, height: size.1, orientation: Self.orientation(properties), bitDepth: depth, hasAlpha: alpha,
-            exif: exif, iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid")
+            exif: exif, xmp: xmp,
+            cleanAperture: properties.lazy.compactMap { property -> CleanAperture? in
+                if case .cleanAperture(let fractions) = property { CleanAperture(fractions, width: size.0, height: size.1) } else { nil }
+            }.first,
+            iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid")
     }
 
     /// The EXIF orientation of `irot` then `imir`, in the order the item lists them.
@@ -148,6 +164,8 @@ public struct HEIFHeader: Sendable, Equatable {
         case nclx(Int, Int, Int)
         case bitDepth(Int)
         case auxiliaryType(String)
+        /// Width, height, horizontal and vertical offset, each as numerator and denominator.
+        case cleanAperture([(Int64, Int64)])
         case other
     }
 }
@@ -156,6 +174,8 @@ public struct HEIFHeader: Sendable, Equatable {
 private struct Meta {
     var primary: UInt32?
     var items: [UInt32: String] = [:]
+    /// The content type of each `mime` item.
+    var contentTypes: [UInt32: String] = [:]
     var locations: [UInt32: (offset: Int64, length: Int)] = [:]
     var references: [String: [(from: UInt32, to: [UInt32])]] = [:]
     var propertyList: [HEIFHeader.Property] = []
@@ -182,7 +202,13 @@ private struct Meta {
                     guard infeVersion >= 2 else { continue }
                     let id = try infe.uint(infeVersion == 2 ? 2 : 4)
                     _ = try infe.uint(2)
-                    items[id] = try infe.fourCC()
+                    let type = try infe.fourCC()
+                    items[id] = type
+                    if type == "mime" {
+                        // item_name, then content_type: both NUL-terminated.
+                        let fields = infe.rest.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+                        if fields.count >= 2 { contentTypes[id] = String(decoding: fields[1], as: UTF8.self) }
+                    }
                 }
             case "iloc":
                 try parseLocations(box.body)
@@ -227,6 +253,14 @@ private struct Meta {
             case "prof", "rICC": return .icc(Array(reader.rest))
             default: return .other
             }
+        case "clap":
+            // Widths and heights are unsigned, offsets signed; every denominator unsigned.
+            var fractions: [(Int64, Int64)] = []
+            for index in 0..<4 {
+                let numerator = try reader.uint(4), denominator = try reader.uint(4)
+                fractions.append((index < 2 ? Int64(numerator) : Int64(Int32(bitPattern: numerator)), Int64(denominator)))
+            }
+            return .cleanAperture(fractions)
         case "pixi":
             _ = try reader.fullBoxVersion()
             let channels = try reader.uint(1)
@@ -344,6 +378,33 @@ private struct ByteReader {
         guard data.count >= 4 else { throw PhotoError(.corrupt, "HEIF box cut short") }
         defer { data = data.dropFirst(4) }
         return String(decoding: data.prefix(4), as: UTF8.self)
+    }
+}
+
+/// A crop rectangle in an image's stored pixels.
+public struct CleanAperture: Sendable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    /// The rectangle a `clap` box describes in an image of `width`×`height`, as libheif and
+    /// the standard compute it: centred at the image centre moved by the offsets, rounded to
+    /// whole pixels. Nil when a denominator is 0, or the rectangle is empty, leaves the
+    /// image, or is the whole image.
+    init?(_ fractions: [(Int64, Int64)], width: Int, height: Int) {
+        guard fractions.count == 4, fractions.allSatisfy({ $0.1 > 0 }) else { return nil }
+        func value(_ index: Int) -> Double { Double(fractions[index].0) / Double(fractions[index].1) }
+        let (cropWidth, cropHeight) = (value(0), value(1))
+        let centreX = value(2) + Double(width - 1) / 2, centreY = value(3) + Double(height - 1) / 2
+        let left = (centreX - (cropWidth - 1) / 2).rounded(), top = (centreY - (cropHeight - 1) / 2).rounded()
+        let right = (centreX + (cropWidth - 1) / 2).rounded(), bottom = (centreY + (cropHeight - 1) / 2).rounded()
+        guard left >= 0, top >= 0, right < Double(width), bottom < Double(height), right >= left, bottom >= top else {
+            return nil
+        }
+        (x, y) = (Int(left), Int(top))
+        (self.width, self.height) = (Int(right - left) + 1, Int(bottom - top) + 1)
+        if self.width == width && self.height == height { return nil }
     }
 }
 

@@ -43,6 +43,11 @@ public struct JPEGHeader: Sendable, Equatable {
     public var process: Process
     /// The TIFF structure of the first `Exif\0\0` APP1 segment, without that prefix.
     public var exif: [UInt8]?
+    /// The XMP packet of the first APP1 `http://ns.adobe.com/xap/1.0/` segment, and the
+    /// Extended XMP that continues it in APP1 `http://ns.adobe.com/xmp/extension/` chunks
+    /// (XMP Specification Part 3, §1.1.3.1), when every chunk arrived.
+    public var xmp: [UInt8]?
+    public var extendedXMP: [UInt8]?
     /// The colour transform byte of an Adobe APP14 segment, when one is present.
     public var adobeTransform: UInt8?
     /// The embedded ICC profile, reassembled from its APP2 `ICC_PROFILE` chunks (ICC.1 Annex B.4).
@@ -61,6 +66,8 @@ public struct JPEGHeader: Sendable, Equatable {
     static let maxICCProfile = 8 << 20
     private static let iccPrefix = Array("ICC_PROFILE".utf8) + [0]
     private static let mpfPrefix = Array("MPF".utf8) + [0]
+    static let xmpPrefix = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    static let extendedXMPPrefix = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
 
     /// Parses the markers of the JPEG that `bytes` starts.
     public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> JPEGHeader {
@@ -70,6 +77,8 @@ public struct JPEGHeader: Sendable, Equatable {
         var offset: Int64 = 2
         var frame: (width: Int, height: Int, components: Int, bits: Int, process: Process)?
         var exif: [UInt8]?
+        var xmp: [UInt8]?
+        var extended = ExtendedXMPChunks()
         var adobe: UInt8?
         var icc = ICCChunks()
         var previews: [EmbeddedPreview] = []
@@ -144,12 +153,23 @@ public struct JPEGHeader: Sendable, Equatable {
                     }
                     frame = (width, height, components, Int(sof[sof.startIndex]), process)
                 }
-            } else if marker == 0xE1, exif == nil, payloadLength > 6 {
-                let head = try bytes.photoBytes(at: payloadOffset, count: 6, what: "an APP1 segment")
-                if head.elementsEqual(ExifReader.exifPrefix) {
+            } else if marker == 0xE1, payloadLength > 6 {
+                let head = try bytes.photoBytes(at: payloadOffset, count: min(payloadLength, 75), what: "an APP1 segment")
+                if exif == nil, head.starts(with: ExifReader.exifPrefix) {
                     let tiff = Array(try bytes.photoBytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
                     exif = tiff
                     EmbeddedPreview.exifThumbnail(tiff, tiffOffset: payloadOffset + 6).map { previews.append($0) }
+                } else if xmp == nil, head.starts(with: Self.xmpPrefix) {
+                    let start = Self.xmpPrefix.count
+                    xmp = Array(try bytes.photoBytes(
+                        at: payloadOffset + Int64(start), count: payloadLength - start, what: "the XMP segment"))
+                } else if head.count == 75, head.starts(with: Self.extendedXMPPrefix) {
+                    // The prefix, a 32-digit GUID, the full length and this chunk's offset, then data.
+                    let guid = Array(head[head.startIndex + 35..<head.startIndex + 67])
+                    let data = try bytes.photoBytes(at: payloadOffset + 75, count: payloadLength - 75, what: "an Extended XMP chunk")
+                    extended.add(
+                        guid: guid, fullLength: Int(head.bigEndian(4, at: 67)), offset: Int(head.bigEndian(4, at: 71)),
+                        data: data)
                 }
             } else if marker == 0xE2, payloadLength > 14 {
                 let head = try bytes.photoBytes(at: payloadOffset, count: 14, what: "an APP2 segment")
@@ -179,12 +199,33 @@ public struct JPEGHeader: Sendable, Equatable {
                 if let problem = icc.problem { warnings.append(problem) }
                 return JPEGHeader(
                     width: frame.width, height: frame.height, components: frame.components,
-                    bitsPerSample: frame.bits, process: frame.process, exif: exif,
-                    adobeTransform: adobe, iccProfile: icc.profile, previews: previews,
+                    bitsPerSample: frame.bits, process: frame.process, exif: exif, xmp: xmp,
+                    extendedXMP: extended.packet, adobeTransform: adobe, iccProfile: icc.profile, previews: previews,
                     primaryEnd: primaryEnd, warnings: warnings)
             }
             offset = payloadOffset + Int64(payloadLength)
         }
+    }
+}
+
+/// Extended XMP arriving in chunks that say where they go in a packet of `fullLength` bytes;
+/// the first GUID whose chunks fill its packet is the one kept.
+private struct ExtendedXMPChunks {
+    var packets: [[UInt8]: (buffer: [UInt8], filled: Int)] = [:]
+
+    mutating func add(guid: [UInt8], fullLength: Int, offset: Int, data: some Collection<UInt8>) {
+        guard fullLength > 0, fullLength <= XMPReader.maxLength, offset >= 0, data.count <= fullLength - offset,
+              packets[guid] != nil || packets.count < 4
+        else { return }
+        var entry = packets[guid] ?? ([UInt8](repeating: 0, count: fullLength), 0)
+        guard entry.buffer.count == fullLength else { return }
+        entry.buffer.replaceSubrange(offset..<offset + data.count, with: data)
+        entry.filled += data.count
+        packets[guid] = entry
+    }
+
+    var packet: [UInt8]? {
+        packets.values.first { $0.filled == $0.buffer.count }?.buffer
     }
 }
 

@@ -10,20 +10,24 @@ public import SystemPackage
 /// print(meta.displayWidth, meta.captureDate.wallClock.iso8601)
 /// ```
 public enum MetadataReader {
+    /// Names what the readers read; when it changes, the next complete scan reads every file
+    /// again, once, so that the index holds what they read now.
+    public static let version = "2: XMP and sidecars, RAW TIFF IFDs and CR3 boxes, undated photos"
+
     /// Reads the metadata of the file at `path`.
     ///
     /// - Parameter followSymlinks: false refuses a symbolic link at `path`.
     /// - Throws: `PhotoError` naming the path: `.notAnImage` for other formats, `.notAFile`
     ///   for FIFOs and devices, `.io`, `.truncated`, `.corrupt` or `.unsupported` for bad files.
     public static func read(
-        at path: FilePath, followSymlinks: Bool = true, context: DateContext = DateContext()
+        at path: FilePath, followSymlinks: Bool = true, sidecar: Sidecar? = nil, context: DateContext = DateContext()
     ) throws(PhotoError) -> PhotoMetadata {
         try FileReader.withPhoto(at: path, followSymlinks: followSymlinks) { (reader) throws(PhotoError) -> PhotoMetadata in
-            try read(reader, context: context)
+            try read(reader, sidecar: sidecar, context: context)
         }
     }
 
-    /// Reads the metadata of a file already in memory; `mtime` is the file's, for undated photos.
+    /// Reads the metadata of a file already in memory.
     public static func read(
         contents: [UInt8], path: FilePath, mtime: FileTime, context: DateContext = DateContext()
     ) throws(PhotoError) -> PhotoMetadata {
@@ -32,17 +36,19 @@ public enum MetadataReader {
         }
     }
 
-    /// Reads the metadata of an open file; errors name its path.
-    public static func read(_ reader: borrowing FileReader, context: DateContext) throws(PhotoError) -> PhotoMetadata {
+    /// Reads the metadata of an open file, and of its XMP sidecar when it has one; errors name its path.
+    public static func read(
+        _ reader: borrowing FileReader, sidecar: Sidecar? = nil, context: DateContext
+    ) throws(PhotoError) -> PhotoMetadata {
         do {
-            return try read(reader, name: reader.path.lastComponent?.string ?? "", mtime: reader.mtime, context: context)
+            return try read(reader, name: reader.path.lastComponent?.string ?? "", sidecar: sidecar, context: context)
         } catch {
             throw error.path.isEmpty ? error.at(reader.path) : error
         }
     }
 
     static func read(
-        _ bytes: borrowing FileReader, name: String, mtime: FileTime, context: DateContext
+        _ bytes: borrowing FileReader, name: String, sidecar: Sidecar?, context: DateContext
     ) throws(PhotoError) -> PhotoMetadata {
         var warnings: [String] = []
         let format = ImageFormat.identify(bytes.prefix)
@@ -86,10 +92,7 @@ public enum MetadataReader {
             let header = try RAWHeader.read(bytes)
             (width, height, depth) = (header.width, header.height, 16)
             coding = "camera raw, " + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
-            // TIFF-based RAW files keep their EXIF in the TIFF structure at the start.
-            if bytes.prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-                tiff = try bytes.photoBytes(at: 0, count: Int(min(bytes.size, Int64(ExifReader.maxLength))))
-            }
+            tiff = header.tiff
             raw = header
         case .unsupported:
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
@@ -98,23 +101,69 @@ public enum MetadataReader {
             throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a photo format Tessera reads")
         }
 
-        var exif = tiff.map(ExifReader.read(tiff:))
-        if let raw { exif = Self.filling(exif ?? ExifFields(), from: raw, context: context) }
-        warnings += exif?.warnings ?? []
-        var orientation = heif?.orientation ?? raw?.orientation ?? 1
-        // A HEIF is displayed by its transformations, a RAW file by LibRaw's reading of it; an
-        // EXIF Orientation inside either is not applied again.
-        if heif == nil, raw == nil, let raw = exif?.orientation {
-            if (1...8).contains(raw) {
-                orientation = raw
-            } else {
-                warnings.append("invalid EXIF orientation \(raw); using 1")
-            }
+        var explanations: [FactExplanation] = []
+        var exifFields = tiff.map { ExifReader.read(tiff: $0) }
+        if let exifIFD = raw?.exifIFD {
+            // A CR3 keeps its EXIF IFD apart from IFD0: its fields fill what IFD0 lacks.
+            exifFields = ExifReader.read(tiff: exifIFD, asExifIFD: true).filling(from: exifFields ?? ExifFields())
         }
-        let date = CaptureDate.resolve(exif: exif, png: png, name: name, mtime: mtime, context: context, warnings: &warnings)
-        return PhotoMetadata(
+        if let raw { exifFields = Self.filling(exifFields ?? ExifFields(), from: raw, context: context) }
+        warnings += exifFields?.warnings ?? []
+        // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
+        var embedded: XMPFields?
+        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, raw?.xmp, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
+            let (fields, warning) = XMPReader.read(packet: packet)
+            warning.map { warnings.append($0) }
+            embedded = fields
+        }
+        if let extended = jpeg?.extendedXMP {
+            let (fields, warning) = XMPReader.read(packet: extended)
+            warning.map { warnings.append("Extended \($0)") }
+            if let fields { embedded = embedded?.filling(from: fields) ?? fields }
+        }
+        var sidecarFields: XMPFields?
+        if let sidecar {
+            let (fields, warning) = XMPReader.read(packet: sidecar.packet)
+            warning.map { warnings.append("sidecar \(sidecar.name): \($0)") }
+            sidecarFields = fields
+        }
+        let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
+        let exif = Precedence.camera(exif: exifFields, xmp: edited)
+
+        var orientation = heif?.orientation ?? raw?.orientation ?? 1
+        var orientationRule = heif != nil ? "HEIF transformations (irot, imir)" : "LibRaw's reading of the RAW file"
+        if heif == nil, raw?.readByLibRaw != true {
+            (orientation, orientationRule) = Precedence.orientation(
+                exif: exifFields?.orientation, sidecar: sidecarFields?.orientation, embedded: embedded?.orientation,
+                warnings: &warnings)
+        }
+        let date = CaptureDate.resolve(
+            exif: exif, xmp: edited, png: png, name: name, context: context, warnings: &warnings,
+            explanations: &explanations)
+        let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited)
+        if context.explaining {
+            explanations.append(FactExplanation(
+                fact: "orientation", value: String(orientation), rule: orientationRule,
+                candidates: [("EXIF Orientation", exifFields?.orientation), ("XMP tiff:Orientation", embedded?.orientation),
+                             ("XMP tiff:Orientation (sidecar)", sidecarFields?.orientation)].compactMap { source, value in
+                    value.map { .init(source: source, value: String($0), outcome: orientationRule == source ? "chosen" : "not used") }
+                }))
+            explanations.append(FactExplanation(
+                fact: "35 mm focal length", value: focal35.map { String(format: "%.1f mm", $0.value) },
+                rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"))
+            explanations.append(FactExplanation(
+                fact: "rating", value: edited?.rating.map(String.init),
+                rule: sidecarFields?.rating != nil ? "XMP xmp:Rating (sidecar)" : embedded?.rating != nil ? "XMP xmp:Rating" : "none recorded",
+                candidates: [("XMP xmp:Rating (sidecar)", sidecarFields?.rating), ("XMP xmp:Rating", embedded?.rating)].compactMap { source, value in
+                    value.map { .init(source: source, value: String($0), outcome: edited?.rating == $0 ? "chosen" : "lower precedence") }
+                }))
+        }
+        var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, captureDate: date, warnings: warnings)
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, xmp: edited,
+            focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
+        metadata.explanations = explanations
+        return metadata
     }
 
     /// What LibRaw knows and the file's EXIF lacks: the camera, and the capture time (LibRaw

@@ -52,6 +52,8 @@ public struct PNGHeader: Sendable, Equatable {
     public var interlaced: Bool
     /// The TIFF structure from an `eXIf` chunk or a "Raw profile type exif" text chunk.
     public var exif: [UInt8]?
+    /// The XMP packet of an `iTXt` chunk with the keyword `XML:com.adobe.xmp`.
+    public var xmp: [UInt8]?
     public var time: Time?
     /// The text of a "Creation Time" text chunk.
     public var creationTime: String?
@@ -189,6 +191,8 @@ public struct PNGHeader: Sendable, Equatable {
                 return
             }
             switch keyword {
+            case "XML:com.adobe.xmp":
+                if xmp == nil { xmp = text }
             case "Creation Time":
                 creationTime = String(decoding: text, as: UTF8.self)
             case "Raw profile type exif", "Raw profile type APP1":

@@ -16,9 +16,17 @@ public struct PhotoMetadata: Sendable {
     public var webp: WebPHeader?
     public var heif: HEIFHeader?
     public var raw: RAWHeader?
+    /// The camera's facts: EXIF, completed from XMP where EXIF lacks one (`Precedence`).
     public var exif: ExifFields?
-    public var captureDate: CaptureDate
+    /// What people edit (rating, label, title, description, keywords), sidecar over embedded.
+    public var xmp: XMPFields?
+    /// The 35 mm equivalent focal length: recorded, or computed from the sensor size.
+    public var focalLength35mm: Double?
+    /// Nil when the photo is undated: no date in the file, its XMP or its name.
+    public var captureDate: CaptureDate?
     public var warnings: [String]
+    /// How each fact was decided; filled only when the reader is asked to explain.
+    public var explanations: [FactExplanation] = []
 
     /// Throws `tooLarge` when the image declares more than `limit` pixels: the guard
     /// against decompression bombs, checked from the header before any pixel buffer exists.
@@ -46,9 +54,12 @@ public struct PhotoMetadata: Sendable {
 public struct DateContext: Sendable {
     public var timeZone: TimeZone
     public var now: Date
+    /// Whether the reader records how it decided each fact (`tessera explain`).
+    public var explaining: Bool
 
-    public init(timeZone: TimeZone = .current, now: Date = Date()) {
+    public init(timeZone: TimeZone = .current, now: Date = Date(), explaining: Bool = false) {
         self.timeZone = timeZone
         self.now = now
+        self.explaining = explaining
     }
 }

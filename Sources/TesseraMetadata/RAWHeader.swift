@@ -3,8 +3,12 @@ import CLibRaw
 import Foundation
 import SystemPackage
 
-/// What LibRaw identifies in a camera RAW file: sensor image size, orientation, camera, time,
-/// and the embedded JPEG preview Tessera renders from (it never demosaics).
+/// What a camera RAW file holds: sensor image size, orientation, camera, time, and the
+/// embedded JPEG previews Tessera renders from (it never demosaics).
+///
+/// The previews and the metadata blocks come from the file's own structure (`RAWStructure`),
+/// so that the common containers (TIFF-based, CR3) need no LibRaw; LibRaw identifies what it
+/// reads (the sensor size, its reading of the orientation, its preview as a fallback).
 ///
 /// LibRaw opens the file itself, through this reader's descriptor (`/proc/self/fd/N`), so
 /// what it reads is exactly the file the walker saw; a reader over bytes in memory hands it
@@ -24,11 +28,60 @@ public struct RAWHeader: Sendable, Equatable {
     /// The size of the embedded preview, when there is one (JPEG or, rarely, a bitmap).
     public var previewWidth: Int?
     public var previewHeight: Int?
+    /// The JPEG previews found in the file's structure, largest first.
+    public var previews: [RAWPreview] = []
+    /// A preview whose bytes run past the end of the file (a truncated copy).
+    public var cutPreview: CutPreview?
+    /// Whether LibRaw read the file (else size and orientation come from its structure).
+    public var readByLibRaw = true
+    /// The metadata blocks of the file's structure, for the EXIF and XMP readers.
+    var tiff: [UInt8]?
+    var exifIFD: [UInt8]?
+    var xmp: [UInt8]?
+
+    public struct CutPreview: Sendable, Equatable {
+        public var offset: Int64
+        public var length: Int
+    }
 
     /// The largest preview read.
     public static let maxPreviewBytes = 64 << 20
 
     public static func read(_ reader: borrowing FileReader) throws(PhotoError) -> RAWHeader {
+        let structure = try RAWStructure.read(reader)
+        var header: RAWHeader
+        do throws(PhotoError) {
+            header = try readByLibRaw(reader)
+        } catch where error.code.isTransient {
+            throw error
+        } catch {
+            // LibRaw refuses it (a format or camera newer than it, a truncated file): what the
+            // structure holds still describes the photo, if it holds anything.
+            guard structure.tiff != nil || !structure.previews.isEmpty || structure.cutPreview != nil else { throw error }
+            let largest = structure.previews.max { $0.width * $0.height < $1.width * $1.height }
+            guard let size = structure.size ?? largest.map({ ($0.width, $0.height) }) else {
+                if let cut = structure.cutPreview { throw cutError(cut.offset, cut.length) }
+                throw PhotoError(.corrupt, "RAW file without an image size or a preview")
+            }
+            header = RAWHeader(
+                width: size.0, height: size.1, orientation: 1, make: "", model: "", timestamp: nil, previewWidth: nil,
+                previewHeight: nil, readByLibRaw: false)
+        }
+        header.previews = structure.previews.sorted { $0.width * $0.height > $1.width * $1.height }
+        if let largest = header.previews.first {
+            (header.previewWidth, header.previewHeight) = (largest.width, largest.height)
+        }
+        header.cutPreview = structure.cutPreview.map { CutPreview(offset: $0.offset, length: $0.length) }
+        (header.tiff, header.exifIFD, header.xmp) = (structure.tiff, structure.exifIFD, structure.xmp)
+        return header
+    }
+
+    /// The error for a preview the file ends before.
+    public static func cutError(_ offset: Int64, _ length: Int) -> PhotoError {
+        PhotoError(.truncated, "file ends before its preview (offset \(offset), size \(length))")
+    }
+
+    private static func readByLibRaw(_ reader: borrowing FileReader) throws(PhotoError) -> RAWHeader {
         try withLibRaw(reader) { (data) throws(PhotoError) -> RAWHeader in
             let raw = data.pointee
             let (width, height) = (Int(raw.sizes.width), Int(raw.sizes.height))
@@ -44,7 +97,7 @@ public struct RAWHeader: Sendable, Equatable {
         }
     }
 
-    /// The bytes of the embedded JPEG preview.
+    /// The bytes of LibRaw's embedded JPEG preview.
     public static func previewJPEG(_ reader: borrowing FileReader) throws(PhotoError) -> [UInt8] {
         try withLibRaw(reader) { (data) throws(PhotoError) -> [UInt8] in
             let status = libraw_unpack_thumb(data)

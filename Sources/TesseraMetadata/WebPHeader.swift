@@ -16,6 +16,8 @@ public struct WebPHeader: Sendable, Equatable {
     public var frames: Int
     /// The TIFF structure of the EXIF chunk.
     public var exif: [UInt8]?
+    /// The packet of the `XMP ` chunk.
+    public var xmp: [UInt8]?
     public var iccProfile: [UInt8]?
     public var warnings: [String] = []
 
@@ -37,7 +39,7 @@ public struct WebPHeader: Sendable, Equatable {
         var image: (width: Int, height: Int, lossless: Bool, alpha: Bool)?
         var flags: UInt8 = 0
         var frames = 0
-        var exif: [UInt8]?, icc: [UInt8]?
+        var exif: [UInt8]?, icc: [UInt8]?, xmp: [UInt8]?
         var warnings: [String] = []
         while offset + 8 <= end {
             let head = try bytes.photoBytes(at: offset, count: 8, what: "a chunk header")
@@ -80,6 +82,8 @@ public struct WebPHeader: Sendable, Equatable {
                 // Some writers keep JPEG's "Exif\0\0" prefix.
                 if data.starts(with: ExifReader.exifPrefix) { data.removeFirst(ExifReader.exifPrefix.count) }
                 exif = data
+            case "XMP " where xmp == nil && size <= Int64(XMPReader.maxLength):
+                xmp = Array(try bytes.photoBytes(at: payload, count: Int(size), what: "the XMP chunk"))
             case "ICCP" where icc == nil && size <= Self.maxMetadataChunk:
                 icc = Array(try bytes.photoBytes(at: payload, count: Int(size), what: "the ICCP chunk"))
             default:
@@ -92,6 +96,6 @@ public struct WebPHeader: Sendable, Equatable {
         guard width > 0, height > 0 else { throw PhotoError(.corrupt, "WebP image of \(width)×\(height)") }
         return WebPHeader(
             width: width, height: height, lossless: image.lossless, hasAlpha: image.alpha || flags & 0x10 != 0,
-            frames: frames, exif: exif, iccProfile: icc, warnings: warnings)
+            frames: frames, exif: exif, xmp: xmp, iccProfile: icc, warnings: warnings)
     }
 }

@@ -21,13 +21,19 @@ extension LibraryScanner {
             return refresh(job, known, renderer: renderer, cache: cache, tally: tally)
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
+        // Read before the photo: an edit between the two is seen by the next scan, whose stamp differs.
+        var job = job
+        let sidecar = job.sidecar.flatMap { found in
+            Sidecar.read(at: FilePath(rawBytes: job.path.removingLastComponent().rawBytes + [UInt8(ascii: "/")] + found.name))
+        }
+        if sidecar == nil { job.sidecar = nil }
         do throws(PhotoError) {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
                 (reader) throws(PhotoError) -> Outcome in
                 let identity = reader.status.map { FileIdentity($0) } ?? job.identity
                 let metadata: PhotoMetadata
                 do throws(PhotoError) {
-                    metadata = try MetadataReader.read(reader, context: context)
+                    metadata = try MetadataReader.read(reader, sidecar: sidecar, context: context)
                 } catch where error.code == .notAnImage {
                     return update(job, identity, .unsupported(reason: error.reason))
                 } catch where error.code.isTransient {
@@ -192,7 +198,9 @@ extension LibraryScanner {
 
     private func update(_ job: Job, _ identity: FileIdentity, _ content: FileUpdate.Content) -> Outcome {
         .update(
-            FileUpdate(path: job.path, albumPath: job.albumPath, root: job.root, identity: identity, content: content),
+            FileUpdate(
+                path: job.path, albumPath: job.albumPath, root: job.root, identity: identity, sidecar: job.sidecar,
+                content: content),
             isNew: job.isNew)
     }
 

@@ -13,7 +13,8 @@ extension LibraryScanner {
     /// queueing new and changed files for the workers.
     func walk(
         _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
-        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool
+        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool,
+        newReaders: Bool
     ) throws(ScanError) {
         let roots = rootSet.paths
         let walker = Walker(options: .init(
@@ -46,7 +47,7 @@ extension LibraryScanner {
                     var count = 0
                     for root in roots {
                         walker.walk(root) { event in
-                            if case .file = event { count += 1 }
+                            if case .file(let file) = event, !Sidecar.isSidecar(file.name) { count += 1 }
                             return !stop.isSet
                         }
                     }
@@ -82,6 +83,9 @@ extension LibraryScanner {
                 walking.join()
             }
             var entries = 0  // in the directory being handled, for sizing its lookup table
+            // The directory's sidecars: which file each belongs to, and the stamp of each.
+            var sidecarOf: [NameKey: NameKey] = [:]
+            var sidecarStamps: [NameKey: SidecarStamp] = [:]
             var filesHere = 0  // under this root
             defer { sightings.files[root] = filesHere }
             func handle(_ event: Walker.Event) -> Bool {
@@ -93,37 +97,46 @@ extension LibraryScanner {
                         flush()
                         directory = path
                         existing = try index.files(
-                            inDirectory: bytes, settled: settings, expecting: entries, newDecoders: newDecoders)
+                            inDirectory: bytes, settled: settings, expecting: entries, newDecoders: newDecoders,
+                            newReaders: newReaders)
                     case .file(let file):
+                        // A sidecar is part of its photo, never an item of its own.
+                        guard !Sidecar.isSidecar(file.name) else { return true }
                         let identity = file.identity
+                        let sidecar = sidecarOf[NameKey(file.name)].flatMap { name in
+                            sidecarStamps[name].map { SidecarIdentity(name: name.bytes, stamp: $0) }
+                        }
                         found += 1
                         filesHere += 1
                         if let known = existing[NameKey(file.name)] {
                             sightings.ids.insert(known.id)
                             sightings.devices.insert(known.identity.device)
-                            if !full && known.identity == identity && !known.needsRetry {
+                            if !full && known.identity == identity && known.sidecar == sidecar?.stamp && !known.needsRetry {
                                 if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
                                     sightings.queued.insert(known.id)
                                     // Counted as unchanged by the writer, once its renditions are settled.
                                     push(Job(
                                         path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
-                                        known: .init(id: known.id, rendering: rendering)))
+                                        sidecar: sidecar, known: .init(id: known.id, rendering: rendering)))
                                 } else {
                                     unchanged += 1
                                 }
                             } else {
                                 sightings.queued.insert(known.id)
-                                push(Job(path: file.path, albumPath: directory, root: root, identity: identity, isNew: false))
+                                push(Job(
+                                    path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
+                                    sidecar: sidecar))
                             }
                             return true
                         }
                         let path = file.path
-                        if let moved = try movedFile(to: path, identity: identity) {
+                        // A moved photo whose sidecar did not move with it unchanged is read again.
+                        if let moved = try movedFile(to: path, identity: identity), moved.sidecar == sidecar?.stamp {
                             sightings.ids.insert(moved.id)
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
-                            push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true))
+                            push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true, sidecar: sidecar))
                         }
                     case .vanished:
                         // Deleted since its parent was listed, or gone with the root: the root decides.
@@ -151,12 +164,28 @@ extension LibraryScanner {
             }
             handing: while let chunk = listed.pop() {
                 entries = chunk.count
+                (sidecarOf, sidecarStamps) = Self.sidecars(in: chunk)
                 for event in chunk where !handle(event) { break handing }
             }
             if let failure {
                 throw ScanError(index: failure, "cannot read the index: \(failure)")
             }
         }
+    }
+
+    /// Which file each sidecar among a directory's files belongs to, and each sidecar's stamp.
+    static func sidecars(in events: [Walker.Event]) -> ([NameKey: NameKey], [NameKey: SidecarStamp]) {
+        var names: [[UInt8]] = []
+        var stamps: [NameKey: SidecarStamp] = [:]
+        for case .file(let file) in events {
+            names.append(file.name)
+            if Sidecar.isSidecar(file.name) {
+                stamps[NameKey(file.name)] = SidecarStamp(
+                    size: file.identity.size, mtimeNanoseconds: file.identity.mtimeNanoseconds)
+            }
+        }
+        guard !stamps.isEmpty else { return ([:], [:]) }
+        return (Sidecar.pairs(in: names), stamps)
     }
 
     /// The indexed file that `path` is, moved or renamed on the same filesystem: same device,

@@ -60,6 +60,8 @@ public final class LibraryScanner: Sendable {
         var root: FilePath
         var identity: FileIdentity
         var isNew: Bool
+        /// The XMP sidecar beside it, as the walk found it.
+        var sidecar: SidecarIdentity?
         /// For an unchanged photo whose renditions are out of date: its row.
         var known: Known?
 
@@ -113,6 +115,9 @@ public final class LibraryScanner: Sendable {
         // Under new decoders, files that failed (and HEIF/AVIF photos) are read again, once.
         let decoders = (try? index.state(PhotoIndex.decodersKey)) ?? nil
         let newDecoders = decoders != Renderer.decoders
+        // Under new metadata readers, every file is read again, once (renditions are found by key).
+        let readers = (try? index.state(PhotoIndex.readersKey)) ?? nil
+        let newReaders = readers != MetadataReader.version
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
@@ -169,7 +174,8 @@ public final class LibraryScanner: Sendable {
         do throws(ScanError) {
             try walk(
                 roots, full: full, stop: stop, sightings: &sightings, jobs: jobs, outcomes: outcomes, tally: tally,
-                scanID: scan.id, newDecoders: newDecoders)
+                scanID: scan.id, newDecoders: newDecoders,
+                newReaders: newReaders)
         } catch {
             tally.fail(error)
         }
@@ -221,6 +227,7 @@ public final class LibraryScanner: Sendable {
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
             if completed && newDecoders { try index.setState(PhotoIndex.decodersKey, Renderer.decoders) }
+            if completed && newReaders { try index.setState(PhotoIndex.readersKey, MetadataReader.version) }
             try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.

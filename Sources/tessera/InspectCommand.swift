@@ -40,10 +40,30 @@ struct InspectCommand: ParsableCommand {
             + (report.hdr.map { ", HDR (\($0.uppercased()), tone-mapped for renditions)" } ?? ""))
         lines.append("  size         \(width)×\(height), orientation \(report.orientation ?? 1)"
             + " → displayed \(report.displayWidth ?? width)×\(report.displayHeight ?? height)")
-        lines.append("  captured     \(report.capturedAt ?? "?")\(report.utcOffset.map { " \($0)" } ?? "")"
-            + " (from \(report.dateSource ?? "?"))")
+        if let captured = report.capturedAt {
+            lines.append("  captured     \(captured)\(report.utcOffset.map { " \($0)" } ?? "") (from \(report.dateSource ?? "?"))")
+        } else {
+            lines.append("  captured     undated (no date in the file, its XMP or its name)")
+        }
         let camera = [report.make, report.model].compactMap { $0 }.joined(separator: " ")
         if !camera.isEmpty { lines.append("  camera       \(camera)") }
+        if let lens = report.lensModel { lines.append("  lens         \(lens)") }
+        var exposure: [String] = []
+        if let time = report.exposureTime, time > 0 {
+            exposure.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : String(format: "%.1f s", time))
+        }
+        if let fNumber = report.fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
+        if let iso = report.iso { exposure.append("ISO \(iso)") }
+        if let focal = report.focalLength {
+            exposure.append(String(format: "%.1f mm", focal)
+                + (report.focalLength35mm.map { String(format: " (%.0f mm in 35 mm terms)", $0) } ?? ""))
+        }
+        if !exposure.isEmpty { lines.append("  exposure     \(exposure.joined(separator: ", "))") }
+        if let rating = report.rating { lines.append("  rating       \(rating)" + (report.label.map { ", label \($0)" } ?? "")) }
+        if let title = report.title { lines.append("  title        \(title)") }
+        if let description = report.description { lines.append("  description  \(description)") }
+        if !report.keywords.isEmpty { lines.append("  keywords     \(report.keywords.joined(separator: ", "))") }
+        if let sidecar = report.sidecar { lines.append("  sidecar      \(sidecar)") }
         if let gps = report.gps {
             lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
         }

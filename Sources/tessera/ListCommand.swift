@@ -32,8 +32,15 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "The albums, newest first.")
     var albums = false
 
+    @Option(help: "Only photos rated at least this (0–5; XMP xmp:Rating, from the file or its sidecar).")
+    var rating: Int?
+
+    @Option(help: "Only photos with this keyword, in any case; a level of a hierarchical keyword matches too.")
+    var keyword: String?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be between 0 and 5") }
         if [errors, unsupported, albums].filter({ $0 }).count > 1 {
             throw ValidationError("give at most one of --errors, --unsupported and --albums")
         }
@@ -47,7 +54,8 @@ struct ListCommand: ParsableCommand {
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         let records: [PhotoRecord]
         do {
-            records = try index.photos(.init(albumID: albumID, limit: limit, kind: kind))
+            records = try index.photos(
+                .init(albumID: albumID, minimumRating: rating, keyword: keyword, limit: limit, kind: kind))
         } catch {
             throw CLIError("\(error)")
         }
@@ -69,7 +77,7 @@ struct ListCommand: ParsableCommand {
             return records.map { "\($0.path): \($0.error ?? "no reason recorded")" }
         }
         let rows = records.map { record -> [String] in
-            let date = (record.capturedAt ?? "?") + (record.utcOffset.map { " \($0)" } ?? "")
+            let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")
             return [
                 date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
                 record.format.rawValue, record.path.string,

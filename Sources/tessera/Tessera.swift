@@ -12,6 +12,7 @@ struct Tessera: AsyncParsableCommand {
         version: version,
         subcommands: [
             ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self, InspectCommand.self,
+            ExplainCommand.self,
             ThumbCommand.self, LayoutCommand.self, AlbumCommand.self, PruneCommand.self,
             SampleLibraryCommand.self,
         ])

@@ -1,0 +1,59 @@
+/// Which value wins when a photo states a fact in more than one place: this file decides it,
+/// and docs/METADATA.md says the same in words. Dates are decided in `CaptureDate.resolve`.
+///
+/// - What people edit (rating, label, title, description, keywords): the sidecar's XMP, then
+///   the XMP embedded in the file. A sidecar is where digiKam, darktable and Lightroom write
+///   what their user changed; the embedded packet is what the file had before.
+/// - What the camera measured (make, model, lens, exposure, aperture, ISO, focal length):
+///   EXIF, then XMP (sidecar, then embedded) for what EXIF lacks.
+/// - Orientation: a sidecar's `tiff:Orientation` (a rotation the user made in a tool that
+///   never touches the file), then EXIF, then embedded XMP. A HEIF is displayed by its own
+///   transformations, and a RAW file by what LibRaw reads of it when LibRaw reads it.
+enum Precedence {
+    static func edited(sidecar: XMPFields?, embedded: XMPFields?) -> XMPFields? {
+        guard let sidecar else { return embedded }
+        guard let embedded else { return sidecar }
+        return sidecar.filling(from: embedded)
+    }
+
+    static func camera(exif: ExifFields?, xmp: XMPFields?) -> ExifFields? {
+        guard let xmp else { return exif }
+        var fields = exif ?? ExifFields()
+        fields.make = fields.make ?? xmp.make
+        fields.model = fields.model ?? xmp.model
+        fields.lensModel = fields.lensModel ?? xmp.lensModel
+        fields.exposureTime = fields.exposureTime ?? xmp.exposureTime
+        fields.fNumber = fields.fNumber ?? xmp.fNumber
+        fields.iso = fields.iso ?? xmp.iso
+        fields.focalLength = fields.focalLength ?? xmp.focalLength
+        return fields
+    }
+
+    /// The diagonal of a 35 mm frame (36 × 24 mm), which "35 mm equivalent" scales to.
+    static let fullFrameDiagonal = (36.0 * 36.0 + 24.0 * 24.0).squareRoot()
+
+    /// `FocalLengthIn35mmFilm`; else the focal length scaled by the sensor's diagonal, as
+    /// exiftool's `FocalLength35efl`; else XMP's `exif:FocalLengthIn35mmFilm`.
+    static func focalLength35mm(exif: ExifFields?, xmp: XMPFields?) -> (value: Double, rule: String)? {
+        if let recorded = exif?.focalLength35mm { return (recorded, "EXIF FocalLengthIn35mmFilm") }
+        if let focal = exif?.focalLength, focal > 0, let sensor = exif?.sensorSize {
+            let diagonal = (sensor.width * sensor.width + sensor.height * sensor.height).squareRoot()
+            return (focal * fullFrameDiagonal / diagonal, "focal length × 43.27 mm / sensor diagonal (FocalPlaneResolution)")
+        }
+        if let recorded = xmp?.focalLength35mm { return (recorded, "XMP exif:FocalLengthIn35mmFilm") }
+        return nil
+    }
+
+    /// The orientation of a photo that is not displayed by HEIF transformations or LibRaw.
+    static func orientation(
+        exif: Int?, sidecar: Int?, embedded: Int?, warnings: inout [String]
+    ) -> (value: Int, rule: String) {
+        let candidates = [("XMP tiff:Orientation (sidecar)", sidecar), ("EXIF Orientation", exif),
+                          ("XMP tiff:Orientation", embedded)]
+        for case let (rule, value?) in candidates {
+            if (1...8).contains(value) { return (value, rule) }
+            warnings.append("invalid \(rule) \(value); ignored")
+        }
+        return (1, "none recorded: upright")
+    }
+}

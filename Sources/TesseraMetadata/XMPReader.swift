@@ -1,0 +1,216 @@
+import CExempi
+
+/// The XMP properties Tessera uses, as Exempi reads them from one packet.
+public struct XMPFields: Sendable, Equatable {
+    /// `exif:DateTimeOriginal`, `xmp:CreateDate`, `photoshop:DateCreated`: ISO 8601 text as stored.
+    public var dateTimeOriginal: String?
+    public var createDate: String?
+    public var dateCreated: String?
+    /// `xmp:Rating`: -1 (rejected) to 5.
+    public var rating: Int?
+    /// `xmp:Label`, a colour name or a word.
+    public var label: String?
+    /// `dc:title` and `dc:description`, in their default language.
+    public var title: String?
+    public var description: String?
+    /// `dc:subject`, then `digiKam:TagsList` and `lr:HierarchicalSubject` (levels joined by
+    /// "/"), without repeats.
+    public var keywords: [String] = []
+    /// `tiff:Orientation`.
+    public var orientation: Int?
+    /// What a sidecar or an editor records of the camera's: `tiff:Make`, `tiff:Model`,
+    /// `exifEX:LensModel` (or `aux:Lens`), `exif:ExposureTime`, `exif:FNumber`,
+    /// `exif:ISOSpeedRatings`, `exif:FocalLength`, `exif:FocalLengthIn35mmFilm`.
+    public var make: String?
+    public var model: String?
+    public var lensModel: String?
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    public var focalLength: Double?
+    public var focalLength35mm: Double?
+
+    public init() {}
+
+    /// Properties of `other` fill what this packet lacks; this packet's win. Keywords are joined.
+    func filling(from other: XMPFields) -> XMPFields {
+        var merged = self
+        merged.dateTimeOriginal = dateTimeOriginal ?? other.dateTimeOriginal
+        merged.createDate = createDate ?? other.createDate
+        merged.dateCreated = dateCreated ?? other.dateCreated
+        merged.rating = rating ?? other.rating
+        merged.label = label ?? other.label
+        merged.title = title ?? other.title
+        merged.description = description ?? other.description
+        merged.keywords = keywords.isEmpty ? other.keywords : keywords
+        merged.orientation = orientation ?? other.orientation
+        merged.make = make ?? other.make
+        merged.model = model ?? other.model
+        merged.lensModel = lensModel ?? other.lensModel
+        merged.exposureTime = exposureTime ?? other.exposureTime
+        merged.fNumber = fNumber ?? other.fNumber
+        merged.iso = iso ?? other.iso
+        merged.focalLength = focalLength ?? other.focalLength
+        merged.focalLength35mm = focalLength35mm ?? other.focalLength35mm
+        return merged
+    }
+}
+
+/// Reads XMP packets through Exempi (the Adobe XMP Toolkit), which parses the RDF in all its
+/// forms (attributes, elements, `rdf:Bag`/`rdf:Seq`/`rdf:Alt`) so that Tessera never does.
+public enum XMPReader {
+    /// The largest packet handed to Exempi: main and extended XMP of a real photo are a few
+    /// hundred kilobytes at most.
+    public static let maxLength = 8 << 20
+    /// The most items read of one array property.
+    static let maxArrayItems = 10_000
+
+    /// The namespaces read (Exempi's constants are unsized C arrays Swift cannot import).
+    static let exif = "http://ns.adobe.com/exif/1.0/"
+    static let tiff = "http://ns.adobe.com/tiff/1.0/"
+    static let xmpBasic = "http://ns.adobe.com/xap/1.0/"
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let dublinCore = "http://purl.org/dc/elements/1.1/"
+    static let exifAux = "http://ns.adobe.com/exif/1.0/aux/"
+    static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
+    static let digiKam = "http://www.digikam.org/ns/1.0/"
+    static let exifEX = "http://cipa.jp/exif/1.0/"
+
+    /// Exempi initialises the toolkit once per process, and Tessera's namespaces with it
+    /// (a property of an unregistered namespace cannot even be asked for).
+    private static let initialised: Bool = {
+        guard xmp_init() else { return false }
+        let registered = xmp_string_new()
+        defer { xmp_string_free(registered) }
+        // Asking for a property of an unregistered namespace makes Exempi print an error.
+        for (namespace, prefix) in [(digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux")] {
+            _ = xmp_register_namespace(namespace, prefix, registered)
+        }
+        return true
+    }()
+
+    /// The fields of one packet, or nil with a warning when it is not XMP Exempi can parse.
+    public static func read(packet: some Collection<UInt8>) -> (fields: XMPFields?, warning: String?) {
+        guard packet.count <= maxLength else { return (nil, "XMP packet of \(packet.count) bytes is too large; ignored") }
+        guard initialised else { return (nil, "the XMP toolkit could not be initialised; XMP ignored") }
+        // The toolkit wants XML text: a packet padded with NULs (as some writers leave it) ends there.
+        let bytes = Array(packet.prefix { $0 != 0 })
+        guard let document = XMPDocument(bytes) else { return (nil, "XMP packet is not well-formed; ignored") }
+        return (document.fields(), nil)
+    }
+}
+
+/// One parsed packet; the only owner of its `XmpPtr`, freed when it goes.
+private struct XMPDocument: ~Copyable {
+    let xmp: XmpPtr
+
+    init?(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty,
+              let xmp = bytes.withUnsafeBufferPointer({ buffer in
+                  buffer.withMemoryRebound(to: CChar.self) { xmp_new($0.baseAddress, $0.count) }
+              })
+        else { return nil }
+        self.xmp = xmp
+    }
+
+    deinit { xmp_free(xmp) }
+
+    func fields() -> XMPFields {
+        var fields = XMPFields()
+        fields.dateTimeOriginal = text(XMPReader.exif, "DateTimeOriginal")
+        fields.createDate = text(XMPReader.xmpBasic, "CreateDate")
+        fields.dateCreated = text(XMPReader.photoshop, "DateCreated")
+        if let rating = text(XMPReader.xmpBasic, "Rating").flatMap(Double.init), rating.isFinite, (-1...5).contains(rating) {
+            fields.rating = Int(rating.rounded())
+        }
+        fields.label = text(XMPReader.xmpBasic, "Label")
+        fields.title = localized(XMPReader.dublinCore, "title")
+        fields.description = localized(XMPReader.dublinCore, "description")
+        var keywords: [String] = []
+        for keyword in items(XMPReader.dublinCore, "subject") + items(XMPReader.digiKam, "TagsList")
+            + items(XMPReader.lightroom, "hierarchicalSubject").map({ $0.replacing("|", with: "/") })
+        where !keywords.contains(keyword) {
+            keywords.append(keyword)
+        }
+        fields.keywords = keywords
+        fields.orientation = text(XMPReader.tiff, "Orientation").flatMap { Int($0) }
+        fields.make = text(XMPReader.tiff, "Make")
+        fields.model = text(XMPReader.tiff, "Model")
+        fields.lensModel = text(XMPReader.exifEX, "LensModel") ?? text(XMPReader.exifAux, "Lens")
+        fields.exposureTime = text(XMPReader.exif, "ExposureTime").flatMap(Self.number)
+        fields.fNumber = text(XMPReader.exif, "FNumber").flatMap(Self.number)
+        fields.iso = (items(XMPReader.exif, "ISOSpeedRatings").first ?? text(XMPReader.exif, "ISOSpeedRatings")).flatMap { Int($0) }
+        fields.focalLength = text(XMPReader.exif, "FocalLength").flatMap(Self.number)
+        fields.focalLength35mm = text(XMPReader.exif, "FocalLengthIn35mmFilm").flatMap(Self.number)
+        return fields
+    }
+
+    /// A simple property's text, trimmed; nil when absent, empty or not simple.
+    private func text(_ schema: String, _ name: String) -> String? {
+        withString { value in
+            var options: UInt32 = 0
+            guard xmp_get_property(xmp, schema, name, value, &options),
+                  options & UInt32(XMP_PROP_COMPOSITE_MASK.rawValue) == 0
+            else { return nil }
+            return Self.trimmed(xmp_string_cstr(value))
+        }
+    }
+
+    /// The `x-default` (or only) item of a language alternative.
+    private func localized(_ schema: String, _ name: String) -> String? {
+        withString { value in
+            guard xmp_get_localized_text(xmp, schema, name, "", "x-default", nil, value, nil) else { return nil }
+            return Self.trimmed(xmp_string_cstr(value))
+        }
+    }
+
+    /// The items of an array property (1-based in XMP), trimmed, empty ones left out.
+    private func items(_ schema: String, _ name: String) -> [String] {
+        withString { value in
+            var options: UInt32 = 0
+            guard xmp_get_property(xmp, schema, name, value, &options),
+                  options & UInt32(XMP_PROP_VALUE_IS_ARRAY.rawValue) != 0
+            else { return [] }
+            var found: [String] = []
+            var index: Int32 = 1
+            while index <= XMPReader.maxArrayItems, xmp_get_array_item(xmp, schema, name, index, value, nil) {
+                if let item = Self.trimmed(xmp_string_cstr(value)) { found.append(item) }
+                index += 1
+            }
+            return found
+        }
+    }
+
+    private func withString<T>(_ body: (XmpStringPtr) -> T?) -> T? {
+        guard let string = xmp_string_new() else { return nil }
+        defer { xmp_string_free(string) }
+        return body(string)
+    }
+
+    private func withString(_ body: (XmpStringPtr) -> [String]) -> [String] {
+        guard let string = xmp_string_new() else { return [] }
+        defer { xmp_string_free(string) }
+        return body(string)
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String? {
+        guard let text else { return nil }
+        let value = String(cString: text).trimmingSpaces
+        return value.isEmpty ? nil : value
+    }
+
+    /// An XMP rational ("10/2500") or real ("0.004"); nil for a zero denominator or nonsense.
+    static func number(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let value: Double?
+        switch parts.count {
+        case 1: value = Double(text)
+        case 2:
+            guard let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator != 0 else { return nil }
+            value = numerator / denominator
+        default: value = nil
+        }
+        guard let value, value.isFinite, value > 0 else { return nil }
+        return value
+    }
+}
