@@ -19,7 +19,7 @@ extension CaptureDate {
     /// holds a date. Blank and malformed dates are skipped with a warning.
     ///
     /// A wall clock without its offset takes one from, in order: the EXIF offset tag of its
-    /// own date, `OffsetTime`, an XMP date of the same wall clock that has one, and the GPS
+    /// own date, `OffsetTime` (for DateTimeOriginal), an XMP date of the same wall clock that has one, and the GPS
     /// time stamp (the difference rounded to 15 minutes: source `gps-offset`).
     static func resolve(
         exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, name: String, context: DateContext,
@@ -114,7 +114,7 @@ extension CaptureDate {
             var offset = ownOffset
             var source = candidate.source
             var offsetRule = ownOffset.map { _ in "\(candidate.label) carries it" }
-            if offset == nil, candidate.source != .xmp, let text = exif?.dateTime?.offset, let tagged = UTCOffset(parsing: text) {
+            if offset == nil, candidate.source == .exifOriginal, let text = exif?.dateTime?.offset, let tagged = UTCOffset(parsing: text) {
                 offset = tagged
                 offsetRule = "EXIF OffsetTime"
             }

@@ -163,6 +163,7 @@ public enum MetadataReader {
             coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
+        metadata.orientationFromSidecar = orientationRule.hasSuffix("(sidecar)")
         return metadata
     }
 

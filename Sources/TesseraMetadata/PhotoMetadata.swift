@@ -25,6 +25,9 @@ public struct PhotoMetadata: Sendable {
     /// Nil when the photo is undated: no date in the file, its XMP or its name.
     public var captureDate: CaptureDate?
     public var warnings: [String]
+    /// Whether the orientation came from a sidecar, not the file: the renditions' key must then
+    /// name it, since the file's content hash does not.
+    public var orientationFromSidecar = false
     /// How each fact was decided; filled only when the reader is asked to explain.
     public var explanations: [FactExplanation] = []
 

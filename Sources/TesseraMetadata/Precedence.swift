@@ -52,7 +52,7 @@ enum Precedence {
                           ("XMP tiff:Orientation", embedded)]
         for case let (rule, value?) in candidates {
             if (1...8).contains(value) { return (value, rule) }
-            warnings.append("invalid \(rule) \(value); ignored")
+            warnings.append("invalid orientation \(value) in \(rule); ignored")
         }
         return (1, "none recorded: upright")
     }

@@ -28,10 +28,12 @@ struct LibraryScannerTests {
         fixture.setMtime(plain, 1_690_884_000)  // 2023-08-01T10:00:00Z
         // when scanned,
         _ = try fixture.scan()
-        // then the index lists them newest first, each with its date's source.
+        // then the index lists them newest first, each with its date's source, and the photo
+        // without a date after them all: undated, however new its mtime.
         let photos = try fixture.photos()
-        #expect(photos.map { $0.path.lastComponent?.string } == ["plain.jpg", "IMG_20230701_100000.jpg", "time.png", "exif.jpg"])
-        #expect(photos.map(\.dateSource) == [.mtime, .filename, .png, .exifOriginal])
+        #expect(photos.map { $0.path.lastComponent?.string } == ["IMG_20230701_100000.jpg", "time.png", "exif.jpg", "plain.jpg"])
+        #expect(photos.last?.capturedAt == nil && photos.last?.sortInstantMilliseconds == nil)
+        #expect(photos.map(\.dateSource) == [.filename, .png, .exifOriginal, .undated])
         #expect(photos.allSatisfy { $0.renditions.count == 3 && $0.thumbhash?.isEmpty == false && $0.status == .ok })
     }
 
@@ -363,8 +365,8 @@ extension LibraryScannerTests {
         var fixture = try ScanFixture()
         defer { fixture.remove() }
         try fixture.jpeg("clock.jpg", date: "2023:05:01 10:00:00", seed: 1)
-        let stamped = try fixture.jpeg("stamped.jpg", seed: 2)
-        fixture.setMtime(stamped, 1_700_000_000)  // 2023-11-14T22:13:20Z
+        // A time stamp in a name is an instant, like a file's time: 2023-11-14T22:13:20Z.
+        try fixture.jpeg("mmexport1700000000000.jpg", seed: 2)
         _ = try fixture.scan()
         func dates() throws -> [String: (clock: String?, offset: String?, instant: Int64?)] {
             Dictionary(uniqueKeysWithValues: try fixture.photos().map {
@@ -379,9 +381,10 @@ extension LibraryScannerTests {
         // The camera's clock stays as written; it was 10:00 in Tokyo, 01:00 UTC.
         #expect(after["clock.jpg"]?.clock == "2023-05-01T10:00:00" && after["clock.jpg"]?.offset == nil)
         #expect(after["clock.jpg"]?.instant == Int64(1_682_935_200_000 - 9 * 3_600_000))
-        // The file's time stays the same instant, shown on Tokyo's clock.
-        #expect(after["stamped.jpg"]?.clock == "2023-11-15T07:13:20.000" && after["stamped.jpg"]?.offset == "+09:00")
-        #expect(after["stamped.jpg"]?.instant == 1_700_000_000_000)
+        // The name's instant stays the same, shown on Tokyo's clock.
+        let stamped = after["mmexport1700000000000.jpg"]
+        #expect(stamped?.clock == "2023-11-15T07:13:20.000" && stamped?.offset == "+09:00")
+        #expect(stamped?.instant == 1_700_000_000_000)
     }
 }
 
@@ -433,5 +436,59 @@ extension LibraryScannerTests {
         #expect(SQLite.query(index, "SELECT hdr FROM photos WHERE path_text LIKE '%Canon.HIF'")?.first == ["pq"])
         let settled = try fixture.scan()
         #expect(settled.counts.unchanged == 2 && settled.counts.changed == 0)
+    }
+}
+
+/// XMP sidecars are part of their photo: seen on the first scan, their edits and removal on
+/// the next, without rendering pixels again unless the orientation changed.
+struct SidecarScanTests {
+    static func sidecar(rating: Int, keyword: String, orientation: Int = 1) -> [UInt8] {
+        Array("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+             xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmp:Rating="\(rating)" tiff:Orientation="\(orientation)">
+            <dc:subject><rdf:Bag><rdf:li>\(keyword)</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
+            """.utf8)
+    }
+
+    @Test func addingEditingAndDeletingASidecarUpdatesThePhotoRow() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("IMG_1.jpg", date: "2023:05:01 10:00:00")
+        let sidecar = try fixture.write(Self.sidecar(rating: 3, keyword: "harbour"), to: "IMG_1.JPG.XMP")
+        // An orphan sidecar is no item either.
+        try fixture.write(Self.sidecar(rating: 1, keyword: "nothing"), to: "gone.xmp")
+        _ = try fixture.scan()
+        var photos = try fixture.photos()
+        #expect(photos.count == 1)
+        #expect(photos.first?.annotations.rating == 3 && photos.first?.annotations.keywords == ["harbour"])
+        #expect(photos.first?.annotations.sidecar == "IMG_1.JPG.XMP")
+        #expect(try fixture.photos(.init(kind: .unsupported)).isEmpty)
+        let key = photos.first?.renditions.first?.path
+
+        // An edit of the same size keeps the photo's mtime; the sidecar's own changes.
+        try fixture.write(Self.sidecar(rating: 5, keyword: "sunset"), to: "IMG_1.JPG.XMP")
+        fixture.setMtime(sidecar, 1_800_000_000)
+        var summary = try fixture.scan()
+        photos = try fixture.photos()
+        #expect(photos.first?.annotations.rating == 5 && photos.first?.annotations.keywords == ["sunset"])
+        #expect(summary.counts.changed == 1 && summary.counts.rerendered == 0)
+        #expect(photos.first?.renditions.first?.path == key)
+        #expect(try fixture.photos(.init(keyword: "SUNSET")).count == 1)
+        #expect(try fixture.photos(.init(minimumRating: 5)).count == 1)
+
+        // A rotation in the sidecar renders the photo again, turned.
+        try fixture.write(Self.sidecar(rating: 5, keyword: "sunset", orientation: 6), to: "IMG_1.JPG.XMP")
+        summary = try fixture.scan()
+        photos = try fixture.photos()
+        #expect(photos.first?.orientation == 6 && photos.first?.renditions.first?.path != key)
+
+        // Without its sidecar, the photo keeps only what the file says.
+        try FileSystem.removeFile(sidecar)
+        summary = try fixture.scan()
+        photos = try fixture.photos()
+        #expect(photos.first?.annotations.rating == nil && photos.first?.annotations.sidecar == nil)
+        #expect(photos.first?.orientation == 1)
+        _ = summary
     }
 }
