@@ -116,10 +116,12 @@ struct AlbumCommandTests {
             SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg"))
         _ = try TesseraProcess.run(
             ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])
-        // Its album, and the month its file time puts it in (it has no date of its own).
-        #expect(try Self.build(directory).0.stdout.contains("(2 written, 3 unchanged)"))
+        // Its album only: it has no date, so no month's page changes (its file time is no date).
+        let rebuilt = try Self.build(directory).0.stdout
+        #expect(rebuilt.contains("(1 written, 3 unchanged)"), "\(rebuilt)")
         // A different style changes every album and month.
-        #expect(try Self.build(directory, style: "masonry").0.stdout.contains("(5 written, 0 unchanged)"))
+        let restyled = try Self.build(directory, style: "masonry").0.stdout
+        #expect(restyled.contains("(4 written, 0 unchanged)"), "\(restyled)")
     }
 
     @Test func aSecondBuildOfTheSameFolderWaitsForTheFirst() throws {

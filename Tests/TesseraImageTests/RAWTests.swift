@@ -9,8 +9,9 @@ import Testing
 struct RAWTests {
     static let rows = Corpus.manifest(folder: "formats").filter { $0.file.hasPrefix("formats/raw/") }
 
-    /// Every RAW file LibRaw can open renders from its embedded preview, or says why it cannot;
-    /// none crashes or hangs.
+    /// Every RAW file LibRaw can open renders from its embedded preview, and so does a CR3 that
+    /// LibRaw 0.20 cannot (its preview is found in its boxes); the others say why; none crashes
+    /// or hangs.
     @Test(arguments: rows)
     func rawFilesRenderFromTheirPreviewOrSayWhyNot(row: ManifestRow) throws {
         let path = FilePath(row.path)
@@ -19,11 +20,10 @@ struct RAWTests {
         do {
             let rendered = try Renderer(options: RenderOptions()).render(file: path, specs: [.fit(256)])
             if rendered.metadata.format == .raw {
-                #expect(opens && previewReadable, "\(row.file)")
                 #expect(rendered.renditions.allSatisfy { $0.source == .rawPreview })
             }
         } catch {
-            #expect(!(opens && previewReadable), "\(row.file): \(error)")
+            #expect(!(opens && previewReadable) && !row.file.hasSuffix(".CR3"), "\(row.file): \(error)")
             #expect(!error.reason.isEmpty)
         }
     }
