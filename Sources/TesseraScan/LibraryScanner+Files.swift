@@ -21,19 +21,26 @@ extension LibraryScanner {
             return refresh(job, known, renderer: renderer, cache: cache, tally: tally)
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
-        // Read before the photo: an edit between the two is seen by the next scan, whose stamp differs.
-        var job = job
+        // Read before the photo: an edit between the two is seen by the next scan, whose stamp
+        // differs. The walk's stamp is recorded even when the sidecar cannot be read, so that
+        // one too large to be XMP is not read again by every scan; one gone since is not seen
+        // by the next walk, whose missing stamp differs too.
         let sidecar = job.sidecar.flatMap { found in
             Sidecar.read(at: FilePath(rawBytes: job.path.removingLastComponent().rawBytes + [UInt8(ascii: "/")] + found.name))
         }
-        if sidecar == nil { job.sidecar = nil }
+        let sidecarProblem = job.sidecar.flatMap { found in
+            sidecar == nil
+                ? "sidecar \(String(decoding: found.name, as: UTF8.self)) could not be read (gone, or over \(XMPReader.maxLength >> 20) MiB); ignored"
+                : nil
+        }
         do throws(PhotoError) {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
                 (reader) throws(PhotoError) -> Outcome in
                 let identity = reader.status.map { FileIdentity($0) } ?? job.identity
-                let metadata: PhotoMetadata
+                var metadata: PhotoMetadata
                 do throws(PhotoError) {
                     metadata = try MetadataReader.read(reader, sidecar: sidecar, context: context)
+                    sidecarProblem.map { metadata.warnings.append($0) }
                 } catch where error.code == .notAnImage {
                     return update(job, identity, .unsupported(reason: error.reason))
                 } catch where error.code.isTransient {

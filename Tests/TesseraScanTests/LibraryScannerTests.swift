@@ -492,3 +492,22 @@ struct SidecarScanTests {
         _ = summary
     }
 }
+
+extension SidecarScanTests {
+    /// A sidecar too large to be XMP (a sparse 9 MiB file) is named in a warning, and the photo
+    /// is not read again by every later scan for it.
+    @Test func aSidecarTooLargeToReadIsAWarningAndNotReadAgainAndAgain() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("IMG_2.jpg", date: "2023:05:01 10:00:00")
+        let sidecar = fixture.root.appending("IMG_2.xmp")
+        let descriptor = open(sidecar.string, O_CREAT | O_WRONLY, 0o644)
+        #expect(descriptor >= 0 && ftruncate(descriptor, 9 << 20) == 0)
+        close(descriptor)
+        _ = try fixture.scan()
+        let photo = try #require(try fixture.photos().first)
+        #expect(photo.warnings.contains { $0.contains("IMG_2.xmp") })
+        let again = try fixture.scan()
+        #expect(again.counts.unchanged == 1 && again.counts.changed == 0)
+    }
+}
