@@ -169,7 +169,7 @@ public struct JPEGHeader: Sendable, Equatable {
                     let data = try bytes.photoBytes(at: payloadOffset + 75, count: payloadLength - 75, what: "an Extended XMP chunk")
                     extended.add(
                         guid: guid, fullLength: Int(head.bigEndian(4, at: 67)), offset: Int(head.bigEndian(4, at: 71)),
-                        data: data)
+                        data: data, fileSize: bytes.size)
                 }
             } else if marker == 0xE2, payloadLength > 14 {
                 let head = try bytes.photoBytes(at: payloadOffset, count: 14, what: "an APP2 segment")
@@ -209,16 +209,17 @@ public struct JPEGHeader: Sendable, Equatable {
 }
 
 /// Extended XMP arriving in chunks that say where they go in a packet of `fullLength` bytes;
-/// the first GUID whose chunks fill its packet is the one kept.
+/// the first GUID whose chunks fill its packet is the one kept. A packet is never claimed
+/// larger than the file that holds its chunks, and a chunk that repeats an offset is ignored.
 private struct ExtendedXMPChunks {
-    var packets: [[UInt8]: (buffer: [UInt8], filled: Int)] = [:]
+    var packets: [[UInt8]: (buffer: [UInt8], offsets: Set<Int>, filled: Int)] = [:]
 
-    mutating func add(guid: [UInt8], fullLength: Int, offset: Int, data: some Collection<UInt8>) {
-        guard fullLength > 0, fullLength <= XMPReader.maxLength, offset >= 0, data.count <= fullLength - offset,
-              packets[guid] != nil || packets.count < 4
+    mutating func add(guid: [UInt8], fullLength: Int, offset: Int, data: some Collection<UInt8>, fileSize: Int64) {
+        guard fullLength > 0, fullLength <= XMPReader.maxLength, Int64(fullLength) <= fileSize, offset <= fullLength,
+              data.count <= fullLength - offset, packets[guid] != nil || packets.count < 4
         else { return }
-        var entry = packets[guid] ?? ([UInt8](repeating: 0, count: fullLength), 0)
-        guard entry.buffer.count == fullLength else { return }
+        var entry = packets[guid] ?? ([UInt8](repeating: 0, count: fullLength), [], 0)
+        guard entry.buffer.count == fullLength, entry.offsets.insert(offset).inserted else { return }
         entry.buffer.replaceSubrange(offset..<offset + data.count, with: data)
         entry.filled += data.count
         packets[guid] = entry

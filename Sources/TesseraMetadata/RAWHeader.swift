@@ -48,7 +48,15 @@ public struct RAWHeader: Sendable, Equatable {
     public static let maxPreviewBytes = 64 << 20
 
     public static func read(_ reader: borrowing FileReader) throws(PhotoError) -> RAWHeader {
-        let structure = try RAWStructure.read(reader)
+        // A structure Tessera cannot walk leaves LibRaw to read the file, as before it.
+        let structure: RAWStructure
+        do throws(PhotoError) {
+            structure = try RAWStructure.read(reader)
+        } catch where error.code.isTransient {
+            throw error
+        } catch {
+            structure = RAWStructure()
+        }
         var header: RAWHeader
         do throws(PhotoError) {
             header = try readByLibRaw(reader)

@@ -228,7 +228,9 @@ private struct IFDWalker {
         guard offset + 2 <= bytes.size else { return nil }
         let count = Int(uint16(try bytes.photoBytes(at: offset, count: 2), 0))
         guard count > 0, count <= RAWStructure.maxEntries, offset + 2 + Int64(12 * count) <= bytes.size else { return nil }
-        let data = try bytes.photoBytes(at: offset + 2, count: 12 * count + 4, what: "an IFD")
+        // The next-IFD pointer may be missing at the very end of a file: then there is none.
+        let length = Int(min(Int64(12 * count + 4), bytes.size - offset - 2))
+        let data = try bytes.photoBytes(at: offset + 2, count: length, what: "an IFD")
         let entries = (0..<count).map { index in
             let at = 12 * index
             let type = UInt16(uint16(data, at + 2))

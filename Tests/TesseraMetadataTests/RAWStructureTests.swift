@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
@@ -30,5 +31,25 @@ struct RAWStructureTests {
         #expect(metadata.captureDate?.wallClock.iso8601 == "2021-05-12T12:21:21.920")
         #expect(metadata.captureDate?.utcOffset?.description == "+02:00")
         #expect(metadata.raw?.previews.first.map { [$0.width, $0.height] } == [1620, 1080])
+    }
+}
+
+/// RAW structures written without a care, or cut short, still give what they hold.
+struct RAWStructureDamageTests {
+    /// A TIFF-based file whose last IFD ends the file without the next-IFD pointer (4 bytes the
+    /// file leaves out) still lists the preview that IFD points at.
+    @Test func anIFDWithoutItsNextPointerStillGivesItsPreview() throws {
+        let preview = try SampleImage.jpeg(SampleImage.pixels(width: 48, height: 32))
+        var file: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+        let ifd = UInt32(8 + preview.count)
+        file += [0, 1, 2, 3].map { UInt8(ifd >> (8 * $0) & 0xFF) }
+        file += preview
+        func entry(_ tag: UInt16, _ value: UInt32) -> [UInt8] {
+            [UInt8(tag & 0xFF), UInt8(tag >> 8), 4, 0, 1, 0, 0, 0] + [0, 1, 2, 3].map { UInt8(value >> (8 * $0) & 0xFF) }
+        }
+        file += [2, 0] + entry(0x0201, 8) + entry(0x0202, UInt32(preview.count))
+        let metadata = try MetadataReader.read(
+            contents: file, path: "cut.nef", mtime: .init(seconds: 0, nanoseconds: 0), context: RAWStructureTests.utc)
+        #expect(metadata.raw?.previews.map { [$0.width, $0.height] } == [[48, 32]])
     }
 }

@@ -164,3 +164,19 @@ struct XMPTests {
         #expect(dated.captureDate?.source == .xmp && dated.captureDate?.utcOffset?.description == "+01:00")
     }
 }
+
+extension XMPTests {
+    /// A chunk sent twice does not stand in for the one that never came: the packet is
+    /// incomplete, and no half-packet of zeros is handed to the toolkit.
+    @Test func aRepeatedExtendedXMPChunkDoesNotCompleteThePacket() throws {
+        let main = Self.packet("", attributes: #"xmp:Rating="2""#)
+        let extended = Self.packet("<dc:subject><rdf:Bag><rdf:li>far</rdf:li></rdf:Bag></dc:subject>")
+        let prefix = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0] + Array("0123456789ABCDEF0123456789ABCDEF".utf8)
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
+        let half = extended.count / 2
+        let first = prefix + be32(half * 2) + be32(0) + Array(extended[..<half])
+        let metadata = try Self.read(Self.jpeg(app1: [Self.xmpPrefix + main, first, first]))
+        #expect(metadata.xmp?.rating == 2 && metadata.xmp?.keywords == [])
+        #expect(!metadata.warnings.contains { $0.contains("Extended") })
+    }
+}
