@@ -61,8 +61,8 @@ public struct EmbeddedPreview: Sendable, Equatable {
     }
 }
 
-/// Just enough of TIFF 6.0 to walk the IFDs of an EXIF or MPF structure, bounds-checked.
-private struct TIFFStructure {
+/// Just enough of TIFF 6.0 to walk the IFDs of an EXIF, MPF or CR3 CMT structure in memory, bounds-checked.
+struct TIFFStructure {
     struct Entry {
         var tag: UInt16
         var type: UInt16

@@ -174,8 +174,8 @@ struct RAWStructure {
                 break
             }
         }
-        if let tiff = structure.tiff {
-            let values = IFDWalker.ifd0(tiff)
+        if let tiff = structure.tiff.flatMap(TIFFStructure.init), let ifd0 = tiff.ifd(at: tiff.firstIFDOffset) {
+            let values = Dictionary(ifd0.map { ($0.tag, $0.value) }, uniquingKeysWith: { first, _ in first })
             if let width = values[0x0100], let height = values[0x0101], width > 0, height > 0 {
                 structure.size = (Int(width), Int(height))
             }
@@ -315,23 +315,6 @@ private struct IFDWalker {
             _ = try write(list)
         }
         return (out, xmp)
-    }
-
-    /// IFD0's SHORT and LONG values of a TIFF structure in memory.
-    static func ifd0(_ tiff: [UInt8]) -> [UInt16: UInt32] {
-        guard tiff.count >= 8 else { return [:] }
-        let walker = IFDWalker(little: tiff.starts(with: [0x49, 0x49]))
-        let offset = Int(walker.uint32(tiff, 4))
-        guard offset >= 8, offset + 2 <= tiff.count else { return [:] }
-        let count = Int(walker.uint16(tiff, offset))
-        guard offset + 2 + 12 * count <= tiff.count else { return [:] }
-        var values: [UInt16: UInt32] = [:]
-        for index in 0..<count {
-            let at = offset + 2 + 12 * index
-            let type = walker.uint16(tiff, at + 2)
-            values[UInt16(walker.uint16(tiff, at))] = type == 3 ? walker.uint16(tiff, at + 8) : walker.uint32(tiff, at + 8)
-        }
-        return values
     }
 
     func uint16(_ data: some Collection<UInt8>, _ offset: Int) -> UInt32 {
