@@ -70,9 +70,11 @@ public struct PhotoReport: Encodable, Sendable {
 
     /// What `inspect` reads of the file at `path` and its sidecar: its metadata, or why it
     /// could not be read (with the format its first bytes name).
-    public static func read(at path: FilePath, context: DateContext = DateContext()) -> PhotoReport {
+    public static func read(
+        at path: FilePath, sidecars: inout SidecarFinder, context: DateContext = DateContext()
+    ) -> PhotoReport {
         do throws(PhotoError) {
-            let sidecarPath = Sidecar.find(for: path)
+            let sidecarPath = sidecars.sidecar(of: path)
             let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
             var report = PhotoReport(path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
             report.sidecar = sidecar?.name

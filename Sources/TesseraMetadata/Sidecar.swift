@@ -50,18 +50,29 @@ public struct Sidecar: Sendable {
         return pairs
     }
 
-    /// The sidecar of the photo at `path`, found by listing its folder.
-    public static func find(for path: FilePath) -> FilePath? {
+    private static func lowercased(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+    }
+}
+
+/// Finds the sidecars of photos given one by one (the files of `tessera inspect`), listing
+/// each folder once however many of its photos are asked about.
+public struct SidecarFinder {
+    private var pairsByFolder: [[UInt8]: [NameKey: NameKey]] = [:]
+
+    public init() {}
+
+    /// The sidecar of the photo at `path`, by the rules of `Sidecar.pairs(in:)`.
+    public mutating func sidecar(of path: FilePath) -> FilePath? {
         let bytes = path.rawBytes
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
         let name = slash.map { bytes[($0 + 1)...] } ?? bytes[...]
-        let folder = slash.map { FilePath(rawBytes: bytes[..<max($0, 1)]) } ?? "."
-        guard !name.isEmpty, let names = FileSystem.entries(of: folder), let sidecar = pairs(in: names)[NameKey(name)]
-        else { return nil }
+        let folder = slash.map { Array(bytes[..<max($0, 1)]) } ?? Array(".".utf8)
+        guard !name.isEmpty else { return nil }
+        if pairsByFolder[folder] == nil {
+            pairsByFolder[folder] = FileSystem.entries(of: FilePath(rawBytes: folder)).map(Sidecar.pairs(in:)) ?? [:]
+        }
+        guard let sidecar = pairsByFolder[folder]?[NameKey(name)] else { return nil }
         return FilePath(rawBytes: slash.map { Array(bytes[...$0]) + sidecar.bytes } ?? sidecar.bytes)
-    }
-
-    private static func lowercased(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
     }
 }

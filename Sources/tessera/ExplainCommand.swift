@@ -23,7 +23,8 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let path = CommandLinePath.path(file)
-        let sidecarPath = Sidecar.find(for: path)
+        var sidecars = SidecarFinder()
+        let sidecarPath = sidecars.sidecar(of: path)
         let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
         let metadata: PhotoMetadata
         do {

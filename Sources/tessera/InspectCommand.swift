@@ -19,7 +19,8 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let reports = files.map { PhotoReport.read(at: CommandLinePath.path($0)) }
+        var sidecars = SidecarFinder()
+        let reports = files.map { PhotoReport.read(at: CommandLinePath.path($0), sidecars: &sidecars) }
         if json {
             try reports.count == 1 ? printJSON(reports[0]) : printJSON(reports)
         } else {

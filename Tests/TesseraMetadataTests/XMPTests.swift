@@ -155,12 +155,13 @@ struct XMPTests {
         let png = try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/png_with_faces_and_dates.png")), context: Self.utc)
         #expect(png.xmp?.keywords == ["leaf", "raspberry"])
         let photo = FilePath(Corpus.path("media/xmp/sidecar/20240128_185808.JPG"))
-        let sidecar = try #require(Sidecar.find(for: photo).flatMap(Sidecar.read(at:)))
+        var sidecars = SidecarFinder()
+        let sidecar = try #require(sidecars.sidecar(of: photo).flatMap(Sidecar.read(at:)))
         #expect(sidecar.name == "20240128_185808.JPG.xmp")
         let withSidecar = try MetadataReader.read(at: photo, sidecar: sidecar, context: Self.utc)
         #expect(withSidecar.xmp?.rating == 3 && withSidecar.xmp?.keywords == ["Travel"])
         let bare = FilePath(Corpus.path("media/xmp/sidecar/no_metadata.jpg"))
-        let dated = try MetadataReader.read(at: bare, sidecar: Sidecar.find(for: bare).flatMap(Sidecar.read(at:)), context: Self.utc)
+        let dated = try MetadataReader.read(at: bare, sidecar: sidecars.sidecar(of: bare).flatMap(Sidecar.read(at:)), context: Self.utc)
         #expect(dated.captureDate?.source == .xmp && dated.captureDate?.utcOffset?.description == "+01:00")
     }
 }
