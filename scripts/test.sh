@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # Debian's chromium. ffmpeg and heif-dec (libheif-examples, at libheif's version): references for
 # HEIF/AVIF renditions, tone-mapped HDR among them.
 scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg
-scripts/install-libheif.sh libheif-examples
+scripts/install-libheif.sh libheif-examples libheif-plugin-x265
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # The tests run optimised (release, with testable imports): the pixel loops they exercise are

@@ -62,3 +62,19 @@ extension PixelBuffer {
             width: width, height: height, background: background)
     }
 }
+
+extension PixelBuffer {
+    /// The pixels inside the rectangle, clamped to the image and at least one pixel.
+    func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> PixelBuffer {
+        let left = min(max(x, 0), width - 1), top = min(max(y, 0), height - 1)
+        let (newWidth, newHeight) = (min(max(cropWidth, 1), width - left), min(max(cropHeight, 1), height - top))
+        guard newWidth != width || newHeight != height else { return self }
+        var out = [UInt8]()
+        out.reserveCapacity(newWidth * newHeight * channels)
+        for row in top..<top + newHeight {
+            let start = (row * width + left) * channels
+            out += pixels[start..<start + newWidth * channels]
+        }
+        return PixelBuffer(width: newWidth, height: newHeight, channels: channels, pixels: out)
+    }
+}

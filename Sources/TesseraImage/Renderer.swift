@@ -33,7 +33,7 @@ public final class Renderer {
 
     /// What the decoders can read, named: it changes when a new version reads files an older one
     /// refused (libheif 1.19 and current iPhones' HEICs), so files recorded as errors are tried again.
-    public static let decoders = "2: libheif 1.19 tiles, PQ/HLG tone mapping"
+    public static let decoders = "3: libheif 1.19 tiles, PQ/HLG tone mapping, HEIF clean apertures"
 
     /// One rendition, encoded.
     public struct Rendition: Sendable {
@@ -195,7 +195,8 @@ public final class Renderer {
             // A thumbnail image that covers every rendition, in the photo's aspect ratio and
             // stored frame, is decoded instead of the photo.
             let aspect = Double(header.width) / Double(header.height)
-            let thumbnail = options.embeddedPreviews ? header.thumbnails.filter { thumbnail in
+            // What a thumbnail shows of a cropped (`clap`) photo is not said: only the photo is used.
+            let thumbnail = options.embeddedPreviews && header.cleanAperture == nil ? header.thumbnails.filter { thumbnail in
                 min(thumbnail.width, thumbnail.height) >= plan.shortNeeded && max(thumbnail.width, thumbnail.height) >= plan.longNeeded
                     && abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) <= 0.01 && thumbnail.width < header.width
             }.min { $0.width < $1.width } : nil
@@ -214,11 +215,22 @@ public final class Renderer {
                     let mapped = ToneMapping(transfer: hdr, primaries: image.nclx?.primaries ?? 9).map(
                         reduced.wide, width: reduced.outWidth, height: reduced.outHeight, channels: reduced.channels,
                         maximum: reduced.maximum)
-                    return Decoded(image: mapped, scale: scale, source: source, warnings: [])
+                    return Decoded(image: cleanAperture(of: mapped, scale: scale), scale: scale, source: source, warnings: [])
                 }
                 // An ICC profile first; else the nclx description, as a profile built here.
                 let nclx = header.nclx.flatMap { ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer) }
-                return converted(.rgb(reduced.image), profile: header.iccProfile ?? nclx, scale: scale, source: source, warnings: [])
+                return converted(
+                    .rgb(cleanAperture(of: reduced.image, scale: scale)), profile: header.iccProfile ?? nclx, scale: scale,
+                    source: source, warnings: [])
+            }
+            // The crop comes first, before the rotation and mirroring the orientation applies
+            // (ISO/IEC 23008-12); on a reduced decode it is rounded to the decoded pixels.
+            func cleanAperture(of image: PixelBuffer, scale: Double) -> PixelBuffer {
+                guard let crop = header.cleanAperture else { return image }
+                let left = (Double(crop.x) * scale).rounded(), top = (Double(crop.y) * scale).rounded()
+                return image.cropped(
+                    x: Int(left), y: Int(top), width: Int((Double(crop.x + crop.width) * scale).rounded() - left),
+                    height: Int((Double(crop.y + crop.height) * scale).rounded() - top))
             }
             // A thumbnail that cannot be decoded just means the photo is.
             if let thumbnail, let small = try? decoder.thumbnail(width: thumbnail.width, height: thumbnail.height),

@@ -84,7 +84,10 @@ public enum MetadataReader {
             webp = header
         case .heif, .avif:
             let header = try HEIFHeader.read(bytes)
-            (width, height, depth) = (header.width, header.height, header.bitDepth)
+            // The photo is what its clean aperture leaves of the stored image.
+            (width, height, depth) = (
+                header.cleanAperture?.width ?? header.width, header.cleanAperture?.height ?? header.height, header.bitDepth
+            )
             coding = header.coding(format)
             tiff = header.exif
             heif = header
