@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, then runs all of it: the Swift tests, the checks of the
-# manual page, references and architecture, colour and HDR renditions, the headless-Chromium
+# manual page, references and architecture, metadata against exiftool, colour and HDR renditions, the headless-Chromium
 # check of the album pages, and the systemd check (a booted container; needs root). Fails when
 # any test fails or none ran.
 set -euo pipefail
@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 # time: GNU time measures the peak memory of tessera processes the tests start.
 # python3-venv and chromium: the album check runs Playwright (from PyPI, in .build-venv) against
 # Debian's chromium. ffmpeg and heif-dec (libheif-examples, at libheif's version): references for
-# HEIF/AVIF renditions, tone-mapped HDR among them.
-scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg
+# HEIF/AVIF renditions, tone-mapped HDR among them; heif-enc (with the x265 plugin) makes HEIFs
+# the corpus lacks. exiftool (libimage-exiftool-perl): the reference for metadata agreement.
+scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
+  libimage-exiftool-perl
 scripts/install-libheif.sh libheif-examples libheif-plugin-x265
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -50,6 +52,10 @@ python3 scripts/check-references.py
 # docs/ARCHITECTURE.md's import table is what the code imports; files are written through
 # TesseraSystem only; no production module uses the test support or the sample builders.
 python3 scripts/check-architecture.py
+
+# Metadata: every corpus photo against its manifest and against exiftool -n, fact by fact
+# (dates, 35 mm focal length, exposure, f-number, ISO, lens, rating, keywords: at least 99 %).
+python3 scripts/manifest-agreement.py "$bin/tessera"
 
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).

@@ -54,9 +54,8 @@ public struct ExifFields: Sendable, Equatable {
     public var focalLength: Double?
     /// `FocalLengthIn35mmFilm`, in millimetres; nil when absent or 0 (unknown).
     public var focalLength35mm: Double?
-    /// The sensor's size in millimetres, from `FocalPlaneX/YResolution`, their unit and the
-    /// image's size (`PixelX/YDimension`), for a 35 mm equivalent the camera did not record.
-    public var sensorSize: (width: Double, height: Double)?
+    /// What the EXIF IFD says of the sensor's size, for a 35 mm equivalent the camera did not record.
+    public var focalPlane: FocalPlane?
     public var gps: GPS?
     /// `GPSDateStamp` and `GPSTimeStamp`: the instant of the position fix, in UTC, as whole
     /// seconds since the epoch.
@@ -80,7 +79,7 @@ public struct ExifFields: Sendable, Equatable {
         merged.iso = iso ?? other.iso
         merged.focalLength = focalLength ?? other.focalLength
         merged.focalLength35mm = focalLength35mm ?? other.focalLength35mm
-        merged.sensorSize = sensorSize ?? other.sensorSize
+        merged.focalPlane = focalPlane ?? other.focalPlane
         merged.gps = gps ?? other.gps
         merged.gpsInstant = gpsInstant ?? other.gpsInstant
         merged.xmp = xmp ?? other.xmp
@@ -158,7 +157,7 @@ public enum ExifReader {
         if let value = view.integer(EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM, in: view.exifIFDs), value > 0 {
             fields.focalLength35mm = Double(value)
         }
-        fields.sensorSize = view.sensorSize()
+        fields.focalPlane = view.focalPlane()
         fields.gps = view.gps()
         fields.gpsInstant = view.gpsInstant()
         if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data, entry.pointee.size > 0,
@@ -216,6 +215,15 @@ private struct ExifView {
         }
     }
 
+    /// The first RATIONAL of an entry, as stored.
+    func rawRational(_ tag: ExifTag, in ifds: [ExifIfd]) -> (numerator: UInt32, denominator: UInt32)? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
+              entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.components >= 1, entry.pointee.size >= 8
+        else { return nil }
+        let value = exif_get_rational(bytes, order)
+        return (value.numerator, value.denominator)
+    }
+
     /// The `index`-th RATIONAL of an entry, or nil when absent or its denominator is 0.
     func rational(_ tag: ExifTag, in ifds: [ExifIfd], index: Int = 0) -> Double? {
         guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
@@ -246,26 +254,37 @@ private struct ExifView {
         return String(decoding: buffer[..<end], as: UTF8.self)
     }
 
-    /// The sensor's size in millimetres, as exiftool derives it for its 35 mm scale factor.
-    func sensorSize() -> (width: Double, height: Double)? {
+    /// `FocalPlaneX/YResolution` with their unit, and `PixelX/YDimension`.
+    func focalPlane() -> FocalPlane? {
         let exif = exifIFDs
-        guard let xResolution = rational(EXIF_TAG_FOCAL_PLANE_X_RESOLUTION, in: exif), xResolution > 0,
-              let width = integer(EXIF_TAG_PIXEL_X_DIMENSION, in: exif), width > 0,
-              let height = integer(EXIF_TAG_PIXEL_Y_DIMENSION, in: exif), height > 0
-        else { return nil }
-        let yResolution = rational(EXIF_TAG_FOCAL_PLANE_Y_RESOLUTION, in: exif).flatMap { $0 > 0 ? $0 : nil } ?? xResolution
-        // ResolutionUnit: 2 inches (the default), 3 centimetres, 4 millimetres, 5 micrometres.
-        let millimetres: Double
-        switch integer(EXIF_TAG_FOCAL_PLANE_RESOLUTION_UNIT, in: exif) ?? 2 {
-        case 3: millimetres = 10
-        case 4: millimetres = 1
-        case 5: millimetres = 0.001
-        default: millimetres = 25.4
+        guard let x = rawRational(EXIF_TAG_FOCAL_PLANE_X_RESOLUTION, in: exif), x.numerator > 0, x.denominator > 0 else {
+            return nil
         }
-        let size = (width: Double(width) / xResolution * millimetres, height: Double(height) / yResolution * millimetres)
-        // A sensor under 1 mm or over 10 cm across is a misreading, not a camera.
-        let diagonal = (size.width * size.width + size.height * size.height).squareRoot()
-        return diagonal.isFinite && (1...100).contains(diagonal) ? size : nil
+        let y = rawRational(EXIF_TAG_FOCAL_PLANE_Y_RESOLUTION, in: exif).flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil } ?? x
+        // ResolutionUnit: 2 inches (the default), 3 centimetres, 4 millimetres, 5 micrometres.
+        let millimetres: Double = switch integer(EXIF_TAG_FOCAL_PLANE_RESOLUTION_UNIT, in: exif) ?? 2 {
+        case 3: 10
+        case 4: 1
+        case 5: 0.001
+        default: 25.4
+        }
+        var plane = FocalPlane(pitch: (
+            x: millimetres * Double(x.denominator) / Double(x.numerator), y: millimetres * Double(y.denominator) / Double(y.numerator)
+        ))
+        if let width = integer(EXIF_TAG_PIXEL_X_DIMENSION, in: exif), let height = integer(EXIF_TAG_PIXEL_Y_DIMENSION, in: exif),
+           width > 0, height > 0 {
+            plane.exifImageSize = (width, height)
+        }
+        // Canon writes FocalPlaneResolution as (image width × 1000) / (sensor width in
+        // thousandths of an inch): the denominators give the sensor itself, whatever the image
+        // was resized or cropped to. exiftool's checks on that form are kept.
+        if x.numerator % 1000 == 0, y.numerator % 1000 == 0,
+           (640_000..<10_000_000).contains(x.numerator), (480_000..<10_000_000).contains(y.numerator),
+           (61..<1500).contains(x.denominator), (61..<1000).contains(y.denominator), x.denominator != y.denominator {
+            let (w, h) = (Double(x.denominator), Double(y.denominator))
+            plane.canonFormDiagonal = (w * w + h * h).squareRoot() * 0.0254
+        }
+        return plane
     }
 
     /// The UTC instant of `GPSDateStamp` (`YYYY:MM:DD`) and `GPSTimeStamp` (three rationals).
@@ -315,5 +334,31 @@ extension String {
             return ""
         }
         return String(self[first...last])
+    }
+}
+
+/// The sensor's size as EXIF gives it, for a 35 mm equivalent the camera did not record.
+public struct FocalPlane: Sendable {
+    /// Millimetres a pixel covers across and down (`FocalPlaneX/YResolution` and their unit).
+    var pitch: (x: Double, y: Double)
+    /// `PixelX/YDimension`.
+    var exifImageSize: (width: Int, height: Int)?
+    /// The sensor's diagonal in millimetres read from the resolutions' denominators, when they
+    /// have the form Canon writes; only a Canon's are read so (its CR3 keeps the make apart from
+    /// the EXIF IFD, so the make is asked for later).
+    var canonFormDiagonal: Double?
+
+    /// The sensor's diagonal in millimetres, as exiftool's `ScaleFactor35efl` derives it: a
+    /// Canon's own; else the pitch times the EXIF image size, or else the image's, the first
+    /// whose aspect ratio is between 1:2 and 2:1. Nil outside 1–100 mm: a misreading, not a camera.
+    func diagonal(make: String?, imageWidth: Int, imageHeight: Int) -> Double? {
+        if make == "Canon", let canonFormDiagonal { return canonFormDiagonal }
+        let sizes = [exifImageSize, (imageWidth, imageHeight)].compactMap { $0 }.filter { size in
+            size.width > 0 && size.height > 0 && (0.5...2).contains(Double(size.width) / Double(size.height))
+        }
+        guard let size = sizes.first else { return nil }
+        let (width, height) = (Double(size.width) * pitch.x, Double(size.height) * pitch.y)
+        let diagonal = (width * width + height * height).squareRoot()
+        return diagonal.isFinite && diagonal > 1 && diagonal < 100 ? diagonal : nil
     }
 }

@@ -110,6 +110,9 @@ public enum MetadataReader {
             // A CR3 keeps its EXIF IFD apart from IFD0: its fields fill what IFD0 lacks.
             exifFields = ExifReader.read(tiff: exifIFD, asExifIFD: true).filling(from: exifFields ?? ExifFields())
         }
+        if let previewExif = raw?.previewExif {
+            exifFields = (exifFields ?? ExifFields()).filling(from: ExifReader.read(tiff: previewExif))
+        }
         if let raw { exifFields = Self.filling(exifFields ?? ExifFields(), from: raw, context: context) }
         warnings += exifFields?.warnings ?? []
         // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
@@ -143,7 +146,7 @@ public enum MetadataReader {
         let date = CaptureDate.resolve(
             exif: exif, xmp: edited, png: png, name: name, context: context, warnings: &warnings,
             explanations: &explanations)
-        let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited)
+        let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited, imageWidth: width, imageHeight: height)
         if context.explaining {
             explanations.append(FactExplanation(
                 fact: "orientation", value: String(orientation), rule: orientationRule,

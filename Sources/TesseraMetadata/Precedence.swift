@@ -34,11 +34,14 @@ enum Precedence {
 
     /// `FocalLengthIn35mmFilm`; else the focal length scaled by the sensor's diagonal, as
     /// exiftool's `FocalLength35efl`; else XMP's `exif:FocalLengthIn35mmFilm`.
-    static func focalLength35mm(exif: ExifFields?, xmp: XMPFields?) -> (value: Double, rule: String)? {
+    static func focalLength35mm(
+        exif: ExifFields?, xmp: XMPFields?, imageWidth: Int, imageHeight: Int
+    ) -> (value: Double, rule: String)? {
         if let recorded = exif?.focalLength35mm { return (recorded, "EXIF FocalLengthIn35mmFilm") }
-        if let focal = exif?.focalLength, focal > 0, let sensor = exif?.sensorSize {
-            let diagonal = (sensor.width * sensor.width + sensor.height * sensor.height).squareRoot()
-            return (focal * fullFrameDiagonal / diagonal, "focal length × 43.27 mm / sensor diagonal (FocalPlaneResolution)")
+        if let focal = exif?.focalLength, focal > 0, let plane = exif?.focalPlane,
+           let diagonal = plane.diagonal(make: exif?.make, imageWidth: imageWidth, imageHeight: imageHeight) {
+            let source = exif?.make == "Canon" && plane.canonFormDiagonal != nil ? "Canon's FocalPlaneResolution" : "FocalPlaneResolution"
+            return (focal * fullFrameDiagonal / diagonal, "focal length × 43.27 mm / sensor diagonal (\(source))")
         }
         if let recorded = xmp?.focalLength35mm { return (recorded, "XMP exif:FocalLengthIn35mmFilm") }
         return nil

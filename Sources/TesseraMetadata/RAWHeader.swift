@@ -37,6 +37,7 @@ public struct RAWHeader: Sendable, Equatable {
     /// The metadata blocks of the file's structure, for the EXIF and XMP readers.
     var tiff: [UInt8]?
     var exifIFD: [UInt8]?
+    var previewExif: [UInt8]?
     var xmp: [UInt8]?
 
     public struct CutPreview: Sendable, Equatable {
@@ -81,6 +82,7 @@ public struct RAWHeader: Sendable, Equatable {
         }
         header.cutPreview = structure.cutPreview.map { CutPreview(offset: $0.offset, length: $0.length) }
         (header.tiff, header.exifIFD, header.xmp) = (structure.tiff, structure.exifIFD, structure.xmp)
+        header.previewExif = structure.previewExif
         return header
     }
 

@@ -10,9 +10,10 @@ public struct RAWPreview: Sendable, Equatable {
 
 /// What Tessera reads of a RAW file's own structure, without LibRaw: the previews and the
 /// metadata blocks of the TIFF-based formats (NEF, CR2, ARW, DNG, ORF, RW2, PEF…), whose IFDs
-/// and SubIFDs (TIFF 6.0, TIFF/EP, DNG 1.6) point at JPEGs, and of Canon's CR3, an ISOBMFF
+/// and SubIFDs (TIFF 6.0, TIFF/EP, DNG 1.6) point at JPEGs; of Canon's CR3, an ISOBMFF
 /// file whose `moov/uuid` box holds `CMT1` (IFD0), `CMT2` (the EXIF IFD) and `THMB`, and
-/// whose top-level preview `uuid` holds `PRVW`.
+/// whose top-level preview `uuid` holds `PRVW`; and of Fujifilm's RAF, whose header points at
+/// a JPEG carrying the EXIF.
 ///
 /// Every offset and length is a claim of the file: a preview is listed only when its bytes
 /// lie inside the file and start a JPEG whose SOF gives a size; one that runs past the end is
@@ -23,6 +24,8 @@ struct RAWStructure {
     /// A CR3's EXIF IFD, as its own TIFF structure.
     var exifIFD: [UInt8]?
     var xmp: [UInt8]?
+    /// The EXIF of the first preview that has one, as a TIFF structure.
+    var previewExif: [UInt8]?
     var previews: [RAWPreview] = []
     /// The first preview found that runs past the end of the file.
     var cutPreview: (offset: Int64, length: Int)?
@@ -41,6 +44,14 @@ struct RAWStructure {
             return try cr3(bytes)
         }
         var structure = RAWStructure()
+        // Fujifilm's RAF: a header whose big-endian words at 84 and 88 give the offset and
+        // length of a JPEG holding the preview and the shot's EXIF.
+        if prefix.starts(with: Array("FUJIFILMCCD-RAW".utf8)) {
+            let head = try bytes.photoBytes(at: 84, count: 8, what: "the RAF header")
+            guard head.count == 8 else { throw PhotoError(.truncated, "file ends inside the RAF header") }
+            try structure.consider(Int64(head.bigEndian(4)), Int(head.bigEndian(4, at: 4)), in: bytes)
+            return structure
+        }
         let magic = Array(prefix.prefix(4))
         // ORF ("IIRO", "IIRS", "MMOR") and RW2 ("IIU\0") are TIFF with another magic number.
         let little: Bool
@@ -102,16 +113,20 @@ struct RAWStructure {
             return
         }
         let head = try bytes.photoBytes(at: offset, count: min(length, 256 << 10), what: "a RAW preview")
-        guard let (width, height) = Self.jpegSize(head) else { return }
+        guard let (width, height, exif) = Self.jpegHead(head) else { return }
+        // A preview's own EXIF (Panasonic's JpgFromRaw holds the shot's) fills what the file's IFDs lack.
+        if previewExif == nil { previewExif = exif }
         let preview = RAWPreview(offset: offset, length: length, width: width, height: height)
         if !previews.contains(preview) { previews.append(preview) }
     }
 
-    /// The size in the first SOF of a JPEG's markers, or nil when `head` is not a JPEG's start.
-    static func jpegSize(_ head: some Collection<UInt8>) -> (Int, Int)? {
+    /// The size in the first SOF of a JPEG's markers, and the TIFF structure of an `Exif`
+    /// APP1 segment before it; nil when `head` is not a JPEG's start.
+    static func jpegHead(_ head: some Collection<UInt8>) -> (Int, Int, exif: [UInt8]?)? {
         let data = Array(head)
         guard data.starts(with: [0xFF, 0xD8]) else { return nil }
         var index = 2
+        var exif: [UInt8]?
         while index + 4 <= data.count {
             guard data[index] == 0xFF else { return nil }
             let marker = data[index + 1]
@@ -121,7 +136,11 @@ struct RAWStructure {
                 guard index + 9 <= data.count else { return nil }
                 let height = Int(data[index + 5]) << 8 | Int(data[index + 6])
                 let width = Int(data[index + 7]) << 8 | Int(data[index + 8])
-                return width > 0 && height > 0 ? (width, height) : nil
+                return width > 0 && height > 0 ? (width, height, exif) : nil
+            }
+            if marker == 0xE1, exif == nil, index + 2 + length <= data.count,
+               data[(index + 4)...].starts(with: ExifReader.exifPrefix) {
+                exif = Array(data[(index + 4 + ExifReader.exifPrefix.count)..<(index + 2 + length)])
             }
             guard marker != 0xDA, length >= 2 else { return nil }
             index += 2 + length
@@ -219,6 +238,8 @@ private struct IFDWalker {
         var count: Int
         /// The value (SHORT or LONG, count 1) or the offset of the values.
         var value: UInt32
+        /// The entry's last four bytes as a LONG: values of four bytes or less, as stored.
+        var raw: UInt32
     }
 
     let little: Bool
@@ -235,7 +256,8 @@ private struct IFDWalker {
             let at = 12 * index
             let type = UInt16(uint16(data, at + 2))
             let value = type == 3 ? uint16(data, at + 8) : uint32(data, at + 8)
-            return Entry(tag: UInt16(uint16(data, at)), type: type, count: Int(uint32(data, at + 4)), value: value)
+            return Entry(
+                tag: UInt16(uint16(data, at)), type: type, count: Int(uint32(data, at + 4)), value: value, raw: uint32(data, at + 8))
         }
         let next = data.count >= 12 * count + 4 ? Int64(uint32(data, 12 * count)) : nil
         return (entries, next)
@@ -253,8 +275,8 @@ private struct IFDWalker {
 
     /// A small TIFF structure holding IFD0, the EXIF IFD and the GPS IFD of the file, each
     /// value moved next to its IFD: libexif reads at most 64 KiB (an APP1 segment's size), and
-    /// a RAW file's EXIF IFD may lie anywhere. Maker notes, SubIFDs and values over 1 KiB are
-    /// left out; IFD0's XMP (tag 700) is returned apart.
+    /// a RAW file's EXIF IFD may lie anywhere. Maker notes, SubIFDs, the Interoperability IFD and
+    /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart.
     func compact(ifd0 offset: Int64, in bytes: borrowing FileReader) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?) {
         guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil) }
         var xmp: [UInt8]?
@@ -281,7 +303,10 @@ private struct IFDWalker {
         /// Writes an IFD of `list` at the end of `out`; returns where each pointer entry's value is.
         func write(_ list: [Entry]) throws(PhotoError) -> [UInt16: Int] {
             let kept = list.filter { entry in
-                guard ![0x014A, 0x927C, 700, 0x0201, 0x0202, 0x0111, 0x0117].contains(entry.tag), let size = sizes[entry.type],
+                // Pointers not followed here (SubIFDs, the Interoperability IFD, which would
+                // point into this structure's own bytes and end libexif's reading of its IFD),
+                // maker notes, previews and strips.
+                guard ![0x014A, 0xA005, 0x927C, 700, 0x0201, 0x0202, 0x0111, 0x0117].contains(entry.tag), let size = sizes[entry.type],
                       entry.count >= 0, entry.count <= 1024 / size
                 else { return false }
                 return size * entry.count <= 4 || Int64(entry.value) <= bytes.size - Int64(size * entry.count)
@@ -297,8 +322,7 @@ private struct IFDWalker {
                 put32(UInt32(entry.count), at: at + 4)
                 let length = (sizes[entry.type] ?? 1) * entry.count
                 if length <= 4 {
-                    // The value as read: SHORTs were taken from the first two bytes.
-                    if entry.type == 3 && entry.count == 1 { put16(entry.value, at: at + 8) } else { put32(entry.value, at: at + 8) }
+                    put32(entry.raw, at: at + 8)
                 } else {
                     put32(UInt32(out.count), at: at + 8)
                     out += try bytes.photoBytes(at: Int64(entry.value), count: length, what: "an IFD value")

@@ -17,6 +17,8 @@ struct RAWStructureTests {
         #expect(metadata.exif?.fNumber == 18)
         #expect(metadata.exif?.iso == 100)
         #expect(metadata.exif?.focalLength == 29)
+        // After the Interoperability IFD pointer, which is not carried over.
+        #expect(metadata.exif?.lensModel == "E PZ 16-50mm F3.5-5.6 OSS" && metadata.focalLength35mm == 43)
         #expect(metadata.orientation == 6)
         #expect(metadata.captureDate?.utcOffset?.description == "-07:00")
         // The copy ends at 100,000 bytes; its preview starts at 118,946.
@@ -31,6 +33,34 @@ struct RAWStructureTests {
         #expect(metadata.captureDate?.wallClock.iso8601 == "2021-05-12T12:21:21.920")
         #expect(metadata.captureDate?.utcOffset?.description == "+02:00")
         #expect(metadata.raw?.previews.first.map { [$0.width, $0.height] } == [1620, 1080])
+        // The pruned copy's image is smaller than its sensor: Canon's resolutions' denominators
+        // give the sensor (exiftool: FocalLength35efl 200.611866191886).
+        #expect(abs((metadata.focalLength35mm ?? 0) - 200.611866191886) < 0.01)
+    }
+
+    /// A Panasonic RW2's IFD0 has no EXIF IFD: the shot's EXIF is in its JpgFromRaw.
+    @Test func aPanasonicRW2GivesTheEXIFOfItsEmbeddedJPEG() throws {
+        let metadata = try MetadataReader.read(at: FilePath(Corpus.path("formats/raw/Panasonic.rw2")), context: Self.utc)
+        #expect(metadata.exif?.iso == 80 && metadata.focalLength35mm == 24)
+        #expect(metadata.captureDate?.source == .exifOriginal)
+    }
+}
+
+/// 35 mm equivalents the camera did not record, computed as exiftool's `FocalLength35efl`.
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+struct FocalLength35mmTests {
+    /// Canon's sensor from its FocalPlaneResolution denominators (a resized JPEG and a cropped
+    /// WebP, whose EXIF image sizes no longer match the sensor's); a DNG without
+    /// PixelX/YDimension, from its own image size.
+    @Test(arguments: [
+        ("media/xmp/embedded/mongolels.jpg", 63.513088501538),
+        ("formats/webp/denali.webp", 94.2198432339114),
+        ("camera/Canon EOS D60.jpg", 44.4822809580954),
+        ("formats/raw/canon_eos_6d.dng", 145.294117647059),
+    ])
+    func computedAsExiftoolDoes(file: String, exiftool: Double) throws {
+        let metadata = try MetadataReader.read(at: FilePath(Corpus.path(file)))
+        #expect(abs((metadata.focalLength35mm ?? 0) - exiftool) < 0.01 * exiftool, "\(file): \(String(describing: metadata.focalLength35mm))")
     }
 }
 
