@@ -55,7 +55,7 @@ public struct RenderSettings: Sendable, Equatable {
         if options.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { key += ":previews" }
         if !options.embeddedPreviews && !(metadata.heif?.thumbnails.isEmpty ?? true) { key += ":no-thumbnails" }
         if metadata.heif?.hdrTransfer != nil { key += ":tone-mapped" }
-        if metadata.orientationFromSidecar { key += ":orientation-\(metadata.orientation)" }
+        if metadata.sidecarTurnsPhoto { key += ":orientation-\(metadata.orientation)" }
         return XXH64.hex(XXH64.hash(Array(key.utf8)))
     }
 }

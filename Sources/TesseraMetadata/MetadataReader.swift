@@ -169,7 +169,12 @@ public enum MetadataReader {
             coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
-        metadata.orientationFromSidecar = orientationRule.hasSuffix("(sidecar)")
+        if orientationRule.hasSuffix("(sidecar)") {
+            var ignored: [String] = []
+            let own = Precedence.orientation(
+                exif: exifFields?.orientation, sidecar: nil, embedded: embedded?.orientation, warnings: &ignored)
+            metadata.sidecarTurnsPhoto = own.value != orientation
+        }
         return metadata
     }
 

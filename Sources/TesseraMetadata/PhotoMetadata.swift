@@ -25,9 +25,10 @@ public struct PhotoMetadata: Sendable {
     /// Nil when the photo is undated: no date in the file, its XMP or its name.
     public var captureDate: CaptureDate?
     public var warnings: [String]
-    /// Whether the orientation came from a sidecar, not the file: the renditions' key must then
-    /// name it, since the file's content hash does not.
-    public var orientationFromSidecar = false
+    /// Whether a sidecar turns the photo other than its file does: the renditions' key must then
+    /// name the orientation, since the file's content hash does not. (A sidecar that repeats
+    /// the file's orientation, as digiKam's do, leaves the renditions as they are.)
+    public var sidecarTurnsPhoto = false
     /// How each fact was decided; filled only when the reader is asked to explain.
     public var explanations: [FactExplanation] = []
 

@@ -287,6 +287,40 @@ struct ServeCommandTests {
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
     }
 
+    /// A sidecar edit does not change its photo's mtime: the watch on the folder sees the
+    /// sidecar itself, and the row follows its adding, editing and deleting, pixels untouched.
+    @Test func sidecarChangesSeenByInotifyUpdateThePhotoRow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, watch: true)
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+        let photo = FilePath(photos).appending("album0/p0.jpg")
+        func row() -> PhotoRecord? {
+            let index = try? PhotoIndex(path: FilePath(directory.appending("index.sqlite")), readOnly: true)
+            return (try? index?.photos(.init()))?.first { $0.path == photo }
+        }
+        let renditions = ScanCommandTests.thumbnails(directory)
+        #expect(!renditions.isEmpty)
+
+        let sidecar = FilePath(photos).appending("album0/p0.jpg.xmp")
+        try FileSystem.writeAtomically(SampleSidecar.xmp(rating: 4, keyword: "harbour"), to: sidecar)
+        #expect(Deadline.wait(seconds: 20) { row()?.annotations.rating == 4 })
+        #expect(row()?.annotations.keywords == ["harbour"] && row()?.annotations.sidecar == "p0.jpg.xmp")
+
+        try FileSystem.writeAtomically(SampleSidecar.xmp(rating: 1, keyword: "sunset"), to: sidecar)
+        #expect(Deadline.wait(seconds: 20) { row()?.annotations.keywords == ["sunset"] })
+        #expect(row()?.annotations.rating == 1)
+
+        try FileSystem.removeFile(sidecar)
+        #expect(Deadline.wait(seconds: 20) { row()?.annotations.sidecar == nil })
+        #expect(row()?.annotations.rating == nil && row()?.annotations.keywords == [])
+        // The same rendition files, never written again (their inodes are the same).
+        #expect(ScanCommandTests.thumbnails(directory) == renditions)
+    }
+
     @Test func anIdleDaemonMakesAgainTheRenditionsDeletedFromItsCache() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

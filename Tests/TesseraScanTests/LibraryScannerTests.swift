@@ -442,22 +442,13 @@ extension LibraryScannerTests {
 /// XMP sidecars are part of their photo: seen on the first scan, their edits and removal on
 /// the next, without rendering pixels again unless the orientation changed.
 struct SidecarScanTests {
-    static func sidecar(rating: Int, keyword: String, orientation: Int = 1) -> [UInt8] {
-        Array("""
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
-             xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmp:Rating="\(rating)" tiff:Orientation="\(orientation)">
-            <dc:subject><rdf:Bag><rdf:li>\(keyword)</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
-            """.utf8)
-    }
-
     @Test func addingEditingAndDeletingASidecarUpdatesThePhotoRow() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
         try fixture.jpeg("IMG_1.jpg", date: "2023:05:01 10:00:00")
-        let sidecar = try fixture.write(Self.sidecar(rating: 3, keyword: "harbour"), to: "IMG_1.JPG.XMP")
+        let sidecar = try fixture.write(SampleSidecar.xmp(rating: 3, keyword: "harbour"), to: "IMG_1.JPG.XMP")
         // An orphan sidecar is no item either.
-        try fixture.write(Self.sidecar(rating: 1, keyword: "nothing"), to: "gone.xmp")
+        try fixture.write(SampleSidecar.xmp(rating: 1, keyword: "nothing"), to: "gone.xmp")
         _ = try fixture.scan()
         var photos = try fixture.photos()
         #expect(photos.count == 1)
@@ -467,7 +458,7 @@ struct SidecarScanTests {
         let key = photos.first?.renditions.first?.path
 
         // An edit of the same size keeps the photo's mtime; the sidecar's own changes.
-        try fixture.write(Self.sidecar(rating: 5, keyword: "sunset"), to: "IMG_1.JPG.XMP")
+        try fixture.write(SampleSidecar.xmp(rating: 5, keyword: "sunset"), to: "IMG_1.JPG.XMP")
         fixture.setMtime(sidecar, 1_800_000_000)
         var summary = try fixture.scan()
         photos = try fixture.photos()
@@ -478,7 +469,7 @@ struct SidecarScanTests {
         #expect(try fixture.photos(.init(minimumRating: 5)).count == 1)
 
         // A rotation in the sidecar renders the photo again, turned.
-        try fixture.write(Self.sidecar(rating: 5, keyword: "sunset", orientation: 6), to: "IMG_1.JPG.XMP")
+        try fixture.write(SampleSidecar.xmp(rating: 5, keyword: "sunset", orientation: 6), to: "IMG_1.JPG.XMP")
         summary = try fixture.scan()
         photos = try fixture.photos()
         #expect(photos.first?.orientation == 6 && photos.first?.renditions.first?.path != key)
