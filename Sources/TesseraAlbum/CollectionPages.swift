@@ -134,7 +134,9 @@ struct CollectionPages {
         for item in page.items {
             if item.type == .header {
                 closeStrip()
-                out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(item.title ?? ""))</div>"
+                // Photos nothing dates (scans, downloads) gather at the end, never in the current month.
+                let title = item.sectionId == "undated" ? "Undated" : item.title ?? ""
+                out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(title))</div>"
                 continue
             }
             guard let id = item.photoId, let photo = byID[id] else { continue }

@@ -62,6 +62,42 @@ struct AlbumBuilderTests {
         }
     }
 
+    /// A photo nothing dates (no EXIF, a name without a date) is shown under "Undated", after
+    /// the dated photos, whatever its mtime: before, the mtime put it in the current month.
+    @Test func undatedPhotosAreShownUnderUndatedAfterTheDatedOnes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("photos"))]
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = .init(dateTime: "2019:06:01 10:00:00")
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60), exif: exif),
+            to: configuration.roots[0].appending("Scans/dated.jpg"))
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 1)), to: configuration.roots[0].appending("Scans/scan.jpg"))
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let output = FilePath(directory.appending("site"))
+        _ = try AlbumBuilder(index: index, options: .init(output: output)).build()
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
+        let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
+        let headers = page.components(separatedBy: "<div class=\"header\"").dropFirst().map { part in
+            String(part.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+        }
+        // One layout per breakpoint, each with the dated section first.
+        #expect(!headers.isEmpty && headers.count % 2 == 0)
+        for pair in stride(from: 0, to: headers.count, by: 2) {
+            #expect(headers[pair].hasPrefix("2019") && headers[pair + 1] == "Undated", "\(headers)")
+        }
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(!headers.contains { $0.contains(String(year)) })
+        // In the first layout, after its "Undated" header: the undated photo alone.
+        let undated = (page.components(separatedBy: ">Undated<").dropFirst().first ?? "")
+            .components(separatedBy: "<div class=\"layout").first ?? ""
+        #expect(undated.contains("alt=\"scan.jpg\"") && !undated.contains("alt=\"dated.jpg\""))
+    }
+
     /// The style sheet shows each layout from its own width up, for whatever widths the pages
     /// are laid out at (before, it named 375, 768 and 1280 whatever the options said, and any
     /// other widths hid every layout).
