@@ -46,6 +46,7 @@ public struct RenderSettings: Sendable, Equatable {
     ///   (`:previews` when on) and a HEIF's thumbnail items (`:no-thumbnails` when off, so that
     ///   the keys of HEIF photos made with the default stay what they were).
     /// - HDR photos are tone-mapped (they were narrowed without before `Renderer.decoders` 2).
+    /// - HEIF photos with a clean aperture are cropped to it (not before `Renderer.decoders` 3).
     ///
     /// The formula of the first schema is kept for photos none of these concern, so their
     /// cached renditions stay valid across upgrades.
@@ -55,6 +56,8 @@ public struct RenderSettings: Sendable, Equatable {
         if options.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { key += ":previews" }
         if !options.embeddedPreviews && !(metadata.heif?.thumbnails.isEmpty ?? true) { key += ":no-thumbnails" }
         if metadata.heif?.hdrTransfer != nil { key += ":tone-mapped" }
+        // Cropped to the clean aperture since `Renderer.decoders` 3.
+        if metadata.heif?.cleanAperture != nil { key += ":clean-aperture" }
         if metadata.sidecarTurnsPhoto { key += ":orientation-\(metadata.orientation)" }
         return XXH64.hex(XXH64.hash(Array(key.utf8)))
     }

@@ -12,7 +12,7 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show what Tessera reads from each file: format, size, orientation, capture date, camera.",
         discussion: "Exits 0 when every file was read, 1 when any gave an error (its entry is still printed).")
 
-    @Argument(help: "Files to inspect.", completion: .file())
+    @Argument(parsing: .remaining, help: "Files to inspect.", completion: .file())
     var files: [String]
 
     @Flag(help: "One JSON object per file (an array when several).")

@@ -47,6 +47,11 @@ struct HEIFCleanApertureTests {
         #expect((crop.x, crop.y, crop.width, crop.height) == (162, 51, 200, 120))
         #expect((metadata.width, metadata.height, metadata.orientation) == (200, 120, 6))
         #expect((metadata.displayWidth, metadata.displayHeight) == (120, 200))
+        // Renditions made uncropped before are not taken for these.
+        var uncropped = metadata
+        uncropped.heif?.cleanAperture = nil
+        let settings = RenderSettings(renditions: [.square(256)], options: RenderOptions())
+        #expect(settings.cacheKey(contentHash: "h", metadata: metadata) != settings.cacheKey(contentHash: "h", metadata: uncropped))
     }
 
     /// The rendition against heif-dec's (clap, then irot).
