@@ -82,11 +82,13 @@ struct RenditionPlan {
         }
     }
 
-    /// The top-left corner of `region` in the stored frame.
+    /// The top-left corner of `region` in the stored frame. A square starts on a whole pixel
+    /// (the odd one left over goes to the right or bottom): a square at the photo's own size
+    /// is then its pixels as they are, not each resampled half a pixel over.
     func corner(of region: Region) -> (x: Double, y: Double) {
         switch region {
         case .frame: (0, 0)
-        case .square: ((Double(width) - Double(min(width, height))) / 2, (Double(height) - Double(min(width, height))) / 2)
+        case .square: (Double((width - min(width, height)) / 2), Double((height - min(width, height)) / 2))
         }
     }
 

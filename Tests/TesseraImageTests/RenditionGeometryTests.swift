@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 @testable import TesseraImage
 import TesseraMetadata
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
@@ -131,6 +132,22 @@ struct RenditionGeometryTests {
             let decoded = try JPEGDecoder.decode(bytes: rendition.bytes)
             #expect(decoded.width == rendition.width && decoded.height == rendition.height)
         }
+    }
+
+    /// A square at the photo's own size is its middle pixels as they are: a 41×60 photo's rows
+    /// 9 to 49, not each row resampled half a pixel over (19 rows left, an odd number).
+    @Test func aSquareAtThePhotosOwnSizeKeepsItsPixels() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pixels = SampleImage.pixels(width: 41, height: 60, seed: 5)
+        let file = FilePath(directory.appending("odd.png"))
+        try FileSystem.writeAtomically(SampleImage.png(pixels), to: file)
+        var options = RenderOptions()
+        options.format = .png
+        let rendered = try Renderer(options: options).render(file: file, specs: [.square(256)])
+        let square = try PNGDecoder.decode(bytes: try #require(rendered.rendition(.square(256))?.bytes))
+        #expect((square.width, square.height) == (41, 41))
+        #expect(square.pixels == Array(pixels.pixels[(9 * 41 * 3)..<(50 * 41 * 3)]))
     }
 
     @Test func fitsHaveExactlyTheirSize() throws {
