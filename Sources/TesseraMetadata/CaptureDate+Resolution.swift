@@ -96,9 +96,12 @@ extension CaptureDate {
         var rule = "no date in the file or its name: undated"
         var considered: [FactExplanation.Candidate] = []
         var offsetExplanation: FactExplanation?
+        // The candidate whose zone the chosen date took, though its own date lost.
+        var offsetGiver: String?
         for candidate in candidates {
             guard chosen == nil else {
-                considered.append(.init(source: candidate.label, value: candidate.text, outcome: "lower precedence"))
+                let outcome = candidate.label == offsetGiver ? "lower precedence; gave the UTC offset" : "lower precedence"
+                considered.append(.init(source: candidate.label, value: candidate.text, outcome: outcome))
                 continue
             }
             if let date = candidate.resolved {
@@ -121,6 +124,7 @@ extension CaptureDate {
             if offset == nil, let match = xmpOffset(for: clock, in: xmp) {
                 offset = match.offset
                 offsetRule = "XMP \(match.label) (the same wall clock) gives it"
+                offsetGiver = "XMP \(match.label)"
             }
             if offset == nil, let instant = exif?.gpsInstant, let derived = gpsOffset(clock: clock, gpsInstant: instant) {
                 offset = derived

@@ -50,7 +50,7 @@ struct ExplainCommand: ParsableCommand {
     static func otherFacts(_ metadata: PhotoMetadata, sidecar: String?) -> [FactExplanation] {
         var facts = [FactExplanation(
             fact: "size", value: "\(metadata.width)×\(metadata.height) → displayed \(metadata.displayWidth)×\(metadata.displayHeight)",
-            rule: sizeRule(metadata.format))]
+            rule: sizeRule(metadata))]
         let camera = [metadata.exif?.make, metadata.exif?.model].compactMap { $0 }.joined(separator: " ")
         facts.append(FactExplanation(
             fact: "camera", value: camera.isEmpty ? nil : camera,
@@ -68,12 +68,15 @@ struct ExplainCommand: ParsableCommand {
         return facts
     }
 
-    static func sizeRule(_ format: ImageFormat) -> String {
-        switch format {
+    static func sizeRule(_ metadata: PhotoMetadata) -> String {
+        switch metadata.format {
         case .jpeg: "JPEG SOF marker"
         case .png: "PNG IHDR chunk"
         case .webp: "WebP VP8X canvas or frame header"
-        case .heif, .avif: "HEIF ispe property of the primary image"
+        case .heif, .avif:
+            metadata.heif.flatMap { heif in
+                heif.cleanAperture.map { _ in "HEIF clean aperture (clap) of the primary image's \(heif.width)×\(heif.height) (ispe)" }
+            } ?? "HEIF ispe property of the primary image"
         case .raw: "LibRaw's image size, or the RAW file's own IFDs"
         case .unsupported: "unknown"
         }
