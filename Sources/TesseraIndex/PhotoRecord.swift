@@ -32,6 +32,23 @@ public struct PhotoRecord: Sendable, Identifiable {
         public var focalLength: Double?
         /// The 35 mm equivalent, in millimetres.
         public var focalLength35mm: Double?
+
+        public init(
+            make: String? = nil, model: String? = nil, lensModel: String? = nil, exposureTime: Double? = nil,
+            fNumber: Double? = nil, iso: Int? = nil, focalLength: Double? = nil, focalLength35mm: Double? = nil
+        ) {
+            (self.make, self.model, self.lensModel) = (make, model, lensModel)
+            (self.exposureTime, self.fNumber, self.iso) = (exposureTime, fNumber, iso)
+            (self.focalLength, self.focalLength35mm) = (focalLength, focalLength35mm)
+        }
+
+        /// What the reader decided, by docs/METADATA.md's precedence.
+        public init(metadata: PhotoMetadata) {
+            let exif = metadata.exif
+            self.init(
+                make: exif?.make, model: exif?.model, lensModel: exif?.lensModel, exposureTime: exif?.exposureTime,
+                fNumber: exif?.fNumber, iso: exif?.iso, focalLength: exif?.focalLength, focalLength35mm: metadata.focalLength35mm)
+        }
     }
 
     /// What people give a photo in their tools (XMP, embedded or in a sidecar).
@@ -44,6 +61,23 @@ public struct PhotoRecord: Sendable, Identifiable {
         public var keywords: [String]
         /// The sidecar's name beside the photo, when it has one.
         public var sidecar: String?
+
+        public init(
+            rating: Int? = nil, label: String? = nil, title: String? = nil, description: String? = nil,
+            keywords: [String] = [], sidecar: String? = nil
+        ) {
+            (self.rating, self.label, self.title, self.description) = (rating, label, title, description)
+            (self.keywords, self.sidecar) = (keywords, sidecar)
+        }
+
+        /// What the reader decided: the sidecar's XMP over the embedded (the sidecar's name is
+        /// the caller's to give).
+        public init(metadata: PhotoMetadata) {
+            let xmp = metadata.xmp
+            self.init(
+                rating: xmp?.rating, label: xmp?.label, title: xmp?.title, description: xmp?.description,
+                keywords: xmp?.keywords ?? [])
+        }
     }
 
     public var id: Int64

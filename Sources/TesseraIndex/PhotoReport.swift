@@ -23,22 +23,11 @@ public struct PhotoReport: Encodable, Sendable {
     public var capturedAt: String?
     public var utcOffset: String?
     public var dateSource: String?
-    public var make: String?
-    public var model: String?
-    public var lensModel: String?
-    public var exposureTime: Double?
-    public var fNumber: Double?
-    public var iso: Int?
-    public var focalLength: Double?
-    public var focalLength35mm: Double?
+    public var camera = PhotoRecord.Camera()
     public var gps: ExifFields.GPS?
-    public var rating: Int?
-    public var label: String?
-    public var title: String?
-    public var description: String?
-    public var keywords: [String] = []
-    /// The XMP sidecar read with the photo (its name), if any.
-    public var sidecar: String?
+    /// Rating, label, title, description, keywords, and the name of the XMP sidecar read with
+    /// the photo, if any.
+    public var annotations = PhotoRecord.Annotations()
     public var coding: String?
     /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
     public var hdr: String?
@@ -77,7 +66,7 @@ public struct PhotoReport: Encodable, Sendable {
             let sidecarPath = sidecars.sidecar(of: path)
             let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
             var report = PhotoReport(path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
-            report.sidecar = sidecar?.name
+            report.annotations.sidecar = sidecar?.name
             return report
         } catch {
             let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
@@ -97,20 +86,9 @@ public struct PhotoReport: Encodable, Sendable {
         capturedAt = metadata.captureDate?.wallClock.iso8601
         utcOffset = metadata.captureDate?.utcOffset?.description
         dateSource = (metadata.captureDate?.source ?? .undated).rawValue
-        make = metadata.exif?.make
-        model = metadata.exif?.model
-        lensModel = metadata.exif?.lensModel
-        exposureTime = metadata.exif?.exposureTime
-        fNumber = metadata.exif?.fNumber
-        iso = metadata.exif?.iso
-        focalLength = metadata.exif?.focalLength
-        focalLength35mm = metadata.focalLength35mm
+        camera = PhotoRecord.Camera(metadata: metadata)
         gps = metadata.exif?.gps
-        rating = metadata.xmp?.rating
-        label = metadata.xmp?.label
-        title = metadata.xmp?.title
-        description = metadata.xmp?.description
-        keywords = metadata.xmp?.keywords ?? []
+        annotations = PhotoRecord.Annotations(metadata: metadata)
         coding = metadata.coding
         hdr = metadata.heif?.hdrTransfer?.rawValue
         nclx = metadata.heif?.nclx.map { ["primaries": $0.primaries, "transfer": $0.transfer, "matrix": $0.matrix] }
@@ -137,21 +115,9 @@ public struct PhotoReport: Encodable, Sendable {
         capturedAt = record.capturedAt
         utcOffset = record.utcOffset
         dateSource = record.dateSource?.rawValue
-        make = record.camera.make
-        model = record.camera.model
-        lensModel = record.camera.lensModel
-        exposureTime = record.camera.exposureTime
-        fNumber = record.camera.fNumber
-        iso = record.camera.iso
-        focalLength = record.camera.focalLength
-        focalLength35mm = record.camera.focalLength35mm
+        camera = record.camera
         gps = record.gps
-        rating = record.annotations.rating
-        label = record.annotations.label
-        title = record.annotations.title
-        description = record.annotations.description
-        keywords = record.annotations.keywords
-        sidecar = record.annotations.sidecar
+        annotations = record.annotations
         coding = record.coding
         hdr = record.hdr
         warnings = record.warnings
@@ -197,21 +163,21 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(capturedAt, forKey: .capturedAt)
         try container.encode(utcOffset, forKey: .utcOffset)
         try container.encode(dateSource, forKey: .dateSource)
-        try container.encode(make, forKey: .make)
-        try container.encode(model, forKey: .model)
-        try container.encode(lensModel, forKey: .lensModel)
-        try container.encode(exposureTime, forKey: .exposureTime)
-        try container.encode(fNumber, forKey: .fNumber)
-        try container.encode(iso, forKey: .iso)
-        try container.encode(focalLength, forKey: .focalLength)
-        try container.encode(focalLength35mm, forKey: .focalLength35mm)
+        try container.encode(camera.make, forKey: .make)
+        try container.encode(camera.model, forKey: .model)
+        try container.encode(camera.lensModel, forKey: .lensModel)
+        try container.encode(camera.exposureTime, forKey: .exposureTime)
+        try container.encode(camera.fNumber, forKey: .fNumber)
+        try container.encode(camera.iso, forKey: .iso)
+        try container.encode(camera.focalLength, forKey: .focalLength)
+        try container.encode(camera.focalLength35mm, forKey: .focalLength35mm)
         try container.encode(gps, forKey: .gps)
-        try container.encode(rating, forKey: .rating)
-        try container.encode(label, forKey: .label)
-        try container.encode(title, forKey: .title)
-        try container.encode(description, forKey: .description)
-        try container.encode(keywords, forKey: .keywords)
-        try container.encode(sidecar, forKey: .sidecar)
+        try container.encode(annotations.rating, forKey: .rating)
+        try container.encode(annotations.label, forKey: .label)
+        try container.encode(annotations.title, forKey: .title)
+        try container.encode(annotations.description, forKey: .description)
+        try container.encode(annotations.keywords, forKey: .keywords)
+        try container.encode(annotations.sidecar, forKey: .sidecar)
         try container.encode(coding, forKey: .coding)
         try container.encodeIfPresent(hdr, forKey: .hdr)
         try container.encodeIfPresent(nclx, forKey: .nclx)

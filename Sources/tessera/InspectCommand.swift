@@ -46,25 +46,25 @@ struct InspectCommand: ParsableCommand {
         } else {
             lines.append("  captured     undated (no date in the file, its XMP or its name)")
         }
-        let camera = [report.make, report.model].compactMap { $0 }.joined(separator: " ")
+        let camera = [report.camera.make, report.camera.model].compactMap { $0 }.joined(separator: " ")
         if !camera.isEmpty { lines.append("  camera       \(camera)") }
-        if let lens = report.lensModel { lines.append("  lens         \(lens)") }
+        if let lens = report.camera.lensModel { lines.append("  lens         \(lens)") }
         var exposure: [String] = []
-        if let time = report.exposureTime, time > 0 {
+        if let time = report.camera.exposureTime, time > 0 {
             exposure.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : String(format: "%.1f s", time))
         }
-        if let fNumber = report.fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
-        if let iso = report.iso { exposure.append("ISO \(iso)") }
-        if let focal = report.focalLength {
+        if let fNumber = report.camera.fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
+        if let iso = report.camera.iso { exposure.append("ISO \(iso)") }
+        if let focal = report.camera.focalLength {
             exposure.append(String(format: "%.1f mm", focal)
-                + (report.focalLength35mm.map { String(format: " (%.0f mm in 35 mm terms)", $0) } ?? ""))
+                + (report.camera.focalLength35mm.map { String(format: " (%.0f mm in 35 mm terms)", $0) } ?? ""))
         }
         if !exposure.isEmpty { lines.append("  exposure     \(exposure.joined(separator: ", "))") }
-        if let rating = report.rating { lines.append("  rating       \(rating)" + (report.label.map { ", label \($0)" } ?? "")) }
-        if let title = report.title { lines.append("  title        \(title)") }
-        if let description = report.description { lines.append("  description  \(description)") }
-        if !report.keywords.isEmpty { lines.append("  keywords     \(report.keywords.joined(separator: ", "))") }
-        if let sidecar = report.sidecar { lines.append("  sidecar      \(sidecar)") }
+        if let rating = report.annotations.rating { lines.append("  rating       \(rating)" + (report.annotations.label.map { ", label \($0)" } ?? "")) }
+        if let title = report.annotations.title { lines.append("  title        \(title)") }
+        if let description = report.annotations.description { lines.append("  description  \(description)") }
+        if !report.annotations.keywords.isEmpty { lines.append("  keywords     \(report.annotations.keywords.joined(separator: ", "))") }
+        if let sidecar = report.annotations.sidecar { lines.append("  sidecar      \(sidecar)") }
         if let gps = report.gps {
             lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
         }
