@@ -67,6 +67,7 @@ public struct PhotoReport: Encodable, Sendable {
             let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
             var report = PhotoReport(path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
             report.annotations.sidecar = sidecar?.name
+            if sidecar == nil, let name = sidecarPath?.lastComponent?.string { report.warnings.append(Sidecar.unreadable(name)) }
             return report
         } catch {
             let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []

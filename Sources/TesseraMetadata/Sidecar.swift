@@ -20,6 +20,11 @@ public struct Sidecar: Sendable {
         return Sidecar(name: path.lastComponent?.string ?? "", packet: packet)
     }
 
+    /// The warning for a sidecar beside a photo that `read(at:)` could not read.
+    public static func unreadable(_ name: String) -> String {
+        "sidecar \(name) could not be read (not a regular file, gone, or over \(XMPReader.maxLength >> 20) MiB); ignored"
+    }
+
     /// Whether a file of this name is a sidecar (ends in `.xmp`, in any case) and so never an item.
     public static func isSidecar(_ name: some Collection<UInt8>) -> Bool {
         name.count > 4 && lowercased(name.suffix(4)) == Array(".xmp".utf8)

@@ -29,9 +29,7 @@ extension LibraryScanner {
             Sidecar.read(at: FilePath(rawBytes: job.path.removingLastComponent().rawBytes + [UInt8(ascii: "/")] + found.name))
         }
         let sidecarProblem = job.sidecar.flatMap { found in
-            sidecar == nil
-                ? "sidecar \(String(decoding: found.name, as: UTF8.self)) could not be read (gone, or over \(XMPReader.maxLength >> 20) MiB); ignored"
-                : nil
+            sidecar == nil ? Sidecar.unreadable(String(decoding: found.name, as: UTF8.self)) : nil
         }
         do throws(PhotoError) {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {

@@ -32,7 +32,8 @@ struct ExplainCommand: ParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        let facts = metadata.explanations + Self.otherFacts(metadata, sidecar: sidecarPath?.lastComponent?.string)
+        let facts = metadata.explanations
+            + Self.otherFacts(metadata, sidecar: sidecar?.name, unread: sidecar == nil ? sidecarPath?.lastComponent?.string : nil)
         if json { return try printJSON(facts) }
         var lines: [String] = []
         for fact in facts {
@@ -46,8 +47,9 @@ struct ExplainCommand: ParsableCommand {
         print(lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
 
-    /// The facts decided outside the readers' precedence: size, camera, rendition source, sidecar.
-    static func otherFacts(_ metadata: PhotoMetadata, sidecar: String?) -> [FactExplanation] {
+    /// The facts decided outside the readers' precedence: size, camera, rendition source, and the
+    /// sidecar read (or `unread`, the one beside the photo that could not be).
+    static func otherFacts(_ metadata: PhotoMetadata, sidecar: String?, unread: String?) -> [FactExplanation] {
         var facts = [FactExplanation(
             fact: "size", value: "\(metadata.width)×\(metadata.height) → displayed \(metadata.displayWidth)×\(metadata.displayHeight)",
             rule: sizeRule(metadata))]
@@ -64,7 +66,10 @@ struct ExplainCommand: ParsableCommand {
         }
         facts.append(FactExplanation(fact: "rendition source", value: nil, rule: source))
         facts.append(FactExplanation(
-            fact: "sidecar", value: sidecar, rule: sidecar == nil ? "none beside the photo" : "found beside the photo"))
+            fact: "sidecar", value: sidecar,
+            rule: sidecar != nil ? "found beside the photo"
+                : unread.map(Sidecar.unreadable)
+                ?? "none beside the photo"))
         return facts
     }
 

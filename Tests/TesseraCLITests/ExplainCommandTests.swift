@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemPackage
 import TesseraMetadata
 import TesseraSamples
@@ -38,6 +39,27 @@ struct ExplainCommandTests {
 
         let text = try TesseraProcess.run(["explain", photo.string])
         #expect(text.stdout.contains("✓ EXIF DateTimeOriginal 2013:09:23 10:00:00"))
+    }
+
+    /// A FIFO with the sidecar's name is not read (nor waited on), and explain does not claim
+    /// it was (before, it named it as the sidecar found).
+    @Test func aSidecarThatCannotBeReadIsNamedAsNotUsed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photo = FilePath(directory.appending("photo.jpg"))
+        try FileSystem.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 40, height: 30)), to: photo)
+        #expect(mkfifo(directory.appending("photo.jpg.xmp"), 0o644) == 0)
+        let result = try TesseraProcess.run(["explain", "--json", photo.string])
+        #expect(result.status == 0)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let sidecar = try #require(facts.first { $0["fact"] as? String == "sidecar" })
+        #expect(sidecar["value"] as? String == nil)
+        #expect((sidecar["rule"] as? String)?.hasPrefix("sidecar photo.jpg.xmp could not be read") == true)
+        // inspect says so too, as a scan does.
+        let inspect = try TesseraProcess.run(["inspect", "--json", photo.string])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        #expect(report["sidecar"] is NSNull)
+        #expect((report["warnings"] as? [String])?.contains { $0.hasPrefix("sidecar photo.jpg.xmp could not be read") } == true)
     }
 
     @Test func aFileThatIsNotAPhotoIsAnErrorNamingWhy() throws {

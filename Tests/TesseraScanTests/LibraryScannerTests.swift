@@ -501,4 +501,22 @@ extension SidecarScanTests {
         let again = try fixture.scan()
         #expect(again.counts.unchanged == 1 && again.counts.changed == 0)
     }
+
+    /// A FIFO with a sidecar's name is neither read (a read would wait for a writer forever)
+    /// nor an item; its photo is indexed with what the file says.
+    @Test func aFIFONamedLikeASidecarIsNeverWaitedOn() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        try fixture.jpeg("IMG_3.jpg", date: "2023:05:01 10:00:00")
+        #expect(mkfifo(fixture.root.appending("IMG_3.jpg.xmp").string, 0o644) == 0)
+        let done = Mutex<Result<ScanSummary, any Error>?>(nil)
+        let scan = Thread { done.withLock { $0 = Result { try fixture.scan() } } }
+        scan.start()
+        #expect(Deadline.wait(seconds: 30) { done.withLock { $0 } != nil }, "the scan blocked on the FIFO")
+        guard case .success? = done.withLock({ $0 }) else { return }
+        let photos = try fixture.photos()
+        #expect(photos.map(\.path.lastComponent?.string) == ["IMG_3.jpg"])
+        #expect(photos.first?.annotations.sidecar == nil && photos.first?.annotations.rating == nil)
+        #expect(try fixture.photos(.init(kind: .unsupported)).isEmpty)
+    }
 }
