@@ -17,7 +17,9 @@ struct HEIFCleanApertureTests {
 
     /// A 401×301 photo turned by orientation 6, cropped to 200×120 around a point right of and
     /// above the centre.
-    static func croppedHEIC(in directory: TemporaryDirectory) throws -> FilePath {
+    static func croppedHEIC(
+        in directory: TemporaryDirectory, fractions: [Int32] = [200, 1, 120, 1, 61, 1, -40, 1]
+    ) throws -> FilePath {
         var exif = ExifBuilder()
         exif.orientation = 6
         let jpeg = directory.appending("photo.jpg")
@@ -30,7 +32,6 @@ struct HEIFCleanApertureTests {
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: heic)))
         let clap = try #require((0..<bytes.count - 40).first { Array(bytes[$0..<$0 + 4]) == Array("clap".utf8) })
         // Width, height, horizontal and vertical offset of the centre, each numerator/denominator.
-        let fractions: [Int32] = [200, 1, 120, 1, 61, 1, -40, 1]
         for (index, value) in fractions.enumerated() {
             withUnsafeBytes(of: value.bigEndian) { bytes.replaceSubrange(clap + 4 + index * 4..<clap + 8 + index * 4, with: $0) }
         }
@@ -52,6 +53,27 @@ struct HEIFCleanApertureTests {
         uncropped.heif?.cleanAperture = nil
         let settings = RenderSettings(renditions: [.square(256)], options: RenderOptions())
         #expect(settings.cacheKey(contentHash: "h", metadata: metadata) != settings.cacheKey(contentHash: "h", metadata: uncropped))
+    }
+
+    /// A clean aperture that cannot be is ignored in the header. One reaching out of the image
+    /// still renders, whole; one with a zero denominator or a width past 2³¹, which libheif
+    /// refuses to parse (heif-dec too), makes the photo an error with libheif's reason.
+    @Test(arguments: [
+        ([200, 1, 120, 1, 300, 1, 0, 1], true), ([Int32.max, 1, Int32.max, 1, Int32.min, 1, Int32.min, 1], true),
+        ([200, 0, 120, 1, 0, 1, 0, 1], false), ([-200, 1, 120, 1, 0, 1, 0, 1], false),
+    ] as [([Int32], Bool)])
+    func aCleanApertureThatCannotBeIsIgnored(fractions: [Int32], renders: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.croppedHEIC(in: directory, fractions: fractions)
+        let metadata = try MetadataReader.read(at: path)
+        #expect(metadata.heif?.cleanAperture == nil && (metadata.width, metadata.height) == (402, 302))
+        do {
+            let rendered = try Renderer(options: RenderOptions()).render(file: path, specs: [.fit(100)])
+            #expect(renders && rendered.rendition(.fit(100)).map { [$0.width, $0.height] } == [75, 100])
+        } catch {
+            #expect(!renders && error.code == .corrupt && error.reason.contains("fractional"), "\(error)")
+        }
     }
 
     /// The rendition against heif-dec's (clap, then irot).
