@@ -1,4 +1,6 @@
+import Foundation
 import SystemPackage
+import TesseraSystem
 
 /// Paths given on the command line, with their exact bytes.
 ///
@@ -7,11 +9,35 @@ import SystemPackage
 /// the raw `argv` entry that decodes to the parsed string and builds the path from it.
 enum CommandLinePath {
     static func path(_ argument: String) -> FilePath {
+        rawArguments[argument] ?? FilePath(argument)
+    }
+
+    /// Every `argv` entry by the string it decodes to, the first where two decode alike; made
+    /// once, as `inspect` or `thumb` may be given thousands of files.
+    private static let rawArguments: [String: FilePath] = {
         let argv = CommandLine.unsafeArgv
+        var paths: [String: FilePath] = [:]
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = argv[index] else { continue }
-            if String(cString: raw) == argument { return FilePath(platformString: raw) }
+            let decoded = String(cString: raw)
+            if paths[decoded] == nil { paths[decoded] = FilePath(platformString: raw) }
         }
-        return FilePath(argument)
+        return paths
+    }()
+
+    /// The paths listed in the file at `list` (`-`: standard input), as `find -print0` or
+    /// `find -print` writes them: separated by NUL bytes when there are any, else by newlines.
+    /// Empty entries are skipped; names keep their exact bytes.
+    static func paths(listedIn list: String) throws -> [FilePath] {
+        let bytes: Data
+        do {
+            bytes = list == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: list))
+        } catch {
+            throw CLIError("\(list): cannot read the list of files: \(error.localizedDescription)")
+        }
+        let separator: UInt8 = bytes.contains(0) ? 0 : UInt8(ascii: "\n")
+        return bytes.split(separator: separator).map { FilePath(rawBytes: Array($0)) }
     }
 }

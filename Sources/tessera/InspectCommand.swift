@@ -13,22 +13,37 @@ struct InspectCommand: ParsableCommand {
         discussion: "Exits 0 when every file was read, 1 when any gave an error (its entry is still printed).")
 
     @Argument(parsing: .remaining, help: "Files to inspect.", completion: .file())
-    var files: [String]
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Also inspect the files listed in this file ('-': standard input), one per line or NUL-separated.",
+        discussion: "For more files than a command line holds, e.g. find … -print0 | tessera inspect --files-from -"),
+        completion: .file())
+    var filesFrom: String?
 
     @Flag(help: "One JSON object per file (an array when several).")
     var json = false
 
+    func validate() throws {
+        if files.isEmpty && filesFrom == nil { throw ValidationError("Name the files to inspect, or a list of them with --files-from.") }
+    }
+
     func run() throws {
         var sidecars = SidecarFinder()
-        let reports = files.map { PhotoReport.read(at: CommandLinePath.path($0), sidecars: &sidecars) }
-        if json {
-            try reports.count == 1 ? printJSON(reports[0]) : printJSON(reports)
-        } else {
-            for report in reports { print(Self.text(report)) }
+        let paths = try files.map(CommandLinePath.path) + (filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
+        var array = JSONArrayPrinter()
+        var failed = false
+        for path in paths {
+            let report = PhotoReport.read(at: path, sidecars: &sidecars)
+            failed = failed || report.error != nil
+            switch (json, paths.count) {
+            case (true, 1): try printJSON(report)
+            case (true, _): try array.print(report)
+            case (false, _): print(Self.text(report))
+            }
         }
-        if reports.contains(where: { $0.error != nil }) {
-            throw ExitCode(1)
-        }
+        if json && paths.count != 1 { array.finish() }
+        if failed { throw ExitCode(1) }
     }
 
     /// A few readable lines for a person at a terminal.

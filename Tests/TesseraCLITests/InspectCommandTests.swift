@@ -76,4 +76,66 @@ struct InspectCommandTests {
         #expect(Data(base64Encoded: encoded) == Data(nameBytes))
         #expect((report["path"] as? String)?.contains("\u{FFFD}") == true)
     }
+
+    @Test func filesFromAListKeepTheirExactNames() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 6))
+        // A name with a newline and one that is not UTF-8: only a NUL-separated list carries them.
+        let names: [[UInt8]] = [Array("plain.png".utf8), Array("two\nlines.png".utf8), Array("caf".utf8) + [0xE9] + Array(".png".utf8)]
+        let paths: [[UInt8]] = names.map { Array(directory.path.utf8) + [0x2F] + $0 }
+        for path in paths { try FileSystem.writeAtomically(png, to: FilePath(rawBytes: path)) }
+        let listed: [UInt8] = paths.flatMap { $0 + [0] }
+
+        let fromStandardInput = try TesseraProcess.run(["inspect", "--json", "--files-from", "-"], input: Data(listed))
+        #expect(fromStandardInput.status == 0, Comment(rawValue: fromStandardInput.stderr))
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(fromStandardInput.stdout.utf8)) as? [[String: Any]])
+        // `pathBase64` carries a name that is not UTF-8; `path` the others.
+        let reported: [[UInt8]] = reports.map { report in
+            (report["pathBase64"] as? String).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
+                ?? Array((report["path"] as? String ?? "").utf8)
+        }
+        #expect(reported == paths)
+        #expect(reports.allSatisfy { $0["width"] as? Int == 8 && $0["error"] is NSNull })
+
+        // One per line, as `find -print` writes them, beside a file named on the command line.
+        let list = directory.appending("list.txt")
+        try Data("\(directory.appending("plain.png"))\n\n\(directory.appending("missing.png"))\n".utf8).write(to: URL(fileURLWithPath: list))
+        let fromFile = try TesseraProcess.run(["inspect", "--json", directory.appending("plain.png"), "--files-from", list])
+        #expect(fromFile.status == 1)
+        let mixed = try #require(try JSONSerialization.jsonObject(with: Data(fromFile.stdout.utf8)) as? [[String: Any]])
+        #expect(mixed.map { $0["error"] is NSNull } == [true, true, false])
+
+        let nothing = try TesseraProcess.run(["inspect"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("--files-from"))
+        let unreadable = try TesseraProcess.run(["inspect", "--files-from", directory.appending("no-list")])
+        #expect(unreadable.status != 0 && unreadable.stderr.contains("no-list"))
+    }
+
+    /// The JSON is written by Tessera's own encoder: what a JSON parser reads back must be the
+    /// exact text of the file, in Foundation's layout, with empty arrays as `[]`.
+    @Test func jsonTextEscapesWhatItMustAndKeepsTheRest() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photo = directory.appending("a.png")
+        try Data(SampleImage.png(SampleImage.pixels(width: 4, height: 4))).write(to: URL(fileURLWithPath: photo))
+        let title = "\"Quay\" \\ 1/2\tdusk\nVýlet 港"
+        let escapedInXML = title.replacingOccurrences(of: "\t", with: "&#9;").replacingOccurrences(of: "\n", with: "&#10;")
+        try Data("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escapedInXML)</rdf:li></rdf:Alt></dc:title>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """.utf8).write(to: URL(fileURLWithPath: directory.appending("a.xmp")))
+
+        let result = try TesseraProcess.run(["inspect", "--json", photo, photo])
+        #expect(result.status == 0, Comment(rawValue: result.stderr))
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.map { $0["title"] as? String } == [title, title])
+        #expect(result.stdout.contains(#""title" : "\"Quay\" \\ 1/2\tdusk\nVýlet 港""#))
+        #expect(result.stdout.hasPrefix("[\n  {\n    \""))
+        #expect(result.stdout.contains("\n    \"keywords\" : [],\n") && result.stdout.hasSuffix("\n  }\n]\n"))
+        let keys = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    \"") }.prefix(while: { !$0.contains("\"width\"") })
+        #expect(keys.map { String($0) } == keys.map { String($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
 }
