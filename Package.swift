@@ -59,6 +59,9 @@ let package = Package(
         .systemLibrary(  // TesseraMetadata
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(  // TesseraVideo
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         .target(
             name: "TesseraSystem",
@@ -68,22 +71,26 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
+            name: "TesseraVideo",
+            dependencies: ["CFFmpeg", "TesseraSystem"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraSystem",
+                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraSystem", "TesseraVideo",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem"],
+            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem", "TesseraVideo"],
             swiftSettings: swiftSettings),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "TesseraIndex",
             dependencies: [
-                "CSQLiteConfig", "TesseraImage", "TesseraMetadata", "TesseraSystem",
+                "CSQLiteConfig", "TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraVideo",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -146,7 +153,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport", "TesseraVideo"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraIndexTests",

@@ -62,6 +62,8 @@ struct PhotoFact: Encodable, Equatable {
         case .png: ("the PNG's own time", false)
         case .filename: ("a guess from the file name", true)
         case .exifModified: ("a guess from EXIF's last-modified time", true)
+        case .quicktime: ("the video's own time, as the camera recorded it", false)
+        case .containerUTC: ("the video's own time, recorded in UTC and shown in this time zone", false)
         case .undated: ("undated: nothing in the file or its name says when", true)
         }
     }

@@ -1,6 +1,7 @@
 public import TesseraSystem
 public import SystemPackage
 public import TesseraMetadata
+import TesseraVideo
 
 /// Makes every rendition of a photo from one decode: aspect-fill squares and aspect-true
 /// fits, upright, in sRGB, plus a ThumbHash placeholder.
@@ -53,6 +54,8 @@ public final class Renderer {
         public var thumbhash: [UInt8]?
         /// Recoverable problems met while decoding (the metadata has its own).
         public var warnings: [String]
+        /// For a video, the time in seconds of the frame its renditions show.
+        public var posterTime: Double?
 
         public func rendition(_ spec: RenditionSpec) -> Rendition? { renditions.first { $0.spec == spec } }
     }
@@ -137,6 +140,7 @@ public final class Renderer {
         /// What it covers in full, and where its top-left pixel lies in the stored frame.
         var region = RenditionPlan.Region.frame
         var origin: (x: Double, y: Double) = (0, 0)
+        var posterTime: Double?
     }
 
     /// Decodes what the plan needs. With `crop`, a single-scan JPEG decoded above 1/8 is decoded
@@ -248,6 +252,22 @@ public final class Renderer {
             (raw, scale, source, profile) = (
                 decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview, decoded.header.iccProfile
             )
+        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
+            // The smallest frame that covers every rendition; the scaler averages down to it.
+            let (short, long) = (min(plan.width, plan.height), max(plan.width, plan.height))
+            let factor = min(1, max(Double(plan.shortNeeded) / Double(short), Double(plan.longNeeded) / Double(long)))
+            let frame: VideoFrame
+            do throws(VideoError) {
+                frame = try PosterFrame.decode(
+                    reader.stream(), longSide: Int((Double(long) * factor).rounded(.up)), memoryLimit: limit)
+            } catch {
+                throw PhotoError(video: error)
+            }
+            let image = PixelBuffer(width: frame.width, height: frame.height, channels: 3, pixels: frame.rgb)
+            var decoded = Decoded(
+                image: image, scale: Double(frame.width) / Double(plan.width), source: .videoFrame, warnings: warnings)
+            decoded.posterTime = frame.time
+            return decoded
         case .unsupported:
             throw PhotoError(.notAnImage, "not a photo format Tessera reads")
         }
@@ -352,7 +372,9 @@ public final class Renderer {
         }
         let thumbhash = placeholder
             ? plan.placeholder(from: sources).map { ThumbHash.encode($0.oriented(metadata.orientation)) } : nil
-        return Rendered(metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings)
+        return Rendered(
+            metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings,
+            posterTime: decoded.posterTime)
     }
 
     private func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {

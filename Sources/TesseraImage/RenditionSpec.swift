@@ -54,6 +54,8 @@ public enum RenditionSource: String, Sendable, Codable {
     case heifThumbnail = "heif-thumbnail"
     /// The JPEG preview embedded in a camera RAW file.
     case rawPreview = "raw-preview"
+    /// A video's poster frame (`PosterFrame`).
+    case videoFrame = "video-frame"
 
     public init(_ preview: EmbeddedPreview.Kind) {
         switch preview {

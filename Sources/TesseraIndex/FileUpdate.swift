@@ -12,13 +12,19 @@ public struct PhotoRenditions: Sendable {
     public var thumbhash: [UInt8]?
     /// The settings signature (`render_settings`).
     public var settings: String
+    /// A video's: the time in seconds of the frame the renditions show (`poster_time_s`).
+    public var posterTime: Double?
 
-    public init(contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String) {
+    public init(
+        contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String,
+        posterTime: Double? = nil
+    ) {
         self.contentHash = contentHash
         self.key = key
         self.renditions = renditions
         self.thumbhash = thumbhash
         self.settings = settings
+        self.posterTime = posterTime
     }
 }
 

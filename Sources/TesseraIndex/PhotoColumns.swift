@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TesseraMetadata
 import TesseraSystem
+import TesseraVideo
 
 /// The `photos` columns of one file, in schema order, and the upsert that writes them.
 struct PhotoColumns {
@@ -12,6 +13,7 @@ struct PhotoColumns {
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
+        "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s",
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
@@ -46,17 +48,20 @@ struct PhotoColumns {
             values["thumbnail_key"] = rendered.key
             values["thumbhash"] = rendered.thumbhash.map { Data($0) }
             values["render_settings"] = rendered.settings
+            values["poster_time_s"] = rendered.posterTime
             fill(metadata)
         case .failed(let format, let error, let metadata):
             values["status"] = "error"
             values["error"] = error.reason
             values["error_code"] = error.code.description
             values["format"] = format.rawValue
+            values["kind"] = format.isVideo ? "video" : "photo"
             if let metadata {
                 warnings = metadata.warnings
                 fill(metadata)
             }
         case .unsupported(let reason):
+            values["kind"] = "photo"
             values["status"] = "unsupported"
             values["error"] = reason
             values["format"] = ImageFormat.unsupported.rawValue
@@ -67,6 +72,11 @@ struct PhotoColumns {
 
     private mutating func fill(_ metadata: PhotoMetadata) {
         values["format"] = metadata.format.rawValue
+        values["kind"] = metadata.format.isVideo ? "video" : "photo"
+        values["duration_s"] = metadata.video?.duration
+        values["video_codec"] = metadata.video?.codec
+        values["rotation"] = metadata.video?.rotation
+        values["frame_rate"] = metadata.video?.frameRate
         values["width"] = metadata.width
         values["height"] = metadata.height
         values["orientation"] = metadata.orientation

@@ -27,13 +27,21 @@ extension PhotoIndex {
         /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
         /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
         public var keyword: String?
+        /// Only stills (`photo`) or only videos (`video`).
+        public var media: Media?
         public var limit: Int?
         public var kind: Kind
 
+        /// The `kind` column: what an item of the library is.
+        public enum Media: String, Sendable, CaseIterable {
+            case photo, video
+        }
+
         public init(
             albumID: Int64? = nil, month: String? = nil, minimumRating: Int? = nil, keyword: String? = nil,
-            limit: Int? = nil, kind: Kind = .photos
+            media: Media? = nil, limit: Int? = nil, kind: Kind = .photos
         ) {
+            self.media = media
             self.albumID = albumID
             self.month = month
             self.minimumRating = minimumRating
@@ -65,6 +73,10 @@ extension PhotoIndex {
             // of an ISO-8601 date).
             conditions.append("p.captured_at >= ? AND p.captured_at < ?")
             arguments += [month, month + "~"]
+        }
+        if let media = query.media {
+            conditions.append("p.kind = ?")
+            arguments.append(media.rawValue)
         }
         if let rating = query.minimumRating {
             conditions.append("p.rating >= ?")
@@ -189,7 +201,12 @@ extension PhotoIndex {
                 keywords: (row["keywords"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [],
                 sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) }),
             gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], renditions: renditions,
-            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) })
+            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) },
+            video: row["kind"] as String? == "video"
+                ? PhotoRecord.Video(
+                    duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"], frameRate: row["frame_rate"],
+                    posterTime: row["poster_time_s"])
+                : nil)
     }
 
     static func album(_ row: Row) -> AlbumRecord {

@@ -1,8 +1,9 @@
+import Foundation
 import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -398,6 +399,48 @@ extension PhotoIndex {
                 PRAGMA user_version = 8;
                 """)
         }
+        guard version >= 9 else { return migrator }
+        // v9: videos. kind ('photo' or 'video'); a video's duration_s, video_codec, rotation
+        // (clockwise degrees of its display matrix, also its orientation), frame_rate and
+        // poster_time_s (the frame its renditions show). date_source gains 'quicktime' (Apple's
+        // creationdate, with its offset) and 'container-utc' (mvhd/Matroska, an instant in UTC);
+        // photos is rebuilt for that CHECK, as SQLite's ALTER TABLE cannot change one.
+        migrator.registerMigration("v9") { db in
+            try rebuildPhotos(db) { create in
+                let old = "'filename', 'exif-modified', 'undated')"
+                guard create.contains(old) else { throw DatabaseError(message: "photos: date_source CHECK not as v8 wrote it") }
+                return create.replacingOccurrences(of: old, with: "'filename', 'exif-modified', 'undated', 'quicktime', 'container-utc')")
+            }
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN kind TEXT NOT NULL DEFAULT 'photo' CHECK (kind IN ('photo', 'video'));
+                ALTER TABLE photos ADD COLUMN duration_s REAL;
+                ALTER TABLE photos ADD COLUMN video_codec TEXT;
+                ALTER TABLE photos ADD COLUMN rotation INTEGER CHECK (rotation IN (0, 90, 180, 270));
+                ALTER TABLE photos ADD COLUMN frame_rate REAL;
+                ALTER TABLE photos ADD COLUMN poster_time_s REAL;
+                CREATE INDEX photos_kind ON photos(kind) WHERE kind <> 'photo';
+                PRAGMA user_version = 9;
+                """)
+        }
         return migrator
+    }
+
+    /// Rebuilds `photos` with its CREATE statement changed by `change`, as SQLite documents
+    /// for changes ALTER TABLE cannot make: a new table, the rows copied, the old one dropped,
+    /// the new one renamed, and its indexes and the views recreated as they were.
+    private static func rebuildPhotos(_ db: Database, change: (String) throws -> String) throws {
+        guard let create = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'photos'"),
+              let open = create.firstIndex(of: "(")
+        else { throw DatabaseError(message: "photos: no table to rebuild") }
+        let indexes = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photos' AND sql IS NOT NULL")
+        let views = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'view'")
+        for view in views { try db.execute(sql: "DROP VIEW \((view["name"] as String).quotedDatabaseIdentifier)") }
+        try db.execute(sql: "CREATE TABLE photos_rebuilt " + (try change(String(create[open...]))))
+        try db.execute(sql: "INSERT INTO photos_rebuilt SELECT * FROM photos")
+        try db.execute(sql: "DROP TABLE photos")
+        try db.execute(sql: "ALTER TABLE photos_rebuilt RENAME TO photos")
+        for index in indexes { try db.execute(sql: index) }
+        for view in views { try db.execute(sql: view["sql"] as String) }
     }
 }

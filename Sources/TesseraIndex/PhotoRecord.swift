@@ -1,5 +1,6 @@
 public import SystemPackage
 public import TesseraMetadata
+public import TesseraVideo
 import TesseraSystem
 
 /// One row of the `photos` table: what the index knows about a file, keyed by its row id.
@@ -117,6 +118,44 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var renditions: [RenditionEntry]
     /// The ThumbHash placeholder (see docs/INDEX.md).
     public var thumbhash: [UInt8]?
+    /// A video's facts; nil for a photo.
+    public var video: Video? = nil
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
+
+    /// What the index holds of a video beyond what a photo has.
+    public struct Video: Sendable, Equatable, Encodable {
+        /// Seconds, when the container says.
+        public var duration: Double?
+        public var codec: String?
+        /// Clockwise degrees of its display matrix (also its orientation).
+        public var rotation: Int?
+        public var frameRate: Double?
+        /// The time in seconds of the frame its renditions show.
+        public var posterTime: Double?
+
+        public init(duration: Double?, codec: String?, rotation: Int?, frameRate: Double?, posterTime: Double?) {
+            self.duration = duration
+            self.codec = codec
+            self.rotation = rotation
+            self.frameRate = frameRate
+            self.posterTime = posterTime
+        }
+
+        public init(facts: VideoFacts, posterTime: Double? = nil) {
+            self.init(duration: facts.duration, codec: facts.codec, rotation: facts.rotation, frameRate: facts.frameRate, posterTime: posterTime)
+        }
+
+        private enum Key: String, CodingKey { case duration, codec, rotation, frameRate, posterTime }
+
+        /// Every key written, `null` when unknown, as the rest of the report.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(codec, forKey: .codec)
+            try container.encode(rotation, forKey: .rotation)
+            try container.encode(frameRate, forKey: .frameRate)
+            try container.encode(posterTime, forKey: .posterTime)
+        }
+    }
 }

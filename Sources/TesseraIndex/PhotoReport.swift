@@ -15,6 +15,10 @@ public struct PhotoReport: Encodable, Sendable {
     public var path: String
     public var pathBase64: String?
     public var format: String
+    /// `photo` or `video`.
+    public var kind: String
+    /// A video's duration, codec, rotation, frame rate and poster frame's time; nil for a photo.
+    public var video: PhotoRecord.Video?
     public var width: Int?
     public var height: Int?
     public var orientation: Int?
@@ -79,6 +83,8 @@ public struct PhotoReport: Encodable, Sendable {
     public init(path: FilePath, metadata: PhotoMetadata) {
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         format = metadata.format.rawValue
+        kind = metadata.format.isVideo ? "video" : "photo"
+        video = metadata.video.map { PhotoRecord.Video(facts: $0) }
         width = metadata.width
         height = metadata.height
         orientation = metadata.orientation
@@ -100,6 +106,7 @@ public struct PhotoReport: Encodable, Sendable {
     public init(path: FilePath, format: ImageFormat, error: String) {
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)
         self.format = format.rawValue
+        self.kind = format.isVideo ? "video" : "photo"
         self.warnings = []
         self.error = error
     }
@@ -108,6 +115,8 @@ public struct PhotoReport: Encodable, Sendable {
     public init(record: PhotoRecord) {
         (path, pathBase64) = Self.encode(record.pathBytes)
         format = record.format.rawValue
+        kind = record.format.isVideo ? "video" : "photo"
+        video = record.video
         width = record.width
         height = record.height
         orientation = record.orientation
@@ -145,7 +154,7 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, width, height, orientation, displayWidth, displayHeight, capturedAt
+        case path, pathBase64, format, kind, video, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm, gps
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
@@ -156,6 +165,8 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(path, forKey: .path)
         try container.encodeIfPresent(pathBase64, forKey: .pathBase64)
         try container.encode(format, forKey: .format)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(video, forKey: .video)
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)
         try container.encode(orientation, forKey: .orientation)

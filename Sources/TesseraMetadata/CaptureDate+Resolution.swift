@@ -1,4 +1,5 @@
 import TesseraSystem
+import TesseraVideo
 import Foundation
 
 /// Where a photo's capture date is decided.
@@ -22,7 +23,7 @@ extension CaptureDate {
     /// own date, `OffsetTime` (for DateTimeOriginal), an XMP date of the same wall clock that has one, and the GPS
     /// time stamp (the difference rounded to 15 minutes: source `gps-offset`).
     static func resolve(
-        exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, name: String, context: DateContext,
+        exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, video: VideoFacts? = nil, name: String, context: DateContext,
         warnings: inout [String], explanations: inout [FactExplanation]
     ) -> CaptureDate? {
         let zone = context.timeZone
@@ -54,6 +55,29 @@ extension CaptureDate {
                 }
                 return date
             }))
+        }
+        // A video's own dates come first, as EXIF's do for a photo: the camera's clock.
+        if let text = video?.tags["com.apple.quicktime.creationdate"] {
+            candidates.append(Candidate(label: "QuickTime creationdate", text: text, source: .quicktime, parse: { warnings in
+                guard let date = DateText.pngCreationTime(text) else {
+                    warnings.append("QuickTime creationdate \"\(text)\" is not a date; ignored")
+                    return nil
+                }
+                return date
+            }))
+        }
+        if let text = video?.tags["creation_time"] {
+            // An instant in UTC; zero (1904 or 1970 in the file) means the camera did not set it.
+            if let (clock, offset) = DateText.pngCreationTime(text) {
+                if clock.year > 1970 {
+                    let instant = clock.secondsAsUTC - Int64((offset?.minutes ?? 0) * 60)
+                    candidates.append(Candidate(
+                        label: "container creation_time (UTC)", text: text, source: .containerUTC, parse: { _ in nil },
+                        resolved: CaptureDate(instantSeconds: instant, nanoseconds: 0, source: .containerUTC, timeZone: zone)))
+                }
+            } else {
+                warnings.append("container creation_time \"\(text)\" is not a date; ignored")
+            }
         }
         addExif(exif?.dateTimeOriginal, "DateTimeOriginal", .exifOriginal)
         addExif(exif?.dateTimeDigitized, "DateTimeDigitized", .exifDigitized)
@@ -106,7 +130,7 @@ extension CaptureDate {
             }
             if let date = candidate.resolved {
                 chosen = date
-                rule = "date in the file name"
+                rule = candidate.source == .filename ? "date in the file name" : "\(candidate.label), in \(zone.identifier)"
                 considered.append(.init(source: candidate.label, value: candidate.text, outcome: "chosen"))
                 continue
             }

@@ -10,6 +10,11 @@ public enum DateSource: String, Sendable, Codable, CaseIterable {
     case png
     case filename
     case exifModified = "exif-modified"
+    /// A video's QuickTime `com.apple.quicktime.creationdate`: the local time with its offset.
+    case quicktime
+    /// A video container's `creation_time` (`mvhd`, Matroska DateUTC): an instant in UTC, shown
+    /// in the configured time zone.
+    case containerUTC = "container-utc"
     /// No date in the file or its name; the file's mtime is kept apart, never as a capture date.
     case undated
 }

@@ -1,4 +1,5 @@
-/// The container format of a file, decided by its magic bytes, never by its name.
+/// The container format of a file, decided by its magic bytes, never by its name: a photo's,
+/// or a video's (whose frames FFmpeg decodes).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     case png
@@ -8,10 +9,30 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case avif
     /// A camera RAW file (NEF, CR2, CR3, ARW, DNG, ORF, RW2, RAF, PEF, CRW…), read by LibRaw.
     case raw
+    /// ISO base media (`ftyp` isom, mp41, mp42, avc1…), QuickTime (`ftyp qt  `, or a file that
+    /// starts with a `moov`, `mdat`, `wide` or `free` box), iTunes M4V, 3GPP/3GPP2.
+    case mp4
+    case mov
+    case m4v
+    case threeGPP = "3gp"
+    /// EBML with DocType "matroska" or "webm".
+    case matroska
+    case webm
+    case avi
+    /// 188-byte transport packets, or the 192-byte ones of M2TS (AVCHD, Blu-ray).
+    case mpegTS = "mpeg-ts"
     case unsupported
 
-    /// How many leading bytes `identify` needs to decide.
-    public static let magicLength = 64
+    /// Whether files of this format are videos.
+    public var isVideo: Bool {
+        switch self {
+        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS: true
+        case .jpeg, .png, .webp, .heif, .avif, .raw, .unsupported: false
+        }
+    }
+
+    /// How many leading bytes `identify` needs to decide (four transport-stream packets).
+    public static let magicLength = 1024
 
     /// The format whose signature `prefix` starts with.
     ///
@@ -41,7 +62,37 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
             if brands.contains(where: { ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains($0) }) {
                 return .heif
             }
+            return videoFormat(brands: brands)
         }
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+            // The EBML header comes first and holds the DocType.
+            return bytes.firstRange(of: Array("webm".utf8)) != nil ? .webm : .matroska
+        }
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("AVI ".utf8)) {
+            return .avi
+        }
+        // A QuickTime file from before `ftyp`: a plausible first box of a movie's kinds.
+        if bytes.count >= 8, ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(String(decoding: bytes[4..<8], as: UTF8.self)),
+           bytes.bigEndian(4) >= 8 || bytes.bigEndian(4) == 1 {
+            return .mov
+        }
+        // Transport streams: a sync byte at the start of four packets in a row.
+        for (start, packet) in [(0, 188), (4, 192)] {
+            let syncs = (0..<4).map { start + $0 * packet }
+            if syncs.allSatisfy({ $0 < bytes.count && bytes[$0] == 0x47 }) { return .mpegTS }
+        }
+        return .unsupported
+    }
+
+    /// The video format of an ISO base media file by its brands; `unsupported` for others.
+    private static func videoFormat(brands: [String]) -> ImageFormat {
+        let major = brands.first ?? ""
+        if major == "qt  " { return .mov }
+        if major.hasPrefix("M4V") { return .m4v }
+        if major.hasPrefix("3gp") || major.hasPrefix("3g2") { return .threeGPP }
+        let mp4Brands = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "mmp4", "MSNV", "XAVC", "f4v "]
+        if brands.contains(where: mp4Brands.contains) { return .mp4 }
+        if brands.contains("qt  ") { return .mov }
         return .unsupported
     }
 }

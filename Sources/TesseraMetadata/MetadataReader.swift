@@ -1,6 +1,7 @@
 public import TesseraSystem
 import Foundation
 public import SystemPackage
+import TesseraVideo
 
 /// Reads a file's format, size, orientation, capture date and camera from its header only.
 ///
@@ -59,6 +60,7 @@ public enum MetadataReader {
         var webp: WebPHeader?
         var heif: HEIFHeader?
         var raw: RAWHeader?
+        var video: VideoFacts?
         var tiff: [UInt8]?
         switch format {
         case .jpeg:
@@ -97,6 +99,16 @@ public enum MetadataReader {
             coding = "camera raw, " + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
             tiff = header.tiff
             raw = header
+        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
+            let facts: VideoFacts
+            do throws(VideoError) {
+                facts = try VideoFacts.read(bytes.stream())
+            } catch {
+                throw PhotoError(video: error)
+            }
+            (width, height, depth) = (facts.width, facts.height, 8)
+            coding = facts.coding
+            video = facts
         case .unsupported:
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
                 throw PhotoError(.corrupt, "PNG signature damaged")
@@ -105,7 +117,7 @@ public enum MetadataReader {
         }
 
         var explanations: [FactExplanation] = []
-        var exifFields = tiff.map { ExifReader.read(tiff: $0) }
+        var exifFields = tiff.map { ExifReader.read(tiff: $0) } ?? video.map { $0.cameraFields }
         if let exifIFD = raw?.exifIFD {
             // A CR3 keeps its EXIF IFD apart from IFD0: its fields fill what IFD0 lacks.
             exifFields = ExifReader.read(tiff: exifIFD, asExifIFD: true).filling(from: exifFields ?? ExifFields())
@@ -136,15 +148,16 @@ public enum MetadataReader {
         let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
         let exif = Precedence.camera(exif: exifFields, xmp: edited)
 
-        var orientation = heif?.orientation ?? raw?.orientation ?? 1
-        var orientationRule = heif != nil ? "HEIF transformations (irot, imir)" : "LibRaw's reading of the RAW file"
-        if heif == nil, raw?.readByLibRaw != true {
+        var orientation = heif?.orientation ?? raw?.orientation ?? video?.orientation ?? 1
+        var orientationRule = heif != nil ? "HEIF transformations (irot, imir)"
+            : video != nil ? "the video's display matrix" : "LibRaw's reading of the RAW file"
+        if heif == nil, video == nil, raw?.readByLibRaw != true {
             (orientation, orientationRule) = Precedence.orientation(
                 exif: exifFields?.orientation, sidecar: sidecarFields?.orientation, embedded: embedded?.orientation,
                 warnings: &warnings)
         }
         let date = CaptureDate.resolve(
-            exif: exif, xmp: edited, png: png, name: name, context: context, warnings: &warnings,
+            exif: exif, xmp: edited, png: png, video: video, name: name, context: context, warnings: &warnings,
             explanations: &explanations)
         let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited, imageWidth: width, imageHeight: height)
         if context.explaining {
@@ -166,7 +179,7 @@ public enum MetadataReader {
         }
         var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, exif: exif, xmp: edited,
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, video: video, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
         if orientationRule.hasSuffix("(sidecar)") {

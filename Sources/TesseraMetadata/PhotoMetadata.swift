@@ -1,4 +1,5 @@
 public import Foundation
+public import TesseraVideo
 
 /// Everything Tessera reads from one file without decoding its pixels.
 public struct PhotoMetadata: Sendable {
@@ -16,6 +17,8 @@ public struct PhotoMetadata: Sendable {
     public var webp: WebPHeader?
     public var heif: HEIFHeader?
     public var raw: RAWHeader?
+    /// A video's container facts; its renditions come from its poster frame.
+    public var video: VideoFacts?
     /// The camera's facts: EXIF, completed from XMP where EXIF lacks one (`Precedence`).
     public var exif: ExifFields?
     /// What people edit (rating, label, title, description, keywords), sidecar over embedded.

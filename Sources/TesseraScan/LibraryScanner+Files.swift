@@ -84,7 +84,7 @@ extension LibraryScanner {
         }
         let renditions = PhotoRenditions(
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
-            settings: configuration.renderSettings.recorded)
+            settings: configuration.renderSettings.recorded, posterTime: rendered.posterTime)
         return update(job, identity, .photo(metadata, warnings: rendered.warnings, renditions: renditions))
     }
 

@@ -204,6 +204,12 @@ public final class ByteStream {
         self.size = size
     }
 
+    /// Moves where the next read starts (clamped to the file), for decoders that jump, as a
+    /// video demuxer does between its index and its frames.
+    public func seek(to position: Int64) {
+        offset = min(max(position, 0), size)
+    }
+
     /// Fills `buffer` with the next bytes: how many, 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard offset < size else { return 0 }

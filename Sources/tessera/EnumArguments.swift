@@ -1,11 +1,14 @@
 public import ArgumentParser
 import TesseraAlbum
 import TesseraImage
+import TesseraIndex
 import TesseraLayout
 
-// Lets `--style`, `--format` and `--originals` be parsed, listed in --help and completed from their names.
+// Lets `--style`, `--format`, `--originals` and `--kind` be parsed, listed in --help and completed from their names.
 extension LayoutConfig.Style: ExpressibleByArgument {}
 
 extension RenderOptions.Format: ExpressibleByArgument {}
 
 extension AlbumBuilder.Originals: ExpressibleByArgument {}
+
+extension PhotoIndex.PhotoQuery.Media: ExpressibleByArgument {}

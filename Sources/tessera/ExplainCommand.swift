@@ -83,6 +83,8 @@ struct ExplainCommand: ParsableCommand {
                 heif.cleanAperture.map { _ in "HEIF clean aperture (clap) of the primary image's \(heif.width)×\(heif.height) (ispe)" }
             } ?? "HEIF ispe property of the primary image"
         case .raw: "LibRaw's image size, or the RAW file's own IFDs"
+        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
+            "the video stream's coded frame size (FFmpeg), before its display rotation"
         case .unsupported: "unknown"
         }
     }

@@ -38,6 +38,9 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Only photos with this keyword, in any case; a level of a hierarchical keyword matches too.")
     var keyword: String?
 
+    @Option(help: "Only stills (photo) or only videos (video).", completion: .list(PhotoIndex.PhotoQuery.Media.allCases.map(\.rawValue)))
+    var kind: PhotoIndex.PhotoQuery.Media?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be between 0 and 5") }
@@ -50,12 +53,12 @@ struct ListCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try store.openIndex(configuration, readOnly: true)
         if albums { return try listAlbums(index) }
-        let kind: PhotoIndex.PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
+        let listing: PhotoIndex.PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         let records: [PhotoRecord]
         do {
             records = try index.photos(
-                .init(albumID: albumID, minimumRating: rating, keyword: keyword, limit: limit, kind: kind))
+                .init(albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
         } catch {
             throw CLIError("\(error)")
         }
@@ -64,11 +67,12 @@ struct ListCommand: ParsableCommand {
             return
         }
         guard !records.isEmpty else {
-            let what = kind == .errors ? "No file has an error" : kind == .unsupported ? "No unsupported file" : "No photo"
+            let what = listing == .errors ? "No file has an error" : listing == .unsupported ? "No unsupported file"
+                : kind == .video ? "No video" : "No photo"
             printError(album.map { "\(what) in album \($0)." } ?? "\(what) in \(configuration.index).")
             return
         }
-        for line in Self.table(records, kind: kind) { print(TerminalText.escaped(line)) }
+        for line in Self.table(records, kind: listing) { print(TerminalText.escaped(line)) }
     }
 
     /// Aligned text lines: date, where it came from, size, format and path; or path and reason.
@@ -80,7 +84,7 @@ struct ListCommand: ParsableCommand {
             let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")
             return [
                 date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
-                record.format.rawValue, record.path.string,
+                record.format.rawValue + (record.video?.duration.map { String(format: " %.1f s", $0) } ?? ""), record.path.string,
             ]
         }
         return align(rows)

@@ -1,0 +1,78 @@
+import Foundation
+public import TesseraVideo
+
+extension VideoFacts {
+    /// The EXIF orientation that turns the stored frame as the display matrix does.
+    public var orientation: Int {
+        switch rotation {
+        case 90: 6
+        case 180: 3
+        case 270: 8
+        default: 1
+        }
+    }
+
+    /// "h264, 30 fps, 4.0 s, audio": what `inspect` shows as the coding.
+    public var coding: String {
+        var parts = [codec]
+        if let frameRate { parts.append(String(format: "%g fps", (frameRate * 100).rounded() / 100)) }
+        if let duration { parts.append(String(format: "%.1f s", duration)) }
+        if hasAudio { parts.append("audio") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The camera and place the container's tags name, as EXIF would hold them: QuickTime's
+    /// Keys (`com.apple.quicktime.*`), Android's (`com.android.*`), or the user data (`make`,
+    /// `model`, `location`, an ISO 6709 point).
+    var cameraFields: ExifFields {
+        var fields = ExifFields()
+        fields.make = Self.first(["com.apple.quicktime.make", "com.android.manufacturer", "make"], in: tags)
+        fields.model = Self.first(["com.apple.quicktime.model", "com.android.model", "model"], in: tags)
+        let point = Self.first(["com.apple.quicktime.location.ISO6709", "location"], in: tags)
+        fields.gps = point.flatMap(Self.iso6709)
+        return fields
+    }
+
+    private static func first(_ keys: [String], in tags: [String: String]) -> String? {
+        keys.lazy.compactMap { tags[$0]?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+    }
+
+    /// An ISO 6709 point in decimal degrees, as phones write it: `+52.4597+013.3220+042.123/`
+    /// (latitude, longitude, optional altitude in metres). Nil for anything else or out of range.
+    static func iso6709(_ text: String) -> ExifFields.GPS? {
+        var numbers: [Double] = []
+        var current = ""
+        for character in text {
+            if character == "+" || character == "-" || character == "/" {
+                if !current.isEmpty {
+                    guard let value = Double(current) else { return nil }
+                    numbers.append(value)
+                }
+                current = character == "/" ? "" : String(character)
+                if character == "/" { break }
+            } else if character.isASCII && (character.isNumber || character == ".") {
+                current.append(character)
+            } else {
+                return nil
+            }
+        }
+        if !current.isEmpty, let value = Double(current) { numbers.append(value) }
+        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+        return ExifFields.GPS(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
+    }
+}
+
+extension PhotoError {
+    /// What a video's failure means for the index: damaged files are corrupt, a container
+    /// without pictures is no photo, a codec without a decoder is unsupported.
+    public init(video error: VideoError) {
+        let code: Code = switch error.kind {
+        case .corrupt, .timedOut: .corrupt
+        case .truncated: .truncated
+        case .noPicture: .notAnImage
+        case .unsupported: .unsupported
+        case .tooLarge: .tooLarge
+        }
+        self.init(code, error.message)
+    }
+}

@@ -1,0 +1,254 @@
+import CFFmpeg
+import Foundation
+public import TesseraSystem
+
+/// One decoded frame of a video, in 8-bit sRGB, as stored (the display rotation not applied).
+public struct VideoFrame: Sendable {
+    public var width: Int
+    public var height: Int
+    /// RGB, interleaved, rows top to bottom.
+    public var rgb: [UInt8]
+    /// Seconds from the start of the video.
+    public var time: Double
+}
+
+/// The frame that stands for a video: not its first, which phones often record black or
+/// blurred while the exposure settles, but the first keyframe from a short way in whose
+/// picture is not near-uniform.
+///
+/// Only keyframes are decoded (the decoder skips the rest), the demuxer seeks instead of
+/// reading the file through, codecs that can decode at a reduced size (MJPEG, MPEG-4 part 2…)
+/// do, and one decoder thread keeps memory to a few frames.
+public enum PosterFrame {
+    /// Where to start looking: one second in, or a quarter of a shorter video.
+    static func startTime(duration: Double?) -> Double {
+        guard let duration, duration > 0 else { return 0 }
+        return min(1, duration / 4)
+    }
+
+    /// Keyframes tried before the most varied one seen is taken.
+    static let keyframesTried = 8
+    /// Packets read before giving up on a stream that yields no frame.
+    static let packetLimit = 4000
+    /// Standard deviation of luma (0–255) under which a picture counts as near-uniform.
+    static let uniformSpread = 8.0
+
+    /// Decodes the poster frame of the video `stream` delivers, scaled (never enlarged) so that
+    /// its long side, with non-square pixels made square, is at most `longSide`.
+    ///
+    /// - Throws: `VideoError`: `.tooLarge` when the decoder would need more than `memoryLimit`
+    ///   bytes, `.timedOut` after `timeLimit`, `.noPicture` when no frame decodes.
+    public static func decode(
+        _ stream: ByteStream, longSide: Int, memoryLimit: Int, timeLimit: Duration = .seconds(20)
+    ) throws(VideoError) -> VideoFrame {
+        let file = try VideoFile(stream: stream, timeLimit: timeLimit)
+        let (index, video) = try file.videoStream(known: true)
+        guard let parameters = video.pointee.codecpar else { throw VideoError(.corrupt, "the video stream has no parameters") }
+        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
+        guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        // A decoder holds its reference frames (up to 16 for HEVC and H.264); 16-bit samples for
+        // deep colour, 4:2:0 chroma.
+        let needed = overflow ? Int.max : pixels.multipliedReportingOverflow(by: 3 * 16).partialValue
+        guard !overflow, needed <= memoryLimit else {
+            throw VideoError(.tooLarge, "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
+        }
+        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide)
+        let timeBase = video.pointee.time_base
+        // Times count from the stream's first timestamp (an MPEG-TS starts at its clock's value).
+        let origin = video.pointee.start_time == tessera_nopts_value() ? 0 : video.pointee.start_time
+        let duration = file.format.pointee.duration > 0 ? Double(file.format.pointee.duration) / Double(AV_TIME_BASE) : nil
+        let start = startTime(duration: duration)
+        var scaler: FrameScaler?
+        var best: (frame: VideoFrame, spread: Double)?
+        var tried = 0
+
+        func consider(_ decoded: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame? {
+            let timestamp = decoded.pointee.best_effort_timestamp
+            let time = timestamp == tessera_nopts_value() || timeBase.den == 0
+                ? 0 : max(0, Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den))
+            if scaler == nil || scaler?.matches(decoded) == false {
+                scaler = try FrameScaler(for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide)
+            }
+            guard let scaler else { return nil }
+            let frame = VideoFrame(width: scaler.width, height: scaler.height, rgb: try scaler.scale(decoded), time: time)
+            let spread = Self.lumaSpread(frame)
+            if spread >= uniformSpread { return frame }
+            if best.map({ spread > $0.spread }) ?? true { best = (frame, spread) }
+            tried += 1
+            return tried >= keyframesTried ? best?.frame : nil
+        }
+
+        for from in start > 0 ? [start, 0] : [0] {
+            let target = origin + Int64(from * Double(timeBase.den) / Double(max(timeBase.num, 1)))
+            // The keyframe at or after `target`; from the start, the first one.
+            let sought = from > 0
+                ? avformat_seek_file(file.format, index, target, target, Int64.max, 0)
+                : avformat_seek_file(file.format, index, Int64.min, 0, 0, 0)
+            if sought < 0 && from > 0 { continue }
+            decoder.flush()
+            var packets = 0
+            var ended = false
+            while !ended && packets < packetLimit {
+                let status = av_read_frame(file.format, decoder.packet)
+                if status == tessera_averror_exit() { throw VideoError.ffmpeg(status, "reading the video") }
+                if status < 0 {
+                    ended = true
+                    try decoder.send(UnsafeMutablePointer<AVPacket>?.none)
+                } else {
+                    defer { av_packet_unref(decoder.packet) }
+                    guard decoder.packet.pointee.stream_index == index else { continue }
+                    packets += 1
+                    try decoder.send(decoder.packet)
+                }
+                while let decoded = try decoder.receive() {
+                    if let chosen = try consider(decoded) { return chosen }
+                }
+            }
+            if let best { return best.frame }
+        }
+        throw VideoError(.noPicture, "no frame of the video decodes")
+    }
+
+    /// How much the picture's luma varies, on a coarse grid.
+    static func lumaSpread(_ frame: VideoFrame) -> Double {
+        let step = max(1, min(frame.width, frame.height) / 32)
+        var sum = 0.0, squares = 0.0, count = 0.0
+        for y in stride(from: 0, to: frame.height, by: step) {
+            for x in stride(from: 0, to: frame.width, by: step) {
+                let at = (y * frame.width + x) * 3
+                let luma = 0.2126 * Double(frame.rgb[at]) + 0.7152 * Double(frame.rgb[at + 1]) + 0.0722 * Double(frame.rgb[at + 2])
+                sum += luma
+                squares += luma * luma
+                count += 1
+            }
+        }
+        guard count > 0 else { return 0 }
+        let mean = sum / count
+        return (max(0, squares / count - mean * mean)).squareRoot()
+    }
+}
+
+/// A video decoder with its frame and packet, freed together.
+private final class FrameDecoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let frame: UnsafeMutablePointer<AVFrame>
+    let packet: UnsafeMutablePointer<AVPacket>
+
+    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int) throws(VideoError) {
+        let id = parameters.pointee.codec_id
+        guard let codec = avcodec_find_decoder(id) else {
+            throw VideoError(.unsupported, "no decoder for \(String(cString: avcodec_get_name(id))) video")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { throw VideoError(.tooLarge, "out of memory for the decoder") }
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&owned)
+            throw VideoError(.tooLarge, "out of memory for the decoder")
+        }
+        (self.context, self.frame, self.packet) = (context, frame, packet)
+        let copied = avcodec_parameters_to_context(context, parameters)
+        guard copied >= 0 else { throw VideoError.ffmpeg(copied, "the video stream's parameters") }
+        context.pointee.thread_count = 1
+        context.pointee.skip_frame = AVDISCARD_NONKEY
+        // Decoding at 1/2, 1/4 or 1/8 where the codec can and the result still covers `longSide`.
+        let long = Int(max(parameters.pointee.width, parameters.pointee.height))
+        var lowres: Int32 = 0
+        while lowres < Int32(codec.pointee.max_lowres), long >> Int(lowres + 1) >= longSide { lowres += 1 }
+        context.pointee.lowres = lowres
+        let opened = avcodec_open2(context, codec, nil)
+        guard opened >= 0 else { throw VideoError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported) }
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+        var context: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&context)
+    }
+
+    func flush() { avcodec_flush_buffers(context) }
+
+    /// Hands the decoder a packet; nil drains it at the end of the stream.
+    func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(VideoError) {
+        let status = avcodec_send_packet(context, packet)
+        // A damaged packet is skipped, as players do; the decoder goes on with the next.
+        if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof() && status != tessera_averror_invaliddata() {
+            throw VideoError.ffmpeg(status, "decoding the video")
+        }
+    }
+
+    /// The next decoded frame, or nil when the decoder needs more input.
+    func receive() throws(VideoError) -> UnsafeMutablePointer<AVFrame>? {
+        let status = avcodec_receive_frame(context, frame)
+        if status == tessera_averror_eagain() || status == tessera_averror_eof() { return nil }
+        if status == tessera_averror_invaliddata() { return nil }
+        guard status >= 0 else { throw VideoError.ffmpeg(status, "decoding the video") }
+        return frame
+    }
+}
+
+/// Converts decoded frames of one size and pixel format to RGB at the output size, with the
+/// stream's colour matrix and range.
+private final class FrameScaler {
+    private let context: OpaquePointer
+    private let source: (width: Int32, height: Int32, format: Int32)
+    let width: Int
+    let height: Int
+
+    init(for frame: UnsafeMutablePointer<AVFrame>, aspect: AVRational, longSide: Int) throws(VideoError) {
+        let frameWidth = frame.pointee.width, frameHeight = frame.pointee.height
+        guard frameWidth > 0, frameHeight > 0 else { throw VideoError(.corrupt, "a decoded frame has no size") }
+        source = (frameWidth, frameHeight, frame.pointee.format)
+        var displayWidth = Double(frameWidth)
+        if aspect.num > 0, aspect.den > 0 { displayWidth *= Double(aspect.num) / Double(aspect.den) }
+        let factor = min(1, Double(max(longSide, 1)) / max(displayWidth, Double(frameHeight)))
+        width = max(1, Int((displayWidth * factor).rounded()))
+        height = max(1, Int((Double(frameHeight) * factor).rounded()))
+        guard let context = sws_getContext(
+            frameWidth, frameHeight, AVPixelFormat(rawValue: frame.pointee.format), Int32(width), Int32(height), AV_PIX_FMT_RGB24,
+            SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        else {
+            throw VideoError(.unsupported, "cannot convert frames of pixel format \(frame.pointee.format)")
+        }
+        self.context = context
+        // HD video without a stated matrix is BT.709 by convention; smaller video BT.601.
+        let space = frame.pointee.colorspace
+        let matrix: Int32 = switch space {
+        case AVCOL_SPC_BT709: SWS_CS_ITU709
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
+        case AVCOL_SPC_UNSPECIFIED: frameHeight >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+        default: SWS_CS_DEFAULT
+        }
+        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG
+            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(frame.pointee.format) ? 1 : 0
+        sws_setColorspaceDetails(context, sws_getCoefficients(matrix), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+    }
+
+    deinit { sws_freeContext(context) }
+
+    func matches(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        source == (frame.pointee.width, frame.pointee.height, frame.pointee.format)
+    }
+
+    func scale(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        let rows = rgb.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
+            var strides: [Int32] = [Int32(width * 3), 0, 0, 0]
+            return withUnsafePointer(to: frame.pointee.data) { data in
+                withUnsafePointer(to: frame.pointee.linesize) { lines in
+                    data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                        lines.withMemoryRebound(to: Int32.self, capacity: 8) { sizes in
+                            sws_scale(context, planes, sizes, 0, source.height, &destination, &strides)
+                        }
+                    }
+                }
+            }
+        }
+        guard rows == Int32(height) else { throw VideoError(.corrupt, "a frame could not be converted") }
+        return rgb
+    }
+}

@@ -1,0 +1,171 @@
+import CFFmpeg
+import Foundation
+import TesseraSystem
+
+/// Why a video could not be read: what kind of failure, and FFmpeg's words for it.
+public struct VideoError: Error, Sendable {
+    public enum Kind: Sendable {
+        /// The container or the stream is damaged.
+        case corrupt
+        /// The file ends before what the container needs.
+        case truncated
+        /// Nothing to show: no video stream, or no frame in it.
+        case noPicture
+        /// A codec FFmpeg has no decoder for.
+        case unsupported
+        /// The frame would need more memory than allowed.
+        case tooLarge
+        /// The file took longer than its time limit to give what was asked.
+        case timedOut
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// FFmpeg's description of `code`, after `what`.
+    static func ffmpeg(_ code: Int32, _ what: String, kind: Kind = .corrupt) -> VideoError {
+        if code == tessera_averror_exit() { return VideoError(.timedOut, "\(what): gave up after the time limit") }
+        if code == tessera_averror_eof() { return VideoError(.truncated, "\(what): the file ends too soon") }
+        var text = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &text, text.count)
+        return VideoError(kind, "\(what): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+    }
+}
+
+/// An open video container, read through a `ByteStream` (so through `FileReader`, as every
+/// other file), with a deadline FFmpeg checks while it blocks.
+///
+/// It owns the demuxer (`AVFormatContext`) and its I/O context, and frees both on every path.
+/// FFmpeg's own logging is silenced: errors come back as `VideoError`s.
+final class VideoFile {
+    let format: UnsafeMutablePointer<AVFormatContext>
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    private let input: Input
+
+    /// What FFmpeg's callbacks reach through their opaque pointer.
+    private final class Input {
+        let stream: ByteStream
+        let deadline: ContinuousClock.Instant
+        init(stream: ByteStream, deadline: ContinuousClock.Instant) {
+            self.stream = stream
+            self.deadline = deadline
+        }
+    }
+
+    /// Opens `stream` as a video container; reading anything from it ends with `.timedOut`
+    /// once `timeLimit` has passed.
+    init(stream: ByteStream, timeLimit: Duration) throws(VideoError) {
+        av_log_set_level(AV_LOG_QUIET)
+        input = Input(stream: stream, deadline: .now + timeLimit)
+        let opaque = Unmanaged.passUnretained(input).toOpaque()
+        let bufferSize: Int32 = 1 << 16
+        guard let buffer = av_malloc(Int(bufferSize)) else { throw VideoError(.tooLarge, "out of memory for the read buffer") }
+        guard let io = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, opaque, Self.readPacket, nil, Self.seek)
+        else {
+            av_free(buffer)
+            throw VideoError(.tooLarge, "out of memory for the reader")
+        }
+        self.io = io
+        guard let context = avformat_alloc_context() else {
+            Self.free(io: io)
+            throw VideoError(.tooLarge, "out of memory for the demuxer")
+        }
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        context.pointee.interrupt_callback = AVIOInterruptCB(callback: Self.interrupt, opaque: opaque)
+        // Bounds on how much the probing reads and analyses, whatever the file claims.
+        context.pointee.probesize = 8 << 20
+        context.pointee.max_analyze_duration = 5 * Int64(AV_TIME_BASE)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        let status = avformat_open_input(&opened, nil, nil, nil)
+        guard status >= 0, let opened else {
+            // avformat_open_input frees the context on failure; the I/O context is ours.
+            Self.free(io: io)
+            throw VideoError.ffmpeg(status, "cannot read the video container")
+        }
+        format = opened
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = format
+        avformat_close_input(&context)
+        if let io { Self.free(io: io) }
+    }
+
+    private static func free(io: UnsafeMutablePointer<AVIOContext>) {
+        // The buffer may have been replaced by FFmpeg since: free the one it holds now.
+        av_freep(&io.pointee.buffer)
+        var owned: UnsafeMutablePointer<AVIOContext>? = io
+        avio_context_free(&owned)
+    }
+
+    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        opaque, buffer, size in
+        guard let opaque, let buffer, size > 0 else { return tessera_averror_eof() }
+        let input = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue()
+        if ContinuousClock.now > input.deadline { return tessera_averror_exit() }
+        let count = input.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+        return count > 0 ? Int32(count) : tessera_averror_eof()
+    }
+
+    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        guard let opaque else { return -1 }
+        let stream = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().stream
+        switch whence & ~AVSEEK_FORCE {
+        case AVSEEK_SIZE: return stream.size
+        case SEEK_SET: stream.seek(to: offset)
+        case SEEK_CUR: stream.seek(to: stream.offset + offset)
+        case SEEK_END: stream.seek(to: stream.size + offset)
+        default: return -1
+        }
+        return stream.offset
+    }
+
+    private static let interrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+        guard let opaque else { return 0 }
+        return ContinuousClock.now > Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().deadline ? 1 : 0
+    }
+
+    /// The index of the stream a viewer would show, and the stream. With `known`, packets are
+    /// read first when the container does not say the stream's codec and frame size up front
+    /// (MPEG-TS, some AVIs), bounded by the probe limits set above.
+    func videoStream(known: Bool) throws(VideoError) -> (index: Int32, stream: UnsafeMutablePointer<AVStream>) {
+        func best() throws(VideoError) -> (index: Int32, stream: UnsafeMutablePointer<AVStream>) {
+            let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            guard index >= 0, let streams = format.pointee.streams, let stream = streams[Int(index)] else {
+                throw VideoError(.noPicture, "no video stream")
+            }
+            return (index, stream)
+        }
+        let found = try? best()
+        if let found, !known || Self.isKnown(found.stream) { return found }
+        let status = avformat_find_stream_info(format, nil)
+        guard status >= 0 else { throw VideoError.ffmpeg(status, "cannot read the streams") }
+        return try best()
+    }
+
+    private static func isKnown(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        guard let parameters = stream.pointee.codecpar?.pointee else { return false }
+        return parameters.width > 0 && parameters.height > 0 && parameters.codec_id != AV_CODEC_ID_NONE
+    }
+
+    /// The container's and the stream's tags, the container's first.
+    func tags(of stream: UnsafeMutablePointer<AVStream>) -> [String: String] {
+        var tags: [String: String] = [:]
+        for dictionary in [stream.pointee.metadata, format.pointee.metadata] {
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                entry = next
+                guard let key = next.pointee.key, let value = next.pointee.value else { continue }
+                tags[String(cString: key)] = String(cString: value)
+            }
+        }
+        return tags
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SystemPackage
+@testable import TesseraImage
+import TesseraMetadata
+import TesseraSystem
+import TesseraTestSupport
+import TesseraVideo
+import Testing
+
+/// Videos made here with ffmpeg: facts from the container, and a poster frame that is upright
+/// and not the black the camera recorded first.
+@Suite(.enabled(if: VideoFixture.ffmpeg != nil, "ffmpeg is not installed"))
+struct VideoTests {
+    /// The mean colour of the rows `rows` of an RGB image.
+    static func mean(_ image: PixelBuffer, rows: Range<Int>) -> (Double, Double, Double) {
+        var sums = (0.0, 0.0, 0.0)
+        for y in rows {
+            for x in 0..<image.width {
+                let pixel = image[x, y]
+                sums.0 += Double(pixel[pixel.startIndex])
+                sums.1 += Double(pixel[pixel.startIndex + 1])
+                sums.2 += Double(pixel[pixel.startIndex + 2])
+            }
+        }
+        let count = Double(rows.count * image.width)
+        return (sums.0 / count, sums.1 / count, sums.2 / count)
+    }
+
+    static func render(_ path: FilePath, fit: Int = 256) throws -> (Renderer.Rendered, PixelBuffer) {
+        var options = RenderOptions()
+        options.format = .png
+        let rendered = try Renderer(options: options).render(file: path, specs: [.fit(fit), .square(64)])
+        return (rendered, try PNGDecoder.decode(bytes: try #require(rendered.rendition(.fit(fit))?.bytes)))
+    }
+
+    @Test(arguments: [("libx264", "h264"), ("libx265", "hevc")])
+    func aPortraitPhoneVideoIsUprightAndItsPosterIsNotTheBlackStart(codec: (encoder: String, name: String)) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = FilePath(try VideoFixture.clip(in: directory, name: "phone.mov", codec: codec.encoder, clockwise: 90))
+        let metadata = try MetadataReader.read(at: path)
+        #expect(metadata.format == .mov && metadata.format.isVideo)
+        let video = try #require(metadata.video)
+        #expect(video.codec == codec.name)
+        #expect(video.rotation == 90 && metadata.orientation == 6)
+        #expect((metadata.width, metadata.height, metadata.displayWidth, metadata.displayHeight) == (320, 180, 180, 320))
+        #expect(abs((video.duration ?? 0) - 3.5) < 0.15)
+        #expect(video.frameRate == 10)
+
+        let (rendered, poster) = try Self.render(path)
+        // Upright: the stored left (red) is on top once turned clockwise.
+        #expect((poster.width, poster.height) == (144, 256))
+        let top = Self.mean(poster, rows: 10..<100), bottom = Self.mean(poster, rows: 156..<246)
+        #expect(top.0 > 180 && top.2 < 80, "top \(top)")
+        #expect(bottom.2 > 180 && bottom.0 < 80, "bottom \(bottom)")
+        // Keyframes at 1 s and 2 s are black: the first after them (at 2.5 s, where an encoder
+        // that cuts at scene changes puts one, or at 3 s) is shown.
+        #expect((2.5..<3.5).contains(rendered.posterTime ?? 0), "\(String(describing: rendered.posterTime))")
+        #expect(rendered.renditions.allSatisfy { $0.source == .videoFrame })
+    }
+
+    @Test func aClipThatIsBlackThroughoutStillHasAPoster() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("night.mp4")
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=black:s=160x90:d=3:r=10", "-c:v", "libx264", "-g", "10", path])
+        let (rendered, poster) = try Self.render(FilePath(path))
+        #expect((poster.width, poster.height) == (160, 90))
+        #expect(Self.mean(poster, rows: 0..<90).0 < 20)
+        #expect(rendered.posterTime != nil)
+    }
+
+    @Test func anAudioOnlyFileIsNotAPhotoAndADamagedOneSaysWhy() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let audio = directory.appending("voice.m4a")
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", "-f", "mp4", audio])
+        #expect(throws: PhotoError.self) { try MetadataReader.read(at: FilePath(audio)) }
+        do {
+            _ = try MetadataReader.read(at: FilePath(audio))
+        } catch {
+            #expect(error.code == .notAnImage && error.reason.contains("no video stream"))
+        }
+
+        // The first half of a clip whose index (moov) comes last: the frames are there, their index is not.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory)))
+        let cut = directory.appending("cut.mp4")
+        try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: cut))
+        do {
+            _ = try Renderer(options: RenderOptions()).render(file: FilePath(cut), specs: [.square(64)])
+            Issue.record("a cut video rendered")
+        } catch {
+            #expect([.corrupt, .truncated].contains(error.code), "\(error)")
+            #expect(error.path.lastComponent?.string == "cut.mp4")
+        }
+    }
+
+    /// A header that claims a huge frame is refused by its size before a decoder exists, and a
+    /// 10 GB sparse file named .mp4 is read only as far as its header.
+    @Test func whatAFileClaimsBoundsNothing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = FilePath(try VideoFixture.clip(in: directory, extra: ["-movflags", "+faststart"]))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path.string)))
+        // The track header's and the sample entry's sizes, rewritten to 60000×60000.
+        let tkhd = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("tkhd".utf8) })
+        // The sample entry, not the brand of the same name in `ftyp`.
+        let stsd = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("stsd".utf8) })
+        let avc1 = try #require((stsd..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("avc1".utf8) })
+        withUnsafeBytes(of: UInt16(60000).bigEndian) { size in
+            bytes.replaceSubrange(avc1 + 28..<avc1 + 30, with: size)
+            bytes.replaceSubrange(avc1 + 30..<avc1 + 32, with: size)
+        }
+        withUnsafeBytes(of: (UInt32(60000) << 16).bigEndian) { size in
+            bytes.replaceSubrange(tkhd + 80..<tkhd + 84, with: size)
+            bytes.replaceSubrange(tkhd + 84..<tkhd + 88, with: size)
+        }
+        let huge = directory.appending("huge.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: huge))
+        do {
+            _ = try Renderer(options: RenderOptions()).render(file: FilePath(huge), specs: [.square(64)])
+            Issue.record("a 60000×60000 video rendered")
+        } catch {
+            #expect(error.code == .tooLarge, "\(error)")
+        }
+
+        let sparse = directory.appending("sparse.mp4")
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)).write(to: URL(fileURLWithPath: sparse))
+        let handle = try #require(FileHandle(forWritingAtPath: sparse))
+        try handle.truncate(atOffset: 10 << 30)
+        try handle.close()
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: PhotoError.self) { try MetadataReader.read(at: FilePath(sparse)) }
+        // Not a timing test: a reader that scanned 10 GB of zeroes would take minutes, not this.
+        #expect(clock.now - started < .seconds(30))
+    }
+}
