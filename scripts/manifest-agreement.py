@@ -7,11 +7,12 @@ Two comparisons, over every photo Tessera reads in the corpus:
 
 1. With the manifests: stored size, orientation, EXIF DateTimeOriginal and camera. For HEIF and
    AVIF the manifest's EXIF orientation is not what displays them (their irot/imir
-   transformations are), so their orientation is checked against the displayed size instead, and
+   transformations are), so their orientation is checked against the displayed size instead; a
+   video's against its display matrix (the `rotation` column); and
    a size cut by a clean aperture (clap) against heif-dec's output. A RAW file's size may be the
    one LibRaw identifies (`libraw_identify`) or the one dcraw_emu outputs (the manifest's size).
-2. With `exiftool -n` run in the same call, fact by fact: capture date (EXIF, then XMP, then PNG,
-   in the order docs/METADATA.md documents), 35 mm focal length, exposure time, f-number, ISO,
+2. With `exiftool -n` run in the same call, fact by fact: capture date (a video's QuickTime dates,
+   EXIF, then XMP, then PNG, in the order docs/METADATA.md documents), 35 mm focal length, exposure time, f-number, ISO,
    lens, rating and keywords. A photo's sidecar (the one Tessera names) is read by exiftool too,
    and the precedence of docs/METADATA.md applied to both readings: what people edit from the
    sidecar first, what the camera measured from EXIF first. A fact counts where exiftool reads it
@@ -23,6 +24,7 @@ the second comparison agrees on fewer than --minimum percent (default 99), or ex
 """
 import argparse
 import csv
+import datetime
 import json
 import shutil
 import subprocess
@@ -93,12 +95,26 @@ def keywords(reading):
     return sorted(set(words)) or None
 
 
-def expected(photo, sidecar):
+def local_wall_clock(utc_text):
+    """A UTC date as exiftool prints QuickTime's CreateDate → the wall clock of this machine's
+    time zone at that instant, as Tessera shows a video's UTC date; None for zero or before 1971."""
+    clock = wall_clock(utc_text)
+    if not clock or clock < "1971":
+        return None
+    instant = datetime.datetime.fromisoformat(clock).replace(tzinfo=datetime.timezone.utc)
+    return instant.astimezone().strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def expected(photo, sidecar, video):
     """Each fact as exiftool reads it, under Tessera's documented precedence."""
     edited = [reading for reading in (sidecar, photo) if reading]
     xmp_dates = [first(reading, "XMP-exif:DateTimeOriginal", "XMP-xmp:CreateDate", "XMP-photoshop:DateCreated")
                  for reading in edited]
-    date = first(photo, "ExifIFD:DateTimeOriginal", "CanonRaw:DateTimeOriginal", "ExifIFD:CreateDate") \
+    # A video's own dates first: QuickTime's Keys date (local, with its offset), then the
+    # container's UTC date, shown in the local zone.
+    video_date = (first(photo, "Keys:CreationDate") or local_wall_clock(first(photo, "QuickTime:CreateDate") or "")) \
+        if video else None
+    date = video_date or first(photo, "ExifIFD:DateTimeOriginal", "CanonRaw:DateTimeOriginal", "ExifIFD:CreateDate") \
         or next((d for d in xmp_dates if d), None) \
         or first(photo, "PNG:CreationTime", "PNG-tIME:ModifyDate", "PNG:ModifyDate", "IFD0:ModifyDate")
     camera = [photo] + ([sidecar] if sidecar else [])
@@ -190,6 +206,12 @@ def manifest_problems(row, facts, path):
         # What displays them is irot/imir, never their EXIF orientation.
         if display and f"{facts.get('displayWidth')}x{facts.get('displayHeight')}" != display:
             problems.append(f"displayed {facts.get('displayWidth')}×{facts.get('displayHeight')}, manifest {display}")
+    elif facts.get("kind") == "video":
+        # The display matrix, as ffprobe gives it (anticlockwise degrees), as an orientation.
+        turn = value(row, "rotation")
+        wanted = {"0": 1, "-90": 6, "270": 6, "90": 8, "-270": 8, "180": 3, "-180": 3}.get(turn or "0", 1)
+        if facts.get("orientation") != wanted:
+            problems.append(f"orientation {facts.get('orientation')}, manifest rotation {turn}")
     else:
         raw = value(row, "exif_orientation")
         number = int("".join(c for c in raw if c.isdigit()) or 1) if raw else 1
@@ -252,7 +274,7 @@ def main():
         photo = readings.get(path)
         if photo is None:
             continue
-        theirs = expected(photo, readings.get(sidecars.get(path, "")))
+        theirs = expected(photo, readings.get(sidecars.get(path, "")), facts.get("kind") == "video")
         for fact, mine in ours(facts).items():
             # A date from the file's name is not exiftool's to read.
             if (mine is None and theirs[fact] is None) or (fact == "date" and facts.get("dateSource") == "filename"):
