@@ -13,7 +13,7 @@ struct PhotoColumns {
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
-        "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s",
+        "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
@@ -77,6 +77,7 @@ struct PhotoColumns {
         values["video_codec"] = metadata.video?.codec
         values["rotation"] = metadata.video?.rotation
         values["frame_rate"] = metadata.video?.frameRate
+        values["content_identifier"] = metadata.exif?.contentIdentifier
         values["width"] = metadata.width
         values["height"] = metadata.height
         values["orientation"] = metadata.orientation

@@ -59,7 +59,10 @@ extension PhotoIndex {
     static func photos(_ query: PhotoQuery, _ db: Database) throws -> [PhotoRecord] {
         var conditions: [String]
         switch query.kind {
-        case .photos: conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL"]
+        case .photos:
+            // A Live Photo's video is its still's motion, not an item of its own.
+            conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL",
+                          "(p.kind = 'photo' OR NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id))"]
         case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
         case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
         }
@@ -103,7 +106,27 @@ extension PhotoIndex {
         let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
         let ids = rows.map { $0["id"] as Int64 }
         let renditions = try Self.renditions(of: ids, db)
-        return rows.map { row in Self.record(row, renditions: renditions[row["id"]] ?? []) }
+        let motion = try Self.livePhotoVideos(of: ids, db)
+        return rows.map { row in
+            var record = Self.record(row, renditions: renditions[row["id"]] ?? [])
+            record.livePhotoVideo = motion[record.id]
+            return record
+        }
+    }
+
+    /// The videos of the Live Photos among the stills `ids`, by still.
+    static func livePhotoVideos(of ids: [Int64], _ db: Database) throws -> [Int64: LivePhotoVideo] {
+        var videos: [Int64: LivePhotoVideo] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT l.still_id, v.id, v.path, v.duration_s FROM live_photos l JOIN photos v ON v.id = l.video_id
+                WHERE l.still_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                """, arguments: StatementArguments(Array(chunk)))
+            for row in rows {
+                videos[row[0]] = LivePhotoVideo(id: row[1], pathBytes: [UInt8](row[2] as Data), duration: row[3])
+            }
+        }
+        return videos
     }
 
     /// Albums, newest first by their newest photo; empty ones are not kept.
@@ -206,7 +229,8 @@ extension PhotoIndex {
                 ? PhotoRecord.Video(
                     duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"], frameRate: row["frame_rate"],
                     posterTime: row["poster_time_s"])
-                : nil)
+                : nil,
+            contentIdentifier: row["content_identifier"])
     }
 
     static func album(_ row: Row) -> AlbumRecord {

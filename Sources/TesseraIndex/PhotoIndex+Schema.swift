@@ -402,9 +402,11 @@ extension PhotoIndex {
         guard version >= 9 else { return migrator }
         // v9: videos. kind ('photo' or 'video'); a video's duration_s, video_codec, rotation
         // (clockwise degrees of its display matrix, also its orientation), frame_rate and
-        // poster_time_s (the frame its renditions show). date_source gains 'quicktime' (Apple's
-        // creationdate, with its offset) and 'container-utc' (mvhd/Matroska, an instant in UTC);
-        // photos is rebuilt for that CHECK, as SQLite's ALTER TABLE cannot change one.
+        // poster_time_s (the frame its renditions show); content_identifier, Apple's Live Photo
+        // identifier (a still's maker note, its video's Keys), and the live_photos view that
+        // pairs them. date_source gains 'quicktime' (Apple's creationdate, with its offset) and
+        // 'container-utc' (mvhd/Matroska, an instant in UTC); photos is rebuilt for that CHECK,
+        // as SQLite's ALTER TABLE cannot change one.
         migrator.registerMigration("v9") { db in
             try rebuildPhotos(db) { create in
                 let old = "'filename', 'exif-modified', 'undated')"
@@ -418,12 +420,37 @@ extension PhotoIndex {
                 ALTER TABLE photos ADD COLUMN rotation INTEGER CHECK (rotation IN (0, 90, 180, 270));
                 ALTER TABLE photos ADD COLUMN frame_rate REAL;
                 ALTER TABLE photos ADD COLUMN poster_time_s REAL;
+                ALTER TABLE photos ADD COLUMN content_identifier TEXT;
                 CREATE INDEX photos_kind ON photos(kind) WHERE kind <> 'photo';
+                CREATE INDEX photos_content_identifier ON photos(content_identifier, album_id) WHERE content_identifier IS NOT NULL;
+                CREATE VIEW live_photos AS
+                    SELECT still.id AS still_id, video.id AS video_id
+                    FROM photos video JOIN photos still
+                        ON still.content_identifier = video.content_identifier AND still.album_id = video.album_id
+                    WHERE video.kind = 'video' AND still.kind = 'photo'
+                      AND video.status IN ('ok', 'warning') AND still.status IN ('ok', 'warning')
+                      AND video.missing_since_ms IS NULL AND still.missing_since_ms IS NULL
+                    UNION ALL
+                    -- Without identifiers: a short video and a still of the same name in one folder.
+                    SELECT still.id, video.id
+                    FROM photos video JOIN photos still ON still.album_id = video.album_id AND still.id <> video.id
+                    WHERE video.kind = 'video' AND still.kind = 'photo' AND video.duration_s <= \(Self.livePhotoSeconds)
+                      AND video.content_identifier IS NULL AND still.content_identifier IS NULL
+                      AND video.status IN ('ok', 'warning') AND still.status IN ('ok', 'warning')
+                      AND video.missing_since_ms IS NULL AND still.missing_since_ms IS NULL
+                      AND lower(substr(video.path_text, 1, length(video.path_text) - length(replace(video.path_text,
+                            rtrim(video.path_text, replace(video.path_text, '.', '')), ''))))
+                        = lower(substr(still.path_text, 1, length(still.path_text) - length(replace(still.path_text,
+                            rtrim(still.path_text, replace(still.path_text, '.', '')), ''))));
                 PRAGMA user_version = 9;
                 """)
         }
         return migrator
     }
+
+    /// The longest a video without a Live Photo identifier may run and still be taken for the
+    /// motion of the still of its name (Apple's are about 3 s; a few seconds more for exports).
+    public static let livePhotoSeconds = 4
 
     /// Rebuilds `photos` with its CREATE statement changed by `change`, as SQLite documents
     /// for changes ALTER TABLE cannot make: a new table, the rows copied, the old one dropped,

@@ -120,6 +120,10 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var thumbhash: [UInt8]?
     /// A video's facts; nil for a photo.
     public var video: Video? = nil
+    /// Apple's Live Photo identifier, shared by a still and its video.
+    public var contentIdentifier: String? = nil
+    /// A Live Photo still's video (the `live_photos` view); nil otherwise.
+    public var livePhotoVideo: LivePhotoVideo? = nil
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
 

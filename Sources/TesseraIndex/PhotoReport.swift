@@ -19,6 +19,10 @@ public struct PhotoReport: Encodable, Sendable {
     public var kind: String
     /// A video's duration, codec, rotation, frame rate and poster frame's time; nil for a photo.
     public var video: PhotoRecord.Video?
+    /// The path of a Live Photo still's video (index only: `list`).
+    public var livePhotoVideo: String?
+    /// The Live Photo identifier a still and its video share (Apple's ContentIdentifier).
+    public var contentIdentifier: String?
     public var width: Int?
     public var height: Int?
     public var orientation: Int?
@@ -85,6 +89,7 @@ public struct PhotoReport: Encodable, Sendable {
         format = metadata.format.rawValue
         kind = metadata.format.isVideo ? "video" : "photo"
         video = metadata.video.map { PhotoRecord.Video(facts: $0) }
+        contentIdentifier = metadata.exif?.contentIdentifier
         width = metadata.width
         height = metadata.height
         orientation = metadata.orientation
@@ -117,6 +122,8 @@ public struct PhotoReport: Encodable, Sendable {
         format = record.format.rawValue
         kind = record.format.isVideo ? "video" : "photo"
         video = record.video
+        livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
+        contentIdentifier = record.contentIdentifier
         width = record.width
         height = record.height
         orientation = record.orientation
@@ -154,7 +161,7 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, width, height, orientation, displayWidth, displayHeight, capturedAt
+        case path, pathBase64, format, kind, video, livePhotoVideo, contentIdentifier, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm, gps
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
@@ -167,6 +174,8 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(format, forKey: .format)
         try container.encode(kind, forKey: .kind)
         try container.encode(video, forKey: .video)
+        try container.encode(contentIdentifier, forKey: .contentIdentifier)
+        if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)
         try container.encode(orientation, forKey: .orientation)

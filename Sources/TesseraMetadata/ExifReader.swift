@@ -62,6 +62,8 @@ public struct ExifFields: Sendable, Equatable {
     public var gpsInstant: Int64?
     /// The XMP packet in tag 700 (TIFF files and the RAW formats built on TIFF).
     public var xmp: [UInt8]?
+    /// A Live Photo still's identifier, shared with its video (Apple's maker note, tag 0x0011).
+    public var contentIdentifier: String?
     public var warnings: [String] = []
 
     /// This block's fields, with those it lacks taken from `other`.
@@ -83,6 +85,7 @@ public struct ExifFields: Sendable, Equatable {
         merged.gps = gps ?? other.gps
         merged.gpsInstant = gpsInstant ?? other.gpsInstant
         merged.xmp = xmp ?? other.xmp
+        merged.contentIdentifier = contentIdentifier ?? other.contentIdentifier
         merged.warnings = warnings + other.warnings
         return merged
     }
@@ -160,6 +163,9 @@ public enum ExifReader {
         fields.focalPlane = view.focalPlane()
         fields.gps = view.gps()
         fields.gpsInstant = view.gpsInstant()
+        if let entry = view.entry(EXIF_TAG_MAKER_NOTE, in: view.exifIFDs), let bytes = entry.pointee.data, entry.pointee.size > 0 {
+            fields.contentIdentifier = AppleMakerNote.contentIdentifier(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+        }
         if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data, entry.pointee.size > 0,
            Int(entry.pointee.size) <= XMPReader.maxLength {
             fields.xmp = Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))

@@ -21,7 +21,7 @@ extension VideoFacts {
         return parts.joined(separator: ", ")
     }
 
-    /// The camera and place the container's tags name, as EXIF would hold them: QuickTime's
+    /// The camera, place and Live Photo identifier the container's tags name, as EXIF would hold them: QuickTime's
     /// Keys (`com.apple.quicktime.*`), Android's (`com.android.*`), or the user data (`make`,
     /// `model`, `location`, an ISO 6709 point).
     var cameraFields: ExifFields {
@@ -30,6 +30,8 @@ extension VideoFacts {
         fields.model = Self.first(["com.apple.quicktime.model", "com.android.model", "model"], in: tags)
         let point = Self.first(["com.apple.quicktime.location.ISO6709", "location"], in: tags)
         fields.gps = point.flatMap(Self.iso6709)
+        // A Live Photo's video carries the identifier its still has in its maker note.
+        fields.contentIdentifier = Self.first(["com.apple.quicktime.content.identifier"], in: tags)
         return fields
     }
 

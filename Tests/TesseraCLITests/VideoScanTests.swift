@@ -45,4 +45,44 @@ struct VideoScanTests {
         let counts = try #require(summary["counts"] as? [String: Any])
         #expect(counts["unchanged"] as? Int == 2 && counts["changed"] as? Int == 0 && counts["rerendered"] as? Int == 0, "\(counts)")
     }
+
+    /// A Live Photo's still and video are one item: paired by Apple's identifier (the still's
+    /// maker note, the video's Keys) whatever their names, or without identifiers by name and a
+    /// short duration; the video leaves the timeline, and comes back when its still goes.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func aLivePhotosVideoIsItsStillsMotion() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        // An iPhone still (its maker note names E905E6C6-…) and a video of another name with that identifier.
+        try FileManager.default.copyItem(atPath: Corpus.path("media/live/train.jpg"), toPath: root + "/IMG_0100.JPG")
+        let identifier = "E905E6C6-C747-4805-942F-9904A0281F02"
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48:d=2:r=10", "-c:v", "libx264",
+                              "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+                              root + "/motion-of-100.mov"])
+        // Without identifiers: a still and a 2 s video of the same name pair; a 6 s one does not.
+        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 2), to: FilePath(root).appending("IMG_0200.JPG"))
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x48:d=2:r=10", "-c:v", "libx264", root + "/IMG_0200.MOV"])
+        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 3), to: FilePath(root).appending("IMG_0300.JPG"))
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=green:s=64x48:d=6:r=10", "-c:v", "libx264", root + "/IMG_0300.MOV"])
+
+        func items() throws -> [String: [String: Any]] {
+            let listed = try TesseraProcess.run(["list", "--json"] + ScanCommandTests.store(directory))
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: rows.map { (URL(fileURLWithPath: $0["path"] as? String ?? "").lastPathComponent, $0) })
+        }
+        #expect(try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory)).status == 0)
+        let first = try items()
+        #expect(Set(first.keys) == ["IMG_0100.JPG", "IMG_0200.JPG", "IMG_0300.JPG", "IMG_0300.MOV"])
+        #expect(first["IMG_0100.JPG"]?["contentIdentifier"] as? String == identifier)
+        #expect((first["IMG_0100.JPG"]?["livePhotoVideo"] as? String)?.hasSuffix("/motion-of-100.mov") == true)
+        #expect((first["IMG_0200.JPG"]?["livePhotoVideo"] as? String)?.hasSuffix("/IMG_0200.MOV") == true)
+        #expect(first["IMG_0300.JPG"]?["livePhotoVideo"] is NSNull)
+
+        // The still deleted: its video is an item of its own again.
+        try FileManager.default.removeItem(atPath: root + "/IMG_0100.JPG")
+        #expect(try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory)).status == 0)
+        #expect(Set(try items().keys) == ["motion-of-100.mov", "IMG_0200.JPG", "IMG_0300.JPG", "IMG_0300.MOV"])
+    }
 }

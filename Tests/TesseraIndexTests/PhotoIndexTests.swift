@@ -200,7 +200,21 @@ struct PhotoIndexTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("index.sqlite")
-        try Self.populate(try PhotoIndex(path: FilePath(path)), root: "/photos")
+        let index = try PhotoIndex(path: FilePath(path))
+        try Self.populate(index, root: "/photos")
+        // And a video, read from one ffmpeg makes, for the queries about videos: named as p1.jpg
+        // is, it is that still's Live Photo video.
+        let clip = FilePath(try VideoFixture.clip(in: directory))
+        let video = FileUpdate(
+            path: "/photos/Garden/p1.mov", albumPath: FilePath("/photos/Garden"), root: "/photos",
+            identity: FileIdentity(device: 1, inode: 20, size: 100, mtimeNanoseconds: 0),
+            content: .photo(try MetadataReader.read(at: clip), warnings: [], renditions: PhotoRenditions(
+                contentHash: "hash-video", key: "key-video",
+                renditions: [RenditionEntry(spec: .square(256), width: 256, height: 256, bytes: 900, path: "/cache/256/ke/key-video.jpg", source: .videoFrame)],
+                thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256;test", posterTime: 3)))
+        let scan = try index.beginScan(roots: ["/photos"], full: false)
+        try index.apply([video], moves: [], scanID: scan.id)
+        try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
         let queries = try Self.documentedQueries()
         #expect(queries.count >= 4)
         for query in queries {
