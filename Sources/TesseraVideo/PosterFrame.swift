@@ -16,9 +16,9 @@ public struct VideoFrame: Sendable {
 /// blurred while the exposure settles, but the first keyframe from a short way in whose
 /// picture is not near-uniform.
 ///
-/// Only keyframes are decoded (the decoder skips the rest), the demuxer seeks instead of
-/// reading the file through, codecs that can decode at a reduced size (MJPEG, MPEG-4 part 2…)
-/// do, and one decoder thread keeps memory to a few frames.
+/// The demuxer seeks to each keyframe tried instead of reading the file through, so only it and
+/// the few frames after it a decoder needs are decoded; codecs that can decode at a reduced size
+/// (MJPEG, MPEG-4 part 2…) do, and one decoder thread keeps memory to a few frames.
 public enum PosterFrame {
     /// Where to start looking: one second in, or a quarter of a shorter video.
     static func startTime(duration: Double?) -> Double {
@@ -28,8 +28,11 @@ public enum PosterFrame {
 
     /// Keyframes tried before the most varied one seen is taken.
     static let keyframesTried = 8
-    /// Packets read before giving up on a stream that yields no frame.
+    /// Packets read, from one keyframe, before giving up on a stream that yields no frame.
     static let packetLimit = 4000
+    /// Bytes a decode needs per pixel of the stored frame: four frames of 4:2:0 samples at two
+    /// bytes (12), budgeted before the decoder exists.
+    static let bytesPerPixel = 12
     /// Standard deviation of luma (0–255) under which a picture counts as near-uniform.
     static let uniformSpread = 8.0
 
@@ -47,9 +50,9 @@ public enum PosterFrame {
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
         guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        // A decoder holds its reference frames (up to 16 for HEVC and H.264); 16-bit samples for
-        // deep colour, 4:2:0 chroma.
-        let needed = overflow ? Int.max : pixels.multipliedReportingOverflow(by: 3 * 16).partialValue
+        // What one decoder thread that sees only keyframes holds: a few frames of 4:2:0 samples
+        // (two bytes each for deep colour), and the RGB frame made from one.
+        let needed = overflow ? Int.max : pixels.multipliedReportingOverflow(by: bytesPerPixel).partialValue
         guard !overflow, needed <= memoryLimit else {
             throw VideoError(.tooLarge, "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
         }
@@ -60,53 +63,65 @@ public enum PosterFrame {
         let duration = file.format.pointee.duration > 0 ? Double(file.format.pointee.duration) / Double(AV_TIME_BASE) : nil
         let start = startTime(duration: duration)
         var scaler: FrameScaler?
-        var best: (frame: VideoFrame, spread: Double)?
-        var tried = 0
 
-        func consider(_ decoded: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame? {
+        /// The first frame decoded from the keyframe at or after `time` seconds (from the first
+        /// keyframe when nil), as RGB; nil when there is none.
+        func firstFrame(from time: Double?) throws(VideoError) -> VideoFrame? {
+            let target = origin + Int64((time ?? 0) * Double(timeBase.den) / Double(max(timeBase.num, 1)))
+            // From the start: the first byte where the container allows it (an MPEG-TS, whose
+            // search by time may land past its only keyframe), else the first timestamp.
+            let sought = time != nil
+                ? avformat_seek_file(file.format, index, target, target, Int64.max, 0)
+                : av_seek_frame(file.format, -1, 0, AVSEEK_FLAG_BYTE) >= 0
+                    ? 0 : avformat_seek_file(file.format, index, Int64.min, origin, origin, 0)
+            guard sought >= 0 else { return nil }
+            decoder.flush()
+            var packets = 0
+            while packets < packetLimit {
+                let status = av_read_frame(file.format, decoder.packet)
+                if status == tessera_averror_exit() { throw VideoError.ffmpeg(status, "reading the video") }
+                if status < 0 {
+                    try decoder.send(UnsafeMutablePointer<AVPacket>?.none)
+                    return try decoder.receive().map(picture)
+                }
+                defer { av_packet_unref(decoder.packet) }
+                guard decoder.packet.pointee.stream_index == index else { continue }
+                packets += 1
+                try decoder.send(decoder.packet)
+                if let decoded = try decoder.receive() { return try picture(decoded) }
+            }
+            return nil
+        }
+
+        func picture(_ decoded: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
             let timestamp = decoded.pointee.best_effort_timestamp
             let time = timestamp == tessera_nopts_value() || timeBase.den == 0
                 ? 0 : max(0, Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den))
             if scaler == nil || scaler?.matches(decoded) == false {
                 scaler = try FrameScaler(for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide)
             }
-            guard let scaler else { return nil }
-            let frame = VideoFrame(width: scaler.width, height: scaler.height, rgb: try scaler.scale(decoded), time: time)
+            guard let scaler else { throw VideoError(.corrupt, "a frame could not be converted") }
+            return VideoFrame(width: scaler.width, height: scaler.height, rgb: try scaler.scale(decoded), time: time)
+        }
+
+        // Each keyframe is reached by seeking to it, so that only it and the few frames a decoder
+        // needs to show it are decoded (telling a decoder to skip every frame but keyframes makes
+        // FFmpeg's HEVC decoder hold twice the memory).
+        var best: (frame: VideoFrame, spread: Double)?
+        var time: Double? = start > 0 ? start : nil
+        for _ in 0..<keyframesTried {
+            guard let frame = try firstFrame(from: time) else {
+                // Nothing from `start` on (a clip with one keyframe): from the first keyframe.
+                if time != nil && best == nil, let first = try firstFrame(from: nil) { return first }
+                break
+            }
             let spread = Self.lumaSpread(frame)
             if spread >= uniformSpread { return frame }
             if best.map({ spread > $0.spread }) ?? true { best = (frame, spread) }
-            tried += 1
-            return tried >= keyframesTried ? best?.frame : nil
+            // The next keyframe, at least half a second on.
+            time = max(frame.time, time ?? 0) + 0.5
         }
-
-        for from in start > 0 ? [start, 0] : [0] {
-            let target = origin + Int64(from * Double(timeBase.den) / Double(max(timeBase.num, 1)))
-            // The keyframe at or after `target`; from the start, the first one.
-            let sought = from > 0
-                ? avformat_seek_file(file.format, index, target, target, Int64.max, 0)
-                : avformat_seek_file(file.format, index, Int64.min, 0, 0, 0)
-            if sought < 0 && from > 0 { continue }
-            decoder.flush()
-            var packets = 0
-            var ended = false
-            while !ended && packets < packetLimit {
-                let status = av_read_frame(file.format, decoder.packet)
-                if status == tessera_averror_exit() { throw VideoError.ffmpeg(status, "reading the video") }
-                if status < 0 {
-                    ended = true
-                    try decoder.send(UnsafeMutablePointer<AVPacket>?.none)
-                } else {
-                    defer { av_packet_unref(decoder.packet) }
-                    guard decoder.packet.pointee.stream_index == index else { continue }
-                    packets += 1
-                    try decoder.send(decoder.packet)
-                }
-                while let decoded = try decoder.receive() {
-                    if let chosen = try consider(decoded) { return chosen }
-                }
-            }
-            if let best { return best.frame }
-        }
+        if let best { return best.frame }
         throw VideoError(.noPicture, "no frame of the video decodes")
     }
 
@@ -150,7 +165,6 @@ private final class FrameDecoder {
         let copied = avcodec_parameters_to_context(context, parameters)
         guard copied >= 0 else { throw VideoError.ffmpeg(copied, "the video stream's parameters") }
         context.pointee.thread_count = 1
-        context.pointee.skip_frame = AVDISCARD_NONKEY
         // Decoding at 1/2, 1/4 or 1/8 where the codec can and the result still covers `longSide`.
         let long = Int(max(parameters.pointee.width, parameters.pointee.height))
         var lowres: Int32 = 0

@@ -59,6 +59,22 @@ struct VideoTests {
         #expect(rendered.renditions.allSatisfy { $0.source == .videoFrame })
     }
 
+    /// A short transport stream (as a camera's AVCHD .mts) whose only keyframe is its first
+    /// frame, and whose clock does not start at zero: a search from a way in finds nothing
+    /// after it, so the poster is that first keyframe.
+    @Test func aStreamWithOneKeyframeShowsIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("00001.mts")
+        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=0.6", "-c:v", "libx264", "-g", "1000",
+                              "-output_ts_offset", "1.1", "-f", "mpegts", path])
+        let metadata = try MetadataReader.read(at: FilePath(path))
+        #expect(metadata.format == .mpegTS && metadata.video?.codec == "h264")
+        let (rendered, poster) = try Self.render(FilePath(path))
+        #expect((poster.width, poster.height) == (256, 144))
+        #expect((rendered.posterTime ?? 1) < 0.05, "\(String(describing: rendered.posterTime))")
+    }
+
     @Test func aClipThatIsBlackThroughoutStillHasAPoster() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
