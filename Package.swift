@@ -149,7 +149,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",
-            dependencies: ["TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: ["TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport", "TesseraVideo"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",

@@ -14,6 +14,7 @@ struct PhotoColumns {
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
         "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
+        "motion_offset", "motion_length",
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
@@ -73,8 +74,10 @@ struct PhotoColumns {
     private mutating func fill(_ metadata: PhotoMetadata) {
         values["format"] = metadata.format.rawValue
         values["kind"] = metadata.format.isVideo ? "video" : "photo"
-        values["duration_s"] = metadata.video?.duration
-        values["video_codec"] = metadata.video?.codec
+        values["duration_s"] = (metadata.video ?? metadata.motionFacts)?.duration
+        values["video_codec"] = (metadata.video ?? metadata.motionFacts)?.codec
+        values["motion_offset"] = metadata.motion?.offset
+        values["motion_length"] = metadata.motion?.length
         values["rotation"] = metadata.video?.rotation
         values["frame_rate"] = metadata.video?.frameRate
         values["content_identifier"] = metadata.exif?.contentIdentifier

@@ -230,6 +230,11 @@ extension PhotoIndex {
                     duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"], frameRate: row["frame_rate"],
                     posterTime: row["poster_time_s"])
                 : nil,
+            motion: (row["motion_offset"] as Int64?).flatMap { offset in
+                (row["motion_length"] as Int64?).map {
+                    PhotoRecord.Motion(offset: offset, length: $0, duration: row["duration_s"], codec: row["video_codec"])
+                }
+            },
             contentIdentifier: row["content_identifier"])
     }
 

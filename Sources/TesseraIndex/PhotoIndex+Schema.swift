@@ -404,7 +404,8 @@ extension PhotoIndex {
         // (clockwise degrees of its display matrix, also its orientation), frame_rate and
         // poster_time_s (the frame its renditions show); content_identifier, Apple's Live Photo
         // identifier (a still's maker note, its video's Keys), and the live_photos view that
-        // pairs them. date_source gains 'quicktime' (Apple's creationdate, with its offset) and
+        // pairs them; motion_offset and motion_length, a motion photo's embedded MP4 (its
+        // duration_s and video_codec are that video's). date_source gains 'quicktime' (Apple's creationdate, with its offset) and
         // 'container-utc' (mvhd/Matroska, an instant in UTC); photos is rebuilt for that CHECK,
         // as SQLite's ALTER TABLE cannot change one.
         migrator.registerMigration("v9") { db in
@@ -421,6 +422,8 @@ extension PhotoIndex {
                 ALTER TABLE photos ADD COLUMN frame_rate REAL;
                 ALTER TABLE photos ADD COLUMN poster_time_s REAL;
                 ALTER TABLE photos ADD COLUMN content_identifier TEXT;
+                ALTER TABLE photos ADD COLUMN motion_offset INTEGER;
+                ALTER TABLE photos ADD COLUMN motion_length INTEGER;
                 CREATE INDEX photos_kind ON photos(kind) WHERE kind <> 'photo';
                 CREATE INDEX photos_content_identifier ON photos(content_identifier, album_id) WHERE content_identifier IS NOT NULL;
                 CREATE VIEW live_photos AS

@@ -120,12 +120,29 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var thumbhash: [UInt8]?
     /// A video's facts; nil for a photo.
     public var video: Video? = nil
+    /// A motion photo's embedded MP4: where it lies, and its facts.
+    public var motion: Motion? = nil
     /// Apple's Live Photo identifier, shared by a still and its video.
     public var contentIdentifier: String? = nil
     /// A Live Photo still's video (the `live_photos` view); nil otherwise.
     public var livePhotoVideo: LivePhotoVideo? = nil
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
+
+    /// The MP4 a motion photo carries: its bytes in the file, its duration and codec.
+    public struct Motion: Sendable, Equatable, Encodable {
+        public var offset: Int64
+        public var length: Int64
+        public var duration: Double?
+        public var codec: String?
+
+        public init(offset: Int64, length: Int64, duration: Double?, codec: String?) {
+            self.offset = offset
+            self.length = length
+            self.duration = duration
+            self.codec = codec
+        }
+    }
 
     /// What the index holds of a video beyond what a photo has.
     public struct Video: Sendable, Equatable, Encodable {

@@ -3,6 +3,7 @@ public import SystemPackage
 import TesseraImage
 public import TesseraMetadata
 import TesseraSystem
+import TesseraVideo
 
 /// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`:
 /// what other programs read of a photo, from its file or from the index.
@@ -19,6 +20,8 @@ public struct PhotoReport: Encodable, Sendable {
     public var kind: String
     /// A video's duration, codec, rotation, frame rate and poster frame's time; nil for a photo.
     public var video: PhotoRecord.Video?
+    /// A motion photo's embedded MP4 (offset, length, duration, codec); nil otherwise.
+    public var motion: PhotoRecord.Motion?
     /// The path of a Live Photo still's video (index only: `list`).
     public var livePhotoVideo: String?
     /// The Live Photo identifier a still and its video share (Apple's ContentIdentifier).
@@ -90,6 +93,9 @@ public struct PhotoReport: Encodable, Sendable {
         kind = metadata.format.isVideo ? "video" : "photo"
         video = metadata.video.map { PhotoRecord.Video(facts: $0) }
         contentIdentifier = metadata.exif?.contentIdentifier
+        motion = metadata.motion.map {
+            PhotoRecord.Motion(offset: $0.offset, length: $0.length, duration: metadata.motionFacts?.duration, codec: metadata.motionFacts?.codec)
+        }
         width = metadata.width
         height = metadata.height
         orientation = metadata.orientation
@@ -124,6 +130,7 @@ public struct PhotoReport: Encodable, Sendable {
         video = record.video
         livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
         contentIdentifier = record.contentIdentifier
+        motion = record.motion
         width = record.width
         height = record.height
         orientation = record.orientation
@@ -161,7 +168,7 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, livePhotoVideo, contentIdentifier, width, height, orientation, displayWidth, displayHeight, capturedAt
+        case path, pathBase64, format, kind, video, motion, livePhotoVideo, contentIdentifier, width, height, orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm, gps
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
@@ -174,6 +181,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(format, forKey: .format)
         try container.encode(kind, forKey: .kind)
         try container.encode(video, forKey: .video)
+        try container.encode(motion, forKey: .motion)
         try container.encode(contentIdentifier, forKey: .contentIdentifier)
         if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
         try container.encode(width, forKey: .width)

@@ -182,6 +182,14 @@ public enum MetadataReader {
             coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, video: video, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
+        if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {
+            let (motion, warning) = MotionPhoto.locate(bytes, hint: hint)
+            warning.map { metadata.warnings.append($0) }
+            if let motion {
+                metadata.motion = motion
+                metadata.motionFacts = try? VideoFacts.read(bytes.stream(from: motion.offset, count: motion.length))
+            }
+        }
         if orientationRule.hasSuffix("(sidecar)") {
             var ignored: [String] = []
             let own = Precedence.orientation(

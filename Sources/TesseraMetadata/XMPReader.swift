@@ -29,6 +29,8 @@ public struct XMPFields: Sendable, Equatable {
     public var iso: Int?
     public var focalLength: Double?
     public var focalLength35mm: Double?
+    /// Where Google's motion-photo XMP says its video lies (Container directory, MicroVideo).
+    var motionPhoto: MotionPhoto.Hint?
 
     public init() {}
 
@@ -52,6 +54,7 @@ public struct XMPFields: Sendable, Equatable {
         merged.iso = iso ?? other.iso
         merged.focalLength = focalLength ?? other.focalLength
         merged.focalLength35mm = focalLength35mm ?? other.focalLength35mm
+        merged.motionPhoto = motionPhoto ?? other.motionPhoto
         return merged
     }
 }
@@ -75,6 +78,11 @@ public enum XMPReader {
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
     static let digiKam = "http://www.digikam.org/ns/1.0/"
     static let exifEX = "http://cipa.jp/exif/1.0/"
+    static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
+    static let googleContainer = "http://ns.google.com/photos/1.0/container/"
+    static let googleItem = "http://ns.google.com/photos/1.0/container/item/"
+    /// The most items of a Container directory looked at.
+    static let maxDirectoryItems = 16
 
     /// Exempi initialises the toolkit once per process, and Tessera's namespaces with it
     /// (a property of an unregistered namespace cannot even be asked for).
@@ -83,7 +91,8 @@ public enum XMPReader {
         let registered = xmp_string_new()
         defer { xmp_string_free(registered) }
         // Asking for a property of an unregistered namespace makes Exempi print an error.
-        for (namespace, prefix) in [(digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux")] {
+        for (namespace, prefix) in [(digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux"),
+                                    (googleCamera, "GCamera"), (googleContainer, "Container"), (googleItem, "Item")] {
             _ = xmp_register_namespace(namespace, prefix, registered)
         }
         return true
@@ -142,7 +151,29 @@ private struct XMPDocument: ~Copyable {
         fields.iso = (items(XMPReader.exif, "ISOSpeedRatings").first ?? text(XMPReader.exif, "ISOSpeedRatings")).flatMap { Int($0) }
         fields.focalLength = text(XMPReader.exif, "FocalLength").flatMap(Self.number)
         fields.focalLength35mm = text(XMPReader.exif, "FocalLengthIn35mmFilm").flatMap(Self.number)
+        fields.motionPhoto = motionPhoto()
         return fields
+    }
+
+    /// Google's motion-photo properties: the video item of the Container directory (semantic
+    /// `MotionPhoto`), whose length counts from the end of the file, or MicroVideo's offset.
+    private func motionPhoto() -> MotionPhoto.Hint? {
+        var hint = MotionPhoto.Hint()
+        for index in 1...XMPReader.maxDirectoryItems {
+            // `<rdf:li><Container:Item Item:…/></rdf:li>` makes Container:Item the item's type
+            // (its fields are the li's own); with rdf:parseType="Resource" it is a field.
+            let typed = "Directory[\(index)]/Item:", field = "Directory[\(index)]/Container:Item/Item:"
+            guard let item = [typed, field].first(where: { text(XMPReader.googleContainer, $0 + "Semantic") != nil }),
+                  let semantic = text(XMPReader.googleContainer, item + "Semantic")
+            else { break }
+            if semantic == "MotionPhoto", let length = text(XMPReader.googleContainer, item + "Length").flatMap({ Int64($0) }) {
+                hint.videoItemLength = length
+            }
+        }
+        if text(XMPReader.googleCamera, "MicroVideo") == "1" {
+            hint.microVideoOffset = text(XMPReader.googleCamera, "MicroVideoOffset").flatMap { Int64($0) }
+        }
+        return hint.videoItemLength != nil || hint.microVideoOffset != nil ? hint : nil
     }
 
     /// A simple property's text, trimmed; nil when absent, empty or not simple.

@@ -180,7 +180,13 @@ public struct FileReader: ~Copyable {
 
     /// A stream of the file's bytes from the start, for a decoder that pulls them in order.
     public func stream() -> ByteStream {
-        ByteStream(file: file, prefix: prefix, path: path, size: size)
+        ByteStream(file: file, prefix: prefix, path: path, base: 0, size: size)
+    }
+
+    /// A stream of `count` bytes from `offset`, as if they were a file: a video inside a photo.
+    public func stream(from offset: Int64, count: Int64) -> ByteStream {
+        let start = min(max(offset, 0), size)
+        return ByteStream(file: file, prefix: prefix, path: path, base: start, size: min(max(count, 0), size - start))
     }
 }
 
@@ -192,15 +198,18 @@ public final class ByteStream {
     private let file: RegularFile?
     private let prefix: [UInt8]
     private let path: FilePath
+    /// Where in the file the stream's first byte is.
+    private let base: Int64
     /// Where the next read starts.
     public private(set) var offset: Int64 = 0
     /// Bytes the stream delivers in all.
     public let size: Int64
 
-    fileprivate init(file: RegularFile?, prefix: [UInt8], path: FilePath, size: Int64) {
+    fileprivate init(file: RegularFile?, prefix: [UInt8], path: FilePath, base: Int64, size: Int64) {
         self.file = file
         self.prefix = prefix
         self.path = path
+        self.base = base
         self.size = size
     }
 
@@ -215,7 +224,7 @@ public final class ByteStream {
         guard offset < size else { return 0 }
         let count = Int(min(Int64(buffer.count), size - offset))
         let got = (try? FileReader.read(
-            file: file, prefix: prefix, path: path, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))) ?? 0
+            file: file, prefix: prefix, path: path, at: base + offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))) ?? 0
         offset += Int64(got)
         return got
     }

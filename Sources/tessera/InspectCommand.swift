@@ -80,6 +80,11 @@ struct InspectCommand: ParsableCommand {
         if let description = report.annotations.description { lines.append("  description  \(description)") }
         if !report.annotations.keywords.isEmpty { lines.append("  keywords     \(report.annotations.keywords.joined(separator: ", "))") }
         if let sidecar = report.annotations.sidecar { lines.append("  sidecar      \(sidecar)") }
+        if let motion = report.motion {
+            lines.append("  motion       an MP4 of \(motion.length) bytes at byte \(motion.offset)"
+                + (motion.duration.map { String(format: ", %.1f s", $0) } ?? "") + (motion.codec.map { " \($0)" } ?? ""))
+        }
+        if let identifier = report.contentIdentifier { lines.append("  live photo   \(identifier)") }
         if let gps = report.gps {
             lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
         }

@@ -212,8 +212,25 @@ struct PhotoIndexTests {
                 contentHash: "hash-video", key: "key-video",
                 renditions: [RenditionEntry(spec: .square(256), width: 256, height: 256, bytes: 900, path: "/cache/256/ke/key-video.jpg", source: .videoFrame)],
                 thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256;test", posterTime: 3)))
+        // And a motion photo: a still whose XMP (MicroVideo) says the clip follows it.
+        let mp4 = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.string)))
+        let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1"
+             GCamera:MicroVideoOffset="\(mp4.count)"/></rdf:RDF></x:xmpmeta>
+            """.utf8)
+        let plain = try SampleImage.jpeg(SampleImage.pixels(width: 8, height: 8))
+        let still = Array(plain.prefix(2)) + [0xFF, 0xE1, UInt8((xmp.count + 2) >> 8), UInt8((xmp.count + 2) & 0xFF)] + xmp
+            + Array(plain.dropFirst(2)) + mp4
+        let motionPath = FilePath("/photos/Garden/motion.jpg")
+        let motion = FileUpdate(
+            path: motionPath, albumPath: FilePath("/photos/Garden"), root: "/photos",
+            identity: FileIdentity(device: 1, inode: 21, size: Int64(still.count), mtimeNanoseconds: 0),
+            content: .photo(
+                try MetadataReader.read(contents: still, path: motionPath, mtime: FileTime(seconds: 0, nanoseconds: 0)), warnings: [],
+                renditions: PhotoRenditions(contentHash: "hash-motion", key: "key-motion", renditions: [], thumbhash: nil, settings: "test")))
         let scan = try index.beginScan(roots: ["/photos"], full: false)
-        try index.apply([video], moves: [], scanID: scan.id)
+        try index.apply([video, motion], moves: [], scanID: scan.id)
         try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
         let queries = try Self.documentedQueries()
         #expect(queries.count >= 4)

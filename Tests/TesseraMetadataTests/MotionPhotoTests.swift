@@ -1,0 +1,81 @@
+import Foundation
+import SystemPackage
+import TesseraMetadata
+import TesseraSamples
+import TesseraSystem
+import TesseraTestSupport
+import TesseraVideo
+import Testing
+
+/// Motion photos built here by appending an MP4 to a JPEG whose XMP says where it is, as Google's
+/// cameras write them, and the corpus's real ones.
+@Suite(.enabled(if: VideoFixture.ffmpeg != nil, "ffmpeg is not installed"))
+struct MotionPhotoTests {
+    static func mp4() throws -> [UInt8] {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory))))
+    }
+
+    /// Google's Container directory: the video item's length counts its padding too. Cameras
+    /// write each item as a typed node (`<rdf:li><Container:Item …/>`); an editor may write
+    /// Container:Item as a field (`rdf:parseType="Resource"`).
+    static func directory(videoLength: Int, padding: Int = 0, typed: Bool = true) -> String {
+        let li = typed ? "<rdf:li>" : #"<rdf:li rdf:parseType="Resource">"#
+        return """
+            <Container:Directory><rdf:Seq>
+            \(li)<Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/></rdf:li>
+            \(li)<Container:Item Item:Semantic="MotionPhoto" Item:Mime="video/mp4" \
+            Item:Length="\(videoLength + padding)" Item:Padding="\(padding)"/></rdf:li>
+            </rdf:Seq></Container:Directory>
+            """
+    }
+
+    static let namespaces = #"xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/""#
+
+    @Test(arguments: [true, false])
+    func theVideoAContainerDirectoryPointsAtIsFoundAndChecked(typed: Bool) throws {
+        let video = try Self.mp4()
+        // A trailer after the MP4 that is not one of its boxes (Samsung's SEF) is not part of it.
+        let trailer = [0, 0, 0, 16] + Array("sefd".utf8) + [UInt8](repeating: 7, count: 8)
+        let xmp = XMPTests.packet(
+            Self.directory(videoLength: video.count, padding: trailer.count, typed: typed), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
+        let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
+        let metadata = try XMPTests.read(still + video + trailer)
+        #expect(metadata.format == .jpeg)
+        #expect(metadata.motion == EmbeddedVideo(offset: Int64(still.count), length: Int64(video.count)))
+        #expect(metadata.motionFacts?.codec == "h264")
+        #expect(metadata.warnings.isEmpty)
+    }
+
+    @Test func microVideoCountsItsOffsetFromTheEnd() throws {
+        let video = try Self.mp4()
+        let xmp = XMPTests.packet("", attributes: Self.namespaces + #" GCamera:MicroVideo="1" GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\#(video.count)""#)
+        let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
+        let metadata = try XMPTests.read(still + video)
+        #expect(metadata.motion == EmbeddedVideo(offset: Int64(still.count), length: Int64(video.count)))
+    }
+
+    @Test func aPromiseWithoutAVideoIsAWarningAndTheStillIsUnharmed() throws {
+        let xmp = XMPTests.packet(Self.directory(videoLength: 5000), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
+        let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
+        let metadata = try XMPTests.read(still + [UInt8](repeating: 0x55, count: 6000))
+        #expect(metadata.motion == nil)
+        #expect(metadata.warnings.contains { $0.contains("no MP4 starts where it says") })
+        #expect(metadata.width > 0)
+        // No XMP, no search: an MP4 merely appended is not taken for a motion photo.
+        let plain = try XMPTests.jpeg(app1: [])
+        #expect(try XMPTests.read(plain + (try Self.mp4())).motion == nil)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func realMotionPhotos() throws {
+        let google = try MetadataReader.read(at: FilePath(Corpus.path("media/motion/motion_photo.jpeg")))
+        #expect(google.motion == EmbeddedVideo(offset: 30821, length: 122_562))
+        let samsung = try MetadataReader.read(at: FilePath(Corpus.path("media/motion/samsung-one-ui-6.heic")))
+        #expect(samsung.motion == EmbeddedVideo(offset: 452_284, length: 3_226_469))
+        #expect(abs((samsung.motionFacts?.duration ?? 0) - 3.13) < 0.01)
+        let lookalike = try MetadataReader.read(at: FilePath(Corpus.path("media/motion/not-motion/pixel_8.jpg")))
+        #expect(lookalike.motion == nil)
+    }
+}
