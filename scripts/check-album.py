@@ -132,10 +132,27 @@ def library(tessera, root):
               date=f"2024:05:{1 + n // 6:02d} {8 + n % 12:02d}:{n:02d}:00",
               gps=(48.8584 + n / 1000, 2.2945) if n == 3 else None)
     photo(root / "Messages" / "IMG-20190812-WA0001.jpg", 1600, 1200, 99)
+    clips(root / "Clips")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
         photo(root / "Big" / f"IMG_{n:05d}.jpg", width // 8, height // 8, n,
               date=f"2021:{1 + n // 252 % 12:02d}:{1 + n // 9 % 28:02d} {n % 24:02d}:{n % 60:02d}:00")
+
+
+def clips(folder):
+    """A phone video (H.264, held upright), one in HEVC (which browsers do not play), and a Live
+    Photo: a still and a short video of its name."""
+    folder.mkdir(parents=True)
+    def ffmpeg(*arguments):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", *arguments], check=True)
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=4", "-c:v", "libx264", "-pix_fmt", "yuv420p", str(folder / "plain.mp4"))
+    # The display matrix of a phone held upright: the legacy tag, set when the stream is copied.
+    ffmpeg("-i", str(folder / "plain.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=270", str(folder / "VID_0001.mp4"))
+    (folder / "plain.mp4").unlink()
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-c:v", "libx265", "-x265-params", "log-level=error",
+           "-tag:v", "hvc1", str(folder / "VID_0002.mov"))
+    photo(folder / "IMG_0500.JPG", 1600, 1200, 500, date="2024:06:01 10:00:00")
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=s=800x600:r=25:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", str(folder / "IMG_0500.MOV"))
 
 
 def page_metrics(page, style, scale, aspects):
@@ -284,6 +301,7 @@ def main():
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
                     context.close()
         check_viewer(browser, sites["justified"], out)
+        check_videos(browser, sites["justified"], out)
         check_big_album(browser, sites, out)
         check_portable(sites["justified"], work)
         browser.close()
@@ -360,6 +378,58 @@ def check_viewer(browser, site, out):
     place = [fact for entry in entries if entry["name"] == "DSC_0003.jpg" for fact in entry["facts"] if fact["label"] == "Place"]
     check(place and place[0]["value"].startswith("48.86") and "openstreetmap.org" in place[0].get("link", ""),
           f"the GPS photo's place: {place}")
+
+
+def check_videos(browser, site, out):
+    """Videos and Live Photos in Chromium: badges on the tiles, a player that plays, the motion
+    of a Live Photo on hover, a link for a codec the browser does not play, and the lightbox."""
+    album = next(site.glob("albums/clips-*/index.html"))
+    for width, scale in ((1280, 1), (390, 2)):
+        context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(album.as_uri(), wait_until="load")
+        where = f"videos at {width} px"
+        tiles = page.evaluate("""[...[...document.querySelectorAll('.layout')].find(l => getComputedStyle(l).display !== 'none')
+            .querySelectorAll('a.photo')].map(a => [a.querySelector('img').alt, (a.querySelector('.badge') || {}).textContent || ''])""")
+        badges = dict(tiles)
+        check(set(badges) == {"VID_0001.mp4", "VID_0002.mov", "IMG_0500.JPG"}, f"{where}: tiles {sorted(badges)} (the Live Photo's video is no tile)")
+        check(badges.get("VID_0001.mp4") == "0:04" and badges.get("VID_0002.mov") == "0:02" and badges.get("IMG_0500.JPG") == "LIVE",
+              f"{where}: badges {badges}")
+        page.screenshot(path=str(out / f"videos-{width}-{scale}x.png"), full_page=True)
+        # The lightbox plays the video in place of its poster.
+        page.locator(".layout:visible a.photo", has=page.locator("img[alt='VID_0001.mp4']")).click()
+        page.wait_for_selector(".lightbox:not([hidden]) video")
+        page.wait_for_function("document.querySelector('.lightbox video').readyState >= 1")
+        shown = page.evaluate("[document.querySelector('.lightbox video').videoWidth, document.querySelector('.lightbox video').videoHeight]")
+        check(shown == [360, 640], f"{where}: the lightbox video is {shown}, not upright (360×640)")
+        page.screenshot(path=str(out / f"videos-lightbox-{width}-{scale}x.png"))
+        check(not errors, f"{where}: script errors {errors[:2]}")
+        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    views = {p.read_text(encoding="utf-8"): p for p in album.parent.glob("view/*.html")}
+    def view(name):
+        return next(p for text, p in views.items() if f"<h2>{name}</h2>" in text)
+    page.goto(view("VID_0001.mp4").as_uri(), wait_until="load")
+    page.wait_for_function("document.querySelector('figure video[controls]') && document.querySelector('figure video').readyState >= 1")
+    box = page.locator("figure video").bounding_box()
+    check(box["height"] > box["width"], f"the upright phone video is drawn {box['width']}×{box['height']}")
+    page.evaluate("document.querySelector('figure video').muted = true; document.querySelector('figure video').play()")
+    page.wait_for_function("document.querySelector('figure video').currentTime > 0.2")
+    check("0:04" in page.inner_text(".facts"), f"the video page's facts: {page.inner_text('.facts')!r}")
+    page.screenshot(path=str(out / "video-page-1280.png"))
+    page.goto(view("IMG_0500.JPG").as_uri(), wait_until="load")
+    page.hover("figure.live")
+    page.wait_for_function("document.querySelector('figure.live.playing video') && document.querySelector('figure.live video').currentTime > 0.1")
+    page.screenshot(path=str(out / "live-photo-page-1280.png"))
+    page.mouse.move(0, 0)
+    check(page.evaluate("document.querySelector('figure.live video').paused"), "the Live Photo keeps playing after the pointer left")
+    page.goto(view("VID_0002.mov").as_uri(), wait_until="load")
+    check(page.locator("figure video").count() == 0 and page.locator("a", has_text="Video (HEVC)").count() == 1,
+          "the HEVC video's page offers no player it cannot use, and the file")
+    context.close()
 
 
 def check_big_album(browser, sites, out):

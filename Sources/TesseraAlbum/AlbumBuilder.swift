@@ -142,6 +142,7 @@ public struct AlbumBuilder: Sendable {
             for photo in collection.photos {
                 for entry in photo.renditions { placed.append(media.rendition(entry.path) != nil) }
                 placed.append(ViewerPages.original(photo, media: media, albumFolders: albumFolders) != nil)
+                if let motion = Motion(photo) { placed.append(media.video(motion.source) != nil) }
             }
             let fingerprint = fingerprint(collection, placed: placed)
             // A link in place of the folder is replaced by an empty one, whose pages are then written.
@@ -206,12 +207,16 @@ public struct AlbumBuilder: Sendable {
     /// What changes a collection's pages: its photos and everything shown of them, which of
     /// their files could be placed, and the options.
     private func fingerprint(_ collection: Collection, placed: [Bool]) -> String {
-        var text = "v3|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        // v4: videos, Live Photos and motion photos play.
+        var text = "v4|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
         text += "|\(collection.title)|\(collection.subtitle)"
         for photo in collection.photos {
             text += "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
             text += "|\(photo.renditions.map { "\($0.path):\($0.width)x\($0.height)" }.joined(separator: ","))"
             text += "|\(photo.thumbhash.map { XXH64.hex(XXH64.hash($0)) } ?? "")"
+            if let motion = Motion(photo) {
+                text += "|\(motion.badge)|\(motion.playable)|\(String(decoding: photo.livePhotoVideo?.pathBytes ?? [], as: UTF8.self))"
+            }
             text += PhotoFact.facts(of: photo).map { "\($0.label)=\($0.value)" }.joined(separator: ";")
         }
         return XXH64.hex(XXH64.hash(Array(text.utf8)))

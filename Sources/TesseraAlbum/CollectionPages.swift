@@ -180,6 +180,7 @@ struct CollectionPages {
             + "<img class=\"h\(photo.id)\" \(image)"
             + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
+            + (Motion(photo).map { "<span class=\"badge\">\(HTML.escape($0.badge))</span>" } ?? "")
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
     }
 
@@ -236,9 +237,12 @@ struct CollectionPages {
     /// What the lightbox reads, in album order: `photos.js`, loaded by the script on first use.
     private func writeLightboxData(_ photos: [PhotoRecord], into directory: String) throws(AlbumError) {
         struct Source: Encodable { var url: String, width: Int }
+        /// What plays: `live` (on press or hover, muted) or not (with controls), and whether a
+        /// browser can (else the page offers the file).
+        struct Video: Encodable { var url: String, live: Bool, playable: Bool }
         struct Entry: Encodable {
             var id: String, name: String, view: String, original: String?
-            var width: Int, height: Int, sources: [Source], facts: [PhotoFact]
+            var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
         }
         let entries = photos.map { photo in
             let size = ViewerPages.displaySize(photo)
@@ -248,7 +252,12 @@ struct CollectionPages {
                 original: ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 },
                 width: size.width, height: size.height,
                 sources: sources.map { Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width) },
-                facts: PhotoFact.facts(of: photo))
+                facts: PhotoFact.facts(of: photo),
+                video: Motion(photo).flatMap { motion in
+                    media.video(motion.source).map {
+                        Video(url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live, playable: motion.playable)
+                    }
+                })
         }
         let encoder = JSONEncoder()
         // Sorted keys: the same index gives the same bytes, build after build.

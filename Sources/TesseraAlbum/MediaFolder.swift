@@ -20,6 +20,66 @@ final class MediaFolder {
     /// Files placed in this build (nil: missing), so each is placed once.
     private var renditions: [String: String?] = [:]
     private var placedOriginals: [Int64: String?] = [:]
+    private var placedVideos: [Int64: String?] = [:]
+
+    /// Where the bytes of something to play are: a whole file (a video, a Live Photo's video),
+    /// or a range of one (the MP4 inside a motion photo).
+    enum VideoSource {
+        case file([UInt8], id: Int64)
+        case range([UInt8], id: Int64, offset: Int64, length: Int64)
+    }
+
+    /// Places what `source` holds under `media/video/` (a video hard-linked like a rendition; a
+    /// motion photo's MP4 written out of its photo) and returns its path relative to the output;
+    /// nil when it cannot be placed. Pages play it whether or not originals are included.
+    func video(_ source: VideoSource) -> String? {
+        let id: Int64
+        switch source {
+        case .file(_, let fileID), .range(_, let fileID, _, _): id = fileID
+        }
+        if let known = placedVideos[id] { return known }
+        var placed: String?
+        switch source {
+        case .file(let bytes, _):
+            let name = String(decoding: bytes, as: UTF8.self)
+            let suffix = name.split(separator: ".").last.map { $0.lowercased() }.flatMap { $0.count <= 4 ? "." + $0 : nil } ?? ""
+            let relative = "media/video/\(id)\(suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") } ? suffix : "")"
+            placed = place(FilePath(rawBytes: bytes), relative: relative, copy: copyRenditions) ? relative : nil
+        case .range(let bytes, _, let offset, let length):
+            placed = extract(FilePath(rawBytes: bytes), offset: offset, length: length, relative: "media/video/\(id)-motion.mp4")
+        }
+        placedVideos[id] = .some(placed)
+        return placed
+    }
+
+    /// The largest motion-photo video written out (phones write a few megabytes).
+    static let maxExtracted: Int64 = 256 << 20
+
+    /// Writes `length` bytes of `source` from `offset` to `relative`, unless a file of that size is there.
+    private func extract(_ source: FilePath, offset: Int64, length: Int64, relative: String) -> String? {
+        let target = FilePath(outputText + "/" + relative)
+        guard length > 0, length <= Self.maxExtracted else {
+            missing += 1
+            return nil
+        }
+        do {
+            try output.parent(of: relative)
+            if let placed = try? FileSystem.linkStatus(of: target), placed.type == .regular, placed.size == length {
+                referenced.insert(relative)
+                return relative
+            }
+            let bytes = try FileReader.withFile(at: source, opening: { $0 }) { reader throws(FileReadError) in
+                try reader.readExactly(at: offset, count: Int(length), what: "its video")
+            }
+            try FileSystem.writeAtomically(bytes, to: target)
+            copied += 1
+            referenced.insert(relative)
+            return relative
+        } catch {
+            missing += 1
+            return nil
+        }
+    }
 
     init(output: OutputFolder, copyRenditions: Bool, originals: AlbumBuilder.Originals) {
         self.output = output

@@ -42,6 +42,11 @@ struct PhotoFact: Encodable, Equatable {
             facts.append(PhotoFact(
                 "Size", "\(width) × \(height) px (\(formatted(megapixels, decimals: 1)) MP), \(photo.format.rawValue.uppercased())"))
         }
+        if let motion = Motion(photo) {
+            let parts = [motion.duration.map(Motion.clock), motion.codec?.uppercased(),
+                         photo.video?.frameRate.map { "\(formatted($0, decimals: 0)) fps" }].compactMap { $0 }
+            facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))
+        }
         if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite {
             let latitude = formatted(gps.latitude, decimals: 5), longitude = formatted(gps.longitude, decimals: 5)
             facts.append(PhotoFact(

@@ -40,11 +40,30 @@ struct ViewerPages {
                     ?? HTML.escape(fact.value)
                 return "<dt>\(HTML.escape(fact.label))</dt><dd\(fact.guess ? " class=\"guess\"" : "")>\(value)</dd>"
             }
+            let picture = "<img \(image)sizes=\"min(100vw, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh)\" "
+                + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\"\(placeholder)>"
+            var figure = "<figure>\(picture)</figure>"
+            if let motion = Motion(photo), let video = media.video(motion.source) {
+                let url = Self.prefix + HTML.url(Array(video.utf8))
+                let poster = candidates.last.map { " poster=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\"" } ?? ""
+                switch (motion.kind, motion.playable) {
+                case (.video, true):
+                    figure = "<figure><video controls preload=\"metadata\" playsinline\(poster) src=\"\(url)\" "
+                        + "width=\"\(size.width)\" height=\"\(size.height)\"></video></figure>"
+                case (.live, true):
+                    // Shown and played while pressed or hovered (album.js); a link without script.
+                    figure = "<figure class=\"live\">\(picture)<video muted loop playsinline preload=\"none\" src=\"\(url)\" "
+                        + "width=\"\(size.width)\" height=\"\(size.height)\"></video></figure>"
+                    steps.append("<a href=\"\(url)\">Motion</a>")
+                case (_, false):
+                    // A codec browsers do not play (HEVC, MPEG-4 part 2, MJPEG): the file, to open elsewhere.
+                    steps.append("<a href=\"\(url)\" download>\(motion.kind == .video ? "Video" : "Motion") (\(HTML.escape(motion.codec?.uppercased() ?? "video")))</a>")
+                }
+            }
             let body = """
                 <header><nav class="crumbs"><a rel="up" href="../\(pageOf(photo))">← \(HTML.escape(title))</a>\
                 <span>\(index + 1) / \(photos.count)</span></nav></header>
-                <figure><img \(image)sizes="min(100vw, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh)" \
-                width="\(size.width)" height="\(size.height)" alt="\(HTML.escape(name))"\(placeholder)></figure>
+                \(figure)
                 <div><nav class="steps">\(steps.joined(separator: " "))</nav>
                 <aside class="facts"><h2>\(HTML.escape(name))</h2><dl>\(facts.joined())</dl></aside></div>
                 """

@@ -1,16 +1,21 @@
 public import SystemPackage
 import TesseraSystem
+public import TesseraMetadata
 
 /// The video half of a Live Photo: a row of its own, shown as the still's motion.
 public struct LivePhotoVideo: Sendable, Equatable {
     public var id: Int64
     public var pathBytes: [UInt8]
+    public var format: ImageFormat
     public var duration: Double?
+    public var codec: String?
 
-    public init(id: Int64, pathBytes: [UInt8], duration: Double?) {
+    public init(id: Int64, pathBytes: [UInt8], format: ImageFormat, duration: Double?, codec: String?) {
         self.id = id
         self.pathBytes = pathBytes
+        self.format = format
         self.duration = duration
+        self.codec = codec
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }

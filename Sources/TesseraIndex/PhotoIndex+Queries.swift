@@ -119,11 +119,13 @@ extension PhotoIndex {
         var videos: [Int64: LivePhotoVideo] = [:]
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
             let rows = try Row.fetchAll(db, sql: """
-                SELECT l.still_id, v.id, v.path, v.duration_s FROM live_photos l JOIN photos v ON v.id = l.video_id
+                SELECT l.still_id, v.id, v.path, v.format, v.duration_s, v.video_codec FROM live_photos l JOIN photos v ON v.id = l.video_id
                 WHERE l.still_id IN (\(databaseQuestionMarks(count: chunk.count)))
                 """, arguments: StatementArguments(Array(chunk)))
             for row in rows {
-                videos[row[0]] = LivePhotoVideo(id: row[1], pathBytes: [UInt8](row[2] as Data), duration: row[3])
+                videos[row[0]] = LivePhotoVideo(
+                    id: row[1], pathBytes: [UInt8](row[2] as Data), format: ImageFormat(rawValue: row[3]) ?? .mov, duration: row[4],
+                    codec: row[5])
             }
         }
         return videos

@@ -1,6 +1,17 @@
 (() => {
   'use strict';
+  // A Live Photo or motion photo plays its motion, muted, while pressed or hovered.
+  const liven = (figure) => {
+    const video = figure.querySelector('video');
+    if (!video) return;
+    const start = () => { figure.classList.add('playing'); video.play().catch(() => {}); };
+    const stop = () => { figure.classList.remove('playing'); video.pause(); video.currentTime = 0; };
+    figure.addEventListener('pointerenter', start);
+    figure.addEventListener('pointerdown', start);
+    for (const type of ['pointerleave', 'pointerup', 'pointercancel']) figure.addEventListener(type, stop);
+  };
   if (document.body.classList.contains('viewer-page')) {
+    document.querySelectorAll('figure.live').forEach(liven);
     // The plain viewer pages: keys follow the page's own links.
     document.addEventListener('keydown', (event) => {
       const rel = {ArrowLeft: 'prev', ArrowRight: 'next', Escape: 'up'}[event.key];
@@ -24,6 +35,10 @@
   };
   const image = element('img', {alt: '', decoding: 'async'});
   const figure = element('figure', {}, image);
+  let motion = null;
+  figure.addEventListener('pointerenter', () => motion && motion.start());
+  figure.addEventListener('pointerdown', () => motion && motion.start());
+  for (const type of ['pointerleave', 'pointerup', 'pointercancel']) figure.addEventListener(type, () => motion && motion.stop());
   const prev = element('button', {className: 'prev', type: 'button', textContent: '‹', title: 'Previous (←)'});
   const next = element('button', {className: 'next', type: 'button', textContent: '›', title: 'Next (→)'});
   const close = element('button', {className: 'close', type: 'button', textContent: '×', title: 'Close (Esc)'});
@@ -46,6 +61,26 @@
     image.srcset = photo.sources.map((source) => `${source.url} ${source.width}w`).join(', ');
     if (photo.sources.length) image.src = photo.sources[photo.sources.length - 1].url;
     image.alt = photo.name;
+    // A video plays with controls in place of its poster; a Live Photo's motion over the still.
+    figure.querySelectorAll('video').forEach((old) => { old.pause(); old.remove(); });
+    figure.classList.remove('live', 'playing');
+    image.hidden = false;
+    motion = null;
+    const clip = photo.video && photo.video.playable ? photo.video : null;
+    if (clip && !clip.live) {
+      const poster = photo.sources.length ? photo.sources[photo.sources.length - 1].url : '';
+      figure.append(element('video', {controls: true, playsInline: true, preload: 'metadata', poster, src: clip.url,
+                                      width: photo.width, height: photo.height}));
+      image.hidden = true;
+    } else if (clip) {
+      const video = element('video', {muted: true, loop: true, playsInline: true, preload: 'none', src: clip.url});
+      figure.classList.add('live');
+      figure.append(video);
+      motion = {
+        start: () => { figure.classList.add('playing'); video.play().catch(() => {}); },
+        stop: () => { figure.classList.remove('playing'); video.pause(); video.currentTime = 0; },
+      };
+    }
     const list = element('dl');
     for (const fact of photo.facts) {
       const value = fact.link ? element('a', {href: fact.link, textContent: fact.value, rel: 'noopener'})
@@ -55,6 +90,9 @@
     const links = element('p');
     links.append(element('a', {href: photo.view, textContent: 'Photo page'}));
     if (photo.original) links.append(' · ', element('a', {href: photo.original, textContent: 'Original', download: photo.name}));
+    if (photo.video && !photo.video.playable) {
+      links.append(' · ', element('a', {href: photo.video.url, textContent: photo.video.live ? 'Motion' : 'Video', download: ''}));
+    }
     facts.replaceChildren(element('h2', {textContent: photo.name}), list, links);
     counter.textContent = `${index + 1} / ${photos.length}`;
     prev.disabled = index === 0;
@@ -79,6 +117,7 @@
     close.focus({preventScroll: true});
   }, () => { location.href = link.href; });
   const dismiss = () => {
+    figure.querySelectorAll('video').forEach((video) => video.pause());
     viewer.hidden = true;
     document.documentElement.classList.remove('viewing');
     window.scrollTo(0, savedScroll);

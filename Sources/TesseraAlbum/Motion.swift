@@ -1,0 +1,60 @@
+import TesseraIndex
+import TesseraMetadata
+
+/// What the album site plays for an item: a video itself, a Live Photo's video, or the MP4 a
+/// motion photo carries; and whether a browser can play it.
+struct Motion {
+    enum Kind {
+        /// The item is a video: the viewer plays it with controls, its poster shown first.
+        case video
+        /// A still with motion (a Live Photo, a motion photo): it plays, muted, on press or hover.
+        case live
+    }
+
+    let kind: Kind
+    /// Seconds, when known.
+    let duration: Double?
+    /// The codec as FFmpeg names it, and the container.
+    let codec: String?
+    let container: ImageFormat
+    /// Where its bytes are: a whole file, or a range of one (a motion photo's MP4).
+    let source: MediaFolder.VideoSource
+
+    /// What every current browser plays: H.264, VP8, VP9 and AV1, in MP4 (QuickTime and M4V
+    /// are read as MP4) or WebM. Not HEVC, MPEG-4 part 2 or MJPEG, nor MPEG-TS, AVI or Matroska.
+    static let playableCodecs: Set<String> = ["h264", "vp8", "vp9", "av1"]
+    static let playableContainers: Set<ImageFormat> = [.mp4, .mov, .m4v, .webm]
+
+    var playable: Bool { (codec.map(Self.playableCodecs.contains) ?? false) && Self.playableContainers.contains(container) }
+
+    init?(_ photo: PhotoRecord) {
+        if let video = photo.video {
+            (kind, duration, codec, container) = (.video, video.duration, video.codec, photo.format)
+            source = .file(photo.pathBytes, id: photo.id)
+        } else if let live = photo.livePhotoVideo {
+            (kind, duration, codec, container) = (.live, live.duration, live.codec, live.format)
+            source = .file(live.pathBytes, id: live.id)
+        } else if let motion = photo.motion {
+            (kind, duration, codec, container) = (.live, motion.duration, motion.codec, .mp4)
+            source = .range(photo.pathBytes, id: photo.id, offset: motion.offset, length: motion.length)
+        } else {
+            return nil
+        }
+    }
+
+    /// "0:07", "1:02:03": a video's length as players show it.
+    static func clock(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds.rounded()))
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
+    }
+
+    /// The badge a tile carries: a video's length, or LIVE.
+    var badge: String {
+        switch kind {
+        case .video: duration.map(Self.clock) ?? "▶"
+        case .live: "LIVE"
+        }
+    }
+}
