@@ -46,26 +46,20 @@ extension CaptureDate {
                 return (clock, offset)
             }))
         }
-        func addXMP(_ text: String?, _ label: String) {
+        /// A date written as text, read by `read`; text that is no date is a warning.
+        func addText(_ text: String?, _ label: String, _ source: DateSource, _ read: @escaping (String) -> (WallClock, UTCOffset?)?) {
             guard let text else { return }
-            candidates.append(Candidate(label: "XMP \(label)", text: text, source: .xmp, parse: { warnings in
-                guard let date = DateText.xmp(text) else {
-                    warnings.append("XMP \(label) \"\(text)\" is not a date; ignored")
+            candidates.append(Candidate(label: label, text: text, source: source, parse: { warnings in
+                guard let date = read(text) else {
+                    warnings.append("\(label) \"\(text)\" is not a date; ignored")
                     return nil
                 }
                 return date
             }))
         }
+        func addXMP(_ text: String?, _ label: String) { addText(text, "XMP \(label)", .xmp, DateText.xmp) }
         // A video's own dates come first, as EXIF's do for a photo: the camera's clock.
-        if let text = video?.tags["com.apple.quicktime.creationdate"] {
-            candidates.append(Candidate(label: "QuickTime creationdate", text: text, source: .quicktime, parse: { warnings in
-                guard let date = DateText.pngCreationTime(text) else {
-                    warnings.append("QuickTime creationdate \"\(text)\" is not a date; ignored")
-                    return nil
-                }
-                return date
-            }))
-        }
+        addText(video?.tags["com.apple.quicktime.creationdate"], "QuickTime creationdate", .quicktime, DateText.pngCreationTime)
         if let text = video?.tags["creation_time"] {
             // An instant in UTC; zero (1904 or 1970 in the file) means the camera did not set it.
             if let (clock, offset) = DateText.pngCreationTime(text) {
@@ -84,15 +78,7 @@ extension CaptureDate {
         addXMP(xmp?.dateTimeOriginal, "exif:DateTimeOriginal")
         addXMP(xmp?.createDate, "xmp:CreateDate")
         addXMP(xmp?.dateCreated, "photoshop:DateCreated")
-        if let text = png?.creationTime {
-            candidates.append(Candidate(label: "PNG Creation Time", text: text, source: .png, parse: { warnings in
-                guard let date = DateText.pngCreationTime(text) else {
-                    warnings.append("PNG Creation Time \"\(text)\" is not a date; ignored")
-                    return nil
-                }
-                return date
-            }))
-        }
+        addText(png?.creationTime, "PNG Creation Time", .png, DateText.pngCreationTime)
         if let time = png?.time {
             let clock = WallClock(
                 year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second)
