@@ -59,9 +59,10 @@ let package = Package(
         .systemLibrary(  // TesseraMetadata
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(  // TesseraVideo
-            name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        // FFmpeg (libavformat-dev, libavcodec-dev, libswscale-dev): its headers at build time, its
+        // libraries opened on first use (see its header).
+        .target(  // TesseraVideo
+            name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(
             name: "TesseraSystem",

@@ -56,7 +56,8 @@ public enum PosterFrame {
         guard !overflow, needed <= memoryLimit else {
             throw VideoError(.tooLarge, "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
         }
-        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide)
+        let ff = file.ff
+        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide, ff)
         let timeBase = video.pointee.time_base
         // Times count from the stream's first timestamp (an MPEG-TS starts at its clock's value).
         let origin = video.pointee.start_time == tessera_nopts_value() ? 0 : video.pointee.start_time
@@ -71,20 +72,20 @@ public enum PosterFrame {
             // From the start: the first byte where the container allows it (an MPEG-TS, whose
             // search by time may land past its only keyframe), else the first timestamp.
             let sought = time != nil
-                ? avformat_seek_file(file.format, index, target, target, Int64.max, 0)
-                : av_seek_frame(file.format, -1, 0, AVSEEK_FLAG_BYTE) >= 0
-                    ? 0 : avformat_seek_file(file.format, index, Int64.min, origin, origin, 0)
+                ? ff.avformat_seek_file(file.format, index, target, target, Int64.max, 0)
+                : ff.av_seek_frame(file.format, -1, 0, AVSEEK_FLAG_BYTE) >= 0
+                    ? 0 : ff.avformat_seek_file(file.format, index, Int64.min, origin, origin, 0)
             guard sought >= 0 else { return nil }
             decoder.flush()
             var packets = 0
             while packets < packetLimit {
-                let status = av_read_frame(file.format, decoder.packet)
-                if status == tessera_averror_exit() { throw VideoError.ffmpeg(status, "reading the video") }
+                let status = ff.av_read_frame(file.format, decoder.packet)
+                if status == tessera_averror_exit() { throw VideoError.ffmpeg(status, "reading the video", ff) }
                 if status < 0 {
                     try decoder.send(UnsafeMutablePointer<AVPacket>?.none)
                     return try decoder.receive().map(picture)
                 }
-                defer { av_packet_unref(decoder.packet) }
+                defer { ff.av_packet_unref(decoder.packet) }
                 guard decoder.packet.pointee.stream_index == index else { continue }
                 packets += 1
                 try decoder.send(decoder.packet)
@@ -98,7 +99,7 @@ public enum PosterFrame {
             let time = timestamp == tessera_nopts_value() || timeBase.den == 0
                 ? 0 : max(0, Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den))
             if scaler == nil || scaler?.matches(decoded) == false {
-                scaler = try FrameScaler(for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide)
+                scaler = try FrameScaler(for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide, ff)
             }
             guard let scaler else { throw VideoError(.corrupt, "a frame could not be converted") }
             return VideoFrame(width: scaler.width, height: scaler.height, rgb: try scaler.scale(decoded), time: time)
@@ -146,60 +147,61 @@ public enum PosterFrame {
 
 /// A video decoder with its frame and packet, freed together.
 private final class FrameDecoder {
+    let ff: tessera_ffmpeg
     let context: UnsafeMutablePointer<AVCodecContext>
     let frame: UnsafeMutablePointer<AVFrame>
     let packet: UnsafeMutablePointer<AVPacket>
 
-    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int) throws(VideoError) {
+    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
         let id = parameters.pointee.codec_id
-        guard let codec = avcodec_find_decoder(id) else {
-            throw VideoError(.unsupported, "no decoder for \(String(cString: avcodec_get_name(id))) video")
+        guard let codec = ff.avcodec_find_decoder(id) else {
+            throw VideoError(.unsupported, "no decoder for \(ff.codecName(id)) video")
         }
-        guard let context = avcodec_alloc_context3(codec) else { throw VideoError(.tooLarge, "out of memory for the decoder") }
-        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+        guard let context = ff.avcodec_alloc_context3(codec) else { throw VideoError(.tooLarge, "out of memory for the decoder") }
+        guard let frame = ff.av_frame_alloc(), let packet = ff.av_packet_alloc() else {
             var owned: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&owned)
+            ff.avcodec_free_context(&owned)
             throw VideoError(.tooLarge, "out of memory for the decoder")
         }
-        (self.context, self.frame, self.packet) = (context, frame, packet)
-        let copied = avcodec_parameters_to_context(context, parameters)
-        guard copied >= 0 else { throw VideoError.ffmpeg(copied, "the video stream's parameters") }
+        (self.ff, self.context, self.frame, self.packet) = (ff, context, frame, packet)
+        let copied = ff.avcodec_parameters_to_context(context, parameters)
+        guard copied >= 0 else { throw VideoError.ffmpeg(copied, "the video stream's parameters", ff) }
         context.pointee.thread_count = 1
         // Decoding at 1/2, 1/4 or 1/8 where the codec can and the result still covers `longSide`.
         let long = Int(max(parameters.pointee.width, parameters.pointee.height))
         var lowres: Int32 = 0
         while lowres < Int32(codec.pointee.max_lowres), long >> Int(lowres + 1) >= longSide { lowres += 1 }
         context.pointee.lowres = lowres
-        let opened = avcodec_open2(context, codec, nil)
-        guard opened >= 0 else { throw VideoError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported) }
+        let opened = ff.avcodec_open2(context, codec, nil)
+        guard opened >= 0 else { throw VideoError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported, ff) }
     }
 
     deinit {
         var packet: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&packet)
+        ff.av_packet_free(&packet)
         var frame: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&frame)
+        ff.av_frame_free(&frame)
         var context: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&context)
+        ff.avcodec_free_context(&context)
     }
 
-    func flush() { avcodec_flush_buffers(context) }
+    func flush() { ff.avcodec_flush_buffers(context) }
 
     /// Hands the decoder a packet; nil drains it at the end of the stream.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(VideoError) {
-        let status = avcodec_send_packet(context, packet)
+        let status = ff.avcodec_send_packet(context, packet)
         // A damaged packet is skipped, as players do; the decoder goes on with the next.
         if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof() && status != tessera_averror_invaliddata() {
-            throw VideoError.ffmpeg(status, "decoding the video")
+            throw VideoError.ffmpeg(status, "decoding the video", ff)
         }
     }
 
     /// The next decoded frame, or nil when the decoder needs more input.
     func receive() throws(VideoError) -> UnsafeMutablePointer<AVFrame>? {
-        let status = avcodec_receive_frame(context, frame)
+        let status = ff.avcodec_receive_frame(context, frame)
         if status == tessera_averror_eagain() || status == tessera_averror_eof() { return nil }
         if status == tessera_averror_invaliddata() { return nil }
-        guard status >= 0 else { throw VideoError.ffmpeg(status, "decoding the video") }
+        guard status >= 0 else { throw VideoError.ffmpeg(status, "decoding the video", ff) }
         return frame
     }
 }
@@ -207,12 +209,14 @@ private final class FrameDecoder {
 /// Converts decoded frames of one size and pixel format to RGB at the output size, with the
 /// stream's colour matrix and range.
 private final class FrameScaler {
+    private let ff: tessera_ffmpeg
     private let context: OpaquePointer
     private let source: (width: Int32, height: Int32, format: Int32)
     let width: Int
     let height: Int
 
-    init(for frame: UnsafeMutablePointer<AVFrame>, aspect: AVRational, longSide: Int) throws(VideoError) {
+    init(for frame: UnsafeMutablePointer<AVFrame>, aspect: AVRational, longSide: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
+        self.ff = ff
         let frameWidth = frame.pointee.width, frameHeight = frame.pointee.height
         guard frameWidth > 0, frameHeight > 0 else { throw VideoError(.corrupt, "a decoded frame has no size") }
         source = (frameWidth, frameHeight, frame.pointee.format)
@@ -221,7 +225,7 @@ private final class FrameScaler {
         let factor = min(1, Double(max(longSide, 1)) / max(displayWidth, Double(frameHeight)))
         width = max(1, Int((displayWidth * factor).rounded()))
         height = max(1, Int((Double(frameHeight) * factor).rounded()))
-        guard let context = sws_getContext(
+        guard let context = ff.sws_getContext(
             frameWidth, frameHeight, AVPixelFormat(rawValue: frame.pointee.format), Int32(width), Int32(height), AV_PIX_FMT_RGB24,
             SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
         else {
@@ -238,10 +242,10 @@ private final class FrameScaler {
         }
         let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG
             || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(frame.pointee.format) ? 1 : 0
-        sws_setColorspaceDetails(context, sws_getCoefficients(matrix), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        _ = ff.sws_setColorspaceDetails(context, ff.sws_getCoefficients(matrix), fullRange, ff.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
     }
 
-    deinit { sws_freeContext(context) }
+    deinit { ff.sws_freeContext(context) }
 
     func matches(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
         source == (frame.pointee.width, frame.pointee.height, frame.pointee.format)
@@ -256,7 +260,7 @@ private final class FrameScaler {
                 withUnsafePointer(to: frame.pointee.linesize) { lines in
                     data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
                         lines.withMemoryRebound(to: Int32.self, capacity: 8) { sizes in
-                            sws_scale(context, planes, sizes, 0, source.height, &destination, &strides)
+                            ff.sws_scale(context, planes, sizes, 0, source.height, &destination, &strides)
                         }
                     }
                 }

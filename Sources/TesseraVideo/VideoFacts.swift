@@ -51,9 +51,9 @@ public struct VideoFacts: Sendable, Equatable {
         return VideoFacts(
             container: format.iformat.map { String(cString: $0.pointee.name) } ?? "",
             duration: duration,
-            codec: String(cString: avcodec_get_name(parameters.codec_id)),
+            codec: file.ff.codecName(parameters.codec_id),
             width: width, height: Int(parameters.height),
-            rotation: Self.rotation(of: video),
+            rotation: Self.rotation(of: video, file.ff),
             // A container's time base (Matroska's 1000) is no frame rate.
             frameRate: rate.den > 0 && rate.num > 0 && Double(rate.num) / Double(rate.den) <= 480
                 ? Double(rate.num) / Double(rate.den) : nil,
@@ -63,10 +63,10 @@ public struct VideoFacts: Sendable, Equatable {
 
     /// The display matrix's turn as clockwise quarter turns in degrees (FFmpeg gives it
     /// anticlockwise, in any angle; a phone writes only quarter turns).
-    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+    private static func rotation(of stream: UnsafeMutablePointer<AVStream>, _ ff: tessera_ffmpeg) -> Int {
         var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
-        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard let data = ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
+        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { ff.av_display_rotation_get($0) }
         guard angle.isFinite else { return 0 }
         let quarter = Int((-angle / 90).rounded())
         return ((quarter % 4) + 4) % 4 * 90

@@ -28,12 +28,27 @@ public struct VideoError: Error, Sendable {
     }
 
     /// FFmpeg's description of `code`, after `what`.
-    static func ffmpeg(_ code: Int32, _ what: String, kind: Kind = .corrupt) -> VideoError {
+    static func ffmpeg(_ code: Int32, _ what: String, kind: Kind = .corrupt, _ ff: tessera_ffmpeg) -> VideoError {
         if code == tessera_averror_exit() { return VideoError(.timedOut, "\(what): gave up after the time limit") }
         if code == tessera_averror_eof() { return VideoError(.truncated, "\(what): the file ends too soon") }
         var text = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &text, text.count)
+        _ = ff.av_strerror(code, &text, text.count)
         return VideoError(kind, "\(what): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+    }
+}
+
+/// FFmpeg's functions, loaded on first use (see CFFmpeg.h).
+enum FFmpeg {
+    static func functions() throws(VideoError) -> tessera_ffmpeg {
+        guard let loaded = tessera_ffmpeg() else { throw VideoError(.unsupported, String(cString: tessera_ffmpeg_error())) }
+        return loaded.pointee
+    }
+}
+
+extension tessera_ffmpeg {
+    /// The codec's name as FFmpeg gives it ("h264", "hevc", …).
+    func codecName(_ id: AVCodecID) -> String {
+        avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
     }
 }
 
@@ -43,6 +58,7 @@ public struct VideoError: Error, Sendable {
 /// It owns the demuxer (`AVFormatContext`) and its I/O context, and frees both on every path.
 /// FFmpeg's own logging is silenced: errors come back as `VideoError`s.
 final class VideoFile {
+    let ff: tessera_ffmpeg
     let format: UnsafeMutablePointer<AVFormatContext>
     private var io: UnsafeMutablePointer<AVIOContext>?
     private let input: Input
@@ -60,20 +76,22 @@ final class VideoFile {
     /// Opens `stream` as a video container; reading anything from it ends with `.timedOut`
     /// once `timeLimit` has passed.
     init(stream: ByteStream, timeLimit: Duration) throws(VideoError) {
-        av_log_set_level(AV_LOG_QUIET)
+        let ff = try FFmpeg.functions()
+        self.ff = ff
+        ff.av_log_set_level(AV_LOG_QUIET)
         input = Input(stream: stream, deadline: .now + timeLimit)
         let opaque = Unmanaged.passUnretained(input).toOpaque()
         let bufferSize: Int32 = 1 << 16
-        guard let buffer = av_malloc(Int(bufferSize)) else { throw VideoError(.tooLarge, "out of memory for the read buffer") }
-        guard let io = avio_alloc_context(
+        guard let buffer = ff.av_malloc(Int(bufferSize)) else { throw VideoError(.tooLarge, "out of memory for the read buffer") }
+        guard let io = ff.avio_alloc_context(
             buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, opaque, Self.readPacket, nil, Self.seek)
         else {
-            av_free(buffer)
+            ff.av_free(buffer)
             throw VideoError(.tooLarge, "out of memory for the reader")
         }
         self.io = io
-        guard let context = avformat_alloc_context() else {
-            Self.free(io: io)
+        guard let context = ff.avformat_alloc_context() else {
+            Self.free(io: io, ff)
             throw VideoError(.tooLarge, "out of memory for the demuxer")
         }
         context.pointee.pb = io
@@ -83,26 +101,26 @@ final class VideoFile {
         context.pointee.probesize = 8 << 20
         context.pointee.max_analyze_duration = 5 * Int64(AV_TIME_BASE)
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&opened, nil, nil, nil)
+        let status = ff.avformat_open_input(&opened, nil, nil, nil)
         guard status >= 0, let opened else {
             // avformat_open_input frees the context on failure; the I/O context is ours.
-            Self.free(io: io)
-            throw VideoError.ffmpeg(status, "cannot read the video container")
+            Self.free(io: io, ff)
+            throw VideoError.ffmpeg(status, "cannot read the video container", ff)
         }
         format = opened
     }
 
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = format
-        avformat_close_input(&context)
-        if let io { Self.free(io: io) }
+        ff.avformat_close_input(&context)
+        if let io { Self.free(io: io, ff) }
     }
 
-    private static func free(io: UnsafeMutablePointer<AVIOContext>) {
+    private static func free(io: UnsafeMutablePointer<AVIOContext>, _ ff: tessera_ffmpeg) {
         // The buffer may have been replaced by FFmpeg since: free the one it holds now.
-        av_freep(&io.pointee.buffer)
+        ff.av_freep(&io.pointee.buffer)
         var owned: UnsafeMutablePointer<AVIOContext>? = io
-        avio_context_free(&owned)
+        ff.avio_context_free(&owned)
     }
 
     private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
@@ -137,7 +155,7 @@ final class VideoFile {
     /// (MPEG-TS, some AVIs), bounded by the probe limits set above.
     func videoStream(known: Bool) throws(VideoError) -> (index: Int32, stream: UnsafeMutablePointer<AVStream>) {
         func best() throws(VideoError) -> (index: Int32, stream: UnsafeMutablePointer<AVStream>) {
-            let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            let index = ff.av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard index >= 0, let streams = format.pointee.streams, let stream = streams[Int(index)] else {
                 throw VideoError(.noPicture, "no video stream")
             }
@@ -145,8 +163,8 @@ final class VideoFile {
         }
         let found = try? best()
         if let found, !known || Self.isKnown(found.stream) { return found }
-        let status = avformat_find_stream_info(format, nil)
-        guard status >= 0 else { throw VideoError.ffmpeg(status, "cannot read the streams") }
+        let status = ff.avformat_find_stream_info(format, nil)
+        guard status >= 0 else { throw VideoError.ffmpeg(status, "cannot read the streams", ff) }
         return try best()
     }
 
@@ -160,7 +178,7 @@ final class VideoFile {
         var tags: [String: String] = [:]
         for dictionary in [stream.pointee.metadata, format.pointee.metadata] {
             var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-            while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            while let next = ff.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
                 entry = next
                 guard let key = next.pointee.key, let value = next.pointee.value else { continue }
                 tags[String(cString: key)] = String(cString: value)
