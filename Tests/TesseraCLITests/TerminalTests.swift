@@ -48,21 +48,24 @@ struct TerminalTests {
         func progressLines() -> [String] { screen().filter { $0.contains("files") && $0.contains("%") } }
         // then while it runs the bar stays on one line within the width,
         #expect(Deadline.wait(seconds: 60) { !progressLines().isEmpty }, "\(screen())")
-        // (five redraws: each sample waits for the screen to change)
+        let first = progressLines()
+        #expect(first.count <= 1 && first.allSatisfy { $0.count < 60 }, "\(screen())")
+        // and once the terminal narrows to 40 columns (at once: a fast scan must not end first),
+        // every redraw is within the new width (five redraws: each sample waits for a change).
+        _ = try Self.tmux(["resize-window", "-t", session, "-x", "40", "-y", "20"])
+        var narrowBarSeen = false
+        _ = Deadline.wait(seconds: 10) {
+            narrowBarSeen = narrowBarSeen || progressLines().contains { $0.count < 40 }
+            return narrowBarSeen || screen().contains("SCAN-ENDED")
+        }
+        #expect(narrowBarSeen, "the scan ended before the resize could be seen: \(screen())")
         var shown = screen()
-        for _ in 0..<5 {
+        for _ in 0..<5 where !shown.contains("SCAN-ENDED") {
             let lines = progressLines()
-            #expect(lines.count <= 1, "\(screen())")
-            #expect(lines.allSatisfy { $0.count < 60 }, "\(lines)")
+            #expect(lines.count <= 1 && lines.allSatisfy { $0.count < 40 }, "\(screen())")
             _ = Deadline.wait(seconds: 10) { screen() != shown }
             shown = screen()
         }
-        // and after the terminal narrows to 40 columns, it redraws within the new width.
-        _ = try Self.tmux(["resize-window", "-t", session, "-x", "40", "-y", "20"])
-        #expect(Deadline.wait(seconds: 10) { progressLines().contains { $0.count < 40 } || screen().contains("SCAN-ENDED") })
-        let narrowed = progressLines()
-        #expect(narrowed.count <= 1 && narrowed.allSatisfy { $0.count < 40 }, "\(screen())")
-        #expect(!screen().contains("SCAN-ENDED"), "the scan ended before the resize could be seen")
     }
 
     /// The progress of a rescan, as `rescan --wait` draws it in a terminal and as `status`
