@@ -40,7 +40,7 @@ public enum PosterFrame {
     /// its long side, with non-square pixels made square, is at most `longSide`.
     ///
     /// - Throws: `VideoError`: `.tooLarge` when the decoder would need more than `memoryLimit`
-    ///   bytes, `.timedOut` after `timeLimit`, `.noPicture` when no frame decodes.
+    ///   bytes, `.timedOut` after `timeLimit`, `.corrupt` when no frame decodes.
     public static func decode(
         _ stream: ByteStream, longSide: Int, memoryLimit: Int, timeLimit: Duration = .seconds(20)
     ) throws(VideoError) -> VideoFrame {
@@ -123,7 +123,8 @@ public enum PosterFrame {
             time = max(frame.time, time ?? 0) + 0.5
         }
         if let best { return best.frame }
-        throw VideoError(.noPicture, "no frame of the video decodes")
+        // A video stream whose frames all fail is a damaged file, not one Tessera does not read.
+        throw VideoError(.corrupt, "no frame of the video decodes")
     }
 
     /// How much the picture's luma varies, on a coarse grid.

@@ -9,7 +9,7 @@ public struct VideoError: Error, Sendable {
         case corrupt
         /// The file ends before what the container needs.
         case truncated
-        /// Nothing to show: no video stream, or no frame in it.
+        /// Nothing to show: no video stream (an audio file in a video container).
         case noPicture
         /// A codec FFmpeg has no decoder for.
         case unsupported

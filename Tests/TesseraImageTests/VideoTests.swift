@@ -75,6 +75,25 @@ struct VideoTests {
         #expect((rendered.posterTime ?? 1) < 0.05, "\(String(describing: rendered.posterTime))")
     }
 
+    /// A stream that never yields a frame (every frame's data overwritten): a damaged video,
+    /// recorded as an error, not a file Tessera does not read; and given up on within bounds.
+    @Test func aStreamThatNeverYieldsAFrameIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try VideoFixture.clip(in: directory, extra: ["-movflags", "+faststart"])
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let mdat = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("mdat".utf8) })
+        for index in mdat + 4..<bytes.count { bytes[index] = 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try MetadataReader.read(at: FilePath(path)).video?.codec == "h264")
+        do {
+            _ = try Renderer(options: RenderOptions()).render(file: FilePath(path), specs: [.square(64)])
+            Issue.record("a video without a frame rendered")
+        } catch {
+            #expect(error.code == .corrupt && error.reason.contains("no frame"), "\(error)")
+        }
+    }
+
     @Test func aClipThatIsBlackThroughoutStillHasAPoster() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
