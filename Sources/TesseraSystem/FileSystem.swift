@@ -110,6 +110,24 @@ public enum FileSystem {
         return (try? file.contents(limit: limit)) ?? nil
     }
 
+    /// Everything readable from `path` until its end, whatever it is: a file, a pipe
+    /// (`<(find …)`), a device; `nil` reads standard input.
+    public static func readToEnd(_ path: FilePath?) throws(SystemError) -> [UInt8] {
+        let descriptor = try path.map { path throws(SystemError) in
+            try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) } }
+        } ?? STDIN_FILENO
+        defer { if path != nil { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try Syscall.retrying("read", path: path) {
+                chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// How many names `directory` holds (without `.`, `..` and names starting with `skipping`),
     /// counted without keeping them; nil when it cannot be listed.
     public static func entryCount(of directory: FilePath, skipping prefix: String) -> Int? {

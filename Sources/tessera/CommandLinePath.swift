@@ -29,13 +29,9 @@ enum CommandLinePath {
     /// `find -print` writes them: separated by NUL bytes when there are any, else by newlines.
     /// Empty entries are skipped; names keep their exact bytes.
     static func paths(listedIn list: String) throws -> [FilePath] {
-        let bytes: Data
-        do {
-            bytes = list == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: list))
-        } catch {
-            throw CLIError("\(list): cannot read the list of files: \(error.localizedDescription)")
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readToEnd(list == "-" ? nil : FilePath(list)) } catch {
+            throw CLIError("\(list): cannot read the list of files: \(error.errno)")
         }
         let separator: UInt8 = bytes.contains(0) ? 0 : UInt8(ascii: "\n")
         return bytes.split(separator: separator).map { FilePath(rawBytes: Array($0)) }

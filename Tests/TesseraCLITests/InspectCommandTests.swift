@@ -109,7 +109,30 @@ struct InspectCommandTests {
         let nothing = try TesseraProcess.run(["inspect"])
         #expect(nothing.status == 64 && nothing.stderr.contains("--files-from"))
         let unreadable = try TesseraProcess.run(["inspect", "--files-from", directory.appending("no-list")])
-        #expect(unreadable.status != 0 && unreadable.stderr.contains("no-list"))
+        #expect(unreadable.status != 0 && unreadable.stderr.contains("no-list") && unreadable.stderr.contains("No such file"))
+    }
+
+    /// `--files-from <(find …)` hands Tessera a pipe, and an empty list may be /dev/null: neither is a regular file.
+    @Test func aListIsReadFromAPipeOrADevice() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photo = directory.appending("a.png")
+        try FileSystem.writeAtomically(try SampleImage.png(SampleImage.pixels(width: 8, height: 6)), to: FilePath(photo))
+        let fifo = directory.appending("list")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            // Opening blocks until Tessera opens the other end.
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(Data("\(photo)\n".utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let fromPipe = try TesseraProcess.run(["inspect", "--json", "--files-from", fifo])
+        #expect(fromPipe.status == 0, Comment(rawValue: fromPipe.stderr))
+        #expect(fromPipe.stdout.contains(#""width" : 8"#))
+        let empty = try TesseraProcess.run(["inspect", "a.png", "--files-from", "/dev/null"], in: URL(fileURLWithPath: directory.path))
+        #expect(empty.status == 0, Comment(rawValue: empty.stderr))
     }
 
     /// The JSON is written by Tessera's own encoder: what a JSON parser reads back must be the
