@@ -74,8 +74,8 @@ struct PhotoColumns {
     private mutating func fill(_ metadata: PhotoMetadata) {
         values["format"] = metadata.format.rawValue
         values["kind"] = metadata.format.isVideo ? "video" : "photo"
-        values["duration_s"] = (metadata.video ?? metadata.motionFacts)?.duration
-        values["video_codec"] = (metadata.video ?? metadata.motionFacts)?.codec
+        values["duration_s"] = metadata.video.map(\.duration) ?? metadata.motion?.duration
+        values["video_codec"] = metadata.video?.codec ?? metadata.motion?.codec
         values["motion_offset"] = metadata.motion?.offset
         values["motion_length"] = metadata.motion?.length
         values["rotation"] = metadata.video?.rotation

@@ -94,7 +94,7 @@ public struct PhotoReport: Encodable, Sendable {
         video = metadata.video.map { PhotoRecord.Video(facts: $0) }
         contentIdentifier = metadata.exif?.contentIdentifier
         motion = metadata.motion.map {
-            PhotoRecord.Motion(offset: $0.offset, length: $0.length, duration: metadata.motionFacts?.duration, codec: metadata.motionFacts?.codec)
+            PhotoRecord.Motion(offset: $0.offset, length: $0.length, duration: $0.duration, codec: $0.codec)
         }
         width = metadata.width
         height = metadata.height

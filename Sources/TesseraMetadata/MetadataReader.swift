@@ -185,10 +185,7 @@ public enum MetadataReader {
         if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {
             let (motion, warning) = MotionPhoto.locate(bytes, hint: hint)
             warning.map { metadata.warnings.append($0) }
-            if let motion {
-                metadata.motion = motion
-                metadata.motionFacts = try? VideoFacts.read(bytes.stream(from: motion.offset, count: motion.length))
-            }
+            metadata.motion = motion
         }
         if orientationRule.hasSuffix("(sidecar)") {
             var ignored: [String] = []

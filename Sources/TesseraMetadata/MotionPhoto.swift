@@ -7,10 +7,16 @@ public struct EmbeddedVideo: Sendable, Equatable {
     public var offset: Int64
     /// Bytes of its boxes (`ftyp`, `moov`, `mdat`…), up to the first bytes that are not a box.
     public var length: Int64
+    /// Seconds, from the movie header (`mvhd`).
+    public var duration: Double?
+    /// The video track's codec, as FFmpeg names it ("h264", "hevc"), from its sample description.
+    public var codec: String?
 
-    public init(offset: Int64, length: Int64) {
+    public init(offset: Int64, length: Int64, duration: Double? = nil, codec: String? = nil) {
         self.offset = offset
         self.length = length
+        self.duration = duration
+        self.codec = codec
     }
 }
 
@@ -42,15 +48,21 @@ enum MotionPhoto {
             if let (_, type) = box(reader, at: start), type == "mpvd" { start += 8 }
             guard let (size, type) = box(reader, at: start), type == "ftyp", (8...4096).contains(size) else { continue }
             var end = start
-            var sawMovie = false
+            var movie: MovieBox?
             for _ in 0..<maxBoxes {
                 guard end < reader.size, let (size, type) = box(reader, at: end), topLevelBoxes.contains(type), size >= 8,
                       end + size <= reader.size
                 else { break }
-                sawMovie = sawMovie || type == "moov"
+                if type == "moov", movie == nil {
+                    // Its facts are a bonus: a movie box too large or unreadable still marks a video.
+                    let body = size <= MovieBox.maxSize ? try? reader.read(at: end + 8, count: Int(size - 8)) : nil
+                    movie = MovieBox(body.map { $0[...] } ?? [])
+                }
                 end += size
             }
-            if sawMovie { return (EmbeddedVideo(offset: start, length: end - start), nil) }
+            if let movie {
+                return (EmbeddedVideo(offset: start, length: end - start, duration: movie.duration, codec: movie.codec), nil)
+            }
         }
         return (nil, "the XMP says this is a motion photo, but no MP4 starts where it says (offset \(candidates[0]))")
     }
@@ -71,5 +83,76 @@ enum MotionPhoto {
             size = reader.size - offset
         }
         return (size, String(decoding: type, as: UTF8.self))
+    }
+}
+
+/// The duration and video codec in an MP4's `moov` box (ISO/IEC 14496-12): the movie header's
+/// timescale and duration, and the sample description of the track whose handler is `vide`.
+/// Read here so a motion photo's few facts never need a video library.
+struct MovieBox {
+    /// Phone motion photos' movie boxes are tens of kilobytes.
+    static let maxSize: Int64 = 4 << 20
+
+    var duration: Double?
+    var codec: String?
+
+    /// Sample entry types and FFmpeg's names for their codecs.
+    static let codecs: [String: String] = [
+        "avc1": "h264", "avc3": "h264", "hvc1": "hevc", "hev1": "hevc", "av01": "av1", "vp09": "vp9", "vp08": "vp8",
+        "mp4v": "mpeg4", "s263": "h263", "jpeg": "mjpeg", "mjpa": "mjpeg", "apch": "prores", "apcn": "prores",
+        "apcs": "prores", "apco": "prores", "ap4h": "prores", "dvh1": "hevc", "dvhe": "hevc",
+    ]
+
+    init(_ moov: ArraySlice<UInt8>) {
+        let boxes = Self.children(moov)
+        if let header = boxes.first(where: { $0.type == "mvhd" })?.body, let version = header.first {
+            // Version 1 has 64-bit creation, modification and duration fields.
+            let (scaleAt, durationAt, width) = version == 1 ? (20, 24, 8) : (12, 16, 4)
+            if header.count >= durationAt + width {
+                let scale = header.bigEndian(4, at: scaleAt)
+                let duration = width == 8
+                    ? UInt64(header.bigEndian(4, at: durationAt)) << 32 | UInt64(header.bigEndian(4, at: durationAt + 4))
+                    : UInt64(header.bigEndian(4, at: durationAt))
+                // All ones means "unknown".
+                if scale > 0, duration > 0, duration != (width == 8 ? UInt64.max : UInt64(UInt32.max)) {
+                    self.duration = Double(duration) / Double(scale)
+                }
+            }
+        }
+        for track in boxes where track.type == "trak" {
+            guard let media = Self.children(track.body).first(where: { $0.type == "mdia" }) else { continue }
+            let parts = Self.children(media.body)
+            // hdlr: version and flags, pre_defined, then the handler type.
+            guard let handler = parts.first(where: { $0.type == "hdlr" })?.body, handler.count >= 12,
+                  handler.dropFirst(8).prefix(4).elementsEqual("vide".utf8)
+            else { continue }
+            let table = parts.first { $0.type == "minf" }.map { Self.children($0.body) }?.first { $0.type == "stbl" }
+            // stsd: version and flags, entry count, then the first entry's size and type.
+            guard let description = table.map({ Self.children($0.body) })?.first(where: { $0.type == "stsd" })?.body,
+                  description.count >= 16
+            else { continue }
+            let type = String(decoding: description.dropFirst(12).prefix(4), as: UTF8.self)
+            codec = Self.codecs[type] ?? type.filter { $0 != " " }
+            break
+        }
+    }
+
+    private static func children(_ data: ArraySlice<UInt8>) -> [(type: String, body: ArraySlice<UInt8>)] {
+        var found: [(String, ArraySlice<UInt8>)] = []
+        var index = data.startIndex
+        while data.endIndex - index >= 8, found.count < MotionPhoto.maxBoxes {
+            var size = Int(data.bigEndian(4, at: index - data.startIndex)), header = 8
+            if size == 1, data.endIndex - index >= 16 {
+                size = Int(clamping: UInt64(data.bigEndian(4, at: index - data.startIndex + 8)) << 32
+                    | UInt64(data.bigEndian(4, at: index - data.startIndex + 12)))
+                header = 16
+            } else if size == 0 {
+                size = data.endIndex - index
+            }
+            guard size >= header, size <= data.endIndex - index else { break }
+            found.append((String(decoding: data[(index + 4)..<(index + 8)], as: UTF8.self), data[(index + header)..<(index + size)]))
+            index += size
+        }
+        return found
     }
 }

@@ -19,9 +19,8 @@ public struct PhotoMetadata: Sendable {
     public var raw: RAWHeader?
     /// A video's container facts; its renditions come from its poster frame.
     public var video: VideoFacts?
-    /// A motion photo's embedded MP4, and its facts: the photo stays a photo.
+    /// A motion photo's embedded MP4: the photo stays a photo.
     public var motion: EmbeddedVideo?
-    public var motionFacts: VideoFacts?
     /// The camera's facts: EXIF, completed from XMP where EXIF lacks one (`Precedence`).
     public var exif: ExifFields?
     /// What people edit (rating, label, title, description, keywords), sidecar over embedded.
