@@ -24,6 +24,33 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "One JSON object per file (an array when several).")
     var json = false
 
+    /// ArgumentParser copies an array argument's values for each one it adds, so 20,000 files
+    /// took 4 s to parse: `inspect`'s files after its first are taken out of the arguments
+    /// here, in order, and added after parsing. Options and their values stay.
+    static func takingFiles(from arguments: [String]) -> (arguments: [String], files: [String]) {
+        guard arguments.first == configuration.commandName else { return (arguments, []) }
+        var kept: [String] = [], files: [String] = []
+        var afterTerminator = false, keptOne = false, isValue = false
+        for argument in arguments {
+            if isValue || kept.isEmpty {
+                kept.append(argument)
+                isValue = false
+            } else if !afterTerminator && argument == "--" {
+                kept.append(argument)
+                afterTerminator = true
+            } else if !afterTerminator && argument.hasPrefix("-") && argument != "-" {
+                kept.append(argument)
+                isValue = argument == "--files-from"
+            } else if !keptOne {
+                kept.append(argument)
+                keptOne = true
+            } else {
+                files.append(argument)
+            }
+        }
+        return (kept, files)
+    }
+
     func validate() throws {
         if files.isEmpty && filesFrom == nil { throw ValidationError("Name the files to inspect, or a list of them with --files-from.") }
     }

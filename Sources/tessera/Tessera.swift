@@ -20,7 +20,12 @@ struct Tessera: AsyncParsableCommand {
     /// Runs the command line; a `CLIError` is one line on standard error and its own exit status.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            let (arguments, files) = InspectCommand.takingFiles(from: Array(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(arguments)
+            if var inspect = command as? InspectCommand {
+                inspect.files += files
+                command = inspect
+            }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

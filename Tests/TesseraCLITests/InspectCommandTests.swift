@@ -112,6 +112,21 @@ struct InspectCommandTests {
         #expect(unreadable.status != 0 && unreadable.stderr.contains("no-list") && unreadable.stderr.contains("No such file"))
     }
 
+    /// Files named among options and after `--` (a name starting with "-") are read in the order given, then the list's.
+    @Test func filesKeepTheirOrderAmongOptions() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 6))
+        for name in ["a.png", "b.png", "-c.png", "d.png", "e.png"] { try FileSystem.writeAtomically(png, to: FilePath(directory.appending(name))) }
+        let list = directory.appending("list")
+        try Data("e.png\n".utf8).write(to: URL(fileURLWithPath: list))
+        let result = try TesseraProcess.run(
+            ["inspect", "a.png", "--json", "b.png", "--files-from", list, "--", "-c.png", "d.png"], in: URL(fileURLWithPath: directory.path))
+        #expect(result.status == 0, Comment(rawValue: result.stderr))
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.map { $0["path"] as? String } == ["a.png", "b.png", "-c.png", "d.png", "e.png"])
+    }
+
     /// `--files-from <(find …)` hands Tessera a pipe, and an empty list may be /dev/null: neither is a regular file.
     @Test func aListIsReadFromAPipeOrADevice() throws {
         let directory = try TemporaryDirectory()
