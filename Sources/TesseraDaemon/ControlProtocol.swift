@@ -1,7 +1,7 @@
 import Foundation
 public import SystemPackage
 import TesseraSystem
-import TesseraIndex
+public import TesseraIndex
 public import TesseraScan
 
 /// What a client may ask the daemon: one JSON object on one line.
@@ -56,7 +56,11 @@ public enum DaemonState: String, Codable, Sendable {
 public struct DaemonStatus: Codable, Sendable {
     public var state: DaemonState
     public var progress: ScanProgress.Snapshot?
+    /// The index's totals (`IndexTotals`), flat for `status --json`.
     public var photos: Int
+    public var videos: Int
+    public var livePhotos: Int
+    public var motionPhotos: Int
     public var albums: Int
     public var errors: Int
     public var lastScan: ScanSummary?
@@ -67,6 +71,10 @@ public struct DaemonStatus: Codable, Sendable {
     public var uptime: Double
     public var index: String
     public var cache: String
+
+    public var totals: IndexTotals {
+        IndexTotals(photos: photos, videos: videos, livePhotos: livePhotos, motionPhotos: motionPhotos, albums: albums, errors: errors)
+    }
 }
 
 /// One line of the daemon's answer.

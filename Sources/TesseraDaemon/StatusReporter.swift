@@ -14,7 +14,7 @@ public final class StatusReporter: Sendable {
     let index: PhotoIndex
     let cachePath: String
     let version: String
-    private let cached = Mutex<(at: Duration, afterScan: Int, totals: (photos: Int, albums: Int, errors: Int))?>(nil)
+    private let cached = Mutex<(at: Duration, afterScan: Int, totals: IndexTotals)?>(nil)
 
     public init(coordinator: ScanCoordinator, index: PhotoIndex, cachePath: String, version: String) {
         self.coordinator = coordinator
@@ -26,7 +26,7 @@ public final class StatusReporter: Sendable {
     func status() -> DaemonStatus {
         let state = coordinator.snapshot
         var readError: String?
-        var totals = (photos: 0, albums: 0, errors: 0)
+        var totals = IndexTotals()
         let now = coordinator.clock.now
         if let recent = cached.withLock({ $0 }), recent.afterScan == state.finished, now - recent.at < .seconds(1) {
             totals = recent.totals
@@ -41,7 +41,8 @@ public final class StatusReporter: Sendable {
         let daemonState: DaemonState = state.scanning ? .scanning : state.waitingForIndex ? .waitingForIndex : .idle
         return DaemonStatus(
             state: daemonState, progress: state.scanning ? coordinator.progress.snapshot : nil,
-            photos: totals.photos, albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
+            photos: totals.photos, videos: totals.videos, livePhotos: totals.livePhotos, motionPhotos: totals.motionPhotos,
+            albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
             lastError: readError ?? state.lastError, scansStarted: state.started, scansFinished: state.finished,
             version: version, uptime: now.seconds, index: index.path.string,
             cache: cachePath)

@@ -194,12 +194,22 @@ extension PhotoIndex {
     }
 
     /// Photo, album and error counts of the whole index.
-    public func totals() throws(IndexError) -> (photos: Int, albums: Int, errors: Int) {
+    public func totals() throws(IndexError) -> IndexTotals {
         try read { db in
-            let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL") ?? 0
-            let albums = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM albums WHERE photo_count > 0") ?? 0
-            let errors = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE status = 'error' AND missing_since_ms IS NULL") ?? 0
-            return (photos, albums, errors)
+            let present = "status IN ('ok', 'warning') AND missing_since_ms IS NULL"
+            let row = try Row.fetchOne(db, sql: """
+                SELECT
+                    (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND \(present)) AS photos,
+                    (SELECT COUNT(*) FROM photos p WHERE kind = 'video' AND \(present)
+                        AND NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id)) AS videos,
+                    (SELECT COUNT(DISTINCT still_id) FROM live_photos) AS live_photos,
+                    (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND motion_offset IS NOT NULL AND \(present)) AS motion_photos,
+                    (SELECT COUNT(*) FROM albums WHERE photo_count > 0) AS albums,
+                    (SELECT COUNT(*) FROM photos WHERE status = 'error' AND missing_since_ms IS NULL) AS errors
+                """)
+            return IndexTotals(
+                photos: row?["photos"] ?? 0, videos: row?["videos"] ?? 0, livePhotos: row?["live_photos"] ?? 0,
+                motionPhotos: row?["motion_photos"] ?? 0, albums: row?["albums"] ?? 0, errors: row?["errors"] ?? 0)
         }
     }
 

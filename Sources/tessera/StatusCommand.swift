@@ -41,8 +41,7 @@ struct StatusCommand: ParsableCommand {
         if let progress = status.progress {
             lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(progress.errors) \(progress.errors == 1 ? "error" : "errors")")
         }
-        let files = status.errors == 1 ? "file" : "files"
-        lines.append("  photos       \(status.photos) in \(status.albums) albums, \(status.errors) \(files) with errors")
+        lines.append("  library      \(status.totals.summary)")
         if let last = status.lastScan { lines.append("  last scan    \(last)") }
         if let error = status.lastError { lines.append("  last error   \(error)") }
         lines.append("  index        \(status.index)")
@@ -54,7 +53,7 @@ struct StatusCommand: ParsableCommand {
     private func printIndex(daemon: String) throws {
         let configuration = try store.configuration()
         let index = try store.openIndex(configuration, readOnly: true)
-        let totals: (photos: Int, albums: Int, errors: Int)
+        let totals: IndexTotals
         let last: ScanRecord?
         do {
             totals = try index.totals()
@@ -64,13 +63,13 @@ struct StatusCommand: ParsableCommand {
         }
         if json {
             try printJSON(IndexReport(
-                state: "not-running", daemon: daemon, photos: totals.photos, albums: totals.albums, errors: totals.errors,
-                lastScan: last, index: configuration.index.string))
+                state: "not-running", daemon: daemon, photos: totals.photos, videos: totals.videos, livePhotos: totals.livePhotos,
+                motionPhotos: totals.motionPhotos, albums: totals.albums, errors: totals.errors, lastScan: last,
+                index: configuration.index.string))
             return
         }
-        let files = totals.errors == 1 ? "file" : "files"
         var lines = [daemon]
-        lines.append("  photos       \(totals.photos) in \(totals.albums) albums, \(totals.errors) \(files) with errors")
+        lines.append("  library      \(totals.summary)")
         if let last {
             let when = last.finishedAt ?? last.startedAt
             let ago = ProgressDisplay.duration(Date().timeIntervalSince(when))
@@ -90,6 +89,9 @@ struct StatusCommand: ParsableCommand {
         var state: String
         var daemon: String
         var photos: Int
+        var videos: Int
+        var livePhotos: Int
+        var motionPhotos: Int
         var albums: Int
         var errors: Int
         var lastScan: ScanRecord?

@@ -140,7 +140,7 @@ struct ScanCommandTests {
         let status = try TesseraProcess.run(["status", "--socket", socket] + Self.store(directory))
         #expect(status.status == 3)
         #expect(status.stdout.contains("no tessera daemon is running"), "\(status.stdout)")
-        #expect(status.stdout.contains("photos       3 in 3 albums, 0 files with errors"), "\(status.stdout)")
+        #expect(status.stdout.contains("library      3 photos in 3 albums; 0 files with errors"), "\(status.stdout)")
         #expect(status.stdout.contains("last scan    finished"), "\(status.stdout)")
         let json = try TesseraProcess.run(["status", "--json", "--socket", socket] + Self.store(directory))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

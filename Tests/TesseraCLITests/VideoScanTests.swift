@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraIndex
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
@@ -79,10 +80,53 @@ struct VideoScanTests {
         #expect((first["IMG_0100.JPG"]?["livePhotoVideo"] as? String)?.hasSuffix("/motion-of-100.mov") == true)
         #expect((first["IMG_0200.JPG"]?["livePhotoVideo"] as? String)?.hasSuffix("/IMG_0200.MOV") == true)
         #expect(first["IMG_0300.JPG"]?["livePhotoVideo"] is NSNull)
+        // `status` counts the pairs as photos, and the unpaired video as a video.
+        let store = ScanCommandTests.store(directory) + ["--socket", directory.appending("none.sock")]
+        let status = try TesseraProcess.run(["status", "--json"] + store)
+        let totals = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect([totals["photos"], totals["videos"], totals["livePhotos"], totals["motionPhotos"]].map { $0 as? Int } == [3, 1, 2, 0])
+        #expect(try TesseraProcess.run(["status"] + store).stdout.contains("3 photos (2 Live Photos), 1 video in 1 album;"))
 
         // The still deleted: its video is an item of its own again.
         try FileManager.default.removeItem(atPath: root + "/IMG_0100.JPG")
         #expect(try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory)).status == 0)
         #expect(Set(try items().keys) == ["motion-of-100.mov", "IMG_0200.JPG", "IMG_0300.JPG", "IMG_0300.MOV"])
+    }
+
+    /// The daemon treats videos as photos: seen through inotify, paired when their still
+    /// arrives, unpaired when it goes, followed when moved, never opened again unchanged.
+    @Test func theDaemonFollowsVideosAndPairsThroughItsWatch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 1, width: 100)
+        let daemon = try DaemonProcess(photos: photos, directory: directory, watch: true)
+        defer { _ = daemon.terminate() }
+        _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
+        #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
+        func counts() -> [Int?] {
+            let status = try? daemon.status()
+            return ["photos", "videos", "livePhotos"].map { status?[$0] as? Int }
+        }
+        #expect(counts() == [1, 0, 0])
+
+        // A clip written elsewhere and moved in, as a phone sync does.
+        _ = try VideoFixture.clip(in: directory, name: "IMG_0200.MOV", extra: ["-t", "2"])
+        try FileManager.default.moveItem(atPath: directory.appending("IMG_0200.MOV"), toPath: photos + "/album0/IMG_0200.MOV")
+        #expect(Deadline.wait(seconds: 20) { counts() == [1, 1, 0] }, "\(counts())")
+        // Its still arrives: one Live Photo, no separate video.
+        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 5), to: FilePath(photos).appending("album0/IMG_0200.JPG"))
+        #expect(Deadline.wait(seconds: 20) { counts() == [2, 0, 1] }, "\(counts())")
+        // The still goes: the video is an item again.
+        try FileManager.default.removeItem(atPath: photos + "/album0/IMG_0200.JPG")
+        #expect(Deadline.wait(seconds: 20) { counts() == [1, 1, 0] }, "\(counts())")
+        // Moved to another folder: the same row follows it, its renditions kept.
+        let index = FilePath(directory.appending("index.sqlite"))
+        func video() -> PhotoRecord? { try? PhotoIndex(path: index, readOnly: true).photos(.init()).first { $0.video != nil } }
+        let before = try #require(video())
+        try FileSystem.createDirectories(FilePath(photos).appending("clips"))
+        try FileManager.default.moveItem(atPath: photos + "/album0/IMG_0200.MOV", toPath: photos + "/clips/IMG_0200.MOV")
+        #expect(Deadline.wait(seconds: 20) { video()?.path.string.hasSuffix("/clips/IMG_0200.MOV") == true })
+        let after = try #require(video())
+        #expect(after.id == before.id && after.renditions.map(\.path) == before.renditions.map(\.path))
     }
 }

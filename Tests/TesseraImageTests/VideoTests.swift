@@ -94,6 +94,29 @@ struct VideoTests {
         }
     }
 
+    /// The deadline is checked wherever FFmpeg would block (each read, and its interrupt
+    /// callback): past it, both the facts and the poster end as timed out, and the file's
+    /// handles are freed. A limit already passed stands for a read that became slow.
+    @Test func aVideoPastItsTimeLimitIsGivenUpOn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory))))
+        let outcomes = FileReader.withBytes(bytes, path: "clip.mp4", mtime: .init(seconds: 0, nanoseconds: 0)) { reader in
+            [
+                Result { () throws(VideoError) in _ = try VideoFacts.read(reader.stream(), timeLimit: .seconds(20)) },
+                Result { () throws(VideoError) in _ = try VideoFacts.read(reader.stream(), timeLimit: .zero) },
+                Result { () throws(VideoError) in
+                    _ = try PosterFrame.decode(reader.stream(), longSide: 64, memoryLimit: 1 << 28, timeLimit: .zero)
+                },
+            ]
+        }
+        #expect((try? outcomes[0].get()) != nil)
+        for outcome in outcomes.dropFirst() {
+            guard case .failure(let error) = outcome else { Issue.record("a video past its time limit was read"); continue }
+            #expect(error.kind == .timedOut && error.message.contains("time limit"), "\(error)")
+        }
+    }
+
     @Test func aClipThatIsBlackThroughoutStillHasAPoster() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,0 +1,36 @@
+/// What the index holds, as `status` reports it. A Live Photo's video is part of its photo,
+/// not a video of its own; a motion photo is a photo.
+public struct IndexTotals: Sendable, Equatable, Codable {
+    public var photos: Int
+    /// Videos that are items of their own.
+    public var videos: Int
+    /// Photos with a Live Photo video, and photos with an embedded video.
+    public var livePhotos: Int
+    public var motionPhotos: Int
+    /// Albums holding at least one item.
+    public var albums: Int
+    /// Files recorded with an error.
+    public var errors: Int
+
+    public init(photos: Int = 0, videos: Int = 0, livePhotos: Int = 0, motionPhotos: Int = 0, albums: Int = 0, errors: Int = 0) {
+        self.photos = photos
+        self.videos = videos
+        self.livePhotos = livePhotos
+        self.motionPhotos = motionPhotos
+        self.albums = albums
+        self.errors = errors
+    }
+
+    /// "12 photos (2 Live Photos, 1 motion photo), 1 video in 3 albums; 0 files with errors".
+    public var summary: String {
+        var photoText = Self.count(photos, "photo")
+        let kinds = [livePhotos > 0 ? Self.count(livePhotos, "Live Photo") : nil, motionPhotos > 0 ? Self.count(motionPhotos, "motion photo") : nil]
+            .compactMap { $0 }
+        if !kinds.isEmpty { photoText += " (\(kinds.joined(separator: ", ")))" }
+        let items = videos > 0 ? "\(photoText), \(Self.count(videos, "video"))" : photoText
+        return "\(items) in \(Self.count(albums, "album")); \(Self.count(errors, "file")) with errors"
+    }
+
+    /// "1 photo", "2 photos".
+    public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+}
