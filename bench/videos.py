@@ -7,6 +7,10 @@ Usage: bench/videos.py [--seconds S]
 Inputs: the shared corpus's videos that decode, and 1080p and 4K H.264 and HEVC phone-like
 clips (S seconds, default 6, a moving test pattern) made here with ffmpeg. Prints videos per
 second, the ratios, and the peak RSS of one Tessera worker on the 4K HEVC clip.
+
+Then the unchanged rescan of a library of --library files (default 5,000, 100 per folder) that
+is 20 % video, against the same number of files all photos (best of 5 each): an unchanged
+video must cost a rescan no more than an unchanged photo.
 """
 import argparse
 import tempfile
@@ -38,9 +42,37 @@ def make_clips(folder, seconds):
     return clips
 
 
+def rescan_cost(tessera, work, files):
+    """Seconds for an unchanged rescan of `files` photos, and of as many files a fifth of them videos."""
+    import subprocess
+    work = Path(work)
+    tiny, clip = work / "tiny.jpg", work / "clip.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-frames:v", "1", str(tiny)],
+                   check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=1", "-c:v", "libx264",
+                    "-g", "5", str(clip)], check=True)
+    photo, video = tiny.read_bytes(), clip.read_bytes()
+    times = {}
+    for label, every in (("photos only", 0), ("20 % video", 5)):
+        root = work / f"library-{every}"
+        for i in range(files):
+            folder = root / f"d{i // 100:04d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            # A byte after each file's end makes its content, and so its renditions, its own.
+            if every and i % every == 0:
+                (folder / f"VID_{i:06d}.mp4").write_bytes(video + i.to_bytes(4, "big"))
+            else:
+                (folder / f"IMG_{i:06d}.jpg").write_bytes(photo + i.to_bytes(4, "big"))
+        store = ["--index", str(work / f"index-{every}.sqlite"), "--cache", str(work / f"cache-{every}")]
+        subprocess.run([tessera, "scan", str(root), *store], check=True, stdout=subprocess.DEVNULL)
+        times[label], _ = measure([tessera, "scan", str(root), *store], repeat=5)
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=6)
+    parser.add_argument("--library", type=int, default=5000)
     args = parser.parse_args()
     tessera = tessera_binary()
     corpus = PROJECT / "../shared/corpus/media/videos"
@@ -69,6 +101,7 @@ def main():
         results = {label: measure(command, repeat=3, shell=True) for label, command in runs.items()}
         hevc4k = next(v for v in videos if v.endswith("4k-hevc.mp4"))
         _, peak = measure([tessera, "thumb", hevc4k, *sizes.split(), "--workers", "1", "--out-dir", str(out)], repeat=1)
+        rescans = rescan_cost(tessera, work, args.library)
     print(f"{len(videos)} videos ({len(videos) - 4} from the corpus, 4 generated at 1080p and 4K, {args.seconds} s)\n")
     print(f"{'tool':<44}{'videos/s':>10}{'peak RSS MiB':>14}")
     for label, (seconds, rss) in results.items():
@@ -77,6 +110,8 @@ def main():
     print(f"\nvs ffmpegthumbnailer: {results['ffmpegthumbnailer -s 1024 (1 rendition)'][0] / ours:.1f}×;"
           f" vs ffmpeg + vipsthumbnail: {results['ffmpeg -ss + vipsthumbnail (4 renditions)'][0] / ours:.1f}×")
     print(f"peak RSS of one worker on the 4K HEVC clip: {peak:.1f} MiB")
+    print(f"\nunchanged rescan of {args.library} files: " + ", ".join(f"{k} {v:.3f} s" for k, v in rescans.items())
+          + f"; ratio {rescans['20 % video'] / rescans['photos only']:.2f}×")
 
 
 if __name__ == "__main__":
