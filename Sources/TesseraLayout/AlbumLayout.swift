@@ -29,7 +29,8 @@ public enum AlbumLayout {
         let c = config.contentWidth
         var items: [LayoutItem] = []
         var top = y
-        if config.groupBy != .none && config.headerHeight > 0 {
+        // One section of everything (`none`, or `auto` when even years are sparse) has no header.
+        if config.groupBy != .none && section.id != Section.allID && config.headerHeight > 0 {
             items.append(LayoutItem(
                 type: .header, sectionId: section.id, title: section.title, continued: continued, x: config.insets.left,
                 y: top, width: c, height: config.headerHeight, clipped: false))

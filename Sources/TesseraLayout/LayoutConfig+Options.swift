@@ -68,11 +68,13 @@ extension LayoutConfig {
         case "tiles.fiveMainHeight": tilesFiveMainHeight = try number()
         case "tiles.sixSub": tilesSixSub = try number()
         case "tiles.maxShown": tilesMaxShown = try whole()
+        case "tiles.singleAspect": tilesSingleAspect = try flag()
         case "masonry.columns": masonryColumns = try whole()
         case "masonry.spacing": masonrySpacing = try number()
         case "masonry.insets": masonryInsets = try parseInsets()
         case "masonry.bodyHeight": masonryBodyHeight = try number()
         case "masonry.maxImageHeightRatio": masonryMaxImageHeightRatio = try optionalNumber() ?? .infinity
+        case "masonry.fillColumns": masonryFillColumns = try flag()
         case "grid.itemWidth": gridItemWidth = try number()
         case "grid.itemHeight": gridItemHeight = try number()
         case "grid.minimumColumnGap": gridMinimumColumnGap = try number()

@@ -9,7 +9,9 @@ public struct LayoutConfig: Sendable, Equatable {
 
     public enum Style: String, Sendable, CaseIterable { case tiles, masonry, grid, strip, justified }
     public enum PagingMode: String, Sendable, CaseIterable { case viewport, count }
-    public enum GroupBy: String, Sendable, CaseIterable { case day, month, none }
+    /// `auto` (an album extension) takes the finest of day, month and year whose sections are
+    /// mostly full enough to fill a row (`Section.autoLevel`), else one section.
+    public enum GroupBy: String, Sendable, CaseIterable { case day, month, year, auto, none }
     public enum StripOffset: Sendable, Equatable { case first, focusIndex(Int), proposedOffset(Double) }
 
     // page
@@ -29,9 +31,14 @@ public struct LayoutConfig: Sendable, Equatable {
     // tiles
     public var tilesMargin = 15.0, tilesSingleHeight = 150.0, tilesThreeSub = 100.0, tilesFourSub = 140.0
     public var tilesFiveSub = 100.0, tilesFiveMainHeight = 150.0, tilesSixSub = 140.0, tilesMaxShown = 6
+    /// Album extension: a one-photo cell keeps the photo's aspect (at most as tall as it is wide
+    /// × 1.25, narrower when a portrait would pass that) instead of a `singleHeight` slice.
+    public var tilesSingleAspect = false
     // masonry
     public var masonryColumns = 2, masonrySpacing = 10.0, masonryInsets = Insets(), masonryBodyHeight = 0.0
     public var masonryMaxImageHeightRatio = Double.infinity
+    /// Album extension: a section of fewer photos than columns gets one column per photo, so no column stays empty.
+    public var masonryFillColumns = false
     // grid
     public var gridItemWidth = 70.0, gridItemHeight = 70.0, gridMinimumColumnGap = 5.0, gridInsets = Insets()
     public var gridPreloadBuffer = 0

@@ -40,6 +40,7 @@ struct CaptureKey: Comparable {
     let sortValue: Double
 
     var month: String { String(day.prefix(7)) }
+    var year: String { String(day.prefix(4)) }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM]`; nil when invalid.
     init?(_ text: String) {

@@ -11,6 +11,9 @@ struct Section {
     let title: String
     let photos: [Photo]
 
+    /// The id of the one section of `none`.
+    static let allID = "all"
+
     /// Sections newest first by key, undated last; photos newest first, ties by id bytes.
     static func group(_ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy) -> [Section] {
         let photos = records.map { record in
@@ -24,16 +27,16 @@ struct Section {
             return ka != kb ? ka > kb : byteOrder(a.record.id, b.record.id)
         }
         var sections: [Section] = []
-        switch groupBy {
-        case .none:
+        switch groupBy == .auto ? autoLevel(dated.compactMap(\.key), undated: !undated.isEmpty) : groupBy {
+        case .none, .auto:
             let all = dated.sorted(by: newestFirst) + undated
-            if !all.isEmpty { sections.append(Section(id: "all", title: "", photos: all)) }
+            if !all.isEmpty { sections.append(Section(id: allID, title: "", photos: all)) }
             return sections
-        case .day, .month:
+        case let level:
             var groups: [String: [Photo]] = [:]
             for photo in dated {
                 guard let key = photo.key else { continue }
-                groups[groupBy == .day ? key.day : key.month, default: []].append(photo)
+                groups[level.key(key), default: []].append(photo)
             }
             for key in groups.keys.sorted(by: >) {
                 sections.append(Section(id: key, title: key, photos: (groups[key] ?? []).sorted(by: newestFirst)))
@@ -41,6 +44,24 @@ struct Section {
         }
         if !undated.isEmpty { sections.append(Section(id: "undated", title: "undated", photos: undated)) }
         return sections
+    }
+
+    /// At most this share of `auto`'s sections may hold fewer than `autoMinimum` photos.
+    static let autoSparseShare = 0.25
+    /// About a row's worth: fewer leaves most of a row empty.
+    static let autoMinimum = 4
+
+    /// The finest level at which at most a quarter of the sections hold fewer than four photos
+    /// (a folder of one photo a day is shown by month or year, a day's outing by day); one
+    /// section when even years are that sparse, unless undated photos need their own header.
+    static func autoLevel(_ keys: [CaptureKey], undated: Bool) -> LayoutConfig.GroupBy {
+        for level in [LayoutConfig.GroupBy.day, .month, .year] {
+            var counts: [String: Int] = [:]
+            for key in keys { counts[level.key(key), default: 0] += 1 }
+            let sparse = counts.values.filter { $0 < autoMinimum }.count
+            if Double(sparse) <= autoSparseShare * Double(counts.count) { return level }
+        }
+        return undated ? .year : .none
     }
 
     /// This section's photos laid out in `style` at width `width`.
@@ -58,6 +79,17 @@ struct Section {
             config.justifiedGreedy
                 ? FlickrJustified.layout(photos, width: width, config: config)
                 : OptimalRows.layout(photos, width: width, config: config)
+        }
+    }
+}
+
+extension LayoutConfig.GroupBy {
+    /// The section key of a dated photo at this level.
+    func key(_ key: CaptureKey) -> String {
+        switch self {
+        case .day: key.day
+        case .month: key.month
+        case .year, .auto, .none: key.year
         }
     }
 }

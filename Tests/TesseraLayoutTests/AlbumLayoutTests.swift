@@ -50,6 +50,53 @@ struct AlbumLayoutTests {
         #expect(items.first { $0.photoId == "y" }?.aspectEstimated == true)
     }
 
+    /// `auto` picks the finest level whose sections mostly hold a row's worth: a day's outing
+    /// by day, one photo a day by month, one a month by year, one a year in one section.
+    @Test func autoSectionsFollowTheDensity() throws {
+        func photos(_ dates: [String]) -> [LayoutPhoto] {
+            dates.enumerated().map { LayoutPhoto(id: "p\($0.offset)", pixelWidth: 30, pixelHeight: 20, capturedAt: $0.element + "T12:00:00") }
+        }
+        var config = LayoutConfig()
+        config.groupBy = .auto
+        func sections(_ dates: [String]) throws -> [String] { try AlbumLayout.layout(photos(dates), config: config).sections.map(\.id) }
+        #expect(try sections(Array(repeating: "2024-05-03", count: 5) + Array(repeating: "2024-05-04", count: 4)) == ["2024-05-04", "2024-05-03"])
+        #expect(try sections((1...12).map { String(format: "2024-03-%02d", $0) }) == ["2024-03"])
+        #expect(try sections((1...10).map { String(format: "2024-%02d-01", $0) } + ["2023-01-01", "2023-02-01", "2023-03-01", "2023-04-01"])
+            == ["2024", "2023"])
+        #expect(try sections((2001...2010).map { "\($0)-06-01" }) == ["all"])
+        let single = try AlbumLayout.layout(photos((2001...2010).map { "\($0)-06-01" }), config: config)
+        #expect(single.pages.flatMap(\.items).allSatisfy { $0.type == .photo })
+        // Undated photos keep their header: the dated ones are then shown by year.
+        let withUndated = photos((2001...2004).map { "\($0)-06-01" }) + [LayoutPhoto(id: "u", pixelWidth: 3, pixelHeight: 2, capturedAt: nil)]
+        #expect(try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == ["2004", "2003", "2002", "2001", "undated"])
+        config.groupBy = .year
+        #expect(try sections(["2023-12-31", "2024-01-01"]) == ["2024", "2023"])
+    }
+
+    /// Album extensions: a lone tile keeps its photo's aspect; masonry uses a column per photo
+    /// when a section has fewer photos than columns.
+    @Test func aLoneTileKeepsItsAspectAndMasonryUsesEveryColumn() throws {
+        var config = LayoutConfig()
+        config.pageWidth = 400
+        config.style = .tiles
+        config.tilesSingleAspect = true
+        let sizes: [(Double, Double)] = [(3000, 2000), (1000, 3000), (4000, 1000)]
+        for (width, height) in sizes {
+            let photo = LayoutPhoto(id: "a", pixelWidth: width, pixelHeight: height, capturedAt: "2024-05-03T10:00:00")
+            let items = try AlbumLayout.layout([photo], config: config).pages.flatMap(\.items)
+            let frame = try #require(items.first { $0.type == .photo })
+            let shown: Double = frame.width / frame.height
+            #expect(abs(shown / (width / height) - 1) < 1e-9)
+            #expect(frame.width <= 370 + 1e-9 && frame.height <= 370 * Tiles.singleTallest + 1e-9)
+        }
+        config.style = .masonry
+        config.masonryColumns = 4
+        config.masonryFillColumns = true
+        let two = (0..<2).map { LayoutPhoto(id: "p\($0)", pixelWidth: 30, pixelHeight: 20, capturedAt: "2024-05-03T10:00:00") }
+        let items = try AlbumLayout.layout(two, config: config).pages.flatMap(\.items).filter { $0.type == .photo }
+        #expect(items.map(\.width) == [195, 195])
+    }
+
     @Test func invalidConfigurationNamesTheField() {
         var config = LayoutConfig()
         config.tolerance = 1

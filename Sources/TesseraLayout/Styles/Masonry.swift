@@ -6,7 +6,7 @@ enum Masonry {
         let insets = config.masonryInsets
         let gap = config.masonrySpacing
         let inner = contentWidth - insets.left - insets.right
-        var columns = config.masonryColumns
+        var columns = config.masonryFillColumns ? min(config.masonryColumns, photos.count) : config.masonryColumns
         var cellWidth = (inner - gap * Double(columns - 1)) / Double(columns)
         var reduced = false
         while cellWidth <= 0 && columns > 1 {

@@ -1,5 +1,8 @@
 /// `tiles`: one social-post cell per section (docs/LAYOUT.md §3.1).
 enum Tiles {
+    /// How tall a one-photo cell that keeps its aspect may be, as a share of the width.
+    static let singleTallest = 1.25
+
     static func layout(_ photos: [Section.Photo], width contentWidth: Double, config: LayoutConfig) -> Body {
         var body = Body()
         let margin = config.tilesMargin
@@ -15,6 +18,9 @@ enum Tiles {
         func sub(_ size: Double) -> Double { max(0, min(size, available)) }
         let slots: [(Bool, Double, Double)]
         switch shown {
+        case 1 where config.tilesSingleAspect:
+            let height = min(available / photos[0].aspect, available * singleTallest)
+            slots = [(false, min(available, height * photos[0].aspect), height)]
         case 1: slots = [(false, available, config.tilesSingleHeight)]
         case 2: slots = [(false, half, half), (true, half, half)]
         case 3:
