@@ -132,6 +132,14 @@ def library(tessera, root):
               date=f"2024:05:{1 + n // 6:02d} {8 + n % 12:02d}:{n:02d}:00",
               gps=(48.8584 + n / 1000, 2.2945) if n == 3 else None)
     photo(root / "Messages" / "IMG-20190812-WA0001.jpg", 1600, 1200, 99)
+    # A curated folder: 20 photos taken on 19 days across a year, some tiny (scans), and an album inside it.
+    for n in range(20):
+        width, height = [(75, 100), (120, 80)][n % 2] if n % 5 == 0 else shapes[n % len(shapes)]
+        day = min(n, 18)
+        photo(root / "Sparse" / f"P{n:03d}.jpg", width, height, 300 + n,
+              date=f"2023:{1 + day * 11 // 19:02d}:{1 + day % 27:02d} {9 + n % 10:02d}:00:00")
+    for n in range(3):
+        photo(root / "Sparse" / "Trip" / f"T{n}.jpg", 1600, 1200, 400 + n, date=f"2023:07:0{n + 1} 12:00:00")
     clips(root / "Clips")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
@@ -162,7 +170,7 @@ def page_metrics(page, style, scale, aspects):
         while (!test() && Date.now() < end) await new Promise(r => setTimeout(r, 25)); return test(); };
       const layouts = [...document.querySelectorAll('.layout')].filter(l => getComputedStyle(l).display !== 'none');
       const out = {layouts: layouts.length, images: 0, unloaded: [], misplaced: [], cropped: [], lowres: [],
-                   columns: 0, stripStart: null, ids: []};
+                   enlarged: [], columns: 0, stripStart: null, ids: [], rows: [], singles: []};
       if (layouts.length !== 1) return out;
       const layout = layouts[0];
       const lefts = new Set();
@@ -177,7 +185,10 @@ def page_metrics(page, style, scale, aspects):
         const box = img.getBoundingClientRect(), frame = a.getBoundingClientRect();
         if (got.some((v, i) => Math.abs(v - want[i]) > 1) || Math.abs(box.width - frame.width) > 1 || Math.abs(box.height - frame.height) > 1)
           out.misplaced.push({src: img.currentSrc.split('/').pop(), want, got});
-        lefts.add(Math.round(want[0]));
+        lefts.add(Math.round(parseFloat((a.dataset.frame || '').split(' ')[0])));
+        const photoSize = aspects[img.className.slice(1)];
+        if (photoSize && (box.width > photoSize.width + 0.5 || box.height > photoSize.height + 0.5))
+          out.enlarged.push({id: a.dataset.id, drawn: [box.width, box.height], pixels: [photoSize.width, photoSize.height]});
         const probe = new Image();
         probe.src = img.currentSrc;
         await probe.decode();
@@ -196,6 +207,33 @@ def page_metrics(page, style, scale, aspects):
         }
       }
       out.columns = lefts.size;
+      // Rows: photos sharing a top edge; a section's last row is followed by a header or nothing.
+      const content = layout.offsetWidth - 2 * parseFloat(layout.querySelector('a.photo, .header')?.style.left || 0);
+      const headers = [...layout.querySelectorAll('.header')].map(h => h.offsetTop);
+      const byTop = new Map();
+      for (const a of layout.querySelectorAll('a.photo')) {
+        // The layout's frame: a photo smaller than its frame is drawn at its size inside it.
+        const [x, y, w, h] = (a.dataset.frame || '').split(' ').map(parseFloat);
+        const top = Math.round(y), row = byTop.get(top) || [];
+        row.push([x, x + w, h, a.dataset.id]);
+        byTop.set(top, row);
+      }
+      const tops = [...byTop.keys()].sort((a, b) => a - b);
+      tops.forEach((top, i) => {
+        const row = byTop.get(top), next = tops[i + 1];
+        const last = next === undefined || headers.some(h => h > top && h < next);
+        out.rows.push({top, fill: (Math.max(...row.map(r => r[1])) - Math.min(...row.map(r => r[0]))) / content, last, count: row.length});
+      });
+      // A section of one photo (tiles): its frame and the photo's aspect.
+      const items = [...layout.querySelectorAll('.header, a.photo')];
+      items.forEach((item, i) => {
+        if (!item.classList.contains('header')) return;
+        const next = items[i + 1], after = items[i + 2];
+        if (next && next.matches('a.photo') && (!after || after.classList.contains('header'))) {
+          const photo = aspects[next.querySelector('img').className.slice(1)];
+          if (photo) out.singles.push({id: next.dataset.id, frame: next.offsetWidth / next.offsetHeight, photo: photo.aspect});
+        }
+      });
       const first = layout.querySelector('.strip a.photo');
       for (const strip of layout.querySelectorAll('.strip')) strip.scrollLeft = 0;
       window.scrollTo(0, 0);
@@ -292,6 +330,10 @@ def main():
                     check(not report["misplaced"], f"{where}: off their frames: {report['misplaced'][:3]}")
                     check(not report["cropped"], f"{where}: cropped or distorted: {report['cropped'][:3]}")
                     check(not report["lowres"], f"{where}: under 1.9 device px per CSS px: {report['lowres'][:3]}")
+                    check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
+                    if style == "justified":
+                        short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
+                        check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
                     if style == "masonry":
                         check(report["columns"] == (2 if width == 375 else 4), f"{where}: {report['columns']} columns")
                     if style == "strip":
@@ -300,6 +342,7 @@ def main():
                               f"{where}: the strip starts at x = {report['stripStart']}")
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
                     context.close()
+        check_sparse(browser, tessera, store, sites, out, aspects)
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
         check_big_album(browser, sites, out)
@@ -308,6 +351,75 @@ def main():
     print(f"screenshots in {out}")
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
+
+
+def sparse_page(site):
+    """The Sparse album's first page (not its child's, `sparse-trip-…`)."""
+    return next(p for p in site.glob("albums/sparse-*/index.html") if not p.parent.name.startswith("sparse-trip"))
+
+
+def check_sparse(browser, tessera, store, sites, out, aspects):
+    """The curated folder (20 photos, 19 days, tiny scans) in every style and at three widths:
+    rows that fill the width, no photo drawn past its pixels, every masonry column used; tiles
+    singles keep their aspect; the folder tree with breadcrumbs and child albums."""
+    for style, site in sites.items():
+        sparse = sparse_page(site)
+        for width in (375, 768, 1280):
+            for scale in (1, 2):
+                context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
+                page = context.new_page()
+                page.goto(sparse.as_uri(), wait_until="load")
+                report = page_metrics(page, style, scale, aspects)
+                where = f"sparse {style} at {width} px, scale {scale}"
+                # Tiles show six photos a section, the rest behind "+N".
+                check(report["images"] == (6 if style == "tiles" else 20), f"{where}: {report['images']} photos shown")
+                check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
+                check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
+                if style == "justified":
+                    short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
+                    check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
+                if style == "masonry":
+                    check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
+                if scale == 2 and width in (375, 1280):
+                    page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
+                context.close()
+    # Tiles by day: a day of one photo is a cell of the photo's own aspect.
+    site = out / "sites" / "tiles-by-day"
+    subprocess.run([tessera, "album", "build", "--out", str(site), "--style", "tiles", "--sections", "day", *store],
+                   check=True, stdout=subprocess.DEVNULL)
+    for width in (375, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=2)
+        page = context.new_page()
+        page.goto(sparse_page(site).as_uri(), wait_until="load")
+        report = page_metrics(page, "tiles", 2, aspects)
+        check(len(report["singles"]) >= 5, f"tiles by day at {width} px: {len(report['singles'])} one-photo days")
+        off = [s for s in report["singles"] if abs(s["frame"] / s["photo"] - 1) > 0.01]
+        check(not off, f"tiles by day at {width} px: singles not at their aspect: {off[:3]}")
+        check(not report["enlarged"], f"tiles by day at {width} px: drawn larger than their pixels: {report['enlarged'][:3]}")
+        page.screenshot(path=str(out / f"sparse-tiles-by-day-{width}-2x.png"), full_page=True)
+        context.close()
+    # The folder tree: Trip inside Sparse, not beside it.
+    site = sites["justified"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri(), wait_until="load")
+    names = page.eval_on_selector_all(".albums .name", "els => els.map(e => e.textContent)")
+    check("Sparse" in names and "Trip" not in names and "Sparse/Trip" not in names, f"the album list shows {names}")
+    page.screenshot(path=str(out / "albums-1280-2x.png"), full_page=True)
+    page.goto(sparse_page(site).as_uri(), wait_until="load")
+    children = page.eval_on_selector_all(".children .albums a", "els => els.map(e => [e.querySelector('.name').textContent, e.href])")
+    check([name for name, _ in children] == ["Trip"], f"Sparse's child albums: {children}")
+    check(page.inner_text("header p").startswith("20 photos"), f"Sparse's subtitle: {page.inner_text('header p')!r}")
+    page.screenshot(path=str(out / "nested-1280-2x.png"), full_page=True)
+    if children:
+        page.goto(children[0][1], wait_until="load")
+        trail = page.eval_on_selector_all("nav.crumbs .trail a", "els => els.map(e => e.textContent)")
+        check(trail == ["Albums", "Sparse"], f"Trip's breadcrumbs: {trail}")
+        check(page.inner_text("header p").startswith("3 photos"), f"Trip's subtitle: {page.inner_text('header p')!r}")
+        page.locator("nav.crumbs .trail a").nth(1).click()
+        page.wait_for_load_state("load")
+        check("/albums/sparse-" in page.url and "sparse-trip" not in page.url, f"the breadcrumb leads to {page.url}")
+    context.close()
 
 
 def check_viewer(browser, site, out):
@@ -347,11 +459,52 @@ def check_viewer(browser, site, out):
               f.dispatchEvent(new TouchEvent('touchend', {changedTouches: [touch(x1)], bubbles: true})); }""",
                           [box["width"] * 0.8, box["width"] * 0.2, y])
             check(shown() == order[start + 2], f"{where}: a swipe to the left shows {shown()}, expected {order[start + 2]}")
+        if scale == 2 or width == 1280:
+            # Back closes the photo and stays on the album.
+            album_url = page.url
+            page.go_back()
+            page.wait_for_function("document.querySelector('.lightbox').hidden")
+            check(page.url == album_url, f"{where}: Back left the album for {page.url}")
+            tiles.nth(start).click()
+            page.wait_for_selector(".lightbox:not([hidden])")
         page.keyboard.press("Escape")
         check(page.evaluate("document.querySelector('.lightbox').hidden"), f"{where}: Esc does not close the viewer")
         check(page.evaluate("window.scrollY") == before, f"{where}: Esc returns to {page.evaluate('window.scrollY')}, not {before}")
         check(not errors, f"{where}: script errors {errors[:2]}")
         context.close()
+    # Full screen at 2x: every photo with the pixels is drawn at 1.9 device px per CSS px or more.
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(large.as_uri(), wait_until="load")
+    page.locator(".layout:visible a.photo").first.click()
+    page.wait_for_selector(".lightbox:not([hidden])")
+    soft = []
+    for _ in range(8):
+        page.wait_for_function("document.querySelector('.lightbox img').complete && document.querySelector('.lightbox img').naturalWidth > 0")
+        found = page.evaluate("""async () => { const img = document.querySelector('.lightbox img');
+          const probe = new Image(); probe.src = img.currentSrc; await probe.decode();
+          const box = img.getBoundingClientRect();
+          return {id: document.querySelector('.lightbox').dataset.id, density: probe.naturalWidth / box.width,
+                  drawn: box.width, pixels: img.width > 0 ? +img.getAttribute('width') : 0}; }""")
+        allowed = found["pixels"] / found["drawn"] if found["drawn"] else 0
+        if found["density"] < min(1.9, allowed) - 0.02:
+            soft.append(found)
+        page.keyboard.press("ArrowRight")
+    check(not soft, f"lightbox at 1280x800x2: under 1.9 device px per CSS px: {soft[:3]}")
+    page.screenshot(path=str(out / "viewer-1280-2x.png"))
+    context.close()
+    # The plain viewer page of a tiny scan: at its own size, on dark, details beside it.
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+    page = context.new_page()
+    tiny = next(page_file for page_file in sparse_page(site).parent.glob("view/*.html") if "P000.jpg" in page_file.read_text(encoding="utf-8"))
+    page.goto(tiny.as_uri(), wait_until="load")
+    page.wait_for_function("document.querySelector('figure img').complete && document.querySelector('figure img').naturalWidth > 0")
+    box = page.locator("figure img").bounding_box()
+    check(box["width"] <= 75.5 and box["height"] <= 100.5, f"the 75×100 scan is drawn {box['width']}×{box['height']}")
+    side = page.locator(".side").bounding_box()
+    check(side["x"] > box["x"] + box["width"], "the details are not beside the photo at 1280 px")
+    page.screenshot(path=str(out / "viewer-page-tiny-1280-2x.png"))
+    context.close()
     # Without JavaScript: the plain pages.
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -362,7 +515,7 @@ def check_viewer(browser, site, out):
     check("/view/" in page.url, f"without script a photo opens {page.url}")
     page.wait_for_function("document.querySelector('figure img').complete && document.querySelector('figure img').naturalWidth > 0")
     facts = page.inner_text(".facts")
-    check("guess from the file name" in facts and "2019-08-12" in facts, f"the WhatsApp photo's page says: {facts!r}")
+    check("guess from the file name" in facts and "Mon 12 Aug 2019" in facts, f"the WhatsApp photo's page says: {facts!r}")
     check(page.locator("dd.guess").count() == 1, "the guessed date is not marked")
     page.screenshot(path=str(out / "viewer-page-nojs-1280.png"))
     page.goto(next(site.glob("albums/large-*/index.html")).as_uri())

@@ -28,6 +28,8 @@ public struct AlbumBuilder: Sendable {
     public struct Options: Sendable {
         public var output: FilePath
         public var style = LayoutConfig.Style.justified
+        /// How photos are grouped under headers; `auto` by their density.
+        public var sections = LayoutConfig.GroupBy.auto
         /// Copy renditions into the output even where a hard link would do.
         public var copyRenditions = false
         public var originals = Originals.symlink
@@ -157,27 +159,41 @@ public struct AlbumBuilder: Sendable {
             }
         }
 
-        var entries: [String] = []
+        // The folder tree: each album under the nearest folder above it that is an album too.
+        let tree = AlbumTree(albumPhotos.map(\.album))
+        let photosOf = Dictionary(albumPhotos.map { ($0.album.id, $0.photos) }, uniquingKeysWith: { first, _ in first })
+        func card(_ album: AlbumRecord, prefix: String) -> String? {
+            guard let folder = albumFolders[album.id], let photos = photosOf[album.id] else { return nil }
+            let range = Self.dateRange(album)
+            let children = tree.children[album.id, default: []].count
+            return SitePages.card(
+                href: folder + "/index.html", cover: Self.cover(photos), media: media, name: tree.title(album),
+                meta: Self.count(photos) + (children > 0 ? ", " + IndexTotals.count(children, "album") : "") + (range.isEmpty ? "" : " · " + range),
+                prefix: prefix)
+        }
         for (album, photos) in albumPhotos {
             guard let folder = albumFolders[album.id] else { continue }
             let range = Self.dateRange(album)
+            let crumbs = tree.ancestors(of: album.id).compactMap { ancestor in
+                albumFolders[ancestor.id].map { (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html") }
+            }
             try publish(Collection(
-                folder: folder, title: Self.title(album), subtitle: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range),
-                photos: photos, ownsViewerPages: true))
+                folder: folder, title: tree.title(album), subtitle: Self.count(photos) + (range.isEmpty ? "" : " · " + range),
+                photos: photos, ownsViewerPages: true, crumbs: crumbs,
+                children: tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }))
             summary.albums += 1
-            entries.append(SitePages.card(href: folder + "/index.html", cover: photos.first, media: media, name: Self.title(album),
-                                meta: "\(photos.count) photos" + (range.isEmpty ? "" : " · " + range)))
         }
+        let entries = tree.roots.compactMap { card($0, prefix: "") }
         var years: [(year: String, cards: [String])] = []
         for (month, _) in months {
             let photos = try Self.photos(index, .init(month: month)).filter { albumFolders[$0.albumID] != nil }
             guard !photos.isEmpty else { continue }
             let folder = "months/" + month
-            let title = Self.monthTitle(month)
-            try publish(Collection(folder: folder, title: title, subtitle: "\(photos.count) photos", photos: photos, ownsViewerPages: false))
+            let title = FriendlyDate.section(month)
+            try publish(Collection(folder: folder, title: title, subtitle: Self.count(photos), photos: photos, ownsViewerPages: false))
             summary.months += 1
             let year = String(month.prefix(4))
-            let entry = SitePages.card(href: folder + "/index.html", cover: photos.first, media: media, name: title, meta: "\(photos.count) photos")
+            let entry = SitePages.card(href: folder + "/index.html", cover: Self.cover(photos), media: media, name: title, meta: Self.count(photos))
             if years.last?.year == year { years[years.count - 1].cards.append(entry) } else { years.append((year, [entry])) }
         }
         // Collections that no longer exist leave the output, as do files no page refers to.
@@ -189,9 +205,9 @@ public struct AlbumBuilder: Sendable {
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
-        let total = albumPhotos.reduce(0) { $0 + $1.photos.count }
-        try output.write(SitePages.albumList(cards: entries, albums: summary.albums, photos: total), to: "index.html")
-        try output.write(SitePages.timeline(years: years, photos: total), to: "timeline.html")
+        let all = Self.count(albumPhotos.flatMap(\.photos))
+        try output.write(SitePages.albumList(cards: entries, summary: "\(IndexTotals.count(summary.albums, "album")), \(all)"), to: "index.html")
+        try output.write(SitePages.timeline(years: years, summary: all), to: "timeline.html")
         try manifest.save(to: output)
         return summary
     }
@@ -207,9 +223,10 @@ public struct AlbumBuilder: Sendable {
     /// What changes a collection's pages: its photos and everything shown of them, which of
     /// their files could be placed, and the options.
     private func fingerprint(_ collection: Collection, placed: [Bool]) -> String {
-        // v4: videos, Live Photos and motion photos play.
-        var text = "v4|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
-        text += "|\(collection.title)|\(collection.subtitle)"
+        // v5: nested albums, sections by density, photos never enlarged.
+        var text = "v5|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        text += "|\(collection.title)|\(collection.subtitle)|\(options.sections)"
+        text += "|\(collection.crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|\(collection.children.joined())"
         for photo in collection.photos {
             text += "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
             text += "|\(photo.renditions.map { "\($0.path):\($0.width)x\($0.height)" }.joined(separator: ","))"
@@ -222,11 +239,26 @@ public struct AlbumBuilder: Sendable {
         return XXH64.hex(XXH64.hash(Array(text.utf8)))
     }
 
-    static func monthTitle(_ month: String) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                     "October", "November", "December"]
-        guard let number = Int(month.suffix(2)), (1...12).contains(number) else { return month }
-        return "\(names[number - 1]) \(month.prefix(4))"
+    /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.
+    static let coverSide = 320
+
+    /// The cover: the best-rated photo with the pixels for the card, newest first among equals;
+    /// when none has them, the one with the most.
+    static func cover(_ photos: [PhotoRecord]) -> PhotoRecord? {
+        func side(_ photo: PhotoRecord) -> Int { let size = ViewerPages.displaySize(photo); return min(size.width, size.height) }
+        let sharp = photos.filter { side($0) >= coverSide && !$0.renditions.isEmpty }
+        guard let best = sharp.max(by: { ($0.annotations.rating ?? 0) < ($1.annotations.rating ?? 0) }) else {
+            return photos.max { side($0) < side($1) }
+        }
+        // `max` keeps the last of equals: the first (newest) of the best rating instead.
+        return sharp.first { ($0.annotations.rating ?? 0) == (best.annotations.rating ?? 0) }
+    }
+
+    /// "12 photos", "1 photo, 2 videos".
+    static func count(_ photos: [PhotoRecord]) -> String {
+        let videos = photos.filter { $0.video != nil }.count, stills = photos.count - videos
+        return [stills > 0 || videos == 0 ? IndexTotals.count(stills, "photo") : nil, videos > 0 ? IndexTotals.count(videos, "video") : nil]
+            .compactMap { $0 }.joined(separator: ", ")
     }
 
     /// The file name, from the path's bytes (a `FilePath` per photo costs more than a page).
@@ -314,5 +346,52 @@ struct Manifest: Codable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         guard let data = try? encoder.encode(self) else { return }
         try output.write(String(decoding: data, as: UTF8.self), to: ".tessera-album.json")
+    }
+}
+
+/// Albums as the folder tree: each under the nearest folder above it that is an album too, so
+/// `Trips/2023/Rome` sits in `Trips` even when `Trips/2023` holds no photos.
+struct AlbumTree {
+    private(set) var roots: [AlbumRecord] = []
+    private(set) var children: [Int64: [AlbumRecord]] = [:]
+    private var parent: [Int64: AlbumRecord] = [:]
+
+    init(_ albums: [AlbumRecord]) {
+        let byPath = Dictionary(albums.map { ($0.pathBytes, $0) }, uniquingKeysWith: { first, _ in first })
+        for album in albums {
+            var path = album.pathBytes
+            var found: AlbumRecord?
+            // Up one folder at a time, while still inside the album's root (its name is relative to it).
+            var depth = album.name.split(separator: "/").count
+            while found == nil, depth > 0, let slash = path.lastIndex(of: UInt8(ascii: "/")) {
+                path = Array(path[..<slash])
+                depth -= 1
+                found = byPath[path]
+            }
+            if let found {
+                parent[album.id] = found
+                children[found.id, default: []].append(album)
+            } else {
+                roots.append(album)
+            }
+        }
+    }
+
+    /// From the outermost album down to the album's parent.
+    func ancestors(of id: Int64) -> [AlbumRecord] {
+        var chain: [AlbumRecord] = []
+        var current = parent[id]
+        while let album = current, chain.count < 256 {
+            chain.insert(album, at: 0)
+            current = parent[album.id]
+        }
+        return chain
+    }
+
+    /// The album's name below its parent ("Rome" in "Trips"; "2023/Rome" when 2023 is no album).
+    func title(_ album: AlbumRecord) -> String {
+        let own = AlbumBuilder.title(album)
+        guard let above = parent[album.id], !above.name.isEmpty, own.hasPrefix(above.name + "/") else { return own }
+        return String(own.dropFirst(above.name.count + 1))
     }
 }

@@ -55,7 +55,8 @@ struct CollectionPages {
             }
             let head = placeholderStyle(pages[number].items.compactMap { $0.photoId.flatMap { byID[$0] } })
             let body = """
-                <header>\(crumbs)<h1>\(HTML.escape(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p></header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p></header>
+                \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
                 \(layouts.joined(separator: "\n"))
                 </main>
@@ -77,8 +78,12 @@ struct CollectionPages {
         number == 0 ? "index.html" : "page-\(number + 1).html"
     }
 
-    private var crumbs: String {
-        "<nav class=\"crumbs\"><a href=\"\(Collection.prefix)index.html\">Albums</a><a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
+    /// Albums › the albums above this one › (this one's title is the heading), and the timeline.
+    private func crumbs(_ collection: Collection) -> String {
+        let trail = ["<a href=\"\(Collection.prefix)index.html\">Albums</a>"]
+            + collection.crumbs.map { "<a href=\"\(HTML.url(Array($0.href.utf8)))\">\(HTML.breakingAtSlashes($0.name))</a>" }
+        return "<nav class=\"crumbs\"><span class=\"trail\">\(trail.joined(separator: "<span class=\"sep\">›</span>"))</span>"
+            + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
     }
 
     /// The engine's settings for one breakpoint: count paging (a tiles page holds at most as
@@ -86,17 +91,22 @@ struct CollectionPages {
     ///
     /// Content is at most 1,072 CSS px wide, so that a frame that spans it still gets 1.9 device
     /// pixels per CSS pixel at a pixel ratio of 2 from a 2048-pixel fit rendition; tiles, a
-    /// social-post cell, at most 600.
+    /// social-post cell, at most 600, aligned with the title.
     func layoutConfig(width: Double) -> LayoutConfig {
         let narrow = width < 600, wide = width >= 1000
         var config = LayoutConfig()
         config.style = options.style
-        config.pageWidth = options.style == .tiles ? min(width, 600) : width
-        let side = max(narrow ? 8 : 16, (config.pageWidth - 1072) / 2)
-        config.insets = .init(top: 8, left: side, bottom: 8, right: side)
+        config.pageWidth = width
+        let side = max(narrow ? 8 : 16, (width - 1072) / 2)
+        // Tiles, a social-post column, start where the title does, at most 568 px wide (the
+        // 512-pixel squares then cover its cells at a pixel ratio of 2).
+        let right = options.style == .tiles ? max(side, width - side - 568) : side
+        config.insets = .init(top: 8, left: side, bottom: 8, right: right)
         config.paging = .count
         config.pageCount = options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
-        config.groupBy = .day
+        config.groupBy = options.sections
+        config.masonryFillColumns = true
+        config.tilesSingleAspect = true
         config.pixelRounding = true
         config.outputScale = 2
         config.masonryColumns = narrow ? 2 : wide ? 4 : 3
@@ -135,7 +145,7 @@ struct CollectionPages {
             if item.type == .header {
                 closeStrip()
                 // Photos nothing dates (scans, downloads) gather at the end, never in the current month.
-                let title = item.sectionId == "undated" ? "Undated" : item.title ?? ""
+                let title = item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
                 out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(title))</div>"
                 continue
             }
@@ -151,7 +161,9 @@ struct CollectionPages {
                 strip?.next = frame.x + baseWidth + config.stripSpacing
                 // A cell the engine capped at the viewport crops its photo: show it whole inside.
                 if item.crop == true { frame = Self.contained(photo, in: frame) }
-                strip?.cells += anchor(photo, frame: frame, overlay: nil, target: photo)
+                let layoutFrame = frame
+                frame = Self.unenlarged(photo, in: frame)
+                strip?.cells += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: nil, target: photo)
                 continue
             }
             // The "+N" tile opens the first hidden photo; the lightbox goes on through the rest.
@@ -159,7 +171,9 @@ struct CollectionPages {
             if fit == .whole && item.crop == true {
                 frame = Self.contained(photo, in: frame)
             }
-            out += anchor(photo, frame: frame, overlay: item.overlay, target: target)
+            let layoutFrame = frame
+            frame = Self.unenlarged(photo, in: frame)
+            out += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target)
         }
         closeStrip()
         return out + "</div>"
@@ -167,7 +181,8 @@ struct CollectionPages {
 
     /// A photo frame: a link to the viewer page of `target` around the photo's image; the frame
     /// is in data attributes.
-    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord) -> String {
+    /// `layoutFrame` is the frame the layout gave, before a small photo was shrunk inside it.
+    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord) -> String {
         let name = AlbumBuilder.name(photo)
         let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
         let sources = ImageSources(photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
@@ -176,7 +191,8 @@ struct CollectionPages {
             "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
         } ?? ""
         return "<a class=\"photo\" href=\"\(viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
-            + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\">"
+            + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
+            + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
             + "<img class=\"h\(photo.id)\" \(image)"
             + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
@@ -202,6 +218,20 @@ struct CollectionPages {
             inner.width = (frame.height * aspect).rounded()
             inner.x += ((frame.width - inner.width) / 2).rounded()
         }
+        return inner
+    }
+
+    /// The frame, shrunk about its centre so that the photo is never drawn larger than its own
+    /// pixels (a 75×100 scan in a 220 px row stays 75×100, not 165×220 and soft).
+    static func unenlarged(_ photo: PhotoRecord, in frame: LayoutItem) -> LayoutItem {
+        let size = ViewerPages.displaySize(photo)
+        let scale = max(frame.width / Double(size.width), frame.height / Double(size.height))
+        guard scale > 1 else { return frame }
+        var inner = frame
+        inner.width = min(Double(size.width), (frame.width / scale).rounded())
+        inner.height = min(Double(size.height), (frame.height / scale).rounded())
+        inner.x += ((frame.width - inner.width) / 2).rounded()
+        inner.y += ((frame.height - inner.height) / 2).rounded()
         return inner
     }
 

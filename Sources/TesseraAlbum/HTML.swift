@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping and URL helpers for the generated pages.
 enum HTML {
     /// Text safe inside element content and quoted attribute values.
@@ -15,6 +17,11 @@ enum HTML {
             }
         }
         return out
+    }
+
+    /// Escaped text that may break after each "/" and nowhere inside a word ("formats/<wbr>progressive").
+    static func breakingAtSlashes(_ text: String) -> String {
+        escape(text).replacingOccurrences(of: "/", with: "/<wbr>")
     }
 
     /// A relative URL from raw path bytes: every byte outside the unreserved set is percent-encoded,

@@ -22,8 +22,7 @@ struct PhotoFact: Encodable, Equatable {
     static func facts(of photo: PhotoRecord) -> [PhotoFact] {
         var facts: [PhotoFact] = []
         if let captured = photo.capturedAt {
-            let clock = captured.replacingOccurrences(of: "T", with: " ")
-            facts.append(PhotoFact("Date", clock + (photo.utcOffset.map { " " + $0 } ?? "")))
+            facts.append(PhotoFact("Date", FriendlyDate.moment(captured, offset: photo.utcOffset)))
         }
         if let source = photo.dateSource {
             let (text, guess) = describe(source)
@@ -39,8 +38,9 @@ struct PhotoFact: Encodable, Equatable {
         if !exposure.isEmpty { facts.append(PhotoFact("Exposure", exposure)) }
         if let width = photo.displayWidth ?? photo.width, let height = photo.displayHeight ?? photo.height {
             let megapixels = Double(width) * Double(height) / 1_000_000
-            facts.append(PhotoFact(
-                "Size", "\(width) × \(height) px (\(formatted(megapixels, decimals: 1)) MP), \(photo.format.rawValue.uppercased())"))
+            // A scan of a few thousand pixels has no megapixels worth saying.
+            let mp = megapixels >= 0.1 ? " (\(formatted(megapixels, decimals: 1)) MP)" : ""
+            facts.append(PhotoFact("Size", "\(width) × \(height) px\(mp), \(photo.format.rawValue.uppercased())"))
         }
         if let motion = Motion(photo) {
             let parts = [motion.duration.map(Motion.clock), motion.codec?.uppercased(),

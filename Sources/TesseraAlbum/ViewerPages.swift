@@ -33,14 +33,18 @@ struct ViewerPages {
             }
             var steps = [step(-1, "prev", "← Previous"), step(1, "next", "Next →")]
             if let original = Self.original(photo, media: media, albumFolders: albumFolders) {
-                steps.append("<a href=\"\(Self.prefix)\(original)\" download=\"\(HTML.escape(name))\">Original</a>")
+                steps.append("<a href=\"\(Self.prefix)\(original)\" download=\"\(HTML.escape(name))\">Download original</a>")
             }
             let facts = PhotoFact.facts(of: photo).map { fact in
                 let value = fact.link.map { "<a href=\"\(HTML.escape($0))\" rel=\"noopener\">\(HTML.escape(fact.value))</a>" }
                     ?? HTML.escape(fact.value)
                 return "<dt>\(HTML.escape(fact.label))</dt><dd\(fact.guess ? " class=\"guess\"" : "")>\(value)</dd>"
             }
-            let picture = "<img \(image)sizes=\"min(100vw, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh)\" "
+            // What the CSS allows it: the width beside the details (below 768 px, the whole width),
+            // the height of the screen, and never more than its own pixels.
+            let sizes = "(min-width: 768px) min(100vw - 336px, \(PhotoFact.formatted(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
+                + "min(100vw - 16px, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh, \(size.width)px)"
+            let picture = "<img \(image)sizes=\"\(sizes)\" "
                 + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\"\(placeholder)>"
             var figure = "<figure>\(picture)</figure>"
             if let motion = Motion(photo), let video = media.video(motion.source) {
@@ -64,7 +68,7 @@ struct ViewerPages {
                 <header><nav class="crumbs"><a rel="up" href="../\(pageOf(photo))">← \(HTML.escape(title))</a>\
                 <span>\(index + 1) / \(photos.count)</span></nav></header>
                 \(figure)
-                <div><nav class="steps">\(steps.joined(separator: " "))</nav>
+                <div class="side"><nav class="steps">\(steps.joined(separator: " "))</nav>
                 <aside class="facts"><h2>\(HTML.escape(name))</h2><dl>\(facts.joined())</dl></aside></div>
                 """
             try output.write(

@@ -30,6 +30,12 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "The layout style (default: the configuration's 'album_style').")
         var style: LayoutConfig.Style?
 
+        @Option(help: """
+            Headers by day, month or year, none, or auto (default): the finest level whose sections mostly \
+            hold a row's worth of photos.
+            """)
+        var sections: LayoutConfig.GroupBy?
+
         @Flag(help: "Copy renditions into the output even where a hard link would do.")
         var copyRenditions = false
 
@@ -46,6 +52,7 @@ struct AlbumCommand: ParsableCommand {
             let configuration = try store.configuration()
             var options = configuration.albumOptions(output: FilePath(out))
             if let style { options.style = style }
+            if let sections { options.sections = sections }
             if let originals { options.originals = originals }
             options.copyRenditions = copyRenditions
             options.photosPerPage = max(1, pageSize)

@@ -12,3 +12,4 @@ extension RenderOptions.Format: ExpressibleByArgument {}
 extension AlbumBuilder.Originals: ExpressibleByArgument {}
 
 extension PhotoIndex.PhotoQuery.Media: ExpressibleByArgument {}
+extension LayoutConfig.GroupBy: ExpressibleByArgument {}

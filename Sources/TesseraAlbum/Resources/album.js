@@ -57,7 +57,10 @@
     image.removeAttribute('src');
     image.width = photo.width;
     image.height = photo.height;
-    image.sizes = `min(100vw, ${(85 * photo.width / photo.height).toFixed(2)}vh)`;
+    // As the CSS lays it out (beside the details from 768 px), never past its own pixels.
+    const aspect = photo.width / photo.height;
+    image.sizes = `(min-width: 768px) min(100vw - 320px, ${(85 * aspect).toFixed(2)}vh, ${photo.width}px), `
+      + `min(100vw, ${(85 * aspect).toFixed(2)}vh, ${photo.width}px)`;
     image.srcset = photo.sources.map((source) => `${source.url} ${source.width}w`).join(', ');
     if (photo.sources.length) image.src = photo.sources[photo.sources.length - 1].url;
     image.alt = photo.name;
@@ -89,7 +92,7 @@
     }
     const links = element('p');
     links.append(element('a', {href: photo.view, textContent: 'Photo page'}));
-    if (photo.original) links.append(' · ', element('a', {href: photo.original, textContent: 'Original', download: photo.name}));
+    if (photo.original) links.append(' · ', element('a', {href: photo.original, textContent: 'Download original', download: photo.name}));
     if (photo.video && !photo.video.playable) {
       links.append(' · ', element('a', {href: photo.video.url, textContent: photo.video.live ? 'Motion' : 'Video', download: ''}));
     }
@@ -114,8 +117,13 @@
     document.documentElement.classList.add('viewing');
     viewer.hidden = false;
     show(index);
+    // An entry of its own in the history: Back (or a phone's back gesture) closes the photo.
+    history.pushState({lightbox: true}, '');
     close.focus({preventScroll: true});
   }, () => { location.href = link.href; });
+  // Closing by the button or Esc goes back too, so the entry does not linger.
+  const leave = () => { if (history.state && history.state.lightbox) history.back(); else dismiss(); };
+  window.addEventListener('popstate', () => { if (!viewer.hidden) dismiss(); });
   const dismiss = () => {
     figure.querySelectorAll('video').forEach((video) => video.pause());
     viewer.hidden = true;
@@ -131,12 +139,12 @@
   });
   prev.addEventListener('click', () => show(current - 1));
   next.addEventListener('click', () => show(current + 1));
-  close.addEventListener('click', dismiss);
+  close.addEventListener('click', leave);
   document.addEventListener('keydown', (event) => {
     if (viewer.hidden) return;
     if (event.key === 'ArrowLeft') show(current - 1);
     else if (event.key === 'ArrowRight') show(current + 1);
-    else if (event.key === 'Escape') dismiss();
+    else if (event.key === 'Escape') leave();
     else return;
     event.preventDefault();
   });
