@@ -41,7 +41,7 @@ import urllib.request
 from pathlib import Path
 
 from PIL import Image, ImageDraw
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, sync_playwright
 
 PROJECT = Path(__file__).resolve().parent.parent
 VOID = {"meta", "img", "br", "hr", "input", "link", "source", "area", "base", "col", "embed", "wbr"}
@@ -442,6 +442,7 @@ def check_viewer(browser, site, out):
         where = f"viewer at {width} px"
         check(shown() == order[start], f"{where}: opened {shown()}, clicked {order[start]}")
         page.wait_for_function("document.querySelector('.lightbox img').complete && document.querySelector('.lightbox img').naturalWidth > 0")
+        page.wait_for_function("document.getAnimations().length === 0")
         page.screenshot(path=str(out / f"viewer-{width}-{scale}x.png"))
         page.keyboard.press("ArrowRight")
         check(shown() == order[start + 1], f"{where}: -> shows {shown()}, expected {order[start + 1]}")
@@ -450,6 +451,40 @@ def check_viewer(browser, site, out):
         page.keyboard.press("ArrowLeft")
         check(shown() == order[start + 1], f"{where}: <- shows {shown()}, expected {order[start + 1]}")
         check("Date from" in page.inner_text(".lightbox .facts"), f"{where}: the panel does not say where the date came from")
+        # The filmstrip settles with the current photo's thumbnail at its centre, at the photo's aspect.
+        centred = """() => { const s = document.querySelector('.filmstrip'), c = s.querySelector('button.current');
+            if (!c) return false; const a = s.getBoundingClientRect(), b = c.getBoundingClientRect();
+            return Math.abs(b.left + b.width / 2 - (a.left + a.width / 2)) < 4; }"""
+        try:
+            page.wait_for_function(centred, timeout=5000)
+            ok = True
+        except PlaywrightTimeout:
+            ok = False
+        thumb = page.evaluate("""(() => { const c = document.querySelector('.filmstrip button.current');
+            return c ? {w: c.offsetWidth, h: c.offsetHeight, others: document.querySelectorAll('.filmstrip button').length} : null; })()""")
+        check(ok and thumb and thumb["others"] == len(order), f"{where}: the filmstrip does not centre the current photo: {thumb}")
+        # Space starts a slideshow: the next photo comes by itself; a key stops it.
+        shown_before = shown()
+        page.keyboard.press(" ")
+        try:
+            page.wait_for_function(f"document.querySelector('.lightbox').dataset.id !== '{shown_before}'", timeout=8000)
+            advanced = True
+        except PlaywrightTimeout:
+            advanced = False
+        check(advanced, f"{where}: Space did not start a slideshow")
+        page.keyboard.press("Shift")
+        page.keyboard.press("ArrowLeft")
+        if width == 1280:
+            # + zooms to one image pixel per device pixel, from the original.
+            page.keyboard.press("+")
+            page.wait_for_function("""(() => { const img = document.querySelector('.lightbox figure.zoomed img.zoom');
+                return img && img.complete && img.currentSrc.includes('/originals/') && img.naturalWidth > 0; })()""")
+            zoomed = page.evaluate("""(() => { const img = document.querySelector('.lightbox figure img.zoom');
+                return {natural: img.naturalWidth, drawn: img.getBoundingClientRect().width * devicePixelRatio, src: img.currentSrc}; })()""")
+            check(zoomed["natural"] > 0 and abs(zoomed["drawn"] - zoomed["natural"]) < 2 and "/originals/" in zoomed["src"],
+                  f"{where}: + shows {zoomed}, not the original at 1:1")
+            page.keyboard.press("-")
+            check(page.evaluate("!document.querySelector('.lightbox figure').classList.contains('zoomed')"), f"{where}: - does not zoom out")
         if width < 600:
             box = page.locator(".lightbox figure").bounding_box()
             y = box["y"] + box["height"] / 2
@@ -464,10 +499,16 @@ def check_viewer(browser, site, out):
             album_url = page.url
             page.go_back()
             page.wait_for_function("document.querySelector('.lightbox').hidden")
+            page.wait_for_function("!document.documentElement.classList.contains('viewing')")
             check(page.url == album_url, f"{where}: Back left the album for {page.url}")
             tiles.nth(start).click()
             page.wait_for_selector(".lightbox:not([hidden])")
         page.keyboard.press("Escape")
+        try:
+            page.wait_for_function("document.querySelector('.lightbox').hidden && !document.documentElement.classList.contains('viewing')",
+                                   timeout=3000)
+        except PlaywrightTimeout:
+            pass
         check(page.evaluate("document.querySelector('.lightbox').hidden"), f"{where}: Esc does not close the viewer")
         check(page.evaluate("window.scrollY") == before, f"{where}: Esc returns to {page.evaluate('window.scrollY')}, not {before}")
         check(not errors, f"{where}: script errors {errors[:2]}")

@@ -264,6 +264,11 @@ struct CollectionPages {
         return "<nav class=\"pager\">\(parts.joined(separator: " "))</nav>"
     }
 
+    /// Formats every current browser draws, so an original in one of them can be shown at 1:1.
+    static let browserFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
+    /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
+    static let zoomPixels = 50_000_000
+
     /// What the lightbox reads, in album order: `photos.js`, loaded by the script on first use.
     private func writeLightboxData(_ photos: [PhotoRecord], into directory: String) throws(AlbumError) {
         struct Source: Encodable { var url: String, width: Int }
@@ -272,14 +277,20 @@ struct CollectionPages {
         struct Video: Encodable { var url: String, live: Bool, playable: Bool }
         struct Entry: Encodable {
             var id: String, name: String, view: String, original: String?
+            /// What zooming to 1:1 shows: the original where browsers draw its format and it is
+            /// within `zoomPixels`, else the largest rendition.
+            var zoom: String?
             var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
         }
         let entries = photos.map { photo in
             let size = ViewerPages.displaySize(photo)
             let sources = ViewerPages.sources(photo, media: media)
+            let original = ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 }
+            let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
+            let largest = sources.last.map { Collection.prefix + HTML.url(Array($0.path.utf8)) }
             return Entry(
                 id: String(photo.id), name: AlbumBuilder.name(photo), view: viewLink(photo),
-                original: ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 },
+                original: original, zoom: photo.video != nil ? nil : (drawable ? original ?? largest : largest),
                 width: size.width, height: size.height,
                 sources: sources.map { Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width) },
                 facts: PhotoFact.facts(of: photo),

@@ -44,7 +44,77 @@
   const close = element('button', {className: 'close', type: 'button', textContent: '×', title: 'Close (Esc)'});
   const counter = element('div', {className: 'counter'});
   const facts = element('aside', {className: 'facts'});
-  const viewer = element('div', {className: 'lightbox', hidden: true}, figure, facts, prev, next, close, counter);
+  // Thumbnails of the whole album under the photo: the current one centred and at its own aspect.
+  const strip = element('div', {className: 'filmstrip'});
+  const viewer = element('div', {className: 'lightbox', hidden: true}, figure, strip, facts, prev, next, close, counter);
+  const still = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  let thumbs = [];
+  const buildStrip = () => {
+    thumbs = photos.map((photo, index) => {
+      const thumb = element('button', {type: 'button', title: photo.name});
+      thumb.style.setProperty('--aspect', Math.min(2, Math.max(0.5, photo.width / photo.height)).toFixed(3));
+      if (photo.sources.length) thumb.append(element('img', {src: photo.sources[0].url, alt: '', loading: 'lazy', decoding: 'async'}));
+      thumb.addEventListener('click', () => show(index));
+      return thumb;
+    });
+    // Half-width spacers let the first and last thumbnails reach the middle.
+    strip.replaceChildren(element('span', {className: 'spacer'}), ...thumbs, element('span', {className: 'spacer'}));
+  };
+  // How far the thumbnail's centre is from the strip's, in the strip's scrolling.
+  const offCentre = (thumb) => {
+    const box = thumb.getBoundingClientRect(), area = strip.getBoundingClientRect();
+    return box.left + box.width / 2 - (area.left + area.width / 2);
+  };
+  // Whether the strip is moving because a photo was shown (not because a hand moved it).
+  let steering = false;
+  const centreStrip = () => {
+    const thumb = thumbs[current];
+    if (!thumb) return;
+    thumbs.forEach((other) => other.classList.toggle('current', other === thumb));
+    const target = Math.max(0, Math.min(strip.scrollWidth - strip.clientWidth, strip.scrollLeft + offCentre(thumb)));
+    steering = Math.abs(target - strip.scrollLeft) >= 1;
+    strip.scrollTo({left: target, behavior: still() ? 'auto' : 'smooth'});
+  };
+  // Scrolled by hand, the strip settles on the thumbnail nearest its centre, and shows it.
+  strip.addEventListener('scrollend', () => {
+    if (steering) { steering = false; return; }
+    let nearest = current, distance = Infinity;
+    thumbs.forEach((thumb, index) => {
+      const d = Math.abs(offCentre(thumb));
+      if (d < distance) { nearest = index; distance = d; }
+    });
+    if (nearest !== current && distance < 40) show(nearest);
+  });
+  // 1:1 from the original (double-click or +): one image pixel per device pixel, scrolled to
+  // where the click was; back with another double-click, - or Esc.
+  const zoomed = element('img', {className: 'zoom', alt: '', decoding: 'async'});
+  const zoom = (on, event) => {
+    const photo = photos[current];
+    if (on === figure.classList.contains('zoomed') || !photo || !photo.zoom || (on && image.hidden)) return;
+    figure.classList.toggle('zoomed', on);
+    if (on) {
+      const box = image.getBoundingClientRect();
+      const fx = event ? (event.clientX - box.left) / box.width : 0.5, fy = event ? (event.clientY - box.top) / box.height : 0.5;
+      const [w, h] = [photo.width / window.devicePixelRatio, photo.height / window.devicePixelRatio];
+      Object.assign(zoomed, {src: photo.zoom, alt: photo.name});
+      Object.assign(zoomed.style, {width: `${w}px`, height: `${h}px`});
+      image.hidden = true;
+      figure.append(zoomed);
+      figure.scrollTo(fx * w - figure.clientWidth / 2, fy * h - figure.clientHeight / 2);
+    } else {
+      zoomed.remove();
+      zoomed.removeAttribute('src');
+      image.hidden = false;
+    }
+  };
+  figure.addEventListener('dblclick', (event) => zoom(!figure.classList.contains('zoomed'), event));
+  // Space: a slideshow, one photo every 4 s, until a key, a click or the album's end.
+  let slideshow = null;
+  const stopSlideshow = () => { clearInterval(slideshow); slideshow = null; viewer.classList.remove('slideshow'); };
+  const startSlideshow = () => {
+    viewer.classList.add('slideshow');
+    slideshow = setInterval(() => { if (current + 1 < photos.length) show(current + 1); else stopSlideshow(); }, 4000);
+  };
   viewer.setAttribute('role', 'dialog');
   viewer.setAttribute('aria-modal', 'true');
   document.body.append(viewer);
@@ -52,6 +122,7 @@
   const show = (index) => {
     if (index < 0 || index >= photos.length) return;
     current = index;
+    zoom(false);
     const photo = photos[index];
     image.removeAttribute('srcset');
     image.removeAttribute('src');
@@ -101,6 +172,7 @@
     prev.disabled = index === 0;
     next.disabled = index === photos.length - 1;
     viewer.dataset.id = photo.id;
+    centreStrip();
     for (const neighbour of [photos[index + 1], photos[index - 1]]) {
       if (neighbour && neighbour.sources.length) {
         const preload = new Image();
@@ -109,14 +181,30 @@
       }
     }
   };
+  // Opening grows the photo from its tile, and closing shrinks it back (unless motion is reduced).
+  const fromTile = (tile, reverse) => {
+    const photo = photos[current];
+    if (!tile || !photo || still() || !figure.animate) return Promise.resolve();
+    const from = tile.getBoundingClientRect(), area = figure.getBoundingClientRect();
+    const scale = Math.min(area.width / photo.width, area.height * 0.85 / photo.height, 1);
+    const [w, h] = [photo.width * scale, photo.height * scale];
+    const [x, y] = [area.left + (area.width - w) / 2, area.top + (area.height - h) / 2];
+    const start = `translate(${from.left - x}px, ${from.top - y}px) scale(${from.width / w}, ${from.height / h})`;
+    const frames = [{transform: start, opacity: 0.6}, {transform: 'none', opacity: 1}];
+    image.style.transformOrigin = `${x - area.left - (area.width - image.offsetWidth) / 2}px 0`;
+    return image.animate(reverse ? frames.reverse() : frames, {duration: 220, easing: 'ease-out'}).finished.catch(() => {});
+  };
+  const tileOf = (id) => [...document.querySelectorAll('a.photo')].find((a) => a.dataset.id === id && a.offsetParent);
   const open = (link) => load().then((list) => {
     const index = list.findIndex((photo) => photo.id === link.dataset.id);
     if (index < 0) { location.href = link.href; return; }
     opener = link;
     savedScroll = window.scrollY;
     document.documentElement.classList.add('viewing');
+    if (thumbs.length !== list.length) buildStrip();
     viewer.hidden = false;
     show(index);
+    fromTile(link, false);
     // An entry of its own in the history: Back (or a phone's back gesture) closes the photo.
     history.pushState({lightbox: true}, '');
     close.focus({preventScroll: true});
@@ -124,12 +212,22 @@
   // Closing by the button or Esc goes back too, so the entry does not linger.
   const leave = () => { if (history.state && history.state.lightbox) history.back(); else dismiss(); };
   window.addEventListener('popstate', () => { if (!viewer.hidden) dismiss(); });
+  let closing = false;
   const dismiss = () => {
+    if (viewer.hidden || closing) return;
+    stopSlideshow();
     figure.querySelectorAll('video').forEach((video) => video.pause());
-    viewer.hidden = true;
-    document.documentElement.classList.remove('viewing');
+    closing = true;
+    const photo = photos[current];
+    // Back to the tile of the photo shown, where the page was.
     window.scrollTo(0, savedScroll);
-    if (opener) opener.focus({preventScroll: true});
+    fromTile(photo && tileOf(photo.id), true).then(() => {
+      closing = false;
+      viewer.hidden = true;
+      document.documentElement.classList.remove('viewing');
+      window.scrollTo(0, savedScroll);
+      if (opener) opener.focus({preventScroll: true});
+    });
   };
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a.photo');
@@ -142,12 +240,20 @@
   close.addEventListener('click', leave);
   document.addEventListener('keydown', (event) => {
     if (viewer.hidden) return;
+    const playing = slideshow !== null;
+    stopSlideshow();
     if (event.key === 'ArrowLeft') show(current - 1);
     else if (event.key === 'ArrowRight') show(current + 1);
+    else if (event.key === 'Escape' && figure.classList.contains('zoomed')) zoom(false);
     else if (event.key === 'Escape') leave();
+    else if (event.key === ' ' && !playing) startSlideshow();
+    else if (event.key === ' ') {}
+    else if (event.key === '+' || event.key === '=') zoom(true);
+    else if (event.key === '-') zoom(false);
     else return;
     event.preventDefault();
   });
+  viewer.addEventListener('pointerdown', stopSlideshow);
   let touch = null;
   figure.addEventListener('touchstart', (event) => {
     touch = event.touches.length === 1 ? [event.touches[0].clientX, event.touches[0].clientY] : null;
