@@ -411,6 +411,29 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     check([name for name, _ in children] == ["Trip"], f"Sparse's child albums: {children}")
     check(page.inner_text("header p").startswith("20 photos"), f"Sparse's subtitle: {page.inner_text('header p')!r}")
     page.screenshot(path=str(out / "nested-1280-2x.png"), full_page=True)
+    # Find: a date range shows exactly the album's photos of those days, across its pages; clearing it restores the pages.
+    data = (sparse_page(site).parent / "photos.js").read_text(encoding="utf-8")
+    entries = json.loads(data[data.index("["):data.rindex("]") + 1])
+    expected = [entry["id"] for entry in entries if entry["find"]["day"] and "2023-06-01" <= entry["find"]["day"] <= "2023-09-30"]
+    page.fill("form.find input[name=from]", "2023-06-01")
+    page.fill("form.find input[name=to]", "2023-09-30")
+    page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
+    shown = page.eval_on_selector_all("section.found a.photo", "els => els.map(e => e.dataset.id)")
+    check(0 < len(expected) < 20 and shown == expected, f"Find June–September: {shown}, expected {expected}")
+    check(page.evaluate("document.querySelector('main').hidden"), "Find leaves the album's own layout showing")
+    check(page.inner_text("form.find output") == f"{len(expected)} photo{'' if len(expected) == 1 else 's'} of 20",
+          f"Find says {page.inner_text('form.find output')!r}")
+    page.screenshot(path=str(out / "find-1280-2x.png"), full_page=True)
+    page.locator("section.found a.photo").first.click()
+    page.wait_for_selector(".lightbox:not([hidden])")
+    check(page.evaluate("document.querySelector('.lightbox').dataset.id") == expected[0] if expected else False,
+          "a found photo does not open in the viewer")
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.querySelector('.lightbox').hidden")
+    page.fill("form.find input[name=from]", "")
+    page.fill("form.find input[name=to]", "")
+    page.wait_for_function("!document.querySelector('main').hidden")
+    check(page.evaluate("document.querySelector('section.found').hidden"), "clearing Find does not restore the album")
     if children:
         page.goto(children[0][1], wait_until="load")
         trail = page.eval_on_selector_all("nav.crumbs .trail a", "els => els.map(e => e.textContent)")

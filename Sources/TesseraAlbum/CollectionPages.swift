@@ -55,7 +55,7 @@ struct CollectionPages {
             }
             let head = placeholderStyle(pages[number].items.compactMap { $0.photoId.flatMap { byID[$0] } })
             let body = """
-                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p></header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
                 \(layouts.joined(separator: "\n"))
@@ -73,6 +73,18 @@ struct CollectionPages {
         }
         return pages.count
     }
+
+    /// The filter over the whole collection (album.js fills its choices from `photos.js` and
+    /// shows it; without script it stays hidden). Nothing leaves the page: no server, no network.
+    static let findForm = """
+        <form class="find" hidden role="search"><label>From <input type="date" name="from"></label>\
+        <label>To <input type="date" name="to"></label><label>Camera <select name="camera"><option value="">any</option></select></label>\
+        <label>Format <select name="format"><option value="">any</option></select></label>\
+        <label>Keyword <input type="search" name="keyword" list="find-keywords"><datalist id="find-keywords"></datalist></label>\
+        <label>Rating <select name="rating"><option value="">any</option><option value="1">★ and up</option>\
+        <option value="2">★★ and up</option><option value="3">★★★ and up</option><option value="4">★★★★ and up</option>\
+        <option value="5">★★★★★</option></select></label><output></output></form>
+        """
 
     static func pageFile(_ number: Int) -> String {
         number == 0 ? "index.html" : "page-\(number + 1).html"
@@ -281,7 +293,10 @@ struct CollectionPages {
             /// within `zoomPixels`, else the largest rendition.
             var zoom: String?
             var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
+            /// What the filter compares: the capture day, camera, format, keywords and rating.
+            var find: Find
         }
+        struct Find: Encodable { var day: String?, camera: String?, format: String, keywords: [String], rating: Int? }
         let entries = photos.map { photo in
             let size = ViewerPages.displaySize(photo)
             let sources = ViewerPages.sources(photo, media: media)
@@ -298,7 +313,10 @@ struct CollectionPages {
                     media.video(motion.source).map {
                         Video(url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live, playable: motion.playable)
                     }
-                })
+                },
+                find: Find(
+                    day: photo.capturedAt.map { String($0.prefix(10)) }, camera: PhotoFact.camera(photo),
+                    format: photo.format.rawValue.uppercased(), keywords: photo.annotations.keywords, rating: photo.annotations.rating))
         }
         let encoder = JSONEncoder()
         // Sorted keys: the same index gives the same bytes, build after build.

@@ -28,11 +28,7 @@ struct PhotoFact: Encodable, Equatable {
             let (text, guess) = describe(source)
             facts.append(PhotoFact("Date from", text, guess: guess))
         }
-        let make = photo.camera.make?.trimmingCharacters(in: .whitespaces) ?? ""
-        let model = photo.camera.model?.trimmingCharacters(in: .whitespaces) ?? ""
-        // Many cameras repeat the make in the model ("Canon" / "Canon EOS 7D").
-        let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
-        if !camera.isEmpty { facts.append(PhotoFact("Camera", camera)) }
+        if let camera = camera(photo) { facts.append(PhotoFact("Camera", camera)) }
         if let lens = photo.camera.lensModel, !lens.isEmpty { facts.append(PhotoFact("Lens", lens)) }
         let exposure = exposureText(photo.camera)
         if !exposure.isEmpty { facts.append(PhotoFact("Exposure", exposure)) }
@@ -55,6 +51,14 @@ struct PhotoFact: Encodable, Equatable {
         }
         facts.append(PhotoFact("File", AlbumBuilder.name(photo)))
         return facts
+    }
+
+    /// "Canon EOS 7D": make and model, the make once (many cameras repeat it in the model).
+    static func camera(_ photo: PhotoRecord) -> String? {
+        let make = photo.camera.make?.trimmingCharacters(in: .whitespaces) ?? ""
+        let model = photo.camera.model?.trimmingCharacters(in: .whitespaces) ?? ""
+        let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+        return camera.isEmpty ? nil : camera
     }
 
     /// Where a capture date came from, and whether it is a guess.

@@ -229,6 +229,59 @@
       if (opener) opener.focus({preventScroll: true});
     });
   };
+  // Find: the album's (or month's) photos that match, across all its pages, from photos.js.
+  const form = document.querySelector('form.find');
+  if (form) {
+    form.hidden = false;
+    const found = element('section', {className: 'found', hidden: true});
+    document.querySelector('main').before(found);
+    const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+    const fill = () => load().then((list) => {
+      if (form.dataset.filled) return;
+      form.dataset.filled = '1';
+      const choices = (name, values) => {
+        const select = form.elements[name];
+        for (const value of [...new Set(values.filter(Boolean))].sort()) select.append(element('option', {value, textContent: value}));
+      };
+      choices('camera', list.map((photo) => photo.find.camera));
+      choices('format', list.map((photo) => photo.find.format));
+      const words = [...new Set(list.flatMap((photo) => photo.find.keywords))].sort();
+      form.querySelector('datalist').append(...words.map((word) => element('option', {value: word})));
+    });
+    form.addEventListener('focusin', fill);
+    form.addEventListener('pointerdown', fill);
+    form.addEventListener('submit', (event) => event.preventDefault());
+    const apply = () => load().then((list) => {
+      const value = (name) => form.elements[name].value.trim();
+      const [from, to, camera, format, keyword, rating] = ['from', 'to', 'camera', 'format', 'keyword', 'rating'].map(value);
+      const active = [from, to, camera, format, keyword, rating].some(Boolean);
+      for (const hidden of [document.querySelector('main'), document.querySelector('nav.pager'), document.querySelector('section.children')]) {
+        if (hidden) hidden.hidden = active;
+      }
+      found.hidden = !active;
+      form.querySelector('output').textContent = '';
+      if (!active) { found.replaceChildren(); return; }
+      const word = keyword.toLowerCase();
+      const matches = list.filter((photo) => {
+        const f = photo.find;
+        return (!from || (f.day && f.day >= from)) && (!to || (f.day && f.day <= to)) && (!camera || f.camera === camera)
+          && (!format || f.format === format) && (!rating || (f.rating || 0) >= +rating)
+          && (!word || f.keywords.some((k) => k.toLowerCase().includes(word)));
+      });
+      form.querySelector('output').textContent = `${plural(matches.length, 'photo')} of ${list.length}`;
+      found.replaceChildren(...matches.map((photo) => {
+        // 160 CSS px tall, never past the photo's own pixels.
+        const height = Math.min(160, photo.height), width = height * photo.width / photo.height;
+        const source = photo.sources.find((s) => s.width >= width * 2) || photo.sources[photo.sources.length - 1];
+        const link = element('a', {className: 'photo', href: photo.view});
+        link.dataset.id = photo.id;
+        link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(width), height: Math.round(height),
+                                    loading: 'lazy', decoding: 'async'}));
+        return link;
+      }));
+    });
+    form.addEventListener('input', apply);
+  }
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a.photo');
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
