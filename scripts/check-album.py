@@ -382,6 +382,16 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                     check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
                 if scale == 2 and width in (375, 1280):
                     page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
+                if style == "tiles" and scale == 1:
+                    # "+N" leads to a page of all the section's photos.
+                    more = page.locator(".layout:visible a.photo.more")
+                    check(more.count() == 1 and more.inner_text().strip() == "+14", f"{where}: the +N tile is {more.count()}")
+                    if more.count():
+                        more.first.click()
+                        page.wait_for_load_state("load")
+                        count = page.locator(".layout:visible a.photo").count()
+                        check("/section-" in page.url and count == 20, f"{where}: +14 leads to {page.url} with {count} photos")
+                        check(page.locator("a[rel=up]").count() == 1, f"{where}: the section page has no way back")
                 context.close()
     # Tiles by day: a day of one photo is a cell of the photo's own aspect.
     site = out / "sites" / "tiles-by-day"
@@ -661,12 +671,13 @@ def check_big_album(browser, sites, out):
         check(0 < ids <= 60, f"{style}: the first page holds {ids} photos")
         check(page.locator("nav.pager a[rel=next]").count() == 1, f"{style}: no next page link")
         if style == "tiles":
-            more = page.locator(".layout:visible a.photo:has(.more)").first
-            hidden_id = more.get_attribute("data-id")
+            more = page.locator(".layout:visible a.photo.more").first
+            hidden = int(more.inner_text().strip().lstrip("+"))
             more.click()
-            page.wait_for_selector(".lightbox:not([hidden])")
-            check(page.evaluate("document.querySelector('.lightbox').dataset.id") == hidden_id,
-                  "the +N tile does not open its hidden photos")
+            page.wait_for_load_state("load")
+            shown = page.locator(".layout:visible a.photo").count()
+            check("/section-" in page.url and shown == 6 + hidden, f"the +{hidden} tile leads to {page.url} with {shown} photos")
+            page.goto(big.as_uri(), wait_until="load")
         page.goto(big.with_name("page-2.html").as_uri(), wait_until="load")
         check(page.locator("nav.pager a[rel=prev]").count() == 1, f"{style}: page 2 has no previous link")
         print(f"{style}: {BIG}-photo album, load event at {load:.0f} ms, {ids} photos on the first page")

@@ -19,23 +19,7 @@ struct CollectionPages {
     func write(_ collection: Collection) throws(AlbumError) -> Int {
         let directory = collection.folder
         _ = try output.recreate(directory)
-        // The engine breaks ties of capture time by id: ids that sort as the photos came (the
-        // index's order, that of `tessera list`) keep equal times in that order.
-        let digits = String(collection.photos.count).count
-        let layoutIDs = collection.photos.indices.map { number in
-            let text = String(number)
-            return String(repeating: "0", count: digits - text.count) + text
-        }
-        let byID = Dictionary(zip(layoutIDs, collection.photos), uniquingKeysWith: { first, _ in first })
-        let records = zip(layoutIDs, collection.photos).map { LayoutPhoto($1, id: $0) }
-        var documents: [(width: Double, document: LayoutDocument)] = []
-        for width in options.widths {
-            do {
-                documents.append((width, try AlbumLayout.layout(records, config: layoutConfig(width: width))))
-            } catch {
-                throw AlbumError(.layout, "layout failed: \(error)")
-            }
-        }
+        let (byID, documents) = try layouts(collection.photos)
         let pages = documents.first?.document.pages ?? []
         // The album's order is the pages' order; a tile's hidden photos follow the tile.
         var order: [PhotoRecord] = []
@@ -67,11 +51,94 @@ struct CollectionPages {
                 to: directory + "/" + Self.pageFile(number))
         }
         try writeLightboxData(order, into: directory)
+        if options.style == .tiles {
+            // Tiles show six photos a section: each larger section gets a page of all its photos.
+            var sections: [(id: String, title: String, page: Int, photos: [PhotoRecord])] = []
+            for (number, page) in pages.enumerated() {
+                for item in page.items where item.type == .photo {
+                    let ids = (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? [])
+                    if sections.last?.id != item.sectionId || sections.last?.page != number {
+                        sections.append((item.sectionId, "", number, []))
+                    }
+                    sections[sections.count - 1].photos += ids.compactMap { byID[$0] }
+                }
+                for item in page.items where item.type == .header {
+                    if let index = sections.firstIndex(where: { $0.id == item.sectionId && $0.page == number }) {
+                        sections[index].title = item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
+                    }
+                }
+            }
+            var expanded = options
+            expanded.style = .justified
+            let writer = CollectionPages(
+                options: expanded, media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+            for section in sections where section.photos.count > layoutConfig(width: options.widths.first ?? 375).tilesMaxShown {
+                try writer.writeSection(
+                    section.photos, collection: collection, title: section.title,
+                    file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
+            }
+        }
         if collection.ownsViewerPages {
             let viewer = ViewerPages(media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
             try viewer.write(order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
         }
         return pages.count
+    }
+
+    /// The photos laid out at each breakpoint width, with the engine's ids for them.
+    private func layouts(_ photos: [PhotoRecord], pageCount: Int? = nil) throws(AlbumError)
+        -> (byID: [String: PhotoRecord], documents: [(width: Double, document: LayoutDocument)])
+    {
+        // The engine breaks ties of capture time by id: ids that sort as the photos came (the
+        // index's order, that of `tessera list`) keep equal times in that order.
+        let digits = String(photos.count).count
+        let layoutIDs = photos.indices.map { number in
+            let text = String(number)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+        let byID = Dictionary(zip(layoutIDs, photos), uniquingKeysWith: { first, _ in first })
+        let records = zip(layoutIDs, photos).map { LayoutPhoto($1, id: $0) }
+        var documents: [(width: Double, document: LayoutDocument)] = []
+        for width in options.widths {
+            var config = layoutConfig(width: width)
+            if let pageCount { config.pageCount = max(1, pageCount) }
+            do {
+                documents.append((width, try AlbumLayout.layout(records, config: config)))
+            } catch {
+                throw AlbumError(.layout, "layout failed: \(error)")
+            }
+        }
+        return (byID, documents)
+    }
+
+    /// One section's page (what a tile's "+N" leads to): all its photos in one layout, under
+    /// the album's title and the section's, with a way back to the album page holding the tile.
+    func writeSection(
+        _ photos: [PhotoRecord], collection: Collection, title: String, file: String, back: String
+    ) throws(AlbumError) {
+        var single = options
+        single.sections = .none
+        let writer = CollectionPages(options: single, media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+        let (byID, documents) = try writer.layouts(photos, pageCount: photos.count)
+        let layouts = documents.compactMap { width, document in
+            document.pages.first.map { writer.render($0, width: width, byID: byID) }
+        }
+        let head = placeholderStyle(photos)
+        let body = """
+            <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
+            <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · <a rel="up" href="\(back)">back to the album</a></p></header>
+            <main>
+            \(layouts.joined(separator: "\n"))
+            </main>
+            """
+        try output.write(
+            HTML.document(title: "\(collection.title) · \(title)", head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
+            to: file)
+    }
+
+    /// The page of a section's photos, named by its id ("2024-05-03", "undated").
+    static func sectionFile(_ id: String) -> String {
+        "section-" + String(id.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-" }) + ".html"
     }
 
     /// The filter over the whole collection (album.js fills its choices from `photos.js` and
@@ -178,14 +245,15 @@ struct CollectionPages {
                 strip?.cells += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: nil, target: photo)
                 continue
             }
-            // The "+N" tile opens the first hidden photo; the lightbox goes on through the rest.
+            // The "+N" tile leads to its section's page.
             let target = item.overlay?.hiddenPhotoIds.first.flatMap { byID[$0] } ?? photo
+            let more = item.overlay != nil ? Self.sectionFile(item.sectionId) : nil
             if fit == .whole && item.crop == true {
                 frame = Self.contained(photo, in: frame)
             }
             let layoutFrame = frame
             frame = Self.unenlarged(photo, in: frame)
-            out += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target)
+            out += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target, more: more)
         }
         closeStrip()
         return out + "</div>"
@@ -194,7 +262,10 @@ struct CollectionPages {
     /// A photo frame: a link to the viewer page of `target` around the photo's image; the frame
     /// is in data attributes.
     /// `layoutFrame` is the frame the layout gave, before a small photo was shrunk inside it.
-    private func anchor(_ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord) -> String {
+    /// `more`: the section page a "+N" tile leads to.
+    private func anchor(
+        _ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord, more: String? = nil
+    ) -> String {
         let name = AlbumBuilder.name(photo)
         let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
         let sources = ImageSources(photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
@@ -202,7 +273,7 @@ struct CollectionPages {
         let image = sources.fallback(width: frame.width).map {
             "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
         } ?? ""
-        return "<a class=\"photo\" href=\"\(viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
+        return "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
             + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
             + "<img class=\"h\(photo.id)\" \(image)"

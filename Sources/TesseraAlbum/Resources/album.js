@@ -284,7 +284,8 @@
   }
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a.photo');
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // A tile's "+N" leads to the page of all its section's photos.
+    if (!link || link.classList.contains('more') || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     open(link);
   });
