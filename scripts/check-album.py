@@ -424,7 +424,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     # Find: a date range shows exactly the album's photos of those days, across its pages; clearing it restores the pages.
     data = (sparse_page(site).parent / "photos.js").read_text(encoding="utf-8")
     entries = json.loads(data[data.index("["):data.rindex("]") + 1])
-    expected = [entry["id"] for entry in entries if entry["find"]["day"] and "2023-06-01" <= entry["find"]["day"] <= "2023-09-30"]
+    expected = [entry["id"] for entry in entries if entry["find"].get("day") and "2023-06-01" <= entry["find"]["day"] <= "2023-09-30"]
     page.fill("form.find input[name=from]", "2023-06-01")
     page.fill("form.find input[name=to]", "2023-09-30")
     page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
@@ -686,6 +686,19 @@ def check_big_album(browser, sites, out):
     page = context.new_page()
     page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
     check(page.locator("section.year").count() >= 3, "the timeline lacks years")
+    # Find on the timeline looks through every photo of the site.
+    data = (sites["justified"] / "timeline.js").read_text(encoding="utf-8")
+    entries = json.loads(data[data.index("["):data.rindex("]") + 1])
+    expected = [e["id"] for e in entries if e["find"].get("day") and "2024-05-02" <= e["find"]["day"] <= "2024-05-02"]
+    page.fill("form.find input[name=from]", "2024-05-02")
+    page.fill("form.find input[name=to]", "2024-05-02")
+    page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
+    shown = page.eval_on_selector_all("section.found a.photo", "els => els.map(e => e.dataset.id)")
+    check(len(expected) == 6 and shown == expected, f"timeline Find 2 May 2024: {shown}, expected {expected}")
+    page.screenshot(path=str(out / "timeline-find-1280.png"), full_page=True)
+    page.locator("section.found a.photo").first.click()
+    page.wait_for_load_state("load")
+    check("/view/" in page.url, f"a photo found on the timeline opens {page.url}")
     page.screenshot(path=str(out / "timeline-1280.png"), full_page=True)
     context.close()
 

@@ -208,8 +208,30 @@ public struct AlbumBuilder: Sendable {
         let all = Self.count(albumPhotos.flatMap(\.photos))
         try output.write(SitePages.albumList(cards: entries, summary: "\(IndexTotals.count(summary.albums, "album")), \(all)"), to: "index.html")
         try output.write(SitePages.timeline(years: years, summary: all), to: "timeline.html")
+        try writeTimelineData(albumPhotos.flatMap(\.photos), media: media, albumFolders: albumFolders, into: output)
         try manifest.save(to: output)
         return summary
+    }
+
+    /// What Find on the timeline looks through: every photo of the site, newest first, with
+    /// its viewer page, one small rendition and `FindFacts`; loaded only when Find is used.
+    private func writeTimelineData(
+        _ photos: [PhotoRecord], media: MediaFolder, albumFolders: [Int64: String], into output: OutputFolder
+    ) throws(AlbumError) {
+        struct Source: Encodable { var url: String, width: Int }
+        struct Entry: Encodable { var id: String, name: String, view: String, width: Int, height: Int, sources: [Source], find: FindFacts }
+        let entries = photos.sorted { ($0.sortInstantMilliseconds ?? .min) > ($1.sortInstantMilliseconds ?? .min) }.map { photo in
+            let size = ViewerPages.displaySize(photo)
+            let small = ViewerPages.sources(photo, media: media).first { $0.width >= 320 } ?? ViewerPages.sources(photo, media: media).last
+            return Entry(
+                id: String(photo.id), name: Self.name(photo), view: (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html",
+                width: size.width, height: size.height,
+                sources: small.map { [Source(url: HTML.url(Array($0.path.utf8)), width: $0.width)] } ?? [], find: FindFacts(photo))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the timeline data") }
+        try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: "timeline.js")
     }
 
     private static func photos(_ index: IndexSnapshot, _ query: PhotoIndex.PhotoQuery) throws(AlbumError) -> [PhotoRecord] {

@@ -364,10 +364,8 @@ struct CollectionPages {
             /// within `zoomPixels`, else the largest rendition.
             var zoom: String?
             var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
-            /// What the filter compares: the capture day, camera, format, keywords and rating.
-            var find: Find
+            var find: FindFacts
         }
-        struct Find: Encodable { var day: String?, camera: String?, format: String, keywords: [String], rating: Int? }
         let entries = photos.map { photo in
             let size = ViewerPages.displaySize(photo)
             let sources = ViewerPages.sources(photo, media: media)
@@ -385,14 +383,25 @@ struct CollectionPages {
                         Video(url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live, playable: motion.playable)
                     }
                 },
-                find: Find(
-                    day: photo.capturedAt.map { String($0.prefix(10)) }, camera: PhotoFact.camera(photo),
-                    format: photo.format.rawValue.uppercased(), keywords: photo.annotations.keywords, rating: photo.annotations.rating))
+                find: FindFacts(photo))
         }
         let encoder = JSONEncoder()
         // Sorted keys: the same index gives the same bytes, build after build.
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the lightbox data") }
         try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory + "/photos.js")
+    }
+}
+
+/// What Find compares of a photo: its capture day, camera, format, keywords and rating.
+struct FindFacts: Encodable {
+    var day: String?, camera: String?, format: String, keywords: [String], rating: Int?
+
+    init(_ photo: PhotoRecord) {
+        day = photo.capturedAt.map { String($0.prefix(10)) }
+        camera = PhotoFact.camera(photo)
+        format = photo.format.rawValue.uppercased()
+        keywords = photo.annotations.keywords
+        rating = photo.annotations.rating
     }
 }

@@ -19,12 +19,13 @@ enum SitePages {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
+        // Find looks through every photo (timeline.js); found photos open their viewer pages.
         return HTML.document(title: "Timeline", body: """
-            <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)) by the month they were taken</p></header>
+            <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)) by the month they were taken</p>\(CollectionPages.findForm)</header>
             <main>
             \(sections.joined(separator: "\n"))
             </main>
-            """, depth: "")
+            """, bodyAttributes: " data-photos=\"timeline.js\" data-lightbox=\"off\"", depth: "")
     }
 
     /// A link with a square cover image, for the album list and the timeline.

@@ -285,7 +285,7 @@
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a.photo');
     // A tile's "+N" leads to the page of all its section's photos.
-    if (!link || link.classList.contains('more') || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!link || link.classList.contains('more') || document.body.dataset.lightbox === 'off' || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     open(link);
   });
