@@ -224,6 +224,13 @@ def page_metrics(page, style, scale, aspects):
         const last = next === undefined || headers.some(h => h > top && h < next);
         out.rows.push({top, fill: (Math.max(...row.map(r => r[1])) - Math.min(...row.map(r => r[0]))) / content, last, count: row.length});
       });
+      // Where the title, the first date header and the leftmost photo frame start.
+      const firstHeader = layout.querySelector('.header');
+      const frames = [...layout.querySelectorAll('a.photo')].map(a => layout.getBoundingClientRect().left
+        + parseFloat((a.dataset.frame || '').split(' ')[0]));
+      out.edges = {title: document.querySelector('header h1').getBoundingClientRect().left,
+                   header: firstHeader ? firstHeader.getBoundingClientRect().left : null,
+                   photo: frames.length ? Math.min(...frames) : null};
       // A section of one photo (tiles): its frame and the photo's aspect.
       const items = [...layout.querySelectorAll('.header, a.photo')];
       items.forEach((item, i) => {
@@ -331,6 +338,10 @@ def main():
                     check(not report["cropped"], f"{where}: cropped or distorted: {report['cropped'][:3]}")
                     check(not report["lowres"], f"{where}: under 1.9 device px per CSS px: {report['lowres'][:3]}")
                     check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
+                    edges = report["edges"]
+                    aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
+                    check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),
+                          f"{where}: the title, date headers and photos do not start together: {edges}")
                     if style == "justified":
                         short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
                         check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")

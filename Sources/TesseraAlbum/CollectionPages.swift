@@ -177,15 +177,16 @@ struct CollectionPages {
         config.style = options.style
         config.pageWidth = width
         let side = max(narrow ? 8 : 16, (width - 1072) / 2)
-        // Tiles, a social-post column, start where the title does, at most 568 px wide (the
-        // 512-pixel squares then cover its cells at a pixel ratio of 2).
-        let right = options.style == .tiles ? max(side, width - side - 568) : side
+        // Tiles, a social-post column, start where the title does (no margin of their own), at
+        // most 538 px wide: the 512-pixel squares then cover its half-width cells at a pixel ratio of 2.
+        let right = options.style == .tiles ? max(side, width - side - 538) : side
         config.insets = .init(top: 8, left: side, bottom: 8, right: right)
         config.paging = .count
         config.pageCount = options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
         config.groupBy = options.sections
         config.masonryFillColumns = true
         config.tilesSingleAspect = true
+        config.tilesMargin = 0
         config.pixelRounding = true
         config.outputScale = 2
         config.masonryColumns = narrow ? 2 : wide ? 4 : 3

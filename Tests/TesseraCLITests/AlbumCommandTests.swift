@@ -57,7 +57,7 @@ struct AlbumCommandTests {
             ["album", "build", "--out", out, "--style", "grid"] + store, environment: ["TESSERA_FAULT": "write-file:ENOSPC"])
         #expect(full.status == 1 && full.stderr.contains("No space left on device"), "\(full.stdout) \(full.stderr)")
         let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
-        #expect(pages.count == 20)
+        #expect(pages.count == 22)
         for page in pages {
             let url = URL(fileURLWithPath: out + "/" + page)
             let html = try String(contentsOf: url, encoding: .utf8)
@@ -78,8 +78,9 @@ struct AlbumCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("3 albums, 1 month (4 written, 0 unchanged)"), "\(result.stdout)")
         let files = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
-        // The album list, the timeline, three albums and a month of one page each, and 14 viewer pages.
-        #expect(files.count == 20)
+        // The album list, the timeline, three albums and a month of one page each, 14 viewer
+        // pages, and the page of the album's and the month's day that has more than six photos.
+        #expect(files.count == 22)
         var sawOverlay = false
         for file in files {
             let url = URL(fileURLWithPath: out + "/" + file)
@@ -92,12 +93,13 @@ struct AlbumCommandTests {
             for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }
-            // The "+3" tile opens the first of the three photos it hides, in the viewer.
-            let overlay = /<a class="photo" href="([^"]+)" data-id="(\d+)"[^>]*><img class="h(\d+)"[^>]*><span class="more">\+3<\/span>/
+            // The "+3" tile leads to its day's page, which shows the three photos it hides.
+            let overlay = /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img class="h(\d+)"[^>]*><span class="more">\+3<\/span>/
             for match in html.matches(of: overlay) {
                 sawOverlay = true
                 #expect(match.output.2 != match.output.3)
-                #expect(match.output.1.hasSuffix("/view/\(match.output.2).html"))
+                let section = try String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(String(match.output.1)), encoding: .utf8)
+                #expect(section.contains("<img class=\"h\(match.output.2)\""))
             }
         }
         #expect(sawOverlay)

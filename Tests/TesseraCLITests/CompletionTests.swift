@@ -36,7 +36,7 @@ struct CompletionTests {
         }
         for file in ["tessera.yaml", "notes.txt"] { #expect(FileManager.default.createFile(atPath: directory.appending(file), contents: nil)) }
         #expect(try Self.complete("tessera layout --style ", in: directory.path) == ["tiles", "masonry", "grid", "strip", "justified"])
-        #expect(try Self.complete("tessera layout --sections ", in: directory.path) == ["day", "month", "none"])
+        #expect(try Self.complete("tessera layout --sections ", in: directory.path) == ["day", "month", "year", "auto", "none"])
         // Roots are folders; --config takes YAML files (and folders to get to them).
         #expect(try Self.complete("tessera scan photos-", in: directory.path) == ["photos-a", "photos-b"])
         #expect(try Self.complete("tessera scan --config ", in: directory.path) == ["tessera.yaml", "photos-a", "photos-b"])
