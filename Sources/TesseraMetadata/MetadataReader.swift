@@ -187,6 +187,10 @@ public enum MetadataReader {
             warning.map { metadata.warnings.append($0) }
             metadata.motion = motion
         }
+        if format == .jpeg, metadata.motion == nil {
+            // Samsung's older motion photos say so only in their SEF trailer.
+            metadata.motion = MotionPhoto.samsungTrailer(bytes)
+        }
         if orientationRule.hasSuffix("(sidecar)") {
             var ignored: [String] = []
             let own = Precedence.orientation(

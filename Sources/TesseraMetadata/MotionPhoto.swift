@@ -46,25 +46,63 @@ enum MotionPhoto {
             var start = candidate
             // Samsung wraps the MP4 of a HEIC in a top-level `mpvd` box.
             if let (_, type) = box(reader, at: start), type == "mpvd" { start += 8 }
-            guard let (size, type) = box(reader, at: start), type == "ftyp", (8...4096).contains(size) else { continue }
-            var end = start
-            var movie: MovieBox?
-            for _ in 0..<maxBoxes {
-                guard end < reader.size, let (size, type) = box(reader, at: end), topLevelBoxes.contains(type), size >= 8,
-                      end + size <= reader.size
-                else { break }
-                if type == "moov", movie == nil {
-                    // Its facts are a bonus: a movie box too large or unreadable still marks a video.
-                    let body = size <= MovieBox.maxSize ? try? reader.read(at: end + 8, count: Int(size - 8)) : nil
-                    movie = MovieBox(body.map { $0[...] } ?? [])
-                }
-                end += size
-            }
-            if let movie {
-                return (EmbeddedVideo(offset: start, length: end - start, duration: movie.duration, codec: movie.codec), nil)
-            }
+            if let video = mp4(reader, at: start, end: reader.size) { return (video, nil) }
         }
         return (nil, "the XMP says this is a motion photo, but no MP4 starts where it says (offset \(candidates[0]))")
+    }
+
+    /// The field type of a Samsung motion photo's video in its SEF trailer, and the field's name.
+    static let samsungVideoField: [UInt8] = [0x30, 0x0A]
+    static let samsungVideoName = Array("MotionPhoto_Data".utf8)
+    /// The most SEF entries looked through; phones write a handful.
+    static let maxSEFEntries = 64
+
+    /// The video of a Samsung JPEG that says it is a motion photo only in its SEF trailer: the
+    /// file ends "SEFT", after the directory's size; the directory ("SEFH", version, count,
+    /// then per field 2 zero bytes, its type, its distance back from "SEFH" and its length,
+    /// little-endian) names a field "MotionPhoto_Data" whose bytes after the name are an MP4.
+    static func samsungTrailer(_ reader: borrowing FileReader) -> EmbeddedVideo? {
+        let size = reader.size
+        guard size > 24, let tail = try? reader.read(at: size - 8, count: 8), tail.count == 8,
+              tail[4..<8].elementsEqual("SEFT".utf8)
+        else { return nil }
+        let directorySize = Int64(tail.littleEndian(4))
+        let sefh = size - 8 - directorySize
+        guard directorySize >= 12, sefh >= 0, let head = try? reader.read(at: sefh, count: 12), head.count == 12,
+              head[0..<4].elementsEqual("SEFH".utf8)
+        else { return nil }
+        let count = min(Int(head.littleEndian(4, at: 8)), maxSEFEntries, Int((directorySize - 12) / 12))
+        guard count > 0, let entries = try? reader.read(at: sefh + 12, count: 12 * count), entries.count == 12 * count else { return nil }
+        for index in 0..<count {
+            let entry = entries[(12 * index)...]
+            guard entry.dropFirst(2).prefix(2).elementsEqual(samsungVideoField) else { continue }
+            let field = sefh - Int64(entry.littleEndian(4, at: 4)), length = Int64(entry.littleEndian(4, at: 8))
+            guard field >= 0, length > 8, field + length <= sefh,
+                  let header = try? reader.read(at: field, count: 8 + samsungVideoName.count), header.count == 8 + samsungVideoName.count,
+                  Int(header.littleEndian(4, at: 4)) == samsungVideoName.count, header.dropFirst(8).elementsEqual(samsungVideoName)
+            else { continue }
+            if let video = mp4(reader, at: field + 8 + Int64(samsungVideoName.count), end: field + length) { return video }
+        }
+        return nil
+    }
+
+    /// The MP4 whose `ftyp` starts at `start`: its top-level boxes up to `end` or the first bytes
+    /// that are not one, with a `moov` among them; nil otherwise.
+    private static func mp4(_ reader: borrowing FileReader, at start: Int64, end limit: Int64) -> EmbeddedVideo? {
+        guard let (size, type) = box(reader, at: start), type == "ftyp", (8...4096).contains(size) else { return nil }
+        var end = start
+        var movie: MovieBox?
+        for _ in 0..<maxBoxes {
+            guard end < limit, let (size, type) = box(reader, at: end), topLevelBoxes.contains(type), size >= 8, end + size <= limit
+            else { break }
+            if type == "moov", movie == nil {
+                // Its facts are a bonus: a movie box too large or unreadable still marks a video.
+                let body = size <= MovieBox.maxSize ? try? reader.read(at: end + 8, count: Int(size - 8)) : nil
+                movie = MovieBox(body.map { $0[...] } ?? [])
+            }
+            end += size
+        }
+        return movie.map { EmbeddedVideo(offset: start, length: end - start, duration: $0.duration, codec: $0.codec) }
     }
 
     /// The size (a 64-bit size read; 0 meaning "to the end") and type of the box at `offset`;

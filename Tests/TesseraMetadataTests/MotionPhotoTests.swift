@@ -61,6 +61,30 @@ struct MotionPhotoTests {
         #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count), Int64(video.count)])
     }
 
+    /// Samsung's older motion photos: no XMP, a SEF trailer whose "MotionPhoto_Data" field holds
+    /// the MP4, and other fields around it (as a depth map or the edit data are).
+    @Test func aSamsungTrailerLeadsToItsVideo() throws {
+        let video = try Self.mp4()
+        let still = try XMPTests.jpeg(app1: [])
+        func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let other: [UInt8] = [0, 0, 0x01, 0x0B] + le(9) + Array("Other_Hed".utf8) + [1, 2, 3]
+        let name = Array("MotionPhoto_Data".utf8)
+        let field: [UInt8] = [0, 0, 0x30, 0x0A] + le(name.count) + name + video
+        let trailer = other + field
+        // Entries: marker, distance back from SEFH to the field, the field's length.
+        let directory: [UInt8] = Array("SEFH".utf8) + le(107) + le(2)
+            + [0, 0, 0x01, 0x0B] + le(trailer.count) + le(other.count)
+            + [0, 0, 0x30, 0x0A] + le(field.count) + le(field.count)
+        let file = still + trailer + directory + le(directory.count) + Array("SEFT".utf8)
+        let metadata = try XMPTests.read(file)
+        #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count + other.count + 8 + name.count), Int64(video.count)])
+        #expect(metadata.motion?.codec == "h264")
+        // A trailer whose field holds no MP4 is no motion photo.
+        var broken = file
+        broken[still.count + other.count + 8 + name.count + 4] = UInt8(ascii: "x")
+        #expect(try XMPTests.read(broken).motion == nil)
+    }
+
     @Test func aPromiseWithoutAVideoIsAWarningAndTheStillIsUnharmed() throws {
         let xmp = XMPTests.packet(Self.directory(videoLength: 5000), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
         let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
