@@ -375,7 +375,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     singles keep their aspect; the folder tree with breadcrumbs and child albums."""
     for style, site in sites.items():
         sparse = sparse_page(site)
-        for width in (375, 768, 1280):
+        for width in (375, 390, 768, 1280):
             for scale in (1, 2):
                 context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
                 page = context.new_page()
@@ -386,12 +386,16 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                 check(report["images"] == (6 if style == "tiles" else 20), f"{where}: {report['images']} photos shown")
                 check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
                 check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
+                edges = report["edges"]
+                aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
+                check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),
+                      f"{where}: the title, date headers and photos do not start together: {edges}")
                 if style == "justified":
                     short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
                     check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
                 if style == "masonry":
                     check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
-                if scale == 2 and width in (375, 1280):
+                if scale == 2 and width in (390, 1280):
                     page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
                 if style == "tiles" and scale == 1:
                     # "+N" leads to a page of all the section's photos.
@@ -418,6 +422,23 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
         check(not off, f"tiles by day at {width} px: singles not at their aspect: {off[:3]}")
         check(not report["enlarged"], f"tiles by day at {width} px: drawn larger than their pixels: {report['enlarged'][:3]}")
         page.screenshot(path=str(out / f"sparse-tiles-by-day-{width}-2x.png"), full_page=True)
+        context.close()
+    # For a person to look at: the viewer pages of a landscape, a portrait and a tiny scan, and the nested album, at 390 and 1280 px.
+    site = sites["justified"]
+    views = {}
+    for name, album in (("landscape", "large"), ("portrait", "large"), ("tiny", "sparse")):
+        wanted = {"landscape": "DSC_0000.jpg", "portrait": "DSC_0001.jpg", "tiny": "P000.jpg"}[name]
+        folder = sparse_page(site).parent if album == "sparse" else next(site.glob("albums/large-*"))
+        views[name] = next(p for p in (folder / "view").glob("*.html") if f'alt="{wanted}"' in p.read_text(encoding="utf-8"))
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800}, device_scale_factor=2)
+        page = context.new_page()
+        for name, view in views.items():
+            page.goto(view.as_uri(), wait_until="load")
+            page.wait_for_function("document.querySelector('figure img').complete")
+            page.screenshot(path=str(out / f"viewer-page-{name}-{width}-2x.png"), full_page=True)
+        page.goto(sparse_page(site).as_uri(), wait_until="load")
+        page.screenshot(path=str(out / f"nested-{width}-2x.png"), full_page=True)
         context.close()
     # The folder tree: Trip inside Sparse, not beside it.
     site = sites["justified"]

@@ -165,6 +165,11 @@ struct CollectionPages {
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
     }
 
+    /// The layout's side inset at a breakpoint width: 8 on phones, 16, or what centres 1,072.
+    static func side(width: Double) -> Double {
+        max(width < 600 ? 8 : 16, (width - 1072) / 2)
+    }
+
     /// The engine's settings for one breakpoint: count paging (a tiles page holds at most as
     /// many photos as any other page), and sizes that suit the width.
     ///
@@ -176,7 +181,7 @@ struct CollectionPages {
         var config = LayoutConfig()
         config.style = options.style
         config.pageWidth = width
-        let side = max(narrow ? 8 : 16, (width - 1072) / 2)
+        let side = Self.side(width: width)
         // Tiles, a social-post column, start where the title does (no margin of their own), at
         // most 538 px wide: the 512-pixel squares then cover its half-width cells at a pixel ratio of 2.
         let right = options.style == .tiles ? max(side, width - side - 538) : side

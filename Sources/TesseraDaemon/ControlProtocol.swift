@@ -56,13 +56,8 @@ public enum DaemonState: String, Codable, Sendable {
 public struct DaemonStatus: Codable, Sendable {
     public var state: DaemonState
     public var progress: ScanProgress.Snapshot?
-    /// The index's totals (`IndexTotals`), flat for `status --json`.
-    public var photos: Int
-    public var videos: Int
-    public var livePhotos: Int
-    public var motionPhotos: Int
-    public var albums: Int
-    public var errors: Int
+    /// What the index holds; its keys (`photos`, `videos`, …) sit beside the others in the JSON.
+    public var totals: IndexTotals
     public var lastScan: ScanSummary?
     public var lastError: String?
     public var scansStarted: Int
@@ -72,8 +67,46 @@ public struct DaemonStatus: Codable, Sendable {
     public var index: String
     public var cache: String
 
-    public var totals: IndexTotals {
-        IndexTotals(photos: photos, videos: videos, livePhotos: livePhotos, motionPhotos: motionPhotos, albums: albums, errors: errors)
+    private enum CodingKeys: String, CodingKey {
+        case state, progress, lastScan, lastError, scansStarted, scansFinished, version, uptime, index, cache
+    }
+
+    init(
+        state: DaemonState, progress: ScanProgress.Snapshot?, totals: IndexTotals, lastScan: ScanSummary?, lastError: String?,
+        scansStarted: Int, scansFinished: Int, version: String, uptime: Double, index: String, cache: String
+    ) {
+        (self.state, self.progress, self.totals, self.lastScan, self.lastError) = (state, progress, totals, lastScan, lastError)
+        (self.scansStarted, self.scansFinished, self.version, self.uptime) = (scansStarted, scansFinished, version, uptime)
+        (self.index, self.cache) = (index, cache)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            state: try container.decode(DaemonState.self, forKey: .state),
+            progress: try container.decodeIfPresent(ScanProgress.Snapshot.self, forKey: .progress),
+            totals: try IndexTotals(from: decoder),
+            lastScan: try container.decodeIfPresent(ScanSummary.self, forKey: .lastScan),
+            lastError: try container.decodeIfPresent(String.self, forKey: .lastError),
+            scansStarted: try container.decode(Int.self, forKey: .scansStarted),
+            scansFinished: try container.decode(Int.self, forKey: .scansFinished),
+            version: try container.decode(String.self, forKey: .version), uptime: try container.decode(Double.self, forKey: .uptime),
+            index: try container.decode(String.self, forKey: .index), cache: try container.decode(String.self, forKey: .cache))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(progress, forKey: .progress)
+        try totals.encode(to: encoder)
+        try container.encodeIfPresent(lastScan, forKey: .lastScan)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encode(scansStarted, forKey: .scansStarted)
+        try container.encode(scansFinished, forKey: .scansFinished)
+        try container.encode(version, forKey: .version)
+        try container.encode(uptime, forKey: .uptime)
+        try container.encode(index, forKey: .index)
+        try container.encode(cache, forKey: .cache)
     }
 }
 

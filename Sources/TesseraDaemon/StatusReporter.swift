@@ -41,8 +41,7 @@ public final class StatusReporter: Sendable {
         let daemonState: DaemonState = state.scanning ? .scanning : state.waitingForIndex ? .waitingForIndex : .idle
         return DaemonStatus(
             state: daemonState, progress: state.scanning ? coordinator.progress.snapshot : nil,
-            photos: totals.photos, videos: totals.videos, livePhotos: totals.livePhotos, motionPhotos: totals.motionPhotos,
-            albums: totals.albums, errors: totals.errors, lastScan: state.lastSummary,
+            totals: totals, lastScan: state.lastSummary,
             lastError: readError ?? state.lastError, scansStarted: state.started, scansFinished: state.finished,
             version: version, uptime: now.seconds, index: index.path.string,
             cache: cachePath)

@@ -63,9 +63,7 @@ struct StatusCommand: ParsableCommand {
         }
         if json {
             try printJSON(IndexReport(
-                state: "not-running", daemon: daemon, photos: totals.photos, videos: totals.videos, livePhotos: totals.livePhotos,
-                motionPhotos: totals.motionPhotos, albums: totals.albums, errors: totals.errors, lastScan: last,
-                index: configuration.index.string))
+                state: "not-running", daemon: daemon, totals: totals, lastScan: last, index: configuration.index.string))
             return
         }
         var lines = [daemon]
@@ -85,16 +83,23 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `status --json` without a daemon.
+    /// `status --json` without a daemon: the totals' keys beside the others, as the daemon's.
     private struct IndexReport: Encodable {
         var state: String
         var daemon: String
-        var photos: Int
-        var videos: Int
-        var livePhotos: Int
-        var motionPhotos: Int
-        var albums: Int
-        var errors: Int
+        var totals: IndexTotals
         var lastScan: ScanRecord?
         var index: String
+
+        private enum CodingKeys: String, CodingKey { case state, daemon, lastScan, index }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state, forKey: .state)
+            try container.encode(daemon, forKey: .daemon)
+            try totals.encode(to: encoder)
+            try container.encodeIfPresent(lastScan, forKey: .lastScan)
+            try container.encode(index, forKey: .index)
+        }
     }
 }

@@ -44,6 +44,30 @@ struct AlbumBuilderTests {
         _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: full, stop: StopFlag())
     }
 
+    /// A cover has the pixels of its card (160 CSS px at a pixel ratio of 2): a newer photo
+    /// smaller than that is passed over for an older one that has them.
+    @Test func aCoverIsSharpNotMerelyTheNewest() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("photos"))]
+        for (name, width, height, date) in [("new-scan.jpg", 80, 60, "2020:01:02"), ("old-sharp.jpg", 900, 600, "2019:01:01")] {
+            var exif = ExifBuilder()
+            exif.dateTimeOriginal = .init(dateTime: "\(date) 10:00:00")
+            try FileSystem.writeAtomically(
+                SampleImage.jpeg(SampleImage.pixels(width: width, height: height), exif: exif), to: configuration.roots[0].appending("Scans/\(name)"))
+        }
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let output = FilePath(directory.appending("site"))
+        _ = try AlbumBuilder(index: index, options: .init(output: output)).build()
+        let list = try String(contentsOfFile: output.appending("index.html").string, encoding: .utf8)
+        let cover = try #require(list.firstMatch(of: /<img src="media\/[^"]*\/([0-9a-f]+\/[0-9a-f]+\.jpg)"/)?.output.1)
+        let photos = try index.photos(.init())
+        let sharp = try #require(photos.first { $0.path.lastComponent?.string == "old-sharp.jpg" })
+        #expect(sharp.renditions.contains { $0.path.hasSuffix(String(cover)) }, "the cover is \(cover)")
+    }
+
     @Test func albumsOfTheSameNameUnderTwoRootsEachGetTheirOwnPhotos() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

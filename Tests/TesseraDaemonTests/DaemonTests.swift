@@ -20,7 +20,7 @@ import Testing
             // The scan at start indexes the sample library.
             #expect(await eventually { fixture.daemon.coordinator.snapshot.finished == 1 })
             let status = try #require(try await fixture.status())
-            #expect(status.state == .idle && status.photos > 0 && status.scansFinished == 1 && status.version == "test")
+            #expect(status.state == .idle && status.totals.photos > 0 && status.scansFinished == 1 && status.version == "test")
 
             // A rescan that waits hears which scan answers it and how that scan ended.
             let added = fixture.photos.appending("added.jpg")
