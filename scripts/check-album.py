@@ -333,20 +333,10 @@ def main():
                     where = f"{style} at {width} px, scale {scale}"
                     check(report["layouts"] == 1, f"{where}: {report['layouts']} visible layouts")
                     check(report["images"] >= 6, f"{where}: only {report['images']} images")
-                    check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
                     check(not report["misplaced"], f"{where}: off their frames: {report['misplaced'][:3]}")
                     check(not report["cropped"], f"{where}: cropped or distorted: {report['cropped'][:3]}")
                     check(not report["lowres"], f"{where}: under 1.9 device px per CSS px: {report['lowres'][:3]}")
-                    check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
-                    edges = report["edges"]
-                    aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
-                    check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),
-                          f"{where}: the title, date headers and photos do not start together: {edges}")
-                    if style == "justified":
-                        short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
-                        check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
-                    if style == "masonry":
-                        check(report["columns"] == (2 if width == 375 else 4), f"{where}: {report['columns']} columns")
+                    check_page(report, style, width, where)
                     if style == "strip":
                         inset = 8 if width < 600 else (width - 1072) / 2
                         check(report["stripStart"] is not None and abs(report["stripStart"] - inset) <= 1,
@@ -362,6 +352,23 @@ def main():
     print(f"screenshots in {out}")
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
+
+
+def check_page(report, style, width, where):
+    """What every album page owes at every width: images loaded and never past their pixels;
+    title, date headers and photos starting together; justified rows filling the width but
+    for a section's last; every masonry column used."""
+    check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
+    check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
+    edges = report["edges"]
+    aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
+    check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),
+          f"{where}: the title, date headers and photos do not start together: {edges}")
+    if style == "justified":
+        short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
+        check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
+    if style == "masonry":
+        check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
 
 
 def sparse_page(site):
@@ -384,17 +391,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                 where = f"sparse {style} at {width} px, scale {scale}"
                 # Tiles show six photos a section, the rest behind "+N".
                 check(report["images"] == (6 if style == "tiles" else 20), f"{where}: {report['images']} photos shown")
-                check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
-                check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
-                edges = report["edges"]
-                aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
-                check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),
-                      f"{where}: the title, date headers and photos do not start together: {edges}")
-                if style == "justified":
-                    short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
-                    check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
-                if style == "masonry":
-                    check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
+                check_page(report, style, width, where)
                 if scale == 2 and width in (390, 1280):
                     page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
                 if style == "tiles" and scale == 1:
