@@ -135,7 +135,9 @@ struct AlbumBuilderTests {
         _ = try AlbumBuilder(index: index, options: options).build()
         let css = try String(contentsOfFile: output.appending("assets/album.css").string, encoding: .utf8)
         #expect(css.contains(".w420{display:block}"))
-        #expect(css.contains("@media (min-width:1000px){.w420{display:none}.w1000{display:block}}"))
+        // Titles and cards take the shown layout's content width, so they start where its photos do.
+        #expect(css.contains("header,.albums,.year,.children,section.found{width:min(404px,100% - 16px)}"))
+        #expect(css.contains("@media (min-width:1000px){.w420{display:none}.w1000{display:block}header,.albums,.year,.children,section.found{width:968px}}"))
         #expect(!css.contains("w375") && !css.contains("w768") && !css.contains("w1280"))
         let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
