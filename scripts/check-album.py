@@ -525,6 +525,8 @@ def check_viewer(browser, site, out):
         thumb = page.evaluate("""(() => { const c = document.querySelector('.filmstrip button.current');
             return c ? {w: c.offsetWidth, h: c.offsetHeight, others: document.querySelectorAll('.filmstrip button').length} : null; })()""")
         check(ok and thumb and thumb["others"] == len(order), f"{where}: the filmstrip does not centre the current photo: {thumb}")
+        heavy = page.evaluate("""[...document.querySelectorAll('.filmstrip img')].filter(i => i.complete && i.naturalWidth > 600).length""")
+        check(heavy == 0, f"{where}: {heavy} filmstrip thumbnails load more than 600 pixels")
         # Space starts a slideshow: the next photo comes by itself; a key stops it.
         shown_before = shown()
         page.keyboard.press(" ")

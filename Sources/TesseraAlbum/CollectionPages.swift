@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraImage
 import TesseraIndex
 import TesseraLayout
 import TesseraMetadata
@@ -369,6 +370,8 @@ struct CollectionPages {
             /// What zooming to 1:1 shows: the original where browsers draw its format and it is
             /// within `zoomPixels`, else the largest rendition.
             var zoom: String?
+            /// The smallest square rendition, for the filmstrip.
+            var thumb: String?
             var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
             var find: FindFacts
         }
@@ -378,9 +381,12 @@ struct CollectionPages {
             let original = ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 }
             let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
             let largest = sources.last.map { Collection.prefix + HTML.url(Array($0.path.utf8)) }
+            let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
+                .lazy.compactMap { media.rendition($0.path) }.first
             return Entry(
                 id: String(photo.id), name: AlbumBuilder.name(photo), view: viewLink(photo),
                 original: original, zoom: photo.video != nil ? nil : (drawable ? original ?? largest : largest),
+                thumb: square.map { Collection.prefix + HTML.url(Array($0.utf8)) },
                 width: size.width, height: size.height,
                 sources: sources.map { Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width) },
                 facts: PhotoFact.facts(of: photo),

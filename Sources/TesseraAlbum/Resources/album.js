@@ -53,7 +53,9 @@
     thumbs = photos.map((photo, index) => {
       const thumb = element('button', {type: 'button', title: photo.name});
       thumb.style.setProperty('--aspect', Math.min(2, Math.max(0.5, photo.width / photo.height)).toFixed(3));
-      if (photo.sources.length) thumb.append(element('img', {src: photo.sources[0].url, alt: '', loading: 'lazy', decoding: 'async'}));
+      // A square rendition (256 px), not a fit: a strip of them stays light.
+      const src = photo.thumb || (photo.sources.length ? photo.sources[0].url : '');
+      if (src) thumb.append(element('img', {src, alt: '', loading: 'lazy', decoding: 'async'}));
       thumb.addEventListener('click', () => show(index));
       return thumb;
     });
