@@ -53,13 +53,7 @@ struct PhotoFact: Encodable, Equatable {
         return facts
     }
 
-    /// "Canon EOS 7D": make and model, the make once (many cameras repeat it in the model).
-    static func camera(_ photo: PhotoRecord) -> String? {
-        let make = photo.camera.make?.trimmingCharacters(in: .whitespaces) ?? ""
-        let model = photo.camera.model?.trimmingCharacters(in: .whitespaces) ?? ""
-        let camera = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
-        return camera.isEmpty ? nil : camera
-    }
+    static func camera(_ photo: PhotoRecord) -> String? { photo.camera.name }
 
     /// Where a capture date came from, and whether it is a guess.
     static func describe(_ source: DateSource) -> (String, Bool) {

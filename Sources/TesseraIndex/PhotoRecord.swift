@@ -1,3 +1,4 @@
+import Foundation
 public import SystemPackage
 public import TesseraMetadata
 public import TesseraVideo
@@ -41,6 +42,15 @@ public struct PhotoRecord: Sendable, Identifiable {
             (self.make, self.model, self.lensModel) = (make, model, lensModel)
             (self.exposureTime, self.fNumber, self.iso) = (exposureTime, fNumber, iso)
             (self.focalLength, self.focalLength35mm) = (focalLength, focalLength35mm)
+        }
+
+        /// "NIKON D90", "Canon EOS 7D", "Apple iPhone 4": make and model, the make left out when
+        /// the model starts with its first word, as most cameras repeat it.
+        public var name: String? {
+            let make = (make ?? "").trimmingCharacters(in: .whitespaces), model = (model ?? "").trimmingCharacters(in: .whitespaces)
+            let brand = make.split(separator: " ").first.map { $0.lowercased() } ?? ""
+            let name = !brand.isEmpty && model.lowercased().hasPrefix(brand) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+            return name.isEmpty ? nil : name
         }
 
         /// What the reader decided, by docs/METADATA.md's precedence.

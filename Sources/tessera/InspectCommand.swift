@@ -88,8 +88,7 @@ struct InspectCommand: ParsableCommand {
         } else {
             lines.append("  captured     undated (no date in the file, its XMP or its name)")
         }
-        let camera = [report.camera.make, report.camera.model].compactMap { $0 }.joined(separator: " ")
-        if !camera.isEmpty { lines.append("  camera       \(camera)") }
+        if let camera = report.camera.name { lines.append("  camera       \(camera)") }
         if let lens = report.camera.lensModel { lines.append("  lens         \(lens)") }
         var exposure: [String] = []
         if let time = report.camera.exposureTime, time > 0 {
@@ -113,7 +112,8 @@ struct InspectCommand: ParsableCommand {
         }
         if let identifier = report.contentIdentifier { lines.append("  live photo   \(identifier)") }
         if let gps = report.gps {
-            lines.append("  gps          \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))
+            // Six decimals are 11 cm: more digits say nothing a receiver measured.
+            lines.append(String(format: "  gps          %.6f, %.6f", gps.latitude, gps.longitude) + (gps.altitude.map { String(format: ", %.1f m", $0) } ?? ""))
         }
         for warning in report.warnings { lines.append("  warning      \(warning)") }
         // Names and tags come from the file: nothing in them may drive the terminal.

@@ -127,6 +127,23 @@ struct InspectCommandTests {
         #expect(reports.map { $0["path"] as? String } == ["a.png", "b.png", "-c.png", "d.png", "e.png"])
     }
 
+    /// The text is for people: the maker not repeated in the model, a place to six decimals.
+    @Test func textNamesTheCameraOnceAndRoundsThePlace() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var exif = ExifBuilder()
+        (exif.make, exif.model) = ("NIKON CORPORATION", "NIKON D90")
+        exif.gps = .init(latitude: 34.05960833333333, longitude: -84.681725, altitude: 261.0165326184093)
+        let photo = directory.appending("d90.jpg")
+        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 8, height: 6), exif: exif), to: FilePath(photo))
+        let text = try TesseraProcess.run(["inspect", photo]).stdout
+        #expect(text.contains("  camera       NIKON D90\n"), "\(text)")
+        #expect(text.contains("  gps          34.059608, -84.681725, 261.0 m"), "\(text)")
+        // The JSON keeps both, exactly.
+        let json = try TesseraProcess.run(["inspect", "--json", photo]).stdout
+        #expect(json.contains("NIKON CORPORATION") && json.contains("34.0596083"))
+    }
+
     /// `--files-from <(find …)` hands Tessera a pipe, and an empty list may be /dev/null: neither is a regular file.
     @Test func aListIsReadFromAPipeOrADevice() throws {
         let directory = try TemporaryDirectory()
