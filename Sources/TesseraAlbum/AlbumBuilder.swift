@@ -222,7 +222,8 @@ public struct AlbumBuilder: Sendable {
         struct Entry: Encodable { var id: String, name: String, view: String, width: Int, height: Int, sources: [Source], find: FindFacts }
         let entries = photos.sorted { ($0.sortInstantMilliseconds ?? .min) > ($1.sortInstantMilliseconds ?? .min) }.map { photo in
             let size = ViewerPages.displaySize(photo)
-            let small = ViewerPages.sources(photo, media: media).first { $0.width >= 320 } ?? ViewerPages.sources(photo, media: media).last
+            let sources = ViewerPages.sources(photo, media: media)
+            let small = sources.first { $0.width >= 320 } ?? sources.last
             return Entry(
                 id: String(photo.id), name: Self.name(photo), view: (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html",
                 width: size.width, height: size.height,

@@ -69,11 +69,13 @@ struct CollectionPages {
                     }
                 }
             }
+            // One section's photos in justified rows, under no headers of their own.
             var expanded = options
-            expanded.style = .justified
+            (expanded.style, expanded.sections) = (.justified, .none)
             let writer = CollectionPages(
                 options: expanded, media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
-            for section in sections where section.photos.count > layoutConfig(width: options.widths.first ?? 375).tilesMaxShown {
+            let shown = layoutConfig(width: options.widths.first ?? 375).tilesMaxShown
+            for section in sections where section.photos.count > shown {
                 try writer.writeSection(
                     section.photos, collection: collection, title: section.title,
                     file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
@@ -117,12 +119,9 @@ struct CollectionPages {
     func writeSection(
         _ photos: [PhotoRecord], collection: Collection, title: String, file: String, back: String
     ) throws(AlbumError) {
-        var single = options
-        single.sections = .none
-        let writer = CollectionPages(options: single, media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
-        let (byID, documents) = try writer.layouts(photos, pageCount: photos.count)
+        let (byID, documents) = try layouts(photos, pageCount: photos.count)
         let layouts = documents.compactMap { width, document in
-            document.pages.first.map { writer.render($0, width: width, byID: byID) }
+            document.pages.first.map { render($0, width: width, byID: byID) }
         }
         let head = placeholderStyle(photos)
         let body = """

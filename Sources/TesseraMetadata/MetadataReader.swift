@@ -187,8 +187,9 @@ public enum MetadataReader {
             warning.map { metadata.warnings.append($0) }
             metadata.motion = motion
         }
-        if format == .jpeg, metadata.motion == nil {
-            // Samsung's older motion photos say so only in their SEF trailer.
+        if format == .jpeg, metadata.motion == nil, exifFields?.make?.lowercased().hasPrefix("samsung") == true {
+            // Samsung's older motion photos say so only in their SEF trailer; only Samsung's
+            // JPEGs are read at their end, which costs every other JPEG nothing.
             metadata.motion = MotionPhoto.samsungTrailer(bytes)
         }
         if orientationRule.hasSuffix("(sidecar)") {

@@ -65,7 +65,9 @@ struct MotionPhotoTests {
     /// the MP4, and other fields around it (as a depth map or the edit data are).
     @Test func aSamsungTrailerLeadsToItsVideo() throws {
         let video = try Self.mp4()
-        let still = try XMPTests.jpeg(app1: [])
+        var exif = ExifBuilder()
+        exif.make = "samsung"
+        let still = try XMPTests.jpeg(exif: exif, app1: [])
         func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
         let other: [UInt8] = [0, 0, 0x01, 0x0B] + le(9) + Array("Other_Hed".utf8) + [1, 2, 3]
         let name = Array("MotionPhoto_Data".utf8)
@@ -79,6 +81,11 @@ struct MotionPhotoTests {
         let metadata = try XMPTests.read(file)
         #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count + other.count + 8 + name.count), Int64(video.count)])
         #expect(metadata.motion?.codec == "h264")
+        // Another maker's JPEG is not read at its end.
+        var nikon = ExifBuilder()
+        nikon.make = "NIKON CORPORATION"
+        let other2 = try XMPTests.jpeg(exif: nikon, app1: [])
+        #expect(try XMPTests.read(other2 + Array(file[still.count...])).motion == nil)
         // A trailer whose field holds no MP4 is no motion photo.
         var broken = file
         broken[still.count + other.count + 8 + name.count + 4] = UInt8(ascii: "x")
