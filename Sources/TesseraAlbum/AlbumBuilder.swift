@@ -168,7 +168,7 @@ public struct AlbumBuilder: Sendable {
             let children = tree.children[album.id, default: []].count
             return SitePages.card(
                 href: folder + "/index.html", cover: Self.cover(photos), media: media, name: tree.title(album),
-                meta: Self.count(photos) + (children > 0 ? ", " + IndexTotals.count(children, "album") : "") + (range.isEmpty ? "" : " · " + range),
+                meta: Self.count(photos) + (children > 0 ? ", " + Wording.count(children, "album") : "") + (range.isEmpty ? "" : " · " + range),
                 prefix: prefix)
         }
         for (album, photos) in albumPhotos {
@@ -206,7 +206,7 @@ public struct AlbumBuilder: Sendable {
         summary.copied = media.copied
         summary.missing = media.missing
         let all = Self.count(albumPhotos.flatMap(\.photos))
-        try output.write(SitePages.albumList(cards: entries, summary: "\(IndexTotals.count(summary.albums, "album")), \(all)"), to: "index.html")
+        try output.write(SitePages.albumList(cards: entries, summary: "\(Wording.count(summary.albums, "album")), \(all)"), to: "index.html")
         try output.write(SitePages.timeline(years: years, summary: all), to: "timeline.html")
         try writeTimelineData(albumPhotos.flatMap(\.photos), media: media, albumFolders: albumFolders, into: output)
         try manifest.save(to: output)
@@ -280,7 +280,7 @@ public struct AlbumBuilder: Sendable {
     /// "12 photos", "1 photo, 2 videos".
     static func count(_ photos: [PhotoRecord]) -> String {
         let videos = photos.filter { $0.video != nil }.count, stills = photos.count - videos
-        return [stills > 0 || videos == 0 ? IndexTotals.count(stills, "photo") : nil, videos > 0 ? IndexTotals.count(videos, "video") : nil]
+        return [stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil, videos > 0 ? Wording.count(videos, "video") : nil]
             .compactMap { $0 }.joined(separator: ", ")
     }
 

@@ -3,6 +3,7 @@ import SystemPackage
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
+import TesseraSystem
 
 /// One plain page per photo (`view/<id>.html` in its folder album): the large fit rendition,
 /// previous and next, the original, and what the index knows. They work without script; the
@@ -42,8 +43,8 @@ struct ViewerPages {
             }
             // What the CSS allows it: the width beside the details (below 768 px, the whole width),
             // the height of the screen, and never more than its own pixels.
-            let sizes = "(min-width: 768px) min(100vw - 336px, \(PhotoFact.formatted(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
-                + "min(100vw - 16px, \(PhotoFact.formatted(85 * aspect, decimals: 2))vh, \(size.width)px)"
+            let sizes = "(min-width: 768px) min(100vw - 336px, \(Wording.number(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
+                + "min(100vw - 16px, \(Wording.number(85 * aspect, decimals: 2))vh, \(size.width)px)"
             let picture = "<img \(image)sizes=\"\(sizes)\" "
                 + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\"\(placeholder)>"
             var figure = "<figure>\(picture)</figure>"

@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// What the index holds, as `status` reports it. A Live Photo's video is part of its photo,
 /// not a video of its own; a motion photo is a photo.
 public struct IndexTotals: Sendable, Equatable, Codable {
@@ -23,14 +25,11 @@ public struct IndexTotals: Sendable, Equatable, Codable {
 
     /// "12 photos (2 Live Photos, 1 motion photo), 1 video in 3 albums; 0 files with errors".
     public var summary: String {
-        var photoText = Self.count(photos, "photo")
-        let kinds = [livePhotos > 0 ? Self.count(livePhotos, "Live Photo") : nil, motionPhotos > 0 ? Self.count(motionPhotos, "motion photo") : nil]
+        var photoText = Wording.count(photos, "photo")
+        let kinds = [livePhotos > 0 ? Wording.count(livePhotos, "Live Photo") : nil, motionPhotos > 0 ? Wording.count(motionPhotos, "motion photo") : nil]
             .compactMap { $0 }
         if !kinds.isEmpty { photoText += " (\(kinds.joined(separator: ", ")))" }
-        let items = videos > 0 ? "\(photoText), \(Self.count(videos, "video"))" : photoText
-        return "\(items) in \(Self.count(albums, "album")); \(Self.count(errors, "file")) with errors"
+        let items = videos > 0 ? "\(photoText), \(Wording.count(videos, "video"))" : photoText
+        return "\(items) in \(Wording.count(albums, "album")); \(Wording.count(errors, "file")) with errors"
     }
-
-    /// "1 photo", "2 photos".
-    public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -53,6 +53,25 @@ public struct PhotoRecord: Sendable, Identifiable {
             return name.isEmpty ? nil : name
         }
 
+        /// "1/250 s, f/5.6, ISO 200, 18 mm (27 mm in 35 mm terms)": what was recorded of the
+        /// exposure, rounded for people (the fields stay exact); empty when nothing was.
+        public var exposure: String {
+            var parts: [String] = []
+            if let time = exposureTime, time > 0, time.isFinite {
+                parts.append(time < 1 ? "1/\(Wording.number(1 / time, decimals: 0)) s" : "\(Wording.number(time, decimals: 1)) s")
+            }
+            if let fNumber, fNumber > 0, fNumber.isFinite { parts.append("f/\(Wording.number(fNumber, decimals: 1))") }
+            if let iso, iso > 0 { parts.append("ISO \(iso)") }
+            if let focalLength, focalLength > 0, focalLength.isFinite {
+                var text = "\(Wording.number(focalLength, decimals: 1)) mm"
+                if let equivalent = focalLength35mm, equivalent > 0, equivalent.isFinite, abs(equivalent - focalLength) >= 0.5 {
+                    text += " (\(Wording.number(equivalent, decimals: 0)) mm in 35 mm terms)"
+                }
+                parts.append(text)
+            }
+            return parts.joined(separator: ", ")
+        }
+
         /// What the reader decided, by docs/METADATA.md's precedence.
         public init(metadata: PhotoMetadata) {
             let exif = metadata.exif

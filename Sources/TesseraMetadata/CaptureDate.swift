@@ -17,6 +17,25 @@ public enum DateSource: String, Sendable, Codable, CaseIterable {
     case containerUTC = "container-utc"
     /// No date in the file or its name; the file's mtime is kept apart, never as a capture date.
     case undated
+
+    /// Where the date came from, for people: "EXIF, when the photo was taken".
+    public var explanation: String {
+        switch self {
+        case .exifOriginal: "EXIF, when the photo was taken"
+        case .gpsOffset: "EXIF, when the photo was taken; its time zone from the GPS clock"
+        case .exifDigitized: "EXIF, when the photo was digitised"
+        case .xmp: "XMP, as the photo's tools recorded it"
+        case .png: "the PNG's own time"
+        case .filename: "a guess from the file name"
+        case .exifModified: "a guess from EXIF's last-modified time"
+        case .quicktime: "the video's own time, as the camera recorded it"
+        case .containerUTC: "the video's own time, recorded in UTC and shown in this time zone"
+        case .undated: "undated: nothing in the file or its name says when"
+        }
+    }
+
+    /// The date is guessed (from a name or a modification time), not recorded as the capture's.
+    public var isGuess: Bool { [.filename, .exifModified, .undated].contains(self) }
 }
 
 /// When a photo was taken: the wall clock as recorded, its UTC offset when known,

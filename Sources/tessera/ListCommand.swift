@@ -106,7 +106,7 @@ struct ListCommand: ParsableCommand {
         }
         guard !albums.isEmpty else { return printError("No album in the index yet.") }
         let rows = albums.map { album in
-            [String(album.id), IndexTotals.count(album.photoCount, "photo"), String((album.newestCapturedAt ?? "").prefix(10)), album.path.string]
+            [String(album.id), Wording.count(album.photoCount, "photo"), String((album.newestCapturedAt ?? "").prefix(10)), album.path.string]
         }
         for line in Self.align(rows) { print(TerminalText.escaped(line)) }
     }

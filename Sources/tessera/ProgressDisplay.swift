@@ -34,9 +34,9 @@ final class ProgressDisplay: @unchecked Sendable {
         let expected = max(snapshot.expected, 1)
         let fraction = min(1, Double(snapshot.done) / Double(expected))
         let rate = String(format: "%.1f files/s", snapshot.rate)
-        let eta = snapshot.remaining.map { "ETA \(Self.duration($0))" } ?? "counting…"
+        let eta = snapshot.remaining.map { "ETA \(Wording.duration($0))" } ?? "counting…"
         let counts = "\(snapshot.done)/\(snapshot.expected) files"
-        let errors = snapshot.errors == 1 ? "1 error" : "\(snapshot.errors) errors"
+        let errors = Wording.count(snapshot.errors, "error")
         if terminal {
             let columns = CurrentProcess.terminalColumns(CurrentProcess.standardError) ?? 80
             let line = Self.line(fraction: fraction, parts: [counts, rate, eta, errors], columns: columns)
@@ -63,12 +63,5 @@ final class ProgressDisplay: @unchecked Sendable {
             }
             parts.removeLast()
         }
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return total >= 3600
-            ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
     }
 }

@@ -11,14 +11,14 @@ struct ThumbCommand: ParsableCommand {
         commandName: "thumb",
         abstract: "Render upright renditions of files: aspect-fill squares and aspect-true fits.",
         discussion: """
-            Each file is decoded once for every rendition asked for, and converted to sRGB when it
-            embeds an ICC profile. Photos are never enlarged. Without --size or --fit, one
+            Each file is decoded once for every rendition asked for, and converted to sRGB when it \
+            embeds an ICC profile. Photos are never enlarged. Without --size or --fit, one \
             256-pixel square is made.
 
-            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg, .png
-            or .webp) picks the format. With --out-dir, each file gives <name>.jpg (or the --format's
-            extension) for a single rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for
-            several, rendered in parallel; a file that fails prints one line "path: reason" on
+            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg, .png \
+            or .webp) picks the format. With --out-dir, each file gives <name>.jpg (or the --format's \
+            extension) for a single rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for \
+            several, rendered in parallel; a file that fails prints one line "path: reason" on \
             stderr and the others go on.
             """)
 

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Counts and durations as a person reads them, the same in every command and page.
+public enum Wording {
+    /// "1 photo", "2 photos", "0 files".
+    public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// `value` with at most `decimals` decimals and no trailing zeros: "5.6", "18", "0.35".
+    public static func number(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        guard rounded.magnitude < 1e15 else { return String(rounded) }
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(format: "%.\(max(0, decimals))f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    /// A duration with its units, only as precise as a person needs: "0.4 s", "42 s",
+    /// "1 min 20 s", "2 h 5 min", "3 days 4 h".
+    ///
+    /// Tenths are kept under 10 s, where they say something; beyond a minute the smaller unit
+    /// is kept only when it is not zero. Negative and non-finite values read as "0 s".
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds > 0 else { return "0 s" }
+        if seconds < 9.95 { return String(format: "%.1f s", seconds) }
+        // Whole seconds from here; clamped so that the conversion cannot trap on a huge value.
+        let total = Int(min(seconds, 1e15).rounded())
+        func pair(_ large: Int, _ largeUnit: String, _ small: Int, _ smallUnit: String) -> String {
+            small == 0 ? "\(large) \(largeUnit)" : "\(large) \(largeUnit) \(small) \(smallUnit)"
+        }
+        switch total {
+        case ..<60: return "\(total) s"
+        case ..<3600: return pair(total / 60, "min", total % 60, "s")
+        case ..<86_400: return pair(total / 3600, "h", total / 60 % 60, "min")
+        default:
+            let days = total / 86_400
+            return pair(days, days == 1 ? "day" : "days", total / 3600 % 24, "h")
+        }
+    }
+}
