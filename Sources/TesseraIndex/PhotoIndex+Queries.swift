@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SystemPackage
+public import SystemPackage
 import TesseraMetadata
 import TesseraSystem
 
@@ -114,6 +114,21 @@ extension PhotoIndex {
         }
     }
 
+    /// The row of the file at `path` (compared by its exact bytes), whatever its status; nil when
+    /// the index has none.
+    public func file(at path: FilePath) throws(IndexError) -> PhotoRecord? {
+        try read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?",
+                arguments: [Data(path.rawBytes)])
+            else { return nil }
+            let id: Int64 = row["id"]
+            var record = Self.record(row, renditions: try Self.renditions(of: [id], db)[id] ?? [])
+            record.livePhotoVideo = try Self.livePhotoVideos(of: [id], db)[id]
+            return record
+        }
+    }
+
     /// The videos of the Live Photos among the stills `ids`, by still.
     static func livePhotoVideos(of ids: [Int64], _ db: Database) throws -> [Int64: LivePhotoVideo] {
         var videos: [Int64: LivePhotoVideo] = [:]
@@ -173,6 +188,7 @@ extension PhotoIndex {
                 counts.found = row["found"]
                 counts.new = row["new"]
                 counts.changed = row["changed"]
+                counts.reread = row["reread"]
                 counts.unchanged = row["unchanged"]
                 counts.rerendered = row["rerendered"] ?? 0
                 counts.moved = row["moved"]
@@ -193,6 +209,13 @@ extension PhotoIndex {
         }
     }
 
+    /// Files recorded as unreadable (status `error`) that are not missing.
+    public func failingFiles() throws(IndexError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(Self.failing)") ?? 0 }
+    }
+
+    private static let failing = "status = 'error' AND missing_since_ms IS NULL"
+
     /// Photo, album and error counts of the whole index.
     public func totals() throws(IndexError) -> IndexTotals {
         try read { db in
@@ -205,7 +228,7 @@ extension PhotoIndex {
                     (SELECT COUNT(DISTINCT still_id) FROM live_photos) AS live_photos,
                     (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND motion_offset IS NOT NULL AND \(present)) AS motion_photos,
                     (SELECT COUNT(*) FROM albums WHERE photo_count > 0) AS albums,
-                    (SELECT COUNT(*) FROM photos WHERE status = 'error' AND missing_since_ms IS NULL) AS errors
+                    (SELECT COUNT(*) FROM photos WHERE \(Self.failing)) AS errors
                 """)
             return IndexTotals(
                 photos: row?["photos"] ?? 0, videos: row?["videos"] ?? 0, livePhotos: row?["live_photos"] ?? 0,

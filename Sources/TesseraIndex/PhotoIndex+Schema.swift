@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 9
+    public static let schemaVersion = 10
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -446,6 +446,15 @@ extension PhotoIndex {
                         = lower(substr(still.path_text, 1, length(still.path_text) - length(replace(still.path_text,
                             rtrim(still.path_text, replace(still.path_text, '.', '')), ''))));
                 PRAGMA user_version = 9;
+                """)
+        }
+        guard version >= 10 else { return migrator }
+        // v10: scans.reread, files a scan read again as they were (`--full`, retries), which
+        // `changed` no longer counts.
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: """
+                ALTER TABLE scans ADD COLUMN reread INTEGER NOT NULL DEFAULT 0;
+                PRAGMA user_version = 10;
                 """)
         }
         return migrator

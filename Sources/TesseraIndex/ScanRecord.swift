@@ -1,10 +1,16 @@
 public import Foundation
+import TesseraSystem
 
 /// Counts of one scan, as stored in the `scans` table.
 public struct ScanCounts: Sendable, Equatable, Codable {
     public var found = 0
     public var new = 0
+    /// Indexed files read again because they changed on disk: content, metadata or sidecar.
     public var changed = 0
+    /// Indexed files read again as they were: every file of `scan --full`, and retries after
+    /// an I/O error.
+    public var reread = 0
+    /// Files not opened: as indexed (plus those whose renditions alone were brought up to date).
     public var unchanged = 0
     /// Unchanged photos whose renditions were brought up to date with the configuration.
     public var rerendered = 0
@@ -20,6 +26,22 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     public var warnings = 0
 
     public init() {}
+}
+
+extension ScanCounts: CustomStringConvertible {
+    /// What a scan did, zero counts left out: "162 files: 2 new, 1 changed, 159 unchanged".
+    ///
+    /// `errors` and `unsupported` are the files this scan read and could not use; files that
+    /// failed before and were not read again are not among them (the index's totals are).
+    public var description: String {
+        let parts = [
+            (new, "new"), (changed, "changed"), (reread, "read again as they were"),
+            (unchanged, rerendered > 0 ? "unchanged (\(rerendered) given new renditions)" : "unchanged"),
+            (moved, "moved"), (missing, "missing"), (removed, "removed"), (keptOffline, "kept while offline"),
+            (unsupported, "unsupported"), (errors, "could not be read"), (warnings, "read with warnings"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return Wording.count(found, "file") + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    }
 }
 
 /// How a scan stands or ended, as the `scans` table records it.

@@ -206,7 +206,8 @@ extension LibraryScanner {
             FileUpdate(
                 path: job.path, albumPath: job.albumPath, root: job.root, identity: identity, sidecar: job.sidecar,
                 content: content),
-            isNew: job.isNew)
+            // A file rewritten between the walk and the read changed after all.
+            job.change == .reread && identity != job.identity ? .changed : job.change)
     }
 
     /// Writes one batch of outcomes in one transaction.
@@ -221,9 +222,13 @@ extension LibraryScanner {
         var delta = ScanCounts()
         for outcome in batch {
             switch outcome {
-            case .update(let update, let isNew):
+            case .update(let update, let change):
                 updates.append(update)
-                if isNew { delta.new += 1 } else { delta.changed += 1 }
+                switch change {
+                case .new: delta.new += 1
+                case .changed: delta.changed += 1
+                case .reread: delta.reread += 1
+                }
                 switch update.content {
                 case .photo(let metadata, let warnings, _):
                     if !(metadata.warnings + warnings).isEmpty { delta.warnings += 1 }
@@ -254,6 +259,7 @@ extension LibraryScanner {
             total.rerendered += delta.rerendered
             total.new += delta.new
             total.changed += delta.changed
+            total.reread += delta.reread
             total.moved += delta.moved
             total.errors += delta.errors
             total.unsupported += delta.unsupported

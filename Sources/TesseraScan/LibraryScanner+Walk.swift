@@ -116,16 +116,17 @@ extension LibraryScanner {
                                     sightings.queued.insert(known.id)
                                     // Counted as unchanged by the writer, once its renditions are settled.
                                     push(Job(
-                                        path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
+                                        path: file.path, albumPath: directory, root: root, identity: identity, change: .reread,
                                         sidecar: sidecar, known: .init(id: known.id, rendering: rendering)))
                                 } else {
                                     unchanged += 1
                                 }
                             } else {
                                 sightings.queued.insert(known.id)
+                                let asItWas = known.identity == identity && known.sidecar == sidecar?.stamp
                                 push(Job(
-                                    path: file.path, albumPath: directory, root: root, identity: identity, isNew: false,
-                                    sidecar: sidecar))
+                                    path: file.path, albumPath: directory, root: root, identity: identity,
+                                    change: asItWas ? .reread : .changed, sidecar: sidecar))
                             }
                             return true
                         }
@@ -136,7 +137,7 @@ extension LibraryScanner {
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                         } else {
-                            push(Job(path: path, albumPath: directory, root: root, identity: identity, isNew: true, sidecar: sidecar))
+                            push(Job(path: path, albumPath: directory, root: root, identity: identity, change: .new, sidecar: sidecar))
                         }
                     case .vanished:
                         // Deleted since its parent was listed, or gone with the root: the root decides.
@@ -213,7 +214,7 @@ extension LibraryScanner {
                   let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
             else { continue }
             jobs.push(Job(
-                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, isNew: false,
+                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, change: .reread,
                 known: .init(id: file.id, rendering: rendering)))
             queued += 1
         }

@@ -59,11 +59,15 @@ public final class LibraryScanner: Sendable {
         var albumPath: FilePath
         var root: FilePath
         var identity: FileIdentity
-        var isNew: Bool
+        var change: Change
         /// The XMP sidecar beside it, as the walk found it.
         var sidecar: SidecarIdentity?
         /// For an unchanged photo whose renditions are out of date: its row.
         var known: Known?
+
+        /// Why the file is read: it is new to the index, it changed on disk (content, metadata or
+        /// sidecar), or it is read again as it was (`scan --full`, a retry after an I/O error).
+        enum Change: Sendable { case new, changed, reread }
 
         struct Known: Sendable {
             var id: Int64
@@ -73,7 +77,7 @@ public final class LibraryScanner: Sendable {
 
     /// What the workers and the walker hand to the writer.
     enum Outcome: Sendable {
-        case update(FileUpdate, isNew: Bool)
+        case update(FileUpdate, Job.Change)
         case move(FileMove)
         /// An unchanged photo's renditions brought up to date (`rerendered`: some were made).
         case renditions(RenditionUpdate, rerendered: Bool)
@@ -240,7 +244,7 @@ public final class LibraryScanner: Sendable {
         }
         return ScanSummary(
             scanID: scan.id, state: state, counts: counts, elapsed: started.duration(to: .now).seconds,
-            offline: offline.map(\.string))
+            offline: offline.map(\.string), failing: try? index.failingFiles())
     }
 }
 

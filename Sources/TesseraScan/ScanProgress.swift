@@ -1,6 +1,7 @@
 public import Foundation
 import Synchronization
 public import TesseraIndex
+import TesseraSystem
 
 /// Live counters of a running scan, readable from any thread.
 public final class ScanProgress: Sendable {
@@ -109,16 +110,16 @@ public struct ScanSummary: Sendable, Codable {
     public var elapsed: Double
     /// Folders found offline (an unmounted disk): what is indexed there was kept.
     public var offline: [String] = []
+    /// Files the index records as unreadable once the scan ended, read by this scan or before.
+    public var failing: Int?
 }
 
 extension ScanSummary: CustomStringConvertible {
-    /// One line for people and logs, e.g. "finished in 1.2 s: 240 files, 3 new, … 7 errors".
+    /// One line for people and logs, e.g. "finished in 1.2 s: 240 files: 3 new, 237 unchanged;
+    /// 11 files cannot be read".
     public var description: String {
-        let c = counts
-        return "\(state) in \(String(format: "%.1f", elapsed)) s: \(c.found) files, \(c.new) new, \(c.changed) changed, "
-            + "\(c.unchanged) unchanged\(c.rerendered > 0 ? " (\(c.rerendered) with renditions updated)" : ""), "
-            + "\(c.moved) moved, \(c.missing) missing, \(c.removed) removed, \(c.unsupported) unsupported, "
-            + "\(c.errors) \(c.errors == 1 ? "error" : "errors")"
+        "\(state) in \(Wording.duration(elapsed)): \(counts)"
+            + (failing.map { $0 > 0 ? "; \(Wording.count($0, "file")) cannot be read" : "" } ?? "")
             + (offline.isEmpty ? "" : "; offline, kept as they were: \(offline.joined(separator: ", "))")
     }
 }

@@ -5,6 +5,7 @@ import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
 import TesseraConfiguration
+import TesseraSystem
 
 /// `tessera album build`: static HTML album pages.
 struct AlbumCommand: ParsableCommand {
@@ -24,8 +25,8 @@ struct AlbumCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: "Output folder.", completion: .directory)
-        var out: String
+        @Option(help: "Output folder (default: the configuration's 'album_dir').", completion: .directory)
+        var out: String?
 
         @Option(help: "The layout style (default: the configuration's 'album_style').")
         var style: LayoutConfig.Style?
@@ -50,20 +51,29 @@ struct AlbumCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try store.configuration()
-            var options = configuration.albumOptions(output: FilePath(out))
+            guard let output = out.map({ FilePath($0) }) ?? configuration.albumDirectory else {
+                throw ValidationError("Name the output folder with --out, or set 'album_dir' in the configuration.")
+            }
+            var options = configuration.albumOptions(output: output)
             if let style { options.style = style }
             if let sections { options.sections = sections }
             if let originals { options.originals = originals }
             options.copyRenditions = copyRenditions
             options.photosPerPage = max(1, pageSize)
+            try Self.publish(options, index: configuration.index)
+        }
+
+        /// Writes the site `options` describe from the index at `index`, and says what was
+        /// written and which page to open.
+        static func publish(_ options: AlbumBuilder.Options, index path: FilePath) throws {
             do {
-                let index = try PhotoIndex(path: configuration.index, readOnly: true)
+                let index = try PhotoIndex(path: path, readOnly: true)
                 let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
-                    printError("tessera: another album build is writing \(out); waiting for it to finish")
+                    printError("tessera: another album build is writing \(options.output); waiting for it to finish")
                 })
-                let counts = "\(summary.albums) album\(summary.albums == 1 ? "" : "s"), \(summary.months) month\(summary.months == 1 ? "" : "s")"
+                let counts = "\(Wording.count(summary.albums, "album")), \(Wording.count(summary.months, "month"))"
                 print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
-                let into = FilePath(out).appending("media")
+                let into = options.output.appending("media")
                 print("Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
                     + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
                     + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))

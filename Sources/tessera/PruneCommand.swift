@@ -43,17 +43,16 @@ struct PruneCommand: ParsableCommand {
             print("missing since \(dates.string(from: file.since))  \(TerminalText.escaped(file.path.string))")
         }
         if plan.unconfigured > 0 {
-            print("\(plan.unconfigured) \(plan.unconfigured == 1 ? "file" : "files") under folders no longer in 'roots'")
+            print("\(Wording.count(plan.unconfigured, "file")) under folders no longer in 'roots'")
         }
-        let total = plan.missing.count + plan.unconfigured
-        let files = total == 1 ? "file" : "files"
+        let total = Wording.count(plan.missing.count + plan.unconfigured, "file")
         guard yes else {
-            print("\(total) \(files) would be removed with their thumbnails; run 'tessera prune --yes' to remove them.")
+            print("\(total) would be removed with their thumbnails; to remove them: \(CommandHint.line(["prune", "--yes"], store: store))")
             return
         }
         do {
             let removed = try pruner.prune()
-            print("Removed \(removed) \(removed == 1 ? "file" : "files") and their thumbnails from the index.")
+            print("Removed \(Wording.count(removed, "file")) and their thumbnails from the index.")
         } catch {
             throw CLIError(error.description)
         }

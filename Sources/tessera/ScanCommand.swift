@@ -15,7 +15,8 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Scan photo folders into the index and render their thumbnails.",
         discussion: """
-            Unchanged files (same device, inode, size and mtime) are not opened again. An index has one \
+            Unchanged files (same device, inode, size and mtime) are not opened again. When the \
+            configuration sets 'album_dir', the album site there is brought up to date after the scan. An index has one \
             writer at a time: when a daemon serves the index, the scan is handed to it (its progress is \
             shown here); when another `tessera scan` is writing it, this one waits for it, or with \
             --no-wait exits 75. Exits 0 when the scan finished, even if some files were bad (see \
@@ -93,8 +94,12 @@ struct ScanCommand: AsyncParsableCommand {
         case .success(let value): summary = value
         case .failure(let error): throw CLIError(error.description)
         }
-        report(summary, configuration: configuration)
+        report(summary, configuration: configuration, index: index)
         if summary.state == .interrupted { throw ExitCode(130) }
+        // The configuration keeps an album site: bring it up to date, as the daemon does.
+        if let directory = configuration.albumDirectory, !json {
+            try AlbumCommand.Build.publish(configuration.albumOptions(output: directory), index: configuration.index)
+        }
     }
 
     /// Asks the daemon that serves the index to scan, and shows its progress and outcome.
@@ -107,26 +112,25 @@ struct ScanCommand: AsyncParsableCommand {
         guard let summary = outcome.finished else {
             throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
         }
-        report(summary, configuration: configuration)
+        report(summary, configuration: configuration, index: try? store.openIndex(configuration, readOnly: true))
         if summary.state == .interrupted { throw ExitCode(130) }
         if summary.state == .failed { throw ExitCode(1) }
     }
 
-    private func report(_ summary: ScanSummary, configuration: Configuration) {
+    /// The summary, and what the index holds now (`index`, when it can be read).
+    private func report(_ summary: ScanSummary, configuration: Configuration, index: PhotoIndex?) {
         if json {
             try? printJSON(summary)
-        } else {
-            print(Self.describe(summary, configuration: configuration))
+            return
         }
-    }
-
-    static func describe(_ summary: ScanSummary, configuration: Configuration) -> String {
-        var lines = [
-            "Scan \(summary)",
-            "Index:      \(configuration.index)",
-            "Thumbnails: \(configuration.cache)",
-        ]
-        if summary.counts.errors > 0 { lines.append("Files that could not be read: tessera list --errors") }
-        return lines.joined(separator: "\n")
+        var lines = ["Scan \(summary.state) in \(Wording.duration(summary.elapsed)): \(summary.counts)"]
+        if let totals = try? index?.totals() { lines.append("Library:    \(totals.summary)") }
+        lines += ["Index:      \(configuration.index)", "Thumbnails: \(configuration.cache)"]
+        lines += summary.offline.map { "Offline:    \($0), kept as it was" }
+        if let failing = summary.failing, failing > 0 {
+            let which = failing == 1 ? "1 file cannot be read; which and why" : "\(failing) files cannot be read; which and why"
+            lines.append("\(which): \(CommandHint.line(["list", "--errors"], store: store))")
+        }
+        print(lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
 }

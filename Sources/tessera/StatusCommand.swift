@@ -11,7 +11,10 @@ import TesseraConfiguration
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the running daemon's state, or without a daemon what the index holds.",
-        discussion: "Exits 0 when a daemon answers, 3 when none runs (after printing what the index holds).")
+        discussion: """
+            Exits 0 when it could say what the daemon is doing or, with none running, what the index \
+            holds (`--json` says which in its 'state'); 1 when neither could be read.
+            """)
 
     @OptionGroup var store: StoreOptions
 
@@ -27,8 +30,9 @@ struct StatusCommand: ParsableCommand {
         do {
             try ControlClient.send(ControlRequest(command: .status), to: path) { status = $0.status ?? status }
         } catch where error.code == .noDaemon {
+            // No daemon is an answer, not a failure: a library scanned with `tessera scan` has none.
             try printIndex(daemon: error.description)
-            throw ExitCode(3)
+            return
         } catch {
             throw CLIError(error.description)
         }
@@ -37,9 +41,9 @@ struct StatusCommand: ParsableCommand {
             try printJSON(status)
             return
         }
-        var lines = ["tessera \(status.version), up \(ProgressDisplay.duration(status.uptime)), \(status.state.rawValue)"]
+        var lines = ["tessera \(status.version), up \(Wording.duration(status.uptime)), \(status.state.rawValue)"]
         if let progress = status.progress {
-            lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(progress.errors) \(progress.errors == 1 ? "error" : "errors")")
+            lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))")
         }
         lines.append("  library      \(status.totals.summary)")
         if let last = status.lastScan { lines.append("  last scan    \(last)") }
@@ -70,10 +74,8 @@ struct StatusCommand: ParsableCommand {
         lines.append("  library      \(totals.summary)")
         if let last {
             let when = last.finishedAt ?? last.startedAt
-            let ago = ProgressDisplay.duration(Date().timeIntervalSince(when))
-            lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts.found) files, \(last.counts.new) new, "
-                + "\(last.counts.missing) missing, \(last.counts.errors) \(last.counts.errors == 1 ? "error" : "errors")"
-                + (last.reason.map { " (\($0))" } ?? ""))
+            let ago = Wording.duration(Date().timeIntervalSince(when))
+            lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts)" + (last.reason.map { " (\($0))" } ?? ""))
             for folder in last.offline { lines.append("  offline      \(folder): kept as it was") }
         } else {
             lines.append("  last scan    none")
@@ -82,7 +84,6 @@ struct StatusCommand: ParsableCommand {
         print(lines.map { TerminalText.escaped($0) }.joined(separator: "\n"))
     }
 
-    /// `status --json` without a daemon.
     /// `status --json` without a daemon: the totals' keys beside the others, as the daemon's.
     private struct IndexReport: Encodable {
         var state: String

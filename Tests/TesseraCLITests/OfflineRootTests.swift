@@ -65,7 +65,7 @@ struct OfflineRootTests {
             #expect(Self.fields(result.stdout, "mounted\(cycle)") == first, "\(result.stdout)")
             #expect(Self.fields(result.stdout, "unmounted\(cycle)") == first, "\(result.stdout)")
         }
-        #expect(result.stdout.contains("0 missing, 0 removed, 0 unsupported, 0 errors; offline, kept as they were: \(root)"),
+        #expect(result.stdout.contains("Offline:    \(root), kept as it was") && !result.stdout.contains("missing"),
                 "\(result.stdout)")
     }
 
@@ -98,7 +98,7 @@ struct OfflineRootTests {
         let after = Self.fields(result.stdout, "after")
         #expect(after["rows"] == 12 && after["shown"] == 11, "\(result.stdout)")
         #expect(after["renditions"] == 48 && after["cached"] == 48, "\(result.stdout)")
-        #expect(result.stdout.contains("1 missing, 0 removed"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 missing") && !result.stdout.contains("removed"), "\(result.stdout)")
         #expect(result.stdout.contains("\(root)/second: offline: 8 indexed files"), "\(result.stdout)")
         #expect(result.stdout.contains("status=0"), "\(result.stdout)")
     }
@@ -117,7 +117,7 @@ struct OfflineRootTests {
         try FileManager.default.removeItem(atPath: photos + "/album2/p2.jpg")
         let scan = try TesseraProcess.run(["scan", photos] + store)
         // then they are missing: hidden from list, their rows and renditions kept,
-        #expect(scan.stdout.contains("3 missing, 0 removed"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("3 missing") && !scan.stdout.contains("removed"), "\(scan.stdout)")
         let listed = try TesseraProcess.run(["list", "--json"] + store)
         #expect(!listed.stdout.contains("p0.jpg") && listed.stdout.contains("p3.jpg"), "\(listed.stdout)")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 9)
@@ -170,7 +170,7 @@ struct OfflineRootTests {
         #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
         // The same folder through a link: nothing new.
         let again = try TesseraProcess.run(["scan", link] + store)
-        #expect(again.stdout.contains("0 new") && again.stdout.contains("6 unchanged"), "\(again.stdout) \(again.stderr)")
+        #expect(again.stdout.contains("6 files: 6 unchanged\n"), "\(again.stdout) \(again.stderr)")
         #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos") == 6)
         // Both, or a folder and one inside it: refused before anything is written.
         for roots in [[photos, link], [photos, photos + "/album1"]] {
@@ -197,7 +197,7 @@ struct OfflineRootTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.appending("empty"))
         let scan = try TesseraProcess.run(["scan"] + store)
         // then the empty folder is offline and the photos stay, shown.
-        #expect(scan.status == 0 && scan.stdout.contains("offline, kept as they were"), "\(scan.stdout) \(scan.stderr)")
+        #expect(scan.status == 0 && scan.stdout.contains("kept as it was"), "\(scan.stdout) \(scan.stderr)")
         #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos WHERE missing_since_ms IS NULL") == 6)
     }
 
@@ -243,7 +243,7 @@ struct OfflineRootTests {
         try FileManager.default.moveItem(atPath: second + "-away", toPath: second)
         try configure([first])
         let retired = try TesseraProcess.run(["scan"] + store)
-        #expect(retired.stdout.contains("2 missing, 0 removed"), "\(retired.stdout)")
+        #expect(retired.stdout.contains("2 missing") && !retired.stdout.contains("removed"), "\(retired.stdout)")
         #expect(try !TesseraProcess.run(["list"] + store).stdout.contains("album1"))
         #expect(try TesseraProcess.run(["prune", "--yes"] + store).stdout.contains("Removed 2 files"))
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 3)

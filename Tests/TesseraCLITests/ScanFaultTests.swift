@@ -76,7 +76,7 @@ struct ScanFaultTests {
         // when the disk reads again and nothing about the files changed,
         let scan = try TesseraProcess.run(["scan", photos] + store)
         // then they are read again, not called unchanged.
-        #expect(scan.stdout.contains("5 changed"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("5 files: 5 read again as they were\n"), "\(scan.stdout)")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 5)
     }
 

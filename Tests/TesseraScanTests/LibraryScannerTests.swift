@@ -342,7 +342,7 @@ extension LibraryScannerTests {
         let scanner = LibraryScanner(configuration: fixture.configuration, index: index, logger: Logger(label: "test"))
         let job = LibraryScanner.Job(
             path: path, albumPath: path.removingLastComponent(), root: fixture.root,
-            identity: FileIdentity(walked), isNew: true)
+            identity: FileIdentity(walked), change: .new)
         // when a worker takes it,
         let outcome = Mutex<LibraryScanner.Outcome?>(nil)
         let worker = Thread {
