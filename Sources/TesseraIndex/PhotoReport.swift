@@ -128,7 +128,6 @@ public struct PhotoReport: Encodable, Sendable {
         format = record.format.rawValue
         kind = record.format.isVideo ? "video" : "photo"
         video = record.video
-        livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
         contentIdentifier = record.contentIdentifier
         motion = record.motion
         width = record.width
@@ -146,8 +145,15 @@ public struct PhotoReport: Encodable, Sendable {
         hdr = record.hdr
         warnings = record.warnings
         error = record.error
+        addIndexFields(of: record)
+    }
+
+    /// What the index holds of the file beside what was read from it: its row, album, status,
+    /// renditions and placeholder, and a Live Photo's video.
+    public mutating func addIndexFields(of record: PhotoRecord) {
         id = record.id
         album = record.albumName
+        livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
         let squares = record.renditions.filter { $0.spec.kind == .square }
         thumbnails = Dictionary(squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
         renditions = record.renditions.map {

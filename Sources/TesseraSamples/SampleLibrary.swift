@@ -8,9 +8,18 @@ import TesseraSystem
 ///
 /// Three albums of generated JPEGs with EXIF dates (some with offsets and
 /// sub-seconds), every orientation, a PNG dated by its tIME chunk, a photo
-/// dated only by its file name, and one damaged file that the scan records
-/// as an error.
+/// dated only by its file name, and one file broken on purpose (`brokenFile`) that the scan
+/// records as an error.
 public enum SampleLibrary {
+    /// The file made unreadable on purpose, to show how a scan reports one.
+    public static let brokenFile = "Winter/broken-on-purpose.jpg"
+
+    /// What the broken file is, for people trying the library.
+    public static let brokenFileNote = """
+        \(brokenFile) is broken on purpose: a JPEG cut off after its first 200 bytes, \
+        to show how Tessera records a file it cannot read, with the reason, and goes on.
+        """
+
     /// Writes the library below `root` and returns how many files it wrote.
     @discardableResult
     public static func write(to root: FilePath) throws(PhotoError) -> Int {
@@ -46,7 +55,7 @@ public enum SampleLibrary {
         try put(png, "Garden/drawing.png")
         try put(try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 900, seed: 7)), "Garden/IMG_20230410_101500.jpg")
         let damaged = try SampleImage.jpeg(SampleImage.pixels(width: 400, height: 300, seed: 9))
-        try put(Array(damaged.prefix(200)), "Winter/damaged.jpg")
+        try put(Array(damaged.prefix(200)), brokenFile)
         return count
     }
 }

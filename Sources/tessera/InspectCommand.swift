@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraConfiguration
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
@@ -10,7 +11,11 @@ struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what Tessera reads from each file: format, size, orientation, capture date, camera.",
-        discussion: "Exits 0 when every file was read, 1 when any gave an error (its entry is still printed).")
+        discussion: """
+            When the file is in the index (the configuration's, or --index), its album, status and \
+            renditions are shown too. Exits 0 when every file was read, 1 when any gave an error (its \
+            entry is still printed).
+            """)
 
     @Argument(parsing: .remaining, help: "Files to inspect.", completion: .file())
     var files: [String] = []
@@ -23,6 +28,11 @@ struct InspectCommand: ParsableCommand {
 
     @Flag(help: "One JSON object per file (an array when several).")
     var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    /// Options whose value is the next argument.
+    private static let valueOptions: Set = ["--files-from", "--config", "--index", "--cache"]
 
     /// ArgumentParser copies an array argument's values for each one it adds, so 20,000 files
     /// took 4 s to parse: `inspect`'s files after its first are taken out of the arguments
@@ -40,7 +50,7 @@ struct InspectCommand: ParsableCommand {
                 afterTerminator = true
             } else if !afterTerminator && argument.hasPrefix("-") && argument != "-" {
                 kept.append(argument)
-                isValue = argument == "--files-from"
+                isValue = valueOptions.contains(argument)
             } else if !keptOne {
                 kept.append(argument)
                 keptOne = true
@@ -58,65 +68,132 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         var sidecars = SidecarFinder()
         let paths = try files.map(CommandLinePath.path) + (filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
+        let index = try indexToConsult()
         var array = JSONArrayPrinter()
         var failed = false
-        for path in paths {
-            let report = PhotoReport.read(at: path, sidecars: &sidecars)
+        for (number, path) in paths.enumerated() {
+            var report = PhotoReport.read(at: path, sidecars: &sidecars)
+            if let index, let record = try? index.file(at: Self.indexedPath(of: path)) { report.addIndexFields(of: record) }
             failed = failed || report.error != nil
             switch (json, paths.count) {
             case (true, 1): try printJSON(report)
             case (true, _): try array.print(report)
-            case (false, _): print(Self.text(report))
+            case (false, _): print((number > 0 ? "\n" : "") + Self.text(report))
             }
         }
         if json && paths.count != 1 { array.finish() }
         if failed { throw ExitCode(1) }
     }
 
-    /// A few readable lines for a person at a terminal.
+    /// The index named by --index or the configuration, when there is one: inspecting files
+    /// needs none, so only an index asked for by name must exist.
+    private func indexToConsult() throws -> PhotoIndex? {
+        let configuration = try store.configuration()
+        guard store.index != nil || (try? FileSystem.status(of: configuration.index)) != nil else { return nil }
+        return try store.openIndex(configuration, readOnly: true)
+    }
+
+    /// `path` as the index records it: absolute, its folder with symbolic links resolved (the
+    /// scan resolves its roots so).
+    static func indexedPath(of path: FilePath) -> FilePath {
+        let absolute = FileSystem.absolute(path)
+        guard let name = absolute.lastComponent else { return absolute }
+        let folder = absolute.removingLastComponent()
+        return ((try? FileSystem.canonicalPath(folder)) ?? folder).appending(name)
+    }
+
+    /// Every fact of the JSON, grouped and rounded for a person at a terminal (the JSON keeps
+    /// them exact).
     static func text(_ report: PhotoReport) -> String {
         guard report.error == nil, let width = report.width, let height = report.height else {
             return TerminalText.escaped("\(report.path): \(report.error ?? "unreadable")")
         }
-        var lines = ["\(report.path)"]
-        lines.append("  format       \(report.format), \(report.coding ?? "")"
-            + (report.hdr.map { ", HDR (\($0.uppercased()), tone-mapped for renditions)" } ?? ""))
-        lines.append("  size         \(width)×\(height), orientation \(report.orientation ?? 1)"
-            + " → displayed \(report.displayWidth ?? width)×\(report.displayHeight ?? height)")
+        var text = ReportText(title: report.path)
+        text.group("File")
+        text.add("format", "\(report.format.uppercased())" + (report.coding.map { ", \($0)" } ?? "") + " (\(report.kind))")
+        text.add("sidecar", report.annotations.sidecar)
+        text.group("Image")
+        let megapixels = Double(width) * Double(height) / 1_000_000
+        text.add("size", "\(width) × \(height) px" + (megapixels >= 0.1 ? " (\(Wording.number(megapixels, decimals: 1)) MP)" : ""))
+        let orientation = report.orientation ?? 1
+        text.add("orientation", "\(orientation), \(Self.orientationNames[orientation] ?? "unknown")"
+            + " → shown \(report.displayWidth ?? width) × \(report.displayHeight ?? height)")
+        text.add("HDR", report.hdr.map { "\($0.uppercased()), tone-mapped to SDR for renditions" })
+        text.add("colour", report.nclx.map { nclx in
+            ["primaries", "transfer", "matrix"].compactMap { key in nclx[key].map { "\(key) \($0)" } }.joined(separator: ", ") + " (nclx)"
+        })
+        text.group("Capture")
         if let captured = report.capturedAt {
-            lines.append("  captured     \(captured)\(report.utcOffset.map { " \($0)" } ?? "") (from \(report.dateSource ?? "?"))")
-        } else {
-            lines.append("  captured     undated (no date in the file, its XMP or its name)")
+            text.add("date", captured.replacingOccurrences(of: "T", with: " ") + (report.utcOffset.map { " \($0)" } ?? ""))
         }
-        if let camera = report.camera.name { lines.append("  camera       \(camera)") }
-        if let lens = report.camera.lensModel { lines.append("  lens         \(lens)") }
-        var exposure: [String] = []
-        if let time = report.camera.exposureTime, time > 0 {
-            exposure.append(time < 1 ? "1/\(Int((1 / time).rounded())) s" : String(format: "%.1f s", time))
-        }
-        if let fNumber = report.camera.fNumber { exposure.append(String(format: "f/%.1f", fNumber)) }
-        if let iso = report.camera.iso { exposure.append("ISO \(iso)") }
-        if let focal = report.camera.focalLength {
-            exposure.append(String(format: "%.1f mm", focal)
-                + (report.camera.focalLength35mm.map { String(format: " (%.0f mm in 35 mm terms)", $0) } ?? ""))
-        }
-        if !exposure.isEmpty { lines.append("  exposure     \(exposure.joined(separator: ", "))") }
-        if let rating = report.annotations.rating { lines.append("  rating       \(rating)" + (report.annotations.label.map { ", label \($0)" } ?? "")) }
-        if let title = report.annotations.title { lines.append("  title        \(title)") }
-        if let description = report.annotations.description { lines.append("  description  \(description)") }
-        if !report.annotations.keywords.isEmpty { lines.append("  keywords     \(report.annotations.keywords.joined(separator: ", "))") }
-        if let sidecar = report.annotations.sidecar { lines.append("  sidecar      \(sidecar)") }
-        if let motion = report.motion {
-            lines.append("  motion       an MP4 of \(motion.length) bytes at byte \(motion.offset)"
-                + (motion.duration.map { String(format: ", %.1f s", $0) } ?? "") + (motion.codec.map { " \($0)" } ?? ""))
-        }
-        if let identifier = report.contentIdentifier { lines.append("  live photo   \(identifier)") }
+        text.add("date from", (report.dateSource.flatMap(DateSource.init(rawValue:)) ?? .undated).explanation)
+        text.group("Camera and exposure")
+        text.add("make", report.camera.make)
+        text.add("model", report.camera.model)
+        text.add("lens", report.camera.lensModel)
+        text.add("exposure", report.camera.exposure.isEmpty ? nil : report.camera.exposure)
+        text.group("Description")
+        text.add("rating", report.annotations.rating.map { $0 < 0 ? "rejected" : "\($0) of 5" })
+        text.add("label", report.annotations.label)
+        text.add("title", report.annotations.title)
+        text.add("description", report.annotations.description)
+        text.add("keywords", report.annotations.keywords.isEmpty ? nil : report.annotations.keywords.joined(separator: ", "))
+        text.group("Place")
         if let gps = report.gps {
             // Six decimals are 11 cm: more digits say nothing a receiver measured.
-            lines.append(String(format: "  gps          %.6f, %.6f", gps.latitude, gps.longitude) + (gps.altitude.map { String(format: ", %.1f m", $0) } ?? ""))
+            text.add("position", "\(Wording.number(gps.latitude, decimals: 6)), \(Wording.number(gps.longitude, decimals: 6))")
+            text.add("altitude", gps.altitude.map { "\(Wording.number($0, decimals: 1)) m" })
         }
-        for warning in report.warnings { lines.append("  warning      \(warning)") }
+        text.group(report.kind == "video" ? "Video" : "Motion")
+        if let video = report.video {
+            text.add("duration", video.duration.map(Wording.duration))
+            text.add("codec", video.codec)
+            text.add("frame rate", video.frameRate.map { "\(Wording.number($0, decimals: 2)) fps" })
+            text.add("rotation", video.rotation.map { $0 == 0 ? "none" : "\($0)° clockwise" })
+            text.add("poster", video.posterTime.map { "the frame at \(Wording.duration($0))" })
+        }
+        if let motion = report.motion {
+            text.add("motion photo", "an MP4 of \(motion.length) bytes at byte \(motion.offset)"
+                + ([motion.duration.map(Wording.duration), motion.codec].compactMap { $0 }.map { ", \($0)" }.joined()))
+        }
+        text.add("Live Photo", report.contentIdentifier.map { "identifier \($0)" })
+        text.add("its video", report.livePhotoVideo)
+        text.group("In the index")
+        text.add("album", report.album)
+        text.add("status", report.status)
+        for rendition in report.renditions ?? [] {
+            let shape = rendition.kind == "square" ? "\(rendition.size) square" : "\(rendition.size) fit"
+            text.add(shape, "\(rendition.width) × \(rendition.height), from \(rendition.source): \(rendition.path)")
+        }
+        text.add("placeholder", report.thumbhash.map { "ThumbHash \($0)" })
+        text.group("Warnings")
+        for warning in report.warnings { text.add("warning", warning) }
         // Names and tags come from the file: nothing in them may drive the terminal.
-        return lines.map(TerminalText.escaped).joined(separator: "\n")
+        return text.lines.map(TerminalText.escaped).joined(separator: "\n")
+    }
+
+    /// EXIF orientations as exiftool names them.
+    static let orientationNames = [
+        1: "horizontal (normal)", 2: "mirror horizontal", 3: "rotate 180", 4: "mirror vertical",
+        5: "mirror horizontal and rotate 270 CW", 6: "rotate 90 CW", 7: "mirror horizontal and rotate 90 CW", 8: "rotate 270 CW",
+    ]
+}
+
+/// Lines under group headings, each group shown only when it has a line.
+private struct ReportText {
+    var lines: [String]
+    private var heading: String?
+
+    init(title: String) { lines = [title] }
+
+    mutating func group(_ name: String) { heading = name }
+
+    mutating func add(_ label: String, _ value: String?) {
+        guard let value, !value.isEmpty else { return }
+        if let heading {
+            lines.append("  \(heading)")
+            self.heading = nil
+        }
+        lines.append("    " + label.padding(toLength: 14, withPad: " ", startingAt: 0) + value)
     }
 }

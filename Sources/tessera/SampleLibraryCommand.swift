@@ -12,10 +12,14 @@ struct SampleLibraryCommand: ParsableCommand {
     @Argument(help: "Folder to write into (created when missing).", completion: .directory)
     var directory: String
 
+    @Flag(help: "Only say what the library's broken file is, writing nothing.")
+    var note = false
+
     func run() throws {
+        if note { return print(SampleLibrary.brokenFileNote) }
         do {
             let count = try SampleLibrary.write(to: FilePath(directory))
-            print("Wrote \(count) sample files to \(directory)")
+            print("Wrote \(count) sample files to \(directory). \(SampleLibrary.brokenFileNote)")
         } catch {
             throw CLIError(error.description)
         }

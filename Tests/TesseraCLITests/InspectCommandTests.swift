@@ -127,21 +127,50 @@ struct InspectCommandTests {
         #expect(reports.map { $0["path"] as? String } == ["a.png", "b.png", "-c.png", "d.png", "e.png"])
     }
 
-    /// The text is for people: the maker not repeated in the model, a place to six decimals.
-    @Test func textNamesTheCameraOnceAndRoundsThePlace() throws {
+    /// The text is for people: every fact of the JSON, grouped, make and model as the file has
+    /// them, numbers rounded (the JSON keeps them exact).
+    @Test func textShowsEveryFactGroupedAndRounded() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var exif = ExifBuilder()
-        (exif.make, exif.model) = ("NIKON CORPORATION", "NIKON D90")
+        (exif.make, exif.model, exif.orientation) = ("NIKON CORPORATION", "NIKON D90", 6)
+        exif.dateTimeOriginal = .init(dateTime: "2023:09:28 09:44:12", subSeconds: "5", offset: "+02:00")
         exif.gps = .init(latitude: 34.05960833333333, longitude: -84.681725, altitude: 261.0165326184093)
         let photo = directory.appending("d90.jpg")
-        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 8, height: 6), exif: exif), to: FilePath(photo))
+        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 800, height: 600), exif: exif), to: FilePath(photo))
         let text = try TesseraProcess.run(["inspect", photo]).stdout
-        #expect(text.contains("  camera       NIKON D90\n"), "\(text)")
-        #expect(text.contains("  gps          34.059608, -84.681725, 261.0 m"), "\(text)")
-        // The JSON keeps both, exactly.
+        let expected = [
+            "  File\n    format        JPEG, baseline 3ch 8-bit (photo)\n",
+            "  Image\n    size          800 × 600 px (0.5 MP)\n    orientation   6, rotate 90 CW → shown 600 × 800\n",
+            "  Capture\n    date          2023-09-28 09:44:12.500 +02:00\n    date from     EXIF, when the photo was taken\n",
+            "  Camera and exposure\n    make          NIKON CORPORATION\n    model         NIKON D90\n",
+            "  Place\n    position      34.059608, -84.681725\n    altitude      261 m\n",
+        ]
+        for part in expected { #expect(text.contains(part), "\(part) in:\n\(text)") }
+        // The JSON keeps everything exactly.
         let json = try TesseraProcess.run(["inspect", "--json", photo]).stdout
-        #expect(json.contains("NIKON CORPORATION") && json.contains("34.0596083"))
+        #expect(json.contains("NIKON CORPORATION") && json.contains("34.0596083") && json.contains("\"altitude\" : 261.0"))
+        // A camera's exposure, with its 35 mm equivalent.
+        guard Corpus.isAvailable else { return print(Corpus.missingNote) }
+        let canon = try TesseraProcess.run(["inspect", Corpus.path("formats/icc/Canon PowerShot A560.jpg")]).stdout
+        #expect(canon.contains("    exposure      1/50 s, f/2.6, ISO 80, 5.8 mm (35 mm in 35 mm terms)\n"), "\(canon)")
+    }
+
+    /// A file the index holds: its album, status and renditions, in the text and in the JSON.
+    @Test func anIndexedFileShowsItsRenditions() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 1, width: 400)
+        let store = ScanCommandTests.store(directory)
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        // (through a relative path, from the folder above the photo)
+        let text = try TesseraProcess.run(["inspect", "p0.jpg"] + store, in: URL(fileURLWithPath: photos + "/album0")).stdout
+        #expect(text.contains("  In the index\n    album         album0\n    status        ok\n"), "\(text)")
+        let square = try #require(text.split(separator: "\n").first { $0.hasPrefix("    256 square    256 × 256, from ") })
+        let path = String(square.split(separator: ": ", maxSplits: 1)[1])
+        #expect(FileManager.default.fileExists(atPath: path), "\(square)")
+        let json = try JSONSerialization.jsonObject(with: Data(try TesseraProcess.run(["inspect", "--json", photos + "/album0/p0.jpg"] + store).stdout.utf8))
+        #expect(((json as? [String: Any])?["renditions"] as? [Any])?.count == 4, "\(json)")
     }
 
     /// `--files-from <(find …)` hands Tessera a pipe, and an empty list may be /dev/null: neither is a regular file.
