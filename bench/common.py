@@ -36,10 +36,11 @@ def require_python(modules):
 
 
 def tessera_binary():
-    """Builds Tessera in release mode and returns the executable's path."""
-    subprocess.run(["swift", "build", "-c", "release", "--product", "tessera"], cwd=PROJECT, check=True,
-                   stdout=subprocess.DEVNULL)
-    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=PROJECT, check=True,
+    """Builds Tessera as it ships (release, without the test build's testable imports) and returns
+    the executable's path. In a build folder of its own: the run and test commands share .build/."""
+    build = ["swift", "build", "-c", "release", "--scratch-path", ".build-bench"]
+    subprocess.run(build + ["--product", "tessera"], cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
+    bin_dir = subprocess.run(build + ["--show-bin-path"], cwd=PROJECT, check=True,
                              capture_output=True, text=True).stdout.strip()
     return str(Path(bin_dir) / "tessera")
 

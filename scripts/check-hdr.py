@@ -17,7 +17,9 @@ Usage: scripts/check-hdr.py TESSERA [--corpus DIR]
 Needs heif-dec (libheif-examples 1.19), ffmpeg, and Debian's python3-pil and python3-numpy.
 """
 import argparse
+import concurrent.futures
 import io
+import os
 import json
 import subprocess
 import sys
@@ -96,6 +98,33 @@ def srgb(png):
     return square(image)
 
 
+def check_file(tessera, corpus, path):
+    """(name, "HDR" or "SDR" or None when skipped, whether it passed, the line to print)."""
+    name = str(path.relative_to(corpus))
+    facts = json.loads(subprocess.run([tessera, "inspect", "--json", str(path)],
+                                      check=True, capture_output=True, text=True).stdout)
+    if facts.get("error") or facts["width"] * facts["height"] > 100_000_000:
+        return name, None, True, None
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        try:
+            png = decoded(path, work, facts)
+        except (subprocess.CalledProcessError, LookupError) as error:
+            return name, None, True, f"skip {name}: heif-dec gives no single primary image ({error})"
+        if facts.get("hdr"):
+            square = ours(tessera, path, work, "1024")
+            mine, reference = luma(square), luma(tone_mapped(png, facts, work, "mobius"))
+            exact = float(np.abs(blocks(square) - blocks(tone_mapped(png, facts, work, "clip"))).mean())
+            ok = abs(mine - reference) <= max(3, 0.35 * reference) and exact <= 10
+            return name, "HDR", ok, (f"{'ok  ' if ok else 'FAIL'} HDR {facts['hdr']} {name}: mean luma {mine:.1f}, "
+                                     f"reference {reference:.1f}; blocks {exact:.1f} from the exact conversion below white")
+        reference = np.asarray(srgb(png), dtype=np.float64)
+        mine = np.asarray(ours(tessera, path, work, "1024"), dtype=np.float64)
+        difference = float(np.abs(mine - reference).mean()) if mine.shape == reference.shape else 255
+        ok = difference <= 4
+        return name, "SDR", ok, f"{'ok  ' if ok else 'FAIL'} SDR {name}: mean difference {difference:.2f}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("tessera")
@@ -107,37 +136,15 @@ def main():
         return
     files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in {".heic", ".heif", ".hif", ".avif"}
                    and "broken" not in p.parts and "animated" not in p.parts)
-    failures, hdr, sdr = [], 0, 0
-    with tempfile.TemporaryDirectory() as directory:
-        work = Path(directory)
-        for path in files:
-            facts = json.loads(subprocess.run([arguments.tessera, "inspect", "--json", str(path)],
-                                              check=True, capture_output=True, text=True).stdout)
-            if facts.get("error") or facts["width"] * facts["height"] > 100_000_000:
-                continue
-            name = path.relative_to(corpus)
-            try:
-                png = decoded(path, work, facts)
-            except (subprocess.CalledProcessError, LookupError) as error:
-                print(f"skip {name}: heif-dec gives no single primary image ({error})")
-                continue
-            if facts.get("hdr"):
-                hdr += 1
-                square = ours(arguments.tessera, path, work, "1024")
-                mine, reference = luma(square), luma(tone_mapped(png, facts, work, "mobius"))
-                exact = float(np.abs(blocks(square) - blocks(tone_mapped(png, facts, work, "clip"))).mean())
-                ok = abs(mine - reference) <= max(3, 0.35 * reference) and exact <= 10
-                print(f"{'ok  ' if ok else 'FAIL'} HDR {facts['hdr']} {name}: mean luma {mine:.1f}, reference {reference:.1f};"
-                      f" blocks {exact:.1f} from the exact conversion below white")
-            else:
-                sdr += 1
-                reference = np.asarray(srgb(png), dtype=np.float64)
-                mine = np.asarray(ours(arguments.tessera, path, work, "1024"), dtype=np.float64)
-                difference = float(np.abs(mine - reference).mean()) if mine.shape == reference.shape else 255
-                ok = difference <= 4
-                print(f"{'ok  ' if ok else 'FAIL'} SDR {name}: mean difference {difference:.2f}")
-            if not ok:
-                failures.append(str(name))
+    # One file per core at a time: heif-dec, FFmpeg and Tessera each decode a whole photo.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        outcomes = list(pool.map(lambda path: check_file(arguments.tessera, corpus, path), files))
+    failures = [name for name, kind, ok, line in outcomes if kind and not ok]
+    hdr = sum(1 for _, kind, _, _ in outcomes if kind == "HDR")
+    sdr = sum(1 for _, kind, _, _ in outcomes if kind == "SDR")
+    for _, _, _, line in outcomes:
+        if line:
+            print(line)
     print(f"check-hdr: {hdr} HDR and {sdr} SDR files, {len(failures)} failed")
     if failures or hdr == 0:
         sys.exit(1)

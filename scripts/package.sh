@@ -15,8 +15,10 @@ scripts/install-deps.sh binutils
 build=(swift build -c release --static-swift-stdlib --scratch-path .build-static)
 "${build[@]}" --product tessera
 binary="$("${build[@]}" --show-bin-path)/tessera"
-# The manual page's text is the commands' help, the same in any build.
-swift package --allow-writing-to-package-directory generate-manual --configuration debug > /dev/null
+# The manual page's text is the commands' help, the same in any build: it comes from the build
+# the run and test commands share (scripts/run.sh), not from one more.
+swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
+  generate-manual --configuration release > /dev/null
 manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
 
 version=$("$binary" --version)
