@@ -150,9 +150,9 @@ public struct ScanService: Service {
             let progress = coordinator.progress.snapshot
             let stalled = coordinator.progress.sinceProgress
             if stalled >= stallLimit {
-                notifier.send("STATUS=Stalled: no progress for \(stalled.components.seconds) s (\(progress.done)/\(progress.expected) files)")
+                notifier.send("STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) (\(progress.done)/\(progress.expected) files)")
             } else {
-                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(progress.errors) errors")
+                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))")
             }
         }
     }
