@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 # Debian's chromium. ffmpeg and heif-dec (libheif-examples, at libheif's version): references for
 # HEIF/AVIF renditions, tone-mapped HDR among them; heif-enc (with the x265 plugin) makes HEIFs
 # the corpus lacks. exiftool (libimage-exiftool-perl): the reference for metadata agreement.
+# python3-gi and gir1.2-gnomedesktop-3.0: GNOME's thumbnail factory, which reads the desktop thumbnails.
 scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
-  libimage-exiftool-perl
+  libimage-exiftool-perl python3-gi gir1.2-gnomedesktop-3.0
 scripts/install-libheif.sh libheif-examples libheif-plugin-x265
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -13,7 +13,8 @@ extension Configuration {
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
         case albumStyle = "album_style", albumOriginals = "album_originals", keepMissingDays = "keep_missing_days"
-        case cacheCheckInterval = "cache_check_interval"
+        case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
+        case desktopThumbnailSizes = "desktop_thumbnail_sizes"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -81,6 +82,11 @@ extension Configuration {
             case .albumStyle: albumStyle = try reader.choice(value, name)
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
+            case .desktopThumbnails: desktopThumbnails = try reader.choice(value, name)
+            case .desktopThumbnailSizes:
+                desktopThumbnailSizes = Array(Set(try reader.list(value, name).map { (item) throws(ConfigurationError) -> DesktopThumbnailCache.Size in
+                    try reader.choice(item, name)
+                })).sorted()
             }
         }
     }

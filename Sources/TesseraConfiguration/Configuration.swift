@@ -45,6 +45,20 @@ public struct Configuration: Sendable {
     public var albumStyle = LayoutConfig.Style.justified
     /// What the album site carries of the originals.
     public var albumOriginals = AlbumBuilder.Originals.symlink
+    /// Whether to fill the freedesktop thumbnail cache that file managers read.
+    public var desktopThumbnails = DesktopThumbnails.auto
+    /// Which of its sizes to fill.
+    public var desktopThumbnailSizes: [DesktopThumbnailCache.Size] = [.large, .xLarge]
+    /// The freedesktop thumbnail cache: `$XDG_CACHE_HOME/thumbnails`.
+    public var desktopThumbnailRoot: FilePath
+    /// The home directory, inside which a library is the user's own.
+    public var home: FilePath
+
+    /// `desktop_thumbnails`: on, off, or `auto`, on for a user's own library (every root inside
+    /// the home directory); the system service's folders lie elsewhere, so it writes none.
+    public enum DesktopThumbnails: String, Sendable, CaseIterable {
+        case auto, on = "true", off = "false"
+    }
 
     /// Defaults for this environment: systemd's directories when set, XDG otherwise.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -58,6 +72,8 @@ public struct Configuration: Sendable {
         let cache = environment["CACHE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_CACHE_HOME", ".cache").appending("tessera")
         let runtime = environment["RUNTIME_DIRECTORY"].map { FilePath($0) }
             ?? FilePath(environment["XDG_RUNTIME_DIR"] ?? "/tmp/tessera-\(getuid())").appending("tessera")
+        self.home = FilePath(home)
+        desktopThumbnailRoot = xdg("XDG_CACHE_HOME", ".cache").appending("thumbnails")
         index = state.appending("index.sqlite")
         self.cache = cache.appending("thumbnails")
         controlSocket = runtime.appending("control.sock")
@@ -76,7 +92,20 @@ public struct Configuration: Sendable {
 
     /// What the renditions of a photo answer to: the configured kinds and sizes, and every
     /// setting that changes their pixels.
-    public var renderSettings: RenderSettings { RenderSettings(renditions: renditions, options: rendering) }
+    public var renderSettings: RenderSettings {
+        RenderSettings(renditions: renditions, options: rendering, desktop: desktopThumbnailCache?.specs ?? [])
+    }
+
+    /// The freedesktop thumbnail cache to fill, when `desktop_thumbnails` says to.
+    public var desktopThumbnailCache: DesktopThumbnailCache? {
+        let home = FileSystem.absolute(home)
+        let enabled = switch desktopThumbnails {
+        case .on: true
+        case .off: false
+        case .auto: !home.components.isEmpty && !roots.isEmpty && roots.allSatisfy { FileSystem.absolute($0).starts(with: home) }
+        }
+        return enabled && !desktopThumbnailSizes.isEmpty ? DesktopThumbnailCache(root: desktopThumbnailRoot, sizes: desktopThumbnailSizes) : nil
+    }
 
     /// The album site's options for a build into `output`: the configured style and originals.
     public func albumOptions(output: FilePath) -> AlbumBuilder.Options {

@@ -11,18 +11,28 @@ import TesseraSystem
 public struct RenderSettings: Sendable, Equatable {
     public var renditions: [RenditionSpec]
     public var options: RenderOptions
+    /// The fits the desktop thumbnail cache gets (`DesktopThumbnailCache.specs`), none when off.
+    public var desktop: [RenditionSpec]
 
-    public init(renditions: [RenditionSpec], options: RenderOptions) {
+    public init(renditions: [RenditionSpec], options: RenderOptions, desktop: [RenditionSpec] = []) {
         self.renditions = renditions
         self.options = options
+        self.desktop = desktop
     }
 
-    /// `render_settings`: the kinds and sizes, then the pixel settings, e.g.
-    /// `fit-1024,square-256;jpeg:q85:bg[255, 255, 255]:srgb:previews`. A photo whose record
-    /// differs gets its renditions brought up to date on the next scan.
+    /// `render_settings`: the kinds and sizes (the desktop cache's as `desktop-<size>`), then
+    /// the pixel settings, e.g. `fit-1024,square-256,desktop-256;jpeg:q85:bg[255, 255, 255]:srgb:previews`.
+    /// A photo whose record differs gets its renditions brought up to date on the next scan.
     public var recorded: String {
-        let specs = renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" }.joined(separator: ",")
-        return "\(specs);\(pixelSettings)"
+        let specs = renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" } + desktop.sorted().map { "desktop-\($0.size)" }
+        return "\(specs.joined(separator: ","));\(pixelSettings)"
+    }
+
+    /// Whether a photo recorded under `recorded` has this configuration's desktop thumbnails.
+    public func hasDesktopThumbnails(asRecorded recorded: String?) -> Bool {
+        guard let recorded, let separator = recorded.firstIndex(of: ";") else { return desktop.isEmpty }
+        let kept = Set(recorded[..<separator].split(separator: ",").filter { $0.hasPrefix("desktop-") })
+        return kept == Set(desktop.map { Substring("desktop-\($0.size)") })
     }
 
     /// The part of `recorded` that changes pixels: when it is unchanged, so is every photo's key.

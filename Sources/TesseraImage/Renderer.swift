@@ -56,6 +56,9 @@ public final class Renderer {
         public var warnings: [String]
         /// For a video, the time in seconds of the frame its renditions show.
         public var posterTime: Double?
+        /// The upright images of the renditions asked to be kept, not encoded (the desktop
+        /// thumbnails, which their cache encodes with its own text).
+        public var images: [RenditionSpec: PixelBuffer] = [:]
 
         public func rendition(_ spec: RenditionSpec) -> Rendition? { renditions.first { $0.spec == spec } }
     }
@@ -67,28 +70,34 @@ public final class Renderer {
     ///   or `.truncated` for damaged files, `.notAFile` for FIFOs and devices.
     /// - Parameter placeholder: whether to make the ThumbHash; without it, a photo of which only
     ///   squares are asked is decoded only around its centred square.
+    /// - Parameter keeping: renditions made from the same decode but returned as images, not
+    ///   encoded (`Rendered.images`).
     public func render(
-        file path: FilePath, specs: [RenditionSpec], context: DateContext = DateContext(), placeholder: Bool = true
+        file path: FilePath, specs: [RenditionSpec], keeping: [RenditionSpec] = [], context: DateContext = DateContext(),
+        placeholder: Bool = true
     ) throws(PhotoError) -> Rendered {
         try FileReader.withPhoto(at: path) { (reader) throws(PhotoError) -> Rendered in
             let metadata = try MetadataReader.read(reader, context: context)
-            return try render(reader, metadata: metadata, specs: specs, placeholder: placeholder)
+            return try render(reader, metadata: metadata, specs: specs, keeping: keeping, placeholder: placeholder)
         }
     }
 
     /// Renders the open file `reader`, whose metadata is `metadata`.
     public func render(
-        _ reader: borrowing FileReader, metadata: PhotoMetadata, specs: [RenditionSpec], placeholder: Bool = true
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, specs: [RenditionSpec], keeping: [RenditionSpec] = [],
+        placeholder: Bool = true
     ) throws(PhotoError) -> Rendered {
-        precondition(specs.allSatisfy { $0.size > 0 })  // invariant: configuration validates sizes; none makes only the placeholder
+        // invariant: configuration validates sizes; none makes only the placeholder
+        precondition(specs.allSatisfy { $0.size > 0 } && keeping.allSatisfy { $0.size > 0 })
         do {
             try metadata.checkPixelLimit(options.pixelLimit)
             // A RAW file's renditions come from its embedded preview: that is the photo here.
             let size = metadata.raw.flatMap { raw in raw.previewWidth.flatMap { w in raw.previewHeight.map { (w, $0) } } }
                 ?? (metadata.width, metadata.height)
-            let plan = RenditionPlan(width: size.0, height: size.1, specs: specs)
+            let plan = RenditionPlan(width: size.0, height: size.1, specs: specs + keeping)
             let decoded = try decode(reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly)
-            return try finish(decoded, metadata: metadata, plan: plan, placeholder: placeholder)
+            return try finish(
+                decoded, metadata: metadata, plan: plan, encoding: Set(specs), keeping: Set(keeping), placeholder: placeholder)
         } catch {
             throw error.path.isEmpty ? error.at(reader.path) : error
         }
@@ -358,14 +367,18 @@ public final class Renderer {
 
     /// Makes, orients and encodes every rendition, and the placeholder, from one decoded image.
     private func finish(
-        _ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan, placeholder: Bool
+        _ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan, encoding: Set<RenditionSpec>, keeping: Set<RenditionSpec>,
+        placeholder: Bool
     ) throws(PhotoError) -> Rendered {
         var sources = [RenditionPlan.Source(
             image: decoded.image, scale: decoded.scale, region: decoded.region, origin: decoded.origin, plan: plan)]
         var renditions: [Rendition] = []
+        var images: [RenditionSpec: PixelBuffer] = [:]
         for step in plan.steps() {
             let made = step.make(from: &sources)
             let upright = made.oriented(metadata.orientation)
+            if keeping.contains(step.spec) { images[step.spec] = upright }
+            guard encoding.contains(step.spec) else { continue }
             let bytes = try encode(upright)
             renditions.append(Rendition(
                 spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source))
@@ -374,7 +387,7 @@ public final class Renderer {
             ? plan.placeholder(from: sources).map { ThumbHash.encode($0.oriented(metadata.orientation)) } : nil
         return Rendered(
             metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings,
-            posterTime: decoded.posterTime)
+            posterTime: decoded.posterTime, images: images)
     }
 
     private func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {

@@ -17,6 +17,28 @@ extension LibraryScanner {
     /// not follow, and must still be a regular file; the identity recorded is that of the
     /// file actually read.
     func process(_ job: Job, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally) -> Outcome {
+        let outcome = read(job, renderer: renderer, cache: cache, full: full, tally: tally)
+        // A file that cannot be read gets the desktop cache's failure entry, so that file
+        // managers need not try it either.
+        if let desktop, case .update(let update, _) = outcome, case .failed = update.content {
+            do throws(PhotoError) {
+                try desktop.writeFailure(of: Self.original(update.path, update.identity))
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
+        return outcome
+    }
+
+    /// What the desktop thumbnail cache records of a file.
+    static func original(_ path: FilePath, _ identity: FileIdentity) -> DesktopThumbnailCache.Original {
+        // Whole seconds, rounded down as st_mtime is (before 1970 too).
+        let nanoseconds = identity.mtimeNanoseconds
+        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
+        return DesktopThumbnailCache.Original(path: path, mtime: seconds, bytes: identity.size)
+    }
+
+    private func read(_ job: Job, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally) -> Outcome {
         if let known = job.known {
             return refresh(job, known, renderer: renderer, cache: cache, tally: tally)
         }
@@ -68,20 +90,22 @@ extension LibraryScanner {
         let hash = XXH64.hex(try reader.photoContentHash())
         let key = configuration.renderSettings.cacheKey(contentHash: hash, metadata: metadata)
         let specs = configuration.renditions
-        // A copy of indexed content (or the same file touched) takes the renditions it already has.
-        if !full, let (entries, thumbhash) = try? index.renditions(key: key, covering: specs),
+        // A copy of indexed content (or the same file touched) takes the renditions it already has
+        // (unless the desktop cache needs this path's own thumbnails: then it is decoded).
+        if !full, desktop == nil, let (entries, thumbhash) = try? index.renditions(key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }) {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash, settings: configuration.renderSettings.recorded)
             return update(job, identity, .photo(metadata, warnings: [], renditions: renditions))
         }
-        let rendered = try renderer.render(reader, metadata: metadata, specs: specs)
+        let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
         let entries: [RenditionEntry]
         do throws(SystemError) {
             entries = try write(rendered, key: key, cache: cache, replacing: full)
         } catch {
             return cacheFailure(job, error, tally: tally)
         }
+        writeDesktopThumbnails(rendered, of: job.path, identity: identity)
         let renditions = PhotoRenditions(
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
             settings: configuration.renderSettings.recorded, posterTime: rendered.posterTime)
@@ -117,9 +141,11 @@ extension LibraryScanner {
                     settings: settings),
                 rerendered: false)
         }
+        // The desktop cache was turned on or given other sizes since the photo was rendered.
+        let needsDesktop = desktop != nil && !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings)
         // Same pixel settings, same key: the file need not even be opened when nothing is missing.
         let samePixels = configuration.renderSettings.samePixels(asRecorded: known.rendering.settings)
-        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty {
+        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty && !needsDesktop {
             return recordOnly()
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
@@ -130,12 +156,12 @@ extension LibraryScanner {
                 let key = configuration.renderSettings.cacheKey(contentHash: known.rendering.contentHash, metadata: metadata)
                 // Other pixel settings that do not concern this photo (a profile it lacks, previews
                 // it has none of) leave its key, and so its renditions, as they are.
-                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty {
+                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty && !needsDesktop {
                     return recordOnly()
                 }
                 let rendered: Renderer.Rendered
                 do throws(PhotoError) {
-                    rendered = try renderer.render(reader, metadata: metadata, specs: missing(key: key))
+                    rendered = try renderer.render(reader, metadata: metadata, specs: missing(key: key), keeping: desktop?.specs ?? [])
                 } catch where error.code.isTransient {
                     throw error
                 } catch {
@@ -149,6 +175,7 @@ extension LibraryScanner {
                 } catch {
                     return cacheFailure(job, error, tally: tally)
                 }
+                writeDesktopThumbnails(rendered, of: job.path, identity: job.identity)
                 return .renditions(
                     RenditionUpdate(
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
@@ -157,6 +184,21 @@ extension LibraryScanner {
             }
         } catch {
             return outcome(job, error)
+        }
+    }
+
+    /// Writes the desktop cache's thumbnails of the file at `path` from `rendered`'s kept images;
+    /// a failure is logged, not the photo's.
+    private func writeDesktopThumbnails(_ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity) {
+        guard let desktop else { return }
+        var images: [DesktopThumbnailCache.Size: PixelBuffer] = [:]
+        for size in desktop.sizes { images[size] = rendered.images[.fit(size.pixels)] }
+        do throws(PhotoError) {
+            try desktop.write(
+                images, of: Self.original(path, identity),
+                width: rendered.metadata.displayWidth, height: rendered.metadata.displayHeight)
+        } catch {
+            logger.warning("\(error)")
         }
     }
 
@@ -350,6 +392,7 @@ extension LibraryScanner {
         }
         let expired = try index.missingFiles(before: Date().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
         try index.delete(ids: expired.map(\.id))
+        for file in expired { desktop?.remove(file.path) }
         tally.counts.withLock { $0.removed += expired.count }
         return offline
     }

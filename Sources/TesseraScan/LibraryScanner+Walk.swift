@@ -136,6 +136,8 @@ extension LibraryScanner {
                             sightings.ids.insert(moved.id)
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
+                            // Its desktop thumbnails follow it, their text rewritten for the new name.
+                            _ = desktop?.move(from: moved.path, to: Self.original(path, identity))
                         } else {
                             push(Job(path: path, albumPath: directory, root: root, identity: identity, change: .new, sidecar: sidecar))
                         }
@@ -221,6 +223,6 @@ extension LibraryScanner {
         // The walk counted them unchanged; the writer counts them again once their renditions are made.
         tally.counts.withLock { $0.unchanged -= queued }
         progress.update { $0.done -= queued }
-        logger.notice("\(paths.count) rendition files were gone from the cache; rendering them again (\(queued) photos)")
+        logger.notice("\(Wording.count(paths.count, "rendition file")) gone from the cache; rendering them again (\(Wording.count(queued, "photo")))")
     }
 }

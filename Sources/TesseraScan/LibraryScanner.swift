@@ -32,6 +32,8 @@ public final class LibraryScanner: Sendable {
     public let lock: IndexLock
     let role: IndexLock.Role
     let logger: Logger
+    /// The freedesktop thumbnail cache the scan fills too, when the configuration says to.
+    let desktop: DesktopThumbnailCache?
 
     /// Results per transaction, and the longest a result waits to be committed.
     static let batchSize = 256
@@ -51,6 +53,7 @@ public final class LibraryScanner: Sendable {
         self.logger = logger
         self.lock = lock ?? IndexLock(index: index.path)
         self.role = role
+        desktop = configuration.desktopThumbnailCache
     }
 
     /// A file the walker hands to the workers.

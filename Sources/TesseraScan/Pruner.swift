@@ -46,6 +46,7 @@ public struct Pruner {
             if configuration.rootsFromFile { try index.markMissing(outside: configuredRoots) }
             let missing = try index.missingFiles()
             try index.delete(ids: missing.map(\.id))
+            if let desktop = configuration.desktopThumbnailCache { for file in missing { desktop.remove(file.path) } }
             try index.refreshAlbums()
             if holder == nil {
                 let cache = RenditionCache(root: configuration.cache)

@@ -40,13 +40,16 @@ public enum FileSystem {
     /// Writes `bytes` to `path` atomically, creating missing directories: the bytes go to a
     /// temporary file beside it, which is then renamed over `path`. A reader sees the old
     /// file, the new one or none, never a partial one, even after `kill -9`; a failure
-    /// (a full disk) leaves nothing behind.
-    public static func writeAtomically(_ bytes: some Collection<UInt8>, to path: FilePath) throws(SystemError) {
+    /// (a full disk) leaves nothing behind. The file gets `mode`, missing directories
+    /// `directoryMode` (both less the umask).
+    public static func writeAtomically(
+        _ bytes: some Collection<UInt8>, to path: FilePath, mode: UInt32 = 0o644, directoryMode: UInt32 = 0o755
+    ) throws(SystemError) {
         let directory = path.removingLastComponent()
-        try createDirectories(directory)
+        try createDirectories(directory, mode: directoryMode)
         let temporary = temporary(beside: path)
         let descriptor = try Syscall.retrying("create", path: temporary) {
-            temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
         }
         do {
             let data = Array(bytes)

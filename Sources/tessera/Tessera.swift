@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import TesseraSystem
 
 /// The `tessera` command: a thin shell over the library modules.
 @main
 struct Tessera: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = TesseraVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "tessera",

@@ -24,6 +24,9 @@ struct ScanFixture {
         configuration.index = FilePath(directory.path).appending("state/index.sqlite")
         configuration.cache = FilePath(directory.path).appending("cache")
         configuration.renditions = [.square(64), .square(128), .fit(96)]
+        // The photos lie in this home: the desktop cache would be filled, and its sizes change
+        // what a scan decodes. The CLI tests check it.
+        configuration.desktopThumbnails = .off
         configuration.workers = 2
         configuration.timeZone = TimeZone(identifier: "UTC")
         try FileManager.default.createDirectory(atPath: root.string, withIntermediateDirectories: true)

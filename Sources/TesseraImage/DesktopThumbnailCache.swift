@@ -1,0 +1,157 @@
+public import SystemPackage
+public import TesseraMetadata
+import TesseraSystem
+
+/// The freedesktop.org thumbnail cache that file managers and image viewers read (the
+/// Thumbnail Managing Standard, version 0.9): Tessera fills it from the decode that makes its
+/// own renditions, so Nautilus, Thunar, Dolphin and Nemo show a folder's photos at once.
+///
+/// Layout: `<root>/<size>/<md5 of the file's URI>.png`, `size` being `normal` (128 pixels),
+/// `large` (256), `x-large` (512) or `xx-large` (1024) on the long edge, never enlarged. Each PNG
+/// carries `Thumb::URI`, `Thumb::MTime` (the file's modification time in whole seconds),
+/// `Thumb::Size`, `Thumb::Image::Width` and `::Height` (the original's) and `Software`; a
+/// reader takes a thumbnail only when its URI and mtime are the file's. Files are written
+/// atomically with mode 0600 in folders of mode 0700, as the standard asks. A file that
+/// cannot be read gets `<root>/fail/tessera-<version>/<md5>.png`, so that others need not try.
+public struct DesktopThumbnailCache: Sendable {
+    /// The standard's sizes, by folder name.
+    public enum Size: String, Sendable, CaseIterable, Comparable {
+        case normal, large, xLarge = "x-large", xxLarge = "xx-large"
+
+        /// The long edge in pixels.
+        public var pixels: Int {
+            switch self {
+            case .normal: 128
+            case .large: 256
+            case .xLarge: 512
+            case .xxLarge: 1024
+            }
+        }
+
+        public static func < (lhs: Size, rhs: Size) -> Bool { lhs.pixels < rhs.pixels }
+    }
+
+    /// `$XDG_CACHE_HOME/thumbnails`.
+    public let root: FilePath
+    public let sizes: [Size]
+
+    public init(root: FilePath, sizes: [Size]) {
+        self.root = root
+        self.sizes = sizes
+    }
+
+    /// What the cache needs to know of the file a thumbnail shows.
+    public struct Original: Sendable {
+        public var path: FilePath
+        /// Modification time, whole seconds since the epoch.
+        public var mtime: Int64
+        public var bytes: Int64
+
+        public init(path: FilePath, mtime: Int64, bytes: Int64) {
+            self.path = path
+            self.mtime = mtime
+            self.bytes = bytes
+        }
+    }
+
+    /// The renditions to make for the cache: fits of its sizes.
+    public var specs: [RenditionSpec] { sizes.map { .fit($0.pixels) } }
+
+    /// The `file://` URI of `path` as GLib's `g_filename_to_uri` writes it (and so as GNOME
+    /// looks thumbnails up): every byte but ASCII letters, digits and `!$&'()*+,-./:=@_~`
+    /// percent-encoded in upper case, bytes that are not UTF-8 included.
+    public static func uri(of path: FilePath) -> String {
+        var uri = "file://"
+        for byte in path.rawBytes {
+            if Self.unescaped.contains(byte) {
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+        }
+        return uri
+    }
+
+    private static let unescaped = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,-./:=@_~".utf8))
+
+    /// Where the thumbnail of `path` of `size` lives.
+    public func path(of path: FilePath, size: Size) -> FilePath {
+        root.appending(size.rawValue).appending(MD5.hex(Array(Self.uri(of: path).utf8)) + ".png")
+    }
+
+    /// Where the failure entry of `path` lives.
+    public func failurePath(of path: FilePath) -> FilePath {
+        root.appending("fail").appending("tessera-\(TesseraVersion.current)").appending(MD5.hex(Array(Self.uri(of: path).utf8)) + ".png")
+    }
+
+    /// Writes the thumbnails of `original` from `images`, its upright fits by size (those of
+    /// `specs`), and removes a failure entry it had.
+    ///
+    /// `width` and `height` are the original's displayed size.
+    /// - Throws: `PhotoError` naming the thumbnail when it cannot be written (nothing partial
+    ///   is left).
+    public func write(
+        _ images: [Size: PixelBuffer], of original: Original, width: Int, height: Int
+    ) throws(PhotoError) {
+        for (size, image) in images.sorted(by: { $0.key < $1.key }) {
+            let text = entries(original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
+            guard let png = PNGText.replacing(text, in: try PNGEncoder.encode(image)) else {
+                throw PhotoError(.encode, path: original.path, "cannot write the desktop thumbnail's text")
+            }
+            try store(png, at: path(of: original.path, size: size))
+        }
+        try? FileSystem.removeFile(failurePath(of: original.path))
+    }
+
+    /// Records that `original` cannot be read: a one-pixel PNG with its URI and mtime.
+    public func writeFailure(of original: Original) throws(PhotoError) {
+        let pixel = PixelBuffer(width: 1, height: 1, channels: 4, pixels: [0, 0, 0, 0])
+        guard let png = PNGText.replacing(entries(original, extra: []), in: try PNGEncoder.encode(pixel)) else {
+            throw PhotoError(.encode, path: original.path, "cannot write the desktop thumbnail's text")
+        }
+        try store(png, at: failurePath(of: original.path))
+    }
+
+    /// Moves the thumbnails of a file renamed from `old` to `original.path`: each one's text
+    /// rewritten for the new URI, without decoding the photo again. Returns whether every size
+    /// was there to move (when not, the file needs rendering).
+    public func move(from old: FilePath, to original: Original) -> Bool {
+        var complete = true
+        for size in sizes {
+            let from = path(of: old, size: size)
+            defer { try? FileSystem.removeFile(from) }
+            guard let png = FileSystem.smallFileContents(from, limit: 16 << 20) else {
+                complete = false
+                continue
+            }
+            let kept = PNGText.entries(of: png).filter { $0.key.hasPrefix("Thumb::Image::") }.sorted { $0.key < $1.key }
+            guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png),
+                  (try? store(moved, at: path(of: original.path, size: size))) != nil
+            else {
+                complete = false
+                continue
+            }
+        }
+        try? FileSystem.removeFile(failurePath(of: old))
+        return complete
+    }
+
+    /// Removes every thumbnail and the failure entry of the file at `path`.
+    public func remove(_ path: FilePath) {
+        for size in Size.allCases { try? FileSystem.removeFile(self.path(of: path, size: size)) }
+        try? FileSystem.removeFile(failurePath(of: path))
+    }
+
+    private func entries(_ original: Original, extra: [(String, String)]) -> [(key: String, value: String)] {
+        ([("Thumb::URI", Self.uri(of: original.path)), ("Thumb::MTime", "\(original.mtime)"), ("Thumb::Size", "\(original.bytes)")]
+            + extra + [("Software", "Tessera \(TesseraVersion.current)")]).map { (key: $0.0, value: $0.1) }
+    }
+
+    private func store(_ png: [UInt8], at path: FilePath) throws(PhotoError) {
+        do {
+            try FileSystem.writeAtomically(png, to: path, mode: 0o600, directoryMode: 0o700)
+        } catch {
+            throw PhotoError(.io, path: path, "cannot write the desktop thumbnail: \(error.errno)")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Glibc
+import SystemPackage
+import TesseraImage
+import TesseraMetadata
+import TesseraSamples
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// The freedesktop thumbnail cache as GNOME's own thumbnail factory (the library Nautilus uses)
+/// reads it, through python3-gi.
+struct DesktopThumbnailTests {
+    /// Looks every file of `paths` up with `GnomeDesktop.DesktopThumbnailFactory.lookup(uri,
+    /// mtime)` at the large and x-large sizes, the URI made by GLib from the path's bytes.
+    /// Returns, per path, the thumbnail files found (nil where none is valid).
+    static func lookUp(_ paths: [FilePath], cache: String) throws -> [FilePath: [String: String?]] {
+        let script = """
+            import gi, json, os, sys
+            gi.require_version('GnomeDesktop', '3.0')
+            from gi.repository import GnomeDesktop, Gio
+            sizes = {'large': GnomeDesktop.DesktopThumbnailSize.LARGE, 'x-large': GnomeDesktop.DesktopThumbnailSize.XLARGE}
+            factories = {name: GnomeDesktop.DesktopThumbnailFactory.new(size) for name, size in sizes.items()}
+            found = {}
+            for raw in sys.stdin.buffer.read().split(b'\\0'):
+                if raw:
+                    uri = Gio.File.new_for_path(os.fsdecode(raw)).get_uri()
+                    mtime = int(os.stat(raw).st_mtime)
+                    found[raw.hex()] = {name: factory.lookup(uri, mtime) for name, factory in factories.items()}
+            print(json.dumps(found))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache]) { $1 }
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        input.fileHandleForWriting.write(Data(paths.flatMap { $0.rawBytes + [0] }))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "GNOME's thumbnail factory (gir1.2-gnomedesktop-3.0, python3-gi): \(problems)")
+        let found = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        var result: [FilePath: [String: String?]] = [:]
+        for path in paths {
+            let hex = path.rawBytes.map { String(format: "%02x", $0) }.joined()
+            result[path] = (found[hex] ?? [:]).mapValues { $0 as? String }
+        }
+        return result
+    }
+
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+    }
+
+    /// A PNG's size from its IHDR chunk.
+    static func size(ofPNG path: String) throws -> (width: Int, height: Int) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
+        try #require(bytes.count == 24)
+        func number(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    @Test func gnomesFactoryFindsAValidThumbnailForEveryPhotoAndNoneOnceOneChanges() throws {
+        // Given photos whose names have spaces, non-ASCII letters and bytes that are not UTF-8,
+        // a broken one, and a configuration that fills the desktop cache,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = FilePath(directory.appending("photos"))
+        func named(_ name: [UInt8]) -> FilePath { FilePath(rawBytes: photos.rawBytes + [UInt8(ascii: "/")] + name) }
+        let files = [
+            named(Array("plain.jpg".utf8)), named(Array("with space & more.jpg".utf8)), named(Array("été – Zürich.jpg".utf8)),
+            named(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)), named(Array("50% #1?.jpg".utf8)),
+        ]
+        for (seed, file) in files.enumerated() {
+            try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 600, seed: seed)), to: file)
+        }
+        let broken = named(Array("broken.jpg".utf8))
+        try FileSystem.writeAtomically(Array(try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60)).prefix(150)), to: broken)
+        let xdg = directory.appending("xdg-cache")
+        let config = directory.appending("tessera.yaml")
+        try """
+            roots: ["\(photos.string)"]
+            index: \(directory.appending("index.sqlite"))
+            cache: \(directory.appending("renditions"))
+            desktop_thumbnails: true
+            keep_missing_days: 0
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        func scan() throws {
+            let result = try TesseraProcess.run(["scan", "--config", config], environment: ["XDG_CACHE_HOME": xdg])
+            try #require(result.status == 0, "\(result.stdout) \(result.stderr)")
+        }
+        // when they are scanned,
+        try scan()
+        // then the factory finds a valid thumbnail of each at both sizes, no larger than its size,
+        let cache = DesktopThumbnailCache(root: FilePath(xdg).appending("thumbnails"), sizes: [.large, .xLarge])
+        var found = try Self.lookUp(files, cache: xdg)
+        for file in files {
+            for (size, pixels) in [("large", 256), ("x-large", 512)] {
+                let thumbnail = try #require(found[file]?[size] ?? nil, "\(file) \(size): \(found[file] ?? [:])")
+                #expect(thumbnail == cache.path(of: file, size: size == "large" ? .large : .xLarge).string)
+                #expect(Self.mode(thumbnail) == 0o600, "\(thumbnail)")
+                let (width, height) = try Self.size(ofPNG: thumbnail)
+                #expect(max(width, height) == pixels && min(width, height) == Int((Double(pixels) * 2 / 3).rounded()))
+            }
+        }
+        #expect(Self.mode(xdg + "/thumbnails/large") == 0o700)
+        // and the broken file has the standard's failure entry, and no thumbnail;
+        #expect(try Self.lookUp([broken], cache: xdg)[broken]?["large"] == .some(nil))
+        let failure = FilePath(xdg).appending("thumbnails/fail/tessera-\(TesseraVersion.current)")
+            .appending(MD5.hex(Array(DesktopThumbnailCache.uri(of: broken).utf8)) + ".png")
+        #expect(PNGText.entries(of: FileSystem.smallFileContents(failure, limit: 1 << 20) ?? [])["Thumb::URI"] == DesktopThumbnailCache.uri(of: broken))
+        // when a photo changes, its thumbnail is no longer valid until the next scan,
+        let changed = files[0]
+        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 600, height: 900, seed: 40)), to: changed)
+        var times = [timespec(tv_sec: 2_000_000_000, tv_nsec: 0), timespec(tv_sec: 2_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, changed.string, &times, 0) == 0)
+        found = try Self.lookUp(files, cache: xdg)
+        #expect(found[changed]?["large"] == .some(nil) && found[files[1]]?["large"] != .some(nil), "\(found)")
+        try scan()
+        let refreshed = try #require(try Self.lookUp([changed], cache: xdg)[changed]?["large"] ?? nil)
+        let portrait = try Self.size(ofPNG: refreshed)
+        #expect(portrait.width < portrait.height, "the new photo's thumbnail")
+        // a renamed photo's thumbnail follows it, and a deleted one's goes.
+        let renamed = named(Array("renamed.jpg".utf8))
+        #expect(rename(files[1].string, renamed.string) == 0)
+        try FileSystem.removeFile(files[2])
+        try scan()
+        #expect(try Self.lookUp([renamed], cache: xdg)[renamed]?["x-large"] != .some(nil))
+        for gone in [files[1], files[2]] {
+            #expect((try? FileSystem.status(of: cache.path(of: gone, size: .large))) == nil, "\(gone)")
+        }
+    }
+
+    /// Every byte a name can hold, escaped as GLib's g_filename_to_uri escapes it.
+    @Test func urisAreEscapedExactlyAsGLibDoes() throws {
+        let names = (1...255).filter { $0 != 0x2F }.map { [UInt8(ascii: "a"), UInt8($0), UInt8(ascii: "b")] }
+        let script = """
+            import sys
+            from gi.repository import GLib
+            for raw in sys.stdin.buffer.read().split(b'\\0'):
+                if raw:
+                    print(GLib.filename_to_uri(raw.decode('utf-8', 'surrogateescape'), None))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe()
+        (process.standardInput, process.standardOutput) = (input, output)
+        try process.run()
+        let paths = names.map { FilePath(rawBytes: Array("/photos/".utf8) + $0) }
+        input.fileHandleForWriting.write(Data(paths.flatMap { $0.rawBytes + [0] }))
+        try input.fileHandleForWriting.close()
+        let glib = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0 && glib.count == paths.count, "python3-gi")
+        for (path, expected) in zip(paths, glib) { #expect(DesktopThumbnailCache.uri(of: path) == expected) }
+    }
+
+    /// `auto` fills the cache for a library inside the home directory, not for one elsewhere;
+    /// turned on for an indexed library, the next scan fills it without reading anything else.
+    @Test func autoMeansAUsersOwnLibraryAndTurningItOnFillsTheCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let home = directory.appending("home")
+        let inside = try ScanCommandTests.library(in: directory, count: 2, width: 300)
+        let mine = home + "/Pictures"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: inside, toPath: mine)
+        let xdg = directory.appending("xdg")
+        let environment = ["HOME": home, "XDG_CACHE_HOME": xdg]
+        let desktop = xdg + "/thumbnails/large"
+        func thumbnails() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: desktop))?.count ?? 0 }
+        // A library outside the home directory gets none,
+        let elsewhere = ["scan", inside, "--index", directory.appending("a.sqlite"), "--cache", directory.appending("a")]
+        #expect(try TesseraProcess.run(elsewhere, environment: environment).status == 0)
+        #expect(thumbnails() == 0)
+        // ~/Pictures does,
+        let own = ["scan", mine, "--index", directory.appending("b.sqlite"), "--cache", directory.appending("b")]
+        #expect(try TesseraProcess.run(own, environment: environment).status == 0)
+        #expect(thumbnails() == 2)
+        // and turned on for the first library, the next scan fills the cache for it too.
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let again = try TesseraProcess.run(elsewhere + ["--config", config], environment: environment)
+        #expect(again.stdout.contains("2 files: 2 unchanged (2 given new renditions)"), "\(again.stdout)")
+        #expect(thumbnails() == 4)
+    }
+}
