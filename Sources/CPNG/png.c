@@ -184,7 +184,7 @@ static void on_encode_warning(png_structp png, png_const_charp text) {
     (void)text;
 }
 
-int CPNG_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride,
+int CPNG_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int fast,
                 uint8_t **output, size_t *size, char *message, size_t message_capacity) {
     struct encoder_state *state = calloc(1, sizeof *state);
     if (state == NULL) {
@@ -207,6 +207,13 @@ int CPNG_encode(const uint8_t *pixels, int width, int height, int channels, size
         return -1;
     }
     png_set_write_fn(png, state, write_data, flush_data);
+    if (fast) {
+        // For files written often and read soon (desktop thumbnails): zlib's level 2 and one
+        // filter instead of libpng's default level 6 with a trial of all five per row, about
+        // four times faster for a few per cent more bytes.
+        png_set_compression_level(png, 2);
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    }
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

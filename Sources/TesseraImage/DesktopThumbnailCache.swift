@@ -95,7 +95,7 @@ public struct DesktopThumbnailCache: Sendable {
     ) throws(PhotoError) {
         for (size, image) in images.sorted(by: { $0.key < $1.key }) {
             let text = entries(original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
-            guard let png = PNGText.replacing(text, in: try PNGEncoder.encode(image)) else {
+            guard let png = PNGText.replacing(text, in: try PNGEncoder.encode(image, fast: true)) else {
                 throw PhotoError(.encode, path: original.path, "cannot write the desktop thumbnail's text")
             }
             try store(png, at: path(of: original.path, size: size))

@@ -57,9 +57,10 @@ const char *CPNG_message(const CPNG_Decoder *decoder);
 /// How many warnings (benign errors, CRC errors in ancillary chunks) libpng reported.
 int CPNG_warning_count(const CPNG_Decoder *decoder);
 
-/// Encodes 8-bit RGB (3 channels) or RGBA (4) pixels as a PNG. On success returns 0 and
-/// sets `*output` (free it with CPNG_free) and `*size`; on failure -1 and fills `message`.
-int CPNG_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride,
+/// Encodes 8-bit RGB (3 channels) or RGBA (4) pixels as a PNG, with `fast` less compression
+/// for more speed. On success returns 0 and sets `*output` (free it with CPNG_free) and
+/// `*size`; on failure -1 and fills `message`.
+int CPNG_encode(const uint8_t *pixels, int width, int height, int channels, size_t stride, int fast,
                 uint8_t **output, size_t *size, char *message, size_t message_capacity);
 
 /// Frees what CPNG_encode returned.
