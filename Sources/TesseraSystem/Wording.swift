@@ -17,13 +17,14 @@ public enum Wording {
         return text
     }
 
-    /// A duration with its units, only as precise as a person needs: "0.4 s", "42 s",
+    /// A duration with its units, only as precise as a person needs: "0.04 s", "4.2 s", "42 s",
     /// "1 min 20 s", "2 h 5 min", "3 days 4 h".
     ///
-    /// Tenths are kept under 10 s, where they say something; beyond a minute the smaller unit
+    /// Hundredths are kept under a second and tenths under 10 s, where they say something; beyond a minute the smaller unit
     /// is kept only when it is not zero. Negative and non-finite values read as "0 s".
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0 s" }
+        if seconds < 0.995 { return String(format: "%.2f s", seconds) }
         if seconds < 9.95 { return String(format: "%.1f s", seconds) }
         // Whole seconds from here; clamped so that the conversion cannot trap on a huge value.
         let total = Int(min(seconds, 1e15).rounded())

@@ -77,6 +77,9 @@ struct DesktopThumbnailTests {
         for (seed, file) in files.enumerated() {
             try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 600, seed: seed)), to: file)
         }
+        // (a video too: its thumbnails come from its poster frame, never enlarged)
+        let video = named(Array("clip one.mp4".utf8))
+        try FileManager.default.moveItem(atPath: try VideoFixture.clip(in: directory), toPath: video.string)
         let broken = named(Array("broken.jpg".utf8))
         try FileSystem.writeAtomically(Array(try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60)).prefix(150)), to: broken)
         let xdg = directory.appending("xdg-cache")
@@ -107,6 +110,9 @@ struct DesktopThumbnailTests {
             }
         }
         #expect(Self.mode(xdg + "/thumbnails/large") == 0o700)
+        let clip = try Self.lookUp([video], cache: xdg)[video] ?? [:]
+        #expect(try (clip["large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [256, 144], "\(clip)")
+        #expect(try (clip["x-large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [320, 180], "\(clip)")
         // and the broken file has the standard's failure entry, and no thumbnail;
         #expect(try Self.lookUp([broken], cache: xdg)[broken]?["large"] == .some(nil))
         let failure = FilePath(xdg).appending("thumbnails/fail/tessera-\(TesseraVersion.current)")
