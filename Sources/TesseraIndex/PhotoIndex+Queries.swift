@@ -195,6 +195,7 @@ extension PhotoIndex {
                 counts.removed = row["removed"]
                 counts.unsupported = row["unsupported"]
                 counts.errors = row["errors"]
+                counts.unlisted = row["unlisted"]
                 counts.warnings = row["warnings"]
                 counts.missing = row["missing"]
                 counts.keptOffline = row["kept_offline"]

@@ -30,13 +30,13 @@ extension PhotoIndex {
             try db.execute(
                 sql: """
                     UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?, reread = ?,
-                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, warnings = ?,
+                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, unlisted = ?, warnings = ?,
                         missing = ?, kept_offline = ?, offline = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed, counts.reread,
-                    counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported, counts.errors,
+                    counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported, counts.errors, counts.unlisted,
                     counts.warnings, counts.missing, counts.keptOffline,
                     offline.isEmpty ? nil : offline.map(\.string).joined(separator: "\n"), id,
                 ])

@@ -450,10 +450,12 @@ extension PhotoIndex {
         }
         guard version >= 10 else { return migrator }
         // v10: scans.reread, files a scan read again as they were (`--full`, retries), which
-        // `changed` no longer counts.
+        // `changed` no longer counts; scans.unlisted, what the walk could not list (`errors`
+        // counted it before).
         migrator.registerMigration("v10") { db in
             try db.execute(sql: """
                 ALTER TABLE scans ADD COLUMN reread INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE scans ADD COLUMN unlisted INTEGER NOT NULL DEFAULT 0;
                 PRAGMA user_version = 10;
                 """)
         }

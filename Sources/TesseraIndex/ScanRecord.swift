@@ -22,7 +22,11 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     /// Indexed files kept unseen because their disk or folder is offline (unmounted, empty).
     public var keptOffline = 0
     public var unsupported = 0
+    /// Files read that could not be used (each recorded with its reason).
     public var errors = 0
+    /// What the walk could not list or stat: a folder without permission, a name that vanished
+    /// as it was met. Recorded in `walk_errors`, and met again by every scan until it is fixed.
+    public var unlisted = 0
     public var warnings = 0
 
     public init() {}
@@ -38,7 +42,8 @@ extension ScanCounts: CustomStringConvertible {
             (new, "new"), (changed, "changed"), (reread, "read again as they were"),
             (unchanged, rerendered > 0 ? "unchanged (\(rerendered) given new renditions)" : "unchanged"),
             (moved, "moved"), (missing, "missing"), (removed, "removed"), (keptOffline, "kept while offline"),
-            (unsupported, "unsupported"), (errors, "could not be read"), (warnings, "read with warnings"),
+            (unsupported, "unsupported"), (errors, "could not be read"), (unlisted, "could not be listed"),
+            (warnings, "read with warnings"),
         ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
         return Wording.count(found, "file") + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }

@@ -146,7 +146,7 @@ extension LibraryScanner {
                         rootSet.check(root)
                     case .unreadable(let path, let reason):
                         logger.warning("\(path): \(reason)")
-                        tally.counts.withLock { $0.errors += 1 }
+                        tally.counts.withLock { $0.unlisted += 1 }
                         progress.update { $0.errors += 1 }
                         try index.recordWalkError(scanID: scanID, path: path, reason: reason)
                         // What was indexed below it cannot be seen now, so it is kept, not removed.
