@@ -4,7 +4,11 @@
 # and keeps /etc/tessera/config.yaml. docs/INSTALL.md explains each step.
 #
 # Usage: ./install.sh [--root DIR]... [--timer] [--no-mount-wait] [--no-start]
+#        ./install.sh --user [--root DIR]... [--timer] [--no-start]
 #        ./install.sh --print-packages      the Debian packages the binary needs, one line
+#   --user       for yourself, without root: the binary in ~/.local/bin, a user service
+#                (systemctl --user) watching ~/Pictures or the --root folders, and the
+#                desktop thumbnail cache filled for your file manager
 #   --root DIR   a photo folder for a new configuration (repeat for more); default /srv/photos
 #   --timer      also enable the nightly rescan timer (roots inotify cannot watch: network shares)
 #   --no-mount-wait  do not write RequiresMountsFor= for the --root folders (see below)
@@ -16,6 +20,7 @@ set -euo pipefail
 packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 libexempi8 libavformat59 libavcodec59 libswscale6 libavutil57 procps)
 
 roots=()
+user=false
 timer=false
 start=true
 mount_wait=true
@@ -24,6 +29,7 @@ while [ $# -gt 0 ]; do
     --print-packages) echo "${packages[*]}"; exit 0 ;;
     --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a folder" >&2; exit 64; }; roots+=("$2"); shift ;;
     --timer) timer=true ;;
+    --user) user=true ;;
     --no-mount-wait) mount_wait=false ;;
     --no-start) start=false ;;
     *) echo "install.sh: unknown argument '$1' (see the top of this file)" >&2; exit 64 ;;
@@ -34,10 +40,67 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "install.sh: $*" >&2; exit 1; }
 [ -x "$here/bin/tessera" ] || fail "no bin/tessera beside this script: run it from the folder scripts/package.sh makes"
-[ "$(id -u)" -eq 0 ] || fail "run as root (sudo $0)"
-[ -d /run/systemd/system ] || [ "$start" = false ] || fail "systemd is not running on this machine; use --no-start"
-
 step() { echo "==> $*"; }
+
+# YAML double-quoted strings of the --root folders: a backslash and a quote are escaped.
+yaml_roots() {
+  local list="" root
+  for root in "$@"; do
+    root=${root//\\/\\\\}
+    list+="${list:+, }\"${root//\"/\\\"}\""
+  done
+  echo "$list"
+}
+
+if [ "$user" = true ]; then
+  # Without root nothing can be installed from Debian: say what is missing, and stop.
+  missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] || fail "these Debian packages are missing; ask for them to be installed (sudo apt install ${missing[*]})"
+  step "~/.local/bin/tessera and its manual page"
+  install -D -m 0755 "$here/bin/tessera" "$HOME/.local/bin/tessera.new"
+  version=$("$HOME/.local/bin/tessera.new" --version 2>&1) || { rm -f "$HOME/.local/bin/tessera.new"; fail "the binary does not start here: $version"; }
+  mv -f "$HOME/.local/bin/tessera.new" "$HOME/.local/bin/tessera"
+  install -D -m 0644 "$here/man/tessera.1" "$HOME/.local/share/man/man1/tessera.1"
+  config_home=${XDG_CONFIG_HOME:-$HOME/.config}
+  config=$config_home/tessera/config.yaml
+  step "$config"
+  if [ -e "$config" ]; then
+    echo "kept: $config exists (its roots stay as they are)"
+  else
+    [ ${#roots[@]} -gt 0 ] || roots=("$HOME/Pictures")
+    install -d -m 0700 "$(dirname "$config")"
+    ROOTS=$(yaml_roots "${roots[@]}") awk '/^roots: / { print "roots: [" ENVIRON["ROOTS"] "]"; next } { print }' \
+      "$here/config/tessera.yaml" > "$config.new"
+    grep -q "^roots: \[" "$config.new" || { rm -f "$config.new"; fail "could not set 'roots' in the example configuration"; }
+    mv "$config.new" "$config"
+    for root in "${roots[@]}"; do [ -d "$root" ] || echo "note: the photo folder $root does not exist yet"; done
+  fi
+  units=$config_home/systemd/user
+  step "systemd user units in $units"
+  install -D -m 0644 "$here/systemd/tessera-user.service" "$units/tessera.service"
+  install -D -m 0644 "$here/systemd/tessera-user-rescan.service" "$units/tessera-rescan.service"
+  install -D -m 0644 "$here/systemd/tessera-rescan.timer" "$units/tessera-rescan.timer"
+  systemctl --user daemon-reload || fail "no systemd user manager answers (systemctl --user); log in to a systemd session, or: loginctl enable-linger $(id -un)"
+  systemctl --user enable tessera.service
+  if [ "$timer" = true ]; then systemctl --user enable tessera-rescan.timer; fi
+  if [ "$start" = true ]; then
+    step "starting tessera.service (systemctl --user)"
+    systemctl --user restart tessera.service
+    if [ "$timer" = true ]; then systemctl --user start tessera-rescan.timer; fi
+    systemctl --user --no-pager --lines=0 status tessera.service || true
+  fi
+  echo "Installed tessera $version for $(id -un). ~/.local/bin/tessera status says what it does; to keep it running after you log out: loginctl enable-linger $(id -un)."
+  if [ -e /etc/tessera/config.yaml ]; then
+    echo "note: /etc/tessera/config.yaml (a system service's) comes before yours: run your tessera commands with TESSERA_CONFIG=$config"
+  fi
+  exit 0
+fi
+
+[ "$(id -u)" -eq 0 ] || fail "run as root (sudo $0), or for yourself: $0 --user"
+[ -d /run/systemd/system ] || [ "$start" = false ] || fail "systemd is not running on this machine; use --no-start"
 
 step "Debian packages"
 missing=()
@@ -76,12 +139,7 @@ if [ -e "$config" ]; then
   echo "kept: $config exists (its roots stay as they are)"
 else
   [ ${#roots[@]} -gt 0 ] || roots=(/srv/photos)
-  # YAML double-quoted strings: a backslash and a quote are escaped.
-  list=""
-  for root in "${roots[@]}"; do
-    root=${root//\\/\\\\}
-    list+="${list:+, }\"${root//\"/\\\"}\""
-  done
+  list=$(yaml_roots "${roots[@]}")
   # The service's directories, written out so that 'tessera status', 'rescan' and 'list'
   # run by members of the group find the service's socket and index without options.
   ROOTS="$list" awk '

@@ -29,7 +29,8 @@ install -d "$bundle/bin" "$bundle/man" "$bundle/systemd" "$bundle/config"
 # Debug information is for the build machine; stripped, the binary is a third smaller.
 strip -o "$bundle/bin/tessera" "$binary"
 install -m 0644 "$manual" "$bundle/man/tessera.1"
-install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer "$bundle/systemd/"
+install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
+  systemd/tessera-user.service systemd/tessera-user-rescan.service "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"
 install -m 0755 scripts/install.sh "$bundle/install.sh"
 install -m 0755 scripts/install-libheif.sh "$bundle/install-libheif.sh"

@@ -27,7 +27,9 @@ packages=$("$bundle/install.sh" --print-packages)
 # The cached root file system: minimal Debian 12 with systemd and the packages install.sh
 # would fetch (the booted container has no network), keyed by that list.
 suite=bookworm
-include="systemd,systemd-sysv,${packages// /,}"
+# dbus and libpam-systemd: logind starts a user's manager with them, as on any Debian desktop
+# (the user service's check).
+include="systemd,systemd-sysv,dbus,libpam-systemd,${packages// /,}"
 cache=${TESSERA_CHECK_CACHE:-/var/cache/tessera-systemd-check}
 # libheif comes from bookworm-backports (install-libheif.sh), which debootstrap does not read.
 heif=$(sha256sum < "$bundle/install-libheif.sh")
@@ -51,6 +53,8 @@ if [ ! -d "$rootfs" ]; then
   fi
   rm "$rootfs.partial/tmp/install-libheif.sh"
   mv "$rootfs.partial" "$rootfs"
+  # Root file systems built for other package lists are not used again.
+  find "$cache" -mindepth 1 -maxdepth 1 -type d -name "debian-$suite-*" ! -path "$rootfs" -exec rm -rf {} +
 fi
 
 # One run: a copy of the root file system, the bundle, photos and the check unit.

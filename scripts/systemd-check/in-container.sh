@@ -16,6 +16,7 @@ check() { # name, evidence, condition...
 }
 finish() {
   journalctl -u tessera.service -o short-precise > /check/tessera.journal
+  if [ -n "${user_uid:-}" ]; then journalctl "_UID=$user_uid" -o short-precise > /check/tessera-user.journal; fi
   echo DONE >> "$report"
   systemctl --no-block poweroff
   exit 0
@@ -217,3 +218,36 @@ noise=$(journalctl -u tessera.service -o cat | grep -c 'Failed to set thread pri
 worst=$(journalctl -u tessera.service -p warning -o cat | grep -vE '^(Started|Stopped|Stopping|Starting|tessera.service: )' | sort | uniq -c | sort -rn | head -4 | tr -s ' ' | tr '\n' ';')
 check quiet-journal "$noise \"Failed to set thread priority\" lines in $(journalctl -u tessera.service -o cat | wc -l); warning or worse from tessera:$worst" \
   test "$noise" -eq 0
+
+# 12. For one's own photos, without root: install.sh --user by a user whose systemd --user runs
+# (logind starts it for a lingering user as at a login), then the user service live: its first
+# scan, the desktop thumbnail cache filled for the file manager, and reload as a rescan.
+useradd --create-home carol
+user_uid=$(id -u carol)
+install -d -o carol -g carol /home/carol/Pictures
+# The sample library and the inbox (not the big photos: the system service's check had them).
+cp -a /srv/photos/. /home/carol/Pictures/ && rm -rf /home/carol/Pictures/Big && chown -R carol:carol /home/carol/Pictures
+cp -a /root/tessera /opt/tessera-bundle && chmod -R a+rX /opt/tessera-bundle
+loginctl enable-linger carol
+user_manager_active() { [ "$(systemctl is-active "user@$user_uid.service")" = active ]; }
+wait_for 30 user_manager_active || journalctl -u "user@$user_uid.service" -u systemd-logind -o cat --no-pager | tail -8 > /check/user-manager.log
+as_carol() {
+  runuser -u carol -- env HOME=/home/carol XDG_RUNTIME_DIR="/run/user/$user_uid" \
+    TESSERA_CONFIG=/home/carol/.config/tessera/config.yaml PATH="/home/carol/.local/bin:$PATH" "$@"
+}
+user_field() { as_carol tessera status --json 2> /dev/null | sed -n "s/^  \"$1\" : \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p"; }
+user_idle_after() { [ "$(user_field state)" = idle ] && [ "$(user_field scansFinished)" -ge "$1" ] 2> /dev/null; }
+installed_out=$(as_carol /opt/tessera-bundle/install.sh --user 2>&1); installed=$?
+wait_for 120 user_idle_after 1
+active=$(as_carol systemctl --user is-active tessera.service)
+user_photos=$(user_field photos)
+desktop=$(find /home/carol/.cache/thumbnails/large -name '*.png' -perm 0600 2> /dev/null | wc -l)
+failed=$(find /home/carol/.cache/thumbnails/fail -name '*.png' 2> /dev/null | wc -l)
+manager="user@$user_uid.service $(systemctl is-active "user@$user_uid.service")"
+check user-service "install.sh --user as carol: exit $installed, \"$(echo "$installed_out" | tail -1)\"; $manager; systemctl --user: $active; $user_photos photos; $desktop desktop thumbnails of mode 0600 in ~/.cache/thumbnails/large, $failed failure entries" \
+  test "$installed" -eq 0 -a "$active" = active -a "${user_photos:-0}" -gt 0 -a "$desktop" -ge "${user_photos:-1}" -a "$failed" -ge 1
+started=$(user_field scansStarted)
+as_carol systemctl --user reload tessera.service
+wait_for 30 user_idle_after "$((started + 1))"
+check user-service-reload "systemctl --user reload: scans started $started -> $(user_field scansStarted), $(user_field state)" \
+  test "$(user_field scansStarted)" -gt "${started:-0}" -a "$(user_field state)" = idle
