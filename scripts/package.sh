@@ -4,12 +4,9 @@
 # binary then needs only Debian's own libraries), its manual page, the units, the example
 # configuration and install.sh, in one folder and one tarball (docs/INSTALL.md).
 # Usage: scripts/package.sh [OUT_DIR]      (default: .build-install)
-#        scripts/package.sh --build-only   only the static build (the test command starts it early)
 # Prints the bundle's folder on stdout; everything else goes to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_only=false
-if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
 out=$(realpath -m "${1:-.build-install}")
 exec 3>&1 1>&2
 scripts/install-deps.sh binutils
@@ -17,7 +14,6 @@ scripts/install-deps.sh binutils
 # A build folder of its own: the other builds here link the Swift runtime dynamically.
 build=(swift build -c release --static-swift-stdlib --scratch-path .build-static)
 "${build[@]}" --product tessera
-if $build_only; then exit 0; fi
 binary="$("${build[@]}" --show-bin-path)/tessera"
 # The manual page's text is the commands' help, the same in any build: it comes from the build
 # the run and test commands share (scripts/run.sh), not from one more.
