@@ -86,10 +86,11 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The index named by --index or the configuration, when there is one: inspecting files
-    /// needs none, so only an index asked for by name must exist.
+    /// needs none, so only an index asked for by name must open (the configuration's may be
+    /// missing, or of an older schema until the next scan migrates it).
     private func indexToConsult() throws -> PhotoIndex? {
         let configuration = try store.configuration()
-        guard store.index != nil || (try? FileSystem.status(of: configuration.index)) != nil else { return nil }
+        guard store.index != nil else { return try? store.openIndex(configuration, readOnly: true) }
         return try store.openIndex(configuration, readOnly: true)
     }
 

@@ -94,7 +94,7 @@ struct ScanCommand: AsyncParsableCommand {
         case .success(let value): summary = value
         case .failure(let error): throw CLIError(error.description)
         }
-        report(summary, configuration: configuration, index: index)
+        report(summary, configuration: configuration)
         if summary.state == .interrupted { throw ExitCode(130) }
         // The configuration keeps an album site: bring it up to date, as the daemon does.
         if let directory = configuration.albumDirectory, !json {
@@ -112,19 +112,19 @@ struct ScanCommand: AsyncParsableCommand {
         guard let summary = outcome.finished else {
             throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
         }
-        report(summary, configuration: configuration, index: try? store.openIndex(configuration, readOnly: true))
+        report(summary, configuration: configuration)
         if summary.state == .interrupted { throw ExitCode(130) }
         if summary.state == .failed { throw ExitCode(1) }
     }
 
-    /// The summary, and what the index holds now (`index`, when it can be read).
-    private func report(_ summary: ScanSummary, configuration: Configuration, index: PhotoIndex?) {
+    /// The summary: what the scan did, where everything is, and what still cannot be read (the
+    /// library's totals are `status`'s: counting a million rows is not a rescan's cost).
+    private func report(_ summary: ScanSummary, configuration: Configuration) {
         if json {
             try? printJSON(summary)
             return
         }
         var lines = ["Scan \(summary.state) in \(Wording.duration(summary.elapsed)): \(summary.counts)"]
-        if let totals = try? index?.totals() { lines.append("Library:    \(totals.summary)") }
         lines += ["Index:      \(configuration.index)", "Thumbnails: \(configuration.cache)"]
         lines += summary.offline.map { "Offline:    \($0), kept as it was" }
         if let failing = summary.failing, failing > 0 {

@@ -173,6 +173,31 @@ struct InspectCommandTests {
         #expect(((json as? [String: Any])?["renditions"] as? [Any])?.count == 4, "\(json)")
     }
 
+    /// The configuration's index is consulted only when it opens: one of an older schema (until
+    /// the next scan migrates it) leaves `inspect` reading files as ever; one named with --index
+    /// must open.
+    @Test func anIndexThatCannotBeReadNowDoesNotStopInspect() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 1, width: 200)
+        let store = ScanCommandTests.store(directory)
+        #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
+        let index = directory.appending("index.sqlite")
+        let older = Process()
+        older.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        older.arguments = [index, "PRAGMA user_version = 9"]
+        try older.run()
+        older.waitUntilExit()
+        let config = directory.appending("tessera.yaml")
+        try "index: \(index)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let photo = photos + "/album0/p0.jpg"
+        let configured = try TesseraProcess.run(["inspect", photo, "--config", config])
+        #expect(configured.status == 0 && configured.stdout.contains("  Image\n") && !configured.stdout.contains("In the index"),
+                "\(configured.stdout) \(configured.stderr)")
+        let named = try TesseraProcess.run(["inspect", photo, "--index", index])
+        #expect(named.status != 0 && named.stderr.contains("needs a scan to migrate it"), "\(named.stderr)")
+    }
+
     /// `--files-from <(find …)` hands Tessera a pipe, and an empty list may be /dev/null: neither is a regular file.
     @Test func aListIsReadFromAPipeOrADevice() throws {
         let directory = try TemporaryDirectory()

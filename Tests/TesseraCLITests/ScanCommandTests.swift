@@ -143,7 +143,6 @@ struct ScanCommandTests {
         // when nothing changes, the rescan still says the file cannot be read, and how to see why,
         let again = try TesseraProcess.run(["scan", photos] + store)
         #expect(again.stdout.contains("5 files: 5 unchanged\n"), "\(again.stdout)")
-        #expect(again.stdout.contains("Library:    4 photos in 3 albums; 1 file with errors"), "\(again.stdout)")
         let hint = try #require(again.stdout.split(separator: "\n").first { $0.hasPrefix("1 file cannot be read; which and why: ") })
         // in a command that works as printed (this binary, the same index),
         let words = hint.split(separator: ": ", maxSplits: 1)[1].split(separator: " ").map(String.init)
