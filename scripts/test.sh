@@ -4,7 +4,7 @@
 # the headless-Chromium check of the album pages, a newcomer's first run in tmux, and the systemd
 # check (a booted container; needs root). Fails when any test fails or none ran.
 # Everything is built twice at most, once per configuration: the build the run command shares
-# (release, testable) and the static one the systemd check installs. About 12 minutes from a
+# (release, testable) and the static one the systemd check installs. About 14 minutes from a
 # fresh clone on two cores; about 9 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
