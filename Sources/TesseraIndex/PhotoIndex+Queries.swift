@@ -114,17 +114,33 @@ extension PhotoIndex {
         }
     }
 
+    /// Whether the index holds files directly inside `folder` (an album: compared by its exact bytes).
+    public func isAlbum(_ folder: FilePath) throws(IndexError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM albums WHERE path = ?"), arguments: [Data(folder.rawBytes)]) ?? false
+        }
+    }
+
     /// The row of the file at `path` (compared by its exact bytes), whatever its status; nil when
     /// the index has none.
     public func file(at path: FilePath) throws(IndexError) -> PhotoRecord? {
         try read { db in
+            // Statements cached on the connection: `inspect` asks this once per file, and preparing
+            // them was most of its cost.
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?",
+                db.cachedStatement(sql: "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"),
                 arguments: [Data(path.rawBytes)])
             else { return nil }
             let id: Int64 = row["id"]
             var record = Self.record(row, renditions: try Self.renditions(of: [id], db)[id] ?? [])
-            record.livePhotoVideo = try Self.livePhotoVideos(of: [id], db)[id]
+            // The live_photos view compares names across the album: asked only when the album
+            // holds a video at all (`photos_kind` answers that at once).
+            let album: Int64 = row["album_id"]
+            if !record.format.isVideo,
+               try Bool.fetchOne(
+                   db.cachedStatement(sql: "SELECT 1 FROM photos WHERE kind <> 'photo' AND album_id = ? LIMIT 1"), arguments: [album]) == true {
+                record.livePhotoVideo = try Self.livePhotoVideos(of: [id], db)[id]
+            }
             return record
         }
     }

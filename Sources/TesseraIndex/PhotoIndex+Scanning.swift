@@ -165,7 +165,7 @@ extension PhotoIndex {
                 SELECT photo_id, kind, size, width, height, bytes, path, source FROM renditions
                 WHERE photo_id IN (\(marks)) ORDER BY kind, size
                 """
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Array(chunk))) {
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(Array(chunk))) {
                 guard let kind = RenditionSpec.Kind(rawValue: row["kind"]) else { continue }
                 found[row["photo_id"], default: []].append(RenditionEntry(
                     spec: RenditionSpec(kind, row["size"]), width: row["width"], height: row["height"], bytes: row["bytes"],

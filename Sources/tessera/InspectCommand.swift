@@ -68,12 +68,12 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         var sidecars = SidecarFinder()
         let paths = try files.map(CommandLinePath.path) + (filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
-        let index = try indexToConsult()
+        var indexed = try indexToConsult().map(IndexedFiles.init)
         var array = JSONArrayPrinter()
         var failed = false
         for (number, path) in paths.enumerated() {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
-            if let index, let record = try? index.file(at: Self.indexedPath(of: path)) { report.addIndexFields(of: record) }
+            if let record = indexed?.record(of: path) { report.addIndexFields(of: record) }
             failed = failed || report.error != nil
             switch (json, paths.count) {
             case (true, 1): try printJSON(report)
@@ -94,13 +94,31 @@ struct InspectCommand: ParsableCommand {
         return try store.openIndex(configuration, readOnly: true)
     }
 
-    /// `path` as the index records it: absolute, its folder with symbolic links resolved (the
-    /// scan resolves its roots so).
-    static func indexedPath(of path: FilePath) -> FilePath {
-        let absolute = FileSystem.absolute(path)
-        guard let name = absolute.lastComponent else { return absolute }
-        let folder = absolute.removingLastComponent()
-        return ((try? FileSystem.canonicalPath(folder)) ?? folder).appending(name)
+    /// The index's rows of inspected files, asked once per folder whether the index holds it:
+    /// the files of `find ~ | inspect` mostly lie in folders it does not, and those cost no
+    /// query each.
+    private struct IndexedFiles {
+        let index: PhotoIndex
+        /// A folder as given → where the index records it (absolute, links resolved, as the scan
+        /// resolves its roots), or nil when the index holds no file there.
+        private var folders: [FilePath: FilePath?] = [:]
+
+        init(_ index: PhotoIndex) { self.index = index }
+
+        mutating func record(of path: FilePath) -> PhotoRecord? {
+            guard let name = path.lastComponent else { return nil }
+            let given = path.removingLastComponent()
+            let folder: FilePath?
+            if let known = folders[given] {
+                folder = known
+            } else {
+                let absolute = FileSystem.absolute(given)
+                let canonical = (try? FileSystem.canonicalPath(absolute)) ?? absolute
+                folder = (try? index.isAlbum(canonical)) == true ? canonical : nil
+                folders[given] = folder
+            }
+            return folder.flatMap { try? index.file(at: $0.appending(name)) }
+        }
     }
 
     /// Every fact of the JSON, grouped and rounded for a person at a terminal (the JSON keeps
