@@ -75,13 +75,18 @@ public struct DesktopThumbnailCache: Sendable {
     private static let unescaped = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,-./:=@_~".utf8))
 
     /// Where the thumbnail of `path` of `size` lives.
-    public func path(of path: FilePath, size: Size) -> FilePath {
-        root.appending(size.rawValue).appending(MD5.hex(Array(Self.uri(of: path).utf8)) + ".png")
-    }
+    public func path(of path: FilePath, size: Size) -> FilePath { location(Self.fileName(of: path), size: size) }
 
     /// Where the failure entry of `path` lives.
-    public func failurePath(of path: FilePath) -> FilePath {
-        root.appending("fail").appending("tessera-\(TesseraVersion.current)").appending(MD5.hex(Array(Self.uri(of: path).utf8)) + ".png")
+    public func failurePath(of path: FilePath) -> FilePath { failureLocation(Self.fileName(of: path)) }
+
+    /// `<md5 of the URI>.png`, the name of every entry of `path`.
+    static func fileName(of path: FilePath) -> String { MD5.hex(Array(uri(of: path).utf8)) + ".png" }
+
+    private func location(_ name: String, size: Size) -> FilePath { root.appending(size.rawValue).appending(name) }
+
+    private func failureLocation(_ name: String) -> FilePath {
+        root.appending("fail").appending("tessera-\(TesseraVersion.current)").appending(name)
     }
 
     /// Writes the thumbnails of `original` from `images`, its upright fits by size (those of
@@ -93,14 +98,15 @@ public struct DesktopThumbnailCache: Sendable {
     public func write(
         _ images: [Size: PixelBuffer], of original: Original, width: Int, height: Int
     ) throws(PhotoError) {
+        let name = Self.fileName(of: original.path)
+        let text = entries(original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
         for (size, image) in images.sorted(by: { $0.key < $1.key }) {
-            let text = entries(original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
             guard let png = PNGText.replacing(text, in: try PNGEncoder.encode(image, fast: true)) else {
                 throw PhotoError(.encode, path: original.path, "cannot write the desktop thumbnail's text")
             }
-            try store(png, at: path(of: original.path, size: size))
+            try store(png, at: location(name, size: size))
         }
-        try? FileSystem.removeFile(failurePath(of: original.path))
+        try? FileSystem.removeFile(failureLocation(name))
     }
 
     /// Records that `original` cannot be read: a one-pixel PNG with its URI and mtime.
@@ -113,33 +119,26 @@ public struct DesktopThumbnailCache: Sendable {
     }
 
     /// Moves the thumbnails of a file renamed from `old` to `original.path`: each one's text
-    /// rewritten for the new URI, without decoding the photo again. Returns whether every size
-    /// was there to move (when not, the file needs rendering).
-    public func move(from old: FilePath, to original: Original) -> Bool {
-        var complete = true
+    /// rewritten for the new URI, without decoding the photo again. A size that was not there
+    /// stays missing until the photo changes (file managers make their own meanwhile).
+    public func move(from old: FilePath, to original: Original) {
+        let (from, to) = (Self.fileName(of: old), Self.fileName(of: original.path))
         for size in sizes {
-            let from = path(of: old, size: size)
-            defer { try? FileSystem.removeFile(from) }
-            guard let png = FileSystem.smallFileContents(from, limit: 16 << 20) else {
-                complete = false
-                continue
-            }
+            let source = location(from, size: size)
+            defer { try? FileSystem.removeFile(source) }
+            guard let png = FileSystem.smallFileContents(source, limit: 16 << 20) else { continue }
             let kept = PNGText.entries(of: png).filter { $0.key.hasPrefix("Thumb::Image::") }.sorted { $0.key < $1.key }
-            guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png),
-                  (try? store(moved, at: path(of: original.path, size: size))) != nil
-            else {
-                complete = false
-                continue
-            }
+            guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png) else { continue }
+            try? store(moved, at: location(to, size: size))
         }
-        try? FileSystem.removeFile(failurePath(of: old))
-        return complete
+        try? FileSystem.removeFile(failureLocation(from))
     }
 
     /// Removes every thumbnail and the failure entry of the file at `path`.
     public func remove(_ path: FilePath) {
-        for size in Size.allCases { try? FileSystem.removeFile(self.path(of: path, size: size)) }
-        try? FileSystem.removeFile(failurePath(of: path))
+        let name = Self.fileName(of: path)
+        for size in Size.allCases { try? FileSystem.removeFile(location(name, size: size)) }
+        try? FileSystem.removeFile(failureLocation(name))
     }
 
     private func entries(_ original: Original, extra: [(String, String)]) -> [(key: String, value: String)] {

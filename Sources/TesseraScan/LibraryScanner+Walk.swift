@@ -137,7 +137,7 @@ extension LibraryScanner {
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                             // Its desktop thumbnails follow it, their text rewritten for the new name.
-                            _ = desktop?.move(from: moved.path, to: Self.original(path, identity))
+                            desktop?.move(from: moved.path, to: Self.original(path, identity))
                         } else {
                             push(Job(path: path, albumPath: directory, root: root, identity: identity, change: .new, sidecar: sidecar))
                         }
