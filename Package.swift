@@ -59,6 +59,13 @@ let package = Package(
         .systemLibrary(  // TesseraMetadata
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(  // TesseraJXL
+            // No pkgConfig: libjxl.pc adds a -D flag SwiftPM refuses; the module map links it.
+            name: "CJXL",
+            providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(  // TesseraJXL
+            name: "CBrotli", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libswscale-dev): its headers at build time, its
         // libraries opened on first use (see its header).
         .target(  // TesseraVideo
@@ -76,15 +83,19 @@ let package = Package(
             dependencies: ["CFFmpeg", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .target(
+            name: "TesseraJXL",
+            dependencies: ["CBrotli", "CJXL", "TesseraSystem"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraSystem", "TesseraVideo",
+                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraJXL", "TesseraSystem", "TesseraVideo",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraMetadata", "TesseraSystem", "TesseraVideo"],
+            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraJXL", "TesseraMetadata", "TesseraSystem", "TesseraVideo"],
             swiftSettings: swiftSettings),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C-facing test suites (libjpeg, libpng, LittleCMS, libwebp, libheif, LibRaw, libexif, Exempi, FFmpeg, zlib, SQLite settings) under AddressSanitizer
+# The C-facing test suites (libjpeg, libpng, LittleCMS, libwebp, libheif, libjxl, Brotli, LibRaw, libexif, Exempi, FFmpeg, zlib, SQLite settings) under AddressSanitizer
 # and LeakSanitizer: any memory error or leak outside the XCTest runner's own objects fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,7 +7,7 @@ scripts/install-deps.sh
 suppressions=$(mktemp)
 trap 'rm -f "$suppressions"' EXIT
 # The test runner keeps two small objects alive until exit, and Foundation's Process.run (the
-# tests run ffmpeg and heif-enc) a weak reference; they are not ours.
+# tests run ffmpeg, heif-enc and cjxl) a weak reference; they are not ours.
 printf 'leak:libXCTest.so\nleak:Foundation7ProcessC3run\n' > "$suppressions"
 LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0" \
   swift test --sanitize=address --scratch-path .build-asan \

@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 # HEIF/AVIF renditions, tone-mapped HDR among them; heif-enc (with the x265 plugin) makes HEIFs
 # the corpus lacks. exiftool (libimage-exiftool-perl): the reference for metadata agreement.
 # python3-gi and gir1.2-gnomedesktop-3.0: GNOME's thumbnail factory, which reads the desktop thumbnails.
+# libjxl-tools: cjxl makes the JPEG XL files the tests decode.
 scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
-  libimage-exiftool-perl python3-gi gir1.2-gnomedesktop-3.0
+  libimage-exiftool-perl python3-gi gir1.2-gnomedesktop-3.0 libjxl-tools
 scripts/install-libheif.sh libheif-examples libheif-plugin-x265
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

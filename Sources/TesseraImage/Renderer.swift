@@ -1,6 +1,7 @@
 public import TesseraSystem
 public import SystemPackage
 public import TesseraMetadata
+import TesseraJXL
 import TesseraVideo
 
 /// Makes every rendition of a photo from one decode: aspect-fill squares and aspect-true
@@ -251,6 +252,30 @@ public final class Renderer {
                 return decoded
             }
             return try decode(decoder.primary())
+        case .jxl:
+            let decoder: JXLDecoder, info: JXLImageInfo
+            do throws(JXLError) {
+                decoder = try JXLDecoder(stream: reader.stream())
+                info = try decoder.info()
+            } catch {
+                throw PhotoError(jxl: error)
+            }
+            try Self.checkMemory(info.memoryNeeded, plan: plan, limit: limit, metadata: metadata)
+            // A frame's DC is the image at 1/8 of its detail: enough when an eighth covers every rendition.
+            let dcOnly = plan.jpegNumerator(width: info.width, height: info.height) == 1
+            let image: JXLDecoder.Image
+            do throws(JXLError) {
+                image = try decoder.decode(dcOnly: dcOnly, memoryLimit: limit - plan.memoryNeeded)
+            } catch {
+                throw PhotoError(jxl: error)
+            }
+            let factor = plan.shrinkFactor(width: image.width, height: image.height)
+            let whole = PixelBuffer(width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
+            image.warning.map { warnings.append($0) }
+            (raw, scale, source, profile) = (
+                .rgb(factor > 1 ? BoxShrinker.shrink(whole, factor: factor) : whole), 1 / Double(factor),
+                image.dcOnly ? .jxlDC : .decoded, image.iccProfile
+            )
         case .raw:
             guard let header = metadata.raw else { throw PhotoError(.corrupt, "RAW file without its header") }
             let decoded = try decodeRAWPreview(reader, header: header, metadata: metadata, plan: plan, limit: limit)

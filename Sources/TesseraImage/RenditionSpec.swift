@@ -52,6 +52,8 @@ public enum RenditionSource: String, Sendable, Codable {
     case exifThumbnail = "exif-thumbnail"
     /// A thumbnail image of a HEIF or AVIF file.
     case heifThumbnail = "heif-thumbnail"
+    /// The DC of a JPEG XL frame: its image at 1/8 of the detail, the rest of the file unread.
+    case jxlDC = "jxl-dc"
     /// The JPEG preview embedded in a camera RAW file.
     case rawPreview = "raw-preview"
     /// A video's poster frame (`PosterFrame`).

@@ -1,3 +1,5 @@
+import TesseraJXL
+
 /// The container format of a file, decided by its magic bytes, never by its name: a photo's,
 /// or a video's (whose frames FFmpeg decodes).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
@@ -7,6 +9,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC images (HEIC), or any other HEIF brand.
     case heif
     case avif
+    /// JPEG XL: a bare codestream or an ISO BMFF-style container (ISO/IEC 18181-2).
+    case jxl
     /// A camera RAW file (NEF, CR2, CR3, ARW, DNG, ORF, RW2, RAF, PEF, CRW…), read by LibRaw.
     case raw
     /// ISO base media (`ftyp` isom, mp41, mp42, avc1…), QuickTime (`ftyp qt  `, or a file that
@@ -27,7 +31,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     public var isVideo: Bool {
         switch self {
         case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS: true
-        case .jpeg, .png, .webp, .heif, .avif, .raw, .unsupported: false
+        case .jpeg, .png, .webp, .heif, .avif, .jxl, .raw, .unsupported: false
         }
     }
 
@@ -43,6 +47,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         let bytes = Array(prefix.prefix(magicLength))
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: PNGHeader.signature) { return .png }
+        if bytes.starts(with: JXLContainer.signature) || bytes.starts(with: JXLContainer.codestreamSignature) { return .jxl }
         // RIFF, a little-endian length, then the form type.
         if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)) {
             return .webp

@@ -1,4 +1,5 @@
 public import TesseraSystem
+import TesseraJXL
 import Foundation
 public import SystemPackage
 import TesseraVideo
@@ -59,6 +60,7 @@ public enum MetadataReader {
         var png: PNGHeader?
         var webp: WebPHeader?
         var heif: HEIFHeader?
+        var jxl: JXLHeader?
         var raw: RAWHeader?
         var video: VideoFacts?
         var tiff: [UInt8]?
@@ -93,6 +95,13 @@ public enum MetadataReader {
             coding = header.coding(format)
             tiff = header.exif
             heif = header
+        case .jxl:
+            let header = try JXLHeader.read(bytes)
+            (width, height, depth) = (header.info.width, header.info.height, header.info.bitsPerSample)
+            coding = header.coding
+            tiff = header.container.exif
+            warnings += header.container.warnings
+            jxl = header
         case .raw:
             let header = try RAWHeader.read(bytes)
             (width, height, depth) = (header.width, header.height, 16)
@@ -129,7 +138,7 @@ public enum MetadataReader {
         warnings += exifFields?.warnings ?? []
         // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
         var embedded: XMPFields?
-        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, raw?.xmp, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
+        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, jxl?.container.xmp, raw?.xmp, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
             let (fields, warning) = XMPReader.read(packet: packet)
             warning.map { warnings.append($0) }
             embedded = fields
@@ -148,10 +157,11 @@ public enum MetadataReader {
         let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
         let exif = Precedence.camera(exif: exifFields, xmp: edited)
 
-        var orientation = heif?.orientation ?? raw?.orientation ?? video?.orientation ?? 1
+        var orientation = heif?.orientation ?? jxl?.info.orientation ?? raw?.orientation ?? video?.orientation ?? 1
         var orientationRule = heif != nil ? "HEIF transformations (irot, imir)"
+            : jxl != nil ? "the JPEG XL codestream header"
             : video != nil ? "the video's display matrix" : "LibRaw's reading of the RAW file"
-        if heif == nil, video == nil, raw?.readByLibRaw != true {
+        if heif == nil, jxl == nil, video == nil, raw?.readByLibRaw != true {
             (orientation, orientationRule) = Precedence.orientation(
                 exif: exifFields?.orientation, sidecar: sidecarFields?.orientation, embedded: embedded?.orientation,
                 warnings: &warnings)
@@ -179,7 +189,7 @@ public enum MetadataReader {
         }
         var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, raw: raw, video: video, exif: exif, xmp: edited,
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, jxl: jxl, raw: raw, video: video, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
         if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {

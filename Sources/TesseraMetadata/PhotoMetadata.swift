@@ -1,4 +1,5 @@
 public import Foundation
+import TesseraJXL
 public import TesseraVideo
 
 /// Everything Tessera reads from one file without decoding its pixels.
@@ -16,6 +17,7 @@ public struct PhotoMetadata: Sendable {
     public var png: PNGHeader?
     public var webp: WebPHeader?
     public var heif: HEIFHeader?
+    public var jxl: JXLHeader?
     public var raw: RAWHeader?
     /// A video's container facts; its renditions come from its poster frame.
     public var video: VideoFacts?
@@ -51,7 +53,7 @@ public struct PhotoMetadata: Sendable {
     /// or a HEIF `nclx` box): colour management may change its pixels.
     public var hasICCProfile: Bool {
         jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil || heif?.iccProfile != nil
-            || heif?.nclx != nil
+            || heif?.nclx != nil || jxl?.info.iccProfile != nil
     }
 
     /// Size after orientation: width and height swap for orientations 5–8.

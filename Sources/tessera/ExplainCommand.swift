@@ -61,6 +61,8 @@ struct ExplainCommand: ParsableCommand {
         if let raw = metadata.raw {
             source = raw.previews.first.map { "the largest embedded preview, \($0.width)×\($0.height) at offset \($0.offset)" }
                 ?? (raw.readByLibRaw && raw.previewWidth != nil ? "LibRaw's embedded preview" : "none: no preview found")
+        } else if metadata.format == .jxl {
+            source = "the photo itself: only its frame's DC (1/8 of the detail, the rest of the file unread) when that covers every rendition"
         } else if let previews = metadata.jpeg?.previews, !previews.isEmpty {
             source = "the photo, or an embedded preview (\(previews.map(\.kind.rawValue).joined(separator: ", "))) that covers a rendition"
         }
@@ -82,6 +84,7 @@ struct ExplainCommand: ParsableCommand {
             metadata.heif.flatMap { heif in
                 heif.cleanAperture.map { _ in "HEIF clean aperture (clap) of the primary image's \(heif.width)×\(heif.height) (ispe)" }
             } ?? "HEIF ispe property of the primary image"
+        case .jxl: "the JPEG XL codestream's size header (libjxl)"
         case .raw: "LibRaw's image size, or the RAW file's own IFDs"
         case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
             "the video stream's coded frame size (FFmpeg), before its display rotation"

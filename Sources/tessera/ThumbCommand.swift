@@ -22,7 +22,7 @@ struct ThumbCommand: ParsableCommand {
             stderr and the others go on.
             """)
 
-    @Argument(help: "Photo files: JPEG, PNG, WebP, HEIF, AVIF, camera RAW.", completion: .file())
+    @Argument(help: "Photo files: JPEG, PNG, WebP, HEIF, AVIF, JPEG XL, camera RAW.", completion: .file())
     var files: [String]
 
     @Option(name: .customLong("size"), help: "A square of this side in pixels (repeatable).")

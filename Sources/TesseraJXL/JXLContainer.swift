@@ -1,0 +1,163 @@
+import CBrotli
+public import TesseraSystem
+
+/// What a JPEG XL file's container boxes hold besides the image: its EXIF and XMP, and whether
+/// it keeps what rebuilds the JPEG it was made from (ISO/IEC 18181-2).
+///
+/// The boxes are walked by their headers, seeking past the codestream, so a file's metadata costs
+/// a few reads whatever its size. A bare codestream (`FF 0A`) has no boxes and no metadata.
+public struct JXLContainer: Sendable, Equatable {
+    /// Whether the file is a container (else a bare codestream).
+    public var isContainer = false
+    /// The TIFF structure of the `Exif` box (its leading offset applied).
+    public var exif: [UInt8]?
+    /// The packet of the `xml ` box.
+    public var xmp: [UInt8]?
+    /// Whether a `jbrd` box keeps what rebuilds the original JPEG bit for bit.
+    public var jpegReconstruction = false
+    /// Problems that lose a box, not the photo.
+    public var warnings: [String] = []
+
+    /// The first twelve bytes of a container: its signature box.
+    public static let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+    /// The first two bytes of a bare codestream.
+    public static let codestreamSignature: [UInt8] = [0xFF, 0x0A]
+
+    /// The largest metadata box read, compressed or not; larger ones are skipped with a warning.
+    static let maximumBoxBytes = 16 << 20
+
+    /// Reads the boxes of the file `reader` holds.
+    public static func read(_ reader: borrowing FileReader) throws(JXLError) -> JXLContainer {
+        var container = JXLContainer()
+        guard reader.prefix.starts(with: signature) else { return container }
+        container.isContainer = true
+        var offset: Int64 = 0
+        var boxes = 0
+        while offset < reader.size {
+            boxes += 1
+            guard boxes <= 10_000 else {
+                container.warnings.append("boxes after the first 10,000 are not read")
+                break
+            }
+            guard let header = try? reader.readExactly(at: offset, count: min(16, Int(reader.size - offset)), what: "box"),
+                  header.count >= 8
+            else { throw JXLError(.truncated, "the file ends inside a box header") }
+            var size = Int64(header.bigEndian32(0))
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            var start = offset + 8
+            if size == 1 {
+                guard header.count >= 16 else { throw JXLError(.truncated, "the file ends inside a box header") }
+                size = Int64(truncatingIfNeeded: UInt64(header.bigEndian32(8)) << 32 | UInt64(header.bigEndian32(12)))
+                start += 8
+            } else if size == 0 {
+                size = reader.size - offset
+            }
+            guard size >= start - offset else {
+                throw JXLError(.corrupt, "box \"\(type.trimmingCharacters())\" at \(offset) declares \(size) bytes, less than its header")
+            }
+            guard size <= reader.size - offset else {
+                // A file cut short: the decoder says what that costs the image.
+                if type != "jxlc" && type != "jxlp" {
+                    container.warnings.append("the file ends inside its \"\(type.trimmingCharacters())\" box")
+                }
+                break
+            }
+            let length = Int(size - (start - offset))
+            switch type {
+            case "Exif", "xml ":
+                container.keep(type, try payload(reader, at: start, count: length, type: type, warnings: &container.warnings))
+            case "brob":
+                guard length >= 4, let compressed = try payload(reader, at: start, count: length, type: type, warnings: &container.warnings)
+                else { break }
+                let inner = String(decoding: compressed.prefix(4), as: UTF8.self)
+                guard inner == "Exif" || inner == "xml " else { break }
+                if let content = Brotli.decompress(compressed.dropFirst(4), limit: maximumBoxBytes) {
+                    container.keep(inner, content)
+                } else {
+                    container.warnings.append("the compressed \"\(inner.trimmingCharacters())\" box cannot be decompressed")
+                }
+            case "jbrd":
+                container.jpegReconstruction = true
+            default:
+                break
+            }
+            offset += size
+        }
+        return container
+    }
+
+    /// A box's content, or nil (with a warning) when it is larger than any metadata should be.
+    private static func payload(
+        _ reader: borrowing FileReader, at offset: Int64, count: Int, type: String, warnings: inout [String]
+    ) throws(JXLError) -> [UInt8]? {
+        guard count <= maximumBoxBytes else {
+            warnings.append("the \"\(type.trimmingCharacters())\" box of \(count) bytes is too large to read")
+            return nil
+        }
+        do {
+            return try reader.readExactly(at: offset, count: count, what: "box")
+        } catch {
+            throw JXLError(.truncated, "the file ends inside its \"\(type.trimmingCharacters())\" box")
+        }
+    }
+
+    /// Keeps the first box of each kind, as readers do.
+    private mutating func keep(_ type: String, _ content: [UInt8]?) {
+        guard let content else { return }
+        if type == "xml " {
+            if xmp == nil { xmp = content }
+            return
+        }
+        // The Exif box starts with the offset of the TIFF header within the rest.
+        guard exif == nil, content.count >= 4 else { return }
+        let skip = Int(content.bigEndian32(0))
+        guard skip <= content.count - 4 else {
+            warnings.append("the Exif box's TIFF offset \(skip) lies outside it")
+            return
+        }
+        exif = Array(content[(4 + skip)...])
+    }
+}
+
+extension Collection<UInt8> where Index == Int {
+    /// The big-endian 32-bit number at `offset` from the start.
+    func bigEndian32(_ offset: Int) -> UInt32 {
+        let base = startIndex + offset
+        return UInt32(self[base]) << 24 | UInt32(self[base + 1]) << 16 | UInt32(self[base + 2]) << 8 | UInt32(self[base + 3])
+    }
+}
+
+extension String {
+    /// Without the padding spaces of a four-character box type.
+    func trimmingCharacters() -> String {
+        String(reversed().drop { $0 == " " }.reversed())
+    }
+}
+
+/// Brotli decompression of a whole buffer, with a cap on what it may produce.
+enum Brotli {
+    static func decompress(_ input: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
+        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { return nil }
+        defer { BrotliDecoderDestroyInstance(state) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        return input.withUnsafeBufferPointer { source -> [UInt8]? in
+            var availableIn = source.count
+            var next = source.baseAddress
+            while true {
+                var availableOut = chunk.count
+                let result = chunk.withUnsafeMutableBufferPointer { target -> BrotliDecoderResult in
+                    var out = target.baseAddress
+                    return BrotliDecoderDecompressStream(state, &availableIn, &next, &availableOut, &out, nil)
+                }
+                output += chunk[..<(chunk.count - availableOut)]
+                guard output.count <= limit else { return nil }
+                switch result {
+                case BROTLI_DECODER_RESULT_SUCCESS: return output
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
+                default: return nil  // an error, or input that ends too soon
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import CJXL
+public import TesseraSystem
+
+/// A JPEG XL file decoded by libjxl, reading the file as a stream: its header first, then, if
+/// asked, the first frame's pixels, at full detail or from its DC (1/8 resolution) alone.
+///
+/// It owns the `JxlDecoder` and the input buffer libjxl reads from, and frees both on every
+/// path. Orientation is left to the caller (libjxl is told to keep the stored frame), so that it
+/// is applied once, as for every other format. Give each thread its own.
+///
+/// ```swift
+/// let decoder = try JXLDecoder(stream: reader.stream())
+/// let info = try decoder.info()
+/// let image = try decoder.decode(dcOnly: true, memoryLimit: 192 << 20)
+/// ```
+public final class JXLDecoder {
+    private let decoder: OpaquePointer
+    private let stream: ByteStream
+    /// libjxl reads from here: what it has not processed yet, then the next bytes of the file.
+    private var input: UnsafeMutableRawBufferPointer
+    private var filled = 0
+    private var atEnd = false
+    private var inputClosed = false
+    private var header: JXLImageInfo?
+    private var decoded = false
+    /// Whether a frame's DC has been decoded, so that a flush can show it.
+    private var sawDC = false
+
+    /// What the decoder gives.
+    public struct Image: Sendable {
+        public var width: Int
+        public var height: Int
+        /// 3 (RGB) or 4 (RGBA, straight alpha).
+        public var channels: Int
+        public var pixels: [UInt8]
+        /// The colour space of `pixels` as an ICC profile.
+        public var iccProfile: [UInt8]?
+        /// Whether only the frame's DC was decoded (an image of 1/8 the detail, at full size).
+        public var dcOnly: Bool
+        /// Set when the file ended early and what it held is shown.
+        public var warning: String?
+    }
+
+    /// Starts a decoder over `stream`; nothing is read yet.
+    public init(stream: ByteStream) throws(JXLError) {
+        guard let decoder = JxlDecoderCreate(nil) else { throw JXLError(.unsupported, "libjxl cannot create a decoder") }
+        self.decoder = decoder
+        self.stream = stream
+        input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME_PROGRESSION.rawValue
+            | JXL_DEC_FULL_IMAGE.rawValue
+        guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
+              JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+              JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+              JxlDecoderSetProgressiveDetail(decoder, kDC) == JXL_DEC_SUCCESS
+        else { throw JXLError(.unsupported, "libjxl refuses the decoder's settings") }
+    }
+
+    deinit {
+        JxlDecoderDestroy(decoder)
+        input.deallocate()
+    }
+
+    /// The codestream header: size, orientation, samples and colour space. Reads only as much of
+    /// the file as the header takes.
+    public func info() throws(JXLError) -> JXLImageInfo {
+        if let header { return header }
+        var basic = JxlBasicInfo()
+        while true {
+            let status = JxlDecoderProcessInput(decoder)
+            if status == JXL_DEC_NEED_MORE_INPUT {
+                guard try feed(chunk: 64 << 10, limit: 16 << 20) || closeInput() else {
+                    throw JXLError(.truncated, "the file ends inside the JPEG XL header")
+                }
+            } else if status == JXL_DEC_BASIC_INFO {
+                guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
+                    throw JXLError(.corrupt, "the JPEG XL header cannot be read")
+                }
+            } else if status == JXL_DEC_COLOR_ENCODING {
+                let made = try colour(basic)
+                header = made
+                return made
+            } else if inputClosed {
+                // libjxl fails, rather than waiting, once told there is no more to come.
+                throw JXLError(.truncated, "the file ends inside the JPEG XL header")
+            } else {
+                throw JXLError(.corrupt, "the JPEG XL header is damaged")
+            }
+        }
+    }
+
+    /// The image info from `basic` and the colour encoding libjxl has just read; for an XYB
+    /// image, asks libjxl for sRGB pixels (it converts XYB to any colour space exactly).
+    private func colour(_ basic: JxlBasicInfo) throws(JXLError) -> JXLImageInfo {
+        guard basic.xsize > 0, basic.ysize > 0 else { throw JXLError(.corrupt, "a JPEG XL image of no pixels") }
+        var encoding = JxlColorEncoding()
+        let named = JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding) == JXL_DEC_SUCCESS
+        let isSRGB = named && encoding.white_point == JXL_WHITE_POINT_D65 && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+            && (encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB)
+        let gray = basic.num_color_channels == 1
+        if basic.uses_original_profile == JXL_FALSE {
+            var srgb = JxlColorEncoding()
+            srgb.color_space = gray ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB
+            srgb.white_point = JXL_WHITE_POINT_D65
+            srgb.primaries = JXL_PRIMARIES_SRGB
+            srgb.transfer_function = JXL_TRANSFER_FUNCTION_SRGB
+            srgb.rendering_intent = JXL_RENDERING_INTENT_RELATIVE
+            _ = JxlDecoderSetPreferredColorProfile(decoder, &srgb)
+        }
+        return JXLImageInfo(
+            width: Int(basic.xsize), height: Int(basic.ysize), orientation: Int(basic.orientation.rawValue),
+            bitsPerSample: Int(basic.bits_per_sample), exponentBits: Int(basic.exponent_bits_per_sample),
+            alphaBits: Int(basic.alpha_bits), isGray: gray, isAnimated: basic.have_animation != JXL_FALSE,
+            isXYB: basic.uses_original_profile == JXL_FALSE,
+            iccProfile: isSRGB ? nil : iccProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL),
+            colorSpace: named ? Self.name(encoding) : "ICC profile")
+    }
+
+    /// The colour profile libjxl gives for `target`, or nil.
+    private func iccProfile(_ target: JxlColorProfileTarget) -> [UInt8]? {
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0, size <= 64 << 20 else {
+            return nil
+        }
+        var profile = [UInt8](repeating: 0, count: size)
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, target, &profile, size) == JXL_DEC_SUCCESS else { return nil }
+        return profile
+    }
+
+    /// A colour encoding as people name it.
+    private static func name(_ encoding: JxlColorEncoding) -> String {
+        let transfer = encoding.transfer_function
+        if transfer == JXL_TRANSFER_FUNCTION_PQ { return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 PQ" : "PQ" }
+        if transfer == JXL_TRANSFER_FUNCTION_HLG { return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 HLG" : "HLG" }
+        let linear = transfer == JXL_TRANSFER_FUNCTION_LINEAR ? "linear " : ""
+        if encoding.color_space == JXL_COLOR_SPACE_GRAY { return "\(linear)grey" }
+        switch encoding.primaries {
+        case JXL_PRIMARIES_SRGB: return "\(linear)sRGB"
+        case JXL_PRIMARIES_P3: return encoding.white_point == JXL_WHITE_POINT_D65 ? "\(linear)Display P3" : "\(linear)DCI-P3"
+        case JXL_PRIMARIES_2100: return "\(linear)Rec. 2020"
+        default: return "custom primaries"
+        }
+    }
+
+    /// Decodes the first frame (an animation's first, composited) to 8-bit samples.
+    ///
+    /// - Parameter dcOnly: stop once the frame's DC is decoded, when libjxl can show it: the
+    ///   rest of the file is then never read.
+    /// - Parameter memoryLimit: bytes the decode may hold, checked before the image exists.
+    /// - Throws: `.tooLarge` past `memoryLimit`; `.truncated` when the file ends before even the
+    ///   DC of the frame; `.corrupt` when libjxl refuses the data.
+    public func decode(dcOnly: Bool, memoryLimit: Int) throws(JXLError) -> Image {
+        let info = try info()
+        guard !decoded else { throw JXLError(.unsupported, "a JPEG XL decoder decodes once") }
+        decoded = true
+        guard info.memoryNeeded <= memoryLimit - input.count else {
+            throw JXLError(
+                .tooLarge, "a \(info.width)×\(info.height) JPEG XL image needs \(info.memoryNeeded >> 20) MiB to decode, "
+                    + "more than the \(memoryLimit >> 20) MiB allowed")
+        }
+        // Zeroed: a flush need not reach every pixel.
+        var pixels = [UInt8](repeating: 0, count: info.width * info.height * info.channels)
+        let outcome = pixels.withUnsafeMutableBytes { buffer in
+            Result { () throws(JXLError) in
+                try run(into: buffer, info: info, dcOnly: dcOnly, inputLimit: memoryLimit - info.memoryNeeded)
+            }
+        }
+        let (dc, warning) = try outcome.get()
+        return Image(
+            width: info.width, height: info.height, channels: info.channels, pixels: pixels,
+            iccProfile: iccProfile(JXL_COLOR_PROFILE_TARGET_DATA), dcOnly: dc, warning: warning)
+    }
+
+    /// Runs libjxl until the first frame is in `buffer`, or its DC when that is enough: whether
+    /// only the DC is, and a warning when the file ended early.
+    private func run(
+        into buffer: UnsafeMutableRawBufferPointer, info: JXLImageInfo, dcOnly: Bool, inputLimit: Int
+    ) throws(JXLError) -> (dc: Bool, warning: String?) {
+        var format = JxlPixelFormat(num_channels: UInt32(info.channels), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var hasOutput = false
+        while true {
+            let status = JxlDecoderProcessInput(decoder)
+            if status == JXL_DEC_NEED_MORE_INPUT {
+                if try feed(chunk: 1 << 20, limit: inputLimit) { continue }
+                // The file ends early: the frame's DC, when complete, is still a picture of it.
+                if sawDC, hasOutput, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS {
+                    return (true, "the file ends early: renditions show its image at 1/8 of its detail")
+                }
+                guard closeInput() else {
+                    throw JXLError(.truncated, "the image data stops before the image is complete: the file is cut short or damaged")
+                }
+            } else if status == JXL_DEC_NEED_IMAGE_OUT_BUFFER {
+                var size = 0
+                guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == buffer.count else {
+                    throw JXLError(.corrupt, "the frame does not match the image's size")
+                }
+                guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
+                    throw JXLError(.unsupported, "libjxl refuses the output format")
+                }
+                hasOutput = true
+            } else if status == JXL_DEC_FRAME_PROGRESSION {
+                sawDC = true
+                if dcOnly, hasOutput, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS { return (true, nil) }
+            } else if status == JXL_DEC_FULL_IMAGE {
+                return (false, nil)
+            } else if status == JXL_DEC_SUCCESS {
+                throw JXLError(.corrupt, "the file holds no frame")
+            } else if inputClosed {
+                // libjxl fails, rather than waiting, once told there is no more to come.
+                throw JXLError(.truncated, "the image data stops before the image is complete: the file is cut short or damaged")
+            } else {
+                throw JXLError(.corrupt, "libjxl cannot decode the image")
+            }
+        }
+    }
+
+    /// Gives libjxl the bytes it has not processed and up to `chunk` more; false at the end of
+    /// the file. Throws `.tooLarge` when the bytes libjxl wants at
+    /// once pass `limit`.
+    private func feed(chunk: Int, limit: Int) throws(JXLError) -> Bool {
+        guard !atEnd else { return false }
+        let unprocessed = filled > 0 ? JxlDecoderReleaseInput(decoder) : 0
+        if unprocessed > 0 && unprocessed < filled, let base = input.baseAddress {
+            base.copyMemory(from: base + (filled - unprocessed), byteCount: unprocessed)
+        }
+        filled = unprocessed
+        if filled + chunk > input.count {
+            guard filled + chunk <= limit else {
+                throw JXLError(.tooLarge, "libjxl needs more than \(limit >> 20) MiB of the file at once")
+            }
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: filled + chunk, alignment: 16)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: input[..<filled]))
+            input.deallocate()
+            input = larger
+        }
+        let got = stream.read(into: UnsafeMutableRawBufferPointer(rebasing: input[filled..<(filled + chunk)]))
+        filled += got
+        guard JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled) == JXL_DEC_SUCCESS else {
+            throw JXLError(.corrupt, "libjxl refuses its input")
+        }
+        atEnd = got == 0
+        return !atEnd
+    }
+
+    /// Tells libjxl the file has no more bytes, so that it finishes with what it holds (once:
+    /// false when it was told already). Not done at once at the end of the file: libjxl flushes
+    /// a partial frame only while it still waits for input.
+    private func closeInput() -> Bool {
+        guard !inputClosed else { return false }
+        JxlDecoderCloseInput(decoder)
+        inputClosed = true
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+/// What a JPEG XL codestream's header says about its image, as libjxl reads it.
+public struct JXLImageInfo: Sendable, Equatable {
+    /// Pixel size as stored, before `orientation`.
+    public var width: Int
+    public var height: Int
+    /// The codestream's orientation, 1–8 as EXIF numbers them: for JPEG XL the only one that
+    /// counts (an `Exif` box's is informative; libjxl's encoder resets it to 1).
+    public var orientation: Int
+    public var bitsPerSample: Int
+    /// Bits of the exponent of floating-point samples; 0 for integers.
+    public var exponentBits: Int
+    /// Bits of the alpha channel; 0 without one.
+    public var alphaBits: Int
+    public var isGray: Bool
+    /// Whether the codestream holds an animation (Tessera shows its first frame).
+    public var isAnimated: Bool
+    /// Whether it was encoded in the XYB colour space: lossy, and decodable to any colour space.
+    public var isXYB: Bool
+    /// The colour space of the original image as an ICC profile; nil when it is sRGB.
+    public var iccProfile: [UInt8]?
+    /// The original colour space as named by the codestream ("sRGB", "Display P3", "Rec. 2100
+    /// PQ"…), or "ICC profile" when it carries one.
+    public var colorSpace: String
+
+    /// Bytes libjxl needs beyond the decoded image, a little over what it was measured to use
+    /// (libjxl 0.7: about 3 a pixel for VarDCT and plain modular images).
+    static let workingBytesPerPixel = 4
+
+    /// Bytes a decode to 8-bit samples holds at its peak: the whole decoded image and libjxl's
+    /// own buffers (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
+    public var memoryNeeded: Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        guard !pixels.overflow else { return .max }
+        return pixels.partialValue * (channels + Self.workingBytesPerPixel)
+    }
+
+    /// Channels of the decoded 8-bit image: RGB, or RGBA with straight alpha.
+    public var channels: Int { alphaBits > 0 ? 4 : 3 }
+
+    /// "jxl lossy 8-bit", "jxl lossless-capable 16-bit +alpha animated"…
+    public func coding(_ container: JXLContainer) -> String {
+        let kind = container.jpegReconstruction ? "recompressed JPEG" : isXYB ? "lossy" : "original colours"
+        let depth = exponentBits > 0 ? "\(bitsPerSample)-bit float" : "\(bitsPerSample)-bit"
+        return "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import TesseraTestSupport
+import Testing
+
+/// JPEG XL files in a scanned library: rows with their facts, renditions, and a damaged one
+/// recorded with its reason while the others are indexed.
+@Suite(.enabled(if: JXLFixture.cjxl != nil, "cjxl (libjxl-tools) is not installed"),
+       .enabled(if: Corpus.isAvailable, Corpus.missingNote))
+struct JXLScanTests {
+    @Test func aLibraryOfJPEGXLFilesIsIndexedAndRendered() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let photos = try TemporaryDirectory("jxl-sources")
+        defer { photos.remove() }
+        // Given a recompressed JPEG (EXIF and XMP in compressed boxes), a lossy photo turned a
+        // quarter (the codestream's orientation), and one cut off inside a metadata box.
+        let kept = try JXLFixture.make(Corpus.path("media/xmp/embedded/digikam.jpg"), as: "digikam.jxl", in: photos)
+        let turned = try JXLFixture.make(Corpus.path("formats/icc/up_arrow_90cw_web.jpg"), as: "arrow.jxl", in: photos)
+        try FileManager.default.copyItem(atPath: kept, toPath: root + "/digikam.jxl")
+        try FileManager.default.copyItem(atPath: turned, toPath: root + "/arrow.jxl")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: turned)).prefix(300)).write(to: URL(fileURLWithPath: root + "/cut.jxl"))
+        let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+
+        // When it is scanned,
+        let scan = try TesseraProcess.run(["scan", root] + store)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains("3 new, 1 could not be read"), "\(scan.stdout)")
+
+        // Then each file has its row: facts from the codestream and the boxes, renditions for the two that decode.
+        let index = directory.appending("index.sqlite")
+        let rows = try #require(SQLite.query(index, """
+            SELECT path_text, format, status, display_width, display_height, make, date_source, error_code,
+                   (SELECT count(*) FROM renditions r WHERE r.photo_id = photos.id)
+            FROM photos ORDER BY path_text
+            """))
+        #expect(rows.map { Array($0.dropFirst()) } == [
+            ["jxl", "ok", "280", "400", "", "undated", "", "4"],
+            ["jxl", "error", "", "", "", "", "truncated", "0"],
+            ["jxl", "ok", "7", "5", "FUJIFILM", "exif-original", "", "4"],
+        ], "\(rows)")
+        let errors = try TesseraProcess.run(["list", "--errors"] + store)
+        #expect(errors.stdout.contains("cut.jxl") && errors.stdout.contains("ends inside"), "\(errors.stdout)")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SystemPackage
+@testable import TesseraImage
+import TesseraJXL
+import TesseraMetadata
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// JPEG XL files made here with cjxl from corpus photos: lossy and lossless, bare codestreams and
+/// containers, recompressed JPEGs, progressive, animated, cut short. Each is checked against what
+/// Tessera makes of the photo it was made from.
+@Suite(.enabled(if: JXLFixture.cjxl != nil, "cjxl (libjxl-tools) is not installed"),
+       .enabled(if: Corpus.isAvailable, Corpus.missingNote))
+struct JXLTests {
+    static func render(
+        _ path: String, _ specs: [RenditionSpec], memoryLimit: Int? = nil, colorManagement: Bool = true
+    ) throws -> (Renderer.Rendered, [RenditionSpec: PixelBuffer]) {
+        var options = RenderOptions()
+        options.format = .png
+        options.colorManagement = colorManagement
+        if let memoryLimit { options.memoryLimit = memoryLimit }
+        let rendered = try Renderer(options: options).render(file: FilePath(path), specs: specs)
+        var images: [RenditionSpec: PixelBuffer] = [:]
+        for spec in specs {
+            images[spec] = try PNGDecoder.decode(bytes: try #require(rendered.rendition(spec)?.bytes))
+        }
+        return (rendered, images)
+    }
+
+    static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        RenditionCorpusTests.meanDifference(a.flattened(), b.flattened())
+    }
+
+    @Test func aRecompressedJPEGKeepsItsOrientationGreyProfileAndPixels() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        // Orientation 6 and a Generic Gray ICC profile: cjxl moves the orientation into the codestream.
+        let source = Corpus.path("formats/icc/up_arrow_90cw_web.jpg")
+        let jxl = try JXLFixture.make(source, as: "up.jxl", in: directory)
+        let (rendered, images) = try Self.render(jxl, [.fit(200), .square(64)])
+        let metadata = rendered.metadata
+        #expect(metadata.format == .jxl && metadata.width == 400 && metadata.height == 280)
+        #expect(metadata.orientation == 6 && metadata.displayWidth == 280 && metadata.displayHeight == 400)
+        #expect(metadata.jxl?.container.jpegReconstruction == true && metadata.jxl?.info.isGray == true)
+        #expect(metadata.hasICCProfile)
+        let (_, reference) = try Self.render(source, [.fit(200), .square(64)])
+        for spec in [RenditionSpec.fit(200), .square(64)] {
+            let ours = try #require(images[spec]), theirs = try #require(reference[spec])
+            #expect(ours.width == theirs.width && ours.height == theirs.height, "\(spec)")
+            #expect(Self.meanDifference(ours, theirs) < 1, "\(spec)")
+        }
+    }
+
+    @Test func compressedExifAndXMPBoxesGiveTheJPEGsFacts() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let source = Corpus.path("media/xmp/embedded/digikam.jpg")
+        let jxl = try JXLFixture.make(source, as: "digikam.jxl", in: directory)
+        let ours = try MetadataReader.read(at: FilePath(jxl)), theirs = try MetadataReader.read(at: FilePath(source))
+        #expect(ours.captureDate != nil && ours.captureDate == theirs.captureDate)
+        #expect(ours.exif?.make == "FUJIFILM" && ours.exif?.model == theirs.exif?.model)
+        #expect(ours.exif?.exposureTime == theirs.exif?.exposureTime && ours.exif?.gps != nil && ours.exif?.gps == theirs.exif?.gps)
+        #expect(ours.xmp?.rating == 4 && ours.xmp?.keywords == theirs.xmp?.keywords && ours.xmp?.title == theirs.xmp?.title)
+    }
+
+    @Test func plainBoxesAroundABareCodestreamAreRead() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let ppm = directory.appending("card.ppm")
+        try JXLFixture.ppm(48, 32) { x, y in (UInt8(x * 5), UInt8(y * 7), 200) }.write(to: URL(fileURLWithPath: ppm))
+        let bare = try JXLFixture.make(ppm, as: "bare.jxl", in: directory, ["-d", "0", "--container=0"])
+        let codestream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bare)))
+        #expect(codestream.starts(with: [0xFF, 0x0A]))
+        // EXIF with a date and a camera; its TIFF header after the box's 4-byte offset of 0.
+        let exif = try #require(try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="2"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        // The XMP comes after the codestream, where a file's last boxes may be.
+        let file = JXLFixture.container(
+            codestream: codestream, before: [JXLFixture.box("Exif", [0, 0, 0, 0] + exif)], after: [JXLFixture.box("xml ", xmp)])
+        let path = directory.appending("boxed.jxl")
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let metadata = try MetadataReader.read(at: FilePath(path))
+        #expect(metadata.jxl?.container.isContainer == true && metadata.exif?.make == "FUJIFILM" && metadata.xmp?.rating == 2)
+        #expect(metadata.captureDate?.wallClock.iso8601.hasPrefix("2005-09-11") == true)
+        // Lossless: every pixel as it was, in the bare file and the boxed one alike.
+        for file in [bare, path] {
+            let (rendered, images) = try Self.render(file, [.fit(48)])
+            let image = try #require(images[.fit(48)])
+            #expect(rendered.metadata.bitDepth == 8 && image.width == 48 && image.height == 32)
+            #expect(image[10, 3].elementsEqual([50, 21, 200]) && image[47, 31].elementsEqual([235, 217, 200]))
+        }
+    }
+
+    @Test func lossyWideGamutColoursComeOutAsTheJPEGs() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        // Adobe RGB: libjxl decodes its XYB straight to sRGB.
+        let source = Corpus.path("formats/icc/Reagan.jpg")
+        let jxl = try JXLFixture.make(source, as: "reagan.jxl", in: directory, ["-j", "0", "-d", "1"])
+        let (rendered, images) = try Self.render(jxl, [.fit(200)])
+        #expect(rendered.metadata.jxl?.info.isXYB == true && rendered.metadata.coding.contains("lossy"))
+        let (_, reference) = try Self.render(source, [.fit(200)])
+        let (_, unmanaged) = try Self.render(source, [.fit(200)], colorManagement: false)
+        let ours = try #require(images[.fit(200)])
+        let managedDifference = Self.meanDifference(ours, try #require(reference[.fit(200)]))
+        let unmanagedDifference = Self.meanDifference(ours, try #require(unmanaged[.fit(200)]))
+        #expect(managedDifference < 4 && managedDifference < unmanagedDifference, "\(managedDifference) \(unmanagedDifference)")
+    }
+
+    @Test func squaresComeFromTheDCAndLargeFitsFromTheWholeFrame() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let source = Corpus.path("large/012mp-bus.jpg")
+        let jxl = try JXLFixture.make(source, as: "bus.jxl", in: directory, ["-j", "0", "-d", "1", "-e", "3", "--progressive_dc=1"])
+        let (small, squares) = try Self.render(jxl, [.square(256)])
+        #expect(small.renditions.allSatisfy { $0.source == .jxlDC })
+        let (large, fits) = try Self.render(jxl, [.fit(1600)])
+        #expect(large.renditions.allSatisfy { $0.source == .decoded })
+        let (_, reference) = try Self.render(source, [.square(256), .fit(1600)])
+        #expect(Self.meanDifference(try #require(squares[.square(256)]), try #require(reference[.square(256)])) < 4)
+        #expect(Self.meanDifference(try #require(fits[.fit(1600)]), try #require(reference[.fit(1600)])) < 4)
+    }
+
+    @Test func aFileCutShortShowsItsDCOrSaysItIsTruncated() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let jxl = try JXLFixture.make(
+            Corpus.path("large/012mp-bus.jpg"), as: "bus.jxl", in: directory, ["-j", "0", "-d", "1", "-e", "3"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jxl)))
+        let cut = directory.appending("cut.jxl")
+        try Data(bytes.prefix(bytes.count * 3 / 4)).write(to: URL(fileURLWithPath: cut))
+        let (rendered, images) = try Self.render(cut, [.fit(1600)])
+        #expect(rendered.warnings.contains { $0.contains("ends early") })
+        #expect(images[.fit(1600)]?.width == 1600)
+        let stub = directory.appending("stub.jxl")
+        try Data(bytes.prefix(200)).write(to: URL(fileURLWithPath: stub))
+        #expect { try Self.render(stub, [.fit(256)]) } throws: { ($0 as? PhotoError)?.code == .truncated }
+        let garbage = directory.appending("garbage.jxl")
+        try Data([0xFF, 0x0A] + (0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+            .write(to: URL(fileURLWithPath: garbage))
+        #expect(throws: PhotoError.self) { try Self.render(garbage, [.fit(256)]) }
+    }
+
+    @Test func anAnimationShowsItsFirstFrame() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let ffmpeg = try #require(VideoFixture.ffmpeg)
+        let apng = directory.appending("anim.apng")
+        let process = try Process.run(URL(fileURLWithPath: ffmpeg), arguments: [
+            "-v", "error", "-y", "-filter_complex",
+            "color=c=red:s=64x48:d=0.2:r=10[a];color=c=blue:s=64x48:d=0.2:r=10[b];[a][b]concat=n=2:v=1:a=0,format=rgb24",
+            "-plays", "0", "-f", "apng", apng,
+        ])
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let jxl = try JXLFixture.make(apng, as: "anim.jxl", in: directory, ["-d", "0"])
+        let (rendered, images) = try Self.render(jxl, [.fit(64)])
+        #expect(rendered.metadata.jxl?.info.isAnimated == true && rendered.metadata.coding.hasSuffix("animated"))
+        let pixel = try #require(images[.fit(64)])[32, 24]
+        #expect(pixel.first ?? 0 > 240 && pixel.dropFirst().allSatisfy { $0 < 15 })
+    }
+
+    @Test func theMemoryBudgetIsCheckedBeforeDecoding() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let jxl = try JXLFixture.make(
+            Corpus.path("large/012mp-bus.jpg"), as: "bus.jxl", in: directory, ["-j", "0", "-d", "2", "-e", "1"])
+        #expect { try Self.render(jxl, [.fit(256)], memoryLimit: 48 << 20) } throws: {
+            ($0 as? PhotoError)?.code == .tooLarge && "\($0)".contains("MiB")
+        }
+    }
+}
