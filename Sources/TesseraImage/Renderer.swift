@@ -269,7 +269,10 @@ public final class Renderer {
             } catch {
                 throw PhotoError(jxl: error)
             }
-            let factor = plan.shrinkFactor(width: image.width, height: image.height)
+            // Averaged down only to twice what the plan needs: a box filter down to just above a
+            // rendition leaves aliasing Lanczos cannot take out (SSIM 0.962 against 0.970 for a
+            // 1024 fit of a 12 MP photo, bench/jxl.py), for 10 % more time.
+            let factor = max(1, plan.shrinkFactor(width: image.width, height: image.height) / 2)
             let whole = PixelBuffer(width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
             image.warning.map { warnings.append($0) }
             (raw, scale, source, profile) = (
