@@ -59,7 +59,9 @@ if [ "$user" = true ]; then
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   [ ${#missing[@]} -eq 0 ] || fail "these Debian packages are missing; ask for them to be installed (sudo apt install ${missing[*]})"
-  step "~/.local/bin/tessera and its manual page"
+  step "~/.local/bin/tessera, the Swift runtime it loads (~/.local/lib/tessera) and its manual page"
+  install -d "$HOME/.local/lib/tessera"
+  install -m 0644 "$here"/lib/tessera/* "$HOME/.local/lib/tessera/"
   install -D -m 0755 "$here/bin/tessera" "$HOME/.local/bin/tessera.new"
   version=$("$HOME/.local/bin/tessera.new" --version 2>&1) || { rm -f "$HOME/.local/bin/tessera.new"; fail "the binary does not start here: $version"; }
   mv -f "$HOME/.local/bin/tessera.new" "$HOME/.local/bin/tessera"
@@ -115,7 +117,10 @@ fi
 # libheif 1.19 or later (Debian 12: from bookworm-backports), with its decoder plugins.
 "$here/install-libheif.sh" libheif1
 
-step "/usr/local/bin/tessera and its manual page"
+step "/usr/local/bin/tessera, the Swift runtime it loads (/usr/local/lib/tessera) and its manual page"
+# The binary finds the libraries through its RPATH, ../lib/tessera beside its own folder.
+install -d -m 0755 /usr/local/lib/tessera
+install -m 0644 "$here"/lib/tessera/* /usr/local/lib/tessera/
 install -m 0755 "$here/bin/tessera" /usr/local/bin/tessera.new
 if ! version=$(/usr/local/bin/tessera.new --version 2>&1); then
   rm -f /usr/local/bin/tessera.new

@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Builds what installing Tessera on a Debian 12 machine needs, on a machine with the Swift
-# toolchain: a release binary with the Swift runtime linked in (a clean Debian has none; the
-# binary then needs only Debian's own libraries), its manual page, the units, the example
-# configuration and install.sh, in one folder and one tarball (docs/INSTALL.md).
+# toolchain: the release binary with the Swift runtime libraries it uses beside it (a clean
+# Debian has none; the binary finds them through its RPATH and needs nothing else but Debian's
+# own libraries), its manual page, the units, the example configuration and install.sh, in one
+# folder and one tarball (docs/INSTALL.md).
 # Usage: scripts/package.sh [OUT_DIR]      (default: .build-install)
 # Prints the bundle's folder on stdout; everything else goes to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-.build-install}")
 exec 3>&1 1>&2
-scripts/install-deps.sh binutils
+scripts/install-deps.sh binutils patchelf
 
-# A build folder of its own: the other builds here link the Swift runtime dynamically.
-build=(swift build -c release --static-swift-stdlib --scratch-path .build-static)
+# The build the run and test commands share (scripts/run.sh): a package needs no build of its own.
+build=(swift build -c release -Xswiftc -enable-testing)
 "${build[@]}" --product tessera
 binary="$("${build[@]}" --show-bin-path)/tessera"
-# The manual page's text is the commands' help, the same in any build: it comes from the build
-# the run and test commands share (scripts/run.sh), not from one more.
+# The manual page's text is the commands' help.
 swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
   generate-manual --configuration release > /dev/null
 manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
@@ -25,9 +25,18 @@ version=$("$binary" --version)
 name="tessera-$version-linux-$(uname -m)"
 bundle="$out/$name"
 rm -rf "$bundle"
-install -d "$bundle/bin" "$bundle/man" "$bundle/systemd" "$bundle/config"
-# Debug information is for the build machine; stripped, the binary is a third smaller.
+install -d "$bundle/bin" "$bundle/lib/tessera" "$bundle/man" "$bundle/systemd" "$bundle/config"
+# Debug information is for the build machine; stripped, the binary is a third smaller. It looks
+# for the Swift runtime in ../lib/tessera beside its own folder: in the bundle, and where
+# install.sh puts both (/usr/local, or ~/.local).
 strip -o "$bundle/bin/tessera" "$binary"
+patchelf --set-rpath '$ORIGIN/../lib/tessera' "$bundle/bin/tessera"
+# The Swift runtime libraries it loads: every one from outside the system's library folders.
+system='^/(usr/)?lib/[^/]+-linux-gnu[^/]*/|^/lib64/'
+ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | grep -vE "$system" | while read -r library; do
+  strip --strip-unneeded -o "$bundle/lib/tessera/$(basename "$library")" "$library"
+  chmod 0644 "$bundle/lib/tessera/$(basename "$library")"
+done
 install -m 0644 "$manual" "$bundle/man/tessera.1"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
   systemd/tessera-user.service systemd/tessera-user-rescan.service "$bundle/systemd/"
@@ -35,8 +44,9 @@ install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"
 install -m 0755 scripts/install.sh "$bundle/install.sh"
 install -m 0755 scripts/install-libheif.sh "$bundle/install-libheif.sh"
 
-# Nothing of the Swift runtime may be left to find on the target.
-if ldd "$bundle/bin/tessera" | grep -E "libswift|libFoundation|libdispatch|not found"; then
+# Nothing may be left to find in the toolchain on the target: every library the bundle's binary
+# loads comes from the bundle or from the system's folders.
+if ldd "$bundle/bin/tessera" | awk '$2 == "=>" { print $3 }' | grep -vE "^$bundle/(bin/\.\./)?lib/tessera/|$system"; then
   echo "error: the binary still needs the libraries above; it would not start on a clean Debian" >&2
   exit 1
 fi

@@ -3,8 +3,8 @@
 # manual page, references and architecture, metadata against exiftool, colour and HDR renditions,
 # the headless-Chromium check of the album pages, a newcomer's first run in tmux, and the systemd
 # check (a booted container; needs root). Fails when any test fails or none ran.
-# Everything is built twice at most, once per configuration: the build the run command shares
-# (release, testable) and the static one the systemd check installs. About 14 minutes from a
+# Everything is built once: the build the run command shares (release, testable), which the
+# systemd check also packages and installs. About 14 minutes from a
 # fresh clone on two cores; about 9 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -89,9 +89,11 @@ else
   fail install-and-start "install.sh failed: $(tail -3 "$log" | tr '\n' ' ')"
   exit 1
 fi
-missing=$(ldd /usr/local/bin/tessera | grep -cE "not found|libswift|libFoundation" || true)
-check static-binary "ldd /usr/local/bin/tessera: $(ldd /usr/local/bin/tessera | wc -l) libraries, $missing not found or from Swift" \
-  test "$missing" -eq 0
+# Every library found: Debian's, or the Swift runtime install.sh put in /usr/local/lib/tessera.
+runtime=$(ldd /usr/local/bin/tessera | grep -cE "=> /usr/local/(bin/\.\./)?lib/tessera/" || true)
+missing=$(ldd /usr/local/bin/tessera | grep -c "not found" || true)
+check swift-runtime "ldd /usr/local/bin/tessera: $(ldd /usr/local/bin/tessera | wc -l) libraries, $runtime from /usr/local/lib/tessera, $missing not found" \
+  test "$missing" -eq 0 -a "$runtime" -gt 0
 
 # 2. The first scan, and STATUS= after it.
 wait_for 120 idle_after 1 || fail first-scan "not idle after 120 s: $(tessera status 2>&1 | head -2 | tr '\n' ' ')"
