@@ -30,8 +30,8 @@ public struct JXLImageInfo: Sendable, Equatable {
     /// own buffers (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
     public var memoryNeeded: Int {
         let pixels = width.multipliedReportingOverflow(by: height)
-        guard !pixels.overflow else { return .max }
-        return pixels.partialValue * (channels + Self.workingBytesPerPixel)
+        let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels + Self.workingBytesPerPixel)
+        return pixels.overflow || bytes.overflow ? .max : bytes.partialValue
     }
 
     /// Channels of the decoded 8-bit image: RGB, or RGBA with straight alpha.
