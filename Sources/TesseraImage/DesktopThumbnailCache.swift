@@ -1,3 +1,4 @@
+import Foundation
 public import SystemPackage
 public import TesseraMetadata
 import TesseraSystem
@@ -85,9 +86,10 @@ public struct DesktopThumbnailCache: Sendable {
 
     private func location(_ name: String, size: Size) -> FilePath { root.appending(size.rawValue).appending(name) }
 
-    private func failureLocation(_ name: String) -> FilePath {
-        root.appending("fail").appending("tessera-\(TesseraVersion.current)").appending(name)
-    }
+    private func failureLocation(_ name: String) -> FilePath { failureFolder.appending(name) }
+
+    /// Tessera's own folder of failure entries, as the standard has each program keep one.
+    private var failureFolder: FilePath { root.appending("fail").appending("tessera-\(TesseraVersion.current)") }
 
     /// Writes the thumbnails of `original` from `images`, its upright fits by size (those of
     /// `specs`), and removes a failure entry it had.
@@ -139,6 +141,36 @@ public struct DesktopThumbnailCache: Sendable {
         let name = Self.fileName(of: path)
         for size in Size.allCases { try? FileSystem.removeFile(location(name, size: size)) }
         try? FileSystem.removeFile(failureLocation(name))
+    }
+
+    /// Removes the temporary files writes of Tessera's left in the cache's folders when they were
+    /// killed, once older than `age` seconds (a write takes milliseconds; a younger one may be
+    /// another process's, still writing). Other programs' files are left alone: only names Tessera
+    /// writes (`.tmp-<md5>.png-<number>`) are removed.
+    /// - Returns: how many were removed.
+    @discardableResult
+    public func sweepTemporaryFiles(olderThan age: Int64 = 600) -> Int {
+        let now = Int64(Date().timeIntervalSince1970)
+        let prefix = Array(FileSystem.temporaryPrefix.utf8)
+        var removed = 0
+        for folder in Size.allCases.map({ root.appending($0.rawValue) }) + [failureFolder] {
+            for name in FileSystem.entries(of: folder) ?? [] where name.starts(with: prefix) && Self.isOwnTemporary(name.dropFirst(prefix.count)) {
+                let path = FilePath(rawBytes: folder.rawBytes + [UInt8(ascii: "/")] + name)
+                guard let status = try? FileSystem.status(of: path), status.type == .regular, now - status.mtimeSeconds >= age else { continue }
+                if (try? FileSystem.removeFile(path)) != nil { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    /// Whether `rest` (a temporary name after its prefix) is `<32 hex digits>.png-<digits>`.
+    private static func isOwnTemporary(_ rest: ArraySlice<UInt8>) -> Bool {
+        let hex = Array("0123456789abcdef".utf8), digits = Array("0123456789".utf8)
+        let name = Array(rest)
+        guard name.count > 37, name[..<32].allSatisfy(hex.contains), name[32..<37].elementsEqual(Array(".png-".utf8)) else {
+            return false
+        }
+        return name[37...].allSatisfy(digits.contains)
     }
 
     private func entries(_ original: Original, extra: [(String, String)]) -> [(key: String, value: String)] {

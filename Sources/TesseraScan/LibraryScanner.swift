@@ -175,6 +175,8 @@ public final class LibraryScanner: Sendable {
         // scan, which renders everything anyway).
         let cacheCheck = full ? nil : CacheCheck(index: index, cache: configuration.cache, stop: stop)
         let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
+        // What writes to the desktop cache killed mid-way left there (SIGKILL, a power cut).
+        if let desktop { desktop.sweepTemporaryFiles() }
 
         // The walk, on this thread.
         var sightings = Sightings()

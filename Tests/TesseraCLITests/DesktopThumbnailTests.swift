@@ -194,4 +194,33 @@ struct DesktopThumbnailTests {
         #expect(again.stdout.contains("2 files: 2 unchanged (2 given new renditions)"), "\(again.stdout)")
         #expect(thumbnails() == 4)
     }
+
+    /// What a write killed mid-way leaves in the cache is removed by the next scan once surely
+    /// dead; a fresh one (another process may be writing it) and other programs' files stay.
+    @Test func temporaryFilesOfKilledWritesAreSweptAndNothingElse() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try ScanCommandTests.library(in: directory, count: 1, width: 300)
+        let xdg = directory.appending("xdg")
+        let large = xdg + "/thumbnails/large"
+        try FileManager.default.createDirectory(atPath: large, withIntermediateDirectories: true)
+        let name = String(repeating: "0123456789abcdef", count: 2)
+        let files = [
+            "stale": ".tmp-\(name).png-1234567890", "fresh": ".tmp-\(name).png-42",
+            "other": ".tmp-somebody-else", "theirs": "\(name).png",
+        ].mapValues { large + "/" + $0 }
+        for (_, path) in files { try Data([1]).write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["stale"]))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["other"]))
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let scan = try TesseraProcess.run(
+            ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")],
+            environment: ["XDG_CACHE_HOME": xdg])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: large))
+        #expect(!left.contains(".tmp-\(name).png-1234567890"))
+        #expect(left.isSuperset(of: [".tmp-\(name).png-42", ".tmp-somebody-else", "\(name).png"]), "\(left)")
+        #expect(left.count == 4, "\(left)")  // and the photo's own thumbnail
+    }
 }
