@@ -13,8 +13,10 @@ exec 3>&1 1>&2
 scripts/install-deps.sh binutils patchelf
 
 # The build the run and test commands share (scripts/run.sh): a package needs no build of its own.
+# All products, as run.sh builds them: SwiftPM plans `--product tessera` apart, and compiles
+# every module again for it.
 build=(swift build -c release -Xswiftc -enable-testing)
-"${build[@]}" --product tessera
+"${build[@]}"
 binary="$("${build[@]}" --show-bin-path)/tessera"
 # The manual page's text is the commands' help.
 swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
