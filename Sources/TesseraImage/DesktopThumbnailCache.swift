@@ -143,6 +143,29 @@ public struct DesktopThumbnailCache: Sendable {
         try? FileSystem.removeFile(failureLocation(name))
     }
 
+    /// How many entries each configured size's folder holds now (0 for a folder that is not
+    /// there): one listing per folder, the cheap sign that thumbnails were deleted.
+    public func entryCounts() -> [Size: Int] {
+        Dictionary(uniqueKeysWithValues: sizes.map { ($0, FileSystem.entries(of: root.appending($0.rawValue))?.count ?? 0) })
+    }
+
+    /// The names each configured size's folder holds now.
+    public struct Listing: Sendable {
+        var names: [Size: Set<String>]
+    }
+
+    public func listing() -> Listing {
+        Listing(names: Dictionary(uniqueKeysWithValues: sizes.map { size in
+            (size, Set((FileSystem.entries(of: root.appending(size.rawValue)) ?? []).map { String(decoding: $0, as: UTF8.self) }))
+        }))
+    }
+
+    /// Whether every configured size of the file at `path` is in `listing`.
+    public func hasEveryThumbnail(of path: FilePath, in listing: Listing) -> Bool {
+        let name = Self.fileName(of: path)
+        return sizes.allSatisfy { listing.names[$0]?.contains(name) == true }
+    }
+
     /// Removes the temporary files writes of Tessera's left in the cache's folders when they were
     /// killed, once older than `age` seconds (a write takes milliseconds; a younger one may be
     /// another process's, still writing). Other programs' files are left alone: only names Tessera

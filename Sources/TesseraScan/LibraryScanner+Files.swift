@@ -141,8 +141,10 @@ extension LibraryScanner {
                     settings: settings),
                 rerendered: false)
         }
-        // The desktop cache was turned on or given other sizes since the photo was rendered.
-        let needsDesktop = desktop != nil && !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings)
+        // The desktop cache was turned on or given other sizes since the photo was rendered, or
+        // its thumbnails are gone from it.
+        let needsDesktop = desktop != nil
+            && (job.desktopMissing || !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings))
         // Same pixel settings, same key: the file need not even be opened when nothing is missing.
         let samePixels = configuration.renderSettings.samePixels(asRecorded: known.rendering.settings)
         if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty && !needsDesktop {

@@ -67,6 +67,8 @@ public final class LibraryScanner: Sendable {
         var sidecar: SidecarIdentity?
         /// For an unchanged photo whose renditions are out of date: its row.
         var known: Known?
+        /// Its desktop thumbnails are gone from their cache: it is decoded again for them.
+        var desktopMissing = false
 
         /// Why the file is read: it is new to the index, it changed on disk (content, metadata or
         /// sidecar), or it is read again as it was (`scan --full`, a retry after an I/O error).
@@ -188,6 +190,14 @@ public final class LibraryScanner: Sendable {
         } catch {
             tally.fail(error)
         }
+        // Desktop thumbnails deleted since the last scan (a cache emptied, old ones cleaned up).
+        if !full, !stop.isSet, let desktop {
+            do throws(IndexError) {
+                try queueDesktopRepairs(desktop, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
+            } catch {
+                tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+            }
+        }
         if let cacheCheck, let checking {
             cacheCheck.finish(by: .now + started.duration(to: .now) / 10)
             checking.join()
@@ -205,6 +215,7 @@ public final class LibraryScanner: Sendable {
         for worker in workers { worker.join() }
         outcomes.close()
         writer.join()
+        if !stop.isSet, let desktop { recordDesktopCounts(desktop) }
 
         let lost = roots.lost()
         for root in lost {

@@ -223,4 +223,33 @@ struct DesktopThumbnailTests {
         #expect(left.isSuperset(of: [".tmp-\(name).png-42", ".tmp-somebody-else", "\(name).png"]), "\(left)")
         #expect(left.count == 4, "\(left)")  // and the photo's own thumbnail
     }
+
+    /// Thumbnails deleted from the desktop cache (emptied by hand, cleaned up by GNOME's
+    /// housekeeping) are made again by the next scan, and only theirs; a rescan with nothing gone
+    /// decodes nothing.
+    @Test func deletedDesktopThumbnailsAreMadeAgainByTheNextScan() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try ScanCommandTests.library(in: directory, count: 3, width: 300)
+        let xdg = directory.appending("xdg")
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let scan = ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")]
+        func names(_ size: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: xdg + "/thumbnails/" + size)) ?? []).sorted()
+        }
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        let (large, xLarge) = (names("large"), names("x-large"))
+        try #require(large.count == 3 && xLarge.count == 3)
+        // Given one large thumbnail deleted, and the whole x-large folder,
+        try FileManager.default.removeItem(atPath: xdg + "/thumbnails/large/" + large[0])
+        try FileManager.default.removeItem(atPath: xdg + "/thumbnails/x-large")
+        // the next scan makes them again, decoding the three photos once each,
+        let again = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(again.stdout.contains("3 files: 3 unchanged (3 given new renditions)"), "\(again.stdout)")
+        #expect(names("large") == large && names("x-large") == xLarge)
+        // and a scan with nothing gone reads no photo.
+        let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(third.stdout.contains("3 files: 3 unchanged\n"), "\(third.stdout)")
+    }
 }

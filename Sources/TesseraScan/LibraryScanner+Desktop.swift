@@ -1,0 +1,65 @@
+import Logging
+import Synchronization
+import SystemPackage
+import TesseraImage
+import TesseraIndex
+import TesseraSystem
+
+extension LibraryScanner {
+    /// The state key of the desktop cache's folder sizes at the end of the last scan.
+    static let desktopCountsKey = "desktop_thumbnail_counts"
+
+    /// Queues the photos whose desktop thumbnails are gone (a user emptied `~/.cache/thumbnails`,
+    /// GNOME's housekeeping removed old ones), to be decoded again for them.
+    ///
+    /// A rescan must stay near a bare walk's speed, so the photos are looked at only when one of
+    /// the cache's folders holds fewer files than at the end of the last scan: one listing per
+    /// folder tells that. Thumbnails deleted while others were added meanwhile go unnoticed until
+    /// the next drop.
+    func queueDesktopRepairs(
+        _ desktop: DesktopThumbnailCache, roots: RootSet, sightings: Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+    ) throws(IndexError) {
+        let recorded = Self.decodeCounts(try index.state(Self.desktopCountsKey))
+        let now = desktop.entryCounts()
+        guard desktop.sizes.contains(where: { now[$0, default: 0] < recorded[$0.rawValue] ?? 0 }) else { return }
+        let listing = desktop.listing()
+        var queued = 0
+        for root in roots.paths {
+            try index.forEachRenderedFile(under: root) { files in
+                for file in files where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
+                    guard let rendering = file.rendering, !desktop.hasEveryThumbnail(of: file.path, in: listing) else { continue }
+                    let path = file.path
+                    jobs.push(Job(
+                        path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,
+                        change: .reread, known: .init(id: file.id, rendering: rendering), desktopMissing: true))
+                    queued += 1
+                }
+            }
+        }
+        guard queued > 0 else { return }
+        // The walk counted them unchanged; the writer counts them again once their thumbnails are made.
+        tally.counts.withLock { $0.unchanged -= queued }
+        progress.update { $0.done -= queued }
+        logger.notice("desktop thumbnails gone from \(desktop.root): making them again (\(Wording.count(queued, "photo")))")
+    }
+
+    /// Records how many files the desktop cache's folders hold, for the next scan to compare.
+    func recordDesktopCounts(_ desktop: DesktopThumbnailCache) {
+        let text = desktop.entryCounts().sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
+        do throws(IndexError) {
+            try index.setState(Self.desktopCountsKey, text)
+        } catch {
+            logger.warning("cannot record the desktop cache's size: \(error)")
+        }
+    }
+
+    /// `large=120,x-large=118` as counts by folder name.
+    static func decodeCounts(_ text: String?) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for pair in (text ?? "").split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let count = Int(parts[1]) { counts[String(parts[0])] = count }
+        }
+        return counts
+    }
+}
