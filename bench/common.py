@@ -75,3 +75,19 @@ def ssim(a, b):
     cov = gaussian_filter(a * b, 1.5) - mu_a * mu_b
     index = ((2 * mu_a * mu_b + c1) * (2 * cov + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (var_a + var_b + c2))
     return float(index.mean())
+
+
+def rendition_ssim(full, rendition_path, square):
+    """SSIM (luma) of a rendition file against `full` (a Pillow image of the whole photo, upright):
+    its exact centred square or whole frame, Lanczos to the rendition's own size."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(rendition_path) as image:
+        size, ours = image.size, np.asarray(image.convert("L"), dtype=np.float64)
+    region = full
+    if square:
+        side = min(full.size)
+        left, top = (full.width - side) // 2, (full.height - side) // 2
+        region = full.crop((left, top, left + side, top + side))
+    return ssim(ours, np.asarray(region.resize(size, Image.LANCZOS).convert("L"), dtype=np.float64))

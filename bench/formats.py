@@ -22,12 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary
+from common import PROJECT, measure, rendition_ssim, require_python, require_tools, tessera_binary
 
 require_tools({"vipsthumbnail": "libvips-tools", "vips": "libvips-tools", "exiftool": "libimage-exiftool-perl",
                "/usr/bin/time": "time", "heif-enc": "libheif-examples (1.19, scripts/install-libheif.sh)"})
 require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
-import numpy as np  # noqa: E402
 from PIL import Image, ImageOps  # noqa: E402
 
 CORPUS = PROJECT / "../shared/corpus/formats"
@@ -44,17 +43,6 @@ def full_decode(path, work):
         subprocess.run(["vips", "autorot", str(path), str(png)], check=True)
         return Image.open(png).convert("RGB")
     return ImageOps.exif_transpose(Image.open(path)).convert("RGB")
-
-
-def score(full, rendition, square):
-    with Image.open(rendition) as image:
-        size, ours = image.size, np.asarray(image.convert("L"), dtype=np.float64)
-    region = full
-    if square:
-        side = min(full.size)
-        left, top = (full.width - side) // 2, (full.height - side) // 2
-        region = full.crop((left, top, left + side, top + side))
-    return ssim(ours, np.asarray(region.resize(size, Image.LANCZOS).convert("L"), dtype=np.float64))
 
 
 def compare(kind, files, tessera, repeat, work):
@@ -80,8 +68,8 @@ def compare(kind, files, tessera, repeat, work):
     for f in files:
         full = full_decode(f, work)
         for suffix, square, _ in RENDITIONS:
-            scores["tessera"].append(score(full, ours / f"{f.stem}_0{suffix}.jpg", square))
-            scores["vips"].append(score(full, theirs / f"{f.stem}_0{suffix}.jpg", square))
+            scores["tessera"].append(rendition_ssim(full, ours / f"{f.stem}_0{suffix}.jpg", square))
+            scores["vips"].append(rendition_ssim(full, theirs / f"{f.stem}_0{suffix}.jpg", square))
     count = len(inputs)
     print(f"{kind:<6} {count:>3} photos: tessera {1000 * t / count:7.1f} ms/photo, vips {1000 * v / count:7.1f} ms/photo "
           f"→ {v / t:.2f}× vips; SSIM tessera {statistics.mean(scores['tessera']):.4f}, "

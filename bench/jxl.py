@@ -17,11 +17,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary, upright_srgb
+from common import PROJECT, measure, rendition_ssim, require_python, require_tools, tessera_binary, upright_srgb
 
 require_tools({"vipsthumbnail": "libvips-tools", "cjxl": "libjxl-tools", "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy", "PIL": "Pillow"})
-import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
 KINDS = {
@@ -32,17 +31,6 @@ KINDS = {
 }
 RENDITIONS = [("256", True, ["--size", "256"], ["-s", "256", "--smartcrop", "centre"]),
               ("fit 1024", False, ["--fit", "1024"], ["-s", "1024"])]
-
-
-def score(full, rendition, square):
-    with Image.open(rendition) as image:
-        size, ours = image.size, np.asarray(image.convert("L"), dtype=np.float64)
-    region = full
-    if square:
-        side = min(full.size)
-        left, top = (full.width - side) // 2, (full.height - side) // 2
-        region = full.crop((left, top, left + side, top + side))
-    return ssim(ours, np.asarray(region.resize(size, Image.LANCZOS).convert("L"), dtype=np.float64))
 
 
 def make(kind, sources, work):
@@ -85,8 +73,8 @@ def compare(kind, made, tessera, repeat, work):
         vn, _ = measure(vips, repeat=2)
         scores = {"tessera": [], "vips": []}
         for path, reference in made:
-            scores["tessera"].append(score(reference, ours / f"{path.stem}_0.jpg", square))
-            scores["vips"].append(score(reference, theirs / f"{path.stem}_0.jpg", square))
+            scores["tessera"].append(rendition_ssim(reference, ours / f"{path.stem}_0.jpg", square))
+            scores["vips"].append(rendition_ssim(reference, theirs / f"{path.stem}_0.jpg", square))
         count = len(inputs)
         print(f"{kind:<18} {label:<8} {count:>2} files: tessera {1000 * t / count:6.1f} ms ({t_rss:.0f} MiB), "
               f"vips 1 thread {1000 * v1 / count:6.1f} ms ({v_rss:.0f} MiB) → {v1 / t:.2f}×, "

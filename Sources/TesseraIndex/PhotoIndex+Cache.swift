@@ -76,24 +76,14 @@ extension PhotoIndex {
         under root: FilePath, batch: Int = 10_000, _ body: ([IndexedFile]) throws -> Void
     ) throws(IndexError) {
         let (low, high) = Self.prefixRange(root)
-        var after: Int64 = 0
-        while true {
-            let page = try read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
-                    FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
-                        AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
-                    """, arguments: [low, high, after, batch]
-                ).map(Self.indexedFile)
-            }
-            guard let last = page.last else { return }
-            do {
-                try body(page)
-            } catch {
-                throw Self.indexError(error, path: path)
-            }
-            after = last.id
+        try forEachPage(batch: batch, id: \.id, body) { db, after in
+            try Row.fetchAll(db, sql: """
+                SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
+                    content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
+                    AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
+                """, arguments: [low, high, after, batch]
+            ).map(Self.indexedFile)
         }
     }
 

@@ -108,25 +108,34 @@ extension PhotoIndex {
         under root: FilePath, excludingScan: Int64, batch: Int = 10_000, _ body: ([UnwrittenFile]) throws -> Void
     ) throws(IndexError) {
         let (low, high) = Self.prefixRange(root)
+        try forEachPage(batch: batch, id: \.id, body) { db, after in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, device, path FROM photos WHERE path >= ? AND path < ? AND id > ?
+                        AND scan_id IS NOT ? AND missing_since_ms IS NULL ORDER BY id LIMIT ?
+                    """,
+                arguments: [low, high, after, excludingScan, batch]
+            ).map { UnwrittenFile(id: $0[0], device: UInt64(bitPattern: $0[1]), pathBytes: $0[2]) }
+        }
+    }
+
+    /// Gives `body` the rows `fetch` reads after each page's last id (0 first), a page at a time,
+    /// until one comes back empty: memory stays one page's whatever the library's size.
+    func forEachPage<Item>(
+        batch: Int, id: KeyPath<Item, Int64>, _ body: ([Item]) throws -> Void,
+        fetch: (Database, _ after: Int64) throws -> [Item]
+    ) throws(IndexError) {
         var after: Int64 = 0
         while true {
-            let page = try read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT id, device, path FROM photos WHERE path >= ? AND path < ? AND id > ?
-                            AND scan_id IS NOT ? AND missing_since_ms IS NULL ORDER BY id LIMIT ?
-                        """,
-                    arguments: [low, high, after, excludingScan, batch]
-                ).map { UnwrittenFile(id: $0[0], device: UInt64(bitPattern: $0[1]), pathBytes: $0[2]) }
-            }
+            let page = try read { db in try fetch(db, after) }
             guard let last = page.last else { return }
             do {
                 try body(page)
             } catch {
                 throw Self.indexError(error, path: path)
             }
-            after = last.id
+            after = last[keyPath: id]
         }
     }
 
