@@ -65,7 +65,7 @@ public struct RenderSettings: Sendable, Equatable {
         if options.colorManagement && metadata.hasICCProfile { key += ":srgb" }
         if options.embeddedPreviews && !(metadata.jpeg?.previews.isEmpty ?? true) { key += ":previews" }
         if !options.embeddedPreviews && !(metadata.heif?.thumbnails.isEmpty ?? true) { key += ":no-thumbnails" }
-        if metadata.heif?.hdrTransfer != nil { key += ":tone-mapped" }
+        if metadata.hdrTransfer != nil { key += ":tone-mapped" }
         // Cropped to the clean aperture since `Renderer.decoders` 3.
         if metadata.heif?.cleanAperture != nil { key += ":clean-aperture" }
         if metadata.sidecarTurnsPhoto { key += ":orientation-\(metadata.orientation)" }

@@ -273,6 +273,23 @@ public final class Renderer {
             // rendition leaves aliasing Lanczos cannot take out (SSIM 0.962 against 0.970 for a
             // 1024 fit of a 12 MP photo, bench/jxl.py), for 10 % more time.
             let factor = max(1, plan.shrinkFactor(width: image.width, height: image.height) / 2)
+            if let transfer = info.transfer.flatMap(HDRTransfer.init(h273:)), !image.wide.isEmpty {
+                // HDR: averaged down in 16 bits, then tone-mapped straight to sRGB, as HEIF's is.
+                var reducer = AreaReducer(
+                    width: image.width, height: image.height, channels: image.channels, factor: factor, maximum: 65535,
+                    keepsSamples: true, tileHeight: image.height, columns: 1)
+                image.wide.withUnsafeBytes { samples in
+                    // invariant: a non-empty array's buffer has a base address.
+                    reducer.add(
+                        samples.baseAddress.unsafelyUnwrapped, stride: image.width * image.channels * 2, sampleBytes: 2, x: 0, y: 0,
+                        tileWidth: image.width, tileHeight: image.height)
+                }
+                let mapped = ToneMapping(transfer: transfer, primaries: info.primaries ?? 9).map(
+                    reducer.wide, width: reducer.outWidth, height: reducer.outHeight, channels: image.channels, maximum: 65535)
+                return Decoded(
+                    image: mapped, scale: Double(reducer.outWidth) / Double(image.width), source: image.dcOnly ? .jxlDC : .decoded,
+                    warnings: image.warning.map { [$0] } ?? [])
+            }
             let whole = PixelBuffer(width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
             image.warning.map { warnings.append($0) }
             (raw, scale, source, profile) = (

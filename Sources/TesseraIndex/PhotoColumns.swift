@@ -88,7 +88,7 @@ struct PhotoColumns {
         values["display_height"] = metadata.displayHeight
         values["bit_depth"] = metadata.bitDepth
         values["coding"] = metadata.coding
-        values["hdr"] = metadata.heif?.hdrTransfer?.rawValue
+        values["hdr"] = metadata.hdrTransfer?.rawValue
         values["captured_at"] = metadata.captureDate?.wallClock.iso8601
         values["utc_offset"] = metadata.captureDate?.utcOffset?.description
         values["date_source"] = (metadata.captureDate?.source ?? .undated).rawValue

@@ -108,7 +108,7 @@ public struct PhotoReport: Encodable, Sendable {
         gps = metadata.exif?.gps
         annotations = PhotoRecord.Annotations(metadata: metadata)
         coding = metadata.coding
-        hdr = metadata.heif?.hdrTransfer?.rawValue
+        hdr = metadata.hdrTransfer?.rawValue
         nclx = metadata.heif?.nclx.map { ["primaries": $0.primaries, "transfer": $0.transfer, "matrix": $0.matrix] }
         warnings = metadata.warnings
     }

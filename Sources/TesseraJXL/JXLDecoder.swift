@@ -32,7 +32,10 @@ public final class JXLDecoder {
         public var height: Int
         /// 3 (RGB) or 4 (RGBA, straight alpha).
         public var channels: Int
+        /// 8-bit samples; empty for an HDR image, whose samples are `wide`.
         public var pixels: [UInt8]
+        /// 16-bit samples of an HDR image, in its own transfer (PQ or HLG) and primaries.
+        public var wide: [UInt16] = []
         /// The colour space of `pixels` as an ICC profile.
         public var iccProfile: [UInt8]?
         /// Whether only the frame's DC was decoded (an image of 1/8 the detail, at full size).
@@ -98,7 +101,11 @@ public final class JXLDecoder {
         let isSRGB = named && encoding.white_point == JXL_WHITE_POINT_D65 && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
             && (encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB)
         let gray = basic.num_color_channels == 1
-        if basic.uses_original_profile == JXL_FALSE {
+        let hdr = named && (encoding.transfer_function == JXL_TRANSFER_FUNCTION_PQ || encoding.transfer_function == JXL_TRANSFER_FUNCTION_HLG)
+        if basic.uses_original_profile == JXL_FALSE && hdr {
+            // Kept in its own transfer, for Tessera's tone mapping.
+            _ = JxlDecoderSetPreferredColorProfile(decoder, &encoding)
+        } else if basic.uses_original_profile == JXL_FALSE {
             var srgb = JxlColorEncoding()
             srgb.color_space = gray ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB
             srgb.white_point = JXL_WHITE_POINT_D65
@@ -113,7 +120,9 @@ public final class JXLDecoder {
             alphaBits: Int(basic.alpha_bits), isGray: gray, isAnimated: basic.have_animation != JXL_FALSE,
             isXYB: basic.uses_original_profile == JXL_FALSE,
             iccProfile: isSRGB ? nil : iccProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL),
-            colorSpace: named ? Self.name(encoding) : "ICC profile")
+            colorSpace: named ? Self.name(encoding) : "ICC profile",
+            transfer: named ? Int(encoding.transfer_function.rawValue) : nil,
+            primaries: named && encoding.color_space == JXL_COLOR_SPACE_RGB ? Int(encoding.primaries.rawValue) : nil)
     }
 
     /// The colour profile libjxl gives for `target`, or nil.
@@ -158,25 +167,34 @@ public final class JXLDecoder {
                 .tooLarge, "a \(info.width)×\(info.height) JPEG XL image needs \(info.memoryNeeded >> 20) MiB to decode, "
                     + "more than the \(memoryLimit >> 20) MiB allowed")
         }
-        // Zeroed: a flush need not reach every pixel.
-        var pixels = [UInt8](repeating: 0, count: info.width * info.height * info.channels)
-        let outcome = pixels.withUnsafeMutableBytes { buffer in
-            Result { () throws(JXLError) in
-                try run(into: buffer, info: info, dcOnly: dcOnly, inputLimit: memoryLimit - info.memoryNeeded)
+        // Zeroed: a flush need not reach every pixel. An HDR image in 16 bits, for tone mapping.
+        let count = info.width * info.height * info.channels
+        var pixels = [UInt8](repeating: 0, count: info.isHDR ? 0 : count)
+        var wide = [UInt16](repeating: 0, count: info.isHDR ? count : 0)
+        let type = info.isHDR ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8
+        let limit = memoryLimit - info.memoryNeeded
+        let outcome = info.isHDR
+            ? wide.withUnsafeMutableBytes { buffer in
+                Result { () throws(JXLError) in try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit) }
             }
-        }
+            : pixels.withUnsafeMutableBytes { buffer in
+                Result { () throws(JXLError) in try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit) }
+            }
         let (dc, warning) = try outcome.get()
         return Image(
-            width: info.width, height: info.height, channels: info.channels, pixels: pixels,
+            width: info.width, height: info.height, channels: info.channels, pixels: pixels, wide: wide,
             iccProfile: iccProfile(JXL_COLOR_PROFILE_TARGET_DATA), dcOnly: dc, warning: warning)
     }
 
     /// Runs libjxl until the first frame is in `buffer`, or its DC when that is enough: whether
     /// only the DC is, and a warning when the file ended early.
     private func run(
-        into buffer: UnsafeMutableRawBufferPointer, info: JXLImageInfo, dcOnly: Bool, inputLimit: Int
+        into buffer: UnsafeMutableRawBufferPointer, type: JxlDataType, info: JXLImageInfo, dcOnly: Bool, inputLimit: Int
     ) throws(JXLError) -> (dc: Bool, warning: String?) {
-        var format = JxlPixelFormat(num_channels: UInt32(info.channels), data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        // 16-bit samples little-endian, as the reducer that averages them reads them.
+        var format = JxlPixelFormat(
+            num_channels: UInt32(info.channels), data_type: type,
+            endianness: type == JXL_TYPE_UINT16 ? JXL_LITTLE_ENDIAN : JXL_NATIVE_ENDIAN, align: 0)
         var hasOutput = false
         while true {
             let status = JxlDecoderProcessInput(decoder)

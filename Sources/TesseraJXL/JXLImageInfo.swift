@@ -21,26 +21,35 @@ public struct JXLImageInfo: Sendable, Equatable {
     /// The original colour space as named by the codestream ("sRGB", "Display P3", "Rec. 2100
     /// PQ"…), or "ICC profile" when it carries one.
     public var colorSpace: String
+    /// The original colour space's transfer as an ITU-T H.273 code point (libjxl numbers them so),
+    /// when the codestream names it: 16 is PQ, 18 HLG.
+    public var transfer: Int?
+    /// Its primaries as an H.273 code point: 1 BT.709/sRGB, 9 BT.2020, 11 P3.
+    public var primaries: Int?
+
+    /// Whether the image is HDR (PQ or HLG): decoded to 16-bit samples for tone mapping.
+    public var isHDR: Bool { transfer == 16 || transfer == 18 }
 
     /// Bytes libjxl needs beyond the decoded image, a little over what it was measured to use
     /// (libjxl 0.7: about 3 a pixel for VarDCT and plain modular images).
     static let workingBytesPerPixel = 4
 
-    /// Bytes a decode to 8-bit samples holds at its peak: the whole decoded image and libjxl's
+    /// Bytes a decode holds at its peak: the whole decoded image and libjxl's
     /// own buffers (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
     public var memoryNeeded: Int {
         let pixels = width.multipliedReportingOverflow(by: height)
-        let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels + Self.workingBytesPerPixel)
+        let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels * (isHDR ? 2 : 1) + Self.workingBytesPerPixel)
         return pixels.overflow || bytes.overflow ? .max : bytes.partialValue
     }
 
-    /// Channels of the decoded 8-bit image: RGB, or RGBA with straight alpha.
+    /// Channels of the decoded image: RGB, or RGBA with straight alpha.
     public var channels: Int { alphaBits > 0 ? 4 : 3 }
 
-    /// "jxl lossy 8-bit", "jxl lossless-capable 16-bit +alpha animated"…
+    /// "jxl lossy 8-bit", "jxl original colours 16-bit Rec. 2100 PQ +alpha animated"…
     public func coding(_ container: JXLContainer) -> String {
         let kind = container.jpegReconstruction ? "recompressed JPEG" : isXYB ? "lossy" : "original colours"
         let depth = exponentBits > 0 ? "\(bitsPerSample)-bit float" : "\(bitsPerSample)-bit"
-        return "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
+        let colours = ["sRGB", "grey"].contains(colorSpace) ? "" : " \(colorSpace)"
+        return "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(colours)\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
     }
 }

@@ -56,6 +56,12 @@ public struct PhotoMetadata: Sendable {
             || heif?.nclx != nil || jxl?.info.iccProfile != nil
     }
 
+    /// The transfer of an HDR photo (a HEIF's `nclx`, a JPEG XL's colour encoding): its renditions
+    /// are tone-mapped.
+    public var hdrTransfer: HDRTransfer? {
+        heif?.hdrTransfer ?? jxl?.info.transfer.flatMap { HDRTransfer(h273: $0) }
+    }
+
     /// Size after orientation: width and height swap for orientations 5–8.
     public var displayWidth: Int { orientation >= 5 ? height : width }
     public var displayHeight: Int { orientation >= 5 ? width : height }

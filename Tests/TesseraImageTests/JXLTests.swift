@@ -170,4 +170,35 @@ struct JXLTests {
             ($0 as? PhotoError)?.code == .tooLarge && "\($0)".contains("MiB")
         }
     }
+
+    /// A PQ image (lossless, so in PQ as stored; lossy, so XYB that libjxl gives back in PQ) is
+    /// tone-mapped as a HEIF's is (BT.2390's EETF from the image's 1000-nit peak to 203 nits):
+    /// 20 nits a dark grey, 203 nits just below white, 1000 nits white. Decoded as 8-bit sRGB
+    /// instead, the lossless one came out 7, 39 and 89 (through its PQ profile), the lossy one
+    /// 79, 231 and 255 (libjxl's own mapping, which clips).
+    @Test(arguments: [["-d", "0"], ["-d", "1"]])
+    func pqImagesAreToneMapped(encoding: [String]) throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        // PQ code values of 20, 203 and 1000 nits (SMPTE ST 2084), in three bands.
+        func pq(_ nits: Double) -> UInt16 {
+            let (m1, m2, c1, c2, c3) = (2610.0 / 16384, 2523.0 / 4096 * 128, 3424.0 / 4096, 2413.0 / 4096 * 32, 2392.0 / 4096 * 32)
+            let y = pow(nits / 10000, m1)
+            return UInt16((pow((c1 + c2 * y) / (1 + c3 * y), m2) * 65535).rounded())
+        }
+        let bands = [pq(20), pq(203), pq(1000)]
+        var bytes = Array("P6\n96 64\n65535\n".utf8)
+        for _ in 0..<64 {
+            for x in 0..<96 { for _ in 0..<3 { bytes += [UInt8(bands[x / 32] >> 8), UInt8(bands[x / 32] & 0xFF)] } }
+        }
+        let ppm = directory.appending("pq.ppm")
+        try Data(bytes).write(to: URL(fileURLWithPath: ppm))
+        let jxl = try JXLFixture.make(ppm, as: "pq.jxl", in: directory, encoding + ["-x", "color_space=RGB_D65_202_Rel_PeQ"])
+        let (rendered, images) = try Self.render(jxl, [.fit(96)])
+        #expect(rendered.metadata.hdrTransfer == .pq && rendered.metadata.coding.contains("Rec. 2100 PQ"))
+        let image = try #require(images[.fit(96)])
+        let (dark, white, bright) = (image[16, 32], image[48, 32], image[80, 32])
+        #expect((84...92).contains(dark.first ?? 0), "\(Array(dark))")
+        #expect((220...240).contains(white.first ?? 0) && (bright.first ?? 0) >= 250, "\(Array(white)) \(Array(bright))")
+    }
 }
