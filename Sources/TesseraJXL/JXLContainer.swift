@@ -1,4 +1,3 @@
-import CBrotli
 public import TesseraSystem
 
 /// What a JPEG XL file's container boxes hold besides the image: its EXIF and XMP, and whether
@@ -53,12 +52,12 @@ public struct JXLContainer: Sendable, Equatable {
                 size = reader.size - offset
             }
             guard size >= start - offset else {
-                throw JXLError(.corrupt, "box \"\(type.trimmingCharacters())\" at \(offset) declares \(size) bytes, less than its header")
+                throw JXLError(.corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
             }
             guard size <= reader.size - offset else {
                 // A file cut short: the decoder says what that costs the image.
                 if type != "jxlc" && type != "jxlp" {
-                    container.warnings.append("the file ends inside its \"\(type.trimmingCharacters())\" box")
+                    container.warnings.append("the file ends inside its \"\(type.boxName)\" box")
                 }
                 break
             }
@@ -74,7 +73,7 @@ public struct JXLContainer: Sendable, Equatable {
                 if let content = Brotli.decompress(compressed.dropFirst(4), limit: maximumBoxBytes) {
                     container.keep(inner, content)
                 } else {
-                    container.warnings.append("the compressed \"\(inner.trimmingCharacters())\" box cannot be decompressed")
+                    container.warnings.append("the compressed \"\(inner.boxName)\" box cannot be decompressed")
                 }
             case "jbrd":
                 container.jpegReconstruction = true
@@ -91,13 +90,13 @@ public struct JXLContainer: Sendable, Equatable {
         _ reader: borrowing FileReader, at offset: Int64, count: Int, type: String, warnings: inout [String]
     ) throws(JXLError) -> [UInt8]? {
         guard count <= maximumBoxBytes else {
-            warnings.append("the \"\(type.trimmingCharacters())\" box of \(count) bytes is too large to read")
+            warnings.append("the \"\(type.boxName)\" box of \(count) bytes is too large to read")
             return nil
         }
         do {
             return try reader.readExactly(at: offset, count: count, what: "box")
         } catch {
-            throw JXLError(.truncated, "the file ends inside its \"\(type.trimmingCharacters())\" box")
+            throw JXLError(.truncated, "the file ends inside its \"\(type.boxName)\" box")
         }
     }
 
@@ -128,36 +127,8 @@ extension Collection<UInt8> where Index == Int {
 }
 
 extension String {
-    /// Without the padding spaces of a four-character box type.
-    func trimmingCharacters() -> String {
+    /// A four-character box type without its padding spaces, for messages: "xml " is "xml".
+    var boxName: String {
         String(reversed().drop { $0 == " " }.reversed())
-    }
-}
-
-/// Brotli decompression of a whole buffer, with a cap on what it may produce.
-enum Brotli {
-    static func decompress(_ input: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
-        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else { return nil }
-        defer { BrotliDecoderDestroyInstance(state) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        return input.withUnsafeBufferPointer { source -> [UInt8]? in
-            var availableIn = source.count
-            var next = source.baseAddress
-            while true {
-                var availableOut = chunk.count
-                let result = chunk.withUnsafeMutableBufferPointer { target -> BrotliDecoderResult in
-                    var out = target.baseAddress
-                    return BrotliDecoderDecompressStream(state, &availableIn, &next, &availableOut, &out, nil)
-                }
-                output += chunk[..<(chunk.count - availableOut)]
-                guard output.count <= limit else { return nil }
-                switch result {
-                case BROTLI_DECODER_RESULT_SUCCESS: return output
-                case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
-                default: return nil  // an error, or input that ends too soon
-                }
-            }
-        }
     }
 }
