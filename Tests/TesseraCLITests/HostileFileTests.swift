@@ -137,7 +137,6 @@ struct HostileFileTests {
         // Given small real HEIF, AVIF, WebP, RAW and MPF files, and 60 damaged variants of each,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = FilePath(directory.appending("photos"))
         let bases = [
             "formats/heic/orientation5.heic", "formats/heic/colors-with-alpha-thumbnail.heic",
             "formats/avif/kodim23_yuv420_8bpc.avif", "formats/avif/paris_icc_exif_xmp.avif",
@@ -145,10 +144,18 @@ struct HostileFileTests {
             "formats/webp/near_lossless_75.webp", "formats/raw/Panasonic.rw2", "formats/raw/FujiFilm.raf",
             "formats/raw/canon_eos_6d.dng", "formats/mpf/apple_gainmap_new.jpg",
         ]
-        var random = SplitMix(seed: 29)
+        try Self.scanMutants(of: bases.map(Corpus.path), seed: 29, in: directory)
+    }
+
+    /// Writes each of `bases` and 60 damaged variants of it below `directory/photos`, scans them
+    /// with one worker, and checks that the scan finishes, every file has its row, the real files
+    /// are photos, every failure has a reason and the index is sound.
+    static func scanMutants(of bases: [String], seed: UInt64, in directory: TemporaryDirectory) throws {
+        let root = FilePath(directory.appending("photos"))
+        var random = SplitMix(seed: seed)
         var written = 0
         for base in bases {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path(base))))
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: base)))
             let name = (base as NSString).lastPathComponent
             try FileSystem.writeAtomically(bytes, to: root.appending("real/\(name)"))
             for (variant, mutant) in Self.fieldMutants(of: bytes, count: 60, random: &random).enumerated() {
@@ -156,10 +163,7 @@ struct HostileFileTests {
                 written += 1
             }
         }
-        // when they are scanned,
         let scan = try TesseraProcess.run(["scan", root.string, "--workers", "1"] + ScanCommandTests.store(directory))
-        // then the scan finishes, every file has its row, the real files are photos, and
-        // every failure has a reason.
         #expect(scan.status == 0, "\(scan.stderr)")
         let index = directory.appending("index.sqlite")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == written + bases.count)

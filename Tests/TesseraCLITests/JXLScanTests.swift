@@ -1,6 +1,4 @@
 import Foundation
-import SystemPackage
-import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -61,27 +59,7 @@ struct JXLScanTests {
                 Corpus.path("formats/icc/Reagan.jpg"), as: "reagan-progressive.jxl", in: sources,
                 ["-j", "0", "-d", "2", "-e", "3", "--progressive_dc=1", "--progressive_ac", "--container=0"]),
         ]
-        let root = FilePath(directory.appending("photos"))
-        var random = SplitMix(seed: 31)
-        var written = 0
-        for base in bases {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: base)))
-            let name = (base as NSString).lastPathComponent
-            try FileSystem.writeAtomically(bytes, to: root.appending("real/\(name)"))
-            for (variant, mutant) in HostileFileTests.fieldMutants(of: bytes, count: 60, random: &random).enumerated() {
-                try FileSystem.writeAtomically(mutant, to: root.appending("mutants/\(variant)-\(name)"))
-                written += 1
-            }
-        }
-        // when they are scanned,
-        let scan = try TesseraProcess.run(["scan", root.string, "--workers", "1"] + ScanCommandTests.store(directory))
-        // then the scan finishes, every file has its row, the real ones are photos, and every
-        // failure has a reason.
-        #expect(scan.status == 0, "\(scan.stderr)")
-        let index = directory.appending("index.sqlite")
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == written + bases.count)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE path_text LIKE '%/real/%' AND status IN ('ok', 'warning')")
-            == bases.count)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('error', 'unsupported') AND (error IS NULL OR error = '')") == 0)
+        // when they are scanned, each has its row, the real ones are photos, every failure a reason.
+        try HostileFileTests.scanMutants(of: bases, seed: 31, in: directory)
     }
 }
