@@ -124,16 +124,37 @@ public struct DesktopThumbnailCache: Sendable {
     /// rewritten for the new URI, without decoding the photo again. A size that was not there
     /// stays missing until the photo changes (file managers make their own meanwhile).
     public func move(from old: FilePath, to original: Original) {
+        _ = transfer(from: old, to: original, keepingSource: false)
+        try? FileSystem.removeFile(failureLocation(Self.fileName(of: old)))
+    }
+
+    /// Gives `original` the thumbnails of `source`, a file of the same content (a copy), each
+    /// one's text rewritten for it, without decoding it: whether it has every configured size now.
+    public func copy(from source: FilePath, to original: Original) -> Bool {
+        transfer(from: source, to: original, keepingSource: true)
+    }
+
+    /// The thumbnails of `old` rewritten for `original`; whether every configured size was there
+    /// and is written.
+    private func transfer(from old: FilePath, to original: Original, keepingSource: Bool) -> Bool {
         let (from, to) = (Self.fileName(of: old), Self.fileName(of: original.path))
+        var complete = true
         for size in sizes {
             let source = location(from, size: size)
-            defer { try? FileSystem.removeFile(source) }
-            guard let png = FileSystem.smallFileContents(source, limit: 16 << 20) else { continue }
+            defer { if !keepingSource { try? FileSystem.removeFile(source) } }
+            guard let png = FileSystem.smallFileContents(source, limit: 16 << 20) else {
+                complete = false
+                continue
+            }
             let kept = PNGText.entries(of: png).filter { $0.key.hasPrefix("Thumb::Image::") }.sorted { $0.key < $1.key }
-            guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png) else { continue }
-            try? store(moved, at: location(to, size: size))
+            guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png),
+                  (try? store(moved, at: location(to, size: size))) != nil
+            else {
+                complete = false
+                continue
+            }
         }
-        try? FileSystem.removeFile(failureLocation(from))
+        return complete
     }
 
     /// Removes every thumbnail and the failure entry of the file at `path`.

@@ -185,18 +185,20 @@ extension PhotoIndex {
     }
 
     /// The renditions and placeholder another photo with cache key `key` already has (a copy
-    /// of the same content), when it has every one of `specs`.
-    public func renditions(key: String, covering specs: [RenditionSpec]) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8])? {
+    /// of the same content), when it has every one of `specs`, and that photo's path.
+    public func renditions(
+        key: String, covering specs: [RenditionSpec]
+    ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)? {
         try read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT id, thumbhash FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
+                db, sql: "SELECT id, thumbhash, path FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
                 arguments: [key])
             else { return nil }
             let id: Int64 = row["id"]
             let entries = try Self.renditions(of: [id], db)[id] ?? []
             let wanted = entries.filter { specs.contains($0.spec) }
             guard wanted.count == Set(specs).count else { return nil }
-            return (wanted, [UInt8](row["thumbhash"] as Data))
+            return (wanted, [UInt8](row["thumbhash"] as Data), FilePath(rawBytes: [UInt8](row["path"] as Data)))
         }
     }
 

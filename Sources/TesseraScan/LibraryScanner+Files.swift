@@ -90,10 +90,12 @@ extension LibraryScanner {
         let hash = XXH64.hex(try reader.photoContentHash())
         let key = configuration.renderSettings.cacheKey(contentHash: hash, metadata: metadata)
         let specs = configuration.renditions
-        // A copy of indexed content (or the same file touched) takes the renditions it already has
-        // (unless the desktop cache needs this path's own thumbnails: then it is decoded).
-        if !full, desktop == nil, let (entries, thumbhash) = try? index.renditions(key: key, covering: specs),
-            entries.allSatisfy({ cache.contains(FilePath($0.path)) }) {
+        // A copy of indexed content (or the same file touched) takes the renditions it already has,
+        // and its desktop thumbnails are the other photo's, their text rewritten (when that one
+        // has them all; else it is decoded).
+        if !full, let (entries, thumbhash, source) = try? index.renditions(key: key, covering: specs),
+            entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
+            desktop?.copy(from: source, to: Self.original(job.path, identity)) ?? true {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash, settings: configuration.renderSettings.recorded)
             return update(job, identity, .photo(metadata, warnings: [], renditions: renditions))

@@ -252,4 +252,39 @@ struct DesktopThumbnailTests {
         let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
         #expect(third.stdout.contains("3 files: 3 unchanged\n"), "\(third.stdout)")
     }
+
+    /// A copy of a photo already indexed (or the same file touched) is not decoded for its desktop
+    /// thumbnails either: they are the other photo's, their text rewritten for the copy.
+    @Test func aCopysDesktopThumbnailsAreTheOriginalsRewrittenNotDecodedAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try ScanCommandTests.library(in: directory, count: 1, width: 300)
+        let xdg = directory.appending("xdg")
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let scan = ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")]
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        // Given the original's thumbnails marked (a decode would write them without the mark),
+        let original = FilePath(root + "/album0/p0.jpg")
+        let cache = DesktopThumbnailCache(root: FilePath(xdg).appending("thumbnails"), sizes: [.large, .xLarge])
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] {
+            let path = cache.path(of: original, size: size).string
+            let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let entries = PNGText.entries(of: png).map { (key: $0.key, value: $0.value) } + [(key: "Thumb::Image::Marker", value: "copied")]
+            try Data(try #require(PNGText.replacing(entries, in: png))).write(to: URL(fileURLWithPath: path))
+        }
+        // and a copy of the photo in another folder,
+        try FileManager.default.createDirectory(atPath: root + "/copies", withIntermediateDirectories: true)
+        let copy = FilePath(root + "/copies/p0 copy.jpg")
+        try FileManager.default.copyItem(atPath: original.string, toPath: copy.string)
+        // the next scan gives the copy thumbnails GNOME finds valid, made from the original's.
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        let found = try Self.lookUp([copy], cache: xdg)[copy] ?? [:]
+        #expect((found["large"] ?? nil) != nil && (found["x-large"] ?? nil) != nil, "\(found)")
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] {
+            let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache.path(of: copy, size: size).string)))
+            #expect(PNGText.entries(of: png)["Thumb::Image::Marker"] == "copied", "\(size)")
+            #expect(PNGText.entries(of: png)["Thumb::URI"] == DesktopThumbnailCache.uri(of: copy))
+        }
+    }
 }
