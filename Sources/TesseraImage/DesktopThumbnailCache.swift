@@ -164,10 +164,12 @@ public struct DesktopThumbnailCache: Sendable {
         try? FileSystem.removeFile(failureLocation(name))
     }
 
-    /// How many entries each configured size's folder holds now (0 for a folder that is not
-    /// there): one listing per folder, the cheap sign that thumbnails were deleted.
+    /// How many thumbnails each configured size's folder holds now (0 for a folder that is not
+    /// there), counted without keeping the names: the cheap sign that some were deleted.
     public func entryCounts() -> [Size: Int] {
-        Dictionary(uniqueKeysWithValues: sizes.map { ($0, FileSystem.entries(of: root.appending($0.rawValue))?.count ?? 0) })
+        Dictionary(uniqueKeysWithValues: sizes.map {
+            ($0, FileSystem.entryCount(of: root.appending($0.rawValue), skipping: FileSystem.temporaryPrefix) ?? 0)
+        })
     }
 
     /// The names each configured size's folder holds now.
@@ -187,24 +189,30 @@ public struct DesktopThumbnailCache: Sendable {
         return sizes.allSatisfy { listing.names[$0]?.contains(name) == true }
     }
 
-    /// Removes the temporary files writes of Tessera's left in the cache's folders when they were
-    /// killed, once older than `age` seconds (a write takes milliseconds; a younger one may be
-    /// another process's, still writing). Other programs' files are left alone: only names Tessera
-    /// writes (`.tmp-<md5>.png-<number>`) are removed.
-    /// - Returns: how many were removed.
-    @discardableResult
-    public func sweepTemporaryFiles(olderThan age: Int64 = 600) -> Int {
+    /// `entryCounts()`, and, in the same listing of each folder, removes the temporary files
+    /// Tessera's writes left there when they were killed, once older than `age` seconds (a write
+    /// takes milliseconds; a younger one may be another process's, still writing). Other
+    /// programs' files are left alone: only names Tessera writes (`.tmp-<md5>.png-<number>`) go.
+    public func survey(sweepingOlderThan age: Int64 = 600) -> [Size: Int] {
         let now = Int64(Date().timeIntervalSince1970)
         let prefix = Array(FileSystem.temporaryPrefix.utf8)
-        var removed = 0
-        for folder in Size.allCases.map({ root.appending($0.rawValue) }) + [failureFolder] {
-            for name in FileSystem.entries(of: folder) ?? [] where name.starts(with: prefix) && Self.isOwnTemporary(name.dropFirst(prefix.count)) {
+        var counts: [Size: Int] = [:]
+        for (size, folder) in sizes.map({ ($0, root.appending($0.rawValue)) }) + [(nil, failureFolder)] {
+            var count = 0
+            for name in FileSystem.entries(of: folder) ?? [] {
+                guard name.starts(with: prefix) else {
+                    count += 1
+                    continue
+                }
                 let path = FilePath(rawBytes: folder.rawBytes + [UInt8(ascii: "/")] + name)
-                guard let status = try? FileSystem.status(of: path), status.type == .regular, now - status.mtimeSeconds >= age else { continue }
-                if (try? FileSystem.removeFile(path)) != nil { removed += 1 }
+                guard Self.isOwnTemporary(name.dropFirst(prefix.count)), let status = try? FileSystem.status(of: path),
+                      status.type == .regular, now - status.mtimeSeconds >= age
+                else { continue }
+                try? FileSystem.removeFile(path)
             }
+            if let size { counts[size] = count }
         }
-        return removed
+        return counts
     }
 
     /// Whether `rest` (a temporary name after its prefix) is `<32 hex digits>.png-<digits>`.

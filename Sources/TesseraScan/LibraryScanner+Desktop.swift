@@ -13,21 +13,22 @@ extension LibraryScanner {
     /// GNOME's housekeeping removed old ones), to be decoded again for them.
     ///
     /// A rescan must stay near a bare walk's speed, so the photos are looked at only when one of
-    /// the cache's folders holds fewer files than at the end of the last scan: one listing per
-    /// folder tells that. Thumbnails deleted while others were added meanwhile go unnoticed until
-    /// the next drop.
+    /// the cache's folders held fewer files at the start of this scan (`counts`) than at the end
+    /// of the last one. Thumbnails deleted while others were added meanwhile go unnoticed until
+    /// the next drop. A photo queued here also makes any rendition file it lacks.
     func queueDesktopRepairs(
-        _ desktop: DesktopThumbnailCache, roots: RootSet, sightings: Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+        _ desktop: DesktopThumbnailCache, counts: [DesktopThumbnailCache.Size: Int], roots: RootSet,
+        sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
     ) throws(IndexError) {
         let recorded = Self.decodeCounts(try index.state(Self.desktopCountsKey))
-        let now = desktop.entryCounts()
-        guard desktop.sizes.contains(where: { now[$0, default: 0] < recorded[$0.rawValue] ?? 0 }) else { return }
+        guard desktop.sizes.contains(where: { counts[$0, default: 0] < recorded[$0.rawValue] ?? 0 }) else { return }
         let listing = desktop.listing()
         var queued = 0
         for root in roots.paths {
             try index.forEachRenderedFile(under: root) { files in
                 for file in files where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
                     guard let rendering = file.rendering, !desktop.hasEveryThumbnail(of: file.path, in: listing) else { continue }
+                    sightings.queued.insert(file.id)
                     let path = file.path
                     jobs.push(Job(
                         path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,

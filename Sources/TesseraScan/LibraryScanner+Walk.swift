@@ -206,7 +206,7 @@ extension LibraryScanner {
     /// Sends unchanged photos whose rendition files the cache check found gone to the workers,
     /// which render what each lacks; photos already on their way there, or not seen, are left.
     func queueRepairs(
-        _ paths: [String], roots: RootSet, sightings: Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+        _ paths: [String], roots: RootSet, sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
     ) throws(IndexError) {
         guard !paths.isEmpty else { return }
         var queued = 0
@@ -218,8 +218,11 @@ extension LibraryScanner {
             jobs.push(Job(
                 path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, change: .reread,
                 known: .init(id: file.id, rendering: rendering)))
+            sightings.queued.insert(file.id)
             queued += 1
         }
+        // Photos queued already (by the desktop repair) make their missing renditions anyway.
+        guard queued > 0 else { return }
         // The walk counted them unchanged; the writer counts them again once their renditions are made.
         tally.counts.withLock { $0.unchanged -= queued }
         progress.update { $0.done -= queued }

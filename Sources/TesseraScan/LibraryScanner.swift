@@ -177,8 +177,9 @@ public final class LibraryScanner: Sendable {
         // scan, which renders everything anyway).
         let cacheCheck = full ? nil : CacheCheck(index: index, cache: configuration.cache, stop: stop)
         let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
-        // What writes to the desktop cache killed mid-way left there (SIGKILL, a power cut).
-        if let desktop { desktop.sweepTemporaryFiles() }
+        // The desktop cache's folders before any write of this scan, in one listing each (which
+        // also removes what writes killed mid-way left there: SIGKILL, a power cut).
+        let desktopCounts = desktop?.survey()
 
         // The walk, on this thread.
         var sightings = Sightings()
@@ -191,9 +192,9 @@ public final class LibraryScanner: Sendable {
             tally.fail(error)
         }
         // Desktop thumbnails deleted since the last scan (a cache emptied, old ones cleaned up).
-        if !full, !stop.isSet, let desktop {
+        if !full, !stop.isSet, let desktop, let desktopCounts {
             do throws(IndexError) {
-                try queueDesktopRepairs(desktop, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
+                try queueDesktopRepairs(desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally)
             } catch {
                 tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
             }
@@ -204,7 +205,7 @@ public final class LibraryScanner: Sendable {
             // A stopped scan starts no file; its counts stay those of the walk.
             if !stop.isSet {
                 do throws(IndexError) {
-                    try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: sightings, jobs: jobs, tally: tally)
+                    try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally)
                 } catch {
                     tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
                 }

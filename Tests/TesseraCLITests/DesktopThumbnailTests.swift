@@ -287,4 +287,33 @@ struct DesktopThumbnailTests {
             #expect(PNGText.entries(of: png)["Thumb::URI"] == DesktopThumbnailCache.uri(of: copy))
         }
     }
+
+    /// A photo whose rendition files and desktop thumbnails are both gone is made again once:
+    /// one decode gives both, and the summary counts it once.
+    @Test func aPhotoMissingBothItsRenditionsAndItsDesktopThumbnailsIsMadeOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try ScanCommandTests.library(in: directory, count: 3, width: 300)
+        let xdg = directory.appending("xdg")
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let index = directory.appending("i.sqlite")
+        let scan = ["scan", root, "--config", config, "--index", index, "--cache", directory.appending("c")]
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        // Given one photo's rendition files deleted, and every desktop thumbnail,
+        let files = try #require(SQLite.query(index, """
+            SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%/p0.jpg'
+            """)).compactMap(\.first)
+        try #require(!files.isEmpty)
+        for file in files { try FileManager.default.removeItem(atPath: file) }
+        try FileManager.default.removeItem(atPath: xdg + "/thumbnails")
+        // the next scan makes all of them again, each photo once.
+        let again = try TesseraProcess.run(scan + ["--verbose"], environment: ["XDG_CACHE_HOME": xdg])
+        #expect(again.stdout.contains("3 files: 3 unchanged (3 given new renditions)"), "\(again.stdout)")
+        // (the desktop repair queues all three; the cache check's finds its photo queued already)
+        #expect(again.stderr.contains("making them again (3 photos)") && !again.stderr.contains("rendering them again"), "\(again.stderr)")
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let large = (try? FileManager.default.contentsOfDirectory(atPath: xdg + "/thumbnails/large")) ?? []
+        #expect(large.count == 3, "\(large)")
+    }
 }
