@@ -34,8 +34,9 @@ public final class Renderer {
     }
 
     /// What the decoders can read, named: it changes when a new version reads files an older one
-    /// refused (libheif 1.19 and current iPhones' HEICs), so files recorded as errors are tried again.
-    public static let decoders = "3: libheif 1.19 tiles, PQ/HLG tone mapping, HEIF clean apertures"
+    /// refused (libheif 1.19 and current iPhones' HEICs; JPEG XL), so files recorded as errors or
+    /// as unsupported are tried again.
+    public static let decoders = "4: JPEG XL"
 
     /// One rendition, encoded.
     public struct Rendition: Sendable {

@@ -50,8 +50,8 @@ extension PhotoIndex {
     ///   decodes no strings (it is asked once per directory of every scan).
     /// - Parameter expecting: about how many files the directory holds, to size the answer once.
     /// - Parameter newDecoders: whether the decoders changed since the last complete scan: then
-    ///   every file recorded with an error is read again, not only those whose error may go away
-    ///   by itself, and every HEIF and AVIF photo (an HDR one renders anew; the others' renditions
+    ///   every file recorded with an error or as unsupported (a format they now read) is read
+    ///   again, not only those whose error may go away by itself, and every HEIF and AVIF photo (an HDR one renders anew; the others' renditions
     ///   are found in the cache by their unchanged key).
     /// - Parameter newReaders: whether the metadata readers changed since the last complete
     ///   scan: then every file is read again (its renditions are found by their unchanged key).
@@ -62,7 +62,7 @@ extension PhotoIndex {
         try read { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
-                    \(Self.retrySQL) OR (?3 AND (p.status = 'error' OR p.format IN ('heif', 'avif'))) OR ?4,
+                    \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
                     p.sidecar_size, p.sidecar_mtime_ns,
                     CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
                     p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL

@@ -62,4 +62,40 @@ struct JXLScanTests {
         // when they are scanned, each has its row, the real ones are photos, every failure a reason.
         try HostileFileTests.scanMutants(of: bases, seed: 31, in: directory)
     }
+
+    /// A library indexed before Tessera read JPEG XL has its .jxl files recorded as unsupported:
+    /// the first scan with the new decoders reads them again, unchanged as they are.
+    @Test func jpegXLFilesAnOlderVersionCalledUnsupportedAreReadAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let sources = try TemporaryDirectory("jxl-sources")
+        defer { sources.remove() }
+        let made = try JXLFixture.make(Corpus.path("media/xmp/embedded/digikam.jpg"), as: "digikam.jxl", in: sources)
+        try FileManager.default.copyItem(atPath: made, toPath: root + "/digikam.jxl")
+        try "notes".write(toFile: root + "/notes.txt", atomically: true, encoding: .utf8)
+        let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
+        #expect(try TesseraProcess.run(["scan", root] + store).status == 0)
+        // Given the index as the last version left it: the file unsupported, older decoders recorded,
+        let index = directory.appending("index.sqlite")
+        let edit = try Process.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [index, """
+            DELETE FROM renditions WHERE photo_id IN (SELECT id FROM photos WHERE path_text LIKE '%.jxl');
+            UPDATE photos SET status = 'unsupported', format = 'unsupported', error = 'not a photo format Tessera reads',
+                width = NULL, height = NULL, make = NULL, thumbnail_key = NULL, thumbhash = NULL WHERE path_text LIKE '%.jxl';
+            UPDATE state SET value = '3: libheif 1.19 tiles, PQ/HLG tone mapping, HEIF clean apertures' WHERE key = 'decoders';
+            """])
+        edit.waitUntilExit()
+        try #require(edit.terminationStatus == 0)
+        try #require(SQLite.query(index, "SELECT status FROM photos WHERE path_text LIKE '%.jxl'") == [["unsupported"]])
+        // when the library is scanned, unchanged,
+        let scan = try TesseraProcess.run(["scan", root] + store)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        // then the JPEG XL file is a photo with its facts and renditions.
+        let row = SQLite.query(index, """
+            SELECT status, format, make, (SELECT count(*) FROM renditions r WHERE r.photo_id = photos.id)
+            FROM photos WHERE path_text LIKE '%.jxl'
+            """)?.first
+        #expect(row == ["ok", "jxl", "FUJIFILM", "4"], "\(row ?? [])")
+    }
 }
