@@ -63,6 +63,18 @@ struct DesktopThumbnailTests {
         return (number(16), number(20))
     }
 
+    /// `count` photos below `directory/photos` and the `tessera scan` arguments that index them
+    /// with the desktop cache on (in `directory/xdg`, given as `XDG_CACHE_HOME`).
+    static func desktopLibrary(
+        in directory: TemporaryDirectory, count: Int
+    ) throws -> (root: String, xdg: String, index: String, scan: [String]) {
+        let root = try ScanCommandTests.library(in: directory, count: count, width: 300)
+        let config = directory.appending("on.yaml")
+        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let index = directory.appending("i.sqlite")
+        return (root, directory.appending("xdg"), index, ["scan", root, "--config", config, "--index", index, "--cache", directory.appending("c")])
+    }
+
     @Test func gnomesFactoryFindsAValidThumbnailForEveryPhotoAndNoneOnceOneChanges() throws {
         // Given photos whose names have spaces, non-ASCII letters and bytes that are not UTF-8,
         // a broken one, and a configuration that fills the desktop cache,
@@ -200,8 +212,7 @@ struct DesktopThumbnailTests {
     @Test func temporaryFilesOfKilledWritesAreSweptAndNothingElse() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try ScanCommandTests.library(in: directory, count: 1, width: 300)
-        let xdg = directory.appending("xdg")
+        let (_, xdg, _, arguments) = try Self.desktopLibrary(in: directory, count: 1)
         let large = xdg + "/thumbnails/large"
         try FileManager.default.createDirectory(atPath: large, withIntermediateDirectories: true)
         let name = String(repeating: "0123456789abcdef", count: 2)
@@ -212,11 +223,7 @@ struct DesktopThumbnailTests {
         for (_, path) in files { try Data([1]).write(to: URL(fileURLWithPath: path)) }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["stale"]))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["other"]))
-        let config = directory.appending("on.yaml")
-        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let scan = try TesseraProcess.run(
-            ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")],
-            environment: ["XDG_CACHE_HOME": xdg])
+        let scan = try TesseraProcess.run(arguments, environment: ["XDG_CACHE_HOME": xdg])
         #expect(scan.status == 0, "\(scan.stderr)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: large))
         #expect(!left.contains(".tmp-\(name).png-1234567890"))
@@ -230,11 +237,7 @@ struct DesktopThumbnailTests {
     @Test func deletedDesktopThumbnailsAreMadeAgainByTheNextScan() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try ScanCommandTests.library(in: directory, count: 3, width: 300)
-        let xdg = directory.appending("xdg")
-        let config = directory.appending("on.yaml")
-        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let scan = ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")]
+        let (_, xdg, _, scan) = try Self.desktopLibrary(in: directory, count: 3)
         func names(_ size: String) -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: xdg + "/thumbnails/" + size)) ?? []).sorted()
         }
@@ -258,11 +261,7 @@ struct DesktopThumbnailTests {
     @Test func aCopysDesktopThumbnailsAreTheOriginalsRewrittenNotDecodedAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try ScanCommandTests.library(in: directory, count: 1, width: 300)
-        let xdg = directory.appending("xdg")
-        let config = directory.appending("on.yaml")
-        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let scan = ["scan", root, "--config", config, "--index", directory.appending("i.sqlite"), "--cache", directory.appending("c")]
+        let (root, xdg, _, scan) = try Self.desktopLibrary(in: directory, count: 1)
         #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
         // Given the original's thumbnails marked (a decode would write them without the mark),
         let original = FilePath(root + "/album0/p0.jpg")
@@ -293,12 +292,7 @@ struct DesktopThumbnailTests {
     @Test func aPhotoMissingBothItsRenditionsAndItsDesktopThumbnailsIsMadeOnce() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try ScanCommandTests.library(in: directory, count: 3, width: 300)
-        let xdg = directory.appending("xdg")
-        let config = directory.appending("on.yaml")
-        try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let index = directory.appending("i.sqlite")
-        let scan = ["scan", root, "--config", config, "--index", index, "--cache", directory.appending("c")]
+        let (_, xdg, index, scan) = try Self.desktopLibrary(in: directory, count: 3)
         #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
         // Given one photo's rendition files deleted, and every desktop thumbnail,
         let files = try #require(SQLite.query(index, """
