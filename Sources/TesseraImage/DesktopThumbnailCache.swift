@@ -121,11 +121,11 @@ public struct DesktopThumbnailCache: Sendable {
     }
 
     /// Moves the thumbnails of a file renamed from `old` to `original.path`: each one's text
-    /// rewritten for the new URI, without decoding the photo again. A size that was not there
-    /// stays missing until the photo changes (file managers make their own meanwhile).
-    public func move(from old: FilePath, to original: Original) {
-        _ = transfer(from: old, to: original, keepingSource: false)
-        try? FileSystem.removeFile(failureLocation(Self.fileName(of: old)))
+    /// rewritten for the new URI, without decoding the photo again: whether every configured size
+    /// was there and is moved (else the photo is decoded for those missing).
+    public func move(from old: FilePath, to original: Original) -> Bool {
+        defer { try? FileSystem.removeFile(failureLocation(Self.fileName(of: old))) }
+        return transfer(from: old, to: original, keepingSource: false)
     }
 
     /// Gives `original` the thumbnails of `source`, a file of the same content (a copy), each

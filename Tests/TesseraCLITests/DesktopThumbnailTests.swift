@@ -310,4 +310,42 @@ struct DesktopThumbnailTests {
         let large = (try? FileManager.default.contentsOfDirectory(atPath: xdg + "/thumbnails/large")) ?? []
         #expect(large.count == 3, "\(large)")
     }
+
+    /// A photo renamed after its desktop thumbnails were deleted gets them at its new name from the
+    /// next scan, even when the cache's folders hold as many files as before (other programs'
+    /// thumbnails took their places), so that nothing else tells the scan they are gone.
+    @Test func aRenamedPhotoWhoseThumbnailsWereGoneGetsThemUnderItsNewName() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (root, xdg, _, scan) = try Self.desktopLibrary(in: directory, count: 2)
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        let cache = DesktopThumbnailCache(root: FilePath(xdg).appending("thumbnails"), sizes: [.large, .xLarge])
+        // Given one photo's thumbnails replaced by another program's,
+        let photo = FilePath(root + "/album0/p0.jpg")
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] {
+            let path = cache.path(of: photo, size: size)
+            try FileSystem.removeFile(path)
+            try FileSystem.writeAtomically(Array("not ours".utf8), to: path.removingLastComponent().appending("0123456789abcdef0123456789abcdef.png"))
+        }
+        // and the photo renamed,
+        let renamed = FilePath(root + "/album0/renamed.jpg")
+        #expect(rename(photo.string, renamed.string) == 0)
+        // the next scan records the move and makes its thumbnails under the new name,
+        let again = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(again.stdout.contains("2 files: 1 unchanged, 1 moved\n"), "\(again.stdout)")
+        let found = try Self.lookUp([renamed], cache: xdg)[renamed] ?? [:]
+        #expect((found["large"] ?? nil) != nil && (found["x-large"] ?? nil) != nil, "\(found)")
+        // and the one after reads nothing.
+        let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(third.stdout.contains("2 files: 2 unchanged\n"), "\(third.stdout)")
+        // Renamed again with its thumbnails deleted, no longer replaced (the cache's repair, which
+        // now looks, finds the photo made already), it is made once, under the newest name.
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: renamed, size: size)) }
+        let newest = FilePath(root + "/album0/newest.jpg")
+        #expect(rename(renamed.string, newest.string) == 0)
+        let fourth = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(fourth.stdout.contains("2 files: 1 unchanged, 1 moved\n"), "\(fourth.stdout)")
+        let last = try Self.lookUp([newest], cache: xdg)[newest] ?? [:]
+        #expect((last["large"] ?? nil) != nil && (last["x-large"] ?? nil) != nil, "\(last)")
+    }
 }
