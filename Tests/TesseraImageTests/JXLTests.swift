@@ -92,6 +92,33 @@ struct JXLTests {
         }
     }
 
+    /// A codestream split into partial `jxlp` boxes with the EXIF between them, as encoders that
+    /// stream their output write it.
+    @Test func aCodestreamSplitIntoPartialBoxesIsReadWhole() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        let ppm = directory.appending("card.ppm")
+        try JXLFixture.ppm(64, 40) { x, y in (UInt8(x * 3), UInt8(y * 6), UInt8((x + y) % 256)) }.write(to: URL(fileURLWithPath: ppm))
+        let codestream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try JXLFixture.make(
+            ppm, as: "bare.jxl", in: directory, ["-d", "0", "--container=0"]))))
+        let exif = try #require(try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
+        let cut = codestream.count / 2
+        func part(_ index: UInt32, _ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            JXLFixture.box("jxlp", [UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF)] + bytes)
+        }
+        let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        let file = signature + JXLFixture.box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
+            + JXLFixture.box("jxll", [5]) + part(0, codestream[..<cut]) + JXLFixture.box("Exif", [0, 0, 0, 0] + exif)
+            + part(0x8000_0001, codestream[cut...])
+        let path = directory.appending("parts.jxl")
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        let metadata = try MetadataReader.read(at: FilePath(path))
+        #expect(metadata.width == 64 && metadata.height == 40 && metadata.exif?.make == "FUJIFILM" && metadata.warnings.isEmpty)
+        let (_, images) = try Self.render(path, [.fit(64)])
+        let image = try #require(images[.fit(64)])
+        #expect(image[10, 3].elementsEqual([30, 18, 13]) && image[63, 39].elementsEqual([189, 234, 102]))
+    }
+
     @Test func lossyWideGamutColoursComeOutAsTheJPEGs() throws {
         let directory = try TemporaryDirectory("jxl")
         defer { directory.remove() }
