@@ -254,14 +254,15 @@ public final class Renderer {
             }
             return try decode(decoder.primary())
         case .jxl:
-            let decoder: JXLDecoder, info: JXLImageInfo
+            let decoder: JXLDecoder, info: JXLImageInfo, needed: Int
             do throws(JXLError) {
-                decoder = try JXLDecoder(stream: reader.stream())
+                decoder = try JXLDecoder(stream: reader.stream(), codestream: metadata.jxl?.container.codestream)
                 info = try decoder.info()
+                needed = try decoder.memoryNeeded()
             } catch {
                 throw PhotoError(jxl: error)
             }
-            try Self.checkMemory(info.memoryNeeded, plan: plan, limit: limit, metadata: metadata)
+            try Self.checkMemory(needed, plan: plan, limit: limit, metadata: metadata)
             // A frame's DC is the image at 1/8 of its detail: enough when an eighth covers every rendition.
             let dcOnly = plan.jpegNumerator(width: info.width, height: info.height) == 1
             let image: JXLDecoder.Image

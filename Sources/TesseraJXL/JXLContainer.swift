@@ -16,6 +16,9 @@ public struct JXLContainer: Sendable, Equatable {
     public var jpegReconstruction = false
     /// Problems that lose a box, not the photo.
     public var warnings: [String] = []
+    /// Where the codestream lies in the file, in order: one `jxlc` box's content, or the parts of
+    /// `jxlp` boxes (metadata boxes may lie between them); the whole file for a bare codestream.
+    public var codestream: [Range<Int64>] = []
 
     /// The first twelve bytes of a container: its signature box.
     public static let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
@@ -28,7 +31,10 @@ public struct JXLContainer: Sendable, Equatable {
     /// Reads the boxes of the file `reader` holds.
     public static func read(_ reader: borrowing FileReader) throws(JXLError) -> JXLContainer {
         var container = JXLContainer()
-        guard reader.prefix.starts(with: signature) else { return container }
+        guard reader.prefix.starts(with: signature) else {
+            container.codestream = [0..<reader.size]
+            return container
+        }
         container.isContainer = true
         var offset: Int64 = 0
         var boxes = 0
@@ -56,13 +62,17 @@ public struct JXLContainer: Sendable, Equatable {
             }
             guard size <= reader.size - offset else {
                 // A file cut short: the decoder says what that costs the image.
-                if type != "jxlc" && type != "jxlp" {
+                if type == "jxlc" || type == "jxlp" {
+                    container.addCodestream(type, start..<reader.size)
+                } else {
                     container.warnings.append("the file ends inside its \"\(type.boxName)\" box")
                 }
                 break
             }
             let length = Int(size - (start - offset))
             switch type {
+            case "jxlc", "jxlp":
+                container.addCodestream(type, start..<(offset + size))
             case "Exif", "xml ":
                 container.keep(type, try payload(reader, at: start, count: length, type: type, warnings: &container.warnings))
             case "brob":
@@ -98,6 +108,12 @@ public struct JXLContainer: Sendable, Equatable {
         } catch {
             throw JXLError(.truncated, "the file ends inside its \"\(type.boxName)\" box")
         }
+    }
+
+    /// Records a codestream box's content: a `jxlp` box's starts with its 4-byte index.
+    private mutating func addCodestream(_ type: String, _ range: Range<Int64>) {
+        let skip: Int64 = type == "jxlp" ? 4 : 0
+        if range.count > skip { codestream.append((range.lowerBound + skip)..<range.upperBound) }
     }
 
     /// Keeps the first box of each kind, as readers do.

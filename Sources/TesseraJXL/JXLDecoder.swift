@@ -16,15 +16,25 @@ public import TesseraSystem
 public final class JXLDecoder {
     private let decoder: OpaquePointer
     private let stream: ByteStream
+    /// Where the codestream lies in the stream (a container's `jxlc` or `jxlp` boxes' content).
+    private let codestream: [Range<Int64>]
     /// libjxl reads from here: what it has not processed yet, then the next bytes of the file.
     private var input: UnsafeMutableRawBufferPointer
     private var filled = 0
     private var atEnd = false
     private var inputClosed = false
+    private var basic = JxlBasicInfo()
     private var header: JXLImageInfo?
+    /// Bytes the first frame's decode needs, once its header has been read.
+    private var needed: Int?
     private var decoded = false
     /// Whether a frame's DC has been decoded, so that a flush can show it.
     private var sawDC = false
+    /// The file's bytes given to libjxl at once while it decodes pixels.
+    private static let readChunk = 1 << 20
+    /// Room for the file's bytes in a decode's budget: a chunk, past what libjxl has not
+    /// processed yet.
+    static let inputReserve = 2 * readChunk
 
     /// What the decoder gives.
     public struct Image: Sendable {
@@ -44,14 +54,16 @@ public final class JXLDecoder {
         public var warning: String?
     }
 
-    /// Starts a decoder over `stream`; nothing is read yet.
-    public init(stream: ByteStream) throws(JXLError) {
+    /// Starts a decoder over `stream`, whose codestream lies at `codestream` (nil: all of it,
+    /// a bare codestream); nothing is read yet.
+    public init(stream: ByteStream, codestream: [Range<Int64>]? = nil) throws(JXLError) {
         guard let decoder = JxlDecoderCreate(nil) else { throw JXLError(.unsupported, "libjxl cannot create a decoder") }
         self.decoder = decoder
         self.stream = stream
+        self.codestream = codestream ?? [0..<stream.size]
         input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME_PROGRESSION.rawValue
-            | JXL_DEC_FULL_IMAGE.rawValue
+        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+            | JXL_DEC_FRAME_PROGRESSION.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
               JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
               JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
@@ -68,7 +80,6 @@ public final class JXLDecoder {
     /// the file as the header takes.
     public func info() throws(JXLError) -> JXLImageInfo {
         if let header { return header }
-        var basic = JxlBasicInfo()
         while true {
             let status = JxlDecoderProcessInput(decoder)
             if status == JXL_DEC_NEED_MORE_INPUT {
@@ -80,7 +91,7 @@ public final class JXLDecoder {
                     throw JXLError(.corrupt, "the JPEG XL header cannot be read")
                 }
             } else if status == JXL_DEC_COLOR_ENCODING {
-                let made = try colour(basic)
+                let made = try colour()
                 header = made
                 return made
             } else if inputClosed {
@@ -94,7 +105,7 @@ public final class JXLDecoder {
 
     /// The image info from `basic` and the colour encoding libjxl has just read; for an XYB
     /// image, asks libjxl for sRGB pixels (it converts XYB to any colour space exactly).
-    private func colour(_ basic: JxlBasicInfo) throws(JXLError) -> JXLImageInfo {
+    private func colour() throws(JXLError) -> JXLImageInfo {
         guard basic.xsize > 0, basic.ysize > 0 else { throw JXLError(.corrupt, "a JPEG XL image of no pixels") }
         var encoding = JxlColorEncoding()
         let named = JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding) == JXL_DEC_SUCCESS
@@ -117,7 +128,7 @@ public final class JXLDecoder {
         return JXLImageInfo(
             width: Int(basic.xsize), height: Int(basic.ysize), orientation: Int(basic.orientation.rawValue),
             bitsPerSample: Int(basic.bits_per_sample), exponentBits: Int(basic.exponent_bits_per_sample),
-            alphaBits: Int(basic.alpha_bits), isGray: gray, isAnimated: basic.have_animation != JXL_FALSE,
+            alphaBits: Int(basic.alpha_bits), extraChannels: Int(basic.num_extra_channels), isGray: gray, isAnimated: basic.have_animation != JXL_FALSE,
             isXYB: basic.uses_original_profile == JXL_FALSE,
             iccProfile: isSRGB ? nil : iccProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL),
             colorSpace: named ? Self.name(encoding) : "ICC profile",
@@ -151,6 +162,90 @@ public final class JXLDecoder {
         }
     }
 
+    /// Bytes decoding the first frame takes at its peak (the file's bytes read for it included),
+    /// from its header: libjxl reads on to the end of the first shown frame's table of contents,
+    /// and the frame headers up to there tell how it is coded (`JXLFrameLayout`). No pixel of it
+    /// is decoded yet.
+    public func memoryNeeded() throws(JXLError) -> Int {
+        let info = try info()
+        if let needed { return needed }
+        let start = consumed()
+        var tocEnd: Int64?
+        while tocEnd == nil {
+            let status = JxlDecoderProcessInput(decoder)
+            if status == JXL_DEC_NEED_MORE_INPUT {
+                guard try feed(chunk: 64 << 10, limit: 16 << 20) || closeInput() else {
+                    throw JXLError(.truncated, "the file ends before its first frame")
+                }
+            } else if status == JXL_DEC_FRAME {
+                tocEnd = consumed()
+            } else if inputClosed {
+                throw JXLError(.truncated, "the file ends before its first frame")
+            } else {
+                throw JXLError(.corrupt, "the first frame's header is damaged")
+            }
+        }
+        var squeezed = true
+        if let tocEnd, let start = offsetInCodestream(start), let end = offsetInCodestream(tocEnd) {
+            let image = JXLFrameLayout.Image(
+                width: info.width, height: info.height, isXYB: info.isXYB, extraChannels: info.extraChannels,
+                isAnimated: info.isAnimated, hasTimecodes: basic.animation.have_timecodes != JXL_FALSE,
+                preview: basic.have_preview != JXL_FALSE ? (Int(basic.preview.xsize), Int(basic.preview.ysize)) : nil)
+            squeezed = JXLFrameLayout.mayBeSqueezed(image: image, start: start, tocEnd: end, read: codestreamBytes)
+        }
+        let (made, overflow) = info.memoryNeeded(squeezed: squeezed).addingReportingOverflow(Self.inputReserve)
+        needed = overflow ? .max : made
+        return overflow ? .max : made
+    }
+
+    /// Where in the stream libjxl has read to: what it was given, less what it has not
+    /// processed (given back to it, at the start of the input buffer).
+    private func consumed() -> Int64 {
+        guard filled > 0 else { return stream.offset }
+        let unprocessed = JxlDecoderReleaseInput(decoder)
+        if unprocessed > 0 && unprocessed < filled, let base = input.baseAddress {
+            base.copyMemory(from: base + (filled - unprocessed), byteCount: unprocessed)
+        }
+        filled = unprocessed
+        _ = JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled)
+        return stream.offset - Int64(filled)
+    }
+
+    /// The codestream offset of stream position `position` (the end of one part is the start of
+    /// the next).
+    private func offsetInCodestream(_ position: Int64) -> Int? {
+        var before: Int64 = 0
+        for part in codestream {
+            if part.contains(position) || part.upperBound == position { return Int(before + position - part.lowerBound) }
+            before += Int64(part.count)
+        }
+        return nil
+    }
+
+    /// `count` codestream bytes from codestream offset `offset`, or nil when the file has fewer;
+    /// the stream is left where it was.
+    private func codestreamBytes(_ offset: Int, _ count: Int) -> [UInt8]? {
+        let resume = stream.offset
+        defer { stream.seek(to: resume) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        var skipped: Int64 = 0
+        for part in codestream where done < count {
+            let length = Int64(part.count)
+            let wanted = Int64(offset + done) - skipped
+            skipped += length
+            guard wanted < length else { continue }
+            let take = Int(min(length - wanted, Int64(count - done)))
+            stream.seek(to: part.lowerBound + wanted)
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done..<(done + take)]))
+            }
+            guard got == take else { return nil }
+            done += take
+        }
+        return done == count ? bytes : nil
+    }
+
     /// Decodes the first frame (an animation's first, composited) to 8-bit samples.
     ///
     /// - Parameter dcOnly: stop once the frame's DC is decoded, when libjxl can show it: the
@@ -162,9 +257,10 @@ public final class JXLDecoder {
         let info = try info()
         guard !decoded else { throw JXLError(.unsupported, "a JPEG XL decoder decodes once") }
         decoded = true
-        guard info.memoryNeeded <= memoryLimit - input.count else {
+        let needed = try memoryNeeded()
+        guard needed <= memoryLimit else {
             throw JXLError(
-                .tooLarge, "a \(info.width)×\(info.height) JPEG XL image needs \(info.memoryNeeded >> 20) MiB to decode, "
+                .tooLarge, "a \(info.width)×\(info.height) JPEG XL image needs \(needed >> 20) MiB to decode, "
                     + "more than the \(memoryLimit >> 20) MiB allowed")
         }
         // Zeroed: a flush need not reach every pixel. An HDR image in 16 bits, for tone mapping.
@@ -172,7 +268,7 @@ public final class JXLDecoder {
         var pixels = [UInt8](repeating: 0, count: info.isHDR ? 0 : count)
         var wide = [UInt16](repeating: 0, count: info.isHDR ? count : 0)
         let type = info.isHDR ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8
-        let limit = memoryLimit - info.memoryNeeded
+        let limit = memoryLimit - needed + Self.inputReserve
         let outcome = info.isHDR
             ? wide.withUnsafeMutableBytes { buffer in
                 Result { () throws(JXLError) in try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit) }
@@ -199,7 +295,7 @@ public final class JXLDecoder {
         while true {
             let status = JxlDecoderProcessInput(decoder)
             if status == JXL_DEC_NEED_MORE_INPUT {
-                if try feed(chunk: 1 << 20, limit: inputLimit) { continue }
+                if try feed(chunk: Self.readChunk, limit: inputLimit) { continue }
                 // The file ends early: the frame's DC, when complete, is still a picture of it.
                 if sawDC, hasOutput, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS {
                     return (true, "the file ends early: renditions show its image at 1/8 of its detail")
@@ -216,6 +312,8 @@ public final class JXLDecoder {
                     throw JXLError(.unsupported, "libjxl refuses the output format")
                 }
                 hasOutput = true
+            } else if status == JXL_DEC_FRAME {
+                continue
             } else if status == JXL_DEC_FRAME_PROGRESSION {
                 sawDC = true
                 if dcOnly, hasOutput, JxlDecoderFlushImage(decoder) == JXL_DEC_SUCCESS { return (true, nil) }

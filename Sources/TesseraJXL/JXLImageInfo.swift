@@ -11,6 +11,8 @@ public struct JXLImageInfo: Sendable, Equatable {
     public var exponentBits: Int
     /// Bits of the alpha channel; 0 without one.
     public var alphaBits: Int
+    /// Channels besides the colour ones: alpha, depth, spot colours…
+    public var extraChannels: Int
     public var isGray: Bool
     /// Whether the codestream holds an animation (Tessera shows its first frame).
     public var isAnimated: Bool
@@ -31,14 +33,17 @@ public struct JXLImageInfo: Sendable, Equatable {
     public var isHDR: Bool { transfer == 16 || transfer == 18 }
 
     /// Bytes libjxl needs beyond the decoded image, a little over what it was measured to use
-    /// (libjxl 0.7: about 3 a pixel for VarDCT and plain modular images).
-    static let workingBytesPerPixel = 4
+    /// (libjxl 0.7, 12 MP): about 3 a pixel for VarDCT and plain modular frames, and 9 to 10 a
+    /// pixel for each channel of a squeezed modular frame (`JXLFrameLayout`).
+    static let workingBytesPerPixel = 4, squeezedBytesPerChannel = 10
 
-    /// Bytes a decode holds at its peak: the whole decoded image and libjxl's
-    /// own buffers (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
-    public var memoryNeeded: Int {
+    /// Bytes a decode holds at its peak: the whole decoded image and libjxl's own buffers
+    /// (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
+    public func memoryNeeded(squeezed: Bool) -> Int {
+        let working = squeezed ? Self.squeezedBytesPerChannel * (isGray ? 1 : 3) + Self.squeezedBytesPerChannel * extraChannels
+            : Self.workingBytesPerPixel
         let pixels = width.multipliedReportingOverflow(by: height)
-        let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels * (isHDR ? 2 : 1) + Self.workingBytesPerPixel)
+        let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels * (isHDR ? 2 : 1) + working)
         return pixels.overflow || bytes.overflow ? .max : bytes.partialValue
     }
 

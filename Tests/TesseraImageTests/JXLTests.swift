@@ -1,7 +1,7 @@
 import Foundation
 import SystemPackage
 @testable import TesseraImage
-import TesseraJXL
+@testable import TesseraJXL
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
@@ -194,6 +194,53 @@ struct JXLTests {
         let jxl = try JXLFixture.make(
             Corpus.path("large/012mp-bus.jpg"), as: "bus.jxl", in: directory, ["-j", "0", "-d", "2", "-e", "1"])
         #expect { try Self.render(jxl, [.fit(256)], memoryLimit: 48 << 20) } throws: {
+            ($0 as? PhotoError)?.code == .tooLarge && "\($0)".contains("MiB")
+        }
+    }
+
+    /// A modular image whose squeeze transform (lossless `-p`, lossy modular) makes libjxl 0.7
+    /// hold about 10 bytes a pixel per channel is budgeted for that, told from its frame header
+    /// and the sizes its TOC gives its LF groups; everything else for about 4, through LF frames
+    /// (progressive DC), permuted groups and a codestream split around metadata boxes. What cannot
+    /// be told counts as squeezed.
+    @Test func squeezedModularImagesAreBudgetedForWhatLibjxlHolds() throws {
+        let directory = try TemporaryDirectory("jxl")
+        defer { directory.remove() }
+        // Wider than one LF group (2048 pixels), as the photos that matter are.
+        let ppm = directory.appending("wide.ppm")
+        try JXLFixture.ppm(2100, 300) { x, y in (UInt8((x * 7 + y) & 255), UInt8((x ^ y) & 255), UInt8((x * y / 97) & 255)) }
+            .write(to: URL(fileURLWithPath: ppm))
+        let small = directory.appending("small.ppm")
+        try JXLFixture.ppm(400, 300) { x, y in (UInt8(x & 255), UInt8(y & 255), 90) }.write(to: URL(fileURLWithPath: small))
+        let cases: [(String, String, [String], Bool)] = [
+            ("lossless.jxl", ppm, ["-d", "0"], false),
+            ("responsive.jxl", ppm, ["-d", "0", "-p"], true),
+            ("modular.jxl", ppm, ["-d", "1", "-m", "1"], true),
+            ("vardct.jxl", ppm, ["-d", "1"], false),
+            ("lf-frame.jxl", ppm, ["-d", "1", "--progressive_dc=1"], false),
+            ("centre-first.jxl", ppm, ["-d", "1", "--group_order=1"], false),
+            ("centre-first-lossless.jxl", ppm, ["-d", "0", "--group_order=1"], true),
+            ("one-lf-group.jxl", small, ["-d", "0"], true),
+            ("recompressed.jxl", Corpus.path("formats/icc/Reagan.jpg"), [], false),
+        ]
+        for (name, source, arguments, squeezed) in cases {
+            let jxl = try JXLFixture.make(source, as: name, in: directory, arguments)
+            let decoder = try FileReader.withPhoto(at: FilePath(jxl)) { reader throws(PhotoError) in
+                do throws(JXLError) {
+                    return try JXLDecoder(stream: reader.stream(), codestream: JXLContainer.read(reader).codestream)
+                } catch {
+                    throw PhotoError(jxl: error)
+                }
+            }
+            let info = try decoder.info()
+            #expect(try decoder.memoryNeeded() == info.memoryNeeded(squeezed: squeezed) + JXLDecoder.inputReserve, "\(name)")
+        }
+        // Allowed what a plain lossless image needs, and less than a squeezed one's budget,
+        let limit = 16 << 20
+        let (rendered, _) = try Self.render(directory.appending("lossless.jxl"), [.fit(256)], memoryLimit: limit)
+        #expect(rendered.renditions.count == 1)
+        // the squeezed image is refused before a pixel is decoded.
+        #expect { try Self.render(directory.appending("responsive.jxl"), [.fit(256)], memoryLimit: limit) } throws: {
             ($0 as? PhotoError)?.code == .tooLarge && "\($0)".contains("MiB")
         }
     }
