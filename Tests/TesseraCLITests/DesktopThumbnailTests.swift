@@ -327,25 +327,25 @@ struct DesktopThumbnailTests {
             try FileSystem.removeFile(path)
             try FileSystem.writeAtomically(Array("not ours".utf8), to: path.removingLastComponent().appending("0123456789abcdef0123456789abcdef.png"))
         }
-        // and the photo renamed,
-        let renamed = FilePath(root + "/album0/renamed.jpg")
-        #expect(rename(photo.string, renamed.string) == 0)
-        // the next scan records the move and makes its thumbnails under the new name,
-        let again = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
-        #expect(again.stdout.contains("2 files: 1 unchanged, 1 moved\n"), "\(again.stdout)")
-        let found = try Self.lookUp([renamed], cache: xdg)[renamed] ?? [:]
-        #expect((found["large"] ?? nil) != nil && (found["x-large"] ?? nil) != nil, "\(found)")
+        // Renames `photo` to `name` and scans: the move is recorded and GNOME's factory finds
+        // thumbnails under the new name.
+        func renameAndScan(_ photo: FilePath, to name: String) throws -> FilePath {
+            let renamed = FilePath(root + "/album0/" + name)
+            #expect(rename(photo.string, renamed.string) == 0)
+            let result = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+            #expect(result.stdout.contains("2 files: 1 unchanged, 1 moved\n"), "\(result.stdout)")
+            let found = try Self.lookUp([renamed], cache: xdg)[renamed] ?? [:]
+            #expect((found["large"] ?? nil) != nil && (found["x-large"] ?? nil) != nil, "\(found)")
+            return renamed
+        }
+        // and the photo renamed, the next scan makes its thumbnails under the new name,
+        let renamed = try renameAndScan(photo, to: "renamed.jpg")
         // and the one after reads nothing.
         let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
         #expect(third.stdout.contains("2 files: 2 unchanged\n"), "\(third.stdout)")
         // Renamed again with its thumbnails deleted, no longer replaced (the cache's repair, which
         // now looks, finds the photo made already), it is made once, under the newest name.
         for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: renamed, size: size)) }
-        let newest = FilePath(root + "/album0/newest.jpg")
-        #expect(rename(renamed.string, newest.string) == 0)
-        let fourth = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
-        #expect(fourth.stdout.contains("2 files: 1 unchanged, 1 moved\n"), "\(fourth.stdout)")
-        let last = try Self.lookUp([newest], cache: xdg)[newest] ?? [:]
-        #expect((last["large"] ?? nil) != nil && (last["x-large"] ?? nil) != nil, "\(last)")
+        _ = try renameAndScan(renamed, to: "newest.jpg")
     }
 }
