@@ -141,7 +141,7 @@ extension LibraryScanner {
                 RenditionUpdate(
                     photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
                     settings: settings),
-                rerendered: false)
+                rerendered: false, counted: job.counted)
         }
         // The desktop cache was turned on or given other sizes since the photo was rendered, or
         // its thumbnails are gone from it.
@@ -184,7 +184,7 @@ extension LibraryScanner {
                     RenditionUpdate(
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
                         thumbhash: rendered.thumbhash, settings: settings),
-                    rerendered: true)
+                    rerendered: true, counted: job.counted)
             }
         } catch {
             return outcome(job, error)
@@ -266,6 +266,7 @@ extension LibraryScanner {
         var moves: [FileMove] = []
         var renditions: [RenditionUpdate] = []
         var delta = ScanCounts()
+        var uncounted = 0
         for outcome in batch {
             switch outcome {
             case .update(let update, let change):
@@ -284,10 +285,14 @@ extension LibraryScanner {
                 case .unsupported:
                     delta.unsupported += 1
                 }
-            case .renditions(let update, let rerendered):
+            case .renditions(let update, let rerendered, let counted):
                 renditions.append(update)
-                delta.unchanged += 1
-                if rerendered { delta.rerendered += 1 }
+                if counted {
+                    uncounted += 1
+                } else {
+                    delta.unchanged += 1
+                    if rerendered { delta.rerendered += 1 }
+                }
             case .move(let move):
                 moves.append(move)
                 delta.moved += 1
@@ -312,7 +317,7 @@ extension LibraryScanner {
             total.warnings += delta.warnings
         }
         progress.update { snapshot in
-            snapshot.done += batch.count
+            snapshot.done += batch.count - uncounted
             snapshot.errors += delta.errors
         }
     }

@@ -137,19 +137,14 @@ extension LibraryScanner {
                             flush()
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                             // Its desktop thumbnails follow it, their text rewritten for the new name;
-                            // those that were gone already are made. The writer would count that as an
-                            // unchanged photo given new renditions: the move counts it already.
+                            // those that were gone already are made (the move counts the photo).
                             if let desktop, !desktop.move(from: moved.path, to: Self.original(path, identity)),
                                 let rendering = moved.rendering {
                                 sightings.queued.insert(moved.id)
-                                tally.counts.withLock { counts in
-                                    counts.unchanged -= 1
-                                    counts.rerendered -= 1
-                                }
-                                progress.update { $0.done -= 1 }
                                 push(Job(
                                     path: path, albumPath: directory, root: root, identity: identity, change: .reread,
-                                    sidecar: sidecar, known: .init(id: moved.id, rendering: rendering), desktopMissing: true))
+                                    sidecar: sidecar, known: .init(id: moved.id, rendering: rendering), desktopMissing: true,
+                                    counted: true))
                             }
                         } else {
                             push(Job(path: path, albumPath: directory, root: root, identity: identity, change: .new, sidecar: sidecar))

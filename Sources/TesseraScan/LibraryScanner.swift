@@ -69,6 +69,8 @@ public final class LibraryScanner: Sendable {
         var known: Known?
         /// Its desktop thumbnails are gone from their cache: it is decoded again for them.
         var desktopMissing = false
+        /// It was just moved, and the move is counted: making its thumbnails adds to no count.
+        var counted = false
 
         /// Why the file is read: it is new to the index, it changed on disk (content, metadata or
         /// sidecar), or it is read again as it was (`scan --full`, a retry after an I/O error).
@@ -84,8 +86,9 @@ public final class LibraryScanner: Sendable {
     enum Outcome: Sendable {
         case update(FileUpdate, Job.Change)
         case move(FileMove)
-        /// An unchanged photo's renditions brought up to date (`rerendered`: some were made).
-        case renditions(RenditionUpdate, rerendered: Bool)
+        /// An unchanged photo's renditions brought up to date (`rerendered`: some were made);
+        /// `counted` when the walk counted the photo already (a move).
+        case renditions(RenditionUpdate, rerendered: Bool, counted: Bool)
         /// Not recorded, so the next scan tries again (the cache could not be written).
         case retryLater(FilePath, reason: String)
         /// The file disappeared between the walk and the read: nothing to record.

@@ -348,4 +348,33 @@ struct DesktopThumbnailTests {
         for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: renamed, size: size)) }
         _ = try renameAndScan(renamed, to: "newest.jpg")
     }
+
+    /// A photo moved after its desktop thumbnails were deleted, whose decode for them then fails
+    /// (its bytes damaged in place, its size and time kept), is counted once as moved and once as
+    /// read again with an error, and no count of the scan goes below zero.
+    @Test func aMovedPhotoWhoseThumbnailsCannotBeMadeIsCountedWithoutNegatives() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (root, xdg, index, scan) = try Self.desktopLibrary(in: directory, count: 2)
+        #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
+        let cache = DesktopThumbnailCache(root: FilePath(xdg).appending("thumbnails"), sizes: [.large, .xLarge])
+        let photo = FilePath(root + "/album0/p0.jpg")
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: photo, size: size)) }
+        let moved = root + "/album0/moved.jpg"
+        #expect(rename(photo.string, moved) == 0)
+        // Its first bytes overwritten, its modification time put back: the same file to the walk.
+        var status = stat()
+        #expect(stat(moved, &status) == 0)
+        let handle = try #require(FileHandle(forWritingAtPath: moved))
+        try handle.write(contentsOf: Data([0, 0]))
+        try handle.close()
+        var times = [status.st_atim, status.st_mtim]
+        #expect(utimensat(AT_FDCWD, moved, &times, 0) == 0)
+        let result = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(result.stdout.contains("1 moved") && result.stdout.contains("1 could not be read"), "\(result.stdout)")
+        let counts = try #require(SQLite.query(index, """
+            SELECT found, new, changed, reread, unchanged, rerendered, moved, errors FROM scans ORDER BY id DESC LIMIT 1
+            """)?.first)
+        #expect(counts == ["2", "0", "0", "1", "1", "0", "1", "1"], "\(counts)")
+    }
 }
