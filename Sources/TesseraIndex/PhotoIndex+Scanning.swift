@@ -51,8 +51,9 @@ extension PhotoIndex {
     /// - Parameter expecting: about how many files the directory holds, to size the answer once.
     /// - Parameter newDecoders: whether the decoders changed since the last complete scan: then
     ///   every file recorded with an error or as unsupported (a format they now read) is read
-    ///   again, not only those whose error may go away by itself, and every HEIF and AVIF photo (an HDR one renders anew; the others' renditions
-    ///   are found in the cache by their unchanged key).
+    ///   again, not only those whose error may go away by itself, and every HEIF and AVIF photo
+    ///   (an HDR one renders anew; the others' renditions are found in the cache by their
+    ///   unchanged key).
     /// - Parameter newReaders: whether the metadata readers changed since the last complete
     ///   scan: then every file is read again (its renditions are found by their unchanged key).
     public func files(

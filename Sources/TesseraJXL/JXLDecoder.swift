@@ -193,22 +193,28 @@ public final class JXLDecoder {
                 preview: basic.have_preview != JXL_FALSE ? (Int(basic.preview.xsize), Int(basic.preview.ysize)) : nil)
             squeezed = JXLFrameLayout.mayBeSqueezed(image: image, start: start, tocEnd: end, read: codestreamBytes)
         }
-        let (made, overflow) = info.memoryNeeded(squeezed: squeezed).addingReportingOverflow(Self.inputReserve)
-        needed = overflow ? .max : made
-        return overflow ? .max : made
+        let (sum, overflow) = info.memoryNeeded(squeezed: squeezed).addingReportingOverflow(Self.inputReserve)
+        let made = overflow ? .max : sum
+        needed = made
+        return made
     }
 
     /// Where in the stream libjxl has read to: what it was given, less what it has not
     /// processed (given back to it, at the start of the input buffer).
     private func consumed() -> Int64 {
         guard filled > 0 else { return stream.offset }
-        let unprocessed = JxlDecoderReleaseInput(decoder)
+        takeBackInput()
+        _ = JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled)
+        return stream.offset - Int64(filled)
+    }
+
+    /// Takes the input back from libjxl, keeping what it has not processed at the buffer's start.
+    private func takeBackInput() {
+        let unprocessed = filled > 0 ? JxlDecoderReleaseInput(decoder) : 0
         if unprocessed > 0 && unprocessed < filled, let base = input.baseAddress {
             base.copyMemory(from: base + (filled - unprocessed), byteCount: unprocessed)
         }
         filled = unprocessed
-        _ = JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled)
-        return stream.offset - Int64(filled)
     }
 
     /// The codestream offset of stream position `position` (the end of one part is the start of
@@ -335,11 +341,7 @@ public final class JXLDecoder {
     /// once pass `limit`.
     private func feed(chunk: Int, limit: Int) throws(JXLError) -> Bool {
         guard !atEnd else { return false }
-        let unprocessed = filled > 0 ? JxlDecoderReleaseInput(decoder) : 0
-        if unprocessed > 0 && unprocessed < filled, let base = input.baseAddress {
-            base.copyMemory(from: base + (filled - unprocessed), byteCount: unprocessed)
-        }
-        filled = unprocessed
+        takeBackInput()
         if filled + chunk > input.count {
             guard filled + chunk <= limit else {
                 throw JXLError(.tooLarge, "libjxl needs more than \(limit >> 20) MiB of the file at once")
