@@ -116,3 +116,15 @@ struct MotionPhotoTests {
         #expect(lookalike.motion == nil)
     }
 }
+
+/// Motion photos whose MP4 claims box sizes no file has: read without a trap, with no video.
+struct CraftedMotionPhotoTests {
+    @Test(arguments: [UInt64(Int64.max), UInt64.max, 1 << 63, UInt64(Int64.max) - 7, 0, 15, 16, 17, 24, 25])
+    func aBoxSizeNoFileHasIsNoVideoAndNoCrash(largeSize: UInt64) throws {
+        let bytes = try SampleMotionPhoto.jpeg(video: SampleMotionPhoto.boxes(largeSize: largeSize))
+        let metadata = try XMPTests.read(bytes)
+        #expect(metadata.format == .jpeg && metadata.width == 64)
+        // Only a moov that holds its own header and fits the file (16 to 24 bytes) makes a video.
+        #expect((metadata.motion != nil) == (16...24).contains(largeSize), "\(String(describing: metadata.motion))")
+    }
+}
