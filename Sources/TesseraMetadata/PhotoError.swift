@@ -10,7 +10,7 @@ public struct PhotoError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
-            case io, vanished, permission, notAFile, notAnImage, truncated, corrupt, unsupported, tooLarge, encode
+            case io, vanished, permission, notAFile, notAnImage, truncated, corrupt, unsupported, tooLarge, encode, crashed
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -41,6 +41,9 @@ public struct PhotoError: Error, Sendable, CustomStringConvertible {
         public static let tooLarge = Code(.tooLarge)
         /// An encoder refused the pixels it was given.
         public static let encode = Code(.encode)
+        /// Tessera stopped while reading the file (a crash, or killed), twice, the second time
+        /// reading it alone: it is not read again until it changes.
+        public static let crashed = Code(.crashed)
 
         public var description: String { kind.rawValue }
 

@@ -247,7 +247,7 @@ extension LibraryScanner {
         }
     }
 
-    private func update(_ job: Job, _ identity: FileIdentity, _ content: FileUpdate.Content) -> Outcome {
+    func update(_ job: Job, _ identity: FileIdentity, _ content: FileUpdate.Content) -> Outcome {
         .update(
             FileUpdate(
                 path: job.path, albumPath: job.albumPath, root: job.root, identity: identity, sidecar: job.sidecar,

@@ -14,7 +14,7 @@ extension LibraryScanner {
     func walk(
         _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
         outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool,
-        newReaders: Bool
+        newReaders: Bool, journal: ReadJournal
     ) throws(ScanError) {
         let roots = rootSet.paths
         let walker = Walker(options: .init(
@@ -55,7 +55,10 @@ extension LibraryScanner {
                 }
             }
             flush()
-            jobs.push(job)
+            // What a crashed scan had in hand is read alone, or not at all.
+            if journal.isEmpty || !divert(job, journal: journal, alone: &sightings.alone, outcomes: outcomes) {
+                jobs.push(job)
+            }
         }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
@@ -94,6 +97,7 @@ extension LibraryScanner {
                     switch event {
                     case .directory(let path, let bytes, let device):
                         sightings.devices.insert(device)
+                        if sightings.mounts[device] == nil { sightings.mounts[device] = path }
                         flush()
                         directory = path
                         existing = try index.files(

@@ -137,6 +137,15 @@ public final class LibraryScanner: Sendable {
         let tally = ScanTally(stop: stop)
         let jobs = BoundedQueue<Job>(capacity: configuration.workerCount * 4)
         let outcomes = BoundedQueue<Outcome>(capacity: Self.batchSize * 2)
+        let journal: ReadJournal
+        do throws(SystemError) {
+            journal = try ReadJournal(index: index.path, workers: configuration.workerCount)
+        } catch {
+            throw ScanError(.index, "cannot write the index's journal: \(error)")
+        }
+        if !journal.isEmpty {
+            logger.warning("the previous scan stopped while reading some files; each is read alone at the end of this scan")
+        }
 
         // Render workers.
         let workers = (0..<configuration.workerCount).map { number in
@@ -145,7 +154,9 @@ public final class LibraryScanner: Sendable {
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
                     progress.beat()
-                    outcomes.push(process(job, renderer: renderer, cache: cache, full: full, tally: tally))
+                    outcomes.push(read(job, journalSlot: number, alone: configuration.workerCount == 1, journal: journal) {
+                        process(job, renderer: renderer, cache: cache, full: full, tally: tally)
+                    })
                     progress.beat()
                 }
             }
@@ -189,8 +200,7 @@ public final class LibraryScanner: Sendable {
         do throws(ScanError) {
             try walk(
                 roots, full: full, stop: stop, sightings: &sightings, jobs: jobs, outcomes: outcomes, tally: tally,
-                scanID: scan.id, newDecoders: newDecoders,
-                newReaders: newReaders)
+                scanID: scan.id, newDecoders: newDecoders, newReaders: newReaders, journal: journal)
         } catch {
             tally.fail(error)
         }
@@ -217,6 +227,16 @@ public final class LibraryScanner: Sendable {
         progress.update { $0.phase = .rendering }
         jobs.close()
         for worker in workers { worker.join() }
+        // Files in hand when a scan died, each read alone now that no other is being read.
+        if !sightings.alone.isEmpty {
+            let renderer = Renderer(options: configuration.rendering)
+            for job in sightings.alone where !stop.isSet {
+                outcomes.push(read(job, journalSlot: journal.soloSlot, alone: true, journal: journal) {
+                    process(job, renderer: renderer, cache: cache, full: full, tally: tally)
+                })
+                settle(job.path, in: journal)
+            }
+        }
         outcomes.close()
         writer.join()
         if !stop.isSet, let desktop { recordDesktopCounts(desktop) }
@@ -233,6 +253,7 @@ public final class LibraryScanner: Sendable {
             do throws(IndexError) {
                 returned = try index.unmarkMissing(where: sightings.ids.contains)
                 if completed {
+                    forgetUnmountedDisks(&sightings)
                     offline += try settleVanished(
                         under: roots.paths, sightings: sightings, scanID: scan.id, tally: tally,
                         retireUnconfigured: requested == nil && configuration.rootsFromFile && offline.isEmpty)
@@ -285,6 +306,18 @@ extension LibraryScanner {
             return changed
         } catch {
             throw ScanError(index: error, "cannot write the index: \(error)")
+        }
+    }
+
+    /// Forgets the devices of disks the walk crossed that are no longer mounted where it met
+    /// them (unplugged, or mounted again under another device number while it walked): what it
+    /// did not see on them lies on a disk that is gone, so it is offline, not missing.
+    func forgetUnmountedDisks(_ sightings: inout Sightings) {
+        for (device, point) in sightings.mounts.sorted(by: { $0.value.string < $1.value.string }) {
+            let now = try? FileSystem.status(of: point)
+            guard now?.device != device || now?.type != .directory else { continue }
+            logger.warning("\(point): its disk went away during the scan; what the scan did not see there is kept as it was")
+            sightings.devices.remove(device)
         }
     }
 
@@ -372,9 +405,13 @@ struct Sightings {
     var kept = Bitset()
     /// Rows seen and sent to the workers (new content, or renditions out of date).
     var queued = Bitset()
+    /// Files that were being read among others when a scan died: read alone, after the rest.
+    var alone: [LibraryScanner.Job] = []
     /// The devices of the directories walked, and those the seen files were indexed from
     /// (a disk mounted again may come back under a new device number).
     var devices: Set<UInt64> = []
+    /// The first directory the walk met on each device: a root, or a disk mounted below one.
+    var mounts: [UInt64: FilePath] = [:]
     /// Files found under each root.
     var files: [FilePath: Int] = [:]
 }
