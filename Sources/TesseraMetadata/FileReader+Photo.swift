@@ -2,25 +2,28 @@ public import SystemPackage
 public import TesseraSystem
 
 extension FileReader {
-    /// No photo Tessera reads is this large; bigger files are refused before any work.
+    /// No photo Tessera reads is this large; bigger files are refused before any decoding.
+    /// Videos have no such limit: FFmpeg reads them through their index, never whole.
     public static let maximumPhotoSize: Int64 = 2 << 30
 
     /// Opens the photo at `path` and runs `body` with a reader; the file is closed on every path.
     ///
     /// - Throws: `PhotoError` with `.notAFile` for FIFOs, devices and the like, `.vanished`,
-    ///   `.permission` or `.io` when the file cannot be opened, `.tooLarge` past
-    ///   `maximumPhotoSize`, and whatever `body` throws.
+    ///   `.permission` or `.io` when the file cannot be opened, `.tooLarge` for a file past
+    ///   `maximumPhotoSize` that is not a video (known by its first bytes), and whatever
+    ///   `body` throws.
     public static func withPhoto<Result>(
         at path: FilePath, followSymlinks: Bool = true, _ body: (borrowing FileReader) throws(PhotoError) -> Result
     ) throws(PhotoError) -> Result {
-        try withFile(
-            at: path, followSymlinks: followSymlinks, opening: { PhotoError($0) },
-            refuse: { status in
-                guard status.size > maximumPhotoSize else { return nil }
-                return PhotoError(
+        try withFile(at: path, followSymlinks: followSymlinks, opening: { PhotoError($0) }) {
+            (reader) throws(PhotoError) -> Result in
+            if reader.size > maximumPhotoSize && !ImageFormat.identify(reader.prefix).isVideo {
+                throw PhotoError(
                     .tooLarge, path: path,
-                    "file of \(ByteCount(status.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))")
-            }, body)
+                    "file of \(ByteCount(reader.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))")
+            }
+            return try body(reader)
+        }
     }
 
     /// `read(at:count:)`, failing as the photo's error.

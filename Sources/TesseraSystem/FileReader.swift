@@ -56,11 +56,9 @@ public struct FileReader: ~Copyable {
     /// - Parameters:
     ///   - followSymlinks: false refuses a symbolic link at `path` (the scanner has already
     ///     decided about links; a user naming a file on the command line has not).
-    ///   - refuse: asked with the open file's status before anything is read; what it returns is
-    ///     thrown (a caller's size limit).
     public static func withFile<Result, Failure: Error>(
         at path: FilePath, followSymlinks: Bool = true, opening failure: (FileReadError) -> Failure,
-        refuse: (FileStatus) -> Failure? = { _ in nil }, _ body: (borrowing FileReader) throws(Failure) -> Result
+        _ body: (borrowing FileReader) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let file: RegularFile
         do {
@@ -72,7 +70,6 @@ public struct FileReader: ~Copyable {
             }
         }
         let status = file.status
-        if let refused = refuse(status) { throw refused }
         var reader = FileReader(
             file: file, path: path, size: status.size,
             mtime: FileTime(seconds: status.mtimeSeconds, nanoseconds: status.mtimeNanoseconds), status: status)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemPackage
 import TesseraIndex
 import TesseraSamples
@@ -45,6 +46,30 @@ struct VideoScanTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let counts = try #require(summary["counts"] as? [String: Any])
         #expect(counts["unchanged"] as? Int == 2 && counts["changed"] as? Int == 0 && counts["rerendered"] as? Int == 0, "\(counts)")
+    }
+
+    @Test func aVideoOver2GiBIsIndexedAndAPhotoThatLargeIsRefused() throws {
+        // Given a real video padded past 2 GiB (sparse: its disk use stays small) and a JPEG padded likewise,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        let video = try VideoFixture.clip(in: directory, name: "long.mp4")
+        try FileManager.default.moveItem(atPath: video, toPath: root + "/long.mp4")
+        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 1), to: FilePath(root).appending("huge.jpg"))
+        for name in ["long.mp4", "huge.jpg"] {
+            #expect(truncate(root + "/" + name, (2 << 30) + (100 << 20)) == 0)
+        }
+        // when they are scanned,
+        let scan = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
+        // then the video is an item with its facts and renditions, and the photo is refused with the limit.
+        #expect(scan.status == 0, "\(scan.stdout) \(scan.stderr)")
+        let index = directory.appending("index.sqlite")
+        let rows = SQLite.query(index, "SELECT path_text, status, error FROM photos ORDER BY path_text") ?? []
+        #expect(rows.count == 2, "\(rows)")
+        #expect(rows.first { $0[0].hasSuffix("long.mp4") }?[1] == "ok", "\(rows)")
+        #expect(rows.first { $0[0].hasSuffix("huge.jpg") }?[2].contains("larger than any photo Tessera reads") == true, "\(rows)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%long.mp4'") == 4)
     }
 
     /// A Live Photo's still and video are one item: paired by Apple's identifier (the still's
