@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import SystemPackage
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -101,6 +103,59 @@ struct OfflineRootTests {
         #expect(result.stdout.contains("1 missing") && !result.stdout.contains("removed"), "\(result.stdout)")
         #expect(result.stdout.contains("\(root)/second: offline: 8 indexed files"), "\(result.stdout)")
         #expect(result.stdout.contains("status=0"), "\(result.stdout)")
+    }
+
+    @Test func aDiskBelowARootUnpluggedWhileTheWalkIsInsideItLosesNothing() throws {
+        // Given a root with a local folder and a disk of 20 folders mounted below it, scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let small = try ScanCommandTests.library(in: directory, count: 55, width: 320)
+        let large = directory.appending("large")
+        for index in 0..<30 {
+            try FileSystem.writeAtomically(
+                ScanCommandTests.jpeg(width: 2400, seed: index), to: FilePath(large).appending("new\(index).jpg"))
+        }
+        let root = directory.appending("root")
+        try FileManager.default.createDirectory(atPath: root + "/ext", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: small + "/album0", toPath: root + "/local")
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$4
+            mount -t tmpfs ext "$1/ext" || exit 90
+            n=0
+            for photo in "$2"/album1/*.jpg "$2"/album2/*.jpg; do
+              folder="$1/ext/f$(printf %02d $((n % 20)))"; mkdir -p "$folder"; cp "$photo" "$folder/"; n=$((n + 1))
+            done
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            counts before
+            # when 30 large new photos in the disk's first folder hold the walk there while they render,
+            cp "$5"/*.jpg "$1/ext/f00/"
+            cached=$(find "$CACHE" -type f | wc -l)
+            "$T" scan "$1" --workers 1 --index "$INDEX" --cache "$CACHE" > "$6" 2>&1 &
+            scan=$!
+            # and the disk is pulled out (a lazy unmount) once the first of them is rendered,
+            until [ "$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)" -gt "$cached" ]; do
+              kill -0 $scan 2> /dev/null || { echo "the scan ended before rendering"; exit 1; }
+              sleep 0.01
+            done
+            umount -l "$1/ext"
+            wait $scan; echo "status=$?"
+            counts after
+            """
+        let log = directory.appending("scan.log")
+        let result = try TesseraProcess.inMountNamespace(
+            script, [root, small, directory.appending("index.sqlite"), directory.appending("cache"), large, log])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(output)")
+        // then nothing indexed on the disk is missing or removed: what the walk did not reach is offline.
+        let before = Self.fields(result.stdout, "before"), after = Self.fields(result.stdout, "after")
+        #expect(before["rows"] == 55 && before["shown"] == 55, "\(result.stdout)")
+        #expect(result.stdout.contains("status=0"), "\(result.stdout) \(output)")
+        #expect((after["rows"] ?? 0) >= 55 && after["shown"] == after["rows"], "\(result.stdout) \(output)")
+        #expect((after["renditions"] ?? 0) >= 55 * 4 && after["cached"] == after["renditions"], "\(result.stdout)")
+        #expect(!output.contains("missing") && !output.contains("removed"), "\(output)")
+        // (the walk had folders left to list when the disk went: the case is the one meant)
+        #expect(output.contains("\(root)/ext: its disk went away during the scan"), "\(output)")
     }
 
     @Test func filesGoneFromAPresentRootAreMissingUntilTheyComeBackOrArePruned() throws {
