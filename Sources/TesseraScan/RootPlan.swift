@@ -30,6 +30,13 @@ struct RootPlan {
                     throw SystemError("read", path: canonical, .permissionDenied)
                 }
             } catch {
+                // A link to a folder that is not there (a disk not mounted) is offline, like the
+                // empty mount point it would lead to: its photos are indexed where it leads.
+                if let target = Self.danglingLinkTarget(absolute) {
+                    offline.append((target, "\(absolute) is a link to \(target), which is not there"))
+                    chosen.append((root, target))
+                    continue
+                }
                 let reason = "cannot open the photo folder: \(error.errno)"
                 let indexed: Bool
                 do throws(IndexError) {
@@ -46,6 +53,19 @@ struct RootPlan {
             present.append(canonical)
         }
         try Self.refuseOverlaps(chosen)
+    }
+
+    /// Where the symbolic link at `path` leads, followed as far as links go (at most 40, as the
+    /// kernel does) when its end is not there; nil when `path` is no link or its end is there.
+    static func danglingLinkTarget(_ path: FilePath) -> FilePath? {
+        var current = path
+        for _ in 0..<40 {
+            guard let target = FileSystem.linkTarget(of: current) else { return current == path ? nil : current }
+            current = target.isAbsolute
+                ? target.lexicallyNormalized() : current.removingLastComponent().pushing(target).lexicallyNormalized()
+            if (try? FileSystem.status(of: current)) != nil { return nil }
+        }
+        return current
     }
 
     /// Refuses two roots that are the same folder, or one inside the other: their files would

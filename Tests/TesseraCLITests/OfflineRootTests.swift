@@ -158,6 +158,40 @@ struct OfflineRootTests {
         #expect(output.contains("\(root)/ext: its disk went away during the scan"), "\(output)")
     }
 
+    @Test func aRootLinkedIntoAnUnmountedDiskIsOfflineAndTheOtherRootsAreScanned() throws {
+        // Given two configured roots: a link into a disk's folder, and a local folder, scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 9, width: 320)
+        let config = directory.appending("config.yaml")
+        let (disk, link, local) = (directory.appending("disk"), directory.appending("photolink"), library + "/album0")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: disk + "/photos")
+        try Data("roots: [\"\(link)\", \"\(local)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$4
+            mount -t tmpfs disk "$1" || exit 90
+            mkdir "$1/photos"; cp -a "$2/album1" "$2/album2" "$1/photos/"
+            "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            counts before
+            # when the disk is unmounted (the link now leads nowhere) and the local folder gains a photo,
+            umount "$1"
+            cp "$2/album1/p1.jpg" "$2/album0/arrived.jpg"
+            "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+            counts after
+            """
+        let result = try TesseraProcess.inMountNamespace(
+            script, [disk, library, directory.appending("index.sqlite"), directory.appending("cache"), config])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        // then the scan succeeds, the new photo is indexed, and the disk's photos are kept, shown.
+        #expect(result.stdout.contains("status=0") && result.stdout.contains("1 new"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(link) is a link to \(disk)/photos, which is not there"), "\(result.stdout)")
+        #expect(Self.fields(result.stdout, "before")["rows"] == 9, "\(result.stdout)")
+        let after = Self.fields(result.stdout, "after")
+        #expect(after["rows"] == 10 && after["shown"] == 10 && after["renditions"] == 40, "\(result.stdout)")
+    }
+
     @Test func filesGoneFromAPresentRootAreMissingUntilTheyComeBackOrArePruned() throws {
         // Given a scanned library,
         let directory = try TemporaryDirectory()
