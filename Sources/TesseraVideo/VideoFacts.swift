@@ -31,12 +31,21 @@ public struct VideoFacts: Sendable, Equatable {
         guard let parameters = video.pointee.codecpar?.pointee else { throw VideoError(.corrupt, "the video stream has no parameters") }
         guard parameters.width > 0, parameters.height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
         let format = file.format.pointee
-        let timeBase = video.pointee.time_base
-        var duration: Double?
+        // The streams' own durations (from their sample tables): the longest of them.
+        var longest: Double?
+        for index in 0..<Int(format.nb_streams) {
+            guard let stream = format.streams?[index]?.pointee, stream.duration > 0, stream.duration != tessera_nopts_value(),
+                  stream.time_base.den > 0, stream.time_base.num > 0
+            else { continue }
+            let seconds = Double(stream.duration) * Double(stream.time_base.num) / Double(stream.time_base.den)
+            longest = max(longest ?? 0, seconds)
+        }
+        var duration: Double? = longest
         if format.duration > 0 && format.duration != tessera_nopts_value() {
-            duration = Double(format.duration) / Double(AV_TIME_BASE)
-        } else if video.pointee.duration > 0, timeBase.den > 0 {
-            duration = Double(video.pointee.duration) * Double(timeBase.num) / Double(timeBase.den)
+            let claimed = Double(format.duration) / Double(AV_TIME_BASE)
+            // A movie header's all-ones duration means "unknown" (ISO/IEC 14496-12), yet reads
+            // as 49 days or 136 years: a container claim far past every stream's is not believed.
+            if longest.map({ claimed <= 2 * $0 + 60 }) ?? true { duration = claimed }
         }
         let rate = video.pointee.avg_frame_rate.den > 0 ? video.pointee.avg_frame_rate : video.pointee.r_frame_rate
         let aspect = parameters.sample_aspect_ratio

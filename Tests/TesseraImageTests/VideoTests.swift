@@ -62,6 +62,21 @@ struct VideoTests {
     /// A short transport stream (as a camera's AVCHD .mts) whose only keyframe is its first
     /// frame, and whose clock does not start at zero: a search from a way in finds nothing
     /// after it, so the poster is that first keyframe.
+    @Test func aMovieHeaderWhoseDurationIsAllOnesIsNotBelieved() throws {
+        // Given a clip whose movie header says its duration is 0xffffffff (ISO's "unknown"),
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory))))
+        let mvhd = try #require(bytes.indices.dropLast(4).first { bytes[$0..<$0 + 4].elementsEqual("mvhd".utf8) })
+        #expect(bytes[mvhd + 4] == 0)  // version 0: 32-bit times; the duration after two times and the timescale
+        bytes.replaceSubrange((mvhd + 20)..<(mvhd + 24), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        // when its facts are read, then its duration is its stream's, not 49 days.
+        let facts = try FileReader.withBytes(bytes, path: FilePath("clip.mp4"), mtime: .init(seconds: 0, nanoseconds: 0)) {
+            (reader) throws(VideoError) -> VideoFacts in try VideoFacts.read(reader.stream())
+        }
+        #expect(abs((facts.duration ?? 0) - 3.5) < 0.15, "\(String(describing: facts.duration))")
+    }
+
     @Test func aStreamWithOneKeyframeShowsIt() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
