@@ -164,13 +164,16 @@ public struct Configuration: Sendable {
             }
         }
         let read = Result { () throws(SystemError) in try opened.contents(limit: 1 << 20) }
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         switch read {
         case .success(let contents?): bytes = contents
         case .success(nil):
             throw ConfigurationError(file: file, key: nil, "is \(opened.status.size) bytes; a configuration file has at most 1 MiB")
         case .failure(let error): throw ConfigurationError(file: file, key: nil, error.reason)
         }
+        // A byte-order mark (what some Windows editors start UTF-8 with) is no part of the text.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if bytes.starts(with: bom) { bytes.removeFirst(bom.count) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         // The longest valid prefix ends at the first bad byte: count lines and columns up to it.
         var valid = bytes.count

@@ -89,4 +89,12 @@ struct ConfigurationTests {
         try Data("workers: 2\nthumbnails:\n  fit: [512]\n  fit: [640]\n".utf8).write(to: URL(fileURLWithPath: file))
         #expect(error(loading: file) == file + ":4:3: key 'thumbnails.fit': given twice (first on line 3)")
     }
+
+    @Test func aFileStartingWithAByteOrderMarkIsRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        try Data([0xEF, 0xBB, 0xBF] + Array("workers: 3\n".utf8)).write(to: URL(fileURLWithPath: file))
+        #expect(try Configuration.load(explicit: file, environment: ["HOME": directory.path]).workerCount == 3)
+    }
 }
