@@ -173,12 +173,18 @@ public final class ControlServer: Service, Sendable {
     }
 
     /// Why `requested` cannot be scanned by this daemon, or nil when every one is one of its
-    /// roots or inside one.
+    /// roots or inside one, and a folder that is there (as a scan without a daemon would say).
     private func outsideRoots(_ requested: [FilePath]) -> String? {
         for root in requested {
             if !roots.contains(where: { root == $0 || root.starts(with: $0) }) {
                 let served = roots.map(\.string).joined(separator: ", ")
                 return "this daemon scans \(served); \(root) is outside them (add it to 'roots' in its configuration)"
+            }
+            do throws(SystemError) {
+                let status = try FileSystem.status(of: root)
+                guard status.type == .directory else { throw SystemError("open", path: root, .notDirectory) }
+            } catch {
+                return "\(root): cannot open the photo folder: \(error.errno)"
             }
         }
         return nil

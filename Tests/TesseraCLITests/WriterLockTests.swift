@@ -65,6 +65,10 @@ struct WriterLockTests {
         let outside = try TesseraProcess.run(["scan", elsewhere] + daemon.store)
         #expect(outside.status == 1)
         #expect(outside.stderr.contains("outside"), "\(outside.stderr)")
+        // So is a folder inside its roots that is not there, as a scan without a daemon says.
+        let absent = try TesseraProcess.run(["scan", photos + "/no-such-folder"] + daemon.store)
+        #expect(absent.status == 1 && absent.stderr.contains("no-such-folder: cannot open the photo folder"), "\(absent.stderr)")
+        #expect((try daemon.status())["scansFinished"] as? Int == 2)
     }
 
     @Test func readersNeverSeeDatabaseIsLocked() throws {
