@@ -345,7 +345,7 @@ extension LibraryScanner {
             if sightings.files[root, default: 0] > 0 {
                 online.append(root)
             } else if try index.hasFiles(under: root) {
-                logger.warning("\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back (tessera prune removes them for good)")
+                logger.warning("\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back")
                 offline.append(root)
             } else {
                 // Nothing to keep, but an empty root may be a disk not mounted yet: say so, and
