@@ -28,6 +28,14 @@ public struct RenderSettings: Sendable, Equatable {
         return "\(specs.joined(separator: ","));\(pixelSettings)"
     }
 
+    /// `recorded` without the desktop cache's sizes: what a photo whose desktop thumbnails could
+    /// not be written records, so that the next scan makes them.
+    public var recordedWithoutDesktop: String {
+        var without = self
+        without.desktop = []
+        return without.recorded
+    }
+
     /// Whether a photo recorded under `recorded` has this configuration's desktop thumbnails.
     public func hasDesktopThumbnails(asRecorded recorded: String?) -> Bool {
         guard let recorded, let separator = recorded.firstIndex(of: ";") else { return desktop.isEmpty }

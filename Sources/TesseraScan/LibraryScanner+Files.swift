@@ -107,10 +107,11 @@ extension LibraryScanner {
         } catch {
             return cacheFailure(job, error, tally: tally)
         }
-        writeDesktopThumbnails(rendered, of: job.path, identity: identity)
+        let desktopWritten = writeDesktopThumbnails(rendered, of: job.path, identity: identity)
         let renditions = PhotoRenditions(
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
-            settings: configuration.renderSettings.recorded, posterTime: rendered.posterTime)
+            settings: desktopWritten ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
+            posterTime: rendered.posterTime)
         return update(job, identity, .photo(metadata, warnings: rendered.warnings, renditions: renditions))
     }
 
@@ -179,11 +180,12 @@ extension LibraryScanner {
                 } catch {
                     return cacheFailure(job, error, tally: tally)
                 }
-                writeDesktopThumbnails(rendered, of: job.path, identity: job.identity)
+                let desktopWritten = writeDesktopThumbnails(rendered, of: job.path, identity: job.identity)
                 return .renditions(
                     RenditionUpdate(
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
-                        thumbhash: rendered.thumbhash, settings: settings),
+                        thumbhash: rendered.thumbhash,
+                        settings: desktopWritten ? settings : configuration.renderSettings.recordedWithoutDesktop),
                     rerendered: true, counted: job.counted)
             }
         } catch {
@@ -192,17 +194,20 @@ extension LibraryScanner {
     }
 
     /// Writes the desktop cache's thumbnails of the file at `path` from `rendered`'s kept images;
-    /// a failure is logged, not the photo's.
-    private func writeDesktopThumbnails(_ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity) {
-        guard let desktop else { return }
+    /// a failure is logged, not the photo's. Returns false when they could not all be written
+    /// (the photo then records that it lacks them, and the next scan tries again).
+    private func writeDesktopThumbnails(_ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity) -> Bool {
+        guard let desktop else { return true }
         var images: [DesktopThumbnailCache.Size: PixelBuffer] = [:]
         for size in desktop.sizes { images[size] = rendered.images[.fit(size.pixels)] }
         do throws(PhotoError) {
             try desktop.write(
                 images, of: Self.original(path, identity),
                 width: rendered.metadata.displayWidth, height: rendered.metadata.displayHeight)
+            return true
         } catch {
             logger.warning("\(error)")
+            return false
         }
     }
 

@@ -377,4 +377,27 @@ struct DesktopThumbnailTests {
             """)?.first)
         #expect(counts == ["2", "0", "0", "1", "1", "0", "1", "1"], "\(counts)")
     }
+
+    @Test func thumbnailsThatCouldNotBeWrittenAreMadeByTheNextScan() throws {
+        // Given a desktop cache that cannot be written on the first scan (a file where its
+        // folder goes, as a read-only or broken cache fails),
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (root, xdg, _, scan) = try Self.desktopLibrary(in: directory, count: 4)
+        try FileManager.default.createDirectory(atPath: xdg, withIntermediateDirectories: true)
+        try Data("in the way".utf8).write(to: URL(fileURLWithPath: xdg + "/thumbnails"))
+        let first = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(first.status == 0 && first.stdout.contains("4 new"), "\(first.stdout) \(first.stderr)")
+        // when the cache is fixed, the next scan makes the thumbnails,
+        try FileManager.default.removeItem(atPath: xdg + "/thumbnails")
+        let again = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(again.stdout.contains("4 files: 4 unchanged (4 given new renditions)"), "\(again.stdout) \(again.stderr)")
+        let photos = (0..<4).map { FilePath(root + "/album\($0 % 3)/p\($0).jpg") }
+        let found = try Self.lookUp(photos, cache: xdg)
+        #expect(photos.allSatisfy { ((found[$0]?["large"] ?? nil) ?? nil) != nil && ((found[$0]?["x-large"] ?? nil) ?? nil) != nil },
+                "\(found)")
+        // and the one after opens none.
+        let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(third.stdout.contains("4 files: 4 unchanged\n"), "\(third.stdout)")
+    }
 }
