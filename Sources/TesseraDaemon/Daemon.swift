@@ -81,6 +81,7 @@ public final class Daemon: Sendable {
                 service: TimerService(coordinator: coordinator, notifier: notifier, rescanInterval: interval),
                 serviceName: "timer"),
         ]
+        services.append(.init(service: ReturnService(coordinator: coordinator, logger: logger), serviceName: "return"))
         if configuration.watch {
             services.append(.init(
                 service: WatchService(configuration: configuration, coordinator: coordinator, logger: logger),

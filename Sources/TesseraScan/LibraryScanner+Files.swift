@@ -369,11 +369,21 @@ extension LibraryScanner {
         let accounted = tally.counts.withLock { $0.unchanged } + tally.kept.withLock { $0 }
         if notWritten != accounted {
             var unmounted: [UInt64: (count: Int, place: [UInt8])] = [:]
+            // Folders a disk the walk met is mounted on, with the device each covers: a file
+            // indexed there from that device (written into the bare mount point while the disk
+            // was away) is hidden by the disk now, not on a disk that is away.
+            let covered: [(point: [UInt8], device: UInt64)] = sightings.mounts.compactMap { device, point in
+                guard sightings.devices.contains(device),
+                      let under = try? FileSystem.status(of: point.removingLastComponent()).device, under != device
+                else { return nil }
+                return (point.rawBytes + [UInt8(ascii: "/")], under)
+            }
             for root in online {
                 try index.forEachFile(under: root, excludingScan: scanID) { page in
                     var gone: [Int64] = []
                     for file in page where !sightings.ids.contains(file.id) && !sightings.kept.contains(file.id) {
-                        guard !sightings.devices.contains(file.device) else {
+                        let hidden = covered.contains { $0.device == file.device && file.pathBytes.starts(with: $0.point) }
+                        guard !sightings.devices.contains(file.device) && !hidden else {
                             gone.append(file.id)
                             continue
                         }

@@ -192,6 +192,88 @@ struct OfflineRootTests {
         #expect(after["rows"] == 10 && after["shown"] == 10 && after["renditions"] == 40, "\(result.stdout)")
     }
 
+    @Test func filesWrittenIntoABareMountPointGoOutOfSightWhenTheDiskIsBack() throws {
+        // Given a root on a disk of its own, scanned, then unmounted,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let root = directory.appending("disk"), strays = directory.appending("strays")
+        for number in 0..<2 {
+            try FileSystem.writeAtomically(
+                ScanCommandTests.jpeg(width: 320, seed: 100 + number), to: FilePath(strays).appending("stray\(number).jpg"))
+        }
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$4
+            mkdir -p "$1"
+            mount -t tmpfs disk "$1" || exit 90
+            cp -a "$2"/. "$1"/
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            counts before
+            umount "$1"
+            # when two other photos are written into the bare mount point and scanned there,
+            cp "$5"/*.jpg "$1/"
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            counts strays
+            # and the disk is mounted over them again,
+            mount -t tmpfs disk "$1" || exit 90
+            cp -a "$2"/. "$1"/
+            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+            counts back
+            """
+        let result = try TesseraProcess.inMountNamespace(
+            script, [root, library, directory.appending("index.sqlite"), directory.appending("cache"), strays])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        // then the disk's photos are shown, the strays hidden (missing, not deleted), and nothing is offline.
+        #expect(Self.fields(result.stdout, "strays")["shown"] == 8, "\(result.stdout)")
+        let back = Self.fields(result.stdout, "back")
+        #expect(back["rows"] == 8 && back["shown"] == 6, "\(result.stdout)")
+        #expect(result.stdout.contains("2 missing") && !result.stdout.contains("offline"), "\(result.stdout)")
+    }
+
+    @Test func aDaemonStartedWhileADiskIsUnmountedNoticesItComingBack() throws {
+        // Given a root with a disk mounted below it, scanned, and the disk unmounted,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try ScanCommandTests.library(in: directory, count: 9, width: 320)
+        let root = directory.appending("root")
+        try FileManager.default.createDirectory(atPath: root + "/ext", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: library + "/album0", toPath: root + "/album0")
+        let config = directory.appending("config.yaml")
+        try Data("album_dir: \"\(directory.appending("site"))\"\n".utf8).write(to: URL(fileURLWithPath: config))
+        let script = Self.counts + """
+            INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
+            scans() { sqlite3 "$INDEX" "select count(*) from scans where state = 'finished'"; }
+            offline() { sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1"; }
+            mount -t tmpfs ext "$1/ext" || exit 90
+            cp -a "$2/album1" "$2/album2" "$1/ext/"
+            "$T" scan "$1" --config "$6" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+            umount "$1/ext"
+            # when a daemon starts with the disk away, and the disk is mounted again,
+            "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
+            daemon=$!
+            trap 'kill -TERM $daemon; wait $daemon' EXIT
+            wait_for '[ "$(scans)" -ge 2 ] && [ -n "$(offline)" ]' || { echo "no offline scan"; exit 1; }
+            echo "offline=$(offline)"
+            mount -t tmpfs ext "$1/ext" || exit 90
+            cp -a "$2/album1" "$2/album2" "$1/ext/"
+            # then it rescans by itself and finds nothing offline.
+            wait_for '[ "$(scans)" -ge 3 ] && [ -z "$(offline)" ]' || { echo "the disk's return was not noticed"; exit 1; }
+            counts back
+            """
+        let result = try TesseraProcess.inMountNamespace(script, [
+            root, library, directory.appending("index.sqlite"), directory.appending("cache"),
+            directory.appending("site"), config, directory.appending("daemon.log"), directory.appending("control.sock"),
+        ])
+        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        let log = (try? String(contentsOfFile: directory.appending("daemon.log"), encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(log)")
+        #expect(result.stdout.contains("offline=\(root)/ext"), "\(result.stdout)")
+        let back = Self.fields(result.stdout, "back")
+        #expect(back["rows"] == 9 && back["shown"] == 9, "\(result.stdout)")
+        #expect(log.contains("offline until now"), "\(log)")
+    }
+
     @Test func filesGoneFromAPresentRootAreMissingUntilTheyComeBackOrArePruned() throws {
         // Given a scanned library,
         let directory = try TemporaryDirectory()
