@@ -151,11 +151,13 @@ final class HEIFDecoder {
         /// it (coded planes twice), and its interleaved RGB(A) (deeper samples also pass through
         /// planar RGB: 26 bytes a pixel measured for a 10-bit 4:4:4 AV1 frame), and then the
         /// reducer's output and the rows it is summing. For an image that is not a grid, the tile
-        /// is the whole frame.
-        func memoryNeeded(factor: Int, keepsSamples: Bool) -> Int {
-            let tile = tileWidth.multipliedReportingOverflow(by: tileHeight).partialValue
+        /// is the whole frame. The decoder makes the frame its codec configuration says
+        /// (`codedFrame` pixels) when that is larger than the tile the file declares.
+        func memoryNeeded(factor: Int, keepsSamples: Bool, codedFrame: Int) -> Int {
+            let tile = max(tileWidth.multipliedReportingOverflow(by: tileHeight).partialValue, codedFrame)
             let channels = hasAlpha ? 4 : 3
-            let decoding = tile * sampleBytes * (halfSamples + channels + (sampleBytes == 2 ? 4 : 0))
+            let (decoding, overflow) = tile.multipliedReportingOverflow(by: sampleBytes * (halfSamples + channels + (sampleBytes == 2 ? 4 : 0)))
+            guard !overflow, decoding < Int.max / 2 else { return Int.max / 2 }
             return decoding + AreaReducer.memoryNeeded(
                 width: width, height: height, channels: channels, factor: factor, keepsSamples: keepsSamples,
                 tileHeight: tileHeight, columns: columns)

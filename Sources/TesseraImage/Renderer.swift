@@ -218,7 +218,7 @@ public final class Renderer {
             func decode(_ image: HEIFDecoder.Image) throws(PhotoError) -> Decoded {
                 let factor = plan.shrinkFactor(width: image.width, height: image.height)
                 let hdr = image.hdrTransfer
-                let reducer = image.memoryNeeded(factor: factor, keepsSamples: hdr != nil)
+                let reducer = image.memoryNeeded(factor: factor, keepsSamples: hdr != nil, codedFrame: header.largestCodedFrame)
                 // And the 8-bit image made from what the reducer holds: sRGB, or tone-mapped.
                 let copy = (image.width + factor - 1) / factor * ((image.height + factor - 1) / factor) * (image.hasAlpha ? 4 : 3)
                 try Self.checkMemory(Int(reader.size) + reducer + copy, plan: plan, limit: limit, metadata: metadata)

@@ -32,6 +32,9 @@ public struct HEIFHeader: Sendable, Equatable {
     public var thumbnails: [(width: Int, height: Int)]
     /// Whether the primary image is a grid of tiles.
     public var isGrid: Bool
+    /// The most pixels any codec configuration in the file says its decoder makes in one frame
+    /// (`CodedFrameSize`); 0 when none says. Budgets trust this, not `ispe`.
+    public var largestCodedFrame: Int = 0
 
     public static func == (lhs: HEIFHeader, rhs: HEIFHeader) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.orientation == rhs.orientation
@@ -106,11 +109,7 @@ public struct HEIFHeader: Sendable, Equatable {
         let thumbnails = parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.compactMap { reference in
             parsed.properties(of: reference.from).compactMap { if case .size(let w, let h) = $0 { (width: w, height: h) } else { nil } }.first
         }
-        let alpha = parsed.references["auxl", default: []].contains { reference in
-            reference.to.contains(primary) && parsed.properties(of: reference.from).contains {
-                if case .auxiliaryType(let type) = $0 { type.hasSuffix(":alpha") || type.hasSuffix("auxid:1") } else { false }
-            }
-        }
+        let alpha = parsed.references["auxl", default: []].contains { $0.to.contains(primary) && parsed.isAlpha($0.from) }
         var icc: [UInt8]?, nclx: (Int, Int, Int)?, depth = 8
         // A grid's colour and depth may be given on its tiles alone (Canon's HIF): the first
         // tile's stand for the grid, as libheif reads them.
@@ -129,8 +128,40 @@ public struct HEIFHeader: Sendable, Equatable {
             cleanAperture: properties.lazy.compactMap { property -> CleanAperture? in
                 if case .cleanAperture(let fractions) = property { CleanAperture(fractions, width: size.0, height: size.1) } else { nil }
             }.first,
-            iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid")
+            iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid",
+            largestCodedFrame: try largestCodedFrame(primary: primary, parsed, bytes))
     }
+
+    /// The most pixels a decoder makes for one frame of what a decode of the primary may
+    /// decode: the primary (a grid's first tile: a grid's tiles are all one size), its alpha
+    /// image and its thumbnails. From each frame's codec configuration, or, for an AV1 frame
+    /// whose `av1C` leaves the sequence header out (libavif's do), from its data's first OBUs.
+    private static func largestCodedFrame(primary: UInt32, _ parsed: Meta, _ bytes: borrowing FileReader) throws(PhotoError) -> Int {
+        let related = [primary]
+            + parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.map(\.from)
+            + parsed.references["auxl", default: []].filter { $0.to.contains(primary) && parsed.isAlpha($0.from) }.map(\.from)
+        var largest = 0
+        for item in related {
+            let frame = parsed.items[item] == "grid" ? parsed.references["dimg", default: []].first { $0.from == item }?.to.first : item
+            guard let frame else { continue }
+            var size = parsed.properties(of: frame).lazy.compactMap { property -> (width: Int, height: Int)? in
+                if case .codedSize(let width, let height) = property { (width, height) } else { nil }
+            }.first
+            if size == nil, parsed.items[frame] == "av01", let location = parsed.locations[frame], location.offset >= 0,
+               location.offset < bytes.size {
+                let start = try bytes.photoBytes(at: location.offset, count: min(location.length, maxSequenceHeader))
+                size = CodedFrameSize.av1(obus: start[...])
+            }
+            guard let size else { continue }
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            largest = max(largest, overflow ? Int.max : pixels)
+        }
+        return largest
+    }
+
+    /// The most bytes of an AV1 frame's data read for its sequence header, which comes first
+    /// and is a few dozen bytes.
+    static let maxSequenceHeader = 1024
 
     /// The EXIF orientation of `irot` then `imir`, in the order the item lists them.
     ///
@@ -166,6 +197,8 @@ public struct HEIFHeader: Sendable, Equatable {
         case auxiliaryType(String)
         /// Width, height, horizontal and vertical offset, each as numerator and denominator.
         case cleanAperture([(Int64, Int64)])
+        /// The frame size a codec configuration (`hvcC`, `av1C`) declares.
+        case codedSize(Int, Int)
         case other
     }
 }
@@ -180,6 +213,13 @@ private struct Meta {
     var references: [String: [(from: UInt32, to: [UInt32])]] = [:]
     var propertyList: [HEIFHeader.Property] = []
     var associations: [UInt32: [Int]] = [:]
+
+    /// Whether `item` is an alpha plane (its `auxC` type), not a depth or gain map.
+    func isAlpha(_ item: UInt32) -> Bool {
+        properties(of: item).contains {
+            if case .auxiliaryType(let type) = $0 { type.hasSuffix(":alpha") || type.hasSuffix("auxid:1") } else { false }
+        }
+    }
 
     func properties(of item: UInt32) -> [HEIFHeader.Property] {
         (associations[item] ?? []).compactMap { index in index >= 1 && index <= propertyList.count ? propertyList[index - 1] : nil }
@@ -268,6 +308,10 @@ private struct Meta {
         case "auxC":
             _ = try reader.fullBoxVersion()
             return .auxiliaryType(String(decoding: reader.rest.prefix { $0 != 0 }, as: UTF8.self))
+        case "hvcC":
+            return CodedFrameSize.hevc(box.body).map { .codedSize($0.width, $0.height) } ?? .other
+        case "av1C":
+            return CodedFrameSize.av1(box.body).map { .codedSize($0.width, $0.height) } ?? .other
         default:
             return .other
         }

@@ -42,6 +42,12 @@ public struct PhotoMetadata: Sendable {
     /// Throws `tooLarge` when the image declares more than `limit` pixels: the guard
     /// against decompression bombs, checked from the header before any pixel buffer exists.
     public func checkPixelLimit(_ limit: Int) throws(PhotoError) {
+        // What a HEIF's codec will decode, when its configuration says more than its `ispe`.
+        if let coded = heif?.largestCodedFrame, coded > limit {
+            throw PhotoError(
+                .tooLarge,
+                "image whose codec frame has \((Double(coded) / 1e5).rounded() / 10) MP (its header says \(width)×\(height)) exceeds the pixel limit of \(limit / 1_000_000) MP")
+        }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || pixels > limit else { return }
         let megapixels = (Double(width) * Double(height) / 1e6 * 10).rounded() / 10

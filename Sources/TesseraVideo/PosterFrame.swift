@@ -57,7 +57,9 @@ public enum PosterFrame {
             throw VideoError(.tooLarge, "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
         }
         let ff = file.ff
-        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide, ff)
+        // The container's size may lie (a 16000×16000 MJPEG frame in a track that says 64×64):
+        // the decoder itself refuses a frame past what the budget allows, before allocating it.
+        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide, maxPixels: memoryLimit / bytesPerPixel, ff)
         let timeBase = video.pointee.time_base
         // Times count from the stream's first timestamp (an MPEG-TS starts at its clock's value).
         let origin = video.pointee.start_time == tessera_nopts_value() ? 0 : video.pointee.start_time
@@ -153,7 +155,12 @@ private final class FrameDecoder {
     let frame: UnsafeMutablePointer<AVFrame>
     let packet: UnsafeMutablePointer<AVPacket>
 
-    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
+    /// The most pixels a frame may have (FFmpeg checks `max_pixels` when a frame header gives
+    /// the size, before it allocates the frame).
+    let maxPixels: Int
+
+    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int, maxPixels: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
+        self.maxPixels = maxPixels
         let id = parameters.pointee.codec_id
         guard let codec = ff.avcodec_find_decoder(id) else {
             throw VideoError(.unsupported, "no decoder for \(ff.codecName(id)) video")
@@ -173,6 +180,7 @@ private final class FrameDecoder {
         var lowres: Int32 = 0
         while lowres < Int32(codec.pointee.max_lowres), long >> Int(lowres + 1) >= longSide { lowres += 1 }
         context.pointee.lowres = lowres
+        context.pointee.max_pixels = Int64(maxPixels)
         let opened = ff.avcodec_open2(context, codec, nil)
         guard opened >= 0 else { throw VideoError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported, ff) }
     }
@@ -191,6 +199,10 @@ private final class FrameDecoder {
     /// Hands the decoder a packet; nil drains it at the end of the stream.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(VideoError) {
         let status = ff.avcodec_send_packet(context, packet)
+        // EINVAL from a decoder that opened is the frame size past `max_pixels` (ff_set_dimensions).
+        if status == tessera_averror_einval() {
+            throw VideoError(.tooLarge, "a frame larger than its container says needs more than the \((maxPixels * PosterFrame.bytesPerPixel) >> 20) MiB allowed")
+        }
         // A damaged packet is skipped, as players do; the decoder goes on with the next.
         if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof() && status != tessera_averror_invaliddata() {
             throw VideoError.ffmpeg(status, "decoding the video", ff)

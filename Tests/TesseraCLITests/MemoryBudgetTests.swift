@@ -79,4 +79,41 @@ struct MemoryBudgetTests {
                     "\(folder) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
         }
     }
+
+    /// Files whose containers understate their frames: the AVIF's `ispe` and a MOV's track
+    /// header and sample entry patched to 64×64, over frames of 17000×17000 and 6000×6000.
+    @Test(.enabled(if: Corpus.isAvailable && VideoFixture.ffmpeg != nil, "needs ../shared and ffmpeg"))
+    func framesLargerThanTheirContainersSayAreRefusedWithinTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let limit = 64
+        let baseline = try Self.baseline(limit: limit, in: directory)
+        let folder = directory.appending("liars")
+        // The AVIF: its `ispe` (after version and flags) says 64×64.
+        var avif = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Corpus.path("formats/avif/17000x17000.avif"))))
+        let ispe = try #require(avif.indices.dropLast(16).first { avif[$0..<$0 + 4].elementsEqual("ispe".utf8) })
+        avif.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0, 64, 0, 0, 0, 64])
+        try FileSystem.writeAtomically(avif, to: FilePath(folder).appending("ispe.avif"))
+        // The MOV: one 6000×6000 MJPEG frame; its tkhd's last 8 bytes and its sample entry's size say 64×64.
+        let big = directory.appending("big.mov")
+        try VideoFixture.run(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=6000x6000:r=10", "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "8", big])
+        var mov = [UInt8](try Data(contentsOf: URL(fileURLWithPath: big)))
+        func find(_ type: String) throws -> Int {
+            try #require(mov.indices.dropLast(8).first { mov[$0..<$0 + 4].elementsEqual(type.utf8) })
+        }
+        let tkhd = try find("tkhd")
+        let tkhdEnd = tkhd - 4 + mov[(tkhd - 4)..<tkhd].reduce(0) { $0 << 8 | Int($1) }
+        mov.replaceSubrange((tkhdEnd - 8)..<tkhdEnd, with: [0, 64, 0, 0, 0, 64, 0, 0])
+        let entry = try find("stsd") + 12
+        mov.replaceSubrange((entry + 32)..<(entry + 36), with: [0, 64, 0, 64])
+        try FileSystem.writeAtomically(mov, to: FilePath(folder).appending("tkhd.mov"))
+        // When they are scanned under a 64 MiB limit, both are refused with why, within the limit.
+        let scan = try Self.peak(folder, limit: limit, in: directory, run: 1)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.MiB - baseline.MiB <= limit, "peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
+        let rows = SQLite.query(directory.appending("index-1.sqlite"), "SELECT path_text, error_code, error FROM photos ORDER BY path_text") ?? []
+        #expect(rows.count == 2 && rows.allSatisfy { $0[1] == "tooLarge" }, "\(rows)")
+        #expect(rows.first?[2].contains("codec frame has 289.0 MP") == true, "\(rows)")
+        #expect(rows.last?[2].contains("larger than its container says") == true, "\(rows)")
+    }
 }

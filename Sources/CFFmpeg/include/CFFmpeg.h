@@ -39,4 +39,5 @@ static inline int tessera_averror_eof(void) { return AVERROR_EOF; }
 static inline int tessera_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int tessera_averror_exit(void) { return AVERROR_EXIT; }
 static inline int tessera_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int tessera_averror_einval(void) { return AVERROR(EINVAL); }
 static inline int64_t tessera_nopts_value(void) { return AV_NOPTS_VALUE; }
