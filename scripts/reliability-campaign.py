@@ -4,7 +4,8 @@
 Usage: scripts/reliability-campaign.py [--tessera PATH] [--rounds N]
 
 Prints one line per campaign: offline roots (a disk unmounted and mounted again between and
-during scans, in a mount namespace of its own: rows, renditions and album files lost), album
+during scans, in a mount namespace of its own: rows, renditions and album files lost), a disk
+below a root pulled while the walk is inside it (from scan and serve: the same), album
 builds (during scans, two at once to one folder, after cache files were deleted: broken
 references, pages not healed, photos.js not reproducible), the memory budget (a one-worker
 scan of each corpus format under memory_limit: peak RSS above a one-photo scan), overlapping
@@ -196,6 +197,43 @@ def liars(where):
                           + chunk(b"zTXt", b"Comment\0\0" + zlib.compress(b"x" * 100), 1 << 30)
                           + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
     files["PNG with a zTXt chunk claiming 1 GiB"] = png
+    # A motion photo whose MP4's moov claims 2^63 - 1 bytes in its 64-bit size.
+    xmp = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           b'<rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" '
+           b'xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/" '
+           b'GCamera:MotionPhoto="1"><Container:Directory><rdf:Seq><rdf:li><Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/>'
+           b'</rdf:li><rdf:li><Container:Item Item:Semantic="MotionPhoto" Item:Mime="video/mp4" Item:Length="40"/></rdf:li>'
+           b'</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>')
+    still = open(base, "rb").read() if os.path.exists(base) else None
+    if still:
+        payload = b"http://ns.adobe.com/xap/1.0/\0" + xmp
+        video = struct.pack(">I", 16) + b"ftypisom" + b"\0\0\2\0" + struct.pack(">I", 1) + b"moov" + struct.pack(">Q", (1 << 63) - 1) + bytes(8)
+        motion = os.path.join(where, "motion-2^63.jpg")
+        open(motion, "wb").write(still[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + still[2:] + video)
+        files["motion photo whose moov claims 2^63 - 1 bytes"] = motion
+    # The 17000×17000 AVIF with its ispe saying 64×64.
+    avif = os.path.join(CORPUS, "formats", "avif", "17000x17000.avif")
+    if os.path.exists(avif):
+        data = bytearray(open(avif, "rb").read())
+        i = data.find(b"ispe")
+        data[i + 8:i + 16] = struct.pack(">II", 64, 64)
+        patched = os.path.join(where, "ispe-64.avif")
+        open(patched, "wb").write(bytes(data))
+        files["17000² AVIF whose ispe says 64²"] = patched
+    # One 8000×8000 MJPEG frame in a MOV whose track header and sample entry say 64×64.
+    big = os.path.join(where, "big.mov")
+    if shutil.which("ffmpeg") and subprocess.run(
+            ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=8000x8000:r=10", "-frames:v", "1", "-c:v", "mjpeg",
+             "-q:v", "8", big]).returncode == 0:
+        data = bytearray(open(big, "rb").read())
+        i = data.find(b"tkhd")
+        end = i - 4 + struct.unpack(">I", data[i - 4:i])[0]
+        data[end - 8:end] = struct.pack(">II", 64 << 16, 64 << 16)
+        entry = data.find(b"stsd") + 12
+        data[entry + 32:entry + 36] = struct.pack(">HH", 64, 64)
+        liar = os.path.join(where, "tkhd-64.mov")
+        open(liar, "wb").write(bytes(data))
+        files["8000² MJPEG frame in a MOV that says 64²"] = liar
     bomb = os.path.join(CORPUS, "broken", "bombs", "bomb_40000x40000_rgb8_truncated.png")
     if os.path.exists(bomb):
         files["40000² PNG bomb"] = bomb
@@ -274,6 +312,103 @@ for round in $(seq 1 "$ROUNDS"); do
   counts unmounted
 done
 """
+
+
+SUBDISK_CYCLE = r"""
+T=$1 SOURCE=$2 LARGE=$3 ROOT=$4 INDEX=$5 CACHE=$6 SITE=$7 ROUNDS=$8 MODE=$9 CONFIG=${10} SOCKET=${11}
+# What was there before each unplug: the rows not added during it, shown, and their renditions and pages.
+counts() {
+  base="path_text not like '%/new-%'"
+  echo "$1 rows=$(sqlite3 "$INDEX" "select count(*) from photos where $base and missing_since_ms is null") renditions=$(sqlite3 "$INDEX" "select count(*) from renditions r join photos p on p.id = r.photo_id where $base") cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l) site=$(find "$SITE" -name '*.html' | wc -l)"
+}
+finished() { sqlite3 "$INDEX" "select count(*) from scans where state in ('finished', 'interrupted', 'failed')"; }
+wait_for() { n=0; until eval "$1"; do n=$((n + 1)); [ $n -ge 1200 ] && return 1; sleep 0.05; done; }
+mkdir -p "$ROOT/ext"
+cp -a "$SOURCE/local" "$ROOT/"
+if [ "$MODE" = serve ]; then
+  mount -t tmpfs ext "$ROOT/ext" || exit 90
+  cp -a "$SOURCE/ext"/. "$ROOT/ext/"
+  "$T" serve "$ROOT" --config "$CONFIG" --socket "$SOCKET" --index "$INDEX" --cache "$CACHE" 2> /dev/null &
+  daemon=$!
+  trap 'kill -TERM $daemon; wait $daemon' EXIT
+  wait_for '[ "$(finished)" -ge 1 ]' || exit 1
+fi
+for round in $(seq 1 "$ROUNDS"); do
+  if [ "$MODE" = cli ]; then
+    mount -t tmpfs ext "$ROOT/ext" || exit 90
+    cp -a "$SOURCE/ext"/. "$ROOT/ext/"
+    "$T" scan "$ROOT" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+    "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+  else
+    wait_for '[ -n "$(ls "$ROOT/ext")" ] && [ -z "$(sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1")" ]' || exit 1
+    wait_for '[ "$(sqlite3 "$INDEX" "select count(*) from scans where state = 'running'")" = 0 ]'
+  fi
+  counts mounted
+  # New large photos in the disk's first folder hold the walk there; the disk goes once one is rendered.
+  cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)
+  before=$(finished)
+  cp "$LARGE"/*.jpg "$ROOT/ext/f00/"
+  if [ "$MODE" = cli ]; then
+    "$T" scan "$ROOT" --workers 1 --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1 &
+    scan=$!
+  fi
+  wait_for '[ "$(find "$CACHE" -type f ! -name ".tmp-*" | wc -l)" -gt "$cached" ]'
+  umount -l "$ROOT/ext"
+  if [ "$MODE" = cli ]; then
+    wait $scan
+    "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
+  else
+    wait_for '[ "$(finished)" -gt "$before" ] && [ "$(sqlite3 "$INDEX" "select count(*) from scans where state = 'running'")" = 0 ]'
+    mount -t tmpfs ext "$ROOT/ext" || exit 90
+    mkdir "$ROOT/ext/.staging"
+    cp -a "$SOURCE/ext"/. "$ROOT/ext/.staging/"
+    for folder in "$ROOT/ext/.staging"/*; do mv "$folder" "$ROOT/ext/"; done
+  fi
+  counts unplugged
+done
+"""
+
+
+def subdisk_unplugs(tessera, rounds):
+    """A disk mounted below a root, pulled (a lazy unmount) while the walk is inside it,
+    `rounds` times from `tessera scan` and from `tessera serve`: what was indexed there may
+    become offline, never missing, and no rendition or album page may go."""
+    with tempfile.TemporaryDirectory() as where:
+        source = os.path.join(where, "source")
+        sample = library(tessera, os.path.join(where, "lib"), 3)  # 3 × 27 files
+        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(sample) for f in fs)
+        for n, path in enumerate(files):
+            folder = os.path.join(source, "local") if n % 3 == 0 else os.path.join(source, "ext", f"f{n % 20:02}")
+            os.makedirs(folder, exist_ok=True)
+            shutil.copy(path, os.path.join(folder, f"{n}-{os.path.basename(path)}"))
+        large = os.path.join(where, "large")
+        os.makedirs(large)
+        big = next((p for p in files if p.endswith(".jpg") and os.path.getsize(p) > 100_000), files[0])
+        subprocess.run([tessera, "thumb", big, "--size", "16", "-o", os.path.join(where, "probe.jpg")], capture_output=True)
+        for n in range(30):
+            shutil.copy(big, os.path.join(large, f"new-{n}.jpg"))
+            with open(os.path.join(large, f"new-{n}.jpg"), "ab") as f:
+                f.write(struct.pack(">I", n))  # each its own content
+        for mode in ("cli", "serve"):
+            run = os.path.join(where, mode)
+            os.makedirs(run)
+            site = os.path.join(run, "site")
+            config = os.path.join(run, "config.yaml")
+            open(config, "w").write(f'album_dir: "{site}"\nworkers: 1\n')
+            args = [tessera, source, large, os.path.join(run, "root"), os.path.join(run, "index.sqlite"),
+                    os.path.join(run, "cache"), site, str(rounds), mode, config, os.path.join(run, "control.sock")]
+            result = subprocess.run(["unshare", "-Urm", "sh", "-c", SUBDISK_CYCLE, "sh"] + args, capture_output=True, text=True)
+            if result.returncode == 90:
+                print("sub-disk unplugs: cannot mount a tmpfs in a mount namespace here; left out")
+                return
+            def fields(line):
+                return {k: int(v) for k, v in (pair.split("=") for pair in line.split()[1:])}
+            mounted = [fields(l) for l in result.stdout.splitlines() if l.startswith("mounted ")]
+            unplugged = [fields(l) for l in result.stdout.splitlines() if l.startswith("unplugged ")]
+            lost = {key: max([0] + [m[key] - u[key] for m, u in zip(mounted, unplugged)]) for key in ("rows", "renditions", "site")}
+            print(f"sub-disk unplugs ({mode}): {len(unplugged)} of {rounds} cycles (exit {result.returncode}): "
+                  f"{lost['rows']} rows shown before lost, {lost['renditions']} renditions lost, {lost['site']} album pages lost "
+                  f"(of {mounted[0]['rows'] if mounted else '?'} rows)")
 
 
 def offline_roots(tessera, rounds):
@@ -398,6 +533,7 @@ def main():
     if not os.path.isdir(CORPUS):
         print("note: ../shared/corpus not found beside the project; corpus files are left out")
     offline_roots(tessera, options.rounds)
+    subdisk_unplugs(tessera, options.rounds)
     album_builds(tessera, options.rounds)
     memory_budget(tessera)
     overlapping(tessera, options.rounds)

@@ -204,13 +204,15 @@ extension LibraryScanner {
     }
 
     /// The indexed file that `path` is, moved or renamed on the same filesystem: same device,
-    /// inode, size and mtime, and nothing left at its old path with that inode.
+    /// inode, size and mtime, and nothing left at its old path with that inode, or only the
+    /// same file through a link (a root moved away and a link to it put in its place).
     func movedFile(to path: FilePath, identity: FileIdentity) throws(IndexError) -> IndexedFile? {
         for candidate in try index.files(device: identity.device, inode: identity.inode)
         where candidate.identity == identity && candidate.path != path {
             let now = try? FileSystem.linkStatus(of: candidate.path)
             let stillThere = now.map { $0.inode == identity.inode && $0.device == identity.device } ?? false
-            if !stillThere { return candidate }  // a hard link keeps both names: not a move
+            // A hard link keeps both names: not a move.
+            if !stillThere || (try? FileSystem.canonicalPath(candidate.path)) == path { return candidate }
         }
         return nil
     }

@@ -351,6 +351,27 @@ struct OfflineRootTests {
         #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans") == 2)
     }
 
+    @Test func aRootMovedAwayAndLinkedBackKeepsItsPhotosIds() throws {
+        // Given a configured root, scanned,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 6, width: 320)
+        let config = directory.appending("config.yaml")
+        try Data("roots: [\"\(photos)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let store = ScanCommandTests.store(directory) + ["--config", config]
+        let index = directory.appending("index.sqlite")
+        #expect(try TesseraProcess.run(["scan"] + store).status == 0)
+        let ids = SQLite.query(index, "SELECT id FROM photos ORDER BY id") ?? []
+        // when its folder is moved to another place on the disk and a link to it put where it was,
+        try FileManager.default.createDirectory(atPath: directory.appending("disk"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: photos, toPath: directory.appending("disk/photos"))
+        try FileManager.default.createSymbolicLink(atPath: photos, withDestinationPath: directory.appending("disk/photos"))
+        let scan = try TesseraProcess.run(["scan"] + store)
+        // then every photo is the same row, moved, none new or missing.
+        #expect(scan.status == 0 && scan.stdout.contains("6 files: 6 moved\n"), "\(scan.stdout) \(scan.stderr)")
+        #expect(SQLite.query(index, "SELECT id FROM photos WHERE missing_since_ms IS NULL ORDER BY id") ?? [] == ids)
+    }
+
     @Test func aConfiguredRootRepointedToAnEmptyFolderIsOfflineAndRetiresNothing() throws {
         // Given a configured root that is a link to the photos, scanned,
         let directory = try TemporaryDirectory()
