@@ -1,13 +1,13 @@
 import Foundation
 
-/// Reads an index with the `sqlite3` command-line tool, read-only and with no busy timeout:
-/// exactly as a front end that never heard of Tessera would.
+/// Reads an index with the `sqlite3` command-line tool, read-only and with no busy timeout
+/// unless given one: exactly as a front end that never heard of Tessera would.
 public enum SQLite {
     /// Rows of `sql` against the file at `path`, as tab-separated fields; nil when sqlite3 failed.
-    public static func query(_ path: String, _ sql: String) -> [[String]]? {
+    public static func query(_ path: String, _ sql: String, busyTimeout milliseconds: Int? = nil) -> [[String]]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", "-separator", "\t", path, sql]
+        process.arguments = ["-readonly", "-separator", "\t"] + (milliseconds.map { ["-cmd", ".timeout \($0)"] } ?? []) + [path, sql]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -21,7 +21,7 @@ public enum SQLite {
     }
 
     /// The first field of the first row of `sql`, as an integer; nil when there is none.
-    public static func integer(_ path: String, _ sql: String) -> Int? {
-        query(path, sql)?.first?.first.flatMap { Int($0) }
+    public static func integer(_ path: String, _ sql: String, busyTimeout milliseconds: Int? = nil) -> Int? {
+        query(path, sql, busyTimeout: milliseconds)?.first?.first.flatMap { Int($0) }
     }
 }

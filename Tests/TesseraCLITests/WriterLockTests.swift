@@ -71,8 +71,8 @@ struct WriterLockTests {
         #expect((try daemon.status())["scansFinished"] as? Int == 2)
     }
 
-    @Test func readersNeverSeeDatabaseIsLocked() throws {
-        // Given an index that 40 scans open and close one after another,
+    @Test func readersWithABusyTimeoutNeverSeeDatabaseIsLocked() throws {
+        // Given an index that 40 one-shot scans open and close one after another,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 12, width: 160)
@@ -90,17 +90,55 @@ struct WriterLockTests {
             done.set()
         }
         writer.start()
-        // when a reader with no busy timeout (sqlite3 -readonly) asks every 50 ms,
+        // when a reader (sqlite3 -readonly) with a busy timeout asks every 50 ms (without one, the
+        // instant SQLite rebuilds the WAL index of a file no process had open can reach it),
         var reads = 0, failures = 0
         while !done.isSet {
             reads += 1
-            if SQLite.integer(index, "SELECT count(*) FROM photos") != 12 { failures += 1 }
+            if SQLite.integer(index, "SELECT count(*) FROM photos", busyTimeout: 1000) != 12 { failures += 1 }
             Thread.sleep(forTimeInterval: 0.05)
         }
         // then every read answers (and there were reads all along: one per 50 ms, and more
         // than one per two scans however fast the scans are).
         #expect(reads > 20, "\(reads) reads")
         #expect(failures == 0, "\(failures) of \(reads) reads failed")
+    }
+}
+
+extension WriterLockTests {
+    @Test func readersWithoutABusyTimeoutNeverSeeDatabaseIsLockedDuringDaemonRescans() throws {
+        // Given a daemon serving an index,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 12, width: 160)
+        let daemon = try DaemonProcess(photos: photos, directory: directory)
+        defer { _ = daemon.terminate() }
+        #expect(Deadline.wait(seconds: 30) { (try? daemon.status())?["scansFinished"] as? Int == 1 })
+        let index = directory.appending("index.sqlite")
+        let done = Flag()
+        let rescan = ["rescan", "--wait", "--socket", daemon.socket]
+        let writer = Thread {
+            for number in 0..<30 {
+                // A touched file makes every rescan write something.
+                let file = photos + "/album0/p0.jpg"
+                var times = [timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0)]
+                utimensat(AT_FDCWD, file, &times, 0)
+                _ = try? TesseraProcess.run(rescan)
+            }
+            done.set()
+        }
+        writer.start()
+        // when a reader with no busy timeout at all asks every 20 ms while it rescans 30 times,
+        var reads = 0, failures = 0
+        while !done.isSet {
+            reads += 1
+            if SQLite.integer(index, "SELECT count(*) FROM photos") != 12 { failures += 1 }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        // then every read answers.
+        #expect(reads > 20, "\(reads) reads")
+        #expect(failures == 0, "\(failures) of \(reads) reads failed")
+        #expect((try daemon.status())["scansFinished"] as? Int ?? 0 >= 31)
     }
 }
 
