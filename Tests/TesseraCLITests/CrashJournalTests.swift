@@ -45,15 +45,22 @@ struct CrashJournalTests {
         try #require(reading, "the scan never had \(inHand) files in hand")
     }
 
-    @Test func filesInHandWhenAScanDiesAreReadAloneThenSkippedIfTheyKillThatScanToo() throws {
-        // Given two photos and two workers,
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 320)
+    /// A library of `count` photos in `directory`, its index, and a two-worker scan of it that
+    /// was killed with two files in hand.
+    static func libraryAfterAKilledScan(_ directory: TemporaryDirectory, count: Int) throws -> (index: String, scan: [String]) {
+        let photos = try ScanCommandTests.library(in: directory, count: count, width: 320)
         let index = directory.appending("index.sqlite")
         let scan = ["scan", photos, "--workers", "2"] + ScanCommandTests.store(directory)
-        // when a scan dies with both in hand, and the next dies reading the first alone,
-        try Self.scanKilledWhileReading(scan, index: index, inHand: 2, state: 1)
+        try scanKilledWhileReading(scan, index: index, inHand: 2, state: 1)
+        return (index, scan)
+    }
+
+    @Test func filesInHandWhenAScanDiesAreReadAloneThenSkippedIfTheyKillThatScanToo() throws {
+        // Given two photos and two workers, a scan that died with both in hand,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (index, scan) = try Self.libraryAfterAKilledScan(directory, count: 2)
+        // when the next dies reading the first alone,
         try Self.scanKilledWhileReading(scan, index: index, inHand: 1, state: 2)
         // then the scan after records that one as failed unread, and reads the other alone;
         let third = try TesseraProcess.run(scan)
@@ -72,10 +79,7 @@ struct CrashJournalTests {
         // Given a library of eight photos, a scan killed with two of them in hand,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 8, width: 320)
-        let index = directory.appending("index.sqlite")
-        let scan = ["scan", photos, "--workers", "2"] + ScanCommandTests.store(directory)
-        try Self.scanKilledWhileReading(scan, index: index, inHand: 2, state: 1)
+        let (index, scan) = try Self.libraryAfterAKilledScan(directory, count: 8)
         // when the next scan runs,
         let next = try TesseraProcess.run(scan)
         // then the two are read alone and every photo is indexed, none failed.

@@ -71,6 +71,31 @@ struct WriterLockTests {
         #expect((try daemon.status())["scansFinished"] as? Int == 2)
     }
 
+    /// Runs `command` `runs` times, touching a photo before each (so every run writes), while
+    /// the test reads the index with sqlite3 every `pause` seconds: the reads and the failed ones.
+    static func reads(
+        during runs: Int, of command: [String], photos: String, index: String, busyTimeout: Int?, pause: Double
+    ) -> (reads: Int, failures: Int) {
+        let done = Flag()
+        let writer = Thread {
+            for number in 0..<runs {
+                let file = photos + "/album0/p0.jpg"
+                var times = [timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0)]
+                utimensat(AT_FDCWD, file, &times, 0)
+                _ = try? TesseraProcess.run(command)
+            }
+            done.set()
+        }
+        writer.start()
+        var reads = 0, failures = 0
+        while !done.isSet {
+            reads += 1
+            if SQLite.integer(index, "SELECT count(*) FROM photos", busyTimeout: busyTimeout) != 12 { failures += 1 }
+            Thread.sleep(forTimeInterval: pause)
+        }
+        return (reads, failures)
+    }
+
     @Test func readersWithABusyTimeoutNeverSeeDatabaseIsLocked() throws {
         // Given an index that 40 one-shot scans open and close one after another,
         let directory = try TemporaryDirectory()
@@ -78,34 +103,17 @@ struct WriterLockTests {
         let photos = try ScanCommandTests.library(in: directory, count: 12, width: 160)
         let index = directory.appending("index.sqlite")
         #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
-        let done = Flag()
-        let writer = Thread {
-            for number in 0..<40 {
-                // A touched file makes every scan write something.
-                let file = photos + "/album0/p0.jpg"
-                var times = [timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0)]
-                utimensat(AT_FDCWD, file, &times, 0)
-                _ = try? TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory))
-            }
-            done.set()
-        }
-        writer.start()
         // when a reader (sqlite3 -readonly) with a busy timeout asks every 50 ms (without one, the
         // instant SQLite rebuilds the WAL index of a file no process had open can reach it),
-        var reads = 0, failures = 0
-        while !done.isSet {
-            reads += 1
-            if SQLite.integer(index, "SELECT count(*) FROM photos", busyTimeout: 1000) != 12 { failures += 1 }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let (reads, failures) = Self.reads(
+            during: 40, of: ["scan", photos] + ScanCommandTests.store(directory), photos: photos, index: index,
+            busyTimeout: 1000, pause: 0.05)
         // then every read answers (and there were reads all along: one per 50 ms, and more
         // than one per two scans however fast the scans are).
         #expect(reads > 20, "\(reads) reads")
         #expect(failures == 0, "\(failures) of \(reads) reads failed")
     }
-}
 
-extension WriterLockTests {
     @Test func readersWithoutABusyTimeoutNeverSeeDatabaseIsLockedDuringDaemonRescans() throws {
         // Given a daemon serving an index,
         let directory = try TemporaryDirectory()
@@ -114,27 +122,10 @@ extension WriterLockTests {
         let daemon = try DaemonProcess(photos: photos, directory: directory)
         defer { _ = daemon.terminate() }
         #expect(Deadline.wait(seconds: 30) { (try? daemon.status())?["scansFinished"] as? Int == 1 })
-        let index = directory.appending("index.sqlite")
-        let done = Flag()
-        let rescan = ["rescan", "--wait", "--socket", daemon.socket]
-        let writer = Thread {
-            for number in 0..<30 {
-                // A touched file makes every rescan write something.
-                let file = photos + "/album0/p0.jpg"
-                var times = [timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0)]
-                utimensat(AT_FDCWD, file, &times, 0)
-                _ = try? TesseraProcess.run(rescan)
-            }
-            done.set()
-        }
-        writer.start()
         // when a reader with no busy timeout at all asks every 20 ms while it rescans 30 times,
-        var reads = 0, failures = 0
-        while !done.isSet {
-            reads += 1
-            if SQLite.integer(index, "SELECT count(*) FROM photos") != 12 { failures += 1 }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let (reads, failures) = Self.reads(
+            during: 30, of: ["rescan", "--wait", "--socket", daemon.socket], photos: photos,
+            index: directory.appending("index.sqlite"), busyTimeout: nil, pause: 0.02)
         // then every read answers.
         #expect(reads > 20, "\(reads) reads")
         #expect(failures == 0, "\(failures) of \(reads) reads failed")
