@@ -315,7 +315,7 @@ done
 
 
 SUBDISK_CYCLE = r"""
-T=$1 SOURCE=$2 LARGE=$3 ROOT=$4 INDEX=$5 CACHE=$6 SITE=$7 ROUNDS=$8 MODE=$9 CONFIG=${10} SOCKET=${11}
+T=$1 SOURCE=$2 LARGE=$3 ROOT=$4 INDEX=$5 CACHE=$6 SITE=$7 ROUNDS=$8 MODE=$9 CONFIG=${10} SOCKET=${11} LOG=${12}
 # What was there before each unplug: the rows not added during it, shown, and their renditions and pages.
 counts() {
   base="path_text not like '%/new-%'"
@@ -328,7 +328,7 @@ cp -a "$SOURCE/local" "$ROOT/"
 if [ "$MODE" = serve ]; then
   mount -t tmpfs ext "$ROOT/ext" || exit 90
   cp -a "$SOURCE/ext"/. "$ROOT/ext/"
-  "$T" serve "$ROOT" --config "$CONFIG" --socket "$SOCKET" --index "$INDEX" --cache "$CACHE" 2> /dev/null &
+  "$T" serve "$ROOT" --config "$CONFIG" --socket "$SOCKET" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
   daemon=$!
   trap 'kill -TERM $daemon; wait $daemon' EXIT
   wait_for '[ "$(finished)" -ge 1 ]' || exit 1
@@ -347,9 +347,12 @@ for round in $(seq 1 "$ROUNDS"); do
   # New large photos in the disk's first folder hold the walk there; the disk goes once one is rendered.
   cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)
   before=$(finished)
-  cp "$LARGE"/*.jpg "$ROOT/ext/f00/"
+  for photo in "$LARGE"/*.jpg; do
+    cp "$photo" "$ROOT/ext/f00/"
+    printf "%08d" "$round" >> "$ROOT/ext/f00/${photo##*/}"  # new content each round: no copy of a rendered one
+  done
   if [ "$MODE" = cli ]; then
-    "$T" scan "$ROOT" --workers 1 --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1 &
+    "$T" scan "$ROOT" --workers 1 --index "$INDEX" --cache "$CACHE" >> "$LOG" 2>&1 &
     scan=$!
   fi
   wait_for '[ "$(find "$CACHE" -type f ! -name ".tmp-*" | wc -l)" -gt "$cached" ]'
@@ -396,7 +399,8 @@ def subdisk_unplugs(tessera, rounds):
             config = os.path.join(run, "config.yaml")
             open(config, "w").write(f'album_dir: "{site}"\nworkers: 1\n')
             args = [tessera, source, large, os.path.join(run, "root"), os.path.join(run, "index.sqlite"),
-                    os.path.join(run, "cache"), site, str(rounds), mode, config, os.path.join(run, "control.sock")]
+                    os.path.join(run, "cache"), site, str(rounds), mode, config, os.path.join(run, "control.sock"),
+                    os.path.join(run, "log")]
             result = subprocess.run(["unshare", "-Urm", "sh", "-c", SUBDISK_CYCLE, "sh"] + args, capture_output=True, text=True)
             if result.returncode == 90:
                 print("sub-disk unplugs: cannot mount a tmpfs in a mount namespace here; left out")
@@ -406,7 +410,9 @@ def subdisk_unplugs(tessera, rounds):
             mounted = [fields(l) for l in result.stdout.splitlines() if l.startswith("mounted ")]
             unplugged = [fields(l) for l in result.stdout.splitlines() if l.startswith("unplugged ")]
             lost = {key: max([0] + [m[key] - u[key] for m, u in zip(mounted, unplugged)]) for key in ("rows", "renditions", "site")}
-            print(f"sub-disk unplugs ({mode}): {len(unplugged)} of {rounds} cycles (exit {result.returncode}): "
+            log = open(os.path.join(run, "log"), errors="replace").read() if os.path.exists(os.path.join(run, "log")) else ""
+            midwalk = log.count("its disk went away during the scan")
+            print(f"sub-disk unplugs ({mode}): {len(unplugged)} of {rounds} cycles, {midwalk} met by a walk inside the disk (exit {result.returncode}): "
                   f"{lost['rows']} rows shown before lost, {lost['renditions']} renditions lost, {lost['site']} album pages lost "
                   f"(of {mounted[0]['rows'] if mounted else '?'} rows)")
 

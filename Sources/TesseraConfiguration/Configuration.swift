@@ -85,7 +85,7 @@ public struct Configuration: Sendable {
     public var ownFiles: Set<FilePath> {
         let index = FileSystem.absolute(index)
         var paths: Set<FilePath> = [FileSystem.absolute(cache), index]
-        for suffix in ["-wal", "-shm", "-journal", ".lock"] { paths.insert(FilePath(index.string + suffix)) }
+        for suffix in ["-wal", "-shm", "-journal", ".lock", ".reading"] { paths.insert(FilePath(index.string + suffix)) }
         if let albumDirectory { paths.insert(FileSystem.absolute(albumDirectory)) }
         return paths
     }

@@ -52,6 +52,11 @@ final class ReadJournal: Sendable {
             // Read alone outranks read among others.
             if found[entry.path]?.alone != true { found[entry.path] = entry }
         }
+        // Every slot clear: the last scan ended well, and nothing need be written.
+        guard !found.isEmpty else {
+            pending = Mutex([:])
+            return
+        }
         // Laid out anew: the worker and solo slots clear, each entry in a slot of its own after them.
         try file.clear()
         var kept: [FilePath: Entry] = [:]
