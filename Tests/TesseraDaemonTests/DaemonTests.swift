@@ -79,7 +79,7 @@ import Testing
             try await running
         }
         let finished = fixture.log.recorded.filter { $0.message == "Service finished" }.compactMap { $0.metadata["sl-service"] }
-        #expect(finished == ["scan", "control", "reload", "timer"])
+        #expect(finished == ["scan", "control", "reload", "return", "timer"])
     }
 
     /// A burst of triggers becomes one scan, started once triggers have been quiet for the
