@@ -42,6 +42,25 @@ struct XMPTests {
         }
     }
 
+    @Test func aPacketRewrittenInPlaceShorterIsReadUpToItsOwnEnd() throws {
+        // A packet whose trailer is followed by the tails of the longer packet a tool wrote over,
+        // as exiftool reads it: embedded, and in a sidecar.
+        let begin = Array(#"<?xpacket begin="\#u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>"#.utf8)
+        let end = Array(#"<?xpacket end="r"?>"#.utf8)
+        let tail = Array("ns.adobe.com/exif/1.0/\">old</rdf:Description></rdf:RDF></x:xmpmeta>\n".utf8) + end
+        let packet = begin + Self.packet("<exif:DateTimeOriginal>1988-12-01T18:53:44</exif:DateTimeOriginal>") + end
+            + tail + tail + Array(repeating: UInt8(ascii: " "), count: 40) + tail
+        let embedded = try Self.read(Self.jpeg(app1: [Self.xmpPrefix + packet]))
+        #expect(embedded.captureDate?.source == .xmp, "\(embedded.warnings)")
+        #expect(embedded.captureDate?.wallClock.iso8601 == "1988-12-01T18:53:44")
+        #expect(!embedded.warnings.contains { $0.contains("XMP") })
+        let sidecar = try Self.read(Self.jpeg(app1: []), sidecar: Sidecar(name: "photo.xmp", packet: packet))
+        #expect(sidecar.captureDate?.wallClock.iso8601 == "1988-12-01T18:53:44", "\(sidecar.warnings)")
+        // Without a trailer, a packet ends at the x:xmpmeta that closes it.
+        let bare = Self.packet("<xmp:Rating>4</xmp:Rating>") + Array("</rdf:Description></rdf:RDF></x:xmpmeta>".utf8)
+        #expect(try Self.read(Self.jpeg(app1: [Self.xmpPrefix + bare])).xmp?.rating == 4)
+    }
+
     @Test func aJPEGDatedOnlyByXMPIsDatedByItWithItsOffsetNotByItsEditDate() throws {
         var exif = ExifBuilder()
         exif.dateTime = .init(dateTime: "2014:09:22 08:00:00")  // the editor's save
