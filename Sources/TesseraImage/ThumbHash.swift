@@ -145,14 +145,18 @@ public enum ThumbHash {
         var scale = 0.0
 
         init(encoding values: [Double], width w: Int, height h: Int, nx: Int, ny: Int) {
+            // Each cosine once, not once per pixel and coefficient (the same values, so the same hash).
+            let cosX = (0..<nx).map { cx in (0..<w).map { x in cos(.pi / Double(w) * Double(cx) * (Double(x) + 0.5)) } }
+            let cosY = (0..<ny).map { cy in (0..<h).map { y in cos(.pi / Double(h) * Double(cy) * (Double(y) + 0.5)) } }
             for cy in 0..<ny {
                 var cx = 0
                 while cx * ny < nx * (ny - cy) {
                     var f = 0.0
+                    let columns = cosX[cx]
                     for y in 0..<h {
-                        let fy = cos(.pi / Double(h) * Double(cy) * (Double(y) + 0.5))
+                        let fy = cosY[cy][y]
                         for x in 0..<w {
-                            f += values[x + y * w] * cos(.pi / Double(w) * Double(cx) * (Double(x) + 0.5)) * fy
+                            f += values[x + y * w] * columns[x] * fy
                         }
                     }
                     f /= Double(w * h)
