@@ -121,9 +121,9 @@ public final class Renderer {
                 return (try decoder.decode(numerator: numerator, dcOnly: true), header)
             }
         }
-        // A preview the file ends inside means the file was cut short: that is what went wrong.
-        if let cut = header.cutPreview { throw RAWHeader.cutError(cut.offset, cut.length) }
-        var failure: PhotoError?
+        // A preview the file ends inside means the file was cut short: when no whole one decodes,
+        // that is what went wrong (a smaller whole one is used, with the cut said as a warning).
+        var failure: PhotoError? = header.cutPreview.map { RAWHeader.cutError($0.offset, $0.length) }
         for preview in header.previews {
             do throws(PhotoError) {
                 let bytes = Array(try reader.photoBytes(at: preview.offset, count: preview.length))
@@ -134,7 +134,7 @@ public final class Renderer {
                 failure = failure ?? error
             }
         }
-        if header.readByLibRaw, header.previews.isEmpty || failure != nil {
+        if header.readByLibRaw, header.cutPreview == nil, header.previews.isEmpty || failure != nil {
             if let bytes = try? RAWHeader.previewJPEG(reader), let decoded = try? decode(bytes) { return decoded }
         }
         if let failure { throw failure }
@@ -305,6 +305,9 @@ public final class Renderer {
                 warnings.append("the embedded preview is \(plan.width)×\(plan.height): renditions are no larger")
             }
             decoded.0.warning.map { warnings.append($0) }
+            if let cut = header.cutPreview {
+                warnings.append("\(RAWHeader.cutError(cut.offset, cut.length).message): rendered from a smaller preview that is whole")
+            }
             (raw, scale, source, profile) = (
                 decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview, decoded.header.iccProfile
             )

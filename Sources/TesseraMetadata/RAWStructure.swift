@@ -155,7 +155,15 @@ struct RAWStructure {
         let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
         let xmp: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
         let preview: [UInt8] = [0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16]
-        for box in try boxes(in: bytes, from: 0, to: bytes.size) {
+        let topLevel = try boxes(in: bytes, from: 0, to: bytes.size)
+        // The box after the last whole one, when the file ends inside it: a preview box cut short.
+        let after = topLevel.last?.end ?? 0
+        if after <= bytes.size - 24, let head = try? bytes.photoBytes(at: after, count: 24), head.count == 24,
+           head[4..<8].elementsEqual("uuid".utf8), Array(head[8..<24]) == preview {
+            let claimed = Int64(head.bigEndian(4))
+            if claimed > bytes.size - after { structure.cutPreview = (after, Int(clamping: claimed)) }
+        }
+        for box in topLevel {
             switch box.type {
             case "moov":
                 for inner in try boxes(in: bytes, from: box.body, to: box.end) where inner.type == "uuid" {

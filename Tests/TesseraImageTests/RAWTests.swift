@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 @testable import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
@@ -44,5 +45,33 @@ struct RAWTests {
         let fit = try #require(rendered.rendition(.fit(2048)))
         #expect(fit.width == 1024 && fit.height == 683)
         #expect(rendered.warnings.contains { $0.contains("1024×683") })
+    }
+
+    /// A RAW cut short inside its largest preview, with a smaller one whole before the cut
+    /// (made here from every corpus RAW that has such a pair): rendered from the smaller one,
+    /// with the cut said as a warning.
+    @Test func aRAWCutInsideItsLargestPreviewRendersFromAWholeSmallerOne() throws {
+        var cuts = 0
+        for row in Self.rows {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: row.path)))
+            let name = FilePath(row.file).lastComponent?.string ?? "photo.raw"
+            guard let metadata = try? MetadataReader.read(contents: bytes, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0)),
+                  let previews = metadata.raw?.previews, let largest = previews.first,
+                  let smaller = previews.dropFirst().first(where: { $0.offset + Int64($0.length) < largest.offset + Int64(largest.length / 2) })
+            else { continue }
+            // Cut halfway through the largest preview, past the end of the smaller one.
+            let cut = Array(bytes.prefix(Int(largest.offset) + largest.length / 2))
+            let rendered = try FileReader.withBytes(cut, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0)) {
+                (reader) throws(PhotoError) -> Renderer.Rendered in
+                let metadata = try MetadataReader.read(reader, context: DateContext(timeZone: .current))
+                return try Renderer(options: RenderOptions()).render(reader, metadata: metadata, specs: [.fit(256)])
+            }
+            let fit = try #require(rendered.rendition(.fit(256)))
+            #expect(max(fit.width, fit.height) == min(256, max(smaller.width, smaller.height)), "\(row.file)")
+            #expect(rendered.warnings.contains { $0.contains("file ends before its preview") && $0.contains("smaller preview") },
+                    "\(row.file): \(rendered.warnings)")
+            cuts += 1
+        }
+        #expect(cuts > 0, "no corpus RAW has a smaller preview before its largest")
     }
 }
