@@ -15,6 +15,8 @@ public struct ExifBuilder: Sendable {
     public var dateTimeOriginal: ExifFields.DateTag?
     public var dateTimeDigitized: ExifFields.DateTag?
     public var gps: ExifFields.GPS?
+    /// A Canon maker note holding only its LensModel (tag 0x0095, 64 bytes as Canon writes it).
+    public var canonLensModel: String?
 
     public init() {}
 
@@ -24,6 +26,8 @@ public struct ExifBuilder: Sendable {
         case long(UInt32)
         case byte(UInt8)
         case rationals([(UInt32, UInt32)])
+        /// UNDEFINED bytes made knowing where in the TIFF structure they land.
+        case placed((Int) -> [UInt8])
     }
 
     private typealias Entry = (tag: UInt16, value: Value)
@@ -45,6 +49,9 @@ public struct ExifBuilder: Sendable {
             if tag != 0 { exif.append((tag, .ascii(date.dateTime))) }
             if let offset = date.offset { exif.append((offsetTag, .ascii(offset))) }
             if let subSeconds = date.subSeconds { exif.append((subSecTag, .ascii(subSeconds))) }
+        }
+        if let canonLensModel {
+            exif.append((0x927C, .placed { start in canonMakerNote(lensModel: canonLensModel, at: start) }))
         }
         var gpsEntries: [Entry] = []
         if let gps {
@@ -95,6 +102,7 @@ public struct ExifBuilder: Sendable {
             case .long(let v): (4, 1, encode32(v))
             case .byte(let v): (1, 1, [v])
             case .rationals(let list): (5, list.count, list.flatMap { encode32($0.0) + encode32($0.1) })
+            case .placed(let build): (7, build(dataStart + data.count).count, build(dataStart + data.count))
             }
             append16(type, to: &out)
             append32(UInt32(count), to: &out)
@@ -109,6 +117,13 @@ public struct ExifBuilder: Sendable {
         }
         append32(0, to: &out)  // no next IFD
         out += data
+    }
+
+    /// A Canon maker note at offset `start` of the TIFF structure: one IFD entry, LensModel,
+    /// whose value offset counts from the TIFF header, as Canon's do.
+    private func canonMakerNote(lensModel: String, at start: Int) -> [UInt8] {
+        let text = Array(lensModel.utf8.prefix(63)) + [UInt8](repeating: 0, count: 64 - min(63, lensModel.utf8.count))
+        return encode16(1) + encode16(0x0095) + encode16(2) + encode32(64) + encode32(UInt32(start + 2 + 12 + 4)) + encode32(0) + text
     }
 
     private func encode16(_ v: UInt16) -> [UInt8] {
