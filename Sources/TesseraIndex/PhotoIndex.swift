@@ -40,6 +40,9 @@ public final class PhotoIndex: Sendable {
                 // library outgrows SQLite's default 2 MiB cache: 16 MiB keeps their upper
                 // levels in memory, for the writer alone, whatever the library's size.
                 try db.execute(sql: "PRAGMA cache_size = -16384")
+                // The writer's statement journals and temporary tables are a batch's worth: in
+                // memory, not a temporary file written some twenty times per photo committed.
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
         }
         do {
