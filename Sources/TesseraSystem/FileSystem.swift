@@ -45,11 +45,19 @@ public enum FileSystem {
     public static func writeAtomically(
         _ bytes: some Collection<UInt8>, to path: FilePath, mode: UInt32 = 0o644, directoryMode: UInt32 = 0o755
     ) throws(SystemError) {
-        let directory = path.removingLastComponent()
-        try createDirectories(directory, mode: directoryMode)
         let temporary = temporary(beside: path)
-        let descriptor = try Syscall.retrying("create", path: temporary) {
-            temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
+        func create() throws(SystemError) -> Int32 {
+            try Syscall.retrying("create", path: temporary) {
+                temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
+            }
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try create()
+        } catch where error.errno == .noSuchFileOrDirectory {
+            // The folder is made only when it is missing: not a mkdir per component per write.
+            try createDirectories(path.removingLastComponent(), mode: directoryMode)
+            descriptor = try create()
         }
         do {
             let data = Array(bytes)
