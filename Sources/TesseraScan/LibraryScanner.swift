@@ -144,7 +144,7 @@ public final class LibraryScanner: Sendable {
             throw ScanError(.index, "cannot write the index's journal: \(error)")
         }
         if !journal.isEmpty {
-            logger.warning("the previous scan stopped while reading some files; each is read alone at the end of this scan")
+            logger.warning("the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone")
         }
 
         // Render workers.
@@ -246,6 +246,13 @@ public final class LibraryScanner: Sendable {
             logger.error("\(root): the photo folder disappeared during the scan; nothing was removed")
         }
         let completed = !stop.isSet && lost.isEmpty && tally.failure == nil
+        if completed && !journal.isEmpty {
+            do throws(SystemError) {
+                try journal.settleAll()
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
         var offline = plan.offline.map(\.root)
         var returned = 0  // missing files seen again
         if tally.failure == nil {

@@ -89,6 +89,16 @@ final class ReadJournal: Sendable {
         try file.write(Self.clear, slot: slot)
     }
 
+    /// Forgets everything crashes left: a scan that completed met each such file (and read or
+    /// recorded it) or found it changed or gone.
+    func settleAll() throws(SystemError) {
+        let slots = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending.values.map(\.slot)
+        }
+        for slot in slots { try file.write(Self.clear, slot: slot) }
+    }
+
     /// Forgets what a crash left about `path`: it has been read or recorded now.
     func settle(_ path: FilePath) throws(SystemError) {
         guard let entry = pending.withLock({ $0.removeValue(forKey: path) }) else { return }

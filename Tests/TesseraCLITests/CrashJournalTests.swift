@@ -87,4 +87,24 @@ struct CrashJournalTests {
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 8)
         #expect(Self.filesInHand(index) == 0)
     }
+
+    @Test func filesInHandThatChangedBeforeTheNextScanAreReadAsAnyOther() throws {
+        // Given a scan killed with two files in hand, both then rewritten,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (index, scan) = try Self.libraryAfterAKilledScan(directory, count: 4)
+        let photos = directory.appending("photos")
+        for number in 0..<4 {
+            try FileSystem.writeAtomically(
+                ScanCommandTests.jpeg(width: 300, seed: 90 + number), to: FilePath(photos).appending("album\(number % 3)/p\(number).jpg"))
+        }
+        // when the next scan runs, it reads them among the others and forgets what the crash left,
+        let next = try TesseraProcess.run(scan)
+        #expect(next.status == 0 && !next.stderr.contains("reading it alone"), "\(next.stderr)")
+        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 4)
+        #expect(Self.filesInHand(index) == 0)
+        // so the scan after says nothing of a crash.
+        let after = try TesseraProcess.run(scan)
+        #expect(after.status == 0 && !after.stderr.contains("stopped while reading"), "\(after.stderr)")
+    }
 }
