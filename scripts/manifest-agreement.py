@@ -16,8 +16,8 @@ Two comparisons, over every photo Tessera reads in the corpus:
    lens, rating and keywords. A photo's sidecar (the one Tessera names) is read by exiftool too,
    and the precedence of docs/METADATA.md applied to both readings: what people edit from the
    sidecar first, what the camera measured from EXIF first. A fact counts where exiftool reads it
-   or Tessera reports it. Maker-note fields (a lens only a maker note names) are not compared:
-   Tessera reads EXIF and XMP.
+   or Tessera reports it. Of maker-note fields only Canon's LensModel is compared (Tessera reads
+   it when the EXIF names no lens); the others Tessera does not read.
 
 Prints each disagreement and a table of the share that agrees per fact. Exits 1 when a fact of
 the second comparison agrees on fewer than --minimum percent (default 99), or exiftool is missing.
@@ -141,7 +141,7 @@ def expected(photo, sidecar, video):
         "exposure time": measured("ExifIFD:ExposureTime", "XMP-exif:ExposureTime"),
         "f-number": measured("ExifIFD:FNumber", "XMP-exif:FNumber"),
         "ISO": measured("ExifIFD:ISO", "XMP-exif:ISO"),
-        "lens": measured("ExifIFD:LensModel", "XMP-exifEX:LensModel", "XMP-aux:Lens"),
+        "lens": measured("ExifIFD:LensModel", "Canon:LensModel", "XMP-exifEX:LensModel", "XMP-aux:Lens"),
         "rating": rating,
         "keywords": words,
     }

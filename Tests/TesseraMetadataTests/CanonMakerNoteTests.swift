@@ -48,6 +48,13 @@ struct CanonMakerNoteTests {
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "EF50mm f/1.2L USM")
     }
 
+    /// A real one: the 1000D's JPEG names its lens only in its maker note (exiftool: Canon:LensModel).
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func aCanon1000DsLensIsReadFromItsMakerNote() throws {
+        let metadata = try MetadataReader.read(at: FilePath(Corpus.path("large/Canon EOS 1000D.jpg")))
+        #expect(metadata.exif?.lensModel == "EF-S18-55mm f/3.5-5.6 IS")
+    }
+
     @Test func anotherMakersNoteIsNotReadAsCanons() throws {
         #expect(try Self.read(make: "NIKON CORPORATION", lens: "EF50mm f/1.2L USM", bigEndian: false).exif?.lensModel == nil)
     }
