@@ -154,7 +154,7 @@ public final class LibraryScanner: Sendable {
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
                     progress.beat()
-                    outcomes.push(read(job, journalSlot: number, alone: configuration.workerCount == 1, journal: journal) {
+                    outcomes.push(read(job, journalSlot: number, alone: false, journal: journal) {
                         process(job, renderer: renderer, cache: cache, full: full, tally: tally)
                     })
                     progress.beat()

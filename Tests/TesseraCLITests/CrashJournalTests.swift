@@ -45,13 +45,15 @@ struct CrashJournalTests {
         try #require(reading, "the scan never had \(inHand) files in hand")
     }
 
-    /// A library of `count` photos in `directory`, its index, and a two-worker scan of it that
-    /// was killed with two files in hand.
-    static func libraryAfterAKilledScan(_ directory: TemporaryDirectory, count: Int) throws -> (index: String, scan: [String]) {
+    /// A library of `count` photos in `directory`, its index, and a scan of it by `workers`
+    /// workers that was killed with as many files in hand.
+    static func libraryAfterAKilledScan(
+        _ directory: TemporaryDirectory, count: Int, workers: Int = 2
+    ) throws -> (index: String, scan: [String]) {
         let photos = try ScanCommandTests.library(in: directory, count: count, width: 320)
         let index = directory.appending("index.sqlite")
-        let scan = ["scan", photos, "--workers", "2"] + ScanCommandTests.store(directory)
-        try scanKilledWhileReading(scan, index: index, inHand: 2, state: 1)
+        let scan = ["scan", photos, "--workers", "\(workers)"] + ScanCommandTests.store(directory)
+        try scanKilledWhileReading(scan, index: index, inHand: workers, state: 1)
         return (index, scan)
     }
 
@@ -75,15 +77,17 @@ struct CrashJournalTests {
         #expect(fourth.status == 0 && fourth.stdout.contains("2 files: 2 unchanged"), "\(fourth.stdout) \(fourth.stderr)")
     }
 
-    @Test func aScanKilledWithFilesInHandLosesNoneOfThem() throws {
-        // Given a library of eight photos, a scan killed with two of them in hand,
+    /// One kill is never a verdict, even of a one-worker scan's only file in hand.
+    @Test(arguments: [1, 2])
+    func aScanKilledWithFilesInHandLosesNoneOfThem(workers: Int) throws {
+        // Given a library of eight photos, a scan killed with one file in hand per worker,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (index, scan) = try Self.libraryAfterAKilledScan(directory, count: 8)
+        let (index, scan) = try Self.libraryAfterAKilledScan(directory, count: 8, workers: workers)
         // when the next scan runs,
         let next = try TesseraProcess.run(scan)
-        // then the two are read alone and every photo is indexed, none failed.
-        #expect(next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == 3, "\(next.stderr)")
+        // then they are read alone and every photo is indexed, none failed.
+        #expect(next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == workers + 1, "\(next.stderr)")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 8)
         #expect(Self.filesInHand(index) == 0)
     }
