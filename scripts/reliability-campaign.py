@@ -322,6 +322,8 @@ counts() {
   echo "$1 rows=$(sqlite3 "$INDEX" "select count(*) from photos where $base and missing_since_ms is null") renditions=$(sqlite3 "$INDEX" "select count(*) from renditions r join photos p on p.id = r.photo_id where $base") cached=$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l) site=$(find "$SITE" -name '*.html' | wc -l)"
 }
 finished() { sqlite3 "$INDEX" "select count(*) from scans where state in ('finished', 'interrupted', 'failed')"; }
+running() { sqlite3 "$INDEX" "select count(*) from scans where state = 'running'"; }
+offline() { sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1"; }
 wait_for() { n=0; until eval "$1"; do n=$((n + 1)); [ $n -ge 1200 ] && return 1; sleep 0.05; done; }
 mkdir -p "$ROOT/ext"
 cp -a "$SOURCE/local" "$ROOT/"
@@ -340,8 +342,7 @@ for round in $(seq 1 "$ROUNDS"); do
     "$T" scan "$ROOT" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
     "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
   else
-    wait_for '[ -n "$(ls "$ROOT/ext")" ] && [ -z "$(sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1")" ]' || exit 1
-    wait_for '[ "$(sqlite3 "$INDEX" "select count(*) from scans where state = 'running'")" = 0 ]'
+    wait_for '[ -n "$(ls "$ROOT/ext")" ] && [ -z "$(offline)" ] && [ "$(running)" = 0 ]' || exit 1
   fi
   counts mounted
   # New large photos in the disk's first folder hold the walk there; the disk goes once one is rendered.
@@ -361,7 +362,7 @@ for round in $(seq 1 "$ROUNDS"); do
     wait $scan
     "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null 2>&1
   else
-    wait_for '[ "$(finished)" -gt "$before" ] && [ "$(sqlite3 "$INDEX" "select count(*) from scans where state = 'running'")" = 0 ]'
+    wait_for '[ "$(finished)" -gt "$before" ] && [ "$(running)" = 0 ]'
     mount -t tmpfs ext "$ROOT/ext" || exit 90
     mkdir "$ROOT/ext/.staging"
     cp -a "$SOURCE/ext"/. "$ROOT/ext/.staging/"
