@@ -18,7 +18,8 @@ extension LibraryScanner {
     /// the next drop. A photo queued here also makes any rendition file it lacks.
     func queueDesktopRepairs(
         _ desktop: DesktopThumbnailCache, counts: [DesktopThumbnailCache.Size: Int], roots: RootSet,
-        sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+        sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally, journal: ReadJournal,
+        outcomes: BoundedQueue<Outcome>
     ) throws(IndexError) {
         let recorded = Self.decodeCounts(try index.state(Self.desktopCountsKey))
         guard desktop.sizes.contains(where: { counts[$0, default: 0] < recorded[$0.rawValue] ?? 0 }) else { return }
@@ -30,9 +31,10 @@ extension LibraryScanner {
                     guard let rendering = file.rendering, !desktop.hasEveryThumbnail(of: file.path, in: listing) else { continue }
                     sightings.queued.insert(file.id)
                     let path = file.path
-                    jobs.push(Job(
+                    let job = Job(
                         path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,
-                        change: .reread, known: .init(id: file.id, rendering: rendering), desktopMissing: true))
+                        change: .reread, known: .init(id: file.id, rendering: rendering), desktopMissing: true)
+                    hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
                     queued += 1
                 }
             }

@@ -23,7 +23,13 @@ extension LibraryScanner {
         return outcome
     }
 
-    /// Where a walked file goes when a crashed scan left it in the journal: read again alone
+    /// Hands `job` to the workers, unless a crashed scan left its file in the journal (`divert`):
+    /// every job goes this way, the walk's and the repairs' alike.
+    func hand(_ job: Job, to jobs: BoundedQueue<Job>, journal: ReadJournal, alone: inout [Job], outcomes: BoundedQueue<Outcome>) {
+        if journal.isEmpty || !divert(job, journal: journal, alone: &alone, outcomes: outcomes) { jobs.push(job) }
+    }
+
+    /// Where a file goes when a crashed scan left it in the journal: read again alone
     /// after the others (it was read among others), or recorded as failed unread (it was read
     /// alone). Returns false for a file the journal does not hold, which goes to the workers.
     func divert(_ job: Job, journal: ReadJournal, alone: inout [Job], outcomes: BoundedQueue<Outcome>) -> Bool {

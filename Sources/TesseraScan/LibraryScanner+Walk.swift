@@ -55,10 +55,7 @@ extension LibraryScanner {
                 }
             }
             flush()
-            // What a crashed scan had in hand is read alone, or not at all.
-            if journal.isEmpty || !divert(job, journal: journal, alone: &sightings.alone, outcomes: outcomes) {
-                jobs.push(job)
-            }
+            hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
         }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
@@ -220,7 +217,8 @@ extension LibraryScanner {
     /// Sends unchanged photos whose rendition files the cache check found gone to the workers,
     /// which render what each lacks; photos already on their way there, or not seen, are left.
     func queueRepairs(
-        _ paths: [String], roots: RootSet, sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally
+        _ paths: [String], roots: RootSet, sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally,
+        journal: ReadJournal, outcomes: BoundedQueue<Outcome>
     ) throws(IndexError) {
         guard !paths.isEmpty else { return }
         var queued = 0
@@ -229,9 +227,10 @@ extension LibraryScanner {
             guard let rendering = file.rendering,
                   let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
             else { continue }
-            jobs.push(Job(
+            let job = Job(
                 path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, change: .reread,
-                known: .init(id: file.id, rendering: rendering)))
+                known: .init(id: file.id, rendering: rendering))
+            hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
             sightings.queued.insert(file.id)
             queued += 1
         }

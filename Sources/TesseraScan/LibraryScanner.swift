@@ -207,7 +207,9 @@ public final class LibraryScanner: Sendable {
         // Desktop thumbnails deleted since the last scan (a cache emptied, old ones cleaned up).
         if !full, !stop.isSet, let desktop, let desktopCounts {
             do throws(IndexError) {
-                try queueDesktopRepairs(desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally)
+                try queueDesktopRepairs(
+                    desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
+                    outcomes: outcomes)
             } catch {
                 tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
             }
@@ -218,7 +220,9 @@ public final class LibraryScanner: Sendable {
             // A stopped scan starts no file; its counts stay those of the walk.
             if !stop.isSet {
                 do throws(IndexError) {
-                    try queueRepairs(cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally)
+                    try queueRepairs(
+                        cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
+                        outcomes: outcomes)
                 } catch {
                     tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
                 }

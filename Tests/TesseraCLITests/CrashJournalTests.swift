@@ -111,4 +111,25 @@ struct CrashJournalTests {
         let after = try TesseraProcess.run(scan)
         #expect(after.status == 0 && !after.stderr.contains("stopped while reading"), "\(after.stderr)")
     }
+
+    @Test func aRepairInHandWhenAScanDiesIsReadAloneToo() throws {
+        // Given two indexed photos whose rendition files were deleted, and a scan killed while
+        // its workers repaired them,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 2, width: 320)
+        let index = directory.appending("index.sqlite")
+        let scan = ["scan", photos, "--workers", "2"] + ScanCommandTests.store(directory)
+        #expect(try TesseraProcess.run(scan).status == 0)
+        let files = (SQLite.query(index, "SELECT path FROM renditions") ?? []).map { $0[0] }
+        try #require(files.count == 8)
+        for file in files { try FileManager.default.removeItem(atPath: file) }
+        try Self.scanKilledWhileReading(scan, index: index, inHand: 2, state: 1)
+        // when the next scan runs,
+        let next = try TesseraProcess.run(scan)
+        // then both repairs are made alone, and every rendition file is back.
+        #expect(next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == 3, "\(next.stderr)")
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(Self.filesInHand(index) == 0)
+    }
 }
