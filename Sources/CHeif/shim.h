@@ -7,3 +7,20 @@
 #if !LIBHEIF_HAVE_VERSION(1, 19, 0)
 #error "Tessera needs libheif 1.19 or later (found " LIBHEIF_VERSION "): on Debian 12, scripts/install-deps.sh installs it from bookworm-backports"
 #endif
+
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The calling thread's CPU mask, read or (set) replaced: dav1d sizes its thread pool by it, and
+// libheif 1.19 has no way to tell it how many threads to use. Raw system calls, since glibc
+// declares sched_setaffinity only under _GNU_SOURCE. Returns < 0 on failure.
+static inline long tessera_thread_cpus(unsigned long *mask, unsigned long bytes, int set) {
+    return syscall(set ? SYS_sched_setaffinity : SYS_sched_getaffinity, 0, bytes, mask);
+}
+
+// The CPU the calling thread runs on, or -1.
+static inline int tessera_current_cpu(void) {
+    unsigned cpu = 0;
+    return syscall(SYS_getcpu, &cpu, (void *)0, (void *)0) == 0 ? (int)cpu : -1;
+}

@@ -50,9 +50,11 @@ public struct BatchRenderer: Sendable {
     public func render(_ jobs: [Job], specs: [RenditionSpec], report: @escaping @Sendable (Event) -> Void) -> Int {
         let next = Mutex(0)
         let failures = Mutex(0)
-        let threads = (0..<min(workers, jobs.count)).map { number in
+        let threads = min(workers, jobs.count)
+        let memory = MemoryPool(share: options.memoryLimit, workers: threads)
+        let started = (0..<threads).map { number in
             DedicatedThread.start("render \(number)") { [options] in
-                let renderer = Renderer(options: options)
+                let renderer = Renderer(options: options, pool: memory)
                 while let index = next.withLock({ next -> Int? in
                     defer { next += 1 }
                     return next < jobs.count ? next : nil
@@ -66,7 +68,7 @@ public struct BatchRenderer: Sendable {
                 }
             }
         }
-        threads.forEach { $0.join() }
+        started.forEach { $0.join() }
         return failures.withLock { $0 }
     }
 

@@ -81,8 +81,11 @@ final class HEIFDecoder {
         let hasAlpha: Bool
         /// Coded samples per pixel (1.5 for 4:2:0, 3 for 4:4:4), in halves.
         private let halfSamples: Int
+        /// Whether the coded Y′CbCr planes are turned into RGB here (see `addPlanes`); tests
+        /// turn it off to compare with libheif's own conversion.
+        var convertsPlanes: Bool
         /// Its own `nclx` colour description (ITU-T H.273 code points), if it has one.
-        let nclx: (primaries: Int, transfer: Int)?
+        let nclx: (primaries: Int, transfer: Int, matrix: Int)?
 
         fileprivate init(_ handle: OpaquePointer, owner: HEIFDecoder, transformed: Bool, isThumbnail: Bool) throws(PhotoError) {
             self.handle = handle
@@ -91,7 +94,10 @@ final class HEIFDecoder {
             self.isThumbnail = isThumbnail
             var profile: UnsafeMutablePointer<heif_color_profile_nclx>?
             if heif_image_handle_get_nclx_color_profile(handle, &profile).code == heif_error_Ok, let profile {
-                nclx = (Int(profile.pointee.color_primaries.rawValue), Int(profile.pointee.transfer_characteristics.rawValue))
+                nclx = (
+                    Int(profile.pointee.color_primaries.rawValue), Int(profile.pointee.transfer_characteristics.rawValue),
+                    Int(profile.pointee.matrix_coefficients.rawValue)
+                )
                 heif_nclx_color_profile_free(profile)
             } else {
                 nclx = nil
@@ -123,6 +129,9 @@ final class HEIFDecoder {
             default: 6
             }
             halfSamples = colour + (hasAlpha ? 2 : 0)
+            convertsPlanes = bitDepth > 8 && colorspace == heif_colorspace_YCbCr
+                && [heif_chroma_420, heif_chroma_422, heif_chroma_444].contains(chroma)
+                && !YCbCrToRGB.otherMatrices.contains(nclx?.matrix ?? 2)
             // Every property is set: a throw from here on still runs deinit, which releases the handle.
             guard status.code == heif_error_Ok else { throw HEIFDecoder.error(status, "cannot read the HEIF image's tiling") }
             // libheif 1.19 describes a turned grid's tiles inconsistently (columns turned, tile sizes not).
@@ -148,17 +157,19 @@ final class HEIFDecoder {
         var hdrTransfer: HDRTransfer? { nclx.flatMap { HDRTransfer(h273: $0.transfer) } }
 
         /// Bytes a decode at `factor` needs: one tile as the codec gives it and as libheif copies
-        /// it (coded planes twice), and its interleaved RGB(A) (deeper samples also pass through
-        /// planar RGB: 26 bytes a pixel measured for a 10-bit 4:4:4 AV1 frame), and then the
-        /// reducer's output and the rows it is summing. For an image that is not a grid, the tile
-        /// is the whole frame. The decoder makes the frame its codec configuration says
-        /// (`codedFrame` pixels) when that is larger than the tile the file declares.
+        /// it (coded planes twice); for an 8-bit image also its interleaved RGB(A) (libheif's own
+        /// conversion of a deep image would pass through planar RGB too: 26 bytes a pixel measured
+        /// for a 10-bit 4:4:4 AV1 frame, against 12 converted here); then the reducer's output and
+        /// the rows it is summing. For an image that is not a grid, the tile is the whole frame.
+        /// The decoder makes the frame its codec configuration says (`codedFrame` pixels) when
+        /// that is larger than the tile the file declares.
         func memoryNeeded(factor: Int, keepsSamples: Bool, codedFrame: Int) -> Int {
             let tile = max(tileWidth.multipliedReportingOverflow(by: tileHeight).partialValue, codedFrame)
             let channels = hasAlpha ? 4 : 3
-            let (decoding, overflow) = tile.multipliedReportingOverflow(by: sampleBytes * (halfSamples + channels + (sampleBytes == 2 ? 4 : 0)))
+            let perPixel = convertsPlanes ? halfSamples : halfSamples + channels + (sampleBytes == 2 ? 4 : 0)
+            let (decoding, overflow) = tile.multipliedReportingOverflow(by: sampleBytes * perPixel)
             guard !overflow, decoding < Int.max / 2 else { return Int.max / 2 }
-            return decoding + AreaReducer.memoryNeeded(
+            return decoding + tileWidth * channels * 2 + AreaReducer.memoryNeeded(
                 width: width, height: height, channels: channels, factor: factor, keepsSamples: keepsSamples,
                 tileHeight: tileHeight, columns: columns)
         }
@@ -180,10 +191,20 @@ final class HEIFDecoder {
             for row in 0..<rows {
                 for column in 0..<columns {
                     var image: OpaquePointer?
-                    let status = heif_image_handle_decode_image_tile(
-                        handle, &image, heif_colorspace_RGB, chroma, options, UInt32(column), UInt32(row))
+                    // On this worker's core alone: see `memoryNeeded`.
+                    let status = HEIFDecoder.onOneCPU {
+                        convertsPlanes
+                            ? heif_image_handle_decode_image_tile(
+                                handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options, UInt32(column), UInt32(row))
+                            : heif_image_handle_decode_image_tile(
+                                handle, &image, heif_colorspace_RGB, chroma, options, UInt32(column), UInt32(row))
+                    }
                     guard status.code == heif_error_Ok, let image else { throw HEIFDecoder.error(status, "cannot decode the HEIF image") }
                     defer { heif_image_release(image) }
+                    if convertsPlanes {
+                        try addPlanes(of: image, column: column, row: row, to: &reducer)
+                        continue
+                    }
                     var stride: Int32 = 0
                     let (decodedWidth, decodedHeight) = (
                         Int(heif_image_get_width(image, heif_channel_interleaved)),
@@ -204,6 +225,99 @@ final class HEIFDecoder {
             }
             return reducer
         }
+
+        /// Adds a tile decoded as its Y′CbCr planes, turned into 16-bit RGB(A) a row at a time by
+        /// the matrix its colour description names: libheif's own conversion of a deep image
+        /// holds the frame four more times over (planar RGB, then interleaved).
+        private func addPlanes(of image: OpaquePointer, column: Int, row: Int, to reducer: inout AreaReducer) throws(PhotoError) {
+            let chroma = heif_image_get_chroma_format(image)
+            guard heif_image_get_colorspace(image) == heif_colorspace_YCbCr,
+                  let shift = [heif_chroma_444: (0, 0), heif_chroma_422: (1, 0), heif_chroma_420: (1, 1)][chroma]
+            else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) is not the Y′CbCr its header says") }
+            let depth = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Y))
+            guard depth == bitDepth, Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Cb)) == depth,
+                  Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Cr)) == depth
+            else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) decoded with \(depth)-bit samples, not \(bitDepth)") }
+            var description: UnsafeMutablePointer<heif_color_profile_nclx>?
+            var matrix = 2, fullRange = true, primaries: [Double] = []
+            if heif_image_get_nclx_color_profile(image, &description).code == heif_error_Ok, let description {
+                let nclx = description.pointee
+                matrix = Int(nclx.matrix_coefficients.rawValue)
+                fullRange = nclx.full_range_flag != 0
+                primaries = [
+                    nclx.color_primary_red_x, nclx.color_primary_red_y, nclx.color_primary_green_x, nclx.color_primary_green_y,
+                    nclx.color_primary_blue_x, nclx.color_primary_blue_y, nclx.color_primary_white_x, nclx.color_primary_white_y,
+                ].map(Double.init)
+                heif_nclx_color_profile_free(description)
+            }
+            guard let conversion = YCbCrToRGB(matrix: matrix, fullRange: fullRange, bitDepth: depth, primaries: primaries) else {
+                throw PhotoError(.unsupported, "a deep HEIF whose codec alone names matrix \(matrix) (not Y′CbCr)")
+            }
+            let (decodedWidth, decodedHeight) = (Int(heif_image_get_width(image, heif_channel_Y)), Int(heif_image_get_height(image, heif_channel_Y)))
+            let (x, y) = (column * tileWidth - offset.x, row * tileHeight - offset.y)
+            let (skipX, skipY) = (max(0, -x), max(0, -y))
+            let (usedWidth, usedHeight) = (min(decodedWidth, tileWidth) - skipX, min(decodedHeight, tileHeight) - skipY)
+            var strides: [Int32] = [0, 0, 0, 0]
+            guard decodedWidth >= min(tileWidth, width - x), decodedHeight >= min(tileHeight, height - y),
+                  Int(heif_image_get_width(image, heif_channel_Cb)) >= (decodedWidth + shift.0) >> shift.0,
+                  Int(heif_image_get_height(image, heif_channel_Cb)) >= (decodedHeight + shift.1) >> shift.1,
+                  Int(heif_image_get_width(image, heif_channel_Cr)) >= (decodedWidth + shift.0) >> shift.0,
+                  Int(heif_image_get_height(image, heif_channel_Cr)) >= (decodedHeight + shift.1) >> shift.1,
+                  let luma = heif_image_get_plane_readonly(image, heif_channel_Y, &strides[0]),
+                  let blue = heif_image_get_plane_readonly(image, heif_channel_Cb, &strides[1]),
+                  let red = heif_image_get_plane_readonly(image, heif_channel_Cr, &strides[2])
+            else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) decoded to \(decodedWidth)×\(decodedHeight)") }
+            var alpha: UnsafePointer<UInt8>?, alphaMaximum = 1
+            if hasAlpha {
+                guard heif_image_get_width(image, heif_channel_Alpha) >= decodedWidth,
+                      heif_image_get_height(image, heif_channel_Alpha) >= decodedHeight,
+                      let plane = heif_image_get_plane_readonly(image, heif_channel_Alpha, &strides[3])
+                else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) has no alpha plane") }
+                let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha))
+                guard (9...16).contains(bits) else { throw PhotoError(.corrupt, "HEIF alpha of \(bits) bits beside \(depth)-bit colour") }
+                (alpha, alphaMaximum) = (plane, (1 << bits) - 1)
+            }
+            let channels = hasAlpha ? 4 : 3
+            var line = [UInt16](repeating: 0, count: usedWidth * channels)
+            line.withUnsafeMutableBufferPointer { line in
+                // invariant: a tile inside the image is at least one pixel wide.
+                let out = line.baseAddress.unsafelyUnwrapped
+                func row16(_ plane: UnsafePointer<UInt8>, _ stride: Int32, _ y: Int, _ x: Int) -> UnsafePointer<UInt16> {
+                    UnsafeRawPointer(plane + y * Int(stride)).assumingMemoryBound(to: UInt16.self) + x
+                }
+                for index in 0..<usedHeight {
+                    let (sourceY, chromaY) = (skipY + index, (skipY + index) >> shift.1)
+                    // A chroma row starts at the sample covering the first pixel used; an odd
+                    // skip is not met (a turned grid is refused, and only it skips columns).
+                    conversion.convert(
+                        y: row16(luma, strides[0], sourceY, skipX), cb: row16(blue, strides[1], chromaY, skipX >> shift.0),
+                        cr: row16(red, strides[2], chromaY, skipX >> shift.0), shift: shift.0,
+                        alpha: alpha.map { row16($0, strides[3], sourceY, skipX) }, alphaMaximum: alphaMaximum,
+                        width: usedWidth, into: out)
+                    reducer.add(
+                        UnsafeRawPointer(out), stride: usedWidth * channels * 2, sampleBytes: 2, x: x + skipX, y: y + sourceY,
+                        tileWidth: usedWidth, tileHeight: 1)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the calling thread allowed on one CPU (the one it is on), then as before.
+    /// dav1d, given no thread count by libheif, starts a thread for each CPU it may use, and
+    /// with several it keeps a whole frame's coefficients beside the picture: a 20 MP 10-bit
+    /// 4:4:4 AVIF took 527 MB on two CPUs and 257 MB on one. A worker is one core's share of
+    /// the scan anyway. Best effort: where the mask cannot be read or set, `body` just runs.
+    fileprivate static func onOneCPU<Result>(_ body: () -> Result) -> Result {
+        // 1,024 CPUs, as glibc's cpu_set_t.
+        var before = [UInt](repeating: 0, count: 1024 / UInt.bitWidth)
+        let bytes = UInt(before.count * MemoryLayout<UInt>.size)
+        let cpu = Int(tessera_current_cpu())
+        guard cpu >= 0, cpu < 1024, tessera_thread_cpus(&before, bytes, 0) > 0 else { return body() }
+        var one = [UInt](repeating: 0, count: before.count)
+        one[cpu / UInt.bitWidth] = 1 << UInt(cpu % UInt.bitWidth)
+        guard tessera_thread_cpus(&one, bytes, 1) == 0 else { return body() }
+        defer { _ = tessera_thread_cpus(&before, bytes, 1) }
+        return body()
     }
 
     fileprivate static func error(_ status: heif_error, _ what: String) -> PhotoError {

@@ -59,8 +59,9 @@ public struct RenderOptions: Sendable, Equatable {
     public var background: Color = .white
     /// Images declaring more pixels than this are refused from their header.
     public var pixelLimit: Int = 200_000_000
-    /// Bytes one decode may hold (decoded pixels, libjpeg's buffers); a file whose header
-    /// says it needs more is refused before anything large is allocated.
+    /// Each worker's share of the memory decodes take from (decoded pixels, the codecs'
+    /// buffers): see `MemoryPool`. A decode larger than the whole pool is refused before
+    /// anything large is allocated.
     public var memoryLimit: Int = 192 << 20
     /// Convert photos with an embedded ICC profile to sRGB (off: pixels as stored).
     public var colorManagement = true

@@ -27,10 +27,15 @@ import TesseraVideo
 /// ```
 public final class Renderer {
     public let options: RenderOptions
+    /// The memory its decodes take from, shared with the scan's other workers.
+    public let pool: MemoryPool
     private let transforms = ColorTransformCache()
 
-    public init(options: RenderOptions) {
+    /// A renderer whose decodes take from `pool`; without one, from a pool of its own of
+    /// `options.memoryLimit`.
+    public init(options: RenderOptions, pool: MemoryPool? = nil) {
         self.options = options
+        self.pool = pool ?? MemoryPool(share: options.memoryLimit, workers: 1)
     }
 
     /// What the decoders can read, named: it changes when a new version reads files an older one
@@ -97,9 +102,18 @@ public final class Renderer {
             let size = metadata.raw.flatMap { raw in raw.previewWidth.flatMap { w in raw.previewHeight.map { (w, $0) } } }
                 ?? (metadata.width, metadata.height)
             let plan = RenditionPlan(width: size.0, height: size.1, specs: specs + keeping)
-            let decoded = try decode(reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly)
-            return try finish(
-                decoded, metadata: metadata, plan: plan, encoding: Set(specs), keeping: Set(keeping), placeholder: placeholder)
+            let memory = MemoryReservation(pool: pool)
+            defer { memory.release() }
+            while true {
+                do throws(PhotoError) {
+                    let decoded = try decode(
+                        reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly, memory: memory)
+                    return try finish(
+                        decoded, metadata: metadata, plan: plan, encoding: Set(specs), keeping: Set(keeping), placeholder: placeholder)
+                } catch where memory.retry != nil {
+                    memory.restart()
+                }
+            }
         } catch {
             throw error.path.isEmpty ? error.at(reader.path) : error
         }
@@ -108,16 +122,17 @@ public final class Renderer {
     /// The largest preview of a RAW file that decodes: those its structure lists, largest
     /// first, then LibRaw's; an error that names the real cause when none does.
     private func decodeRAWPreview(
-        _ reader: borrowing FileReader, header: RAWHeader, metadata: PhotoMetadata, plan: RenditionPlan, limit: Int
+        _ reader: borrowing FileReader, header: RAWHeader, metadata: PhotoMetadata, plan: RenditionPlan,
+        memory: MemoryReservation
     ) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) {
         func decode(_ preview: [UInt8]) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) {
             try FileReader.withBytes(preview, path: reader.path, mtime: reader.mtime) {
                 (jpeg) throws(PhotoError) -> (JPEGDecoder.Output, header: JPEGHeader) in
                 let header = try JPEGHeader.read(jpeg)
                 try Self.checkDecodable(header)
-                let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: limit)
+                let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: memory.pool.capacity)
                 let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-                try Self.checkMemory(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
+                try Self.cover(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory, metadata: metadata)
                 return (try decoder.decode(numerator: numerator, dcOnly: true), header)
             }
         }
@@ -135,7 +150,13 @@ public final class Renderer {
             }
         }
         if header.readByLibRaw, header.cutPreview == nil, header.previews.isEmpty || failure != nil {
-            if let bytes = try? RAWHeader.previewJPEG(reader), let decoded = try? decode(bytes) { return decoded }
+            if let bytes = try? RAWHeader.previewJPEG(reader) {
+                do throws(PhotoError) {
+                    return try decode(bytes)
+                } catch where memory.retry != nil {
+                    throw error
+                } catch {}
+            }
         }
         if let failure { throw failure }
         throw PhotoError(.unsupported, "no preview found (Tessera renders RAW files from their previews; it does not demosaic)")
@@ -157,9 +178,9 @@ public final class Renderer {
     /// Decodes what the plan needs. With `crop`, a single-scan JPEG decoded above 1/8 is decoded
     /// only over its centred square and a margin for the resampling filter's taps.
     private func decode(
-        _ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan, crop: Bool
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan, crop: Bool, memory: MemoryReservation
     ) throws(PhotoError) -> Decoded {
-        let limit = options.memoryLimit
+        let limit = memory.pool.capacity
         let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
         var warnings: [String] = []
         var region = RenditionPlan.Region.frame, origin: (x: Double, y: Double) = (0, 0)
@@ -167,11 +188,11 @@ public final class Renderer {
         case .jpeg:
             if let jpeg = metadata.jpeg {
                 try Self.checkDecodable(jpeg)
-                if options.embeddedPreviews, let preview = try preview(reader, jpeg: jpeg, plan: plan) { return preview }
+                if options.embeddedPreviews, let preview = try preview(reader, metadata: metadata, jpeg: jpeg, plan: plan, memory: memory) { return preview }
             }
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
             let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-            try Self.checkMemory(decoder.memoryNeeded(numerator: numerator), plan: plan, limit: limit, metadata: metadata)
+            try Self.cover(decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory, metadata: metadata)
             scale = Double(numerator) / 8
             var window: JPEGDecoder.Window?
             if crop && numerator > 1 && decoder.isSingleScan {
@@ -191,7 +212,7 @@ public final class Renderer {
         case .png:
             let decoder = try PNGDecoder(stream: reader.stream())
             let factor = plan.shrinkFactor(width: decoder.width, height: decoder.height)
-            try Self.checkMemory(decoder.memoryNeeded(factor: factor), plan: plan, limit: limit, metadata: metadata)
+            try Self.cover(decoder.memoryNeeded(factor: factor), plan: plan, memory: memory, metadata: metadata)
             let (image, warning) = try decoder.decode(factor: factor)
             (raw, scale, source, profile) = (.rgb(image), 1 / Double(factor), .decoded, decoder.iccProfile)
             warning.map { warnings.append($0) }
@@ -199,13 +220,13 @@ public final class Renderer {
             guard let header = metadata.webp else { throw PhotoError(.corrupt, "WebP header missing") }
             let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
             // libwebp decodes from memory: the file counts against the budget too.
-            try Self.checkMemory(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, limit: limit, metadata: metadata)
+            try Self.cover(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, memory: memory, metadata: metadata)
             let image = try WebPCodec.decode(try reader.photoBytes(at: 0, count: Int(reader.size)), header: header, factor: factor)
             (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
         case .heif, .avif:
             guard let header = metadata.heif else { throw PhotoError(.corrupt, "HEIF header missing") }
             // libheif reads from memory: the file counts against the budget from the start.
-            try Self.checkMemory(Int(reader.size), plan: plan, limit: limit, metadata: metadata)
+            try Self.cover(Int(reader.size), plan: plan, memory: memory, metadata: metadata)
             let decoder = try HEIFDecoder(data: try reader.photoBytes(at: 0, count: Int(reader.size)))
             // A thumbnail image that covers every rendition, in the photo's aspect ratio and
             // stored frame, is decoded instead of the photo.
@@ -221,7 +242,7 @@ public final class Renderer {
                 let reducer = image.memoryNeeded(factor: factor, keepsSamples: hdr != nil, codedFrame: header.largestCodedFrame)
                 // And the 8-bit image made from what the reducer holds: sRGB, or tone-mapped.
                 let copy = (image.width + factor - 1) / factor * ((image.height + factor - 1) / factor) * (image.hasAlpha ? 4 : 3)
-                try Self.checkMemory(Int(reader.size) + reducer + copy, plan: plan, limit: limit, metadata: metadata)
+                try Self.cover(Int(reader.size) + reducer + copy, plan: plan, memory: memory, metadata: metadata)
                 let reduced = try image.decode(factor: factor, keepsSamples: hdr != nil)
                 let scale = Double(image.width) / Double(header.width) / Double(factor)
                 let source: RenditionSource = image.isThumbnail ? .heifThumbnail : .decoded
@@ -262,12 +283,12 @@ public final class Renderer {
             } catch {
                 throw PhotoError(jxl: error)
             }
-            try Self.checkMemory(needed, plan: plan, limit: limit, metadata: metadata)
+            try Self.cover(needed, plan: plan, memory: memory, metadata: metadata)
             // A frame's DC is the image at 1/8 of its detail: enough when an eighth covers every rendition.
             let dcOnly = plan.jpegNumerator(width: info.width, height: info.height) == 1
             let image: JXLDecoder.Image
             do throws(JXLError) {
-                image = try decoder.decode(dcOnly: dcOnly, memoryLimit: limit - plan.memoryNeeded)
+                image = try decoder.decode(dcOnly: dcOnly, memoryLimit: memory.held - plan.memoryNeeded)
             } catch {
                 throw PhotoError(jxl: error)
             }
@@ -300,7 +321,7 @@ public final class Renderer {
             )
         case .raw:
             guard let header = metadata.raw else { throw PhotoError(.corrupt, "RAW file without its header") }
-            let decoded = try decodeRAWPreview(reader, header: header, metadata: metadata, plan: plan, limit: limit)
+            let decoded = try decodeRAWPreview(reader, header: header, metadata: metadata, plan: plan, memory: memory)
             if max(plan.width, plan.height) < plan.specs.map(\.size).max() ?? 0 {
                 warnings.append("the embedded preview is \(plan.width)×\(plan.height): renditions are no larger")
             }
@@ -315,10 +336,13 @@ public final class Renderer {
             // The smallest frame that covers every rendition; the scaler averages down to it.
             let (short, long) = (min(plan.width, plan.height), max(plan.width, plan.height))
             let factor = min(1, max(Double(plan.shortNeeded) / Double(short), Double(plan.longNeeded) / Double(long)))
+            // The decoder's need is known only inside it (from the codec's own frame size), so a
+            // video holds a whole share of the pool, which bounds it.
+            try Self.cover(max(0, options.memoryLimit - plan.memoryNeeded), plan: plan, memory: memory, metadata: metadata)
             let frame: VideoFrame
             do throws(VideoError) {
                 frame = try PosterFrame.decode(
-                    reader.stream(), longSide: Int((Double(long) * factor).rounded(.up)), memoryLimit: limit)
+                    reader.stream(), longSide: Int((Double(long) * factor).rounded(.up)), memoryLimit: options.memoryLimit)
             } catch {
                 throw PhotoError(video: error)
             }
@@ -368,7 +392,9 @@ public final class Renderer {
     /// photo, and decodes without a warning. It is stored like the photo, so the photo's
     /// orientation applies to it; its own ICC profile applies, else the photo's. Anything
     /// else about it is a claim: a refused or broken preview just means the photo is decoded.
-    private func preview(_ reader: borrowing FileReader, jpeg: JPEGHeader, plan: RenditionPlan) throws(PhotoError) -> Decoded? {
+    private func preview(
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, jpeg: JPEGHeader, plan: RenditionPlan, memory: MemoryReservation
+    ) throws(PhotoError) -> Decoded? {
         guard !jpeg.previews.isEmpty, try Self.primaryImageEnds(reader, jpeg: jpeg) else { return nil }
         let (width, height) = (plan.width, plan.height)
         for candidate in jpeg.previews.sorted(by: { $0.length < $1.length }) {
@@ -395,9 +421,9 @@ public final class Renderer {
                           max(previewWidth, previewHeight) >= plan.longNeeded
                     else { return nil }
                     try Self.checkDecodable(header)
-                    let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: options.memoryLimit)
+                    let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: memory.pool.capacity)
                     let numerator = plan.jpegNumerator(width: previewWidth, height: previewHeight)
-                    guard decoder.memoryNeeded(numerator: numerator) + plan.memoryNeeded <= options.memoryLimit else { return nil }
+                    try Self.cover(bytes.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory, metadata: metadata)
                     let output = try decoder.decode(numerator: numerator, dcOnly: true)
                     guard output.warning == nil else { return nil }
                     let raw = output.pixels
@@ -407,6 +433,8 @@ public final class Renderer {
                         image: image, scale: Double(image.width) / Double(width), source: RenditionSource(candidate.kind),
                         warnings: colorWarning.map { [$0] } ?? [])
                 }
+            } catch where memory.retry != nil {
+                throw error
             } catch {
                 continue
             }
@@ -448,15 +476,17 @@ public final class Renderer {
         }
     }
 
-    /// Refuses a decode that would need more memory than the budget, before it allocates.
-    /// Refuses a decode that needs, with the renditions made from it, more than `limit` bytes.
-    private static func checkMemory(_ decoding: Int, plan: RenditionPlan, limit: Int, metadata: PhotoMetadata) throws(PhotoError) {
-        let needed = decoding + plan.memoryNeeded
-        guard needed > limit else { return }
-        throw PhotoError(
-            .tooLarge,
-            "decoding this \(metadata.width)×\(metadata.height) \(metadata.coding) image needs about "
-                + "\(needed >> 20) MiB, over the memory limit of \(limit >> 20) MiB per worker")
+    /// Holds the memory a decode needs, with the renditions made from it, before it allocates:
+    /// refused only past the whole pool (see `MemoryPool`).
+    private static func cover(
+        _ decoding: Int, plan: RenditionPlan, memory: MemoryReservation, metadata: PhotoMetadata
+    ) throws(PhotoError) {
+        let (needed, overflow) = decoding.addingReportingOverflow(plan.memoryNeeded)
+        try memory.cover(
+            overflow ? Int.max : needed,
+            refusal: "decoding this \(metadata.width)×\(metadata.height) \(metadata.coding) image needs about "
+                + "\(needed >> 20) MiB, more than the \(memory.pool.capacity >> 20) MiB that all workers together may use "
+                + "(memory_limit for each)")
     }
 
     /// Refuses JPEG codings that libjpeg-turbo 2.x cannot decode, with a clear reason.

@@ -147,10 +147,11 @@ public final class LibraryScanner: Sendable {
             logger.warning("the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone")
         }
 
-        // Render workers.
+        // Render workers, whose decodes share one memory pool.
+        let memory = MemoryPool(share: configuration.rendering.memoryLimit, workers: configuration.workerCount)
         let workers = (0..<configuration.workerCount).map { number in
             DedicatedThread.start("render \(number)") { [self] in
-                let renderer = Renderer(options: configuration.rendering)
+                let renderer = Renderer(options: configuration.rendering, pool: memory)
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
                     progress.beat()
@@ -233,7 +234,7 @@ public final class LibraryScanner: Sendable {
         for worker in workers { worker.join() }
         // Files in hand when a scan died, each read alone now that no other is being read.
         if !sightings.alone.isEmpty {
-            let renderer = Renderer(options: configuration.rendering)
+            let renderer = Renderer(options: configuration.rendering, pool: memory)
             for job in sightings.alone where !stop.isSet {
                 outcomes.push(read(job, journalSlot: journal.soloSlot, alone: true, journal: journal) {
                     process(job, renderer: renderer, cache: cache, full: full, tally: tally)

@@ -6,9 +6,10 @@ import TesseraSystem
 import TesseraTestSupport
 import Testing
 
-/// `memory_limit` is a promise per worker: a one-worker scan of each format in the corpus
-/// peaks (wait4's maximum resident set) no higher than a scan of one tiny photo plus the limit.
-/// Photos that do not fit are refused with their reason; none is decoded past the budget.
+/// `memory_limit` is each worker's share of one pool that all decodes take from: a scan of each
+/// format in the corpus peaks (wait4's maximum resident set) no higher than a scan of one tiny
+/// photo plus workers × the limit. A decode larger than a share waits for room; only one
+/// larger than the whole pool is refused, with its reason; none is decoded past the budget.
 struct MemoryBudgetTests {
     static let folders = [
         "formats/progressive", "formats/icc", "formats/mpf", "formats/webp", "formats/raw", "large", "camera", "pngsuite",
@@ -16,11 +17,13 @@ struct MemoryBudgetTests {
     ]
 
     /// Peak RSS in MiB of `tessera scan folder --workers 1` under `limit`, in a fresh index and cache.
-    static func peak(_ folder: String, limit: Int, in directory: TemporaryDirectory, run: Int) throws -> (MiB: Int, status: Int32, stderr: String) {
+    static func peak(
+        _ folder: String, limit: Int, workers: Int = 1, in directory: TemporaryDirectory, run: Int
+    ) throws -> (MiB: Int, status: Int32, stderr: String) {
         let config = directory.appending("config-\(limit).yaml")
         try Data("memory_limit: \(limit)\n".utf8).write(to: URL(fileURLWithPath: config))
         let result = try TesseraProcess.measure([
-            "scan", folder, "--workers", "1", "--config", config,
+            "scan", folder, "--workers", "\(workers)", "--config", config,
             "--index", directory.appending("index-\(run).sqlite"), "--cache", directory.appending("cache-\(run)"),
         ])
         return (result.peakKiB / 1024, result.status, result.stderr)
@@ -115,5 +118,44 @@ struct MemoryBudgetTests {
         #expect(rows.count == 2 && rows.allSatisfy { $0[1] == "tooLarge" }, "\(rows)")
         #expect(rows.first?[2].contains("codec frame has 289.0 MP") == true, "\(rows)")
         #expect(rows.last?[2].contains("larger than its container says") == true, "\(rows)")
+    }
+
+    /// Deep AVIFs that a browser opens are rendered at the default settings: a 6.3 MP 12-bit
+    /// 4:2:2 one (made here) by one worker, and the corpus's 20.6 MP 10-bit 4:4:4 one by two,
+    /// whose pool it takes most of while the other worker waits; one worker alone refuses it,
+    /// naming the whole pool. Before, both were refused (204 and 591 MiB "per worker").
+    @Test(.enabled(if: Corpus.isAvailable && VideoFixture.ffmpeg != nil, "needs ../shared and ffmpeg"))
+    func deepAVIFsRenderAtTheDefaultLimitWithinThePool() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let limit = 192
+        let baseline = try Self.baseline(limit: limit, in: directory)
+        let small = directory.appending("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=3078x2048:duration=1,format=rgb48le", "-frames:v", "1",
+            "-pix_fmt", "yuv422p12le", "-c:v", "libaom-av1", "-still-picture", "1", "-cpu-used", "8", small + "/hato.avif",
+        ])
+        let one = try Self.peak(small, limit: limit, in: directory, run: 1)
+        #expect(one.status == 0 && one.MiB - baseline.MiB <= limit, "peak \(one.MiB) MiB: \(one.stderr)")
+        #expect(SQLite.integer(directory.appending("index-1.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'") == 1)
+
+        let large = directory.appending("large")
+        for number in 0..<3 {
+            try FileSystem.writeAtomically(
+                [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("formats/avif/10bit-HDR-P3-nclx.avif")))),
+                to: FilePath(large).appending("p3-\(number).avif"))
+        }
+        try FileSystem.writeAtomically(
+            [UInt8](Data(contentsOf: URL(fileURLWithPath: small + "/hato.avif"))), to: FilePath(large).appending("hato.avif"))
+        let two = try Self.peak(large, limit: limit, workers: 2, in: directory, run: 2)
+        #expect(two.status == 0 && two.MiB - baseline.MiB <= 2 * limit, "peak \(two.MiB) MiB: \(two.stderr)")
+        #expect(SQLite.integer(directory.appending("index-2.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'") == 4)
+
+        let alone = try Self.peak(large, limit: limit, in: directory, run: 3)
+        #expect(alone.status == 0 && alone.MiB - baseline.MiB <= limit, "peak \(alone.MiB) MiB: \(alone.stderr)")
+        let refused = SQLite.query(directory.appending("index-3.sqlite"), "SELECT error FROM photos WHERE error_code = 'tooLarge'") ?? []
+        #expect(refused.count == 3 && refused.allSatisfy { $0[0].contains("more than the 192 MiB that all workers together may use") },
+                "\(refused)")
     }
 }

@@ -19,7 +19,7 @@ struct HEIFTests {
             try #require(display.count == 2)
             #expect(abs(Double(fit.width) / Double(fit.height) - display[0] / display[1]) < 0.05, "\(row.file)")
         } catch let error as PhotoError where error.code == .tooLarge {
-            // Over the pixel limit or the per-worker memory budget: refused from the header.
+            // Over the pixel limit or the whole memory pool: refused from the header.
             let (width, height) = (Int(row["width"] ?? "") ?? 0, Int(row["height"] ?? "") ?? 0)
             #expect(width * height > 16_000_000, "\(row.file): \(error)")
         }
