@@ -133,10 +133,14 @@ struct RenditionPlan {
             let region: Region = spec.kind == .fit ? .frame : .square
             return Step(spec: spec, width: outWidth, height: outHeight, region: region, plan: self)
         }
-        // Largest first, so smaller ones can be made from them; a fit before a square of its size.
+        // Largest first, so smaller ones can be made from them; a fit before a square of its size;
+        // then the smaller size asked, so that renditions that come out alike (a photo smaller
+        // than both) are always made in the same order, and share the first one's file.
         return steps.sorted { first, second in
             let (a, b) = (first.width * first.height, second.width * second.height)
-            return a != b ? a > b : first.spec.kind == .fit && second.spec.kind == .square
+            if a != b { return a > b }
+            if first.spec.kind != second.spec.kind { return first.spec.kind == .fit }
+            return first.spec.size < second.spec.size
         }
     }
 

@@ -26,6 +26,13 @@ enum Resampler {
     static func resample(
         _ source: PixelBuffer, rect: Rect, width: Int, height: Int, background: Background?
     ) -> PixelBuffer {
+        // Whole source pixels one to one: Lanczos is then the identity (a photo no larger than
+        // its rendition or placeholder), so the pixels are copied.
+        if background == nil, rect.width == Double(width), rect.height == Double(height),
+           rect.x == rect.x.rounded(), rect.y == rect.y.rounded(), rect.x >= 0, rect.y >= 0,
+           Int(rect.x) + width <= source.width, Int(rect.y) + height <= source.height {
+            return source.cropped(x: Int(rect.x), y: Int(rect.y), width: width, height: height)
+        }
         let horizontal = Axis(start: rect.x, length: rect.width, limit: source.width, count: width)
         let vertical = Axis(start: rect.y, length: rect.height, limit: source.height, count: height)
         let alpha = source.hasAlpha

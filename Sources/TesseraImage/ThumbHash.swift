@@ -148,17 +148,20 @@ public enum ThumbHash {
             // Each cosine once, not once per pixel and coefficient (the same values, so the same hash).
             let cosX = (0..<nx).map { cx in (0..<w).map { x in cos(.pi / Double(w) * Double(cx) * (Double(x) + 0.5)) } }
             let cosY = (0..<ny).map { cy in (0..<h).map { y in cos(.pi / Double(h) * Double(cy) * (Double(y) + 0.5)) } }
+            // The sum is separable: each row is weighed by each horizontal cosine once, and
+            // the coefficients sum those rows (w·h·nx products, not w·h·nx·ny).
+            let rows = cosX.map { columns in
+                (0..<h).map { y in
+                    var sum = 0.0
+                    for x in 0..<w { sum += values[x + y * w] * columns[x] }
+                    return sum
+                }
+            }
             for cy in 0..<ny {
                 var cx = 0
                 while cx * ny < nx * (ny - cy) {
                     var f = 0.0
-                    let columns = cosX[cx]
-                    for y in 0..<h {
-                        let fy = cosY[cy][y]
-                        for x in 0..<w {
-                            f += values[x + y * w] * columns[x] * fy
-                        }
-                    }
+                    for y in 0..<h { f += rows[cx][y] * cosY[cy][y] }
                     f /= Double(w * h)
                     if cx > 0 || cy > 0 {
                         ac.append(f)

@@ -216,12 +216,22 @@ extension LibraryScanner {
     /// A file already at a rendition's path has the same pixels (the key names the content
     /// and every setting that changes them) and is whole (files are renamed into place): it
     /// is kept, as a scan killed before committing it left it, unless `replacing` (`--full`,
-    /// which repairs the cache).
+    /// which repairs the cache). A rendition identical to one written before it (a photo
+    /// smaller than several sizes comes out at its own size in each) is recorded at that one's
+    /// path: one file, not one a size (rows share paths as copies do; a file is deleted only
+    /// once no row refers to it).
     private func write(
         _ rendered: Renderer.Rendered, key: String, cache: RenditionCache, replacing: Bool
     ) throws(SystemError) -> [RenditionEntry] {
         var entries: [RenditionEntry] = []
         for rendition in rendered.renditions {
+            if let same = entries.first(where: { $0.width == rendition.width && $0.height == rendition.height }),
+               let earlier = rendered.renditions.first(where: { $0.spec == same.spec }), earlier.bytes == rendition.bytes {
+                entries.append(RenditionEntry(
+                    spec: rendition.spec, width: rendition.width, height: rendition.height, bytes: rendition.bytes.count,
+                    path: same.path, source: rendition.source))
+                continue
+            }
             let path = cache.path(key: key, spec: rendition.spec, format: configuration.rendering.format)
             if replacing || !cache.contains(path) {
                 try cache.write(rendition.bytes, to: path)

@@ -296,7 +296,7 @@ struct DesktopThumbnailTests {
         #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
         // Given one photo's rendition files deleted, and every desktop thumbnail,
         let files = try #require(SQLite.query(index, """
-            SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%/p0.jpg'
+            SELECT DISTINCT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%/p0.jpg'
             """)).compactMap(\.first)
         try #require(!files.isEmpty)
         for file in files { try FileManager.default.removeItem(atPath: file) }

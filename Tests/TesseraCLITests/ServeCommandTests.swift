@@ -330,8 +330,8 @@ struct ServeCommandTests {
         _ = daemon.notify.receive(for: 10) { $0.contains("READY=1") }
         #expect(try daemon.tessera(["rescan", "--wait"]).status == 0)
         let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")), readOnly: true)
-        let files = try index.photos(.init()).flatMap { $0.renditions.map(\.path) }
-        #expect(files.count > 12)
+        let files = Array(Set(try index.photos(.init()).flatMap { $0.renditions.map(\.path) })).sorted()
+        #expect(files.count > 6)
         // Deleted by hand while nothing in the photo folders changes: no watch fires, no rescan is due.
         let deleted = stride(from: 0, to: files.count, by: 3).map { files[$0] }
         for path in deleted { try FileManager.default.removeItem(atPath: path) }

@@ -11,7 +11,8 @@ import Testing
 struct CacheCheckTests {
     /// Every recorded rendition path, and those with no file.
     static func renditionFiles(_ fixture: ScanFixture) throws -> (all: [String], gone: [String]) {
-        let all = try fixture.photos().flatMap { $0.renditions.map(\.path) }
+        // Rows of sizes a photo is too small for share one file.
+        let all = Array(Set(try fixture.photos().flatMap { $0.renditions.map(\.path) })).sorted()
         return (all, all.filter { !FileManager.default.fileExists(atPath: $0) })
     }
 
@@ -23,7 +24,8 @@ struct CacheCheckTests {
         }
         _ = try fixture.scan()
         let (all, _) = try Self.renditionFiles(fixture)
-        #expect(all.count == 120)
+        // Three sizes, of which both squares of a 96×64 photo are its 64×64 centre: one file.
+        #expect(all.count == 80)
         // Deleted by hand: single files of many photos, and one whole fan-out folder.
         var deleted = Set(stride(from: 0, to: all.count, by: 7).map { all[$0] })
         let folder = FilePath(all[1]).removingLastComponent().string
