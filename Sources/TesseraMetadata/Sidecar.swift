@@ -26,8 +26,11 @@ public struct Sidecar: Sendable {
     }
 
     /// Whether a file of this name is a sidecar (ends in `.xmp`, in any case) and so never an item.
-    public static func isSidecar(_ name: some Collection<UInt8>) -> Bool {
-        name.count > 4 && lowercased(name.suffix(4)) == Array(".xmp".utf8)
+    /// Asked of every file a scan walks, so it looks at the last four bytes where they are.
+    public static func isSidecar(_ name: [UInt8]) -> Bool {
+        let count = name.count
+        return count > 4 && name[count - 4] == UInt8(ascii: ".") && name[count - 3] | 0x20 == UInt8(ascii: "x")
+            && name[count - 2] | 0x20 == UInt8(ascii: "m") && name[count - 1] | 0x20 == UInt8(ascii: "p")
     }
 
     /// Which sidecar belongs to which file among the names of one folder, by the two naming
