@@ -3,9 +3,10 @@
 
 (a) Full scan of a folder of large photos (default ../shared/corpus/large, each listed
     --repeat times) against vipsthumbnail over the same files, as a ratio.
-(b) Libraries of distinct small JPEGs in 100-file folders, at each size in --steps (default
-    --files/10 and --files; the million-photo run is `--steps 100000,1000000`), each scanned
-    into a fresh index and cache: the first scan's time and peak RSS, an unchanged rescan
+(b) Libraries of distinct small (96-pixel) JPEGs in 100-file folders, at each size in --steps
+    (default --files/10 and --files; the million-photo run is `--steps 100000,1000000`), each
+    scanned into a fresh index and cache: the first scan's time, CPU time a photo (user and
+    system, all threads) and peak RSS, an unchanged rescan
     against `find ROOT -printf '%i %s %T@\\n'` over the same tree (best of 3), `list --limit 50`
     and a layout of the newest 1,000 photos on that index, how long the library took to
     generate, disk use, and the most entries in one cache directory.
@@ -67,6 +68,18 @@ def library(root, count, tiny):
             target.write_bytes(tiny + i.to_bytes(4, "big"))
 
 
+def timed(command):
+    """Wall seconds, CPU seconds (user + system, every thread) and peak RSS in MiB of one run."""
+    start = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
+    rss, user, system = result.stderr.strip().splitlines()[-1].split()
+    return elapsed, float(user) + float(system), int(rss) / 1024
+
+
 def disk_use(path):
     return int(subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True).stdout.split()[0]) / 2**20
 
@@ -79,13 +92,13 @@ def libraries(tessera, steps, work):
     sample = work / "sample"
     subprocess.run([tessera, "sample-library", str(sample)], check=True, stdout=subprocess.DEVNULL)
     tiny_source = work / "tiny.jpg"
-    subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--size", "16", "-o",
+    subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--size", "96", "-o",
                     str(tiny_source)], check=True)
     tiny = tiny_source.read_bytes()
     root = work / "library"
     print(f"(b) libraries of distinct small JPEGs ({len(tiny) + 4} bytes each), 100 per folder; "
           f"a fresh index and cache per size")
-    header = (f"    {'files':>9} {'gen s':>7} {'scan s':>8} {'files/s':>8} {'scan MiB':>9} {'find s':>7} "
+    header = (f"    {'files':>9} {'gen s':>7} {'scan s':>8} {'files/s':>8} {'CPU ms':>7} {'scan MiB':>9} {'find s':>7} "
               f"{'rescan s':>9} {'ratio':>6} {'rescan MiB':>11} {'list ms':>8} {'layout ms':>10} "
               f"{'library MiB':>12} {'cache MiB':>10} {'index MiB':>10} {'max dir':>8}")
     print(header)
@@ -96,12 +109,12 @@ def libraries(tessera, steps, work):
         store = work / f"store-{count}"
         shutil.rmtree(store, ignore_errors=True)
         index, cache = str(store / "index.sqlite"), str(store / "cache")
-        scan, scan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=1)
+        scan, cpu, scan_rss = timed([tessera, "scan", str(root), "--index", index, "--cache", cache])
         find, _ = measure(f"find '{root}' -printf '%i %s %T@\\n' >/dev/null", repeat=3, shell=True)
         rescan, rescan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=3)
         listed, _ = measure([tessera, "list", "--index", index, "--limit", "50"], repeat=3)
         laid, _ = measure([tessera, "layout", "--index", index, "--limit", "1000", "--width", "1280"], repeat=3)
-        print(f"    {count:>9} {generated:>7.1f} {scan:>8.1f} {count / scan:>8.0f} {scan_rss:>9.1f} {find:>7.3f} "
+        print(f"    {count:>9} {generated:>7.1f} {scan:>8.1f} {count / scan:>8.0f} {cpu / count * 1000:>7.2f} {scan_rss:>9.1f} {find:>7.3f} "
               f"{rescan:>9.3f} {rescan / find:>6.2f} {rescan_rss:>11.1f} {listed * 1000:>8.0f} {laid * 1000:>10.0f} "
               f"{disk_use(root):>12.0f} {disk_use(cache):>10.0f} {disk_use(index):>10.0f} {largest_directory(cache):>8}",
               flush=True)
