@@ -14,21 +14,20 @@ struct MemoryPoolTests {
         let holder = MemoryReservation(pool: pool)
         #expect(throws: Never.self) { try holder.cover(150, refusal: "") }
         let order = Condition<[String]>([])
-        // The first waiter needs 120: only 50 are left.
-        let large = DedicatedThread.start("large") {
-            let memory = MemoryReservation(pool: pool)
-            try? memory.cover(120, refusal: "")
-            order.withLock { $0.append("large") }
-            memory.release()
+        /// A decode of `bytes` on a thread of its own, which says when it got them.
+        func decode(_ name: String, _ bytes: Int) -> DedicatedThread {
+            DedicatedThread.start(name) {
+                let memory = MemoryReservation(pool: pool)
+                try? memory.cover(bytes, refusal: "")
+                order.withLock { $0.append(name) }
+                memory.release()
+            }
         }
+        // The first waiter needs 120: only 50 are left.
+        let large = decode("large", 120)
         pool.waitForWaiters(1)
         // A small one that would fit now still waits its turn behind the large one.
-        let small = DedicatedThread.start("small") {
-            let memory = MemoryReservation(pool: pool)
-            try? memory.cover(10, refusal: "")
-            order.withLock { $0.append("small") }
-            memory.release()
-        }
+        let small = decode("small", 10)
         pool.waitForWaiters(2)
         #expect(order.withLock { $0 }.isEmpty)
         holder.release()
