@@ -129,7 +129,8 @@ final class HEIFDecoder {
             default: 6
             }
             halfSamples = colour + (hasAlpha ? 2 : 0)
-            convertsPlanes = bitDepth > 8 && colorspace == heif_colorspace_YCbCr
+            // With alpha, libheif converts: its alpha plane may have another depth than the colour.
+            convertsPlanes = bitDepth > 8 && !hasAlpha && colorspace == heif_colorspace_YCbCr
                 && [heif_chroma_420, heif_chroma_422, heif_chroma_444].contains(chroma)
                 && !YCbCrToRGB.otherMatrices.contains(nclx?.matrix ?? 2)
             // Every property is set: a throw from here on still runs deinit, which releases the handle.
@@ -226,7 +227,7 @@ final class HEIFDecoder {
             return reducer
         }
 
-        /// Adds a tile decoded as its Y′CbCr planes, turned into 16-bit RGB(A) a row at a time by
+        /// Adds a tile decoded as its Y′CbCr planes, turned into 16-bit RGB a row at a time by
         /// the matrix its colour description names: libheif's own conversion of a deep image
         /// holds the frame four more times over (planar RGB, then interleaved).
         private func addPlanes(of image: OpaquePointer, column: Int, row: Int, to reducer: inout AreaReducer) throws(PhotoError) {
@@ -257,7 +258,7 @@ final class HEIFDecoder {
             let (x, y) = (column * tileWidth - offset.x, row * tileHeight - offset.y)
             let (skipX, skipY) = (max(0, -x), max(0, -y))
             let (usedWidth, usedHeight) = (min(decodedWidth, tileWidth) - skipX, min(decodedHeight, tileHeight) - skipY)
-            var strides: [Int32] = [0, 0, 0, 0]
+            var strides: [Int32] = [0, 0, 0]
             guard decodedWidth >= min(tileWidth, width - x), decodedHeight >= min(tileHeight, height - y),
                   Int(heif_image_get_width(image, heif_channel_Cb)) >= (decodedWidth + shift.0) >> shift.0,
                   Int(heif_image_get_height(image, heif_channel_Cb)) >= (decodedHeight + shift.1) >> shift.1,
@@ -267,17 +268,7 @@ final class HEIFDecoder {
                   let blue = heif_image_get_plane_readonly(image, heif_channel_Cb, &strides[1]),
                   let red = heif_image_get_plane_readonly(image, heif_channel_Cr, &strides[2])
             else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) decoded to \(decodedWidth)×\(decodedHeight)") }
-            var alpha: UnsafePointer<UInt8>?, alphaMaximum = 1
-            if hasAlpha {
-                guard heif_image_get_width(image, heif_channel_Alpha) >= decodedWidth,
-                      heif_image_get_height(image, heif_channel_Alpha) >= decodedHeight,
-                      let plane = heif_image_get_plane_readonly(image, heif_channel_Alpha, &strides[3])
-                else { throw PhotoError(.corrupt, "HEIF tile \(column),\(row) has no alpha plane") }
-                let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha))
-                guard (9...16).contains(bits) else { throw PhotoError(.corrupt, "HEIF alpha of \(bits) bits beside \(depth)-bit colour") }
-                (alpha, alphaMaximum) = (plane, (1 << bits) - 1)
-            }
-            let channels = hasAlpha ? 4 : 3
+            let channels = 3
             var line = [UInt16](repeating: 0, count: usedWidth * channels)
             line.withUnsafeMutableBufferPointer { line in
                 // invariant: a tile inside the image is at least one pixel wide.
@@ -291,9 +282,7 @@ final class HEIFDecoder {
                     // skip is not met (a turned grid is refused, and only it skips columns).
                     conversion.convert(
                         y: row16(luma, strides[0], sourceY, skipX), cb: row16(blue, strides[1], chromaY, skipX >> shift.0),
-                        cr: row16(red, strides[2], chromaY, skipX >> shift.0), shift: shift.0,
-                        alpha: alpha.map { row16($0, strides[3], sourceY, skipX) }, alphaMaximum: alphaMaximum,
-                        width: usedWidth, into: out)
+                        cr: row16(red, strides[2], chromaY, skipX >> shift.0), shift: shift.0, width: usedWidth, into: out)
                     reducer.add(
                         UnsafeRawPointer(out), stride: usedWidth * channels * 2, sampleBytes: 2, x: x + skipX, y: y + sourceY,
                         tileWidth: usedWidth, tileHeight: 1)

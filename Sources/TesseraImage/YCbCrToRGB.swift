@@ -63,13 +63,12 @@ struct YCbCrToRGB {
     }
 
     /// Converts one row of `width` pixels: `y`, `cb` and `cr` are rows of 16-bit samples
-    /// (chroma `shift` times subsampled across), `alpha` an optional row scaled from
-    /// `alphaMaximum`; writes interleaved 16-bit R, G, B (and A) to `out`.
+    /// (chroma `shift` times subsampled across); writes interleaved 16-bit R, G, B to `out`.
     func convert(
         y: UnsafePointer<UInt16>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>, shift: Int,
-        alpha: UnsafePointer<UInt16>?, alphaMaximum: Int, width: Int, into out: UnsafeMutablePointer<UInt16>
+        width: Int, into out: UnsafeMutablePointer<UInt16>
     ) {
-        let channels = alpha == nil ? 3 : 4
+        let channels = 3
         let top = Double(maximum)
         @inline(__always) func sample(_ value: Double) -> UInt16 { UInt16(min(max(value, 0), top) + 0.5) }
         switch matrix {
@@ -92,10 +91,6 @@ struct YCbCrToRGB {
                 out[x * channels + 1] = sample(luma - greenFromBlue * blue - greenFromRed * red)
                 out[x * channels + 2] = sample(luma + toBlue * blue)
             }
-        }
-        if let alpha {
-            let scale = Double(maximum) / Double(max(1, alphaMaximum))
-            for x in 0..<width { out[x * 4 + 3] = sample(Double(alpha[x]) * scale) }
         }
     }
 }
