@@ -104,10 +104,11 @@ struct TIFFStructure {
         guard offset + 2 + 12 * count + 4 <= bytes.count else { return nil }
         return (0..<count).map { index in
             let at = offset + 2 + 12 * index
-            let type = uint16(bytes, at: at + 2)
-            let value = type == 3 ? UInt32(uint16(bytes, at: at + 8)) : uint32(bytes, at: at + 8)
+            let type = uint16(bytes, at: at + 2), count = Int(uint32(bytes, at: at + 4))
+            // One SHORT sits in the first two bytes; more than two are elsewhere, at a LONG offset.
+            let value = type == 3 && count <= 2 ? UInt32(uint16(bytes, at: at + 8)) : uint32(bytes, at: at + 8)
             return Entry(
-                tag: uint16(bytes, at: at), type: type, count: Int(uint32(bytes, at: at + 4)), value: value,
+                tag: uint16(bytes, at: at), type: type, count: count, value: value,
                 valueOffset: at + 8)
         }
     }

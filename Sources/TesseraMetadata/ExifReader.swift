@@ -153,7 +153,7 @@ public enum ExifReader {
         fields.make = view.text(EXIF_TAG_MAKE, in: [EXIF_IFD_0])
         fields.model = view.text(EXIF_TAG_MODEL, in: [EXIF_IFD_0])
         fields.lensModel = view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
-            ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lensModel(tiff) : nil)
+            ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lens(tiff) : nil)
         fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
         fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
         fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: view.exifIFDs)

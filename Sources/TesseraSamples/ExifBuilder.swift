@@ -15,8 +15,23 @@ public struct ExifBuilder: Sendable {
     public var dateTimeOriginal: ExifFields.DateTag?
     public var dateTimeDigitized: ExifFields.DateTag?
     public var gps: ExifFields.GPS?
-    /// A Canon maker note holding only its LensModel (tag 0x0095, 64 bytes as Canon writes it).
+    /// A Canon maker note's LensModel (tag 0x0095, 64 bytes as Canon writes it).
     public var canonLensModel: String?
+    /// A Canon maker note's CameraSettings (tag 0x0001) with this lens: what older bodies record.
+    public var canonLens: CanonLens?
+
+    /// The lens as Canon's CameraSettings records it: a lens type number and the focal range, in mm.
+    public struct CanonLens: Sendable {
+        public var type: UInt16
+        public var shortest: UInt16
+        public var longest: UInt16
+
+        public init(type: UInt16, shortest: UInt16, longest: UInt16) {
+            self.type = type
+            self.shortest = shortest
+            self.longest = longest
+        }
+    }
 
     public init() {}
 
@@ -25,6 +40,7 @@ public struct ExifBuilder: Sendable {
         case short(UInt16)
         case long(UInt32)
         case byte(UInt8)
+        case shorts([UInt16])
         case rationals([(UInt32, UInt32)])
         /// UNDEFINED bytes made knowing where in the TIFF structure they land.
         case placed((Int) -> [UInt8])
@@ -50,8 +66,8 @@ public struct ExifBuilder: Sendable {
             if let offset = date.offset { exif.append((offsetTag, .ascii(offset))) }
             if let subSeconds = date.subSeconds { exif.append((subSecTag, .ascii(subSeconds))) }
         }
-        if let canonLensModel {
-            exif.append((0x927C, .placed { start in canonMakerNote(lensModel: canonLensModel, at: start) }))
+        if canonLensModel != nil || canonLens != nil {
+            exif.append((0x927C, .placed { start in canonMakerNote(at: start) }))
         }
         var gpsEntries: [Entry] = []
         if let gps {
@@ -101,6 +117,7 @@ public struct ExifBuilder: Sendable {
             case .short(let v): (3, 1, encode16(v))
             case .long(let v): (4, 1, encode32(v))
             case .byte(let v): (1, 1, [v])
+            case .shorts(let list): (3, list.count, list.flatMap(encode16))
             case .rationals(let list): (5, list.count, list.flatMap { encode32($0.0) + encode32($0.1) })
             case .placed(let build): (7, build(dataStart + data.count).count, build(dataStart + data.count))
             }
@@ -119,11 +136,26 @@ public struct ExifBuilder: Sendable {
         out += data
     }
 
-    /// A Canon maker note at offset `start` of the TIFF structure: one IFD entry, LensModel,
-    /// whose value offset counts from the TIFF header, as Canon's do.
-    private func canonMakerNote(lensModel: String, at start: Int) -> [UInt8] {
-        let text = Array(lensModel.utf8.prefix(63)) + [UInt8](repeating: 0, count: 64 - min(63, lensModel.utf8.count))
-        return encode16(1) + encode16(0x0095) + encode16(2) + encode32(64) + encode32(UInt32(start + 2 + 12 + 4)) + encode32(0) + text
+    /// A Canon maker note at offset `start` of the TIFF structure: an IFD whose value offsets
+    /// count from the TIFF header, as Canon's do.
+    private func canonMakerNote(at start: Int) -> [UInt8] {
+        var entries: [Entry] = []
+        if let canonLens {
+            // CameraSettings: 22 lens type, 23 longest and 24 shortest focal length, 25 their unit.
+            var settings = [UInt16](repeating: 0, count: 46)
+            settings[0] = 92  // its own size in bytes, as Canon writes it
+            (settings[22], settings[23], settings[24], settings[25]) = (canonLens.type, canonLens.longest, canonLens.shortest, 1)
+            entries.append((0x0001, .shorts(settings)))
+        }
+        if let canonLensModel {
+            let text = Array(canonLensModel.utf8.prefix(63))
+            entries.append((0x0095, .ascii(String(decoding: text + [UInt8](repeating: 0, count: 63 - text.count), as: UTF8.self))))
+        }
+        // Written in place, so that its offsets come out counted from the TIFF header.
+        var note = [UInt8](repeating: 0, count: start)
+        var ignored: [UInt16: Int] = [:]
+        writeIFD(entries, into: &note, pointerSlots: &ignored)
+        return Array(note[start...])
     }
 
     private func encode16(_ v: UInt16) -> [UInt8] {
