@@ -5,12 +5,22 @@ public import SystemPackage
 /// What a check of the rendition cache asks: every recorded rendition path in order, and
 /// what to render again for the files found gone.
 extension PhotoIndex {
-    /// One cache folder as the index knows it: how many distinct rendition files it should
-    /// hold, and (asked only when needed) their paths.
+    /// One cache folder as the index knows it: (asked only when needed) how many distinct
+    /// rendition files it should hold, and their paths.
     public struct RenditionFolder {
         public let path: String
-        public let fileCount: Int
         let db: Database
+
+        /// How many distinct rendition files the folder should hold: a count in the path index.
+        public func fileCount() throws(IndexError) -> Int {
+            do {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(DISTINCT path) FROM renditions WHERE path >= ? AND path < ?",
+                    arguments: [path + "/", path + "0"]) ?? 0
+            } catch {
+                throw PhotoIndex.indexError(error, path: FilePath(path))
+            }
+        }
 
         /// The recorded rendition paths in this folder.
         public func paths() throws(IndexError) -> [String] {
@@ -26,7 +36,7 @@ extension PhotoIndex {
 
     /// Calls `body` with each folder of recorded rendition paths, in byte order, from the
     /// first whose paths are at or after `from` (and before `before`), until it returns false.
-    /// A folder costs two seeks and a count in the path index; its paths are read only when
+    /// A folder costs one seek in the path index; its count and paths are read only when
     /// asked. One read transaction.
     public func forEachRenditionFolder(
         from: String, before: String? = nil, _ body: (RenditionFolder) throws -> Bool
@@ -40,11 +50,50 @@ extension PhotoIndex {
                 if let before, first >= before { return }
                 // '0' is the byte after '/': "folder0" bounds every path inside "folder/".
                 let folder = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
-                let count = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(DISTINCT path) FROM renditions WHERE path >= ? AND path < ?",
-                    arguments: [folder + "/", folder + "0"]) ?? 0
-                guard try body(RenditionFolder(path: folder, fileCount: count, db: db)) else { return }
+                guard try body(RenditionFolder(path: folder, db: db)) else { return }
                 bound = folder + "0"
+            }
+        }
+    }
+
+    /// A cache folder as a check found it holding every file the index recorded there: its
+    /// inode and status change time then, and how many files it held.
+    public struct CacheFolderStamp: Sendable, Equatable {
+        public var inode: UInt64
+        public var changeNanoseconds: Int64
+        public var files: Int
+
+        public init(inode: UInt64, changeNanoseconds: Int64, files: Int) {
+            self.inode = inode
+            self.changeNanoseconds = changeNanoseconds
+            self.files = files
+        }
+    }
+
+    /// Every recorded cache folder stamp, by folder path.
+    public func cacheFolderStamps() throws(IndexError) -> [String: CacheFolderStamp] {
+        try read { db in
+            var stamps: [String: CacheFolderStamp] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, inode, ctime_ns, files FROM cache_folders") {
+                let inode: Int64 = row[1]
+                stamps[row[0]] = CacheFolderStamp(inode: UInt64(bitPattern: inode), changeNanoseconds: row[2], files: row[3])
+            }
+            return stamps
+        }
+    }
+
+    /// Records what one check found: `stamps` replace those of their folders, and the stamps
+    /// of `forgotten` folders (no longer holding renditions) are dropped. One transaction.
+    public func recordCacheFolders(_ stamps: [String: CacheFolderStamp], forgetting forgotten: [String]) throws(IndexError) {
+        guard !stamps.isEmpty || !forgotten.isEmpty else { return }
+        try write { db in
+            for folder in forgotten {
+                try db.execute(sql: "DELETE FROM cache_folders WHERE path = ?", arguments: [folder])
+            }
+            for (folder, stamp) in stamps {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO cache_folders (path, inode, ctime_ns, files) VALUES (?, ?, ?, ?)",
+                    arguments: [folder, Int64(bitPattern: stamp.inode), stamp.changeNanoseconds, stamp.files])
             }
         }
     }

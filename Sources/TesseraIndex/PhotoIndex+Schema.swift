@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// Migrations in order, up to `version`. Never edit one that has shipped: add the next.
     static func migrator(upTo version: Int = schemaVersion) -> DatabaseMigrator {
@@ -457,6 +457,17 @@ extension PhotoIndex {
                 ALTER TABLE scans ADD COLUMN reread INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE scans ADD COLUMN unlisted INTEGER NOT NULL DEFAULT 0;
                 PRAGMA user_version = 10;
+                """)
+        }
+        guard version >= 11 else { return migrator }
+        // v11: cache_folders, each rendition folder as the last cache check found it whole, so
+        // that the next one lists only the folders changed since.
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: """
+                CREATE TABLE cache_folders (
+                    path TEXT PRIMARY KEY, inode INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, files INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 11;
                 """)
         }
         return migrator

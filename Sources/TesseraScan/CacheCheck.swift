@@ -7,7 +7,9 @@ import TesseraSystem
 /// Finds rendition files the index records but the cache no longer holds (deleted by hand,
 /// a cache folder cleaned, a backup restored without it), without a `stat` per file: folder by
 /// folder, the number of files recorded there (counted in the path index) is compared with
-/// one listing of the folder, and only a folder whose counts differ has its paths read.
+/// one listing of the folder, and only a folder whose counts differ has its paths read. A folder
+/// unchanged since a check found it whole costs one `stat` (see `run`), so a rescan of an
+/// unchanged library lists no cache folder at all.
 ///
 /// A check resumes where the last one stopped (the index's `cache_checked_through`), goes on to
 /// the end, then from the start round to where it began, and stops at its deadline: a scan gives
@@ -21,6 +23,8 @@ public final class CacheCheck: Sendable {
         public var missing: [String] = []
         /// Paths checked.
         public var checked = 0
+        /// Folders listed: those changed since a check last found them whole.
+        public var listed = 0
         /// Whether the check went all the way round the cache.
         public var complete = false
     }
@@ -35,17 +39,22 @@ public final class CacheCheck: Sendable {
     private let stop: StopFlag
     /// Files a check covers whatever its deadline (a small cache is always checked whole).
     private let minimum: Int
+    /// How long ago a folder must have changed for its stamp to be recorded.
+    private let settleMargin: Duration
     private let deadline = Mutex<ContinuousClock.Instant?>(nil)
     private let outcome = Mutex(Result())
 
     /// What the last `run` found.
     var result: Result { outcome.withLock { $0 } }
 
-    public init(index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000) {
+    public init(
+        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000, settleMargin: Duration = .seconds(3)
+    ) {
         self.index = index
         self.cache = cache
         self.stop = stop
         self.minimum = minimum
+        self.settleMargin = settleMargin
     }
 
     /// Tells a running check to end by `deadline`.
@@ -61,6 +70,11 @@ public final class CacheCheck: Sendable {
 
     /// Runs the check from where the last one stopped (from the start when `whole`) and, unless
     /// `whole`, records where it stopped; an index that cannot be read ends it early.
+    ///
+    /// A folder is listed only when it changed since a check last found it whole (its inode or
+    /// status change time differ from its stamp in `cache_folders`): deleting a file changes its
+    /// folder's ctime, and nothing outside the kernel can set a ctime back. A `whole` check (the
+    /// daemon's, when idle) lists every folder whatever its stamp.
     public func run(whole: Bool = false) -> Result {
         CurrentProcess.lowerThreadPriority()
         var result = Result()
@@ -73,6 +87,12 @@ public final class CacheCheck: Sendable {
         }
         let record = !whole
         let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
+        let stamps = (try? index.cacheFolderStamps()) ?? [:]
+        // A folder changed this recently may change again within its filesystem's timestamp
+        // granularity (a second or two on some) and keep its ctime: it gets no stamp yet.
+        let settled = Int64(Date().timeIntervalSince1970 * 1e9) - Int64(settleMargin.seconds * 1e9)
+        var found: [String: PhotoIndex.CacheFolderStamp] = [:]
+        var visited: Set<String> = []
         var next = start
         var folders = 0
         var stopped = false
@@ -83,19 +103,33 @@ public final class CacheCheck: Sendable {
                 return false
             }
             let directory = FilePath(folder.path)
+            visited.insert(folder.path)
+            folders += 1
+            next = folder.path + "0"
+            // Taken before the listing, so that a change during it shows at the next check.
+            let status = try? FileSystem.status(of: directory)
+            if !whole, let status, let stamp = stamps[folder.path], stamp.inode == status.inode,
+               stamp.changeNanoseconds == status.changeTotalNanoseconds {
+                result.checked += stamp.files
+                return true
+            }
+            result.listed += 1
+            let expected = try folder.fileCount()
             // As many files as recorded: all there (an orphan beside a lost file, both in one
             // folder, is the one case this lets pass until the counts differ). Names are kept
             // only for a folder whose counts differ.
-            if FileSystem.entryCount(of: directory, skipping: FileSystem.temporaryPrefix) != folder.fileCount {
+            let missingBefore = result.missing.count
+            if FileSystem.entryCount(of: directory, skipping: FileSystem.temporaryPrefix) != expected {
                 let temporary = Array(FileSystem.temporaryPrefix.utf8)
                 let names = Set((FileSystem.entries(of: directory) ?? []).filter { !$0.starts(with: temporary) })
                 for path in try folder.paths() where !names.contains(Array(path.utf8.dropFirst(folder.path.utf8.count + 1))) {
                     result.missing.append(path)
                 }
             }
-            result.checked += folder.fileCount
-            folders += 1
-            next = folder.path + "0"
+            if let status, result.missing.count == missingBefore, status.changeTotalNanoseconds < settled {
+                found[folder.path] = .init(inode: status.inode, changeNanoseconds: status.changeTotalNanoseconds, files: expected)
+            }
+            result.checked += expected
             return true
         }
         do throws(IndexError) {
@@ -112,6 +146,8 @@ public final class CacheCheck: Sendable {
         if record {
             try? index.setState(Self.cursorKey, stopped ? next : "")
         }
+        let forgotten = result.complete ? stamps.keys.filter { !visited.contains($0) } : []
+        try? index.recordCacheFolders(found, forgetting: forgotten)
         outcome.withLock { [result] in $0 = result }
         return result
     }

@@ -41,6 +41,9 @@ public struct FileStatus: Sendable, Equatable {
     /// Modification time.
     public var mtimeSeconds: Int64
     public var mtimeNanoseconds: Int
+    /// Status change time (ctime) in nanoseconds since the epoch: unlike the modification time,
+    /// nothing but the kernel sets it, so no restore or `touch` can put it back.
+    public var changeTotalNanoseconds: Int64
     /// The owning group's id.
     public var groupID: UInt32
 
@@ -51,6 +54,7 @@ public struct FileStatus: Sendable, Equatable {
         size = Int64(info.st_size)
         mtimeSeconds = Int64(info.st_mtim.tv_sec)
         mtimeNanoseconds = Int(info.st_mtim.tv_nsec)
+        changeTotalNanoseconds = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
         groupID = info.st_gid
     }
 

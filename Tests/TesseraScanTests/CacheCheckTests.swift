@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemPackage
 import TesseraIndex
 @testable import TesseraScan
@@ -87,5 +88,75 @@ struct CacheCheckTests {
         let summary = try fixture.scan()
         #expect(summary.counts.unchanged == 6 && summary.counts.rerendered == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
+    }
+
+    /// A check run straight after another, with every folder settled (a margin an hour in the
+    /// future): none is listed again until a file goes, then only that file's folder.
+    @Test func foldersUnchangedSinceACheckFoundThemWholeAreNotListedAgain() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<30 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let (all, _) = try Self.renditionFiles(fixture)
+        let folders = Set(all.map { FilePath($0).removingLastComponent().string })
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        func check(whole: Bool = false) -> CacheCheck.Result {
+            CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600))
+                .run(whole: whole)
+        }
+        let first = check()
+        #expect(first.listed == folders.count && first.checked == all.count && first.missing.isEmpty)
+        let second = check()
+        #expect(second.listed == 0 && second.checked == all.count && second.complete)
+
+        let gone = try #require(all.last)
+        try FileManager.default.removeItem(atPath: gone)
+        let third = check()
+        #expect(third.listed == 1 && third.missing == [gone])
+        // The daemon's idle check lists every folder whatever its stamp.
+        #expect(check(whole: true).listed == folders.count)
+    }
+
+    /// A restore or `touch` can set a folder's modification time back to what it was; the
+    /// status change time it cannot, so the file deleted under it is still found.
+    @Test func aFolderWhoseModificationTimeIsSetBackIsListedAgain() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<8 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        let check = { CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)).run() }
+        _ = check()
+        let gone = try #require(try Self.renditionFiles(fixture).all.first)
+        let folder = FilePath(gone).removingLastComponent().string
+        var before = stat()
+        try #require(stat(folder, &before) == 0)
+        try FileManager.default.removeItem(atPath: gone)
+        let times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, folder, times, 0) == 0)
+        var after = stat()
+        try #require(stat(folder, &after) == 0)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect(check().missing == [gone])
+    }
+
+    /// A folder changed within the last seconds may change again without its ctime moving on a
+    /// filesystem with coarse timestamps: it is not taken as settled, and the next check lists it.
+    @Test func aFolderChangedMomentsAgoIsListedAgainByTheNextCheck() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        for number in 0..<8 {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        let folders = Set(try Self.renditionFiles(fixture).all.map { FilePath($0).removingLastComponent().string })
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        let check = { CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(3600)).run() }
+        #expect(check().listed == folders.count)
+        #expect(check().listed == folders.count)
     }
 }
