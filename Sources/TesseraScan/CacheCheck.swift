@@ -39,7 +39,8 @@ public final class CacheCheck: Sendable {
     private let stop: StopFlag
     /// Files a check covers whatever its deadline (a small cache is always checked whole).
     private let minimum: Int
-    /// How long ago a folder must have changed for its stamp to be recorded.
+    /// How long ago a folder must have changed for its stamp to be recorded (3 s at least
+    /// on a filesystem with timestamps of whole seconds).
     private let settleMargin: Duration
     private let deadline = Mutex<ContinuousClock.Instant?>(nil)
     private let outcome = Mutex(Result())
@@ -48,7 +49,7 @@ public final class CacheCheck: Sendable {
     var result: Result { outcome.withLock { $0 } }
 
     public init(
-        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000, settleMargin: Duration = .seconds(3)
+        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000, settleMargin: Duration = .milliseconds(100)
     ) {
         self.index = index
         self.cache = cache
@@ -89,8 +90,13 @@ public final class CacheCheck: Sendable {
         let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
         let stamps = (try? index.cacheFolderStamps()) ?? [:]
         // A folder changed this recently may change again within its filesystem's timestamp
-        // granularity (a second or two on some) and keep its ctime: it gets no stamp yet.
-        let settled = Int64(Date().timeIntervalSince1970 * 1e9) - Int64(settleMargin.seconds * 1e9)
+        // granularity and keep its ctime: it gets no stamp yet. A ctime of whole seconds is
+        // taken for a filesystem that keeps no finer ones (FAT's are 2 s).
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        func isSettled(_ change: Int64) -> Bool {
+            let coarse = change % 1_000_000_000 == 0
+            return change < now - Int64((coarse ? max(settleMargin, .seconds(3)) : settleMargin).seconds * 1e9)
+        }
         var found: [String: PhotoIndex.CacheFolderStamp] = [:]
         var visited: Set<String> = []
         var next = start
@@ -126,7 +132,7 @@ public final class CacheCheck: Sendable {
                     result.missing.append(path)
                 }
             }
-            if let status, result.missing.count == missingBefore, status.changeTotalNanoseconds < settled {
+            if let status, result.missing.count == missingBefore, isSettled(status.changeTotalNanoseconds) {
                 found[folder.path] = .init(inode: status.inode, changeNanoseconds: status.changeTotalNanoseconds, files: expected)
             }
             result.checked += expected
