@@ -36,43 +36,23 @@ public struct JXLContainer: Sendable, Equatable {
             return container
         }
         container.isContainer = true
-        var offset: Int64 = 0
-        var boxes = 0
-        while offset < reader.size {
-            boxes += 1
-            guard boxes <= 10_000 else {
-                container.warnings.append("boxes after the first 10,000 are not read")
-                break
-            }
-            guard let header = try? reader.readExactly(at: offset, count: min(16, Int(reader.size - offset)), what: "box"),
-                  header.count >= 8
-            else { throw JXLError(.truncated, "the file ends inside a box header") }
-            var size = Int64(header.bigEndian32(0))
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            var start = offset + 8
-            if size == 1 {
-                guard header.count >= 16 else { throw JXLError(.truncated, "the file ends inside a box header") }
-                size = Int64(truncatingIfNeeded: UInt64(header.bigEndian32(8)) << 32 | UInt64(header.bigEndian32(12)))
-                start += 8
-            } else if size == 0 {
-                size = reader.size - offset
-            }
-            guard size >= start - offset else {
-                throw JXLError(.corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
-            }
-            guard size <= reader.size - offset else {
-                // A file cut short: the decoder says what that costs the image.
-                if type == "jxlc" || type == "jxlp" {
-                    container.addCodestream(type, start..<reader.size)
-                } else {
-                    container.warnings.append("the file ends inside its \"\(type.boxName)\" box")
-                }
-                break
-            }
-            let length = Int(size - (start - offset))
+        let list: ISOBox.List
+        do {
+            list = try reader.boxes()
+        } catch {
+            throw JXLError(.truncated, "the file ends inside a box header")
+        }
+        switch list.stop {
+        case .cutShort: throw JXLError(.truncated, "the file ends inside a box header")
+        case .impossibleSize(let type, let offset, let size):
+            throw JXLError(.corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
+        default: break
+        }
+        for box in list.boxes {
+            let (type, start, length) = (box.type, box.body, Int(box.bodyLength))
             switch type {
             case "jxlc", "jxlp":
-                container.addCodestream(type, start..<(offset + size))
+                container.addCodestream(type, start..<box.end)
             case "Exif", "xml ":
                 container.keep(type, try payload(reader, at: start, count: length, type: type, warnings: &container.warnings))
             case "brob":
@@ -90,7 +70,13 @@ public struct JXLContainer: Sendable, Equatable {
             default:
                 break
             }
-            offset += size
+        }
+        switch list.stop {
+        case .tooMany: container.warnings.append("boxes after the first \(ISOBox.maxBoxes) are not read")
+        // A file cut short: the decoder says what that costs the image.
+        case .overruns(let box) where box.type == "jxlc" || box.type == "jxlp": container.addCodestream(box.type, box.body..<box.end)
+        case .overruns(let box): container.warnings.append("the file ends inside its \"\(box.type.boxName)\" box")
+        default: break
         }
         return container
     }
@@ -125,20 +111,12 @@ public struct JXLContainer: Sendable, Equatable {
         }
         // The Exif box starts with the offset of the TIFF header within the rest.
         guard exif == nil, content.count >= 4 else { return }
-        let skip = Int(content.bigEndian32(0))
+        let skip = Int(content.bigEndian(4))
         guard skip <= content.count - 4 else {
             warnings.append("the Exif box's TIFF offset \(skip) lies outside it")
             return
         }
         exif = Array(content[(4 + skip)...])
-    }
-}
-
-extension Collection<UInt8> where Index == Int {
-    /// The big-endian 32-bit number at `offset` from the start.
-    func bigEndian32(_ offset: Int) -> UInt32 {
-        let base = startIndex + offset
-        return UInt32(self[base]) << 24 | UInt32(self[base + 1]) << 16 | UInt32(self[base + 2]) << 8 | UInt32(self[base + 3])
     }
 }
 

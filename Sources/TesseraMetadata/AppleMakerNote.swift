@@ -1,3 +1,4 @@
+import TesseraSystem
 /// The few facts Tessera reads from an Apple maker note (EXIF tag 0x927C of iPhone photos).
 ///
 /// Its layout, as exiftool documents it: "Apple iOS\0", a version, "MM", then a big-endian IFD

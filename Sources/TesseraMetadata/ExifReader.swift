@@ -1,3 +1,4 @@
+import TesseraSystem
 import CExif
 
 /// The EXIF fields Tessera uses, as libexif reads them from a TIFF structure.

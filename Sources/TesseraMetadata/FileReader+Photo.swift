@@ -36,6 +36,13 @@ extension FileReader {
         do { return try bytes(at: offset, count: count, what: what) } catch { throw PhotoError(error) }
     }
 
+    /// `boxes(from:to:accept:)`, failing as the photo's error.
+    func photoBoxes(
+        from start: Int64 = 0, to limit: Int64? = nil, accept: (ISOBox) -> Bool = { _ in true }
+    ) throws(PhotoError) -> ISOBox.List {
+        do { return try boxes(from: start, to: limit, accept: accept) } catch { throw PhotoError(error) }
+    }
+
     /// `contentHash()`, failing as the photo's error.
     public func photoContentHash() throws(PhotoError) -> UInt64 {
         do { return try contentHash() } catch { throw PhotoError(error) }
@@ -74,29 +81,5 @@ struct ByteCount: CustomStringConvertible {
         }
         if unit == 0 { return "\(bytes) bytes" }
         return value >= 10 ? "\(Int(value.rounded())) \(units[unit])" : "\((value * 10).rounded() / 10) \(units[unit])"
-    }
-}
-
-extension Collection<UInt8> {
-    /// The big-endian unsigned integer in `width` bytes starting `offset` bytes in.
-    func bigEndian(_ width: Int, at offset: Int = 0) -> UInt32 {
-        var value: UInt32 = 0
-        var index = self.index(startIndex, offsetBy: offset)
-        for _ in 0..<width {
-            value = value << 8 | UInt32(self[index])
-            index = self.index(after: index)
-        }
-        return value
-    }
-
-    /// The little-endian unsigned integer in `width` bytes starting `offset` bytes in.
-    func littleEndian(_ width: Int, at offset: Int = 0) -> UInt32 {
-        var value: UInt32 = 0
-        var index = self.index(startIndex, offsetBy: offset)
-        for shift in 0..<width {
-            value |= UInt32(self[index]) << (8 * shift)
-            index = self.index(after: index)
-        }
-        return value
     }
 }

@@ -52,29 +52,18 @@ public struct HEIFHeader: Sendable, Equatable {
     static let maxExif = 4 << 20
 
     public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> HEIFHeader {
-        // Find the top-level meta box; only box headers are read on the way.
-        var offset: Int64 = 0
+        // Find the top-level meta box; only box headers are read on the way, and a box running
+        // past the end ends the search.
+        let list = try bytes.photoBoxes { $0.type != "meta" }
         var meta: [UInt8]?
-        while offset + 8 <= bytes.size, meta == nil {
-            let head = try bytes.photoBytes(at: offset, count: 16)
-            var size = Int64(head.bigEndian(4)), headerSize: Int64 = 8
-            if size == 1 {
-                guard head.count == 16 else { throw PhotoError(.truncated, "file ends inside a box header") }
-                size = Int64(clamping: UInt64(head.bigEndian(4, at: 8)) << 32 | UInt64(head.bigEndian(4, at: 12)))
-                headerSize = 16
-            } else if size == 0 {
-                size = bytes.size - offset
-            }
-            guard size >= headerSize else { throw PhotoError(.corrupt, "box of impossible size \(size)") }
-            // Compared this way round, a claimed size near Int64.max cannot overflow.
-            let fits = size <= bytes.size - offset
-            if String(decoding: head[4..<8], as: UTF8.self) == "meta" {
-                guard size <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(size) bytes") }
-                guard fits else { throw PhotoError(.truncated, "file ends inside the meta box") }
-                meta = Array(try bytes.photoBytes(at: offset + headerSize, count: Int(size - headerSize), what: "the meta box"))
-            }
-            guard fits else { break }  // a box running past the end ends the search
-            offset += size
+        switch list.stop {
+        case .refused(let box):  // the meta box, whole
+            guard box.bodyLength <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(box.bodyLength) bytes") }
+            meta = Array(try bytes.photoBytes(at: box.body, count: Int(box.bodyLength), what: "the meta box"))
+        case .overruns(let box) where box.type == "meta":
+            throw PhotoError(.truncated, "file ends inside the meta box")
+        case .impossibleSize(_, _, let size): throw PhotoError(.corrupt, "box of impossible size \(size)")
+        default: break
         }
         guard let meta, meta.count >= 4 else { throw PhotoError(.corrupt, "no meta box: not a HEIF image") }
         let parsed = try Meta(meta.dropFirst(4))  // after the FullBox version and flags
@@ -364,25 +353,15 @@ private struct Box {
     var type: String
     var body: ArraySlice<UInt8>
 
+    /// The boxes that fill `data`, all of them whole.
     static func children(of data: ArraySlice<UInt8>) throws(PhotoError) -> [Box] {
-        var boxes: [Box] = []
-        var index = data.startIndex
-        while data.endIndex - index >= 8 {
-            var size = Int(data[index...].bigEndian(4)), header = 8
-            if size == 1 {
-                guard data.endIndex - index >= 16 else { throw PhotoError(.corrupt, "box header cut short") }
-                let large = UInt64(data[(index + 8)...].bigEndian(4)) << 32 | UInt64(data[(index + 12)...].bigEndian(4))
-                size = Int(clamping: large)
-                header = 16
-            } else if size == 0 {
-                size = data.endIndex - index
-            }
-            guard size >= header, size <= data.endIndex - index else { throw PhotoError(.corrupt, "box overruns its parent") }
-            let type = String(decoding: data[(index + 4)..<(index + 8)], as: UTF8.self)
-            boxes.append(Box(type: type, body: data[(index + header)..<(index + size)]))
-            index += size
+        let list = ISOBox.list(in: data)
+        switch list.stop {
+        case nil, .cutShort: break  // fewer than 8 bytes left over: padding
+        case .impossibleSize, .overruns: throw PhotoError(.corrupt, "box overruns its parent")
+        case .tooMany, .refused: throw PhotoError(.unsupported, "more than \(ISOBox.maxBoxes) boxes in one")
         }
-        return boxes
+        return list.boxes.map { Box(type: $0.type, body: $0.body(in: data)) }
     }
 }
 

@@ -1,3 +1,4 @@
+import TesseraSystem
 import TesseraJXL
 
 /// The container format of a file, decided by its magic bytes, never by its name: a photo's,
@@ -60,7 +61,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         ]
         if rawMagic.contains(where: { bytes.starts(with: $0) }) { return .raw }
         if bytes.count >= 14 && bytes[6..<14].elementsEqual(Array("HEAPCCDR".utf8)) { return .raw }
-        if let brands = ISOBMFF.brands(bytes) {
+        if let brands = ISOBox.brands(bytes) {
             if brands.first == "crx " { return .raw }  // Canon CR3
             // The major brand and the compatible ones (ISO/IEC 23008-12 Annex B, AV1-ISOBMFF).
             if brands.contains(where: { ["avif", "avis"].contains($0) }) && !brands.contains("heic") { return .avif }

@@ -29,8 +29,6 @@ enum MotionPhoto {
         var microVideoOffset: Int64?
     }
 
-    /// The most boxes followed from the MP4's start.
-    static let maxBoxes = 256
     /// The top-level boxes of an MP4 (ISO/IEC 14496-12); a trailer after it (Samsung's `sefd`)
     /// is not one.
     static let topLevelBoxes: Set<String> = [
@@ -45,7 +43,7 @@ enum MotionPhoto {
         for candidate in candidates {
             var start = candidate
             // Samsung wraps the MP4 of a HEIC in a top-level `mpvd` box.
-            if let (_, _, type) = box(reader, at: start), type == "mpvd" { start += 8 }
+            if reader.box(at: start)?.type == "mpvd" { start += 8 }
             if let video = mp4(reader, at: start, end: reader.size) { return (video, nil) }
         }
         return (nil, "the XMP says this is a motion photo, but no MP4 starts where it says (offset \(candidates[0]))")
@@ -89,42 +87,14 @@ enum MotionPhoto {
     /// The MP4 whose `ftyp` starts at `start`: its top-level boxes up to `end` or the first bytes
     /// that are not one, with a `moov` among them; nil otherwise.
     private static func mp4(_ reader: borrowing FileReader, at start: Int64, end limit: Int64) -> EmbeddedVideo? {
-        guard let (size, _, type) = box(reader, at: start), type == "ftyp", (8...4096).contains(size) else { return nil }
-        var end = start
-        var movie: MovieBox?
-        for _ in 0..<maxBoxes {
-            // Compared as `size <= limit - end`: a claimed size near Int64.max cannot overflow.
-            guard end < limit, let (size, header, type) = box(reader, at: end), topLevelBoxes.contains(type), size >= header,
-                  size <= limit - end
-            else { break }
-            if type == "moov", movie == nil {
-                // Its facts are a bonus: a movie box too large or unreadable still marks a video.
-                let body = size <= MovieBox.maxSize ? try? reader.read(at: end + header, count: Int(size - header)) : nil
-                movie = MovieBox(body.map { $0[...] } ?? [])
-            }
-            end += size
-        }
-        return movie.map { EmbeddedVideo(offset: start, length: end - start, duration: $0.duration, codec: $0.codec) }
-    }
-
-    /// The size (a 64-bit size read; 0 meaning "to the end"), header length and type of the box
-    /// at `offset`; nil when the bytes there are not a box header.
-    private static func box(_ reader: borrowing FileReader, at offset: Int64) -> (size: Int64, header: Int64, type: String)? {
-        guard offset >= 0, offset <= reader.size - 8, let header = try? reader.read(at: offset, count: 16), header.count >= 8 else {
-            return nil
-        }
-        let type = header[4..<8]
-        guard type.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        var size = Int64(header.bigEndian(4)), length: Int64 = 8
-        if size == 1 {
-            length = 16
-            guard header.count >= 16 else { return nil }
-            // A size past Int64.max is no box in any file.
-            size = Int64(clamping: UInt64(header.bigEndian(4, at: 8)) << 32 | UInt64(header.bigEndian(4, at: 12)))
-        } else if size == 0 {
-            size = reader.size - offset
-        }
-        return (size, length, String(decoding: type, as: UTF8.self))
+        guard let list = try? reader.boxes(from: start, to: limit, accept: { topLevelBoxes.contains($0.type) }),
+              let first = list.boxes.first, first.type == "ftyp", (8...4096).contains(first.end - first.start),
+              let moov = list.first("moov"), let end = list.boxes.last?.end
+        else { return nil }
+        // Its facts are a bonus: a movie box too large or unreadable still marks a video.
+        let body = moov.bodyLength <= MovieBox.maxSize ? try? reader.read(at: moov.body, count: Int(moov.bodyLength)) : nil
+        let movie = MovieBox(body.map { $0[...] } ?? [])
+        return EmbeddedVideo(offset: start, length: end - start, duration: movie.duration, codec: movie.codec)
     }
 }
 
@@ -180,21 +150,6 @@ struct MovieBox {
     }
 
     private static func children(_ data: ArraySlice<UInt8>) -> [(type: String, body: ArraySlice<UInt8>)] {
-        var found: [(String, ArraySlice<UInt8>)] = []
-        var index = data.startIndex
-        while data.endIndex - index >= 8, found.count < MotionPhoto.maxBoxes {
-            var size = Int(data.bigEndian(4, at: index - data.startIndex)), header = 8
-            if size == 1, data.endIndex - index >= 16 {
-                size = Int(clamping: UInt64(data.bigEndian(4, at: index - data.startIndex + 8)) << 32
-                    | UInt64(data.bigEndian(4, at: index - data.startIndex + 12)))
-                header = 16
-            } else if size == 0 {
-                size = data.endIndex - index
-            }
-            guard size >= header, size <= data.endIndex - index else { break }
-            found.append((String(decoding: data[(index + 4)..<(index + 8)], as: UTF8.self), data[(index + header)..<(index + size)]))
-            index += size
-        }
-        return found
+        ISOBox.list(in: data).boxes.map { ($0.type, $0.body(in: data)) }
     }
 }

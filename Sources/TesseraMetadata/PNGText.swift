@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// A PNG's `tEXt` chunks, read and written at the chunk level without decoding its image: how
 /// a freedesktop thumbnail carries its URI and modification time.
 ///
@@ -5,13 +7,12 @@
 /// bytes, a NUL, and Latin-1 text; every chunk is its length (4 bytes, big-endian), its type,
 /// its data and the CRC-32 of type and data.
 public enum PNGText {
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// `png` with its `tEXt` chunks replaced by `entries`, in order, right after its header; nil
     /// when `png` is not a well-formed PNG or an entry cannot be written as Latin-1.
     public static func replacing(_ entries: [(key: String, value: String)], in png: [UInt8]) -> [UInt8]? {
         guard let chunks = chunks(of: png), chunks.first?.type == "IHDR" else { return nil }
-        var output = signature
+        var output = PNGHeader.signature
         for (index, chunk) in chunks.enumerated() where chunk.type != "tEXt" {
             output += png[chunk.range]
             guard index == 0 else { continue }
@@ -48,15 +49,15 @@ public enum PNGText {
 
     /// Every chunk up to `IEND`, each checked against its CRC; nil when any is cut or damaged.
     private static func chunks(of png: [UInt8]) -> [Chunk]? {
-        guard png.starts(with: signature) else { return nil }
+        guard png.starts(with: PNGHeader.signature) else { return nil }
         var chunks: [Chunk] = []
-        var at = signature.count
+        var at = PNGHeader.signature.count
         while at + 12 <= png.count {
-            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            let length = Int(png.bigEndian(4, at: at))
             guard length <= png.count - at - 12 else { return nil }
             let type = String(decoding: png[at + 4..<at + 8], as: UTF8.self)
             let end = at + 12 + length
-            let crc = png[end - 4..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let crc = png.bigEndian(4, at: end - 4)
             guard Inflate.crc32(png[at + 4..<end - 4]) == crc else { return nil }
             chunks.append(Chunk(type: type, range: at..<end, data: at + 8..<end - 4))
             if type == "IEND" { return chunks }

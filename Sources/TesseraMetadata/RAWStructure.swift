@@ -40,7 +40,7 @@ struct RAWStructure {
 
     static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> RAWStructure {
         let prefix = bytes.prefix
-        if let brands = ISOBMFF.brands(prefix), brands.first == "crx " {
+        if let brands = ISOBox.brands(prefix), brands.first == "crx " {
             return try cr3(bytes)
         }
         var structure = RAWStructure()
@@ -155,7 +155,7 @@ struct RAWStructure {
         let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
         let xmp: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
         let preview: [UInt8] = [0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16]
-        let topLevel = try boxes(in: bytes, from: 0, to: bytes.size)
+        let topLevel = try bytes.photoBoxes().boxes
         // The box after the last whole one, when the file ends inside it: a preview box cut short.
         let after = topLevel.last?.end ?? 0
         if after <= bytes.size - 24, let head = try? bytes.photoBytes(at: after, count: 24), head.count == 24,
@@ -166,11 +166,11 @@ struct RAWStructure {
         for box in topLevel {
             switch box.type {
             case "moov":
-                for inner in try boxes(in: bytes, from: box.body, to: box.end) where inner.type == "uuid" {
+                for inner in try bytes.photoBoxes(from: box.body, to: box.end).boxes where inner.type == "uuid" {
                     guard inner.end - inner.body >= 16,
                           try bytes.photoBytes(at: inner.body, count: 16).elementsEqual(canon)
                     else { continue }
-                    for item in try boxes(in: bytes, from: inner.body + 16, to: inner.end) {
+                    for item in try bytes.photoBoxes(from: inner.body + 16, to: inner.end).boxes {
                         let length = item.end - item.body
                         switch item.type {
                         case "CMT1" where length <= maxMetadata:
@@ -192,7 +192,7 @@ struct RAWStructure {
                     structure.xmp = Array(try bytes.photoBytes(at: box.body + 16, count: Int(box.end - box.body - 16), what: "the XMP box"))
                 } else if id == preview {
                     // An 8-byte field, then the PRVW box: 6 bytes, width, height, 2 bytes, JPEG length, the JPEG.
-                    for item in try boxes(in: bytes, from: box.body + 24, to: box.end) where item.type == "PRVW" && item.end - item.body > 16 {
+                    for item in try bytes.photoBoxes(from: box.body + 24, to: box.end).boxes where item.type == "PRVW" && item.end - item.body > 16 {
                         let head = try bytes.photoBytes(at: item.body, count: 16, what: "the PRVW box")
                         try structure.consider(item.body + 16, Int(head.bigEndian(4, at: 12)), in: bytes)
                     }
@@ -208,33 +208,6 @@ struct RAWStructure {
             }
         }
         return structure
-    }
-
-    struct BoxHeader {
-        var type: String
-        var body: Int64
-        var end: Int64
-    }
-
-    /// The boxes between `start` and `end`; a box running past `end` ends the list.
-    static func boxes(in bytes: borrowing FileReader, from start: Int64, to end: Int64) throws(PhotoError) -> [BoxHeader] {
-        var found: [BoxHeader] = []
-        var offset = start
-        while offset + 8 <= end, found.count < 1000 {
-            let head = try bytes.photoBytes(at: offset, count: Int(min(16, end - offset)))
-            var size = Int64(head.bigEndian(4)), header: Int64 = 8
-            if size == 1, head.count == 16 {
-                size = Int64(clamping: UInt64(head.bigEndian(4, at: 8)) << 32 | UInt64(head.bigEndian(4, at: 12)))
-                header = 16
-            } else if size == 0 {
-                size = end - offset
-            }
-            guard size >= header, size <= end - offset else { break }
-            found.append(BoxHeader(type: String(decoding: head[head.startIndex + 4..<head.startIndex + 8], as: UTF8.self),
-                                   body: offset + header, end: offset + size))
-            offset += size
-        }
-        return found
     }
 }
 
