@@ -7,7 +7,7 @@
     (default --files/10 and --files; the million-photo run is `--steps 100000,1000000`), each
     scanned into a fresh index and cache: the first scan's time, CPU time a photo (user and
     system, all threads) and peak RSS, an unchanged rescan
-    against `find ROOT -printf '%i %s %T@\\n'` over the same tree (best of 3), `list --limit 50`
+    against `find ROOT -printf '%i %s %T@\\n'` over the same tree (best of 5 rescans, of 3 finds), `list --limit 50`
     and a layout of the newest 1,000 photos on that index, how long the library took to
     generate, disk use, and the most entries in one cache directory.
 
@@ -111,7 +111,9 @@ def libraries(tessera, steps, work):
         index, cache = str(store / "index.sqlite"), str(store / "cache")
         scan, cpu, scan_rss = timed([tessera, "scan", str(root), "--index", index, "--cache", cache])
         find, _ = measure(f"find '{root}' -printf '%i %s %T@\\n' >/dev/null", repeat=3, shell=True)
-        rescan, rescan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=3)
+        # Best of 5: the first rescans after a first scan also list the cache folders it wrote (as
+        # much of them as the walk leaves time for), and stamp them; later ones only stat them.
+        rescan, rescan_rss = measure([tessera, "scan", str(root), "--index", index, "--cache", cache], repeat=5)
         listed, _ = measure([tessera, "list", "--index", index, "--limit", "50"], repeat=3)
         laid, _ = measure([tessera, "layout", "--index", index, "--limit", "1000", "--width", "1280"], repeat=3)
         print(f"    {count:>9} {generated:>7.1f} {scan:>8.1f} {count / scan:>8.0f} {cpu / count * 1000:>7.2f} {scan_rss:>9.1f} {find:>7.3f} "
