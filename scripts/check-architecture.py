@@ -3,6 +3,8 @@
 
 - The import table between the `imports` markers equals the modules each Sources/ folder
   imports (Foundation, Synchronization, Dispatch and SystemPackage left out).
+- Imports point down: each module imports only modules of a lower rank (the table's `rank`
+  column; 0 is the bottom).
 - No module but TesseraSystem writes files through Foundation.
 - No production module imports TesseraTestSupport, and only the executable TesseraSamples.
 
@@ -33,22 +35,27 @@ def actual_imports():
 
 
 def documented_imports():
+    """The table's imports and ranks, by module."""
     text = (ROOT / "docs/ARCHITECTURE.md").read_text()
     match = re.search(r"<!-- imports: begin -->(.*?)<!-- imports: end -->", text, re.S)
     if not match:
         sys.exit("docs/ARCHITECTURE.md: no import table between <!-- imports: begin --> and <!-- imports: end -->")
-    modules = {}
+    modules, ranks = {}, {}
     for line in match.group(1).splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) != 2 or cells[0] in ("module", "---"):
+        if len(cells) != 3 or cells[0] in ("module", "---"):
             continue
-        modules[cells[0]] = {name.strip() for name in cells[1].split(",") if name.strip()}
-    return modules
+        if not cells[1].isdigit():
+            sys.exit(f"docs/ARCHITECTURE.md: {cells[0]}: rank {cells[1]!r} is not a number")
+        ranks[cells[0]] = int(cells[1])
+        modules[cells[0]] = {name.strip() for name in cells[2].split(",") if name.strip()}
+    return modules, ranks
 
 
 def main():
     problems = []
-    actual, documented = actual_imports(), documented_imports()
+    actual = actual_imports()
+    documented, ranks = documented_imports()
     for module in sorted(set(actual) | set(documented)):
         if module not in documented:
             problems.append(f"{module}: not in the import table")
@@ -60,6 +67,10 @@ def main():
                 problems.append(f"{module} imports {', '.join(sorted(extra))}, which the table does not say")
             if missing:
                 problems.append(f"{module} no longer imports {', '.join(sorted(missing))}, which the table says")
+    for module, names in sorted(actual.items()):
+        for name in sorted(names & set(ranks)):
+            if module in ranks and ranks[name] >= ranks[module]:
+                problems.append(f"{module} (rank {ranks[module]}) imports {name} (rank {ranks[name]}): imports point down")
     for module, names in actual.items():
         if "TesseraTestSupport" in names:
             problems.append(f"{module} imports TesseraTestSupport, which serves tests only")
