@@ -155,12 +155,13 @@ public struct Configuration: Sendable {
     /// that is not is named by line and column).
     static func text(of file: FilePath) throws(ConfigurationError) -> String {
         let opened: RegularFile
-        do throws(FileAccessError) {
+        do throws(FileReadError) {
             opened = try RegularFile(opening: file)
         } catch {
-            switch error {
-            case .notRegularFile(_, let type): throw ConfigurationError(file: file, key: nil, "is \(type), not a configuration file")
+            switch error.kind {
+            case .notRegularFile(let type): throw ConfigurationError(file: file, key: nil, "is \(type), not a configuration file")
             case .system(let error): throw ConfigurationError(file: file, key: nil, error.reason)
+            case .truncated(let what): throw ConfigurationError(file: file, key: nil, "ends inside \(what)")
             }
         }
         let read = Result { () throws(SystemError) in try opened.contents(limit: 1 << 20) }

@@ -180,7 +180,7 @@ extension LibraryScanner {
                 for event in chunk where !handle(event) { break handing }
             }
             if let failure {
-                throw ScanError(index: failure, "cannot read the index: \(failure)")
+                throw ScanError(readingIndex: failure)
             }
         }
     }

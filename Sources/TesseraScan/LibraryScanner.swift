@@ -120,7 +120,7 @@ public final class LibraryScanner: Sendable {
         do throws(IndexError) {
             scan = try index.beginScan(roots: roots.paths, full: full)
         } catch {
-            throw ScanError(index: error, "cannot write the index: \(error)")
+            throw ScanError(writingIndex: error)
         }
         let cache = RenditionCache(root: configuration.cache)
         let redated = try resolveDatesIfTheTimeZoneChanged()
@@ -179,7 +179,7 @@ public final class LibraryScanner: Sendable {
                             attempt += 1
                             continue
                         } catch {
-                            tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
+                            tally.fail(ScanError(writingIndex: error))
                         }
                         break
                     }
@@ -212,7 +212,7 @@ public final class LibraryScanner: Sendable {
                     desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
                     outcomes: outcomes)
             } catch {
-                tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+                tally.fail(ScanError(readingIndex: error))
             }
         }
         if let cacheCheck, let checking {
@@ -225,7 +225,7 @@ public final class LibraryScanner: Sendable {
                         cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
                         outcomes: outcomes)
                 } catch {
-                    tally.fail(ScanError(index: error, "cannot read the index: \(error)"))
+                    tally.fail(ScanError(readingIndex: error))
                 }
             }
         }
@@ -271,7 +271,7 @@ public final class LibraryScanner: Sendable {
                         retireUnconfigured: requested == nil && configuration.rootsFromFile && offline.isEmpty)
                 }
             } catch {
-                tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
+                tally.fail(ScanError(writingIndex: error))
             }
         }
         // Cache files are deleted only now, with no worker writing: see `removeCacheOrphans`.
@@ -289,7 +289,7 @@ public final class LibraryScanner: Sendable {
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.
             logger.error("cannot record the end of scan \(scan.id): \(error)")
-            tally.fail(ScanError(index: error, "cannot write the index: \(error)"))
+            tally.fail(ScanError(writingIndex: error))
         }
         progress.update { $0.phase = .finished }
         if let failure = tally.failure {
@@ -317,7 +317,7 @@ extension LibraryScanner {
             }
             return changed
         } catch {
-            throw ScanError(index: error, "cannot write the index: \(error)")
+            throw ScanError(writingIndex: error)
         }
     }
 
@@ -344,7 +344,7 @@ extension LibraryScanner {
                 logger.warning("the index file was damaged (\(problems.count) problems, such as: \(problems[0])); its lookup tables were rebuilt from its rows")
             }
         } catch {
-            throw ScanError(index: error, error.description)
+            throw ScanError(error.code == .full ? .diskFull : .index, error.description)
         }
     }
 }

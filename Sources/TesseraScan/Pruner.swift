@@ -54,7 +54,7 @@ public struct Pruner {
             }
             return missing.count
         } catch {
-            throw ScanError(index: error, "cannot write the index: \(error)")
+            throw ScanError(writingIndex: error)
         }
     }
 

@@ -42,7 +42,7 @@ struct RootPlan {
                 do throws(IndexError) {
                     indexed = try index.hasFiles(under: absolute)
                 } catch {
-                    throw ScanError(index: error, "cannot read the index: \(error)")
+                    throw ScanError(readingIndex: error)
                 }
                 guard indexed else { throw ScanError(.missingRoot, "\(root): \(reason)") }
                 offline.append((absolute, reason))

@@ -32,9 +32,14 @@ public struct ScanError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// An index failure, keeping "disk full" apart from the rest.
-    public init(index error: IndexError, _ message: String) {
-        self.init(error.code == .full ? .diskFull : .index, message)
+    /// A failure to read the index, keeping "disk full" apart from the rest.
+    public init(readingIndex error: IndexError) {
+        self.init(error.code == .full ? .diskFull : .index, "cannot read the index: \(error)")
+    }
+
+    /// A failure to write the index, keeping "disk full" apart from the rest.
+    public init(writingIndex error: IndexError) {
+        self.init(error.code == .full ? .diskFull : .index, "cannot write the index: \(error)")
     }
 
     public var description: String { message }

@@ -64,10 +64,7 @@ public struct FileReader: ~Copyable {
         do {
             file = try RegularFile(opening: path, followSymlinks: followSymlinks)
         } catch {
-            switch error {
-            case .notRegularFile(_, let type): throw failure(FileReadError(path: path, .notRegularFile(type)))
-            case .system(let error): throw failure(FileReadError(path: path, .system(error)))
-            }
+            throw failure(error)
         }
         let status = file.status
         var reader = FileReader(

@@ -1,21 +1,6 @@
 import Glibc
 public import SystemPackage
 
-/// Why a path could not be opened as a regular file.
-public enum FileAccessError: Error, Sendable, CustomStringConvertible {
-    /// A system call failed.
-    case system(SystemError)
-    /// The path names something else: a FIFO, a device, a directory, a link not followed.
-    case notRegularFile(FilePath, FileType)
-
-    public var description: String {
-        switch self {
-        case .system(let error): error.description
-        case .notRegularFile(let path, let type): "\(path): not a regular file (\(type))"
-        }
-    }
-}
-
 /// A regular file open for reading; the descriptor is closed when the value goes away.
 ///
 /// Opening never blocks: the file is opened with `O_NONBLOCK` (a FIFO would otherwise
@@ -30,28 +15,28 @@ public final class RegularFile: Sendable {
     /// Opens `path` for reading.
     ///
     /// - Parameter followSymlinks: false refuses a symbolic link at `path` itself.
-    /// - Throws: `FileAccessError.notRegularFile` for anything but a regular file.
-    public init(opening path: FilePath, followSymlinks: Bool = true) throws(FileAccessError) {
+    /// - Throws: `FileReadError` of kind `notRegularFile` for anything but a regular file.
+    public init(opening path: FilePath, followSymlinks: Bool = true) throws(FileReadError) {
         var flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
         if !followSymlinks { flags |= O_NOFOLLOW }
         let descriptor: Int32
         do {
             descriptor = try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, flags) } }
         } catch where error.errno == .tooManySymbolicLinkLevels && !followSymlinks {
-            throw .notRegularFile(path, .symbolicLink)
+            throw FileReadError(path: path, .notRegularFile(.symbolicLink))
         } catch {
-            throw .system(error)
+            throw FileReadError(path: path, .system(error))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let error = SystemError("stat", path: path, Errno(rawValue: errno))
             close(descriptor)
-            throw .system(error)
+            throw FileReadError(path: path, .system(error))
         }
         let status = FileStatus(info)
         guard status.type == .regular else {
             close(descriptor)
-            throw .notRegularFile(path, status.type)
+            throw FileReadError(path: path, .notRegularFile(status.type))
         }
         self.path = path
         self.status = status
