@@ -95,7 +95,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
-            dependencies: ["CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraJXL", "TesseraMetadata", "TesseraSystem", "TesseraVideo"],
+            dependencies: [
+                "CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraJXL", "TesseraMetadata", "TesseraSystem",
+                "TesseraVideo",
+            ],
             swiftSettings: swiftSettings),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -113,6 +116,12 @@ let package = Package(
             name: "TesseraAlbum",
             dependencies: ["TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
             resources: [.embedInCode("Resources/album.css"), .embedInCode("Resources/album.js")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraReport",
+            dependencies: [
+                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraVideo",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraConfiguration",
@@ -144,8 +153,9 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraImage", "TesseraIndex", "TesseraLayout",
-                "TesseraMetadata", "TesseraSamples", "TesseraScan", "TesseraSystem",
+                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraImage", "TesseraIndex",
+                "TesseraLayout",
+                "TesseraMetadata", "TesseraReport", "TesseraSamples", "TesseraScan", "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -165,19 +175,24 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport", "TesseraVideo"],
+            dependencies: [
+                "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                "TesseraVideo",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraIndexTests",
             dependencies: [
-                "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraAlbumTests",
             dependencies: [
-                "TesseraAlbum", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples",
+                "TesseraAlbum", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                "TesseraSamples",
                 "TesseraScan", "TesseraSystem", "TesseraTestSupport",
             ],
             swiftSettings: swiftSettings),
@@ -192,14 +207,16 @@ let package = Package(
         .testTarget(
             name: "TesseraScanTests",
             dependencies: [
-                "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples",
+                "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage", "TesseraMetadata",
+                "TesseraSamples",
                 "TesseraSystem", "TesseraTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraDaemonTests",
             dependencies: [
-                "TesseraDaemon", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraScan", "TesseraSamples",
+                "TesseraDaemon", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraScan",
+                "TesseraSamples",
                 "TesseraSystem", "TesseraTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
@@ -207,7 +224,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraCLITests",
-            dependencies: ["TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: [
+                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraTestSupport",
+            ],
             swiftSettings: swiftSettings),
     ]
 )

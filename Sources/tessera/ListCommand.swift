@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraConfiguration
 import TesseraIndex
 import TesseraMetadata
+import TesseraReport
 import TesseraSystem
-import TesseraConfiguration
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
 struct ListCommand: ParsableCommand {
@@ -38,7 +39,9 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Only photos with this keyword, in any case; a level of a hierarchical keyword matches too.")
     var keyword: String?
 
-    @Option(help: "Only stills (photo) or only videos (video).", completion: .list(PhotoIndex.PhotoQuery.Media.allCases.map(\.rawValue)))
+    @Option(
+        help: "Only stills (photo) or only videos (video).",
+        completion: .list(PhotoIndex.PhotoQuery.Media.allCases.map(\.rawValue)))
     var kind: PhotoIndex.PhotoQuery.Media?
 
     func validate() throws {
@@ -58,7 +61,9 @@ struct ListCommand: ParsableCommand {
         let records: [PhotoRecord]
         do {
             records = try index.photos(
-                .init(albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
+                .init(
+                    albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing)
+            )
         } catch {
             throw CLIError("\(error)")
         }
@@ -67,8 +72,12 @@ struct ListCommand: ParsableCommand {
             return
         }
         guard !records.isEmpty else {
-            let what = listing == .errors ? "No file has an error" : listing == .unsupported ? "No unsupported file"
-                : kind == .video ? "No video" : "No photo"
+            let what =
+                listing == .errors
+                ? "No file has an error"
+                : listing == .unsupported
+                    ? "No unsupported file"
+                    : kind == .video ? "No video" : "No photo"
             printError(album.map { "\(what) in album \($0)." } ?? "\(what) in \(configuration.index).")
             return
         }
@@ -84,7 +93,8 @@ struct ListCommand: ParsableCommand {
             let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")
             return [
                 date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
-                record.format.rawValue + (record.video?.duration.map { String(format: " %.1f s", $0) } ?? ""), record.path.string,
+                record.format.rawValue + (record.video?.duration.map { String(format: " %.1f s", $0) } ?? ""),
+                record.path.string,
             ]
         }
         return align(rows)
@@ -98,15 +108,23 @@ struct ListCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         if json {
-            struct Album: Encodable { var id: Int64; var name: String; var path: String; var photos: Int; var newest, oldest: String? }
-            try printJSON((albums.map {
-                Album(id: $0.id, name: $0.name, path: $0.path.string, photos: $0.photoCount, newest: $0.newestCapturedAt, oldest: $0.oldestCapturedAt)
-            }))
+            struct Album: Encodable {
+                var id: Int64; var name: String; var path: String; var photos: Int; var newest, oldest: String?
+            }
+            try printJSON(
+                (albums.map {
+                    Album(
+                        id: $0.id, name: $0.name, path: $0.path.string, photos: $0.photoCount,
+                        newest: $0.newestCapturedAt, oldest: $0.oldestCapturedAt)
+                }))
             return
         }
         guard !albums.isEmpty else { return printError("No album in the index yet.") }
         let rows = albums.map { album in
-            [String(album.id), Wording.count(album.photoCount, "photo"), String((album.newestCapturedAt ?? "").prefix(10)), album.path.string]
+            [
+                String(album.id), Wording.count(album.photoCount, "photo"),
+                String((album.newestCapturedAt ?? "").prefix(10)), album.path.string,
+            ]
         }
         for line in Self.align(rows) { print(TerminalText.escaped(line)) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraReport
 import TesseraSystem
 
 /// Writes one line to standard error, with control characters escaped.
@@ -13,6 +14,7 @@ func printJSON(_ value: some Encodable) throws {
 
 /// Prints a JSON array one element at a time, as `printJSON` prints the whole array, so that a
 /// command given a million files neither holds all their reports nor waits to print the first.
+///
 /// It writes standard output itself: nothing else may print until `finish()`.
 struct JSONArrayPrinter {
     private var count = 0

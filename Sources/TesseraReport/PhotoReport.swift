@@ -1,6 +1,7 @@
 import Foundation
 public import SystemPackage
 import TesseraImage
+public import TesseraIndex
 public import TesseraMetadata
 import TesseraSystem
 import TesseraVideo
@@ -76,9 +77,12 @@ public struct PhotoReport: Encodable, Sendable {
         do throws(PhotoError) {
             let sidecarPath = sidecars.sidecar(of: path)
             let sidecar = sidecarPath.flatMap(Sidecar.read(at:))
-            var report = PhotoReport(path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
+            var report = PhotoReport(
+                path: path, metadata: try MetadataReader.read(at: path, sidecar: sidecar, context: context))
             report.annotations.sidecar = sidecar?.name
-            if sidecar == nil, let name = sidecarPath?.lastComponent?.string { report.warnings.append(Sidecar.unreadable(name)) }
+            if sidecar == nil, let name = sidecarPath?.lastComponent?.string {
+                report.warnings.append(Sidecar.unreadable(name))
+            }
             return report
         } catch {
             let prefix = (try? FileReader.withPhoto(at: path) { $0.prefix }) ?? []
@@ -155,7 +159,8 @@ public struct PhotoReport: Encodable, Sendable {
         album = record.albumName
         livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
         let squares = record.renditions.filter { $0.spec.kind == .square }
-        thumbnails = Dictionary(squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+        thumbnails = Dictionary(
+            squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
         renditions = record.renditions.map {
             Rendition(
                 kind: $0.spec.kind.rawValue, size: $0.spec.size, width: $0.width, height: $0.height, bytes: $0.bytes,
@@ -174,8 +179,10 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, motion, livePhotoVideo, contentIdentifier, width, height, orientation, displayWidth, displayHeight, capturedAt
-        case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm, gps
+        case path, pathBase64, format, kind, video, motion, livePhotoVideo, contentIdentifier, width, height,
+            orientation, displayWidth, displayHeight, capturedAt
+        case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm,
+            gps
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }

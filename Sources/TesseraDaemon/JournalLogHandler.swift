@@ -22,14 +22,15 @@ public struct JournalLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let line: String
         if journal {
-            let priority = switch event.level {
-            case .trace, .debug: 7
-            case .info: 6
-            case .notice: 5
-            case .warning: 4
-            case .error: 3
-            case .critical: 2
-            }
+            let priority =
+                switch event.level {
+                case .trace, .debug: 7
+                case .info: 6
+                case .notice: 5
+                case .warning: 4
+                case .error: 3
+                case .critical: 2
+                }
             line = "<\(priority)>\(TerminalText.escaped(event.message.description))\n"
         } else {
             line = "\(Date().formatted(.iso8601)) \(event.level): \(TerminalText.escaped(event.message.description))\n"

@@ -7,9 +7,9 @@ import Foundation
 /// Foundation's `JSONEncoder` writes the same text (but for empty containers) at about 20 µs a
 /// photo report; this encoder builds a small tree of already-escaped scalars and writes it out
 /// in a few, so `inspect` and `list` on a whole library spend their time reading photos.
-enum JSONText {
+public enum JSONText {
     /// `value` as JSON text, its inner lines indented as if it stood `depth` levels deep.
-    static func encode(_ value: some Encodable, depth: Int = 0) throws -> [UInt8] {
+    public static func encode(_ value: some Encodable, depth: Int = 0) throws -> [UInt8] {
         var output: [UInt8] = []
         write(try node(for: value, codingPath: []), into: &output, depth: depth)
         return output
@@ -18,7 +18,9 @@ enum JSONText {
     fileprivate static func node<Value: Encodable>(for value: Value, codingPath: [any CodingKey]) throws -> Node {
         // Comparing types first spares the casts for every other value.
         if Value.self == Date.self, let date = value as? Date { return Node(scalar: quoted(date.formatted(.iso8601))) }
-        if Value.self == Data.self, let data = value as? Data { return Node(scalar: quoted(data.base64EncodedString())) }
+        if Value.self == Data.self, let data = value as? Data {
+            return Node(scalar: quoted(data.base64EncodedString()))
+        }
         if Value.self == URL.self, let url = value as? URL { return Node(scalar: quoted(url.absoluteString)) }
         let encoder = TreeEncoder(codingPath: codingPath)
         try value.encode(to: encoder)
@@ -84,9 +86,12 @@ enum JSONText {
     }
 
     /// A number as Foundation writes it: the shortest text that reads back the same, without ".0".
-    fileprivate static func number(_ value: some BinaryFloatingPoint & LosslessStringConvertible, codingPath: [any CodingKey]) throws -> String {
+    fileprivate static func number(
+        _ value: some BinaryFloatingPoint & LosslessStringConvertible, codingPath: [any CodingKey]
+    ) throws -> String {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is not a JSON number"))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPath, debugDescription: "\(value) is not a JSON number"))
         }
         let text = value.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
@@ -174,8 +179,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, N
     mutating func encodeNil(forKey key: Key) { node.set(Node(scalar: "null"), for: key.stringValue) }
     mutating func encode(_ value: Bool, forKey key: Key) { node.set(node(value), for: key.stringValue) }
     mutating func encode(_ value: String, forKey key: Key) { node.set(node(value), for: key.stringValue) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { node.set(try node(value, at: key), for: key.stringValue) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { node.set(try node(value, at: key), for: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        node.set(try node(value, at: key), for: key.stringValue)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        node.set(try node(value, at: key), for: key.stringValue)
+    }
     mutating func encode(_ value: Int, forKey key: Key) { node.set(node(value), for: key.stringValue) }
     mutating func encode(_ value: Int8, forKey key: Key) { node.set(node(value), for: key.stringValue) }
     mutating func encode(_ value: Int16, forKey key: Key) { node.set(node(value), for: key.stringValue) }
@@ -186,9 +195,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, N
     mutating func encode(_ value: UInt16, forKey key: Key) { node.set(node(value), for: key.stringValue) }
     mutating func encode(_ value: UInt32, forKey key: Key) { node.set(node(value), for: key.stringValue) }
     mutating func encode(_ value: UInt64, forKey key: Key) { node.set(node(value), for: key.stringValue) }
-    mutating func encode(_ value: some Encodable, forKey key: Key) throws { node.set(try node(value, at: key), for: key.stringValue) }
+    mutating func encode(_ value: some Encodable, forKey key: Key) throws {
+        node.set(try node(value, at: key), for: key.stringValue)
+    }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = Node(object: [:])
         node.set(child, for: key.stringValue)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
@@ -237,7 +250,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer, NodeMaking {
     mutating func encode(_ value: UInt64) { node.append(node(value)) }
     mutating func encode(_ value: some Encodable) throws { node.append(try node(value, at: nil)) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = Node(object: [:])
         node.append(child)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath))
