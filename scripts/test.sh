@@ -26,7 +26,11 @@ trap 'rm -f "$log"' EXIT
 # some fifty times slower without, and every module is built once, the same way.
 build=(swift build -c release -Xswiftc -enable-testing)
 bin="$("${build[@]}" --show-bin-path)"
-# Build first: a compiler warning in the project's own code fails the run.
+# Lint first (it takes seconds): the rules of .swift-format (no force unwraps, no `try!`, no
+# implicitly unwrapped optionals, ordered imports, one-line doc summaries, 120 columns) and its
+# formatting; `swift format format -i -r Sources Tests Package.swift` fixes what it can.
+swift format lint --strict -r Sources Tests Package.swift
+# Build next: a compiler warning in the project's own code fails the run.
 "${build[@]}" --build-tests 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 if grep -E "^$PWD/(Sources|Tests|bench)/[^ ]+: warning:" "$log"; then

@@ -104,7 +104,9 @@ public struct AlbumBuilder: Sendable {
     /// The lock file in the output folder, held by the build writing it.
     static let lockName = ".tessera-album.lock"
 
-    private func build(from index: IndexSnapshot, into output: OutputFolder, shouldStop: () -> Bool) throws(AlbumError) -> Summary {
+    private func build(
+        from index: IndexSnapshot, into output: OutputFolder, shouldStop: () -> Bool
+    ) throws(AlbumError) -> Summary {
         var summary = Summary(indexPage: output.path("index.html"))
         let albums: [AlbumRecord]
         let months: [(month: String, count: Int)]
@@ -115,7 +117,8 @@ public struct AlbumBuilder: Sendable {
             throw AlbumError(.index, "\(error)")
         }
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
-        try output.write("Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
+        try output.write(
+            "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
         for (name, text) in Assets.files(widths: options.widths) {
             try output.write(text, to: "assets/" + name)
         }
@@ -127,7 +130,8 @@ public struct AlbumBuilder: Sendable {
         }
         // Only albums with pages get a folder: a viewer link always leads to a page.
         let albumFolders = Dictionary(
-            albumPhotos.map { ($0.album.id, "albums/" + Self.folderName($0.album)) }, uniquingKeysWith: { first, _ in first })
+            albumPhotos.map { ($0.album.id, "albums/" + Self.folderName($0.album)) },
+            uniquingKeysWith: { first, _ in first })
         let writer = CollectionPages(
             options: options, media: media, output: output, placeholders: Placeholders(), albumFolders: albumFolders)
         var manifest = Manifest.load(from: output.root)
@@ -150,7 +154,8 @@ public struct AlbumBuilder: Sendable {
             // A link in place of the folder is replaced by an empty one, whose pages are then written.
             _ = try output.directory(collection.folder)
             if manifest.albums[collection.folder] != fingerprint
-                || (try? FileSystem.linkStatus(of: output.path(collection.folder + "/index.html")))?.type != .regular {
+                || (try? FileSystem.linkStatus(of: output.path(collection.folder + "/index.html")))?.type != .regular
+            {
                 summary.pages += try writer.write(collection)
                 manifest.albums[collection.folder] = fingerprint
                 summary.written += 1
@@ -168,19 +173,24 @@ public struct AlbumBuilder: Sendable {
             let children = tree.children[album.id, default: []].count
             return SitePages.card(
                 href: folder + "/index.html", cover: Self.cover(photos), media: media, name: tree.title(album),
-                meta: Self.count(photos) + (children > 0 ? ", " + Wording.count(children, "album") : "") + (range.isEmpty ? "" : " · " + range),
+                meta: Self.count(photos) + (children > 0 ? ", " + Wording.count(children, "album") : "")
+                    + (range.isEmpty ? "" : " · " + range),
                 prefix: prefix)
         }
         for (album, photos) in albumPhotos {
             guard let folder = albumFolders[album.id] else { continue }
             let range = Self.dateRange(album)
             let crumbs = tree.ancestors(of: album.id).compactMap { ancestor in
-                albumFolders[ancestor.id].map { (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html") }
+                albumFolders[ancestor.id].map {
+                    (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html")
+                }
             }
-            try publish(Collection(
-                folder: folder, title: tree.title(album), subtitle: Self.count(photos) + (range.isEmpty ? "" : " · " + range),
-                photos: photos, ownsViewerPages: true, crumbs: crumbs,
-                children: tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }))
+            try publish(
+                Collection(
+                    folder: folder, title: tree.title(album),
+                    subtitle: Self.count(photos) + (range.isEmpty ? "" : " · " + range),
+                    photos: photos, ownsViewerPages: true, crumbs: crumbs,
+                    children: tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }))
             summary.albums += 1
         }
         let entries = tree.roots.compactMap { card($0, prefix: "") }
@@ -190,11 +200,19 @@ public struct AlbumBuilder: Sendable {
             guard !photos.isEmpty else { continue }
             let folder = "months/" + month
             let title = FriendlyDate.section(month)
-            try publish(Collection(folder: folder, title: title, subtitle: Self.count(photos), photos: photos, ownsViewerPages: false))
+            try publish(
+                Collection(
+                    folder: folder, title: title, subtitle: Self.count(photos), photos: photos, ownsViewerPages: false))
             summary.months += 1
             let year = String(month.prefix(4))
-            let entry = SitePages.card(href: folder + "/index.html", cover: Self.cover(photos), media: media, name: title, meta: Self.count(photos))
-            if years.last?.year == year { years[years.count - 1].cards.append(entry) } else { years.append((year, [entry])) }
+            let entry = SitePages.card(
+                href: folder + "/index.html", cover: Self.cover(photos), media: media, name: title,
+                meta: Self.count(photos))
+            if years.last?.year == year {
+                years[years.count - 1].cards.append(entry)
+            } else {
+                years.append((year, [entry]))
+            }
         }
         // Collections that no longer exist leave the output, as do files no page refers to.
         for stale in Set(manifest.albums.keys).subtracting(keep).sorted() {
@@ -206,7 +224,9 @@ public struct AlbumBuilder: Sendable {
         summary.copied = media.copied
         summary.missing = media.missing
         let all = Self.count(albumPhotos.flatMap(\.photos))
-        try output.write(SitePages.albumList(cards: entries, summary: "\(Wording.count(summary.albums, "album")), \(all)"), to: "index.html")
+        try output.write(
+            SitePages.albumList(cards: entries, summary: "\(Wording.count(summary.albums, "album")), \(all)"),
+            to: "index.html")
         try output.write(SitePages.timeline(years: years, summary: all), to: "timeline.html")
         try writeTimelineData(albumPhotos.flatMap(\.photos), media: media, albumFolders: albumFolders, into: output)
         try manifest.save(to: output)
@@ -219,23 +239,32 @@ public struct AlbumBuilder: Sendable {
         _ photos: [PhotoRecord], media: MediaFolder, albumFolders: [Int64: String], into output: OutputFolder
     ) throws(AlbumError) {
         struct Source: Encodable { var url: String, width: Int }
-        struct Entry: Encodable { var id: String, name: String, view: String, width: Int, height: Int, sources: [Source], find: FindFacts }
-        let entries = photos.sorted { ($0.sortInstantMilliseconds ?? .min) > ($1.sortInstantMilliseconds ?? .min) }.map { photo in
+        struct Entry: Encodable {
+            var id: String, name: String, view: String, width: Int, height: Int, sources: [Source], find: FindFacts
+        }
+        let entries = photos.sorted { ($0.sortInstantMilliseconds ?? .min) > ($1.sortInstantMilliseconds ?? .min) }.map
+        { photo in
             let size = ViewerPages.displaySize(photo)
             let sources = ViewerPages.sources(photo, media: media)
             let small = sources.first { $0.width >= 320 } ?? sources.last
             return Entry(
-                id: String(photo.id), name: Self.name(photo), view: (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html",
+                id: String(photo.id), name: Self.name(photo),
+                view: (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html",
                 width: size.width, height: size.height,
-                sources: small.map { [Source(url: HTML.url(Array($0.path.utf8)), width: $0.width)] } ?? [], find: FindFacts(photo))
+                sources: small.map { [Source(url: HTML.url(Array($0.path.utf8)), width: $0.width)] } ?? [],
+                find: FindFacts(photo))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the timeline data") }
+        guard let json = try? encoder.encode(entries) else {
+            throw AlbumError(.output, "cannot encode the timeline data")
+        }
         try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: "timeline.js")
     }
 
-    private static func photos(_ index: IndexSnapshot, _ query: PhotoIndex.PhotoQuery) throws(AlbumError) -> [PhotoRecord] {
+    private static func photos(
+        _ index: IndexSnapshot, _ query: PhotoIndex.PhotoQuery
+    ) throws(AlbumError) -> [PhotoRecord] {
         do {
             return try index.photos(query)
         } catch {
@@ -247,15 +276,19 @@ public struct AlbumBuilder: Sendable {
     /// their files could be placed, and the options.
     private func fingerprint(_ collection: Collection, placed: [Bool]) -> String {
         // v5: nested albums, sections by density, photos never enlarged.
-        var text = "v5|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        var text =
+            "v5|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
         text += "|\(collection.title)|\(collection.subtitle)|\(options.sections)"
-        text += "|\(collection.crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|\(collection.children.joined())"
+        text +=
+            "|\(collection.crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|\(collection.children.joined())"
         for photo in collection.photos {
-            text += "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
+            text +=
+                "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
             text += "|\(photo.renditions.map { "\($0.path):\($0.width)x\($0.height)" }.joined(separator: ","))"
             text += "|\(photo.thumbhash.map { XXH64.hex(XXH64.hash($0)) } ?? "")"
             if let motion = Motion(photo) {
-                text += "|\(motion.badge)|\(motion.playable)|\(String(decoding: photo.livePhotoVideo?.pathBytes ?? [], as: UTF8.self))"
+                text +=
+                    "|\(motion.badge)|\(motion.playable)|\(String(decoding: photo.livePhotoVideo?.pathBytes ?? [], as: UTF8.self))"
             }
             text += PhotoFact.facts(of: photo).map { "\($0.label)=\($0.value)" }.joined(separator: ";")
         }
@@ -268,7 +301,9 @@ public struct AlbumBuilder: Sendable {
     /// The cover: the best-rated photo with the pixels for the card, newest first among equals;
     /// when none has them, the one with the most.
     static func cover(_ photos: [PhotoRecord]) -> PhotoRecord? {
-        func side(_ photo: PhotoRecord) -> Int { let size = ViewerPages.displaySize(photo); return min(size.width, size.height) }
+        func side(_ photo: PhotoRecord) -> Int {
+            let size = ViewerPages.displaySize(photo); return min(size.width, size.height)
+        }
         let sharp = photos.filter { side($0) >= coverSide && !$0.renditions.isEmpty }
         guard let best = sharp.max(by: { ($0.annotations.rating ?? 0) < ($1.annotations.rating ?? 0) }) else {
             return photos.max { side($0) < side($1) }
@@ -280,8 +315,11 @@ public struct AlbumBuilder: Sendable {
     /// "12 photos", "1 photo, 2 videos".
     static func count(_ photos: [PhotoRecord]) -> String {
         let videos = photos.filter { $0.video != nil }.count, stills = photos.count - videos
-        return [stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil, videos > 0 ? Wording.count(videos, "video") : nil]
-            .compactMap { $0 }.joined(separator: ", ")
+        return [
+            stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil,
+            videos > 0 ? Wording.count(videos, "video") : nil,
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
     }
 
     /// The file name, from the path's bytes (a `FilePath` per photo costs more than a page).
@@ -359,7 +397,7 @@ struct Manifest: Codable {
 
     static func load(from output: FilePath) -> Manifest {
         guard let bytes = FileSystem.smallFileContents(output.appending(".tessera-album.json"), limit: 64 << 20),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
         else { return Manifest() }
         return manifest
     }

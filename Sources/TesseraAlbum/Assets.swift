@@ -12,7 +12,9 @@ enum Assets {
     }
 
     /// Each page holds one layout per width (`.w375`, `.w768`, …): the narrowest shows by
-    /// default, and each wider one replaces the one before from its own width up. A layout is
+    /// default, and each wider one replaces the one before from its own width up.
+    ///
+    /// A layout is
     /// centred at its own width, so the titles, album cards and Find results take its content
     /// width too, and start where its photos do.
     static func breakpoints(_ widths: [Double]) -> String {
@@ -20,10 +22,12 @@ enum Assets {
         guard let narrowest = sorted.first else { return "" }
         let text = "header,.albums,.year,.children,section.found"
         func content(_ width: Double) -> String { HTML.px(width - 2 * CollectionPages.side(width: width)) }
-        var rules = ".w\(Int(narrowest)){display:block}\n"
+        var rules =
+            ".w\(Int(narrowest)){display:block}\n"
             + "\(text){width:min(\(content(narrowest))px,100% - \(HTML.px(2 * CollectionPages.side(width: narrowest)))px)}\n"
         for (previous, width) in zip(sorted, sorted.dropFirst()) {
-            rules += "@media (min-width:\(Int(width))px){.w\(Int(previous)){display:none}.w\(Int(width)){display:block}"
+            rules +=
+                "@media (min-width:\(Int(width))px){.w\(Int(previous)){display:none}.w\(Int(width)){display:block}"
                 + "\(text){width:\(content(width))px}}\n"
         }
         return rules

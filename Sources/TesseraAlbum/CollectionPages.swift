@@ -48,7 +48,8 @@ struct CollectionPages {
                 \(pager(current: number, count: pages.count))
                 """
             try output.write(
-                HTML.document(title: collection.title, head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
+                HTML.document(
+                    title: collection.title, head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
                 to: directory + "/" + Self.pageFile(number))
         }
         try writeLightboxData(order, into: directory)
@@ -65,7 +66,8 @@ struct CollectionPages {
                 }
                 for item in page.items where item.type == .header {
                     if let index = sections.firstIndex(where: { $0.id == item.sectionId && $0.page == number }) {
-                        sections[index].title = item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
+                        sections[index].title =
+                            item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
                     }
                 }
             }
@@ -82,14 +84,18 @@ struct CollectionPages {
             }
         }
         if collection.ownsViewerPages {
-            let viewer = ViewerPages(media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
-            try viewer.write(order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
+            let viewer = ViewerPages(
+                media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+            try viewer.write(
+                order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
         }
         return pages.count
     }
 
     /// The photos laid out at each breakpoint width, with the engine's ids for them.
-    private func layouts(_ photos: [PhotoRecord], pageCount: Int? = nil) throws(AlbumError)
+    private func layouts(
+        _ photos: [PhotoRecord], pageCount: Int? = nil
+    ) throws(AlbumError)
         -> (byID: [String: PhotoRecord], documents: [(width: Double, document: LayoutDocument)])
     {
         // The engine breaks ties of capture time by id: ids that sort as the photos came (the
@@ -132,17 +138,25 @@ struct CollectionPages {
             </main>
             """
         try output.write(
-            HTML.document(title: "\(collection.title) · \(title)", head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
+            HTML.document(
+                title: "\(collection.title) · \(title)", head: head, body: body,
+                bodyAttributes: " data-photos=\"photos.js\""),
             to: file)
     }
 
     /// The page of a section's photos, named by its id ("2024-05-03", "undated").
     static func sectionFile(_ id: String) -> String {
-        "section-" + String(id.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-" }) + ".html"
+        "section-"
+            + String(
+                id.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "-"
+                }) + ".html"
     }
 
     /// The filter over the whole collection (album.js fills its choices from `photos.js` and
-    /// shows it; without script it stays hidden). Nothing leaves the page: no server, no network.
+    /// shows it; without script it stays hidden).
+    ///
+    /// Nothing leaves the page: no server, no network.
     static let findForm = """
         <form class="find" hidden role="search"><label>From <input type="date" name="from"></label>\
         <label>To <input type="date" name="to"></label><label>Camera <select name="camera"><option value="">any</option></select></label>\
@@ -159,9 +173,13 @@ struct CollectionPages {
 
     /// Albums › the albums above this one › (this one's title is the heading), and the timeline.
     private func crumbs(_ collection: Collection) -> String {
-        let trail = ["<a href=\"\(Collection.prefix)index.html\">Albums</a>"]
-            + collection.crumbs.map { "<a href=\"\(HTML.url(Array($0.href.utf8)))\">\(HTML.breakingAtSlashes($0.name))</a>" }
-        return "<nav class=\"crumbs\"><span class=\"trail\">\(trail.joined(separator: "<span class=\"sep\">›</span>"))</span>"
+        let trail =
+            ["<a href=\"\(Collection.prefix)index.html\">Albums</a>"]
+            + collection.crumbs.map {
+                "<a href=\"\(HTML.url(Array($0.href.utf8)))\">\(HTML.breakingAtSlashes($0.name))</a>"
+            }
+        return
+            "<nav class=\"crumbs\"><span class=\"trail\">\(trail.joined(separator: "<span class=\"sep\">›</span>"))</span>"
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
     }
 
@@ -187,7 +205,8 @@ struct CollectionPages {
         let right = options.style == .tiles ? max(side, width - side - 538) : side
         config.insets = .init(top: 8, left: side, bottom: 8, right: right)
         config.paging = .count
-        config.pageCount = options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
+        config.pageCount =
+            options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
         config.groupBy = options.sections
         config.masonryFillColumns = true
         config.tilesSingleAspect = true
@@ -214,13 +233,15 @@ struct CollectionPages {
     private func render(_ page: LayoutPage, width: Double, byID: [String: PhotoRecord]) -> String {
         let config = layoutConfig(width: width)
         let (stripHeight, inset) = (config.stripHeight, config.insets.left)
-        var out = "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
+        var out =
+            "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
         // A strip section becomes a natively scrolling row of its photos, unzoomed, side by
         // side from the content's left edge, so it starts at its first photo and needs no script.
         var strip: (top: Double, cells: String, next: Double)?
         func closeStrip() {
             guard let row = strip else { return }
-            out += "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;"
+            out +=
+                "<div class=\"strip\" style=\"position:absolute;left:0;top:\(HTML.px(row.top))px;width:100%;"
                 + "height:\(HTML.px(stripHeight))px;scroll-padding:0 \(HTML.px(inset))px\">"
                 + "<div class=\"cells\" style=\"width:\(HTML.px(row.next - config.stripSpacing + inset))px;height:\(HTML.px(stripHeight))px\">"
                 + "\(row.cells)</div></div>"
@@ -259,7 +280,8 @@ struct CollectionPages {
             }
             let layoutFrame = frame
             frame = Self.unenlarged(photo, in: frame)
-            out += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target, more: more)
+            out += anchor(
+                photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target, more: more)
         }
         closeStrip()
         return out + "</div>"
@@ -267,19 +289,24 @@ struct CollectionPages {
 
     /// A photo frame: a link to the viewer page of `target` around the photo's image; the frame
     /// is in data attributes.
+    ///
     /// `layoutFrame` is the frame the layout gave, before a small photo was shrunk inside it.
     /// `more`: the section page a "+N" tile leads to.
     private func anchor(
-        _ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord, more: String? = nil
+        _ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord,
+        more: String? = nil
     ) -> String {
         let name = AlbumBuilder.name(photo)
         let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
-        let sources = ImageSources(photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
+        let sources = ImageSources(
+            photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
         // No rendition in place (the cache lost them): the placeholder alone, not a request for "".
-        let image = sources.fallback(width: frame.width).map {
-            "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
-        } ?? ""
-        return "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
+        let image =
+            sources.fallback(width: frame.width).map {
+                "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
+            } ?? ""
+        return
+            "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
             + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
             + "<img class=\"h\(photo.id)\" \(image)"
@@ -330,7 +357,9 @@ struct CollectionPages {
 
     /// The page's placeholders, one rule per photo, shared by its three layouts.
     private func placeholderStyle(_ photos: [PhotoRecord]) -> String {
-        let rules = photos.compactMap { photo in placeholders.url(photo).map { ".h\(photo.id){background-image:url(\($0))}" } }
+        let rules = photos.compactMap { photo in
+            placeholders.url(photo).map { ".h\(photo.id){background-image:url(\($0))}" }
+        }
         return rules.isEmpty ? "" : "<style>\(rules.joined(separator: "\n"))</style>"
     }
 
@@ -338,18 +367,23 @@ struct CollectionPages {
     private func pager(current: Int, count: Int) -> String {
         guard count > 1 else { return "" }
         var parts: [String] = []
-        parts.append(current > 0
-            ? "<a rel=\"prev\" href=\"\(Self.pageFile(current - 1))\">← Previous</a>" : "<span class=\"disabled\">← Previous</span>")
+        parts.append(
+            current > 0
+                ? "<a rel=\"prev\" href=\"\(Self.pageFile(current - 1))\">← Previous</a>"
+                : "<span class=\"disabled\">← Previous</span>")
         var last = -1
         for number in 0..<count where number == 0 || number == count - 1 || abs(number - current) <= 3 {
             if number > last + 1 { parts.append("<span>…</span>") }
-            parts.append(number == current
-                ? "<span class=\"current\" aria-current=\"page\">\(number + 1)</span>"
-                : "<a href=\"\(Self.pageFile(number))\">\(number + 1)</a>")
+            parts.append(
+                number == current
+                    ? "<span class=\"current\" aria-current=\"page\">\(number + 1)</span>"
+                    : "<a href=\"\(Self.pageFile(number))\">\(number + 1)</a>")
             last = number
         }
-        parts.append(current < count - 1
-            ? "<a rel=\"next\" href=\"\(Self.pageFile(current + 1))\">Next →</a>" : "<span class=\"disabled\">Next →</span>")
+        parts.append(
+            current < count - 1
+                ? "<a rel=\"next\" href=\"\(Self.pageFile(current + 1))\">Next →</a>"
+                : "<span class=\"disabled\">Next →</span>")
         return "<nav class=\"pager\">\(parts.joined(separator: " "))</nav>"
     }
 
@@ -377,7 +411,9 @@ struct CollectionPages {
         let entries = photos.map { photo in
             let size = ViewerPages.displaySize(photo)
             let sources = ViewerPages.sources(photo, media: media)
-            let original = ViewerPages.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 }
+            let original = ViewerPages.original(photo, media: media, albumFolders: albumFolders).map {
+                Collection.prefix + $0
+            }
             let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
             let largest = sources.last.map { Collection.prefix + HTML.url(Array($0.path.utf8)) }
             let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
@@ -387,11 +423,15 @@ struct CollectionPages {
                 original: original, zoom: photo.video != nil ? nil : (drawable ? original ?? largest : largest),
                 thumb: square.map { Collection.prefix + HTML.url(Array($0.utf8)) },
                 width: size.width, height: size.height,
-                sources: sources.map { Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width) },
+                sources: sources.map {
+                    Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width)
+                },
                 facts: PhotoFact.facts(of: photo),
                 video: Motion(photo).flatMap { motion in
                     media.video(motion.source).map {
-                        Video(url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live, playable: motion.playable)
+                        Video(
+                            url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live,
+                            playable: motion.playable)
                     }
                 },
                 find: FindFacts(photo))
@@ -399,8 +439,11 @@ struct CollectionPages {
         let encoder = JSONEncoder()
         // Sorted keys: the same index gives the same bytes, build after build.
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(entries) else { throw AlbumError(.output, "cannot encode the lightbox data") }
-        try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory + "/photos.js")
+        guard let json = try? encoder.encode(entries) else {
+            throw AlbumError(.output, "cannot encode the lightbox data")
+        }
+        try output.write(
+            "window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory + "/photos.js")
     }
 }
 

@@ -1,8 +1,10 @@
 /// Dates as a person reads them, from the wall clock the index records (never the machine's
 /// zone or locale): "Sat 28 Sep 2023, 09:44 (UTC+2)", "September 2023".
 enum FriendlyDate {
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                         "October", "November", "December"]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
+    ]
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// A section key: a day "2023-09-28" → "Thu 28 Sep 2023", a month "2023-09" → "September
@@ -22,10 +24,10 @@ enum FriendlyDate {
     static func day(_ text: String) -> String? {
         let digits = Array(text.utf8.prefix(10))
         guard digits.count == 10, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"),
-              let year = Int(String(decoding: digits[0..<4], as: UTF8.self)),
-              let month = Int(String(decoding: digits[5..<7], as: UTF8.self)),
-              let day = Int(String(decoding: digits[8..<10], as: UTF8.self)),
-              (1...12).contains(month), (1...31).contains(day)
+            let year = Int(String(decoding: digits[0..<4], as: UTF8.self)),
+            let month = Int(String(decoding: digits[5..<7], as: UTF8.self)),
+            let day = Int(String(decoding: digits[8..<10], as: UTF8.self)),
+            (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         return "\(weekdays[weekday(year: year, month: month, day: day)]) \(day) \(months[month - 1].prefix(3)) \(year)"
     }
@@ -44,8 +46,8 @@ enum FriendlyDate {
     static func zone(_ offset: String) -> String {
         let bytes = Array(offset.utf8)
         guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
-              let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
-              let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self))
+            let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+            let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self))
         else { return offset == "Z" ? "UTC" : "UTC" + offset }
         if hours == 0 && minutes == 0 { return "UTC" }
         let sign = bytes[0] == UInt8(ascii: "+") ? "+" : "−"

@@ -61,7 +61,9 @@ enum HTML {
     }
 
     /// A page that uses the shared style sheet and script, `depth` (`../../`) below the output.
-    static func document(title: String, head: String = "", body: String, bodyAttributes: String = "", depth: String = "../../") -> String {
+    static func document(
+        title: String, head: String = "", body: String, bodyAttributes: String = "", depth: String = "../../"
+    ) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">

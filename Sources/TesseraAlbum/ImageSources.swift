@@ -29,7 +29,8 @@ struct ImageSources {
         let usable = fit == .whole && !fits.isEmpty ? fits : photo.renditions
         let aspect = height > 0 ? width / height : 1
         var byDescriptor: [Int: Candidate] = [:]
-        for entry in usable.sorted(by: { $0.width * $0.height < $1.width * $1.height }) where entry.width > 0 && entry.height > 0 {
+        for entry in usable.sorted(by: { $0.width * $0.height < $1.width * $1.height })
+        where entry.width > 0 && entry.height > 0 {
             let descriptor = Int(min(Double(entry.width), (Double(entry.height) * aspect).rounded(.down)))
             guard descriptor > 0, byDescriptor[descriptor] == nil, let path = placed(entry) else { continue }
             byDescriptor[descriptor] = Candidate(path: path, descriptor: descriptor)

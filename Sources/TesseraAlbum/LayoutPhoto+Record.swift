@@ -6,7 +6,8 @@ extension LayoutPhoto {
     /// capture wall clock keeps the UTC offset when one is known.
     public init(_ record: PhotoRecord, id: String? = nil) {
         self.init(
-            id: id ?? String(record.id), pixelWidth: record.width.map(Double.init), pixelHeight: record.height.map(Double.init),
+            id: id ?? String(record.id), pixelWidth: record.width.map(Double.init),
+            pixelHeight: record.height.map(Double.init),
             orientation: record.orientation, capturedAt: record.capturedAt.map { $0 + (record.utcOffset ?? "") })
     }
 }

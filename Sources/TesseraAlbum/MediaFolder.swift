@@ -5,6 +5,7 @@ import TesseraSystem
 /// The files an album folder carries so that it works wherever it is copied or served:
 /// renditions under `media/` (hard-linked from the cache, copied when the cache is on another
 /// file system or when asked), and originals under `originals/` as the options say.
+///
 /// Every page refers to them by paths relative to the output folder.
 final class MediaFolder {
     let output: OutputFolder
@@ -31,7 +32,9 @@ final class MediaFolder {
 
     /// Places what `source` holds under `media/video/` (a video hard-linked like a rendition; a
     /// motion photo's MP4 written out of its photo) and returns its path relative to the output;
-    /// nil when it cannot be placed. Pages play it whether or not originals are included.
+    /// nil when it cannot be placed.
+    ///
+    /// Pages play it whether or not originals are included.
     func video(_ source: VideoSource) -> String? {
         let id: Int64
         switch source {
@@ -42,11 +45,14 @@ final class MediaFolder {
         switch source {
         case .file(let bytes, _):
             let name = String(decoding: bytes, as: UTF8.self)
-            let suffix = name.split(separator: ".").last.map { $0.lowercased() }.flatMap { $0.count <= 4 ? "." + $0 : nil } ?? ""
-            let relative = "media/video/\(id)\(suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") } ? suffix : "")"
+            let suffix =
+                name.split(separator: ".").last.map { $0.lowercased() }.flatMap { $0.count <= 4 ? "." + $0 : nil } ?? ""
+            let relative =
+                "media/video/\(id)\(suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") } ? suffix : "")"
             placed = place(FilePath(rawBytes: bytes), relative: relative, copy: copyRenditions) ? relative : nil
         case .range(let bytes, _, let offset, let length):
-            placed = extract(FilePath(rawBytes: bytes), offset: offset, length: length, relative: "media/video/\(id)-motion.mp4")
+            placed = extract(
+                FilePath(rawBytes: bytes), offset: offset, length: length, relative: "media/video/\(id)-motion.mp4")
         }
         placedVideos[id] = .some(placed)
         return placed
@@ -131,7 +137,8 @@ final class MediaFolder {
         }
         // A copy follows the original when it changes: same size and mtime or copied again.
         if let placed = try? FileSystem.linkStatus(of: target), let source = try? FileSystem.status(of: photo.path),
-           placed.size != source.size || placed.mtimeTotalNanoseconds < source.mtimeTotalNanoseconds {
+            placed.size != source.size || placed.mtimeTotalNanoseconds < source.mtimeTotalNanoseconds
+        {
             try? FileSystem.removeFile(target)
         }
         return place(photo.path, relative: relative, copy: false) ? relative : nil
@@ -139,7 +146,9 @@ final class MediaFolder {
 
     /// A hard link when allowed and possible, else a copy; an existing file is kept (rendition
     /// names carry their content key, so a file of that name is already right), anything else
-    /// there (a link, a folder) replaced. A source gone from the disk places nothing.
+    /// there (a link, a folder) replaced.
+    ///
+    /// A source gone from the disk places nothing.
     private func place(_ source: FilePath, relative: String, copy: Bool) -> Bool {
         let target = FilePath(outputText + "/" + relative)
         do {
@@ -182,7 +191,8 @@ final class MediaFolder {
                 }
             }
         }
-        for folder in ["media", "originals"] where (try? FileSystem.linkStatus(of: output.path(folder)))?.type == .directory {
+        for folder in ["media", "originals"]
+        where (try? FileSystem.linkStatus(of: output.path(folder)))?.type == .directory {
             walk(output.path(folder), folder)
         }
         return removed
@@ -192,7 +202,9 @@ final class MediaFolder {
     static func safeName(_ photo: PhotoRecord) -> String {
         let name = AlbumBuilder.name(photo)
         let safe = name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-_.".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }
         return String(safe.prefix(120))

@@ -21,11 +21,15 @@ struct Motion {
     let source: MediaFolder.VideoSource
 
     /// What every current browser plays: H.264, VP8, VP9 and AV1, in MP4 (QuickTime and M4V
-    /// are read as MP4) or WebM. Not HEVC, MPEG-4 part 2 or MJPEG, nor MPEG-TS, AVI or Matroska.
+    /// are read as MP4) or WebM.
+    ///
+    /// Not HEVC, MPEG-4 part 2 or MJPEG, nor MPEG-TS, AVI or Matroska.
     static let playableCodecs: Set<String> = ["h264", "vp8", "vp9", "av1"]
     static let playableContainers: Set<ImageFormat> = [.mp4, .mov, .m4v, .webm]
 
-    var playable: Bool { (codec.map(Self.playableCodecs.contains) ?? false) && Self.playableContainers.contains(container) }
+    var playable: Bool {
+        (codec.map(Self.playableCodecs.contains) ?? false) && Self.playableContainers.contains(container)
+    }
 
     init?(_ photo: PhotoRecord) {
         if let video = photo.video {

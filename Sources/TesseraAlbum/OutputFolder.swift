@@ -5,6 +5,7 @@ import TesseraSystem
 /// The folder a build writes, with every folder below it a real directory: a symbolic link
 /// (or a file) found where a folder of the site belongs is replaced by a directory before
 /// anything is written or removed there, so a build never writes or deletes outside it.
+///
 /// The output folder itself may be a link: that is the user's choice of where the site lives.
 final class OutputFolder {
     let root: FilePath

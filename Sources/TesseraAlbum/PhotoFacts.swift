@@ -39,15 +39,21 @@ struct PhotoFact: Encodable, Equatable {
             facts.append(PhotoFact("Size", "\(width) × \(height) px\(mp), \(photo.format.rawValue.uppercased())"))
         }
         if let motion = Motion(photo) {
-            let parts = [motion.duration.map(Motion.clock), motion.codec?.uppercased(),
-                         photo.video?.frameRate.map { "\(Wording.number($0, decimals: 0)) fps" }].compactMap { $0 }
+            let parts = [
+                motion.duration.map(Motion.clock), motion.codec?.uppercased(),
+                photo.video?.frameRate.map { "\(Wording.number($0, decimals: 0)) fps" },
+            ].compactMap { $0 }
             facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))
         }
         if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite {
-            let latitude = Wording.number(gps.latitude, decimals: 5), longitude = Wording.number(gps.longitude, decimals: 5)
-            facts.append(PhotoFact(
-                "Place", "\(latitude), \(longitude)",
-                link: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=15/\(latitude)/\(longitude)"))
+            let latitude = Wording.number(gps.latitude, decimals: 5),
+                longitude = Wording.number(gps.longitude, decimals: 5)
+            facts.append(
+                PhotoFact(
+                    "Place", "\(latitude), \(longitude)",
+                    link:
+                        "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=15/\(latitude)/\(longitude)"
+                ))
         }
         facts.append(PhotoFact("File", AlbumBuilder.name(photo)))
         return facts

@@ -9,7 +9,9 @@ final class Placeholders {
 
     func url(_ photo: PhotoRecord) -> String? {
         if let known = urls[photo.id] { return known }
-        let url = photo.thumbhash.flatMap(ThumbHash.placeholderPNG).map { "data:image/png;base64," + Data($0).base64EncodedString() }
+        let url = photo.thumbhash.flatMap(ThumbHash.placeholderPNG).map {
+            "data:image/png;base64," + Data($0).base64EncodedString()
+        }
         urls[photo.id] = .some(url)
         return url
     }

@@ -6,7 +6,9 @@ import TesseraMetadata
 import TesseraSystem
 
 /// One plain page per photo (`view/<id>.html` in its folder album): the large fit rendition,
-/// previous and next, the original, and what the index knows. They work without script; the
+/// previous and next, the original, and what the index knows.
+///
+/// They work without script; the
 /// album script adds the arrow keys and Esc.
 struct ViewerPages {
     let media: MediaFolder
@@ -17,14 +19,19 @@ struct ViewerPages {
     /// From `albums/<name>/view/` to the output folder.
     static let prefix = "../../../"
 
-    func write(_ photos: [PhotoRecord], title: String, pageOf: (PhotoRecord) -> String, into directory: String) throws(AlbumError) {
+    func write(
+        _ photos: [PhotoRecord], title: String, pageOf: (PhotoRecord) -> String, into directory: String
+    ) throws(AlbumError) {
         let folder = directory + "/view"
         for (index, photo) in photos.enumerated() {
             let name = AlbumBuilder.name(photo)
             let size = Self.displaySize(photo)
             let candidates = Self.sources(photo, media: media)
-            let srcset = candidates.map { "\(Self.prefix)\(HTML.url(Array($0.path.utf8))) \($0.width)w" }.joined(separator: ", ")
-            let image = candidates.last.map { "src=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(srcset)\" " } ?? ""
+            let srcset = candidates.map { "\(Self.prefix)\(HTML.url(Array($0.path.utf8))) \($0.width)w" }.joined(
+                separator: ", ")
+            let image =
+                candidates.last.map { "src=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(srcset)\" " }
+                ?? ""
             let aspect = Double(size.width) / Double(max(1, size.height))
             let placeholder = placeholders.url(photo).map { " style=\"background-image:url(\($0))\"" } ?? ""
             func step(_ offset: Int, _ rel: String, _ label: String) -> String {
@@ -34,18 +41,22 @@ struct ViewerPages {
             }
             var steps = [step(-1, "prev", "← Previous"), step(1, "next", "Next →")]
             if let original = Self.original(photo, media: media, albumFolders: albumFolders) {
-                steps.append("<a href=\"\(Self.prefix)\(original)\" download=\"\(HTML.escape(name))\">Download original</a>")
+                steps.append(
+                    "<a href=\"\(Self.prefix)\(original)\" download=\"\(HTML.escape(name))\">Download original</a>")
             }
             let facts = PhotoFact.facts(of: photo).map { fact in
-                let value = fact.link.map { "<a href=\"\(HTML.escape($0))\" rel=\"noopener\">\(HTML.escape(fact.value))</a>" }
+                let value =
+                    fact.link.map { "<a href=\"\(HTML.escape($0))\" rel=\"noopener\">\(HTML.escape(fact.value))</a>" }
                     ?? HTML.escape(fact.value)
                 return "<dt>\(HTML.escape(fact.label))</dt><dd\(fact.guess ? " class=\"guess\"" : "")>\(value)</dd>"
             }
             // What the CSS allows it: the width beside the details (below 768 px, the whole width),
             // the height of the screen, and never more than its own pixels.
-            let sizes = "(min-width: 768px) min(100vw - 336px, \(Wording.number(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
+            let sizes =
+                "(min-width: 768px) min(100vw - 336px, \(Wording.number(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
                 + "min(100vw - 16px, \(Wording.number(85 * aspect, decimals: 2))vh, \(size.width)px)"
-            let picture = "<img \(image)sizes=\"\(sizes)\" "
+            let picture =
+                "<img \(image)sizes=\"\(sizes)\" "
                 + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\"\(placeholder)>"
             var figure = "<figure>\(picture)</figure>"
             if let motion = Motion(photo), let video = media.video(motion.source) {
@@ -53,16 +64,20 @@ struct ViewerPages {
                 let poster = candidates.last.map { " poster=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\"" } ?? ""
                 switch (motion.kind, motion.playable) {
                 case (.video, true):
-                    figure = "<figure><video controls preload=\"metadata\" playsinline\(poster) src=\"\(url)\" "
+                    figure =
+                        "<figure><video controls preload=\"metadata\" playsinline\(poster) src=\"\(url)\" "
                         + "width=\"\(size.width)\" height=\"\(size.height)\"></video></figure>"
                 case (.live, true):
                     // Shown and played while pressed or hovered (album.js); a link without script.
-                    figure = "<figure class=\"live\">\(picture)<video muted loop playsinline preload=\"none\" src=\"\(url)\" "
+                    figure =
+                        "<figure class=\"live\">\(picture)<video muted loop playsinline preload=\"none\" src=\"\(url)\" "
                         + "width=\"\(size.width)\" height=\"\(size.height)\"></video></figure>"
                     steps.append("<a href=\"\(url)\">Motion</a>")
                 case (_, false):
                     // A codec browsers do not play (HEVC, MPEG-4 part 2, MJPEG): the file, to open elsewhere.
-                    steps.append("<a href=\"\(url)\" download>\(motion.kind == .video ? "Video" : "Motion") (\(HTML.escape(motion.codec?.uppercased() ?? "video")))</a>")
+                    steps.append(
+                        "<a href=\"\(url)\" download>\(motion.kind == .video ? "Video" : "Motion") (\(HTML.escape(motion.codec?.uppercased() ?? "video")))</a>"
+                    )
                 }
             }
             let body = """
@@ -89,12 +104,16 @@ struct ViewerPages {
     /// The original, placed in the output as the options say; relative to the output.
     static func original(_ photo: PhotoRecord, media: MediaFolder, albumFolders: [Int64: String]) -> String? {
         guard let folder = albumFolders[photo.albumID] else { return nil }
-        return media.original(photo, albumFolder: String(folder.dropFirst("albums/".count))).map { HTML.url(Array($0.utf8)) }
+        return media.original(photo, albumFolder: String(folder.dropFirst("albums/".count))).map {
+            HTML.url(Array($0.utf8))
+        }
     }
 
     /// The photo's size as displayed, from the index (its largest rendition when the index lacks it).
     static func displaySize(_ photo: PhotoRecord) -> (width: Int, height: Int) {
-        if let width = photo.displayWidth, let height = photo.displayHeight, width > 0, height > 0 { return (width, height) }
+        if let width = photo.displayWidth, let height = photo.displayHeight, width > 0, height > 0 {
+            return (width, height)
+        }
         let largest = photo.renditions.max { $0.width * $0.height < $1.width * $1.height }
         return (max(1, largest?.width ?? 1), max(1, largest?.height ?? 1))
     }

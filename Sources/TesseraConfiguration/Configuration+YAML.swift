@@ -31,7 +31,8 @@ extension Configuration {
         } catch {
             if let duplicate = Self.duplicateKey(in: yaml) {
                 throw ConfigurationError(
-                    file: file, key: duplicate.key, "given twice (first on line \(duplicate.first))", at: duplicate.second)
+                    file: file, key: duplicate.key, "given twice (first on line \(duplicate.first))",
+                    at: duplicate.second)
             }
             // Yams appends a multi-line snippet; the first two lines say where and what.
             let lines = "\(error)".split(separator: "\n").prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -46,18 +47,23 @@ extension Configuration {
             let name = keyNode.string ?? "\(keyNode)"
             guard let key = Key(rawValue: name) else {
                 throw ConfigurationError(
-                    file: file, key: name, "unknown key" + Self.suggestion(for: name, among: Key.allCases.map(\.rawValue)),
+                    file: file, key: name,
+                    "unknown key" + Self.suggestion(for: name, among: Key.allCases.map(\.rawValue)),
                     at: keyNode.position)
             }
             switch key {
             case .roots:
-                roots = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.path(item, name) }
+                roots = try reader.list(value, name).map { (item) throws(ConfigurationError) in
+                    try reader.path(item, name)
+                }
                 guard !roots.isEmpty else {
                     throw ConfigurationError(file: file, key: name, "needs at least one folder", at: value.position)
                 }
                 rootsFromFile = true
             case .exclude:
-                exclude = try reader.list(value, name).map { (item) throws(ConfigurationError) in try reader.string(item, name) }
+                exclude = try reader.list(value, name).map { (item) throws(ConfigurationError) in
+                    try reader.string(item, name)
+                }
             case .followSymlinks: followSymlinks = try reader.bool(value, name)
             case .index: index = try reader.path(value, name)
             case .cache: cache = try reader.path(value, name)
@@ -68,7 +74,8 @@ extension Configuration {
                 let zoneName = try reader.string(value, name)
                 if zoneName != "system" {
                     guard let zone = TimeZone(identifier: zoneName) else {
-                        throw ConfigurationError(file: file, key: name, "unknown time zone \"\(zoneName)\"", at: value.position)
+                        throw ConfigurationError(
+                            file: file, key: name, "unknown time zone \"\(zoneName)\"", at: value.position)
                     }
                     timeZone = zone
                 }
@@ -84,9 +91,13 @@ extension Configuration {
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             case .desktopThumbnails: desktopThumbnails = try reader.choice(value, name)
             case .desktopThumbnailSizes:
-                desktopThumbnailSizes = Array(Set(try reader.list(value, name).map { (item) throws(ConfigurationError) -> DesktopThumbnailCache.Size in
-                    try reader.choice(item, name)
-                })).sorted()
+                desktopThumbnailSizes = Array(
+                    Set(
+                        try reader.list(value, name).map {
+                            (item) throws(ConfigurationError) -> DesktopThumbnailCache.Size in
+                            try reader.choice(item, name)
+                        })
+                ).sorted()
             }
         }
     }
@@ -103,7 +114,8 @@ extension Configuration {
             guard let thumbnailKey = ThumbnailKey(rawValue: name) else {
                 throw ConfigurationError(
                     file: reader.file, key: key,
-                    "unknown key" + Self.suggestion(for: name, among: ThumbnailKey.allCases.map(\.rawValue)), at: keyNode.position)
+                    "unknown key" + Self.suggestion(for: name, among: ThumbnailKey.allCases.map(\.rawValue)),
+                    at: keyNode.position)
             }
             switch thumbnailKey {
             case .square, .sizes:
@@ -122,30 +134,36 @@ extension Configuration {
             case .format:
                 let text = try reader.string(value, key)
                 guard let format = RenderOptions.Format(rawValue: text) else {
-                    throw ConfigurationError(file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"", at: value.position)
+                    throw ConfigurationError(
+                        file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"", at: value.position)
                 }
                 rendering.format = format
             case .quality: rendering.quality = try reader.int(value, key, RenderOptions.qualities)
             case .background:
                 let text = try reader.string(value, key)
                 guard let color = RenderOptions.Color(hex: text) else {
-                    throw ConfigurationError(file: reader.file, key: key, "must be a colour like \"#ffffff\"", at: value.position)
+                    throw ConfigurationError(
+                        file: reader.file, key: key, "must be a colour like \"#ffffff\"", at: value.position)
                 }
                 rendering.background = color
             case .colorManagement: rendering.colorManagement = try reader.bool(value, key)
             case .embeddedPreviews: rendering.embeddedPreviews = try reader.bool(value, key)
             }
         }
-        let squareSpecs = squares.map { $0.map { RenditionSpec.square($0) } } ?? renditions.filter { $0.kind == .square }
+        let squareSpecs =
+            squares.map { $0.map { RenditionSpec.square($0) } } ?? renditions.filter { $0.kind == .square }
         let fitSpecs = fits.map { $0.map { RenditionSpec.fit($0) } } ?? renditions.filter { $0.kind == .fit }
         renditions = Array(Set(squareSpecs + fitSpecs)).sorted()
         guard !renditions.isEmpty else {
-            throw ConfigurationError(file: reader.file, key: "thumbnails", "needs at least one square or fit size", at: node.position)
+            throw ConfigurationError(
+                file: reader.file, key: "thumbnails", "needs at least one square or fit size", at: node.position)
         }
     }
 
     /// A key given twice in one mapping (which YAML refuses without saying where): the first
-    /// one found, with the line of its first place and the line and column of its second. Keys at the same indentation under
+    /// one found, with the line of its first place and the line and column of its second.
+    ///
+    /// Keys at the same indentation under
     /// the same parent count as one mapping.
     static func duplicateKey(in yaml: String) -> (key: String, first: Int, second: (line: Int, column: Int))? {
         var seen: [[String]: Int] = [:]  // the path of keys down to a key, and its line
@@ -215,11 +233,14 @@ private struct KeyReader {
     }
 
     /// One of an enumeration's names.
-    func choice<Choice: CaseIterable & RawRepresentable<String>>(_ node: Node, _ key: String) throws(ConfigurationError) -> Choice {
+    func choice<Choice: CaseIterable & RawRepresentable<String>>(
+        _ node: Node, _ key: String
+    ) throws(ConfigurationError) -> Choice {
         let text = try string(node, key)
         guard let parsed = Choice(rawValue: text) else {
             let allowed = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ConfigurationError(file: file, key: key, "must be one of \(allowed), not \"\(text)\"", at: node.position)
+            throw ConfigurationError(
+                file: file, key: key, "must be one of \(allowed), not \"\(text)\"", at: node.position)
         }
         return parsed
     }
@@ -248,7 +269,9 @@ private struct KeyReader {
 
     func path(_ node: Node, _ key: String) throws(ConfigurationError) -> FilePath {
         let text = try string(node, key)
-        guard !text.isEmpty else { throw ConfigurationError(file: file, key: key, "must not be empty", at: node.position) }
+        guard !text.isEmpty else {
+            throw ConfigurationError(file: file, key: key, "must not be empty", at: node.position)
+        }
         if text == "~" { return FilePath(home) }
         if text.hasPrefix("~/") { return FilePath(home).appending(String(text.dropFirst(2))) }
         return FilePath(text)

@@ -68,9 +68,13 @@ public struct Configuration: Sendable {
             return FilePath(home).appending(fallback)
         }
         // systemd's StateDirectory=, CacheDirectory= and RuntimeDirectory= export these.
-        let state = environment["STATE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_STATE_HOME", ".local/state").appending("tessera")
-        let cache = environment["CACHE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_CACHE_HOME", ".cache").appending("tessera")
-        let runtime = environment["RUNTIME_DIRECTORY"].map { FilePath($0) }
+        let state =
+            environment["STATE_DIRECTORY"].map { FilePath($0) }
+            ?? xdg("XDG_STATE_HOME", ".local/state").appending("tessera")
+        let cache =
+            environment["CACHE_DIRECTORY"].map { FilePath($0) } ?? xdg("XDG_CACHE_HOME", ".cache").appending("tessera")
+        let runtime =
+            environment["RUNTIME_DIRECTORY"].map { FilePath($0) }
             ?? FilePath(environment["XDG_RUNTIME_DIR"] ?? "/tmp/tessera-\(getuid())").appending("tessera")
         self.home = FilePath(home)
         desktopThumbnailRoot = xdg("XDG_CACHE_HOME", ".cache").appending("thumbnails")
@@ -81,11 +85,15 @@ public struct Configuration: Sendable {
     }
 
     /// What Tessera itself writes: the cache, the index and its companion files, the album
-    /// pages. The walker and the watcher never enter them, even when they lie inside a root.
+    /// pages.
+    ///
+    /// The walker and the watcher never enter them, even when they lie inside a root.
     public var ownFiles: Set<FilePath> {
         let index = FileSystem.absolute(index)
         var paths: Set<FilePath> = [FileSystem.absolute(cache), index]
-        for suffix in ["-wal", "-shm", "-journal", ".lock", ".reading"] { paths.insert(FilePath(index.string + suffix)) }
+        for suffix in ["-wal", "-shm", "-journal", ".lock", ".reading"] {
+            paths.insert(FilePath(index.string + suffix))
+        }
         if let albumDirectory { paths.insert(FileSystem.absolute(albumDirectory)) }
         return paths
     }
@@ -99,12 +107,16 @@ public struct Configuration: Sendable {
     /// The freedesktop thumbnail cache to fill, when `desktop_thumbnails` says to.
     public var desktopThumbnailCache: DesktopThumbnailCache? {
         let home = FileSystem.absolute(home)
-        let enabled = switch desktopThumbnails {
-        case .on: true
-        case .off: false
-        case .auto: !home.components.isEmpty && !roots.isEmpty && roots.allSatisfy { FileSystem.absolute($0).starts(with: home) }
-        }
-        return enabled && !desktopThumbnailSizes.isEmpty ? DesktopThumbnailCache(root: desktopThumbnailRoot, sizes: desktopThumbnailSizes) : nil
+        let enabled =
+            switch desktopThumbnails {
+            case .on: true
+            case .off: false
+            case .auto:
+                !home.components.isEmpty && !roots.isEmpty
+                    && roots.allSatisfy { FileSystem.absolute($0).starts(with: home) }
+            }
+        return enabled && !desktopThumbnailSizes.isEmpty
+            ? DesktopThumbnailCache(root: desktopThumbnailRoot, sizes: desktopThumbnailSizes) : nil
     }
 
     /// The album site's options for a build into `output`: the configured style and originals.
@@ -122,6 +134,7 @@ public struct Configuration: Sendable {
 
     /// The configuration file to use: `explicit`, then `$TESSERA_CONFIG`, then
     /// `/etc/tessera/config.yaml`, then `$XDG_CONFIG_HOME/tessera/config.yaml`.
+    ///
     /// Nil when none exists (defaults apply); an explicit file must exist.
     public static func locate(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -159,7 +172,8 @@ public struct Configuration: Sendable {
             opened = try RegularFile(opening: file)
         } catch {
             switch error.kind {
-            case .notRegularFile(let type): throw ConfigurationError(file: file, key: nil, "is \(type), not a configuration file")
+            case .notRegularFile(let type):
+                throw ConfigurationError(file: file, key: nil, "is \(type), not a configuration file")
             case .system(let error): throw ConfigurationError(file: file, key: nil, error.reason)
             case .truncated(let what): throw ConfigurationError(file: file, key: nil, "ends inside \(what)")
             }
@@ -169,7 +183,8 @@ public struct Configuration: Sendable {
         switch read {
         case .success(let contents?): bytes = contents
         case .success(nil):
-            throw ConfigurationError(file: file, key: nil, "is \(opened.status.size) bytes; a configuration file has at most 1 MiB")
+            throw ConfigurationError(
+                file: file, key: nil, "is \(opened.status.size) bytes; a configuration file has at most 1 MiB")
         case .failure(let error): throw ConfigurationError(file: file, key: nil, error.reason)
         }
         // A byte-order mark (what some Windows editors start UTF-8 with) is no part of the text.
@@ -182,7 +197,8 @@ public struct Configuration: Sendable {
         let before = bytes[..<valid]
         let line = before.count { $0 == UInt8(ascii: "\n") } + 1
         let column = valid - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        throw ConfigurationError(file: file, key: nil, "is not UTF-8 text (byte 0x\(String(bytes[valid], radix: 16)))", at: (line, column))
+        throw ConfigurationError(
+            file: file, key: nil, "is not UTF-8 text (byte 0x\(String(bytes[valid], radix: 16)))", at: (line, column))
     }
 
     /// Defaults, overlaid with the file that `locate` finds.

@@ -1,7 +1,7 @@
 import Foundation
 public import SystemPackage
-import TesseraSystem
 public import TesseraScan
+import TesseraSystem
 
 /// Talks to a running daemon over its control socket.
 public enum ControlClient {
@@ -16,10 +16,11 @@ public enum ControlClient {
         let socket: UnixSocket
         do throws(SystemError) {
             socket = try UnixSocket.connect(to: path, timeout: silenceLimit)
-        } catch where error.isPermission {
+        } catch  where error.isPermission {
             // Not "no daemon": one may well be running, for other users.
             let directory = path.removingLastComponent()
-            let group = (try? FileSystem.status(of: directory)).map { " (it is for members of group '\($0.groupName)')" } ?? ""
+            let group =
+                (try? FileSystem.status(of: directory)).map { " (it is for members of group '\($0.groupName)')" } ?? ""
             throw ControlError(.denied, "cannot use the daemon's control socket \(path): \(error.errno)\(group)")
         } catch {
             throw ControlError(.noDaemon, "no tessera daemon is running (\(path): \(error.errno))")
@@ -53,7 +54,9 @@ public enum ControlClient {
                 throw ControlError(.silent, "\(path): \(error.errno)")
             }
             // A blocking socket reports its receive timeout as "nothing yet".
-            guard let chunk else { throw ControlError(.silent, "\(path): the daemon said nothing for \(silenceLimit) s") }
+            guard let chunk else {
+                throw ControlError(.silent, "\(path): the daemon said nothing for \(silenceLimit) s")
+            }
             guard !chunk.isEmpty else { break }
             buffer += chunk
         }
@@ -71,7 +74,9 @@ extension ControlClient {
     }
 
     /// Sends `request` and folds the answers; each progress snapshot goes to `progress` as it
-    /// comes. Throws when the daemon cannot be reached, or refused the request outright.
+    /// comes.
+    ///
+    /// Throws when the daemon cannot be reached, or refused the request outright.
     public static func request(
         _ request: ControlRequest, to path: FilePath, progress: (ScanProgress.Snapshot) -> Void = { _ in }
     ) throws(ControlError) -> Outcome {

@@ -1,6 +1,6 @@
 import Foundation
-import TesseraSystem
 import TesseraScan
+import TesseraSystem
 
 /// One client of the control socket, as the server's poll loop sees it.
 ///

@@ -1,8 +1,8 @@
 import Foundation
 public import SystemPackage
-import TesseraSystem
 public import TesseraIndex
 public import TesseraScan
+import TesseraSystem
 
 /// What a client may ask the daemon: one JSON object on one line.
 ///
@@ -72,11 +72,16 @@ public struct DaemonStatus: Codable, Sendable {
     }
 
     init(
-        state: DaemonState, progress: ScanProgress.Snapshot?, totals: IndexTotals, lastScan: ScanSummary?, lastError: String?,
+        state: DaemonState, progress: ScanProgress.Snapshot?, totals: IndexTotals, lastScan: ScanSummary?,
+        lastError: String?,
         scansStarted: Int, scansFinished: Int, version: String, uptime: Double, index: String, cache: String
     ) {
-        (self.state, self.progress, self.totals, self.lastScan, self.lastError) = (state, progress, totals, lastScan, lastError)
-        (self.scansStarted, self.scansFinished, self.version, self.uptime) = (scansStarted, scansFinished, version, uptime)
+        (self.state, self.progress, self.totals, self.lastScan, self.lastError) = (
+            state, progress, totals, lastScan, lastError
+        )
+        (self.scansStarted, self.scansFinished, self.version, self.uptime) = (
+            scansStarted, scansFinished, version, uptime
+        )
         (self.index, self.cache) = (index, cache)
     }
 
@@ -90,8 +95,10 @@ public struct DaemonStatus: Codable, Sendable {
             lastError: try container.decodeIfPresent(String.self, forKey: .lastError),
             scansStarted: try container.decode(Int.self, forKey: .scansStarted),
             scansFinished: try container.decode(Int.self, forKey: .scansFinished),
-            version: try container.decode(String.self, forKey: .version), uptime: try container.decode(Double.self, forKey: .uptime),
-            index: try container.decode(String.self, forKey: .index), cache: try container.decode(String.self, forKey: .cache))
+            version: try container.decode(String.self, forKey: .version),
+            uptime: try container.decode(Double.self, forKey: .uptime),
+            index: try container.decode(String.self, forKey: .index),
+            cache: try container.decode(String.self, forKey: .cache))
     }
 
     public func encode(to encoder: any Encoder) throws {

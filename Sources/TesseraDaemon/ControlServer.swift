@@ -3,8 +3,8 @@ public import Logging
 public import ServiceLifecycle
 import Synchronization
 public import SystemPackage
-import TesseraSystem
 import TesseraScan
+import TesseraSystem
 
 /// The control socket: `tessera rescan`, `tessera status` and handed-over `tessera scan`s
 /// talk to the daemon through it.
@@ -78,7 +78,8 @@ public final class ControlServer: Service, Sendable {
         while !stopping.load(ordering: .relaxed) {
             var watched: [(Int32, Poll.Events)] = [(listener.descriptor, .readable), (wake.descriptor, .readable)]
             for connection in connections {
-                watched.append((connection.socket.descriptor, connection.hasOutput ? [.readable, .writable] : .readable))
+                watched.append(
+                    (connection.socket.descriptor, connection.hasOutput ? [.readable, .writable] : .readable))
             }
             let ready = Poll.wait(watched, milliseconds: 250)
             let now = ContinuousClock.now
@@ -92,7 +93,8 @@ public final class ControlServer: Service, Sendable {
                         case .request(let line): handle(line, from: connection)
                         case .tooLong:
                             let limit = ControlRequest.maximumLength
-                            connection.send(ControlResponse(error: "request too long (over \(limit) bytes)"), last: true)
+                            connection.send(
+                                ControlResponse(error: "request too long (over \(limit) bytes)"), last: true)
                         }
                     }
                     if connection.hasOutput { try connection.flush(now: now) }
@@ -100,7 +102,10 @@ public final class ControlServer: Service, Sendable {
                     drop(connection, because: error.description)
                 }
                 if connection.requestExpired(now: now) {
-                    connection.send(ControlResponse(error: "request incomplete after \(ControlConnection.requestTimeout.components.seconds) s"), last: true)
+                    connection.send(
+                        ControlResponse(
+                            error: "request incomplete after \(ControlConnection.requestTimeout.components.seconds) s"),
+                        last: true)
                     try? connection.flush(now: now)
                     drop(connection, because: "too slow")
                 }
@@ -119,7 +124,8 @@ public final class ControlServer: Service, Sendable {
             if connections.count >= Self.maximumClients {
                 // Make room: drop whoever has waited longest without sending a request.
                 if let oldest = connections.filter(\.isReading).min(by: { $0.connected < $1.connected }) {
-                    logger.warning("control socket: \(Self.maximumClients) clients connected; dropped the oldest idle one")
+                    logger.warning(
+                        "control socket: \(Self.maximumClients) clients connected; dropped the oldest idle one")
                     drop(oldest, because: "evicted")
                     connections.removeAll { $0 === oldest }
                 } else {
@@ -199,7 +205,8 @@ public final class ControlServer: Service, Sendable {
                 connection.send(ControlResponse(finished: state.lastSummary, error: state.lastError), last: true)
             } else if connection.lastProgress.map({ $0.duration(to: now) >= .seconds(1) }) ?? true {
                 connection.lastProgress = now
-                connection.send(ControlResponse(progress: state.scanning ? coordinator.progress.snapshot : nil), last: false)
+                connection.send(
+                    ControlResponse(progress: state.scanning ? coordinator.progress.snapshot : nil), last: false)
             }
             try? connection.flush(now: now)
         }

@@ -1,14 +1,15 @@
 public import Logging
 import ServiceLifecycle
+import SystemPackage
 public import TesseraConfiguration
 import TesseraIndex
 import TesseraScan
 public import TesseraSystem
 public import UnixSignals
-import SystemPackage
 
-/// The daemon, assembled: the index's writer lock, the index, and the services of one
-/// ServiceGroup, shut down in reverse order of this list on SIGTERM or SIGINT (or a graceful
+/// The daemon, assembled: the index's writer lock, the index, and the services of one ServiceGroup.
+///
+/// The services shut down in reverse order of this list on SIGTERM or SIGINT (or a graceful
 /// shutdown of the task that runs it):
 ///
 /// 1. the timer (periodic rescans, the systemd watchdog),
@@ -47,7 +48,9 @@ public final class Daemon: Sendable {
         coordinator = ScanCoordinator(progress: ScanProgress(), clock: clock)
     }
 
-    /// Runs until shut down. Throws before any service starts when the index is served by
+    /// Runs until shut down.
+    ///
+    /// Throws before any service starts when the index is served by
     /// another daemon, cannot be opened, or the control socket cannot be made.
     public func run() async throws {
         let lock = IndexLock(index: configuration.index)
@@ -79,13 +82,14 @@ public final class Daemon: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: TimerService(coordinator: coordinator, notifier: notifier, rescanInterval: interval),
-                serviceName: "timer"),
+                serviceName: "timer")
         ]
         services.append(.init(service: ReturnService(coordinator: coordinator, logger: logger), serviceName: "return"))
         if configuration.watch {
-            services.append(.init(
-                service: WatchService(configuration: configuration, coordinator: coordinator, logger: logger),
-                serviceName: "watch"))
+            services.append(
+                .init(
+                    service: WatchService(configuration: configuration, coordinator: coordinator, logger: logger),
+                    serviceName: "watch"))
         }
         services += [
             .init(
@@ -94,14 +98,16 @@ public final class Daemon: Sendable {
             .init(service: control, serviceName: "control"),
             .init(
                 service: ScanService(
-                    index: index, lock: lock, configuration: live, coordinator: coordinator, notifier: notifier, logger: logger),
+                    index: index, lock: lock, configuration: live, coordinator: coordinator, notifier: notifier,
+                    logger: logger),
                 successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "scan"),
         ]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: shutdownSignals, logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(9)
         logger.info(
-            "tessera \(version) serving \(configuration.roots.map(\.string).joined(separator: ", ")); control socket \(configuration.controlSocket)")
+            "tessera \(version) serving \(configuration.roots.map(\.string).joined(separator: ", ")); control socket \(configuration.controlSocket)"
+        )
         notifier.send("READY=1\nSTATUS=Started")
         try await ServiceGroup(configuration: groupConfiguration).run()
         // A scan left running at shutdown may be inside a transaction: leave the file, and the

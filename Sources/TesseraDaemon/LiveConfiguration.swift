@@ -1,7 +1,7 @@
 public import Logging
 import Synchronization
-import TesseraScan
 public import TesseraConfiguration
+import TesseraScan
 
 /// The daemon's configuration, which `systemctl reload` (SIGHUP) reads again.
 ///
@@ -23,7 +23,9 @@ public final class LiveConfiguration: Sendable {
 
     public var current: Configuration { state.withLock { $0 } }
 
-    /// Reads the configuration again. A configuration that does not load is logged with its
+    /// Reads the configuration again.
+    ///
+    /// A configuration that does not load is logged with its
     /// reason (file, line and key) and the one in use is kept.
     public func reload() {
         let loaded: Configuration

@@ -1,8 +1,8 @@
 public import Logging
 public import ServiceLifecycle
-import UnixSignals
-import TesseraScan
 import TesseraConfiguration
+import TesseraScan
+import UnixSignals
 
 /// On SIGHUP, which `systemctl reload` sends through ExecReload: reads the configuration
 /// again and rescans, so added or removed rendition sizes are made or dropped.

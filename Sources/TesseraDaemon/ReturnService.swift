@@ -49,7 +49,9 @@ public struct ReturnService: Service {
                     }
                 }
                 guard !back.isEmpty else { continue }
-                logger.notice("\(back.map(\.string).joined(separator: ", ")): offline until now, and changed (a disk mounted?); rescanning")
+                logger.notice(
+                    "\(back.map(\.string).joined(separator: ", ")): offline until now, and changed (a disk mounted?); rescanning"
+                )
                 coordinator.trigger(full: false)
             }
         }

@@ -1,7 +1,7 @@
 import Synchronization
-public import TesseraSystem
 import TesseraIndex
 public import TesseraScan
+public import TesseraSystem
 
 /// The daemon's scan state, shared by the scan loop, the control socket and the signal handlers.
 ///
@@ -52,7 +52,9 @@ public final class ScanCoordinator: Sendable {
         (wakeups, wakeup) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for a scan. Returns the number of the scan that will serve the request.
+    /// Asks for a scan.
+    ///
+    /// Returns the number of the scan that will serve the request.
     @discardableResult
     public func trigger(full: Bool) -> Int {
         let now = clock.now
@@ -69,7 +71,9 @@ public final class ScanCoordinator: Sendable {
 
     /// How long to wait before starting a scan so that a burst of triggers becomes one scan:
     /// until triggers have been quiet for `quietPeriod`, but no more than `settleLimit` after the
-    /// first. Zero when due.
+    /// first.
+    ///
+    /// Zero when due.
     func settleDelay() -> Duration {
         let now = clock.now
         return state.withLock { state in

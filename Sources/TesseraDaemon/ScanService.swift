@@ -1,12 +1,12 @@
-import TesseraSystem
 import Foundation
 public import Logging
 public import ServiceLifecycle
 import SystemPackage
 import TesseraAlbum
+import TesseraConfiguration
 public import TesseraIndex
 public import TesseraScan
-import TesseraConfiguration
+import TesseraSystem
 
 /// Runs scans when triggered, one at a time, until graceful shutdown.
 ///
@@ -59,7 +59,8 @@ public struct ScanService: Service {
                         await scan(number: request.number, full: request.full, stop: stop)
                     }
                     if Task.isCancelled { return }
-                    notifier.send("STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
+                    notifier.send(
+                        "STATUS=Idle; last scan \(coordinator.snapshot.lastSummary.map(\.description) ?? "none")")
                 }
             }
         }
@@ -80,7 +81,9 @@ public struct ScanService: Service {
                 check.run(whole: true)
             }
             guard let result, let first = result.missing.first else { continue }
-            logger.notice("cache check: \(result.missing.count) of \(result.checked) rendition files are gone; scanning to render them again")
+            logger.notice(
+                "cache check: \(result.missing.count) of \(result.checked) rendition files are gone; scanning to render them again"
+            )
             CacheCheck.resume(at: first, in: index)
             coordinator.trigger(full: false)
         }
@@ -88,6 +91,7 @@ public struct ScanService: Service {
 
     /// Takes the index's writer lock unless held; waits while another process has it, and
     /// tries again every second while the lock cannot be taken at all (logged each time).
+    ///
     /// Returns false when cancelled first.
     private func holdIndex() async -> Bool {
         while !Task.isCancelled {
@@ -117,7 +121,8 @@ public struct ScanService: Service {
         notifier.send("STATUS=Scanning…")
         let configuration = configuration.current
         let scanner = LibraryScanner(
-            configuration: configuration, index: index, logger: logger, lock: lock, role: .serve, progress: coordinator.progress)
+            configuration: configuration, index: index, logger: logger, lock: lock, role: .serve,
+            progress: coordinator.progress)
         let result = await withTaskGroup(of: Void.self) { group in
             group.addTask { await reportProgress() }
             let result = await DedicatedThread.run("scan", cancel: { stop.stop() }, grace: Self.stopGrace) {
@@ -150,9 +155,13 @@ public struct ScanService: Service {
             let progress = coordinator.progress.snapshot
             let stalled = coordinator.progress.sinceProgress
             if stalled >= stallLimit {
-                notifier.send("STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) (\(progress.done)/\(progress.expected) files)")
+                notifier.send(
+                    "STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) (\(progress.done)/\(progress.expected) files)"
+                )
             } else {
-                notifier.send("STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))")
+                notifier.send(
+                    "STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))"
+                )
             }
         }
     }
@@ -163,9 +172,13 @@ public struct ScanService: Service {
         let builder = AlbumBuilder(index: index, options: configuration.albumOptions(output: directory))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
-            Result { () throws(AlbumError) in try builder.build(shouldStop: { stop.isSet }, waiting: { [logger] in
-                logger.notice("album pages: another build is writing \(directory); waiting for it to finish")
-            }) }
+            Result { () throws(AlbumError) in
+                try builder.build(
+                    shouldStop: { stop.isSet },
+                    waiting: { [logger] in
+                        logger.notice("album pages: another build is writing \(directory); waiting for it to finish")
+                    })
+            }
         }
         switch outcome {
         case .success(let summary):

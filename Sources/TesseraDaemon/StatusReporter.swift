@@ -1,8 +1,8 @@
 import Synchronization
 import SystemPackage
-import TesseraSystem
 public import TesseraIndex
 import TesseraScan
+import TesseraSystem
 
 /// Builds the daemon's `status` answer: the coordinator's state plus the index's counts.
 ///

@@ -1,6 +1,6 @@
 public import Foundation
-import TesseraSystem
 import TesseraScan
+import TesseraSystem
 
 /// Speaks the sd_notify protocol directly: datagrams to `$NOTIFY_SOCKET`.
 ///
@@ -24,7 +24,7 @@ public struct SystemdNotifier: Sendable {
 
     public var isActive: Bool { socketPath != nil }
 
-    /// Sends `message` (e.g. "READY=1" or "STATUS=Scanning…"); failures are ignored, as sd_notify's are.
+    /// Sends `message` (such as "READY=1" or "STATUS=Scanning…"); failures are ignored, as sd_notify's are.
     ///
     /// Never blocks: a supervisor that stops reading its socket must not stall the daemon,
     /// so a datagram that does not fit is dropped.

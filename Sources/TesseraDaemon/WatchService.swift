@@ -3,9 +3,9 @@ public import Logging
 public import ServiceLifecycle
 import Synchronization
 import SystemPackage
-import TesseraSystem
-import TesseraScan
 public import TesseraConfiguration
+import TesseraScan
+import TesseraSystem
 
 /// Watches the photo roots with inotify and asks for a rescan when something changes.
 ///
@@ -35,8 +35,10 @@ public struct WatchService: Service {
     public init(configuration: Configuration, coordinator: ScanCoordinator, logger: Logger) {
         roots = configuration.roots.map(FileSystem.absolute)
         ownFiles = configuration.ownFiles
-        walker = Walker(options: .init(
-            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
+        walker = Walker(
+            options: .init(
+                exclude: configuration.exclude, followSymlinks: configuration.followSymlinks,
+                skip: configuration.ownFiles))
         self.coordinator = coordinator
         fallbackInterval = configuration.rescanInterval > 0 ? configuration.rescanInterval : 3600
         self.logger = logger
@@ -99,8 +101,9 @@ public struct WatchService: Service {
                 let descriptor = try watcher.watch(path)
                 state.directories[descriptor] = path
                 if path == root { watchedRoot = true }
-            } catch where error.errno == .noSpace {
-                problem = "the inotify watch limit was reached after \(state.directories.count) directories "
+            } catch  where error.errno == .noSpace {
+                problem =
+                    "the inotify watch limit was reached after \(state.directories.count) directories "
                     + "(raise fs.inotify.max_user_watches)"
                 return false
             } catch {

@@ -23,8 +23,12 @@ struct AreaReducer {
     private(set) var wide: [UInt16] = []
 
     /// `tileHeight` sizes the rows in progress; `columns` is the number of tiles in a row.
-    init(width: Int, height: Int, channels: Int, factor: Int, maximum: Int, keepsSamples: Bool, tileHeight: Int, columns: Int) {
-        precondition(width > 0 && height > 0 && factor > 0 && tileHeight > 0)  // invariant: the decoder checks the tiling
+    init(
+        width: Int, height: Int, channels: Int, factor: Int, maximum: Int, keepsSamples: Bool, tileHeight: Int,
+        columns: Int
+    ) {
+        // invariant: the decoder checks the tiling.
+        precondition(width > 0 && height > 0 && factor > 0 && tileHeight > 0)
         self.width = width
         self.height = height
         self.channels = channels
@@ -58,7 +62,9 @@ struct AreaReducer {
     }
 
     /// Adds the tile whose top-left pixel is (`x`, `y`): `tileWidth`×`tileHeight` interleaved pixels
-    /// of `sampleBytes` (1, or 2 little-endian) per sample, rows `stride` bytes apart. Parts outside
+    /// of `sampleBytes` (1, or 2 little-endian) per sample, rows `stride` bytes apart.
+    ///
+    /// Parts outside
     /// the image (a grid's padded right and bottom tiles) are ignored.
     mutating func add(
         _ pixels: UnsafeRawPointer, stride: Int, sampleBytes: Int, x: Int, y: Int, tileWidth: Int, tileHeight: Int
@@ -83,7 +89,8 @@ struct AreaReducer {
                 for column in 0..<columns {
                     let base = column * channels
                     for channel in 0..<channels {
-                        let sample = sampleBytes == 1
+                        let sample =
+                            sampleBytes == 1
                             ? UInt32(source.load(fromByteOffset: base + channel, as: UInt8.self))
                             : UInt32(source.load(fromByteOffset: 2 * (base + channel), as: UInt8.self))
                                 | UInt32(source.load(fromByteOffset: 2 * (base + channel) + 1, as: UInt8.self)) << 8

@@ -46,7 +46,9 @@ public struct BatchRenderer: Sendable {
     }
 
     /// Renders `specs` of every job, written atomically; tells `report` of each warning and
-    /// failure as it happens. Returns how many files failed.
+    /// failure as it happens.
+    ///
+    /// Returns how many files failed.
     public func render(_ jobs: [Job], specs: [RenditionSpec], report: @escaping @Sendable (Event) -> Void) -> Int {
         let next = Mutex(0)
         let failures = Mutex(0)

@@ -1,6 +1,6 @@
-import TesseraSystem
 import CLCMS
 import TesseraMetadata
+import TesseraSystem
 
 /// A conversion from an embedded ICC profile to sRGB, through LittleCMS.
 ///
@@ -60,7 +60,9 @@ final class ColorTransform {
         defer { cmsCloseProfile(srgb) }
         let output = input == .rgba ? CLCMS_TYPE_RGBA_8 : CLCMS_TYPE_RGB_8
         let flags = input == .rgba ? CLCMS_FLAGS_COPY_ALPHA : 0
-        guard let transform = cmsCreateTransform(source, input.format, srgb, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags)
+        guard
+            let transform = cmsCreateTransform(
+                source, input.format, srgb, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags)
         else { return nil }
         self.transform = transform
         self.input = input
@@ -78,8 +80,9 @@ final class ColorTransform {
     /// can show), so that pixels tagged with it can skip the conversion.
     static func isSRGB(_ profile: [UInt8]) -> Bool {
         _ = quiet
-        guard let source = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }),
-              let srgb = cmsCreate_sRGBProfile()
+        guard
+            let source = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }),
+            let srgb = cmsCreate_sRGBProfile()
         else { return false }
         defer {
             cmsCloseProfile(source)
@@ -88,14 +91,14 @@ final class ColorTransform {
         guard cmsGetColorSpace(source) == cmsSigRgbData, cmsIsMatrixShaper(source) != 0 else { return false }
         for tag in [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag] {
             guard let ours = cmsReadTag(source, tag)?.assumingMemoryBound(to: cmsCIEXYZ.self).pointee,
-                  let theirs = cmsReadTag(srgb, tag)?.assumingMemoryBound(to: cmsCIEXYZ.self).pointee,
-                  abs(ours.X - theirs.X) < 0.003, abs(ours.Y - theirs.Y) < 0.003, abs(ours.Z - theirs.Z) < 0.003
+                let theirs = cmsReadTag(srgb, tag)?.assumingMemoryBound(to: cmsCIEXYZ.self).pointee,
+                abs(ours.X - theirs.X) < 0.003, abs(ours.Y - theirs.Y) < 0.003, abs(ours.Z - theirs.Z) < 0.003
             else { return false }
         }
         for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
             // cmsToneCurve is opaque: LittleCMS hands it out as a pointer to evaluate, nothing more.
             guard let ours = cmsReadTag(source, tag).map(OpaquePointer.init),
-                  let theirs = cmsReadTag(srgb, tag).map(OpaquePointer.init)
+                let theirs = cmsReadTag(srgb, tag).map(OpaquePointer.init)
             else { return false }
             for x in stride(from: Float(0.05), through: 1, by: 0.05)
             where abs(cmsEvalToneCurveFloat(ours, x) - cmsEvalToneCurveFloat(theirs, x)) > 0.002 {
@@ -131,7 +134,9 @@ extension ColorTransform {
         var colorants = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: space.r.0, y: space.r.1, Y: 1), Green: cmsCIExyY(x: space.g.0, y: space.g.1, Y: 1),
             Blue: cmsCIExyY(x: space.b.0, y: space.b.1, Y: 1))
-        guard let tone = curve.withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }) else { return nil }
+        guard let tone = curve.withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }) else {
+            return nil
+        }
         defer { cmsFreeToneCurve(tone) }
         var curves: [OpaquePointer?] = [tone, tone, tone]
         guard let profile = cmsCreateRGBProfile(&white, &colorants, &curves) else { return nil }

@@ -67,13 +67,16 @@ public struct DesktopThumbnailCache: Sendable {
             if Self.unescaped.contains(byte) {
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                uri += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
+                uri +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true)
+                    + String(byte & 0x0F, radix: 16, uppercase: true)
             }
         }
         return uri
     }
 
-    private static let unescaped = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,-./:=@_~".utf8))
+    private static let unescaped = Set(
+        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,-./:=@_~".utf8))
 
     /// Where the thumbnail of `path` of `size` lives.
     public func path(of path: FilePath, size: Size) -> FilePath { location(Self.fileName(of: path), size: size) }
@@ -101,7 +104,8 @@ public struct DesktopThumbnailCache: Sendable {
         _ images: [Size: PixelBuffer], of original: Original, width: Int, height: Int
     ) throws(PhotoError) {
         let name = Self.fileName(of: original.path)
-        let text = entries(original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
+        let text = entries(
+            original, extra: [("Thumb::Image::Width", "\(width)"), ("Thumb::Image::Height", "\(height)")])
         for (size, image) in images.sorted(by: { $0.key < $1.key }) {
             guard let png = PNGText.replacing(text, in: try PNGEncoder.encode(image, fast: true)) else {
                 throw PhotoError(.encode, path: original.path, "cannot write the desktop thumbnail's text")
@@ -148,7 +152,7 @@ public struct DesktopThumbnailCache: Sendable {
             }
             let kept = PNGText.entries(of: png).filter { $0.key.hasPrefix("Thumb::Image::") }.sorted { $0.key < $1.key }
             guard let moved = PNGText.replacing(entries(original, extra: kept.map { ($0.key, $0.value) }), in: png),
-                  (try? store(moved, at: location(to, size: size))) != nil
+                (try? store(moved, at: location(to, size: size))) != nil
             else {
                 complete = false
                 continue
@@ -167,9 +171,10 @@ public struct DesktopThumbnailCache: Sendable {
     /// How many thumbnails each configured size's folder holds now (0 for a folder that is not
     /// there), counted without keeping the names: the cheap sign that some were deleted.
     public func entryCounts() -> [Size: Int] {
-        Dictionary(uniqueKeysWithValues: sizes.map {
-            ($0, FileSystem.entryCount(of: root.appending($0.rawValue), skipping: FileSystem.temporaryPrefix) ?? 0)
-        })
+        Dictionary(
+            uniqueKeysWithValues: sizes.map {
+                ($0, FileSystem.entryCount(of: root.appending($0.rawValue), skipping: FileSystem.temporaryPrefix) ?? 0)
+            })
     }
 
     /// The names each configured size's folder holds now.
@@ -178,9 +183,17 @@ public struct DesktopThumbnailCache: Sendable {
     }
 
     public func listing() -> Listing {
-        Listing(names: Dictionary(uniqueKeysWithValues: sizes.map { size in
-            (size, Set((FileSystem.entries(of: root.appending(size.rawValue)) ?? []).map { String(decoding: $0, as: UTF8.self) }))
-        }))
+        Listing(
+            names: Dictionary(
+                uniqueKeysWithValues: sizes.map { size in
+                    (
+                        size,
+                        Set(
+                            (FileSystem.entries(of: root.appending(size.rawValue)) ?? []).map {
+                                String(decoding: $0, as: UTF8.self)
+                            })
+                    )
+                }))
     }
 
     /// Whether every configured size of the file at `path` is in `listing`.
@@ -191,7 +204,9 @@ public struct DesktopThumbnailCache: Sendable {
 
     /// `entryCounts()`, and, in the same listing of each folder, removes the temporary files
     /// Tessera's writes left there when they were killed, once older than `age` seconds (a write
-    /// takes milliseconds; a younger one may be another process's, still writing). Other
+    /// takes milliseconds; a younger one may be another process's, still writing).
+    ///
+    /// Other
     /// programs' files are left alone: only names Tessera writes (`.tmp-<md5>.png-<number>`) go.
     public func survey(sweepingOlderThan age: Int64 = 600) -> [Size: Int] {
         let now = Int64(Date().timeIntervalSince1970)
@@ -206,7 +221,7 @@ public struct DesktopThumbnailCache: Sendable {
                 }
                 let path = FilePath(rawBytes: folder.rawBytes + [UInt8(ascii: "/")] + name)
                 guard Self.isOwnTemporary(name.dropFirst(prefix.count)), let status = try? FileSystem.status(of: path),
-                      status.type == .regular, now - status.mtimeSeconds >= age
+                    status.type == .regular, now - status.mtimeSeconds >= age
                 else { continue }
                 try? FileSystem.removeFile(path)
             }
@@ -219,14 +234,18 @@ public struct DesktopThumbnailCache: Sendable {
     private static func isOwnTemporary(_ rest: ArraySlice<UInt8>) -> Bool {
         let hex = Array("0123456789abcdef".utf8), digits = Array("0123456789".utf8)
         let name = Array(rest)
-        guard name.count > 37, name[..<32].allSatisfy(hex.contains), name[32..<37].elementsEqual(Array(".png-".utf8)) else {
+        guard name.count > 37, name[..<32].allSatisfy(hex.contains), name[32..<37].elementsEqual(Array(".png-".utf8))
+        else {
             return false
         }
         return name[37...].allSatisfy(digits.contains)
     }
 
     private func entries(_ original: Original, extra: [(String, String)]) -> [(key: String, value: String)] {
-        ([("Thumb::URI", Self.uri(of: original.path)), ("Thumb::MTime", "\(original.mtime)"), ("Thumb::Size", "\(original.bytes)")]
+        ([
+            ("Thumb::URI", Self.uri(of: original.path)), ("Thumb::MTime", "\(original.mtime)"),
+            ("Thumb::Size", "\(original.bytes)"),
+        ]
             + extra + [("Software", "Tessera \(TesseraVersion.current)")]).map { (key: $0.0, value: $0.1) }
     }
 

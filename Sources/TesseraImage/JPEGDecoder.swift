@@ -1,7 +1,7 @@
-import TesseraSystem
 import CJPEG
 import SystemPackage
 import TesseraMetadata
+import TesseraSystem
 
 /// Decodes one JPEG through libjpeg, at the smallest DCT scale that still covers a target size.
 ///
@@ -79,8 +79,10 @@ final class JPEGDecoder {
     ///     whole iMCUs; rows above it are skipped without their IDCT, rows below never read).
     func decode(numerator: Int, dcOnly: Bool, window: Window? = nil) throws(PhotoError) -> Output {
         var width: Int32 = 0, height: Int32 = 0, scans: Int32 = 0, stoppedAtDC: Int32 = 0
-        guard CJPEG_start(
-            decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans, &stoppedAtDC) == 0
+        guard
+            CJPEG_start(
+                decoder, Int32(numerator), dcOnly ? 1 : 0, Int32(Self.maximumScans), &width, &height, &scans,
+                &stoppedAtDC) == 0
         else { throw failure("cannot decode the JPEG data") }
         var origin = (x: 0, y: 0)
         if let window, isSingleScan {
@@ -107,7 +109,8 @@ final class JPEGDecoder {
         if CJPEG_warning_count(decoder) > 0 {
             warning = "JPEG data damaged; decoded what was there (\(String(cString: CJPEG_message(decoder))))"
         }
-        let raw: RawPixels = channels == 4
+        let raw: RawPixels =
+            channels == 4
             ? .cmyk(width: Int(width), height: Int(height), pixels: pixels, adobe: hasAdobeMarker)
             : .rgb(PixelBuffer(width: Int(width), height: Int(height), channels: 3, pixels: pixels))
         return Output(pixels: raw, origin: origin, dcScansOnly: stoppedAtDC != 0, warning: warning)
@@ -131,7 +134,9 @@ final class JPEGDecoder {
 extension JPEGDecoder {
     /// Decodes a whole JPEG held in memory (an embedded preview, a rendered thumbnail)
     /// at `numerator`/8 of its size.
-    static func decode(bytes: [UInt8], numerator: Int = 8, memoryLimit: Int = 192 << 20) throws(PhotoError) -> PixelBuffer {
+    static func decode(
+        bytes: [UInt8], numerator: Int = 8, memoryLimit: Int = 192 << 20
+    ) throws(PhotoError) -> PixelBuffer {
         try FileReader.withBytes(bytes, path: FilePath(), mtime: FileTime(seconds: 0, nanoseconds: 0)) {
             (reader) throws(PhotoError) -> PixelBuffer in
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: memoryLimit)

@@ -5,7 +5,9 @@ public import TesseraMetadata
 public enum JPEGEncoder {
     /// JPEG bytes for `image` (RGB) at `quality` 1–100, with 4:2:0 chroma subsampling
     /// below quality 90 and 4:4:4 from 90 up, as photo tools commonly do.
-    public static func encode(_ image: PixelBuffer, quality: Int, progressive: Bool = false) throws(PhotoError) -> [UInt8] {
+    public static func encode(
+        _ image: PixelBuffer, quality: Int, progressive: Bool = false
+    ) throws(PhotoError) -> [UInt8] {
         precondition(image.channels == 3)  // invariant: the renderer flattens alpha first
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -1,5 +1,5 @@
-import TesseraSystem
 import TesseraMetadata
+import TesseraSystem
 
 /// The memory that the decodes of one scan (or one `tessera thumb` run) may hold at once,
 /// shared by its workers: `memory_limit` for each of them.

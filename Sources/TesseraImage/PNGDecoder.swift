@@ -1,7 +1,7 @@
-import TesseraSystem
 import CPNG
 import SystemPackage
 import TesseraMetadata
+import TesseraSystem
 
 /// Decodes one PNG through libpng to 8-bit sRGB, shrinking rows as they arrive.
 ///

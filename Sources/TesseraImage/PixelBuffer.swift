@@ -46,7 +46,8 @@ extension PixelBuffer {
         for pixel in 0..<width * height {
             let alpha = Int(pixels[pixel * 4 + 3])
             for channel in 0..<3 {
-                out[pixel * 3 + channel] = UInt8((Int(pixels[pixel * 4 + channel]) * alpha + fill[channel] * (255 - alpha) + 127) / 255)
+                out[pixel * 3 + channel] = UInt8(
+                    (Int(pixels[pixel * 4 + channel]) * alpha + fill[channel] * (255 - alpha) + 127) / 255)
             }
         }
         return PixelBuffer(width: width, height: height, channels: 3, pixels: out)

@@ -46,7 +46,9 @@ enum RawPixels {
     }
 
     /// The pixels in sRGB: through `profile` when there is one LittleCMS can use and it is not
-    /// sRGB already, else as stored. Returns a warning when a profile had to be ignored.
+    /// sRGB already, else as stored.
+    ///
+    /// Returns a warning when a profile had to be ignored.
     func toSRGB(profile: [UInt8]?, transforms: ColorTransformCache) -> (PixelBuffer, warning: String?) {
         guard let profile else { return (naiveRGB, nil) }
         switch self {
@@ -72,13 +74,17 @@ enum RawPixels {
         }
     }
 
-    private static func convert(_ pixels: [UInt8], width: Int, height: Int, with transform: ColorTransform) -> PixelBuffer {
+    private static func convert(
+        _ pixels: [UInt8], width: Int, height: Int, with transform: ColorTransform
+    ) -> PixelBuffer {
         let channels = transform.input == .rgba ? 4 : 3
         var out = [UInt8](repeating: 0, count: width * height * channels)
         pixels.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { destination in
                 // invariant: both buffers hold width × height pixels (at least one).
-                transform.apply(source.baseAddress.unsafelyUnwrapped, destination.baseAddress.unsafelyUnwrapped, count: width * height)
+                transform.apply(
+                    source.baseAddress.unsafelyUnwrapped, destination.baseAddress.unsafelyUnwrapped,
+                    count: width * height)
             }
         }
         return PixelBuffer(width: width, height: height, channels: channels, pixels: out)

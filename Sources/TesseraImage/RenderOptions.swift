@@ -60,7 +60,9 @@ public struct RenderOptions: Sendable, Equatable {
     /// Images declaring more pixels than this are refused from their header.
     public var pixelLimit: Int = 200_000_000
     /// Each worker's share of the memory decodes take from (decoded pixels, the codecs'
-    /// buffers): see `MemoryPool`. A decode larger than the whole pool is refused before
+    /// buffers): see `MemoryPool`.
+    ///
+    /// A decode larger than the whole pool is refused before
     /// anything large is allocated.
     public var memoryLimit: Int = 192 << 20
     /// Convert photos with an embedded ICC profile to sRGB (off: pixels as stored).

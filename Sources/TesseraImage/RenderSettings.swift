@@ -21,10 +21,12 @@ public struct RenderSettings: Sendable, Equatable {
     }
 
     /// `render_settings`: the kinds and sizes (the desktop cache's as `desktop-<size>`), then
-    /// the pixel settings, e.g. `fit-1024,square-256,desktop-256;jpeg:q85:bg[255, 255, 255]:srgb:previews`.
+    /// the pixel settings, such as `fit-1024,square-256,desktop-256;jpeg:q85:bg[255, 255, 255]:srgb:previews`.
+    ///
     /// A photo whose record differs gets its renditions brought up to date on the next scan.
     public var recorded: String {
-        let specs = renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" } + desktop.sorted().map { "desktop-\($0.size)" }
+        let specs =
+            renditions.sorted().map { "\($0.kind.rawValue)-\($0.size)" } + desktop.sorted().map { "desktop-\($0.size)" }
         return "\(specs.joined(separator: ","));\(pixelSettings)"
     }
 

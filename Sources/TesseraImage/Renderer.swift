@@ -1,7 +1,7 @@
-public import TesseraSystem
 public import SystemPackage
-public import TesseraMetadata
 import TesseraJXL
+public import TesseraMetadata
+public import TesseraSystem
 import TesseraVideo
 
 /// Makes every rendition of a photo from one decode: aspect-fill squares and aspect-true
@@ -80,7 +80,8 @@ public final class Renderer {
     /// - Parameter keeping: renditions made from the same decode but returned as images, not
     ///   encoded (`Rendered.images`).
     public func render(
-        file path: FilePath, specs: [RenditionSpec], keeping: [RenditionSpec] = [], context: DateContext = DateContext(),
+        file path: FilePath, specs: [RenditionSpec], keeping: [RenditionSpec] = [],
+        context: DateContext = DateContext(),
         placeholder: Bool = true
     ) throws(PhotoError) -> Rendered {
         try FileReader.withPhoto(at: path) { (reader) throws(PhotoError) -> Rendered in
@@ -99,7 +100,8 @@ public final class Renderer {
         do {
             try metadata.checkPixelLimit(options.pixelLimit)
             // A RAW file's renditions come from its embedded preview: that is the photo here.
-            let size = metadata.raw.flatMap { raw in raw.previewWidth.flatMap { w in raw.previewHeight.map { (w, $0) } } }
+            let size =
+                metadata.raw.flatMap { raw in raw.previewWidth.flatMap { w in raw.previewHeight.map { (w, $0) } } }
                 ?? (metadata.width, metadata.height)
             let plan = RenditionPlan(width: size.0, height: size.1, specs: specs + keeping)
             let memory = MemoryReservation(pool: pool)
@@ -109,8 +111,9 @@ public final class Renderer {
                     let decoded = try decode(
                         reader, metadata: metadata, plan: plan, crop: !placeholder && plan.squaresOnly, memory: memory)
                     return try finish(
-                        decoded, metadata: metadata, plan: plan, encoding: Set(specs), keeping: Set(keeping), placeholder: placeholder)
-                } catch where memory.retry != nil {
+                        decoded, metadata: metadata, plan: plan, encoding: Set(specs), keeping: Set(keeping),
+                        placeholder: placeholder)
+                } catch  where memory.retry != nil {
                     memory.restart()
                 }
             }
@@ -132,7 +135,9 @@ public final class Renderer {
                 try Self.checkDecodable(header)
                 let decoder = try JPEGDecoder(stream: jpeg.stream(), memoryLimit: memory.pool.capacity)
                 let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
-                try Self.cover(preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory, metadata: metadata)
+                try Self.cover(
+                    preview.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory,
+                    metadata: metadata)
                 return (try decoder.decode(numerator: numerator, dcOnly: true), header)
             }
         }
@@ -143,7 +148,7 @@ public final class Renderer {
             do throws(PhotoError) {
                 let bytes = Array(try reader.photoBytes(at: preview.offset, count: preview.length))
                 return try decode(bytes)
-            } catch where error.code.isTransient || error.code == .tooLarge {
+            } catch  where error.code.isTransient || error.code == .tooLarge {
                 throw error
             } catch {
                 failure = failure ?? error
@@ -153,13 +158,14 @@ public final class Renderer {
             if let bytes = try? RAWHeader.previewJPEG(reader) {
                 do throws(PhotoError) {
                     return try decode(bytes)
-                } catch where memory.retry != nil {
+                } catch  where memory.retry != nil {
                     throw error
                 } catch {}
             }
         }
         if let failure { throw failure }
-        throw PhotoError(.unsupported, "no preview found (Tessera renders RAW files from their previews; it does not demosaic)")
+        throw PhotoError(
+            .unsupported, "no preview found (Tessera renders RAW files from their previews; it does not demosaic)")
     }
 
     /// A decoded image in sRGB and the scale it was decoded at, relative to the stored size.
@@ -175,10 +181,13 @@ public final class Renderer {
         var posterTime: Double?
     }
 
-    /// Decodes what the plan needs. With `crop`, a single-scan JPEG decoded above 1/8 is decoded
+    /// Decodes what the plan needs.
+    ///
+    /// With `crop`, a single-scan JPEG decoded above 1/8 is decoded
     /// only over its centred square and a margin for the resampling filter's taps.
     private func decode(
-        _ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan, crop: Bool, memory: MemoryReservation
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, plan: RenditionPlan, crop: Bool,
+        memory: MemoryReservation
     ) throws(PhotoError) -> Decoded {
         let limit = memory.pool.capacity
         let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
@@ -188,7 +197,11 @@ public final class Renderer {
         case .jpeg:
             if let jpeg = metadata.jpeg {
                 try Self.checkDecodable(jpeg)
-                if options.embeddedPreviews, let preview = try preview(reader, metadata: metadata, jpeg: jpeg, plan: plan, memory: memory) { return preview }
+                if options.embeddedPreviews,
+                    let preview = try preview(reader, metadata: metadata, jpeg: jpeg, plan: plan, memory: memory)
+                {
+                    return preview
+                }
             }
             let decoder = try JPEGDecoder(stream: reader.stream(), memoryLimit: limit)
             let numerator = plan.jpegNumerator(width: decoder.width, height: decoder.height)
@@ -198,12 +211,15 @@ public final class Renderer {
             if crop && numerator > 1 && decoder.isSingleScan {
                 let square = plan.corner(of: .square), side = Double(min(plan.width, plan.height))
                 let margin = Self.cropMargin
-                let x = Int((square.x * scale).rounded(.down)) - margin, y = Int((square.y * scale).rounded(.down)) - margin
+                let x = Int((square.x * scale).rounded(.down)) - margin,
+                    y = Int((square.y * scale).rounded(.down)) - margin
                 let extent = Int((side * scale).rounded(.up)) + 2 * margin + 1
                 window = JPEGDecoder.Window(x: x, y: y, width: extent, height: extent)
             }
             let output = try decoder.decode(numerator: numerator, dcOnly: true, window: window)
-            (raw, source, profile) = (output.pixels, output.dcScansOnly ? .dcScans : .decoded, metadata.jpeg?.iccProfile)
+            (raw, source, profile) = (
+                output.pixels, output.dcScansOnly ? .dcScans : .decoded, metadata.jpeg?.iccProfile
+            )
             if window != nil {
                 region = .square
                 origin = (Double(output.origin.x) / scale, Double(output.origin.y) / scale)
@@ -220,9 +236,14 @@ public final class Renderer {
             guard let header = metadata.webp else { throw PhotoError(.corrupt, "WebP header missing") }
             let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
             // libwebp decodes from memory: the file counts against the budget too.
-            try Self.cover(Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, memory: memory, metadata: metadata)
-            let image = try WebPCodec.decode(try reader.photoBytes(at: 0, count: Int(reader.size)), header: header, factor: factor)
-            (raw, scale, source, profile) = (.rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile)
+            try Self.cover(
+                Int(reader.size) + WebPCodec.memoryNeeded(header, factor: factor), plan: plan, memory: memory,
+                metadata: metadata)
+            let image = try WebPCodec.decode(
+                try reader.photoBytes(at: 0, count: Int(reader.size)), header: header, factor: factor)
+            (raw, scale, source, profile) = (
+                .rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile
+            )
         case .heif, .avif:
             guard let header = metadata.heif else { throw PhotoError(.corrupt, "HEIF header missing") }
             // libheif reads from memory: the file counts against the budget from the start.
@@ -232,16 +253,23 @@ public final class Renderer {
             // stored frame, is decoded instead of the photo.
             let aspect = Double(header.width) / Double(header.height)
             // What a thumbnail shows of a cropped (`clap`) photo is not said: only the photo is used.
-            let thumbnail = options.embeddedPreviews && header.cleanAperture == nil ? header.thumbnails.filter { thumbnail in
-                min(thumbnail.width, thumbnail.height) >= plan.shortNeeded && max(thumbnail.width, thumbnail.height) >= plan.longNeeded
-                    && abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) <= 0.01 && thumbnail.width < header.width
-            }.min { $0.width < $1.width } : nil
+            let thumbnail =
+                options.embeddedPreviews && header.cleanAperture == nil
+                ? header.thumbnails.filter { thumbnail in
+                    min(thumbnail.width, thumbnail.height) >= plan.shortNeeded
+                        && max(thumbnail.width, thumbnail.height) >= plan.longNeeded
+                        && abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) <= 0.01
+                        && thumbnail.width < header.width
+                }.min { $0.width < $1.width } : nil
             func decode(_ image: HEIFDecoder.Image) throws(PhotoError) -> Decoded {
                 let factor = plan.shrinkFactor(width: image.width, height: image.height)
                 let hdr = image.hdrTransfer
-                let reducer = image.memoryNeeded(factor: factor, keepsSamples: hdr != nil, codedFrame: header.largestCodedFrame)
+                let reducer = image.memoryNeeded(
+                    factor: factor, keepsSamples: hdr != nil, codedFrame: header.largestCodedFrame)
                 // And the 8-bit image made from what the reducer holds: sRGB, or tone-mapped.
-                let copy = (image.width + factor - 1) / factor * ((image.height + factor - 1) / factor) * (image.hasAlpha ? 4 : 3)
+                let copy =
+                    (image.width + factor - 1) / factor * ((image.height + factor - 1) / factor)
+                    * (image.hasAlpha ? 4 : 3)
                 try Self.cover(Int(reader.size) + reducer + copy, plan: plan, memory: memory, metadata: metadata)
                 let reduced = try image.decode(factor: factor, keepsSamples: hdr != nil)
                 let scale = Double(image.width) / Double(header.width) / Double(factor)
@@ -251,12 +279,16 @@ public final class Renderer {
                     let mapped = ToneMapping(transfer: hdr, primaries: image.nclx?.primaries ?? 9).map(
                         reduced.wide, width: reduced.outWidth, height: reduced.outHeight, channels: reduced.channels,
                         maximum: reduced.maximum)
-                    return Decoded(image: cleanAperture(of: mapped, scale: scale), scale: scale, source: source, warnings: [])
+                    return Decoded(
+                        image: cleanAperture(of: mapped, scale: scale), scale: scale, source: source, warnings: [])
                 }
                 // An ICC profile first; else the nclx description, as a profile built here.
-                let nclx = header.nclx.flatMap { ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer) }
+                let nclx = header.nclx.flatMap {
+                    ColorTransform.iccProfile(nclxPrimaries: $0.primaries, transfer: $0.transfer)
+                }
                 return converted(
-                    .rgb(cleanAperture(of: reduced.image, scale: scale)), profile: header.iccProfile ?? nclx, scale: scale,
+                    .rgb(cleanAperture(of: reduced.image, scale: scale)), profile: header.iccProfile ?? nclx,
+                    scale: scale,
                     source: source, warnings: [])
             }
             // The crop comes first, before the rotation and mirroring the orientation applies
@@ -270,7 +302,8 @@ public final class Renderer {
             }
             // A thumbnail that cannot be decoded just means the photo is.
             if let thumbnail, let small = try? decoder.thumbnail(width: thumbnail.width, height: thumbnail.height),
-               let decoded = try? decode(small) {
+                let decoded = try? decode(small)
+            {
                 return decoded
             }
             return try decode(decoder.primary())
@@ -304,16 +337,20 @@ public final class Renderer {
                 image.wide.withUnsafeBytes { samples in
                     // invariant: a non-empty array's buffer has a base address.
                     reducer.add(
-                        samples.baseAddress.unsafelyUnwrapped, stride: image.width * image.channels * 2, sampleBytes: 2, x: 0, y: 0,
+                        samples.baseAddress.unsafelyUnwrapped, stride: image.width * image.channels * 2, sampleBytes: 2,
+                        x: 0, y: 0,
                         tileWidth: image.width, tileHeight: image.height)
                 }
                 let mapped = ToneMapping(transfer: transfer, primaries: info.primaries ?? 9).map(
-                    reducer.wide, width: reducer.outWidth, height: reducer.outHeight, channels: image.channels, maximum: 65535)
+                    reducer.wide, width: reducer.outWidth, height: reducer.outHeight, channels: image.channels,
+                    maximum: 65535)
                 return Decoded(
-                    image: mapped, scale: Double(reducer.outWidth) / Double(image.width), source: image.dcOnly ? .jxlDC : .decoded,
+                    image: mapped, scale: Double(reducer.outWidth) / Double(image.width),
+                    source: image.dcOnly ? .jxlDC : .decoded,
                     warnings: image.warning.map { [$0] } ?? [])
             }
-            let whole = PixelBuffer(width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
+            let whole = PixelBuffer(
+                width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
             image.warning.map { warnings.append($0) }
             (raw, scale, source, profile) = (
                 .rgb(factor > 1 ? BoxShrinker.shrink(whole, factor: factor) : whole), 1 / Double(factor),
@@ -327,10 +364,13 @@ public final class Renderer {
             }
             decoded.0.warning.map { warnings.append($0) }
             if let cut = header.cutPreview {
-                warnings.append("\(RAWHeader.cutError(cut.offset, cut.length).message): rendered from a smaller preview that is whole")
+                warnings.append(
+                    "\(RAWHeader.cutError(cut.offset, cut.length).message): rendered from a smaller preview that is whole"
+                )
             }
             (raw, scale, source, profile) = (
-                decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview, decoded.header.iccProfile
+                decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview,
+                decoded.header.iccProfile
             )
         case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
             // The smallest frame that covers every rendition; the scaler averages down to it.
@@ -338,11 +378,13 @@ public final class Renderer {
             let factor = min(1, max(Double(plan.shortNeeded) / Double(short), Double(plan.longNeeded) / Double(long)))
             // The decoder's need is known only inside it (from the codec's own frame size), so a
             // video holds a whole share of the pool, which bounds it.
-            try Self.cover(max(0, options.memoryLimit - plan.memoryNeeded), plan: plan, memory: memory, metadata: metadata)
+            try Self.cover(
+                max(0, options.memoryLimit - plan.memoryNeeded), plan: plan, memory: memory, metadata: metadata)
             let frame: VideoFrame
             do throws(VideoError) {
                 frame = try PosterFrame.decode(
-                    reader.stream(), longSide: Int((Double(long) * factor).rounded(.up)), memoryLimit: options.memoryLimit)
+                    reader.stream(), longSide: Int((Double(long) * factor).rounded(.up)),
+                    memoryLimit: options.memoryLimit)
             } catch {
                 throw PhotoError(video: error)
             }
@@ -363,9 +405,11 @@ public final class Renderer {
     private func converted(
         _ raw: RawPixels, profile: [UInt8]?, scale: Double, source: RenditionSource, warnings: [String]
     ) -> Decoded {
-        let (image, colorWarning) = options.colorManagement
+        let (image, colorWarning) =
+            options.colorManagement
             ? raw.toSRGB(profile: profile, transforms: transforms) : (raw.naiveRGB, nil)
-        return Decoded(image: image, scale: scale, source: source, warnings: warnings + (colorWarning.map { [$0] } ?? []))
+        return Decoded(
+            image: image, scale: scale, source: source, warnings: warnings + (colorWarning.map { [$0] } ?? []))
     }
 
     /// Decoded pixels kept around a cropped square, so the Lanczos taps at its edges see real
@@ -393,18 +437,19 @@ public final class Renderer {
     /// orientation applies to it; its own ICC profile applies, else the photo's. Anything
     /// else about it is a claim: a refused or broken preview just means the photo is decoded.
     private func preview(
-        _ reader: borrowing FileReader, metadata: PhotoMetadata, jpeg: JPEGHeader, plan: RenditionPlan, memory: MemoryReservation
+        _ reader: borrowing FileReader, metadata: PhotoMetadata, jpeg: JPEGHeader, plan: RenditionPlan,
+        memory: MemoryReservation
     ) throws(PhotoError) -> Decoded? {
         guard !jpeg.previews.isEmpty, try Self.primaryImageEnds(reader, jpeg: jpeg) else { return nil }
         let (width, height) = (plan.width, plan.height)
         for candidate in jpeg.previews.sorted(by: { $0.length < $1.length }) {
             guard candidate.length <= Self.maximumPreviewBytes, candidate.offset > 0,
-                  candidate.offset <= reader.size - Int64(candidate.length)
+                candidate.offset <= reader.size - Int64(candidate.length)
             else { continue }
             let bytes: [UInt8]
             do throws(PhotoError) {
                 bytes = try reader.photoBytes(at: candidate.offset, count: candidate.length)
-            } catch where error.code.isTransient {
+            } catch  where error.code.isTransient {
                 throw error
             } catch {
                 continue
@@ -417,23 +462,28 @@ public final class Renderer {
                     let (previewWidth, previewHeight) = (header.width, header.height)
                     let aspect = Double(previewWidth) / Double(previewHeight) / (Double(width) / Double(height))
                     guard previewWidth < width, abs(aspect - 1) <= 0.01,
-                          min(previewWidth, previewHeight) >= plan.shortNeeded,
-                          max(previewWidth, previewHeight) >= plan.longNeeded
+                        min(previewWidth, previewHeight) >= plan.shortNeeded,
+                        max(previewWidth, previewHeight) >= plan.longNeeded
                     else { return nil }
                     try Self.checkDecodable(header)
                     let decoder = try JPEGDecoder(stream: preview.stream(), memoryLimit: memory.pool.capacity)
                     let numerator = plan.jpegNumerator(width: previewWidth, height: previewHeight)
-                    try Self.cover(bytes.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory, metadata: metadata)
+                    try Self.cover(
+                        bytes.count + decoder.memoryNeeded(numerator: numerator), plan: plan, memory: memory,
+                        metadata: metadata)
                     let output = try decoder.decode(numerator: numerator, dcOnly: true)
                     guard output.warning == nil else { return nil }
                     let raw = output.pixels
-                    let (image, colorWarning) = options.colorManagement
-                        ? raw.toSRGB(profile: header.iccProfile ?? jpeg.iccProfile, transforms: transforms) : (raw.naiveRGB, nil)
+                    let (image, colorWarning) =
+                        options.colorManagement
+                        ? raw.toSRGB(profile: header.iccProfile ?? jpeg.iccProfile, transforms: transforms)
+                        : (raw.naiveRGB, nil)
                     return Decoded(
-                        image: image, scale: Double(image.width) / Double(width), source: RenditionSource(candidate.kind),
+                        image: image, scale: Double(image.width) / Double(width),
+                        source: RenditionSource(candidate.kind),
                         warnings: colorWarning.map { [$0] } ?? [])
                 }
-            } catch where memory.retry != nil {
+            } catch  where memory.retry != nil {
                 throw error
             } catch {
                 continue
@@ -445,11 +495,14 @@ public final class Renderer {
 
     /// Makes, orients and encodes every rendition, and the placeholder, from one decoded image.
     private func finish(
-        _ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan, encoding: Set<RenditionSpec>, keeping: Set<RenditionSpec>,
+        _ decoded: Decoded, metadata: PhotoMetadata, plan: RenditionPlan, encoding: Set<RenditionSpec>,
+        keeping: Set<RenditionSpec>,
         placeholder: Bool
     ) throws(PhotoError) -> Rendered {
-        var sources = [RenditionPlan.Source(
-            image: decoded.image, scale: decoded.scale, region: decoded.region, origin: decoded.origin, plan: plan)]
+        var sources = [
+            RenditionPlan.Source(
+                image: decoded.image, scale: decoded.scale, region: decoded.region, origin: decoded.origin, plan: plan)
+        ]
         var renditions: [Rendition] = []
         var images: [RenditionSpec: PixelBuffer] = [:]
         for step in plan.steps() {
@@ -458,10 +511,13 @@ public final class Renderer {
             if keeping.contains(step.spec) { images[step.spec] = upright }
             guard encoding.contains(step.spec) else { continue }
             let bytes = try encode(upright)
-            renditions.append(Rendition(
-                spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source))
+            renditions.append(
+                Rendition(
+                    spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source)
+            )
         }
-        let thumbhash = placeholder
+        let thumbhash =
+            placeholder
             ? plan.placeholder(from: sources).map { ThumbHash.encode($0.oriented(metadata.orientation)) } : nil
         return Rendered(
             metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings,

@@ -18,7 +18,8 @@ public struct RenditionCache: Sendable {
 
     /// Where the rendition `spec` of `key` lives.
     public func path(key: String, spec: RenditionSpec, format: RenderOptions.Format) -> FilePath {
-        root.appending(Self.directoryName(spec)).appending(String(key.prefix(2))).appending("\(key).\(format.fileExtension)")
+        root.appending(Self.directoryName(spec)).appending(String(key.prefix(2))).appending(
+            "\(key).\(format.fileExtension)")
     }
 
     /// Writes a rendition atomically.

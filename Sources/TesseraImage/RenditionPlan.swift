@@ -39,7 +39,8 @@ struct RenditionPlan {
     /// The smallest JPEG DCT scale n/8 whose decoded image covers every rendition.
     func jpegNumerator(width: Int, height: Int) -> Int {
         let (short, long) = (min(width, height), max(width, height))
-        for numerator in 1...8 where (short * numerator + 7) / 8 >= shortNeeded && (long * numerator + 7) / 8 >= longNeeded {
+        for numerator in 1...8
+        where (short * numerator + 7) / 8 >= shortNeeded && (long * numerator + 7) / 8 >= longNeeded {
             return numerator
         }
         return 8
@@ -50,7 +51,9 @@ struct RenditionPlan {
     func shrinkFactor(width: Int, height: Int) -> Int {
         let (short, long) = (min(width, height), max(width, height))
         var factor = 1
-        while factor < short && (short + factor) / (factor + 1) >= shortNeeded && (long + factor) / (factor + 1) >= longNeeded {
+        while factor < short && (short + factor) / (factor + 1) >= shortNeeded
+            && (long + factor) / (factor + 1) >= longNeeded
+        {
             factor += 1
         }
         return factor
@@ -74,7 +77,10 @@ struct RenditionPlan {
         /// corner, or a little above and left of it for a decode cropped to whole iMCUs.
         var origin: (x: Double, y: Double)
 
-        init(image: PixelBuffer, scale: Double, region: Region, origin: (x: Double, y: Double)? = nil, plan: RenditionPlan) {
+        init(
+            image: PixelBuffer, scale: Double, region: Region, origin: (x: Double, y: Double)? = nil,
+            plan: RenditionPlan
+        ) {
             self.image = image
             self.scale = scale
             self.region = region
@@ -82,7 +88,9 @@ struct RenditionPlan {
         }
     }
 
-    /// The top-left corner of `region` in the stored frame. A square starts on a whole pixel
+    /// The top-left corner of `region` in the stored frame.
+    ///
+    /// A square starts on a whole pixel
     /// (the odd one left over goes to the right or bottom): a square at the photo's own size
     /// is then its pixels as they are, not each resampled half a pixel over.
     func corner(of region: Region) -> (x: Double, y: Double) {
@@ -111,15 +119,19 @@ struct RenditionPlan {
             let usable = sources.filter { $0.region == .frame || region == .square }
             // The smallest image with 1.5 times the resolution keeps Lanczos' quality at the least
             // cost; failing that, the largest there is (the decoded image).
-            let source = usable.filter { $0.scale >= 1.5 * required }.min { $0.scale < $1.scale }
+            let source =
+                usable.filter { $0.scale >= 1.5 * required }.min { $0.scale < $1.scale }
                 ?? usable.max { $0.scale < $1.scale } ?? sources[0]
             let image: PixelBuffer
             let corner = plan.corner(of: region)
-            if source.region == region && source.origin == corner && source.image.width == width && source.image.height == height {
+            if source.region == region && source.origin == corner && source.image.width == width
+                && source.image.height == height
+            {
                 image = source.image  // the decoded image is this rendition (a fit at an exact DCT scale)
             } else {
                 image = Resampler.resample(
-                    source.image, rect: plan.rect(of: region, in: source), width: width, height: height, background: nil)
+                    source.image, rect: plan.rect(of: region, in: source), width: width, height: height, background: nil
+                )
             }
             sources.append(Source(image: image, scale: required, region: region, plan: plan))
             return image
@@ -147,7 +159,8 @@ struct RenditionPlan {
     /// `region` of the frame in the pixels of `source` (which covers it), with fractional edges.
     func rect(of region: Region, in source: Source) -> Resampler.Rect {
         let corner = corner(of: region)
-        let (regionWidth, regionHeight) = region == .frame
+        let (regionWidth, regionHeight) =
+            region == .frame
             ? (Double(width), Double(height)) : (Double(min(width, height)), Double(min(width, height)))
         return .init(
             x: (corner.x - source.origin.x) * source.scale, y: (corner.y - source.origin.y) * source.scale,
@@ -155,7 +168,9 @@ struct RenditionPlan {
     }
 
     /// The whole frame at most 100 pixels on its long side, from the smallest image of it: what
-    /// the ThumbHash is computed from. Nil when no source covers the frame (a cropped decode).
+    /// the ThumbHash is computed from.
+    ///
+    /// Nil when no source covers the frame (a cropped decode).
     func placeholder(from sources: [Source]) -> PixelBuffer? {
         guard let source = sources.filter({ $0.region == .frame }).min(by: { $0.scale < $1.scale }) else { return nil }
         let scale = min(1, 100 / Double(max(width, height)))

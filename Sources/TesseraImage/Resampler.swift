@@ -29,8 +29,9 @@ enum Resampler {
         // Whole source pixels one to one: Lanczos is then the identity (a photo no larger than
         // its rendition or placeholder), so the pixels are copied.
         if background == nil, rect.width == Double(width), rect.height == Double(height),
-           rect.x == rect.x.rounded(), rect.y == rect.y.rounded(), rect.x >= 0, rect.y >= 0,
-           Int(rect.x) + width <= source.width, Int(rect.y) + height <= source.height {
+            rect.x == rect.x.rounded(), rect.y == rect.y.rounded(), rect.x >= 0, rect.y >= 0,
+            Int(rect.x) + width <= source.width, Int(rect.y) + height <= source.height
+        {
             return source.cropped(x: Int(rect.x), y: Int(rect.y), width: width, height: height)
         }
         let horizontal = Axis(start: rect.x, length: rect.width, limit: source.width, count: width)
@@ -53,8 +54,10 @@ enum Resampler {
                             let slot = row % ringSize
                             if ringRow[slot] == row { return slot * width }
                             ringRow[slot] = row
-                            filterRow(src, row: row, sourceWidth: source.width, channels: source.channels, axis: horizontal,
-                                      scratch: scratch, into: UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)]))
+                            filterRow(
+                                src, row: row, sourceWidth: source.width, channels: source.channels, axis: horizontal,
+                                scratch: scratch,
+                                into: UnsafeMutableBufferPointer(rebasing: ring[(slot * width)..<((slot + 1) * width)]))
                             return slot * width
                         }
                         // Only the taps with weight: padding taps would cost a multiply by zero per pixel.
@@ -78,7 +81,9 @@ enum Resampler {
                                         for tap in 0..<offsets.count {
                                             sum += ring[offsets[tap] + x] * weights[tap]
                                         }
-                                        store(sum, alpha: alpha, fill: fill, channels: outChannels, into: out, at: rowStart + x * outChannels)
+                                        store(
+                                            sum, alpha: alpha, fill: fill, channels: outChannels, into: out,
+                                            at: rowStart + x * outChannels)
                                     }
                                 }
                             }

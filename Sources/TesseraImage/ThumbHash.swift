@@ -54,10 +54,12 @@ public enum ThumbHash {
         let opacity = hasAlpha ? Channel(encoding: a, width: w, height: h, nx: 5, ny: 5) : nil
 
         let landscape = w > h
-        let header24 = Int((63 * luminance.dc).rounded()) | Int((31.5 + 31.5 * yellowBlue.dc).rounded()) << 6
+        let header24 =
+            Int((63 * luminance.dc).rounded()) | Int((31.5 + 31.5 * yellowBlue.dc).rounded()) << 6
             | Int((31.5 + 31.5 * redGreen.dc).rounded()) << 12 | Int((31 * luminance.scale).rounded()) << 18
             | (hasAlpha ? 1 << 23 : 0)
-        let header16 = (landscape ? ly : lx) | Int((63 * yellowBlue.scale).rounded()) << 3
+        let header16 =
+            (landscape ? ly : lx) | Int((63 * yellowBlue.scale).rounded()) << 3
             | Int((63 * redGreen.scale).rounded()) << 9 | (landscape ? 1 << 15 : 0)
         var hash: [UInt8] = [
             UInt8(header24 & 0xFF), UInt8(header24 >> 8 & 0xFF), UInt8(header24 >> 16 & 0xFF),
@@ -104,7 +106,8 @@ public enum ThumbHash {
                     for cy in 0..<ny {
                         var cx = cy == 0 ? 1 : 0
                         while cx * ny < nx * (ny - cy) {
-                            total += terms[index] * cos(.pi / Double(w) * (Double(x) + 0.5) * Double(cx))
+                            total +=
+                                terms[index] * cos(.pi / Double(w) * (Double(x) + 0.5) * Double(cx))
                                 * 2 * cos(.pi / Double(h) * (Double(y) + 0.5) * Double(cy))
                             index += 1
                             cx += 1

@@ -32,7 +32,9 @@ struct ToneMapping {
     func map(_ samples: [UInt16], width: Int, height: Int, channels: Int, maximum: Int) -> PixelBuffer {
         let scale = 1 / Double(maximum)
         // Light of each signal value, once: 1024 entries for 10-bit images.
-        let light = (0...maximum).map { transfer == .pq ? Self.pqToNits(Double($0) * scale) : Self.hlgToScene(Double($0) * scale) }
+        let light = (0...maximum).map {
+            transfer == .pq ? Self.pqToNits(Double($0) * scale) : Self.hlgToScene(Double($0) * scale)
+        }
         let (luma, count) = (luma, width * height)
         // Display light in nits; the pixels are read twice (for the peak, then to map them)
         // rather than kept in linear light, which would take 24 bytes a pixel.
@@ -89,7 +91,8 @@ struct ToneMapping {
             // The Hermite spline from the knee to (1, maximum), BT.2390 section 5.4.1.
             let t = (min(e1, 1) - kneeStart) / (1 - kneeStart)
             let (t2, t3) = (t * t, t * t * t)
-            let e2 = (2 * t3 - 3 * t2 + 1) * kneeStart + (t3 - 2 * t2 + t) * (1 - kneeStart) + (-2 * t3 + 3 * t2) * maximum
+            let e2 =
+                (2 * t3 - 3 * t2 + 1) * kneeStart + (t3 - 2 * t2 + t) * (1 - kneeStart) + (-2 * t3 + 3 * t2) * maximum
             return ToneMapping.pqToNits(e2 * sourcePQ)
         }
     }

@@ -53,12 +53,15 @@ enum WebPCodec {
             defer { WebPDemuxReleaseIterator(&iterator) }
             let (frameWidth, frameHeight) = (Int(iterator.width), Int(iterator.height))
             let (x0, y0) = (Int(iterator.x_offset), Int(iterator.y_offset))
-            guard frameWidth > 0, frameHeight > 0, x0 + frameWidth <= header.width, y0 + frameHeight <= header.height else {
+            guard frameWidth > 0, frameHeight > 0, x0 + frameWidth <= header.width, y0 + frameHeight <= header.height
+            else {
                 throw PhotoError(.corrupt, "WebP animation frame outside its canvas")
             }
             var frame = [UInt8](repeating: 0, count: frameWidth * frameHeight * 4)
             var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else { throw PhotoError(.unsupported, "libwebp version mismatch") }
+            guard WebPInitDecoderConfig(&config) != 0 else {
+                throw PhotoError(.unsupported, "libwebp version mismatch")
+            }
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             let status = frame.withUnsafeMutableBufferPointer { buffer in
@@ -72,7 +75,9 @@ enum WebPCodec {
             var canvas = [UInt8](repeating: 0, count: header.width * header.height * 4)
             for row in 0..<frameHeight {
                 let target = ((y0 + row) * header.width + x0) * 4
-                canvas.replaceSubrange(target..<target + frameWidth * 4, with: frame[(row * frameWidth * 4)..<((row + 1) * frameWidth * 4)])
+                canvas.replaceSubrange(
+                    target..<target + frameWidth * 4, with: frame[(row * frameWidth * 4)..<((row + 1) * frameWidth * 4)]
+                )
             }
             return PixelBuffer(width: header.width, height: header.height, channels: 4, pixels: canvas)
         }
@@ -94,11 +99,15 @@ enum WebPCodec {
         let size = image.pixels.withUnsafeBufferPointer { pixels -> Int in
             let stride = Int32(image.width * image.channels)
             return image.channels == 4
-                ? WebPEncodeRGBA(pixels.baseAddress, Int32(image.width), Int32(image.height), stride, Float(quality), &output)
-                : WebPEncodeRGB(pixels.baseAddress, Int32(image.width), Int32(image.height), stride, Float(quality), &output)
+                ? WebPEncodeRGBA(
+                    pixels.baseAddress, Int32(image.width), Int32(image.height), stride, Float(quality), &output)
+                : WebPEncodeRGB(
+                    pixels.baseAddress, Int32(image.width), Int32(image.height), stride, Float(quality), &output)
         }
         defer { WebPFree(output) }
-        guard size > 0, let output else { throw PhotoError(.encode, "libwebp could not encode a \(image.width)×\(image.height) image") }
+        guard size > 0, let output else {
+            throw PhotoError(.encode, "libwebp could not encode a \(image.width)×\(image.height) image")
+        }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }

@@ -17,7 +17,9 @@ struct YCbCrToRGB {
 
     /// The conversion for samples of `bitDepth` bits; `matrix` and `fullRange` as the image's
     /// `nclx` says, `primaries` its chromaticities (x, y of red, green, blue and white) for the
-    /// matrices derived from them (12 and 13). An image without a description is BT.601, full
+    /// matrices derived from them (12 and 13).
+    ///
+    /// An image without a description is BT.601, full
     /// range, as libheif takes it. Nil for the matrices that are not weights of R′, G′ and B′
     /// (YCgCo, ICtCp and the like), which libheif converts.
     init?(matrix code: Int, fullRange: Bool, bitDepth: Int, primaries: [Double]) {
@@ -31,15 +33,16 @@ struct YCbCrToRGB {
             (yOffset, yScale) = (16 * scale, Double(maximum) / (219 * scale))
             (cOffset, cScale) = (128 * scale, Double(maximum) / (224 * scale))
         }
-        matrix = switch code {
-        case 0: .identity
-        case 1: .weights(red: 0.2126, blue: 0.0722)
-        case 4: .weights(red: 0.30, blue: 0.11)
-        case 7: .weights(red: 0.212, blue: 0.087)
-        case 9, 10: .weights(red: 0.2627, blue: 0.0593)
-        case 12, 13: Self.weights(primaries) ?? .weights(red: 0.299, blue: 0.114)
-        default: .weights(red: 0.299, blue: 0.114)
-        }
+        matrix =
+            switch code {
+            case 0: .identity
+            case 1: .weights(red: 0.2126, blue: 0.0722)
+            case 4: .weights(red: 0.30, blue: 0.11)
+            case 7: .weights(red: 0.212, blue: 0.087)
+            case 9, 10: .weights(red: 0.2627, blue: 0.0593)
+            case 12, 13: Self.weights(primaries) ?? .weights(red: 0.299, blue: 0.114)
+            default: .weights(red: 0.299, blue: 0.114)
+            }
     }
 
     /// YCgCo (8, and its variants 16 and 17), SMPTE 2085 (11) and ICtCp (14).

@@ -1,6 +1,6 @@
-public import TesseraSystem
 public import SystemPackage
 public import TesseraMetadata
+public import TesseraSystem
 
 /// The renditions of a photo, and what they were made with.
 public struct PhotoRenditions: Sendable {
@@ -72,7 +72,9 @@ public struct SidecarIdentity: Sendable, Equatable {
     }
 }
 
-/// What a rescan compares of a sidecar: its size and mtime. A sidecar edit leaves the photo's
+/// What a rescan compares of a sidecar: its size and mtime.
+///
+/// A sidecar edit leaves the photo's
 /// own mtime alone, so the photo is read again when this changes (or the sidecar comes or goes).
 public struct SidecarStamp: Sendable, Equatable {
     public var size: Int64

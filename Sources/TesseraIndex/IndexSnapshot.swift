@@ -3,6 +3,7 @@ public import SystemPackage
 
 /// One consistent view of the index for a reader that asks several questions (an album
 /// build): what a scan commits meanwhile is not seen, so the answers always agree.
+///
 /// Valid only inside the `PhotoIndex.snapshot` call that made it.
 public struct IndexSnapshot {
     let db: Database

@@ -1,6 +1,8 @@
 import TesseraSystem
 
-/// What the index holds, as `status` reports it. A Live Photo's video is part of its photo,
+/// What the index holds, as `status` reports it.
+///
+/// A Live Photo's video is part of its photo,
 /// not a video of its own; a motion photo is a photo.
 public struct IndexTotals: Sendable, Equatable, Codable {
     public var photos: Int
@@ -14,7 +16,9 @@ public struct IndexTotals: Sendable, Equatable, Codable {
     /// Files recorded with an error.
     public var errors: Int
 
-    public init(photos: Int = 0, videos: Int = 0, livePhotos: Int = 0, motionPhotos: Int = 0, albums: Int = 0, errors: Int = 0) {
+    public init(
+        photos: Int = 0, videos: Int = 0, livePhotos: Int = 0, motionPhotos: Int = 0, albums: Int = 0, errors: Int = 0
+    ) {
         self.photos = photos
         self.videos = videos
         self.livePhotos = livePhotos
@@ -26,8 +30,11 @@ public struct IndexTotals: Sendable, Equatable, Codable {
     /// "12 photos (2 Live Photos, 1 motion photo), 1 video in 3 albums; 0 files with errors".
     public var summary: String {
         var photoText = Wording.count(photos, "photo")
-        let kinds = [livePhotos > 0 ? Wording.count(livePhotos, "Live Photo") : nil, motionPhotos > 0 ? Wording.count(motionPhotos, "motion photo") : nil]
-            .compactMap { $0 }
+        let kinds = [
+            livePhotos > 0 ? Wording.count(livePhotos, "Live Photo") : nil,
+            motionPhotos > 0 ? Wording.count(motionPhotos, "motion photo") : nil,
+        ]
+        .compactMap { $0 }
         if !kinds.isEmpty { photoText += " (\(kinds.joined(separator: ", ")))" }
         let items = videos > 0 ? "\(photoText), \(Wording.count(videos, "video"))" : photoText
         return "\(items) in \(Wording.count(albums, "album")); \(Wording.count(errors, "file")) with errors"

@@ -1,6 +1,6 @@
 public import SystemPackage
-import TesseraSystem
 public import TesseraMetadata
+import TesseraSystem
 
 /// The video half of a Live Photo: a row of its own, shown as the still's motion.
 public struct LivePhotoVideo: Sendable, Equatable {

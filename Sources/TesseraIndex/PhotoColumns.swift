@@ -106,7 +106,8 @@ struct PhotoColumns {
         values["title"] = metadata.xmp?.title
         values["description"] = metadata.xmp?.description
         keywords = metadata.xmp?.keywords ?? []
-        values["keywords"] = keywords.isEmpty
+        values["keywords"] =
+            keywords.isEmpty
             ? nil : (try? JSONEncoder().encode(keywords)).map { String(decoding: $0, as: UTF8.self) }
         values["gps_latitude"] = metadata.exif?.gps?.latitude
         values["gps_longitude"] = metadata.exif?.gps?.longitude
@@ -123,10 +124,12 @@ struct PhotoColumns {
         try db.execute(
             sql: "INSERT INTO photos (\(columns)) VALUES (\(marks)) ON CONFLICT(path) DO UPDATE SET \(updates)",
             arguments: arguments)
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [values["path"] ?? nil]) ?? 0
+        let id =
+            try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [values["path"] ?? nil]) ?? 0
         try db.execute(sql: "DELETE FROM photo_keywords WHERE photo_id = ?", arguments: [id])
         for keyword in keywords {
-            try db.execute(sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)", arguments: [id, keyword])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)", arguments: [id, keyword])
         }
         return id
     }

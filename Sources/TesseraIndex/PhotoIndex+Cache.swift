@@ -36,6 +36,7 @@ extension PhotoIndex {
 
     /// Calls `body` with each folder of recorded rendition paths, in byte order, from the
     /// first whose paths are at or after `from` (and before `before`), until it returns false.
+    ///
     /// A folder costs one seek in the path index; its count and paths are read only when
     /// asked. One read transaction.
     public func forEachRenditionFolder(
@@ -44,8 +45,10 @@ extension PhotoIndex {
         try read { db in
             var bound = from
             while true {
-                guard let first = try String.fetchOne(
-                    db, sql: "SELECT path FROM renditions WHERE path >= ? ORDER BY path LIMIT 1", arguments: [bound])
+                guard
+                    let first = try String.fetchOne(
+                        db, sql: "SELECT path FROM renditions WHERE path >= ? ORDER BY path LIMIT 1", arguments: [bound]
+                    )
                 else { return }
                 if let before, first >= before { return }
                 // '0' is the byte after '/': "folder0" bounds every path inside "folder/".
@@ -76,15 +79,20 @@ extension PhotoIndex {
             var stamps: [String: CacheFolderStamp] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, inode, ctime_ns, files FROM cache_folders") {
                 let inode: Int64 = row[1]
-                stamps[row[0]] = CacheFolderStamp(inode: UInt64(bitPattern: inode), changeNanoseconds: row[2], files: row[3])
+                stamps[row[0]] = CacheFolderStamp(
+                    inode: UInt64(bitPattern: inode), changeNanoseconds: row[2], files: row[3])
             }
             return stamps
         }
     }
 
     /// Records what one check found: `stamps` replace those of their folders, and the stamps
-    /// of `forgotten` folders (no longer holding renditions) are dropped. One transaction.
-    public func recordCacheFolders(_ stamps: [String: CacheFolderStamp], forgetting forgotten: [String]) throws(IndexError) {
+    /// of `forgotten` folders (no longer holding renditions) are dropped.
+    ///
+    /// One transaction.
+    public func recordCacheFolders(
+        _ stamps: [String: CacheFolderStamp], forgetting forgotten: [String]
+    ) throws(IndexError) {
         guard !stamps.isEmpty || !forgotten.isEmpty else { return }
         try write { db in
             for folder in forgotten {
@@ -104,12 +112,14 @@ extension PhotoIndex {
         try read { db in
             var files: [Int64: IndexedFile] = [:]
             for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
-                    FROM photos WHERE missing_since_ms IS NULL AND status IN ('ok', 'warning') AND id IN
-                        (SELECT photo_id FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))
-                    """, arguments: StatementArguments(Array(chunk)))
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
+                            content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                        FROM photos WHERE missing_since_ms IS NULL AND status IN ('ok', 'warning') AND id IN
+                            (SELECT photo_id FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))
+                        """, arguments: StatementArguments(Array(chunk)))
                 for row in rows {
                     let file = Self.indexedFile(row)
                     files[file.id] = file
@@ -126,12 +136,14 @@ extension PhotoIndex {
     ) throws(IndexError) {
         let (low, high) = Self.prefixRange(root)
         try forEachPage(batch: batch, id: \.id, body) { db, after in
-            try Row.fetchAll(db, sql: """
-                SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                    content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
-                FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
-                    AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
-                """, arguments: [low, high, after, batch]
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                    FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
+                        AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
+                    """, arguments: [low, high, after, batch]
             ).map(Self.indexedFile)
         }
     }

@@ -22,7 +22,8 @@ extension PhotoIndex {
         let (low, high) = Self.prefixRange(directory)
         return try read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE path >= ? AND path < ?)", arguments: [low, high]) ?? false
+                db, sql: "SELECT EXISTS (SELECT 1 FROM photos WHERE path >= ? AND path < ?)", arguments: [low, high])
+                ?? false
         }
     }
 
@@ -40,23 +41,28 @@ extension PhotoIndex {
             var missing: [Int64] = []
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT id, thumbnail_key FROM photos WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    db,
+                    sql:
+                        "SELECT id, thumbnail_key FROM photos WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk)))
                 for row in rows {
                     let id: Int64 = row[0]
-                    let elsewhere = try (row[1] as String?).map { key in
-                        try Int64.fetchAll(
-                            db, sql: "SELECT id FROM photos WHERE thumbnail_key = ? AND missing_since_ms IS NULL",
-                            arguments: [key]
-                        ).contains { !leaving.contains($0) }
-                    } ?? false
+                    let elsewhere =
+                        try (row[1] as String?).map { key in
+                            try Int64.fetchAll(
+                                db, sql: "SELECT id FROM photos WHERE thumbnail_key = ? AND missing_since_ms IS NULL",
+                                arguments: [key]
+                            ).contains { !leaving.contains($0) }
+                        } ?? false
                     if elsewhere { moved.append(id) } else { missing.append(id) }
                 }
             }
             try Self.delete(ids: moved, db)
-            for chunk in stride(from: 0, to: missing.count, by: 500).map({ missing[$0..<min($0 + 500, missing.count)] }) {
+            for chunk in stride(from: 0, to: missing.count, by: 500).map({ missing[$0..<min($0 + 500, missing.count)] })
+            {
                 try db.execute(
-                    sql: "UPDATE photos SET missing_since_ms = ? WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql:
+                        "UPDATE photos SET missing_since_ms = ? WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments([now] + Array(chunk)))
             }
             return (moved.count, missing.count)
@@ -82,7 +88,8 @@ extension PhotoIndex {
         let (condition, arguments) = Self.outside(roots)
         return try read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM photos WHERE missing_since_ms IS NULL AND \(condition)", arguments: arguments
+                db, sql: "SELECT COUNT(*) FROM photos WHERE missing_since_ms IS NULL AND \(condition)",
+                arguments: arguments
             ) ?? 0
         }
     }
@@ -109,10 +116,12 @@ extension PhotoIndex {
     @discardableResult
     public func unmarkMissing(where seen: (Int64) -> Bool) throws(IndexError) -> Int {
         try write { db in
-            let back = try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE missing_since_ms IS NOT NULL").filter(seen)
+            let back = try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE missing_since_ms IS NOT NULL").filter(
+                seen)
             for chunk in stride(from: 0, to: back.count, by: 500).map({ back[$0..<min($0 + 500, back.count)] }) {
                 try db.execute(
-                    sql: "UPDATE photos SET missing_since_ms = NULL WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql:
+                        "UPDATE photos SET missing_since_ms = NULL WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk)))
             }
             return back.count

@@ -61,8 +61,10 @@ extension PhotoIndex {
         switch query.kind {
         case .photos:
             // A Live Photo's video is its still's motion, not an item of its own.
-            conditions = ["p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL",
-                          "(p.kind = 'photo' OR NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id))"]
+            conditions = [
+                "p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL",
+                "(p.kind = 'photo' OR NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id))",
+            ]
         case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
         case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
         }
@@ -87,7 +89,8 @@ extension PhotoIndex {
         }
         if let keyword = query.keyword {
             let escaped = keyword.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
-            conditions.append("""
+            conditions.append(
+                """
                 EXISTS (SELECT 1 FROM photo_keywords k WHERE k.photo_id = p.id AND (k.keyword = ? OR k.keyword LIKE ? ESCAPE '\\'
                     OR k.keyword LIKE ? ESCAPE '\\' OR k.keyword LIKE ? ESCAPE '\\'))
                 """)
@@ -117,7 +120,9 @@ extension PhotoIndex {
     /// Whether the index holds files directly inside `folder` (an album: compared by its exact bytes).
     public func isAlbum(_ folder: FilePath) throws(IndexError) -> Bool {
         try read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM albums WHERE path = ?"), arguments: [Data(folder.rawBytes)]) ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM albums WHERE path = ?"), arguments: [Data(folder.rawBytes)])
+                ?? false
         }
     }
 
@@ -127,9 +132,13 @@ extension PhotoIndex {
         try read { db in
             // Statements cached on the connection: `inspect` asks this once per file, and preparing
             // them was most of its cost.
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"),
-                arguments: [Data(path.rawBytes)])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql:
+                            "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"
+                    ),
+                    arguments: [Data(path.rawBytes)])
             else { return nil }
             let id: Int64 = row["id"]
             var record = Self.record(row, renditions: try Self.renditions(of: [id], db)[id] ?? [])
@@ -137,8 +146,10 @@ extension PhotoIndex {
             // holds a video at all (`photos_kind` answers that at once).
             let album: Int64 = row["album_id"]
             if !record.format.isVideo,
-               try Bool.fetchOne(
-                   db.cachedStatement(sql: "SELECT 1 FROM photos WHERE kind <> 'photo' AND album_id = ? LIMIT 1"), arguments: [album]) == true {
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM photos WHERE kind <> 'photo' AND album_id = ? LIMIT 1"),
+                    arguments: [album]) == true
+            {
                 record.livePhotoVideo = try Self.livePhotoVideos(of: [id], db)[id]
             }
             return record
@@ -149,13 +160,16 @@ extension PhotoIndex {
     static func livePhotoVideos(of ids: [Int64], _ db: Database) throws -> [Int64: LivePhotoVideo] {
         var videos: [Int64: LivePhotoVideo] = [:]
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT l.still_id, v.id, v.path, v.format, v.duration_s, v.video_codec FROM live_photos l JOIN photos v ON v.id = l.video_id
-                WHERE l.still_id IN (\(databaseQuestionMarks(count: chunk.count)))
-                """, arguments: StatementArguments(Array(chunk)))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.still_id, v.id, v.path, v.format, v.duration_s, v.video_codec FROM live_photos l JOIN photos v ON v.id = l.video_id
+                    WHERE l.still_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """, arguments: StatementArguments(Array(chunk)))
             for row in rows {
                 videos[row[0]] = LivePhotoVideo(
-                    id: row[1], pathBytes: [UInt8](row[2] as Data), format: ImageFormat(rawValue: row[3]) ?? .mov, duration: row[4],
+                    id: row[1], pathBytes: [UInt8](row[2] as Data), format: ImageFormat(rawValue: row[3]) ?? .mov,
+                    duration: row[4],
                     codec: row[5])
             }
         }
@@ -179,10 +193,13 @@ extension PhotoIndex {
     }
 
     static func months(_ db: Database) throws -> [(month: String, count: Int)] {
-        try Row.fetchAll(db, sql: """
-            SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
-            WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
-            """).map { ($0["month"], $0["count"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
+                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
+                """
+        ).map { ($0["month"], $0["count"]) }
     }
 
     /// The albums a person means by `text`: its folder relative to its root (several roots may
@@ -237,16 +254,18 @@ extension PhotoIndex {
     public func totals() throws(IndexError) -> IndexTotals {
         try read { db in
             let present = "status IN ('ok', 'warning') AND missing_since_ms IS NULL"
-            let row = try Row.fetchOne(db, sql: """
-                SELECT
-                    (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND \(present)) AS photos,
-                    (SELECT COUNT(*) FROM photos p WHERE kind = 'video' AND \(present)
-                        AND NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id)) AS videos,
-                    (SELECT COUNT(DISTINCT still_id) FROM live_photos) AS live_photos,
-                    (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND motion_offset IS NOT NULL AND \(present)) AS motion_photos,
-                    (SELECT COUNT(*) FROM albums WHERE photo_count > 0) AS albums,
-                    (SELECT COUNT(*) FROM photos WHERE \(Self.failing)) AS errors
-                """)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                        (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND \(present)) AS photos,
+                        (SELECT COUNT(*) FROM photos p WHERE kind = 'video' AND \(present)
+                            AND NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id)) AS videos,
+                        (SELECT COUNT(DISTINCT still_id) FROM live_photos) AS live_photos,
+                        (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND motion_offset IS NOT NULL AND \(present)) AS motion_photos,
+                        (SELECT COUNT(*) FROM albums WHERE photo_count > 0) AS albums,
+                        (SELECT COUNT(*) FROM photos WHERE \(Self.failing)) AS errors
+                    """)
             return IndexTotals(
                 photos: row?["photos"] ?? 0, videos: row?["videos"] ?? 0, livePhotos: row?["live_photos"] ?? 0,
                 motionPhotos: row?["motion_photos"] ?? 0, albums: row?["albums"] ?? 0, errors: row?["errors"] ?? 0)
@@ -258,33 +277,43 @@ extension PhotoIndex {
         if let latitude = row["gps_latitude"] as Double?, let longitude = row["gps_longitude"] as Double? {
             gps = ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
         }
-        let warnings = (row["warnings"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        let warnings = (row["warnings"] as String?).flatMap {
+            try? JSONDecoder().decode([String].self, from: Data($0.utf8))
+        }
         return PhotoRecord(
-            id: row["id"], pathBytes: [UInt8](row["path"] as Data), albumID: row["album_id"], albumName: row["album_name"],
-            status: PhotoRecord.Status(rawValue: row["status"]) ?? .error, error: row["error"], errorCode: row["error_code"],
+            id: row["id"], pathBytes: [UInt8](row["path"] as Data), albumID: row["album_id"],
+            albumName: row["album_name"],
+            status: PhotoRecord.Status(rawValue: row["status"]) ?? .error, error: row["error"],
+            errorCode: row["error_code"],
             format: ImageFormat(rawValue: row["format"]) ?? .unsupported, width: row["width"], height: row["height"],
             orientation: row["orientation"], displayWidth: row["display_width"], displayHeight: row["display_height"],
-            bitDepth: row["bit_depth"], coding: row["coding"], hdr: row["hdr"], capturedAt: row["captured_at"], utcOffset: row["utc_offset"],
+            bitDepth: row["bit_depth"], coding: row["coding"], hdr: row["hdr"], capturedAt: row["captured_at"],
+            utcOffset: row["utc_offset"],
             dateSource: (row["date_source"] as String?).flatMap(DateSource.init(rawValue:)),
             sortInstantMilliseconds: row["sort_instant_ms"],
             camera: .init(
-                make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
+                make: row["make"], model: row["model"], lensModel: row["lens_model"],
+                exposureTime: row["exposure_time"],
                 fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"],
                 focalLength35mm: row["focal_length_35mm"]),
             annotations: .init(
                 rating: row["rating"], label: row["label"], title: row["title"], description: row["description"],
-                keywords: (row["keywords"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? [],
+                keywords: (row["keywords"] as String?).flatMap {
+                    try? JSONDecoder().decode([String].self, from: Data($0.utf8))
+                } ?? [],
                 sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) }),
             gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], renditions: renditions,
             thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) },
             video: row["kind"] as String? == "video"
                 ? PhotoRecord.Video(
-                    duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"], frameRate: row["frame_rate"],
+                    duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"],
+                    frameRate: row["frame_rate"],
                     posterTime: row["poster_time_s"])
                 : nil,
             motion: (row["motion_offset"] as Int64?).flatMap { offset in
                 (row["motion_length"] as Int64?).map {
-                    PhotoRecord.Motion(offset: offset, length: $0, duration: row["duration_s"], codec: row["video_codec"])
+                    PhotoRecord.Motion(
+                        offset: offset, length: $0, duration: row["duration_s"], codec: row["video_codec"])
                 }
             },
             contentIdentifier: row["content_identifier"])

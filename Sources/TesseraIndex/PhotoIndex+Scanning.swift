@@ -35,8 +35,10 @@ extension PhotoIndex {
                     WHERE id = ?
                     """,
                 arguments: [
-                    Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed, counts.reread,
-                    counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported, counts.errors, counts.unlisted,
+                    Self.nowMilliseconds, state.rawValue, reason, counts.found, counts.new, counts.changed,
+                    counts.reread,
+                    counts.unchanged, counts.rerendered, counts.moved, counts.removed, counts.unsupported,
+                    counts.errors, counts.unlisted,
                     counts.warnings, counts.missing, counts.keptOffline,
                     offline.isEmpty ? nil : offline.map(\.string).joined(separator: "\n"), id,
                 ])
@@ -61,14 +63,15 @@ extension PhotoIndex {
         newReaders: Bool = false
     ) throws(IndexError) -> [NameKey: IndexedFile] {
         try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
-                    \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
-                    p.sidecar_size, p.sidecar_mtime_ns,
-                    CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
-                    p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
-                FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
+                        \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
+                        p.sidecar_size, p.sidecar_mtime_ns,
+                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
+                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
+                    FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
+                    """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
             var files: [NameKey: IndexedFile] = [:]
             files.reserveCapacity(expecting)
@@ -146,10 +149,13 @@ extension PhotoIndex {
     public func fileCount(under root: FilePath, excludingScan: Int64) throws(IndexError) -> Int {
         let (low, high) = Self.prefixRange(root)
         return try read { db in
-            let all = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE path >= ? AND path < ?", arguments: [low, high]) ?? 0
-            let written = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM photos WHERE scan_id = ? AND path >= ? AND path < ?",
-                arguments: [excludingScan, low, high]) ?? 0
+            let all =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM photos WHERE path >= ? AND path < ?", arguments: [low, high]) ?? 0
+            let written =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM photos WHERE scan_id = ? AND path >= ? AND path < ?",
+                    arguments: [excludingScan, low, high]) ?? 0
             return all - written
         }
     }
@@ -177,9 +183,11 @@ extension PhotoIndex {
                 """
             for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(Array(chunk))) {
                 guard let kind = RenditionSpec.Kind(rawValue: row["kind"]) else { continue }
-                found[row["photo_id"], default: []].append(RenditionEntry(
-                    spec: RenditionSpec(kind, row["size"]), width: row["width"], height: row["height"], bytes: row["bytes"],
-                    path: row["path"], source: RenditionSource(rawValue: row["source"]) ?? .decoded))
+                found[row["photo_id"], default: []].append(
+                    RenditionEntry(
+                        spec: RenditionSpec(kind, row["size"]), width: row["width"], height: row["height"],
+                        bytes: row["bytes"],
+                        path: row["path"], source: RenditionSource(rawValue: row["source"]) ?? .decoded))
             }
         }
         return found
@@ -191,9 +199,12 @@ extension PhotoIndex {
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)? {
         try read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT id, thumbhash, path FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
-                arguments: [key])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT id, thumbhash, path FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
+                    arguments: [key])
             else { return nil }
             let id: Int64 = row["id"]
             let entries = try Self.renditions(of: [id], db)[id] ?? []
@@ -239,17 +250,20 @@ extension PhotoIndex {
                 values.albumID = try albumID(update.albumPath, root: update.root)
                 values.scanID = scanID
                 let id = try values.upsert(db)
-                released.formUnion(try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
+                released.formUnion(
+                    try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
                 try db.execute(sql: "DELETE FROM renditions WHERE photo_id = ?", arguments: [id])
                 if case .photo(_, _, let rendered) = update.content {
                     try Self.insert(rendered.renditions, photo: id, db)
                 }
             }
             for update in renditions {
-                released.formUnion(try String.fetchAll(
-                    db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [update.photoID]))
+                released.formUnion(
+                    try String.fetchAll(
+                        db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [update.photoID]))
                 try db.execute(
-                    sql: "UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash) WHERE id = ?",
+                    sql:
+                        "UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash) WHERE id = ?",
                     arguments: [update.key, update.settings, update.thumbhash.map { Data($0) }, update.photoID])
                 for entry in update.renditions {
                     try db.execute(
@@ -258,7 +272,8 @@ extension PhotoIndex {
                 }
                 try Self.insert(update.renditions, photo: update.photoID, db)
                 for row in try Row.fetchAll(
-                    db, sql: "SELECT kind, size FROM renditions WHERE photo_id = ?", arguments: [update.photoID]) {
+                    db, sql: "SELECT kind, size FROM renditions WHERE photo_id = ?", arguments: [update.photoID])
+                {
                     let spec = RenditionSpec.Kind(rawValue: row["kind"]).map { RenditionSpec($0, row["size"]) }
                     guard let spec, !update.configured.contains(spec) else { continue }
                     try db.execute(
@@ -296,8 +311,9 @@ extension PhotoIndex {
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
             let marks = databaseQuestionMarks(count: chunk.count)
             let arguments = StatementArguments(Array(chunk))
-            released.formUnion(try String.fetchAll(
-                db, sql: "SELECT path FROM renditions WHERE photo_id IN (\(marks))", arguments: arguments))
+            released.formUnion(
+                try String.fetchAll(
+                    db, sql: "SELECT path FROM renditions WHERE photo_id IN (\(marks))", arguments: arguments))
             try db.execute(sql: "DELETE FROM photos WHERE id IN (\(marks))", arguments: arguments)
         }
         try scheduleDeletion(of: released, db)
@@ -306,24 +322,25 @@ extension PhotoIndex {
     /// Recomputes counts, date range and cover of every album, and drops empty ones.
     public func refreshAlbums() throws(IndexError) {
         try write { db in
-            try db.execute(sql: """
-                UPDATE albums SET
-                    photo_count = (SELECT COUNT(*) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
-                    newest_instant_ms = (SELECT MAX(sort_instant_ms) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
-                    oldest_instant_ms = (SELECT MIN(sort_instant_ms) FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
-                    cover_photo_id = (SELECT id FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
-                        ORDER BY sort_instant_ms DESC, path LIMIT 1);
-                UPDATE albums SET
-                    newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
-                    oldest_captured_at = (SELECT captured_at FROM photos p
-                        WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
-                        ORDER BY sort_instant_ms ASC, path DESC LIMIT 1);
-                DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE albums SET
+                        photo_count = (SELECT COUNT(*) FROM photos p
+                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                        newest_instant_ms = (SELECT MAX(sort_instant_ms) FROM photos p
+                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                        oldest_instant_ms = (SELECT MIN(sort_instant_ms) FROM photos p
+                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                        cover_photo_id = (SELECT id FROM photos p
+                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                            ORDER BY sort_instant_ms DESC, path LIMIT 1);
+                    UPDATE albums SET
+                        newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
+                        oldest_captured_at = (SELECT captured_at FROM photos p
+                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                            ORDER BY sort_instant_ms ASC, path DESC LIMIT 1);
+                    DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
+                    """)
         }
     }
 
@@ -343,10 +360,11 @@ extension PhotoIndex {
     /// them. A path some row refers to again is dropped from the list instead.
     public func pendingCacheDeletions() throws(IndexError) -> [String] {
         try write { db in
-            try db.execute(sql: """
-                DELETE FROM cache_deletions
-                WHERE EXISTS (SELECT 1 FROM renditions WHERE renditions.path = cache_deletions.path)
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM cache_deletions
+                    WHERE EXISTS (SELECT 1 FROM renditions WHERE renditions.path = cache_deletions.path)
+                    """)
             return try String.fetchAll(db, sql: "SELECT path FROM cache_deletions ORDER BY path")
         }
     }
@@ -367,9 +385,12 @@ extension PhotoIndex {
         try read { db in
             var referenced: Set<String> = []
             for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-                referenced.formUnion(try String.fetchAll(
-                    db, sql: "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
-                    arguments: StatementArguments(Array(chunk))))
+                referenced.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql:
+                            "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        arguments: StatementArguments(Array(chunk))))
             }
             return referenced
         }
@@ -378,8 +399,9 @@ extension PhotoIndex {
     /// Records the paths of `paths` that no rendition row refers to any more in `cache_deletions`.
     private static func scheduleDeletion(of paths: Set<String>, _ db: Database) throws {
         for path in paths {
-            let referenced = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM renditions WHERE path = ?)", arguments: [path]) ?? false
+            let referenced =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM renditions WHERE path = ?)", arguments: [path]) ?? false
             if !referenced {
                 try db.execute(sql: "INSERT OR IGNORE INTO cache_deletions (path) VALUES (?)", arguments: [path])
             }

@@ -19,7 +19,9 @@ extension PhotoIndex {
         let problems: [String]
         do {
             problems = try pool.read { db in try Self.integrityCheck(db) }
-        } catch let error as DatabaseError where IndexError.Code(sqliteResultCode: error.extendedResultCode.rawValue) == .corrupt {
+        } catch let error as DatabaseError
+            where IndexError.Code(sqliteResultCode: error.extendedResultCode.rawValue) == .corrupt
+        {
             problems = [error.message ?? "\(error)"]
         } catch {
             throw Self.indexError(error, path: path)

@@ -1,8 +1,8 @@
 import CSQLiteConfig
 import Foundation
 import GRDB
-import TesseraSystem
 public import SystemPackage
+import TesseraSystem
 
 /// The SQLite index file: one database pool for the life of the process.
 ///
@@ -56,7 +56,8 @@ public final class PhotoIndex: Sendable {
             let version = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard version <= Self.schemaVersion else {
                 throw IndexError(
-                    .newerSchema, path: path, "index schema \(version) is newer than this Tessera (\(Self.schemaVersion))")
+                    .newerSchema, path: path,
+                    "index schema \(version) is newer than this Tessera (\(Self.schemaVersion))")
             }
             if !readOnly {
                 try Self.migrator().migrate(pool)
@@ -77,7 +78,9 @@ public final class PhotoIndex: Sendable {
     }
 
     /// Copies the WAL into the database and empties it, so the next process to open the
-    /// file has nothing to recover. Readers are never blocked; a reader in the middle of a
+    /// file has nothing to recover.
+    ///
+    /// Readers are never blocked; a reader in the middle of a
     /// transaction only makes it wait (the busy timeout) and then leaves the WAL as it is.
     public func checkpoint() {
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }

@@ -1,8 +1,8 @@
 import Foundation
 public import SystemPackage
 public import TesseraMetadata
-public import TesseraVideo
 import TesseraSystem
+public import TesseraVideo
 
 /// One row of the `photos` table: what the index knows about a file, keyed by its row id.
 ///
@@ -47,9 +47,12 @@ public struct PhotoRecord: Sendable, Identifiable {
         /// "NIKON D90", "Canon EOS 7D", "Apple iPhone 4": make and model, the make left out when
         /// the model starts with its first word, as most cameras repeat it.
         public var name: String? {
-            let make = (make ?? "").trimmingCharacters(in: .whitespaces), model = (model ?? "").trimmingCharacters(in: .whitespaces)
+            let make = (make ?? "").trimmingCharacters(in: .whitespaces),
+                model = (model ?? "").trimmingCharacters(in: .whitespaces)
             let brand = make.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            let name = !brand.isEmpty && model.lowercased().hasPrefix(brand) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+            let name =
+                !brand.isEmpty && model.lowercased().hasPrefix(brand)
+                ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
             return name.isEmpty ? nil : name
         }
 
@@ -58,13 +61,17 @@ public struct PhotoRecord: Sendable, Identifiable {
         public var exposure: String {
             var parts: [String] = []
             if let time = exposureTime, time > 0, time.isFinite {
-                parts.append(time < 1 ? "1/\(Wording.number(1 / time, decimals: 0)) s" : "\(Wording.number(time, decimals: 1)) s")
+                parts.append(
+                    time < 1 ? "1/\(Wording.number(1 / time, decimals: 0)) s" : "\(Wording.number(time, decimals: 1)) s"
+                )
             }
             if let fNumber, fNumber > 0, fNumber.isFinite { parts.append("f/\(Wording.number(fNumber, decimals: 1))") }
             if let iso, iso > 0 { parts.append("ISO \(iso)") }
             if let focalLength, focalLength > 0, focalLength.isFinite {
                 var text = "\(Wording.number(focalLength, decimals: 1)) mm"
-                if let equivalent = focalLength35mm, equivalent > 0, equivalent.isFinite, abs(equivalent - focalLength) >= 0.5 {
+                if let equivalent = focalLength35mm, equivalent > 0, equivalent.isFinite,
+                    abs(equivalent - focalLength) >= 0.5
+                {
                     text += " (\(Wording.number(equivalent, decimals: 0)) mm in 35 mm terms)"
                 }
                 parts.append(text)
@@ -77,7 +84,8 @@ public struct PhotoRecord: Sendable, Identifiable {
             let exif = metadata.exif
             self.init(
                 make: exif?.make, model: exif?.model, lensModel: exif?.lensModel, exposureTime: exif?.exposureTime,
-                fNumber: exif?.fNumber, iso: exif?.iso, focalLength: exif?.focalLength, focalLength35mm: metadata.focalLength35mm)
+                fNumber: exif?.fNumber, iso: exif?.iso, focalLength: exif?.focalLength,
+                focalLength35mm: metadata.focalLength35mm)
         }
     }
 
@@ -193,7 +201,9 @@ public struct PhotoRecord: Sendable, Identifiable {
         }
 
         public init(facts: VideoFacts, posterTime: Double? = nil) {
-            self.init(duration: facts.duration, codec: facts.codec, rotation: facts.rotation, frameRate: facts.frameRate, posterTime: posterTime)
+            self.init(
+                duration: facts.duration, codec: facts.codec, rotation: facts.rotation, frameRate: facts.frameRate,
+                posterTime: posterTime)
         }
 
         private enum Key: String, CodingKey { case duration, codec, rotation, frameRate, posterTime }

@@ -25,7 +25,9 @@ public struct ScanCounts: Sendable, Equatable, Codable {
     /// Files read that could not be used (each recorded with its reason).
     public var errors = 0
     /// What the walk could not list or stat: a folder without permission, a name that vanished
-    /// as it was met. Recorded in `walk_errors`, and met again by every scan until it is fixed.
+    /// as it was met.
+    ///
+    /// Recorded in `walk_errors`, and met again by every scan until it is fixed.
     public var unlisted = 0
     public var warnings = 0
 

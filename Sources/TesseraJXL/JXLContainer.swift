@@ -45,7 +45,8 @@ public struct JXLContainer: Sendable, Equatable {
         switch list.stop {
         case .cutShort: throw JXLError(.truncated, "the file ends inside a box header")
         case .impossibleSize(let type, let offset, let size):
-            throw JXLError(.corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
+            throw JXLError(
+                .corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
         default: break
         }
         for box in list.boxes {
@@ -54,9 +55,12 @@ public struct JXLContainer: Sendable, Equatable {
             case "jxlc", "jxlp":
                 container.addCodestream(type, start..<box.end)
             case "Exif", "xml ":
-                container.keep(type, try payload(reader, at: start, count: length, type: type, warnings: &container.warnings))
+                container.keep(
+                    type, try payload(reader, at: start, count: length, type: type, warnings: &container.warnings))
             case "brob":
-                guard length >= 4, let compressed = try payload(reader, at: start, count: length, type: type, warnings: &container.warnings)
+                guard length >= 4,
+                    let compressed = try payload(
+                        reader, at: start, count: length, type: type, warnings: &container.warnings)
                 else { break }
                 let inner = String(decoding: compressed.prefix(4), as: UTF8.self)
                 guard inner == "Exif" || inner == "xml " else { break }
@@ -74,7 +78,8 @@ public struct JXLContainer: Sendable, Equatable {
         switch list.stop {
         case .tooMany: container.warnings.append("boxes after the first \(ISOBox.maxBoxes) are not read")
         // A file cut short: the decoder says what that costs the image.
-        case .overruns(let box) where box.type == "jxlc" || box.type == "jxlp": container.addCodestream(box.type, box.body..<box.end)
+        case .overruns(let box) where box.type == "jxlc" || box.type == "jxlp":
+            container.addCodestream(box.type, box.body..<box.end)
         case .overruns(let box): container.warnings.append("the file ends inside its \"\(box.type.boxName)\" box")
         default: break
         }

@@ -57,17 +57,20 @@ public final class JXLDecoder {
     /// Starts a decoder over `stream`, whose codestream lies at `codestream` (nil: all of it,
     /// a bare codestream); nothing is read yet.
     public init(stream: ByteStream, codestream: [Range<Int64>]? = nil) throws(JXLError) {
-        guard let decoder = JxlDecoderCreate(nil) else { throw JXLError(.unsupported, "libjxl cannot create a decoder") }
+        guard let decoder = JxlDecoderCreate(nil) else {
+            throw JXLError(.unsupported, "libjxl cannot create a decoder")
+        }
         self.decoder = decoder
         self.stream = stream
         self.codestream = codestream ?? [0..<stream.size]
         input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+        let events =
+            JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
             | JXL_DEC_FRAME_PROGRESSION.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
-              JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
-              JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
-              JxlDecoderSetProgressiveDetail(decoder, kDC) == JXL_DEC_SUCCESS
+            JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+            JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+            JxlDecoderSetProgressiveDetail(decoder, kDC) == JXL_DEC_SUCCESS
         else { throw JXLError(.unsupported, "libjxl refuses the decoder's settings") }
     }
 
@@ -76,7 +79,9 @@ public final class JXLDecoder {
         input.deallocate()
     }
 
-    /// The codestream header: size, orientation, samples and colour space. Reads only as much of
+    /// The codestream header: size, orientation, samples and colour space.
+    ///
+    /// Reads only as much of
     /// the file as the header takes.
     public func info() throws(JXLError) -> JXLImageInfo {
         if let header { return header }
@@ -108,11 +113,18 @@ public final class JXLDecoder {
     private func colour() throws(JXLError) -> JXLImageInfo {
         guard basic.xsize > 0, basic.ysize > 0 else { throw JXLError(.corrupt, "a JPEG XL image of no pixels") }
         var encoding = JxlColorEncoding()
-        let named = JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding) == JXL_DEC_SUCCESS
-        let isSRGB = named && encoding.white_point == JXL_WHITE_POINT_D65 && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        let named =
+            JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding)
+            == JXL_DEC_SUCCESS
+        let isSRGB =
+            named && encoding.white_point == JXL_WHITE_POINT_D65
+            && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
             && (encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB)
         let gray = basic.num_color_channels == 1
-        let hdr = named && (encoding.transfer_function == JXL_TRANSFER_FUNCTION_PQ || encoding.transfer_function == JXL_TRANSFER_FUNCTION_HLG)
+        let hdr =
+            named
+            && (encoding.transfer_function == JXL_TRANSFER_FUNCTION_PQ
+                || encoding.transfer_function == JXL_TRANSFER_FUNCTION_HLG)
         if basic.uses_original_profile == JXL_FALSE && hdr {
             // Kept in its own transfer, for Tessera's tone mapping.
             _ = JxlDecoderSetPreferredColorProfile(decoder, &encoding)
@@ -128,7 +140,8 @@ public final class JXLDecoder {
         return JXLImageInfo(
             width: Int(basic.xsize), height: Int(basic.ysize), orientation: Int(basic.orientation.rawValue),
             bitsPerSample: Int(basic.bits_per_sample), exponentBits: Int(basic.exponent_bits_per_sample),
-            alphaBits: Int(basic.alpha_bits), extraChannels: Int(basic.num_extra_channels), isGray: gray, isAnimated: basic.have_animation != JXL_FALSE,
+            alphaBits: Int(basic.alpha_bits), extraChannels: Int(basic.num_extra_channels), isGray: gray,
+            isAnimated: basic.have_animation != JXL_FALSE,
             isXYB: basic.uses_original_profile == JXL_FALSE,
             iccProfile: isSRGB ? nil : iccProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL),
             colorSpace: named ? Self.name(encoding) : "ICC profile",
@@ -139,24 +152,32 @@ public final class JXLDecoder {
     /// The colour profile libjxl gives for `target`, or nil.
     private func iccProfile(_ target: JxlColorProfileTarget) -> [UInt8]? {
         var size = 0
-        guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0, size <= 64 << 20 else {
+        guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0, size <= 64 << 20
+        else {
             return nil
         }
         var profile = [UInt8](repeating: 0, count: size)
-        guard JxlDecoderGetColorAsICCProfile(decoder, nil, target, &profile, size) == JXL_DEC_SUCCESS else { return nil }
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, target, &profile, size) == JXL_DEC_SUCCESS else {
+            return nil
+        }
         return profile
     }
 
     /// A colour encoding as people name it.
     private static func name(_ encoding: JxlColorEncoding) -> String {
         let transfer = encoding.transfer_function
-        if transfer == JXL_TRANSFER_FUNCTION_PQ { return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 PQ" : "PQ" }
-        if transfer == JXL_TRANSFER_FUNCTION_HLG { return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 HLG" : "HLG" }
+        if transfer == JXL_TRANSFER_FUNCTION_PQ {
+            return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 PQ" : "PQ"
+        }
+        if transfer == JXL_TRANSFER_FUNCTION_HLG {
+            return encoding.primaries == JXL_PRIMARIES_2100 ? "Rec. 2100 HLG" : "HLG"
+        }
         let linear = transfer == JXL_TRANSFER_FUNCTION_LINEAR ? "linear " : ""
         if encoding.color_space == JXL_COLOR_SPACE_GRAY { return "\(linear)grey" }
         switch encoding.primaries {
         case JXL_PRIMARIES_SRGB: return "\(linear)sRGB"
-        case JXL_PRIMARIES_P3: return encoding.white_point == JXL_WHITE_POINT_D65 ? "\(linear)Display P3" : "\(linear)DCI-P3"
+        case JXL_PRIMARIES_P3:
+            return encoding.white_point == JXL_WHITE_POINT_D65 ? "\(linear)Display P3" : "\(linear)DCI-P3"
         case JXL_PRIMARIES_2100: return "\(linear)Rec. 2020"
         default: return "custom primaries"
         }
@@ -164,7 +185,9 @@ public final class JXLDecoder {
 
     /// Bytes decoding the first frame takes at its peak (the file's bytes read for it included),
     /// from its header: libjxl reads on to the end of the first shown frame's table of contents,
-    /// and the frame headers up to there tell how it is coded (`JXLFrameLayout`). No pixel of it
+    /// and the frame headers up to there tell how it is coded (`JXLFrameLayout`).
+    ///
+    /// No pixel of it
     /// is decoded yet.
     public func memoryNeeded() throws(JXLError) -> Int {
         let info = try info()
@@ -222,7 +245,9 @@ public final class JXLDecoder {
     private func offsetInCodestream(_ position: Int64) -> Int? {
         var before: Int64 = 0
         for part in codestream {
-            if part.contains(position) || part.upperBound == position { return Int(before + position - part.lowerBound) }
+            if part.contains(position) || part.upperBound == position {
+                return Int(before + position - part.lowerBound)
+            }
             before += Int64(part.count)
         }
         return nil
@@ -266,7 +291,8 @@ public final class JXLDecoder {
         let needed = try memoryNeeded()
         guard needed <= memoryLimit else {
             throw JXLError(
-                .tooLarge, "a \(info.width)×\(info.height) JPEG XL image needs \(needed >> 20) MiB to decode, "
+                .tooLarge,
+                "a \(info.width)×\(info.height) JPEG XL image needs \(needed >> 20) MiB to decode, "
                     + "more than the \(memoryLimit >> 20) MiB allowed")
         }
         // Zeroed: a flush need not reach every pixel. An HDR image in 16 bits, for tone mapping.
@@ -275,12 +301,17 @@ public final class JXLDecoder {
         var wide = [UInt16](repeating: 0, count: info.isHDR ? count : 0)
         let type = info.isHDR ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8
         let limit = memoryLimit - needed + Self.inputReserve
-        let outcome = info.isHDR
+        let outcome =
+            info.isHDR
             ? wide.withUnsafeMutableBytes { buffer in
-                Result { () throws(JXLError) in try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit) }
+                Result { () throws(JXLError) in
+                    try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit)
+                }
             }
             : pixels.withUnsafeMutableBytes { buffer in
-                Result { () throws(JXLError) in try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit) }
+                Result { () throws(JXLError) in
+                    try run(into: buffer, type: type, info: info, dcOnly: dcOnly, inputLimit: limit)
+                }
             }
         let (dc, warning) = try outcome.get()
         return Image(
@@ -307,11 +338,14 @@ public final class JXLDecoder {
                     return (true, "the file ends early: renditions show its image at 1/8 of its detail")
                 }
                 guard closeInput() else {
-                    throw JXLError(.truncated, "the image data stops before the image is complete: the file is cut short or damaged")
+                    throw JXLError(
+                        .truncated,
+                        "the image data stops before the image is complete: the file is cut short or damaged")
                 }
             } else if status == JXL_DEC_NEED_IMAGE_OUT_BUFFER {
                 var size = 0
-                guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == buffer.count else {
+                guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == buffer.count
+                else {
                     throw JXLError(.corrupt, "the frame does not match the image's size")
                 }
                 guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
@@ -329,7 +363,8 @@ public final class JXLDecoder {
                 throw JXLError(.corrupt, "the file holds no frame")
             } else if inputClosed {
                 // libjxl fails, rather than waiting, once told there is no more to come.
-                throw JXLError(.truncated, "the image data stops before the image is complete: the file is cut short or damaged")
+                throw JXLError(
+                    .truncated, "the image data stops before the image is complete: the file is cut short or damaged")
             } else {
                 throw JXLError(.corrupt, "libjxl cannot decode the image")
             }
@@ -337,7 +372,9 @@ public final class JXLDecoder {
     }
 
     /// Gives libjxl the bytes it has not processed and up to `chunk` more; false at the end of
-    /// the file. Throws `.tooLarge` when the bytes libjxl wants at
+    /// the file.
+    ///
+    /// Throws `.tooLarge` when the bytes libjxl wants at
     /// once pass `limit`.
     private func feed(chunk: Int, limit: Int) throws(JXLError) -> Bool {
         guard !atEnd else { return false }
@@ -353,7 +390,10 @@ public final class JXLDecoder {
         }
         let got = stream.read(into: UnsafeMutableRawBufferPointer(rebasing: input[filled..<(filled + chunk)]))
         filled += got
-        guard JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled) == JXL_DEC_SUCCESS else {
+        guard
+            JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled)
+                == JXL_DEC_SUCCESS
+        else {
             throw JXLError(.corrupt, "libjxl refuses its input")
         }
         atEnd = got == 0
@@ -361,7 +401,9 @@ public final class JXLDecoder {
     }
 
     /// Tells libjxl the file has no more bytes, so that it finishes with what it holds (once:
-    /// false when it was told already). Not done at once at the end of the file: libjxl flushes
+    /// false when it was told already).
+    ///
+    /// Not done at once at the end of the file: libjxl flushes
     /// a partial frame only while it still waits for input.
     private func closeInput() -> Bool {
         guard !inputClosed else { return false }

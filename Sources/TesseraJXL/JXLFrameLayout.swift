@@ -31,7 +31,9 @@ struct JXLFrameLayout {
         var headerBytes: Int
 
         /// Whether a modular frame's LF groups hold data: the squeeze transform's channels of 1/8
-        /// the resolution or less that are too large for the global section. A frame of one LF
+        /// the resolution or less that are too large for the global section.
+        ///
+        /// A frame of one LF
         /// group keeps them all in the global section, among data only entropy decoding can
         /// tell apart: it counts as squeezed (it has 4 MP or less unless its groups are larger).
         var mayBeSqueezed: Bool {
@@ -46,7 +48,9 @@ struct JXLFrameLayout {
 
     /// Whether the first shown frame may be squeezed, from the codestream bytes `read` gives
     /// (offset, count), its first frame starting at `start` and the shown frame's TOC ending at
-    /// `tocEnd` (where libjxl stopped to report it). True whenever that cannot be told: frames in a
+    /// `tocEnd` (where libjxl stopped to report it).
+    ///
+    /// True whenever that cannot be told: frames in a
     /// permuted order, headers this reader does not end exactly where libjxl did.
     static func mayBeSqueezed(image: Image, start: Int, tocEnd: Int, read: (Int, Int) -> [UInt8]?) -> Bool {
         var position = start
@@ -54,13 +58,15 @@ struct JXLFrameLayout {
         // Frames before the shown one: a preview, LF frames (progressive DC), frames blended into it.
         for _ in 0..<64 {
             guard position < tocEnd,
-                  let bytes = read(position, min(tocEnd - position, 256 << 10)),
-                  let frame = try? parse(bytes, image: image, isPreview: isPreview)
+                let bytes = read(position, min(tocEnd - position, 256 << 10)),
+                let frame = try? parse(bytes, image: image, isPreview: isPreview)
             else { return true }
             let headerEnd = position + frame.headerBytes
             // A regular frame whose TOC is permuted (groups centre first) cannot be measured, but
             // a VarDCT one needs no more.
-            if headerEnd == tocEnd || (frame.sections == nil && frame.type == regularFrame) { return frame.mayBeSqueezed }
+            if headerEnd == tocEnd || (frame.sections == nil && frame.type == regularFrame) {
+                return frame.mayBeSqueezed
+            }
             guard headerEnd < tocEnd, let sections = frame.sections else { return true }
             position = headerEnd + sections.reduce(0, +)
             isPreview = false
@@ -78,7 +84,8 @@ struct JXLFrameLayout {
         var groupSizeShift = 1
         var passes = 1
         var lfLevel = 0
-        var (width, height) = isPreview ? (image.preview?.width ?? 0, image.preview?.height ?? 0) : (image.width, image.height)
+        var (width, height) =
+            isPreview ? (image.preview?.width ?? 0, image.preview?.height ?? 0) : (image.width, image.height)
         let allDefault = try bits.bool()
         if !allDefault {
             type = try bits.u32(.value(0), .value(1), .value(2), .value(3))
@@ -105,7 +112,9 @@ struct JXLFrameLayout {
             if type == lfFrame { lfLevel = Int(try bits.u32(.value(1), .value(2), .value(3), .value(4))) }
             var isPartial = false
             if type != lfFrame, try bits.bool() {
-                let coordinate: [U32Distribution] = [.bits(8, offset: 0), .bits(11, offset: 256), .bits(14, offset: 2304), .bits(30, offset: 18688)]
+                let coordinate: [U32Distribution] = [
+                    .bits(8, offset: 0), .bits(11, offset: 256), .bits(14, offset: 2304), .bits(30, offset: 18688),
+                ]
                 var (x0, y0) = (0, 0)
                 if type == regularFrame || type == skipProgressive {
                     x0 = Self.unpackSigned(try bits.u32(coordinate))
@@ -146,7 +155,8 @@ struct JXLFrameLayout {
                     _ = try bits.bool()
                 }
             }
-            let nameBytes = Int(try bits.u32(.value(0), .bits(4, offset: 0), .bits(5, offset: 16), .bits(10, offset: 48)))
+            let nameBytes = Int(
+                try bits.u32(.value(0), .bits(4, offset: 0), .bits(5, offset: 16), .bits(10, offset: 48)))
             try bits.skip(8 * nameBytes)
             try skipRestorationFilter(&bits, isModular: isModular)
             try bits.skipExtensions()
@@ -169,10 +179,15 @@ struct JXLFrameLayout {
         var sections: [Int] = []
         sections.reserveCapacity(entries)
         for _ in 0..<entries {
-            sections.append(Int(try bits.u32(.bits(10, offset: 0), .bits(14, offset: 1024), .bits(22, offset: 17408), .bits(30, offset: 4_211_712))))
+            sections.append(
+                Int(
+                    try bits.u32(
+                        .bits(10, offset: 0), .bits(14, offset: 1024), .bits(22, offset: 17408),
+                        .bits(30, offset: 4_211_712))))
         }
         bits.alignToByte()
-        return Frame(type: type, isModular: isModular, sections: sections, lfGroups: lfGroups, headerBytes: bits.position / 8)
+        return Frame(
+            type: type, isModular: isModular, sections: sections, lfGroups: lfGroups, headerBytes: bits.position / 8)
     }
 
     /// The restoration filter's fields (Gabor-like smoothing and the edge-preserving filter).
@@ -228,7 +243,9 @@ struct JXLFrameLayout {
 
         mutating func alignToByte() { position = (position + 7) & ~7 }
 
-        mutating func u32(_ a: U32Distribution, _ b: U32Distribution, _ c: U32Distribution, _ d: U32Distribution) throws(Overrun) -> UInt32 {
+        mutating func u32(
+            _ a: U32Distribution, _ b: U32Distribution, _ c: U32Distribution, _ d: U32Distribution
+        ) throws(Overrun) -> UInt32 {
             try u32([a, b, c, d])
         }
 

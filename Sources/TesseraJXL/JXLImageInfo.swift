@@ -11,7 +11,7 @@ public struct JXLImageInfo: Sendable, Equatable {
     public var exponentBits: Int
     /// Bits of the alpha channel; 0 without one.
     public var alphaBits: Int
-    /// Channels besides the colour ones: alpha, depth, spot colours…
+    /// Channels besides the colour ones: alpha, depth, spot colours and others.
     public var extraChannels: Int
     public var isGray: Bool
     /// Whether the codestream holds an animation (Tessera shows its first frame).
@@ -20,8 +20,8 @@ public struct JXLImageInfo: Sendable, Equatable {
     public var isXYB: Bool
     /// The colour space of the original image as an ICC profile; nil when it is sRGB.
     public var iccProfile: [UInt8]?
-    /// The original colour space as named by the codestream ("sRGB", "Display P3", "Rec. 2100
-    /// PQ"…), or "ICC profile" when it carries one.
+    /// The original colour space as named by the codestream (such as "sRGB", "Display P3" or an
+    /// HDR transfer with its primaries), or "ICC profile" when it carries one.
     public var colorSpace: String
     /// The original colour space's transfer as an ITU-T H.273 code point (libjxl numbers them so),
     /// when the codestream names it: 16 is PQ, 18 HLG.
@@ -40,7 +40,9 @@ public struct JXLImageInfo: Sendable, Equatable {
     /// Bytes a decode holds at its peak: the whole decoded image and libjxl's own buffers
     /// (libjxl 0.7 decodes whole frames; it has no reduced-size decode).
     public func memoryNeeded(squeezed: Bool) -> Int {
-        let working = squeezed ? Self.squeezedBytesPerChannel * (isGray ? 1 : 3) + Self.squeezedBytesPerChannel * extraChannels
+        let working =
+            squeezed
+            ? Self.squeezedBytesPerChannel * (isGray ? 1 : 3) + Self.squeezedBytesPerChannel * extraChannels
             : Self.workingBytesPerPixel
         let pixels = width.multipliedReportingOverflow(by: height)
         let bytes = pixels.partialValue.multipliedReportingOverflow(by: channels * (isHDR ? 2 : 1) + working)
@@ -55,6 +57,7 @@ public struct JXLImageInfo: Sendable, Equatable {
         let kind = container.jpegReconstruction ? "recompressed JPEG" : isXYB ? "lossy" : "original colours"
         let depth = exponentBits > 0 ? "\(bitsPerSample)-bit float" : "\(bitsPerSample)-bit"
         let colours = ["sRGB", "grey"].contains(colorSpace) ? "" : " \(colorSpace)"
-        return "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(colours)\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
+        return
+            "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(colours)\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
     }
 }

@@ -9,7 +9,8 @@ public enum AlbumLayout {
     public static func layout(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) -> LayoutDocument {
         try config.validate()
         let sections = Section.group(photos, by: config.groupBy)
-        var document = config.paging == .viewport
+        var document =
+            config.paging == .viewport
             ? try viewport(sections, config: config) : counted(sections, config: config)
         if config.pixelRounding { round(&document, scale: config.outputScale) }
         return document
@@ -31,9 +32,11 @@ public enum AlbumLayout {
         var top = y
         // One section of everything (`none`, or `auto` when even years are sparse) has no header.
         if config.groupBy != .none && section.id != Section.allID && config.headerHeight > 0 {
-            items.append(LayoutItem(
-                type: .header, sectionId: section.id, title: section.title, continued: continued, x: config.insets.left,
-                y: top, width: c, height: config.headerHeight, clipped: false))
+            items.append(
+                LayoutItem(
+                    type: .header, sectionId: section.id, title: section.title, continued: continued,
+                    x: config.insets.left,
+                    y: top, width: c, height: config.headerHeight, clipped: false))
             top += config.headerHeight
         }
         let slice = Array(photos)
@@ -42,11 +45,13 @@ public enum AlbumLayout {
         let dx = config.style == .strip ? 0 : config.insets.left
         for item in body.items {
             let photo = slice[item.photo]
-            items.append(LayoutItem(
-                type: .photo, sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
-                x: item.x + dx, y: item.y + top, width: item.width, height: item.height, crop: item.crop ?? false,
-                aspectEstimated: photo.aspectEstimated, clipped: false, imageHeight: item.imageHeight, scale: item.scale,
-                contentX: item.contentX, visible: item.visible, overlay: item.overlay))
+            items.append(
+                LayoutItem(
+                    type: .photo, sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
+                    x: item.x + dx, y: item.y + top, width: item.width, height: item.height, crop: item.crop ?? false,
+                    aspectEstimated: photo.aspectEstimated, clipped: false, imageHeight: item.imageHeight,
+                    scale: item.scale,
+                    contentX: item.contentX, visible: item.visible, overlay: item.overlay))
         }
         let height = top - y + body.height
         let record = LayoutSection(
@@ -90,7 +95,8 @@ public enum AlbumLayout {
         }
         return LayoutDocument(
             style: config.style.rawValue, pageSize: .init(width: config.pageWidth, height: pageHeight),
-            document: .init(width: config.pageWidth, height: height), sections: records, pages: pages, warnings: warnings)
+            document: .init(width: config.pageWidth, height: height), sections: records, pages: pages,
+            warnings: warnings)
     }
 
     /// §4.3: pages of up to K units, each laid out on its own.
@@ -132,13 +138,15 @@ public enum AlbumLayout {
             var y = config.insets.top
             var items: [LayoutItem] = []
             for (number, (section, range)) in pieces.enumerated() {
-                let placed = place(section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
+                let placed = place(
+                    section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
                 items += placed.items
                 warnings += placed.warnings
                 y += placed.height
                 if number < pieces.count - 1 { y += config.sectionSpacing }
             }
-            return LayoutPage(index: index, width: config.pageWidth, height: y + config.insets.bottom, documentY: nil, items: items)
+            return LayoutPage(
+                index: index, width: config.pageWidth, height: y + config.insets.bottom, documentY: nil, items: items)
         }
         let records = sections.map { LayoutSection(id: $0.id, title: $0.title, photoCount: $0.photos.count) }
         return LayoutDocument(

@@ -1,7 +1,7 @@
 import Foundation
 
 extension LayoutConfig {
-    /// Sets one parameter by its docs/LAYOUT.md §2.1 name, e.g. `justified.targetRowHeight` = `"220"`.
+    /// Sets one parameter by its docs/LAYOUT.md §2.1 name, such as `justified.targetRowHeight` = `"220"`.
     ///
     /// Insets take `"t,l,b,r"` or one number for all sides; `maxNumRows` and the optional
     /// numbers take `"null"` to unset them. Ranges are checked by `validate()` later.

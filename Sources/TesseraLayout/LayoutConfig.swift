@@ -88,7 +88,9 @@ public struct LayoutConfig: Sendable, Equatable {
                 throw LayoutError(field: name, "must be a number from 0 to \(Self.text(Self.largest)), not \(value)")
             }
         }
-        func count(_ name: String, _ value: Int, from lowest: Int = 1, upTo highest: Int = 1_000_000) throws(LayoutError) {
+        func count(
+            _ name: String, _ value: Int, from lowest: Int = 1, upTo highest: Int = 1_000_000
+        ) throws(LayoutError) {
             guard (lowest...highest).contains(value) else {
                 throw LayoutError(field: name, "must be a whole number from \(lowest) to \(highest), not \(value)")
             }
@@ -101,21 +103,26 @@ public struct LayoutConfig: Sendable, Equatable {
         try count("grid.preloadBuffer", gridPreloadBuffer, from: 0)
         try size("justified.targetRowHeight", targetRowHeight)
         guard tolerance >= 0 && tolerance < 1 else {
-            throw LayoutError(field: "justified.tolerance", "must be a number from 0 up to (not including) 1, not \(tolerance)")
+            throw LayoutError(
+                field: "justified.tolerance", "must be a number from 0 up to (not including) 1, not \(tolerance)")
         }
         try ratio("strip.cellScale", stripCellScale, from: 0.01, upTo: 1)
         for (name, value) in [
             ("strip.height", stripHeight), ("grid.itemWidth", gridItemWidth), ("grid.itemHeight", gridItemHeight),
-            ("tiles.singleHeight", tilesSingleHeight), ("tiles.threeSub", tilesThreeSub), ("tiles.fourSub", tilesFourSub),
-            ("tiles.fiveSub", tilesFiveSub), ("tiles.fiveMainHeight", tilesFiveMainHeight), ("tiles.sixSub", tilesSixSub),
+            ("tiles.singleHeight", tilesSingleHeight), ("tiles.threeSub", tilesThreeSub),
+            ("tiles.fourSub", tilesFourSub),
+            ("tiles.fiveSub", tilesFiveSub), ("tiles.fiveMainHeight", tilesFiveMainHeight),
+            ("tiles.sixSub", tilesSixSub),
         ] {
             try size(name, value)
         }
         for (name, value) in [
             ("sections.headerHeight", headerHeight), ("sections.sectionSpacing", sectionSpacing),
-            ("masonry.spacing", masonrySpacing), ("masonry.bodyHeight", masonryBodyHeight), ("strip.spacing", stripSpacing),
+            ("masonry.spacing", masonrySpacing), ("masonry.bodyHeight", masonryBodyHeight),
+            ("strip.spacing", stripSpacing),
             ("justified.spacing.horizontal", spacingHorizontal), ("justified.spacing.vertical", spacingVertical),
-            ("justified.photoPadding", photoPadding), ("tiles.margin", tilesMargin), ("grid.minimumColumnGap", gridMinimumColumnGap),
+            ("justified.photoPadding", photoPadding), ("tiles.margin", tilesMargin),
+            ("grid.minimumColumnGap", gridMinimumColumnGap),
         ] {
             try nonNegative(name, value)
         }
@@ -131,7 +138,9 @@ public struct LayoutConfig: Sendable, Equatable {
             try ratio("masonry.maxImageHeightRatio", masonryMaxImageHeightRatio, from: 0.001, upTo: 1000)
         }
         if let maxNumRows { try count("justified.maxNumRows", maxNumRows, from: 0) }
-        if let fullWidthBreakoutRowCadence { try count("justified.fullWidthBreakoutRowCadence", fullWidthBreakoutRowCadence) }
+        if let fullWidthBreakoutRowCadence {
+            try count("justified.fullWidthBreakoutRowCadence", fullWidthBreakoutRowCadence)
+        }
         if let minPhotosPerRow { try count("justified.minPhotosPerRow", minPhotosPerRow) }
         if let maxPhotosPerRow { try count("justified.maxPhotosPerRow", maxPhotosPerRow) }
         if let forceAspectRatio { try ratio("justified.forceAspectRatio", forceAspectRatio, from: 0.001, upTo: 1000) }

@@ -108,7 +108,7 @@ public struct LayoutError: Error, Codable, Sendable, Equatable, CustomStringConv
     public struct Detail: Codable, Sendable, Equatable {
         public var code: String
         public var field: String
-        /// What is wrong and what is allowed, e.g. "must be a number from 1 to 1000000".
+        /// What is wrong and what is allowed, such as "must be a number from 1 to 1000000".
         public var message: String?
     }
 

@@ -55,11 +55,11 @@ struct CaptureKey: Comparable {
             return value
         }
         guard chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
-              chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-              chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
-              let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
-              let hour = digits(11..<13), let minute = digits(14..<16), let second = digits(17..<19),
-              (1...12).contains(month), day >= 1, day <= Self.days(month, year), hour <= 23, minute <= 59, second <= 59
+            chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
+            chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
+            let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
+            let hour = digits(11..<13), let minute = digits(14..<16), let second = digits(17..<19),
+            (1...12).contains(month), day >= 1, day <= Self.days(month, year), hour <= 23, minute <= 59, second <= 59
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -75,7 +75,8 @@ struct CaptureKey: Comparable {
             guard index > start else { return nil }
         }
         let rest = Array(chars[index...])
-        let validOffset = rest.isEmpty || rest == [UInt8(ascii: "Z")]
+        let validOffset =
+            rest.isEmpty || rest == [UInt8(ascii: "Z")]
             || (rest.count == 6 && (rest[0] == UInt8(ascii: "+") || rest[0] == UInt8(ascii: "-"))
                 && rest[3] == UInt8(ascii: ":") && [1, 2, 4, 5].allSatisfy { (0x30...0x39).contains(rest[$0]) })
         guard validOffset else { return nil }

@@ -11,13 +11,15 @@ public enum ReferenceEntryPoints {
                 if let number = jsonNumber(item) {
                     aspects.append(number)
                 } else if let box = item as? [String: Any], let width = jsonNumber(box["width"]),
-                          let height = jsonNumber(box["height"]), width != 0, height != 0 {
+                    let height = jsonNumber(box["height"]), width != 0, height != 0
+                {
                     aspects.append(width / height)
                 } else {
                     return ["error": "Item \(index) has an invalid aspect ratio"]
                 }
             }
-            let result = FlickrJustified.layout(aspects: aspects, config: flickrConfig(object["config"] as? [String: Any]))
+            let result = FlickrJustified.layout(
+                aspects: aspects, config: flickrConfig(object["config"] as? [String: Any]))
             let boxes: [[String: Any]] = result.boxes.map { box in
                 var out: [String: Any] = [
                     "top": box.top, "left": box.left, "width": box.width, "height": box.height,
@@ -46,7 +48,10 @@ public enum ReferenceEntryPoints {
             let width = number("containerWidth") ?? 0, target = number("targetRowHeight") ?? 0
             let spacing = number("spacing") ?? 0, padding = number("padding") ?? 0
             guard width > 0, width.isFinite, target > 0, target.isFinite, spacing.isFinite, padding.isFinite else {
-                return ["error": "containerWidth and targetRowHeight must be positive finite numbers; spacing and padding finite"]
+                return [
+                    "error":
+                        "containerWidth and targetRowHeight must be positive finite numbers; spacing and padding finite"
+                ]
             }
             func count(_ key: String) -> (value: Int?, valid: Bool) {
                 guard let value = number(key) else { return (nil, params[key] == nil || params[key] is NSNull) }
@@ -54,18 +59,22 @@ public enum ReferenceEntryPoints {
                 return (whole, true)
             }
             let (minPhotos, maxPhotos) = (count("minPhotos"), count("maxPhotos"))
-            guard minPhotos.valid, maxPhotos.valid else { return ["error": "minPhotos and maxPhotos must be whole numbers from 1"] }
+            guard minPhotos.valid, maxPhotos.valid else {
+                return ["error": "minPhotos and maxPhotos must be whole numbers from 1"]
+            }
             let rows = OptimalRows.rows(
                 aspects: aspects,
                 params: .init(
                     containerWidth: width, spacing: spacing, padding: padding, targetRowHeight: target,
                     minPhotos: minPhotos.value, maxPhotos: maxPhotos.value))
             guard let rows else { return ["rows": NSNull()] }
-            return ["rows": rows.map { row in
-                row.indices.map { index in
-                    ["index": index, "width": aspects[index] * row.height, "height": row.height] as [String: Any]
+            return [
+                "rows": rows.map { row in
+                    row.indices.map { index in
+                        ["index": index, "width": aspects[index] * row.height, "height": row.height] as [String: Any]
+                    }
                 }
-            }]
+            ]
         }
     }
 
@@ -89,7 +98,9 @@ public enum ReferenceEntryPoints {
         }
         if let target = number(object["targetRowHeight"]) { config.targetRowHeight = target }
         if let tolerance = number(object["targetRowHeightTolerance"]) { config.tolerance = tolerance }
-        if let rows = number(object["maxNumRows"]), rows.isFinite { config.maxNumRows = Int(exactly: rows.rounded(.down)) ?? Int.max }
+        if let rows = number(object["maxNumRows"]), rows.isFinite {
+            config.maxNumRows = Int(exactly: rows.rounded(.down)) ?? Int.max
+        }
         if let forced = number(object["forceAspectRatio"]) { config.forceAspectRatio = forced }
         if let show = object["showWidows"] as? Bool { config.showWidows = show }
         if let cadence = number(object["fullWidthBreakoutRowCadence"]), cadence > 0 {

@@ -18,7 +18,9 @@ struct Section {
     static func group(_ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy) -> [Section] {
         let photos = records.map { record in
             let (aspect, estimated) = record.aspect
-            return Photo(record: record, aspect: aspect, aspectEstimated: estimated, key: record.capturedAt.flatMap(CaptureKey.init))
+            return Photo(
+                record: record, aspect: aspect, aspectEstimated: estimated,
+                key: record.capturedAt.flatMap(CaptureKey.init))
         }
         let dated = photos.filter { $0.key != nil }
         let undated = photos.filter { $0.key == nil }.sorted { byteOrder($0.record.id, $1.record.id) }

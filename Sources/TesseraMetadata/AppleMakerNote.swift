@@ -1,4 +1,5 @@
 import TesseraSystem
+
 /// The few facts Tessera reads from an Apple maker note (EXIF tag 0x927C of iPhone photos).
 ///
 /// Its layout, as exiftool documents it: "Apple iOS\0", a version, "MM", then a big-endian IFD
@@ -7,7 +8,8 @@ enum AppleMakerNote {
     /// Tag 0x0011: the identifier a Live Photo's still shares with its video's
     /// `com.apple.quicktime.content.identifier` (exiftool's MediaGroupUUID / ContentIdentifier).
     static func contentIdentifier(_ note: [UInt8]) -> String? {
-        guard note.count >= 16, note.starts(with: Array("Apple iOS".utf8) + [0]), note[12] == 0x4D, note[13] == 0x4D else {
+        guard note.count >= 16, note.starts(with: Array("Apple iOS".utf8) + [0]), note[12] == 0x4D, note[13] == 0x4D
+        else {
             return nil
         }
         let count = Int(note.bigEndian(2, at: 14))

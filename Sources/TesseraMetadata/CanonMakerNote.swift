@@ -9,10 +9,10 @@ enum CanonMakerNote {
     /// its lens type number (`lensType`).
     static func lens(_ tiff: [UInt8]) -> String? {
         guard let structure = TIFFStructure(tiff), let ifd0 = structure.ifd(at: structure.firstIFDOffset),
-              let exifOffset = ifd0.first(where: { $0.tag == 0x8769 })?.value,
-              let exif = structure.ifd(at: Int(exifOffset)),
-              let note = exif.first(where: { $0.tag == 0x927C && $0.type == 7 && $0.count > 4 }),
-              let entries = structure.ifd(at: Int(note.value))
+            let exifOffset = ifd0.first(where: { $0.tag == 0x8769 })?.value,
+            let exif = structure.ifd(at: Int(exifOffset)),
+            let note = exif.first(where: { $0.tag == 0x927C && $0.type == 7 && $0.count > 4 }),
+            let entries = structure.ifd(at: Int(note.value))
         else { return nil }
         if let model = entries.first(where: { $0.tag == 0x0095 }).flatMap({ lensModel($0, in: structure) }) {
             return model
@@ -27,7 +27,8 @@ enum CanonMakerNote {
         guard start >= 8, start <= tiff.bytes.count - entry.count else { return nil }
         let bytes = tiff.bytes[start..<(start + entry.count)].prefix { $0 != 0 }
         let space = UInt8(ascii: " ")
-        guard let first = bytes.firstIndex(where: { $0 != space }), let last = bytes.lastIndex(where: { $0 != space }) else {
+        guard let first = bytes.firstIndex(where: { $0 != space }), let last = bytes.lastIndex(where: { $0 != space })
+        else {
             return nil
         }
         return String(decoding: bytes[first...last], as: UTF8.self)
@@ -35,7 +36,9 @@ enum CanonMakerNote {
 
     /// The lens CameraSettings (tag 0x0001, SHORTs) names by number (index 22, `CanonLensTypes`),
     /// when the focal range the body recorded beside it (indexes 23 and 24, in units of index 25)
-    /// is the one in the name. The check is not optional: third-party lenses report Canon's
+    /// is the one in the name.
+    ///
+    /// The check is not optional: third-party lenses report Canon's
     /// numbers, and some bodies (the 7D) keep only the low byte of a number above 255.
     private static func lensType(_ entry: TIFFStructure.Entry, in tiff: TIFFStructure) -> String? {
         guard entry.type == 3, entry.count >= 26 else { return nil }

@@ -1,6 +1,6 @@
+import Foundation
 import TesseraSystem
 import TesseraVideo
-import Foundation
 
 /// Where a photo's capture date is decided.
 extension CaptureDate {
@@ -17,57 +17,75 @@ extension CaptureDate {
     /// The capture date by precedence (docs/METADATA.md): EXIF DateTimeOriginal → EXIF
     /// DateTimeDigitized → XMP exif:DateTimeOriginal → xmp:CreateDate → photoshop:DateCreated
     /// → PNG Creation Time → PNG tIME → file name → EXIF DateTime; nil (undated) when none
-    /// holds a date. Blank and malformed dates are skipped with a warning.
+    /// holds a date.
+    ///
+    /// Blank and malformed dates are skipped with a warning.
     ///
     /// A wall clock without its offset takes one from, in order: the EXIF offset tag of its
     /// own date, `OffsetTime` (for DateTimeOriginal), an XMP date of the same wall clock that has one, and the GPS
     /// time stamp (the difference rounded to 15 minutes: source `gps-offset`).
     static func resolve(
-        exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, video: VideoFacts? = nil, name: String, context: DateContext,
+        exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, video: VideoFacts? = nil, name: String,
+        context: DateContext,
         warnings: inout [String], explanations: inout [FactExplanation]
     ) -> CaptureDate? {
         let zone = context.timeZone
         var candidates: [Candidate] = []
         func addExif(_ tag: ExifFields.DateTag?, _ label: String, _ source: DateSource) {
             guard let tag else { return }
-            candidates.append(Candidate(label: "EXIF \(label)", text: tag.dateTime, source: source, parse: { warnings in
-                guard var clock = DateText.exif(tag.dateTime) else {
-                    warnings.append(
-                        DateText.isBlank(tag.dateTime)
-                            ? "\(label) is blank; ignored" : "\(label) \"\(tag.dateTime)\" is malformed; ignored")
-                    return nil
-                }
-                if let subSeconds = tag.subSeconds.flatMap(DateText.subSeconds) { clock.fraction = subSeconds }
-                var offset: UTCOffset?
-                if let text = tag.offset, !text.trimmingSpaces.isEmpty, !DateText.isBlank(text) {
-                    offset = UTCOffset(parsing: text)
-                    if offset == nil { warnings.append("\(label) offset \"\(text)\" is malformed; ignored") }
-                }
-                return (clock, offset)
-            }))
+            candidates.append(
+                Candidate(
+                    label: "EXIF \(label)", text: tag.dateTime, source: source,
+                    parse: { warnings in
+                        guard var clock = DateText.exif(tag.dateTime) else {
+                            warnings.append(
+                                DateText.isBlank(tag.dateTime)
+                                    ? "\(label) is blank; ignored"
+                                    : "\(label) \"\(tag.dateTime)\" is malformed; ignored")
+                            return nil
+                        }
+                        if let subSeconds = tag.subSeconds.flatMap(DateText.subSeconds) { clock.fraction = subSeconds }
+                        var offset: UTCOffset?
+                        if let text = tag.offset, !text.trimmingSpaces.isEmpty, !DateText.isBlank(text) {
+                            offset = UTCOffset(parsing: text)
+                            if offset == nil { warnings.append("\(label) offset \"\(text)\" is malformed; ignored") }
+                        }
+                        return (clock, offset)
+                    }))
         }
         /// A date written as text, read by `read`; text that is no date is a warning.
-        func addText(_ text: String?, _ label: String, _ source: DateSource, _ read: @escaping (String) -> (WallClock, UTCOffset?)?) {
+        func addText(
+            _ text: String?, _ label: String, _ source: DateSource,
+            _ read: @escaping (String) -> (WallClock, UTCOffset?)?
+        ) {
             guard let text else { return }
-            candidates.append(Candidate(label: label, text: text, source: source, parse: { warnings in
-                guard let date = read(text) else {
-                    warnings.append("\(label) \"\(text)\" is not a date; ignored")
-                    return nil
-                }
-                return date
-            }))
+            candidates.append(
+                Candidate(
+                    label: label, text: text, source: source,
+                    parse: { warnings in
+                        guard let date = read(text) else {
+                            warnings.append("\(label) \"\(text)\" is not a date; ignored")
+                            return nil
+                        }
+                        return date
+                    }))
         }
         func addXMP(_ text: String?, _ label: String) { addText(text, "XMP \(label)", .xmp, DateText.xmp) }
         // A video's own dates come first, as EXIF's do for a photo: the camera's clock.
-        addText(video?.tags["com.apple.quicktime.creationdate"], "QuickTime creationdate", .quicktime, DateText.pngCreationTime)
+        addText(
+            video?.tags["com.apple.quicktime.creationdate"], "QuickTime creationdate", .quicktime,
+            DateText.pngCreationTime)
         if let text = video?.tags["creation_time"] {
             // An instant in UTC; zero (1904 or 1970 in the file) means the camera did not set it.
             if let (clock, offset) = DateText.pngCreationTime(text) {
                 if clock.year > 1970 {
                     let instant = clock.secondsAsUTC - Int64((offset?.minutes ?? 0) * 60)
-                    candidates.append(Candidate(
-                        label: "container creation_time (UTC)", text: text, source: .containerUTC, parse: { _ in nil },
-                        resolved: CaptureDate(instantSeconds: instant, nanoseconds: 0, source: .containerUTC, timeZone: zone)))
+                    candidates.append(
+                        Candidate(
+                            label: "container creation_time (UTC)", text: text, source: .containerUTC,
+                            parse: { _ in nil },
+                            resolved: CaptureDate(
+                                instantSeconds: instant, nanoseconds: 0, source: .containerUTC, timeZone: zone)))
                 }
             } else {
                 warnings.append("container creation_time \"\(text)\" is not a date; ignored")
@@ -81,14 +99,18 @@ extension CaptureDate {
         addText(png?.creationTime, "PNG Creation Time", .png, DateText.pngCreationTime)
         if let time = png?.time {
             let clock = WallClock(
-                year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second)
-            candidates.append(Candidate(label: "PNG tIME", text: clock.iso8601 + "Z", source: .png, parse: { warnings in
-                guard clock.isValid else {
-                    warnings.append("PNG tIME is not a valid date; ignored")
-                    return nil
-                }
-                return (clock, UTCOffset(minutes: 0))
-            }))
+                year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+                second: time.second)
+            candidates.append(
+                Candidate(
+                    label: "PNG tIME", text: clock.iso8601 + "Z", source: .png,
+                    parse: { warnings in
+                        guard clock.isValid else {
+                            warnings.append("PNG tIME is not a valid date; ignored")
+                            return nil
+                        }
+                        return (clock, UTCOffset(minutes: 0))
+                    }))
         }
         let now = WallClock(utcSeconds: Int64(context.now.timeIntervalSince1970))
         var fromName: CaptureDate?
@@ -98,7 +120,8 @@ extension CaptureDate {
             fromName = CaptureDate(instantSeconds: seconds, nanoseconds: nanoseconds, source: .filename, timeZone: zone)
         }
         if let fromName {
-            candidates.append(Candidate(label: "file name", text: name, source: .filename, parse: { _ in nil }, resolved: fromName))
+            candidates.append(
+                Candidate(label: "file name", text: name, source: .filename, parse: { _ in nil }, resolved: fromName))
         }
         addExif(exif?.dateTime, "DateTime", .exifModified)
 
@@ -110,13 +133,16 @@ extension CaptureDate {
         var offsetGiver: String?
         for candidate in candidates {
             guard chosen == nil else {
-                let outcome = candidate.label == offsetGiver ? "lower precedence; gave the UTC offset" : "lower precedence"
+                let outcome =
+                    candidate.label == offsetGiver ? "lower precedence; gave the UTC offset" : "lower precedence"
                 considered.append(.init(source: candidate.label, value: candidate.text, outcome: outcome))
                 continue
             }
             if let date = candidate.resolved {
                 chosen = date
-                rule = candidate.source == .filename ? "date in the file name" : "\(candidate.label), in \(zone.identifier)"
+                rule =
+                    candidate.source == .filename
+                    ? "date in the file name" : "\(candidate.label), in \(zone.identifier)"
                 considered.append(.init(source: candidate.label, value: candidate.text, outcome: "chosen"))
                 continue
             }
@@ -127,7 +153,9 @@ extension CaptureDate {
             var offset = ownOffset
             var source = candidate.source
             var offsetRule = ownOffset.map { _ in "\(candidate.label) carries it" }
-            if offset == nil, candidate.source == .exifOriginal, let text = exif?.dateTime?.offset, let tagged = UTCOffset(parsing: text) {
+            if offset == nil, candidate.source == .exifOriginal, let text = exif?.dateTime?.offset,
+                let tagged = UTCOffset(parsing: text)
+            {
                 offset = tagged
                 offsetRule = "EXIF OffsetTime"
             }
@@ -136,7 +164,8 @@ extension CaptureDate {
                 offsetRule = "XMP \(match.label) (the same wall clock) gives it"
                 offsetGiver = "XMP \(match.label)"
             }
-            if offset == nil, let instant = exif?.gpsInstant, let derived = gpsOffset(clock: clock, gpsInstant: instant) {
+            if offset == nil, let instant = exif?.gpsInstant, let derived = gpsOffset(clock: clock, gpsInstant: instant)
+            {
                 offset = derived
                 source = .gpsOffset
                 offsetRule = "derived from the GPS time stamp (rounded to 15 minutes)"
@@ -152,8 +181,10 @@ extension CaptureDate {
         }
         if context.explaining {
             considered.append(.init(source: "file mtime", value: "", outcome: "never a capture date"))
-            explanations.append(FactExplanation(
-                fact: "date", value: chosen.map { $0.wallClock.iso8601 } ?? "undated", rule: rule, candidates: considered))
+            explanations.append(
+                FactExplanation(
+                    fact: "date", value: chosen.map { $0.wallClock.iso8601 } ?? "undated", rule: rule,
+                    candidates: considered))
             if let offsetExplanation { explanations.append(offsetExplanation) }
         }
         return chosen
@@ -161,8 +192,10 @@ extension CaptureDate {
 
     /// The offset of an XMP date that shows the same wall clock (to the second).
     private static func xmpOffset(for clock: WallClock, in xmp: XMPFields?) -> (offset: UTCOffset, label: String)? {
-        let dates = [("exif:DateTimeOriginal", xmp?.dateTimeOriginal), ("xmp:CreateDate", xmp?.createDate),
-                     ("photoshop:DateCreated", xmp?.dateCreated)]
+        let dates = [
+            ("exif:DateTimeOriginal", xmp?.dateTimeOriginal), ("xmp:CreateDate", xmp?.createDate),
+            ("photoshop:DateCreated", xmp?.dateCreated),
+        ]
         for case let (label, text?) in dates {
             if let (other, offset) = DateText.xmp(text), let offset, other.secondsAsUTC == clock.secondsAsUTC {
                 return (offset, label)
@@ -184,7 +217,9 @@ extension CaptureDate {
 extension DateText {
     /// An XMP date (ISO 8601 as XMP restricts it: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then
     /// `THH:MM`, `:SS`, `.s…` and a zone `Z` or `±HH:MM`), or the EXIF-style text some
-    /// writers put there. A date without a time is taken at midnight.
+    /// writers put there.
+    ///
+    /// A date without a time is taken at midnight.
     public static func xmp(_ text: String) -> (WallClock, UTCOffset?)? {
         let trimmed = text.trimmingSpaces
         if trimmed.count >= 19, let date = pngCreationTime(trimmed) {
@@ -217,7 +252,7 @@ extension DateText {
         if index < chars.count {
             // Hours and minutes without seconds; a zone may follow.
             guard chars[index] == UInt8(ascii: "T"), let h = number(11..<13), chars.count >= 16,
-                  chars[13] == UInt8(ascii: ":"), let m = number(14..<16)
+                chars[13] == UInt8(ascii: ":"), let m = number(14..<16)
             else { return nil }
             (hour, minute) = (h, m)
             if chars.count > 16 {

@@ -99,10 +99,10 @@ public enum DateText {
         }
         let dateSeparators: Set<UInt8> = Set(":-/.".utf8)
         guard dateSeparators.contains(chars[4]), dateSeparators.contains(chars[7]),
-              chars[10] == UInt8(ascii: " ") || chars[10] == UInt8(ascii: "T"),
-              chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+            chars[10] == UInt8(ascii: " ") || chars[10] == UInt8(ascii: "T"),
+            chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
         var fraction: String?
         if chars.count > 20, chars[19] == UInt8(ascii: ".") {
@@ -125,7 +125,9 @@ public enum DateText {
     }
 
     /// A PNG "Creation Time" text: RFC 1123 (`Fri, 14 Jul 2023 18:30:05 +0000`, as the
-    /// PNG specification suggests), ISO 8601 or EXIF style. Returns the clock and its offset.
+    /// PNG specification suggests), ISO 8601 or EXIF style.
+    ///
+    /// Returns the clock and its offset.
     public static func pngCreationTime(_ text: String) -> (WallClock, UTCOffset?)? {
         let trimmed = text.trimmingSpaces
         if let clock = exif(String(trimmed.prefix(19))) {
@@ -152,8 +154,8 @@ public enum DateText {
         var words = text.split(separator: " ").map(String.init)
         if let first = words.first, first.hasSuffix(",") { words.removeFirst() }
         guard words.count >= 4, let day = Int(words[0]),
-              let month = months.firstIndex(of: words[1].lowercased().prefix(3).description),
-              let year = Int(words[2])
+            let month = months.firstIndex(of: words[1].lowercased().prefix(3).description),
+            let year = Int(words[2])
         else { return nil }
         let time = words[3].split(separator: ":").compactMap { Int($0) }
         guard time.count == 2 || time.count == 3 else { return nil }
@@ -164,7 +166,8 @@ public enum DateText {
         var offset: UTCOffset?
         if words.count >= 5 {
             let zone = words[4]
-            offset = ["GMT", "UT", "UTC", "Z"].contains(zone.uppercased()) ? UTCOffset(minutes: 0) : UTCOffset(parsing: zone)
+            offset =
+                ["GMT", "UT", "UTC", "Z"].contains(zone.uppercased()) ? UTCOffset(minutes: 0) : UTCOffset(parsing: zone)
         }
         return (clock, offset)
     }

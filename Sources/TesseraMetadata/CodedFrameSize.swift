@@ -1,6 +1,8 @@
 /// The frame size a HEIF or AVIF image's codec will decode, from its codec configuration
 /// (`hvcC`'s sequence parameter set, `av1C`'s sequence header): what the decoder allocates,
-/// whatever the `ispe` property claims. A file whose configuration says nothing readable gives
+/// whatever the `ispe` property claims.
+///
+/// A file whose configuration says nothing readable gives
 /// nil, and is budgeted by its `ispe`.
 enum CodedFrameSize {
     /// `pic_width_in_luma_samples` × `pic_height_in_luma_samples` of the first SPS in an `hvcC`
@@ -45,9 +47,12 @@ enum CodedFrameSize {
         for layer in 0..<Int(subLayers) {
             guard bits.skip((profilePresent[layer] ? 88 : 0) + (levelPresent[layer] ? 8 : 0)) else { return nil }
         }
-        guard bits.exponentialGolomb() != nil, let chroma = bits.exponentialGolomb() else { return nil }  // SPS id, chroma_format_idc
+        // SPS id, chroma_format_idc.
+        guard bits.exponentialGolomb() != nil, let chroma = bits.exponentialGolomb() else { return nil }
         if chroma == 3 { guard bits.skip(1) else { return nil } }  // separate_colour_plane_flag
-        guard let width = bits.exponentialGolomb(), let height = bits.exponentialGolomb(), width > 0, height > 0 else { return nil }
+        guard let width = bits.exponentialGolomb(), let height = bits.exponentialGolomb(), width > 0, height > 0 else {
+            return nil
+        }
         return (width, height)
     }
 
@@ -120,7 +125,7 @@ enum CodedFrameSize {
             }
         }
         guard let widthBits = bits.read(4), let heightBits = bits.read(4),
-              let width = bits.read(Int(widthBits) + 1), let height = bits.read(Int(heightBits) + 1)
+            let width = bits.read(Int(widthBits) + 1), let height = bits.read(Int(heightBits) + 1)
         else { return nil }
         return (Int(width) + 1, Int(height) + 1)
     }

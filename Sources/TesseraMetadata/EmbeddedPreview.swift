@@ -28,11 +28,15 @@ public struct EmbeddedPreview: Sendable, Equatable {
     /// image starts: the size the index gives the primary is not reliable, Ultra HDR writers
     /// leave out part of it); `payload` starts after `MPF\0`, at `payloadOffset` in the file
     /// (MPF offsets count from there).
-    static func mpf(_ payload: some Collection<UInt8>, payloadOffset: Int64) -> (previews: [EmbeddedPreview], primaryEnd: Int64?) {
-        guard let tiff = TIFFStructure(Array(payload)), let ifd = tiff.ifd(at: tiff.firstIFDOffset) else { return ([], nil) }
+    static func mpf(
+        _ payload: some Collection<UInt8>, payloadOffset: Int64
+    ) -> (previews: [EmbeddedPreview], primaryEnd: Int64?) {
+        guard let tiff = TIFFStructure(Array(payload)), let ifd = tiff.ifd(at: tiff.firstIFDOffset) else {
+            return ([], nil)
+        }
         // 0xB002 MPEntry: 16 bytes per image (attribute, size, offset, two dependent entries).
         guard let entries = ifd.first(where: { $0.tag == 0xB002 }), entries.count % 16 == 0,
-              let data = tiff.bytes(of: entries)
+            let data = tiff.bytes(of: entries)
         else { return ([], nil) }
         var previews: [EmbeddedPreview] = []
         var primaryEnd: Int64?
@@ -41,7 +45,8 @@ public struct EmbeddedPreview: Sendable, Equatable {
             let offset = tiff.uint32(data, at: start + 8)
             if offset > 0 { primaryEnd = min(primaryEnd ?? .max, payloadOffset + Int64(offset)) }
             // Bits 24–26: the image data format, 0 for JPEG; bits 0–23: the type.
-            guard (attribute >> 24) & 0x7 == 0, mpfPreviewTypes.contains(attribute & 0xFF_FFFF), offset > 0, size > 0 else {
+            guard (attribute >> 24) & 0x7 == 0, mpfPreviewTypes.contains(attribute & 0xFF_FFFF), offset > 0, size > 0
+            else {
                 continue
             }
             previews.append(EmbeddedPreview(kind: .mpf, offset: payloadOffset + Int64(offset), length: Int(size)))
@@ -52,10 +57,10 @@ public struct EmbeddedPreview: Sendable, Equatable {
     /// The IFD1 thumbnail of an EXIF TIFF structure found at `tiffOffset` in the file.
     static func exifThumbnail(_ exif: [UInt8], tiffOffset: Int64) -> EmbeddedPreview? {
         guard let tiff = TIFFStructure(exif), let ifd0 = tiff.ifd(at: tiff.firstIFDOffset),
-              let next = tiff.nextIFDOffset(after: tiff.firstIFDOffset, entries: ifd0.count), next > 0,
-              let ifd1 = tiff.ifd(at: next),
-              let start = ifd1.first(where: { $0.tag == 0x0201 })?.value,
-              let length = ifd1.first(where: { $0.tag == 0x0202 })?.value, start > 0, length > 0
+            let next = tiff.nextIFDOffset(after: tiff.firstIFDOffset, entries: ifd0.count), next > 0,
+            let ifd1 = tiff.ifd(at: next),
+            let start = ifd1.first(where: { $0.tag == 0x0201 })?.value,
+            let length = ifd1.first(where: { $0.tag == 0x0202 })?.value, start > 0, length > 0
         else { return nil }
         return EmbeddedPreview(kind: .exifThumbnail, offset: tiffOffset + Int64(start), length: Int(length))
     }

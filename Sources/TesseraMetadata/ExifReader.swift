@@ -1,5 +1,5 @@
-import TesseraSystem
 import CExif
+import TesseraSystem
 
 /// The EXIF fields Tessera uses, as libexif reads them from a TIFF structure.
 public struct ExifFields: Sendable, Equatable {
@@ -106,6 +106,7 @@ public enum ExifReader {
     public static let maxLength = 4 * 1024 * 1024
 
     /// The fields of the TIFF structure `tiff` (an EXIF block without the `Exif\0\0` prefix).
+    ///
     /// `asExifIFD`: its first IFD is an EXIF IFD (a CR3's CMT2), not IFD0.
     public static func read(tiff: [UInt8], asExifIFD: Bool = false) -> ExifFields {
         var fields = ExifFields()
@@ -123,7 +124,8 @@ public enum ExifReader {
             fields.warnings.append("EXIF block has no TIFF header; ignored")
             return fields
         }
-        let firstIFD = little
+        let firstIFD =
+            little
             ? UInt32(tiff[4]) | UInt32(tiff[5]) << 8 | UInt32(tiff[6]) << 16 | UInt32(tiff[7]) << 24
             : tiff.bigEndian(4, at: 4)
         guard firstIFD >= 8, Int(firstIFD) + 2 <= tiff.count else {
@@ -153,7 +155,8 @@ public enum ExifReader {
         fields.dateTime = view.date(EXIF_TAG_DATE_TIME, subSec: EXIF_TAG_SUB_SEC_TIME, offset: EXIF_TAG_OFFSET_TIME)
         fields.make = view.text(EXIF_TAG_MAKE, in: [EXIF_IFD_0])
         fields.model = view.text(EXIF_TAG_MODEL, in: [EXIF_IFD_0])
-        fields.lensModel = view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
+        fields.lensModel =
+            view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
             ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lens(tiff) : nil)
         fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
         fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
@@ -165,11 +168,16 @@ public enum ExifReader {
         fields.focalPlane = view.focalPlane()
         fields.gps = view.gps()
         fields.gpsInstant = view.gpsInstant()
-        if let entry = view.entry(EXIF_TAG_MAKER_NOTE, in: view.exifIFDs), let bytes = entry.pointee.data, entry.pointee.size > 0 {
-            fields.contentIdentifier = AppleMakerNote.contentIdentifier(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+        if let entry = view.entry(EXIF_TAG_MAKER_NOTE, in: view.exifIFDs), let bytes = entry.pointee.data,
+            entry.pointee.size > 0
+        {
+            fields.contentIdentifier = AppleMakerNote.contentIdentifier(
+                Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
         }
-        if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data, entry.pointee.size > 0,
-           Int(entry.pointee.size) <= XMPReader.maxLength {
+        if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data,
+            entry.pointee.size > 0,
+            Int(entry.pointee.size) <= XMPReader.maxLength
+        {
             fields.xmp = Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
         }
         return fields
@@ -187,8 +195,9 @@ private struct ExifView {
     func entry(_ tag: ExifTag, in ifds: [ExifIfd]) -> UnsafeMutablePointer<ExifEntry>? {
         for ifd in ifds {
             let content = withUnsafeBytes(of: data.pointee.ifd) { raw in
-                raw.load(fromByteOffset: Int(ifd.rawValue) * MemoryLayout<UnsafeMutablePointer<ExifContent>?>.stride,
-                         as: UnsafeMutablePointer<ExifContent>?.self)
+                raw.load(
+                    fromByteOffset: Int(ifd.rawValue) * MemoryLayout<UnsafeMutablePointer<ExifContent>?>.stride,
+                    as: UnsafeMutablePointer<ExifContent>?.self)
             }
             if let content, let entry = exif_content_get_entry(content, tag) {
                 return entry
@@ -226,7 +235,7 @@ private struct ExifView {
     /// The first RATIONAL of an entry, as stored.
     func rawRational(_ tag: ExifTag, in ifds: [ExifIfd]) -> (numerator: UInt32, denominator: UInt32)? {
         guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
-              entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.components >= 1, entry.pointee.size >= 8
+            entry.pointee.format == EXIF_FORMAT_RATIONAL, entry.pointee.components >= 1, entry.pointee.size >= 8
         else { return nil }
         let value = exif_get_rational(bytes, order)
         return (value.numerator, value.denominator)
@@ -235,8 +244,8 @@ private struct ExifView {
     /// The `index`-th RATIONAL of an entry, or nil when absent or its denominator is 0.
     func rational(_ tag: ExifTag, in ifds: [ExifIfd], index: Int = 0) -> Double? {
         guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
-              entry.pointee.format == EXIF_FORMAT_RATIONAL,
-              Int(entry.pointee.components) > index, Int(entry.pointee.size) >= 8 * (index + 1)
+            entry.pointee.format == EXIF_FORMAT_RATIONAL,
+            Int(entry.pointee.components) > index, Int(entry.pointee.size) >= 8 * (index + 1)
         else { return nil }
         let value = exif_get_rational(bytes + 8 * index, order)
         guard value.denominator != 0 else { return nil }
@@ -265,30 +274,40 @@ private struct ExifView {
     /// `FocalPlaneX/YResolution` with their unit, and `PixelX/YDimension`.
     func focalPlane() -> FocalPlane? {
         let exif = exifIFDs
-        guard let x = rawRational(EXIF_TAG_FOCAL_PLANE_X_RESOLUTION, in: exif), x.numerator > 0, x.denominator > 0 else {
+        guard let x = rawRational(EXIF_TAG_FOCAL_PLANE_X_RESOLUTION, in: exif), x.numerator > 0, x.denominator > 0
+        else {
             return nil
         }
-        let y = rawRational(EXIF_TAG_FOCAL_PLANE_Y_RESOLUTION, in: exif).flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil } ?? x
+        let y =
+            rawRational(EXIF_TAG_FOCAL_PLANE_Y_RESOLUTION, in: exif).flatMap {
+                $0.numerator > 0 && $0.denominator > 0 ? $0 : nil
+            } ?? x
         // ResolutionUnit: 2 inches (the default), 3 centimetres, 4 millimetres, 5 micrometres.
-        let millimetres: Double = switch integer(EXIF_TAG_FOCAL_PLANE_RESOLUTION_UNIT, in: exif) ?? 2 {
-        case 3: 10
-        case 4: 1
-        case 5: 0.001
-        default: 25.4
-        }
-        var plane = FocalPlane(pitch: (
-            x: millimetres * Double(x.denominator) / Double(x.numerator), y: millimetres * Double(y.denominator) / Double(y.numerator)
-        ))
-        if let width = integer(EXIF_TAG_PIXEL_X_DIMENSION, in: exif), let height = integer(EXIF_TAG_PIXEL_Y_DIMENSION, in: exif),
-           width > 0, height > 0 {
+        let millimetres: Double =
+            switch integer(EXIF_TAG_FOCAL_PLANE_RESOLUTION_UNIT, in: exif) ?? 2 {
+            case 3: 10
+            case 4: 1
+            case 5: 0.001
+            default: 25.4
+            }
+        var plane = FocalPlane(
+            pitch: (
+                x: millimetres * Double(x.denominator) / Double(x.numerator),
+                y: millimetres * Double(y.denominator) / Double(y.numerator)
+            ))
+        if let width = integer(EXIF_TAG_PIXEL_X_DIMENSION, in: exif),
+            let height = integer(EXIF_TAG_PIXEL_Y_DIMENSION, in: exif),
+            width > 0, height > 0
+        {
             plane.exifImageSize = (width, height)
         }
         // Canon writes FocalPlaneResolution as (image width × 1000) / (sensor width in
         // thousandths of an inch): the denominators give the sensor itself, whatever the image
         // was resized or cropped to. exiftool's checks on that form are kept.
         if x.numerator % 1000 == 0, y.numerator % 1000 == 0,
-           (640_000..<10_000_000).contains(x.numerator), (480_000..<10_000_000).contains(y.numerator),
-           (61..<1500).contains(x.denominator), (61..<1000).contains(y.denominator), x.denominator != y.denominator {
+            (640_000..<10_000_000).contains(x.numerator), (480_000..<10_000_000).contains(y.numerator),
+            (61..<1500).contains(x.denominator), (61..<1000).contains(y.denominator), x.denominator != y.denominator
+        {
             let (w, h) = (Double(x.denominator), Double(y.denominator))
             plane.canonFormDiagonal = (w * w + h * h).squareRoot() * 0.0254
         }
@@ -300,11 +319,11 @@ private struct ExifView {
         let gps = [EXIF_IFD_GPS]
         let stampTag = ExifTag(rawValue: UInt32(EXIF_TAG_GPS_TIME_STAMP))
         guard let date = text(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_DATE_STAMP)), in: gps),
-              let hours = rational(stampTag, in: gps, index: 0),
-              let minutes = rational(stampTag, in: gps, index: 1),
-              let seconds = rational(stampTag, in: gps, index: 2),
-              (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
-              let day = DateText.exif(date.prefix(10) + " 00:00:00")
+            let hours = rational(stampTag, in: gps, index: 0),
+            let minutes = rational(stampTag, in: gps, index: 1),
+            let seconds = rational(stampTag, in: gps, index: 2),
+            (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
+            let day = DateText.exif(date.prefix(10) + " 00:00:00")
         else { return nil }
         return day.secondsAsUTC + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
     }
@@ -321,13 +340,14 @@ private struct ExifView {
             return value * sign
         }
         guard let latitude = coordinate(EXIF_TAG_GPS_LATITUDE, ref: EXIF_TAG_GPS_LATITUDE_REF, negative: "S"),
-              let longitude = coordinate(EXIF_TAG_GPS_LONGITUDE, ref: EXIF_TAG_GPS_LONGITUDE_REF, negative: "W"),
-              abs(latitude) <= 90, abs(longitude) <= 180, latitude.isFinite, longitude.isFinite
+            let longitude = coordinate(EXIF_TAG_GPS_LONGITUDE, ref: EXIF_TAG_GPS_LONGITUDE_REF, negative: "W"),
+            abs(latitude) <= 90, abs(longitude) <= 180, latitude.isFinite, longitude.isFinite
         else { return nil }
         var altitude = rational(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE)), in: gps)
         if let value = altitude,
-           let ref = entry(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE_REF)), in: gps),
-           let bytes = ref.pointee.data, ref.pointee.size >= 1, bytes[0] == 1 {
+            let ref = entry(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE_REF)), in: gps),
+            let bytes = ref.pointee.data, ref.pointee.size >= 1, bytes[0] == 1
+        {
             altitude = -value
         }
         return ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: altitude)
@@ -358,7 +378,9 @@ public struct FocalPlane: Sendable {
 
     /// The sensor's diagonal in millimetres, as exiftool's `ScaleFactor35efl` derives it: a
     /// Canon's own; else the pitch times the EXIF image size, or else the image's, the first
-    /// whose aspect ratio is between 1:2 and 2:1. Nil outside 1–100 mm: a misreading, not a camera.
+    /// whose aspect ratio is between 1:2 and 2:1.
+    ///
+    /// Nil outside 1–100 mm: a misreading, not a camera.
     func diagonal(make: String?, imageWidth: Int, imageHeight: Int) -> Double? {
         if make == "Canon", let canonFormDiagonal { return canonFormDiagonal }
         let sizes = [exifImageSize, (imageWidth, imageHeight)].compactMap { $0 }.filter { size in

@@ -1,7 +1,7 @@
 /// Why a fact of a photo has the value it has: the value chosen, the tag or rule that gave
 /// it, and the other places that said something, with what became of each.
 public struct FactExplanation: Sendable, Codable, Equatable {
-    /// What was decided: "date", "utc offset", "orientation", "size", "camera", "rating"…
+    /// What was decided: "date", "utc offset", "orientation", "size", "camera", "rating" and others.
     public var fact: String
     public var value: String?
     /// The tag or rule that won, in words ("EXIF DateTimeOriginal").

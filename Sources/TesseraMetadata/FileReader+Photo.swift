@@ -3,6 +3,7 @@ public import TesseraSystem
 
 extension FileReader {
     /// No photo Tessera reads is this large; bigger files are refused before any decoding.
+    ///
     /// Videos have no such limit: FFmpeg reads them through their index, never whole.
     public static let maximumPhotoSize: Int64 = 2 << 30
 
@@ -20,7 +21,8 @@ extension FileReader {
             if reader.size > maximumPhotoSize && !ImageFormat.identify(reader.prefix).isVideo {
                 throw PhotoError(
                     .tooLarge, path: path,
-                    "file of \(ByteCount(reader.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))")
+                    "file of \(ByteCount(reader.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))"
+                )
             }
             return try body(reader)
         }

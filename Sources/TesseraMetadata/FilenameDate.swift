@@ -76,14 +76,15 @@ public enum FilenameDate {
                 index = beforeFraction
             }
             guard atBoundary else { return nil }
-            return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
+            return WallClock(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
         }
 
         /// macOS screenshots: `YYYY-MM-DD at H.MM.SS[ AM|PM]`.
         private mutating func macOSTime(year: Int, month: Int, day: Int) -> WallClock? {
             let saved = index
             guard consume(" at "), var hour = number(1...2), consume("."), let minute = number(2), consume("."),
-                  let second = number(2)
+                let second = number(2)
             else {
                 index = saved
                 return nil
@@ -123,7 +124,7 @@ public enum FilenameDate {
 
         private mutating func digits(exactly count: Int) -> String? {
             guard index + count <= bytes.count, bytes[index..<index + count].allSatisfy(isDigit),
-                  index + count == bytes.count || !isDigit(bytes[index + count])
+                index + count == bytes.count || !isDigit(bytes[index + count])
             else { return nil }
             defer { index += count }
             return String(decoding: bytes[index..<index + count], as: UTF8.self)

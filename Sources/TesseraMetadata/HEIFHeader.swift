@@ -33,7 +33,9 @@ public struct HEIFHeader: Sendable, Equatable {
     /// Whether the primary image is a grid of tiles.
     public var isGrid: Bool
     /// The most pixels any codec configuration in the file says its decoder makes in one frame
-    /// (`CodedFrameSize`); 0 when none says. Budgets trust this, not `ispe`.
+    /// (`CodedFrameSize`); 0 when none says.
+    ///
+    /// Budgets trust this, not `ispe`.
     public var largestCodedFrame: Int = 0
 
     public static func == (lhs: HEIFHeader, rhs: HEIFHeader) -> Bool {
@@ -58,7 +60,9 @@ public struct HEIFHeader: Sendable, Equatable {
         var meta: [UInt8]?
         switch list.stop {
         case .refused(let box):  // the meta box, whole
-            guard box.bodyLength <= maxMetaBox else { throw PhotoError(.unsupported, "meta box of \(box.bodyLength) bytes") }
+            guard box.bodyLength <= maxMetaBox else {
+                throw PhotoError(.unsupported, "meta box of \(box.bodyLength) bytes")
+            }
             meta = Array(try bytes.photoBytes(at: box.body, count: Int(box.bodyLength), what: "the meta box"))
         case .overruns(let box) where box.type == "meta":
             throw PhotoError(.truncated, "file ends inside the meta box")
@@ -70,7 +74,7 @@ public struct HEIFHeader: Sendable, Equatable {
         guard let primary = parsed.primary else { throw PhotoError(.corrupt, "no primary item (pitm)") }
         let properties = parsed.properties(of: primary)
         guard let size = properties.compactMap({ if case .size(let w, let h) = $0 { (w, h) } else { nil } }).first,
-              size.0 > 0, size.1 > 0
+            size.0 > 0, size.1 > 0
         else { throw PhotoError(.corrupt, "primary image without its size (ispe)") }
 
         // The Exif item describing the primary (cdsc), else any Exif item.
@@ -80,8 +84,9 @@ public struct HEIFHeader: Sendable, Equatable {
             parsed.references["cdsc", default: []].contains { $0.from == item && $0.to.contains(primary) }
         }
         if let item = describing ?? exifItems.first,
-           let location = parsed.locations[item], location.length <= maxExif, location.offset >= 0,
-           location.offset <= bytes.size - Int64(location.length) {
+            let location = parsed.locations[item], location.length <= maxExif, location.offset >= 0,
+            location.offset <= bytes.size - Int64(location.length)
+        {
             let data = try bytes.photoBytes(at: location.offset, count: location.length)
             if data.count >= 4 {
                 let skip = Int(data.bigEndian(4)) + 4
@@ -91,14 +96,20 @@ public struct HEIFHeader: Sendable, Equatable {
         var xmp: [UInt8]?
         let xmpItems = parsed.contentTypes.filter { $0.value == "application/rdf+xml" }.map { $0.key }.sorted()
         if let item = xmpItems.first,
-           let location = parsed.locations[item], location.length <= XMPReader.maxLength, location.offset >= 0,
-           location.offset <= bytes.size - Int64(location.length) {
+            let location = parsed.locations[item], location.length <= XMPReader.maxLength, location.offset >= 0,
+            location.offset <= bytes.size - Int64(location.length)
+        {
             xmp = Array(try bytes.photoBytes(at: location.offset, count: location.length, what: "the XMP item"))
         }
-        let thumbnails = parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.compactMap { reference in
-            parsed.properties(of: reference.from).compactMap { if case .size(let w, let h) = $0 { (width: w, height: h) } else { nil } }.first
+        let thumbnails = parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.compactMap {
+            reference in
+            parsed.properties(of: reference.from).compactMap {
+                if case .size(let w, let h) = $0 { (width: w, height: h) } else { nil }
+            }.first
         }
-        let alpha = parsed.references["auxl", default: []].contains { $0.to.contains(primary) && parsed.isAlpha($0.from) }
+        let alpha = parsed.references["auxl", default: []].contains {
+            $0.to.contains(primary) && parsed.isAlpha($0.from)
+        }
         var icc: [UInt8]?, nclx: (Int, Int, Int)?, depth = 8
         // A grid's colour and depth may be given on its tiles alone (Canon's HIF): the first
         // tile's stand for the grid, as libheif reads them.
@@ -115,7 +126,11 @@ public struct HEIFHeader: Sendable, Equatable {
             width: size.0, height: size.1, orientation: Self.orientation(properties), bitDepth: depth, hasAlpha: alpha,
             exif: exif, xmp: xmp,
             cleanAperture: properties.lazy.compactMap { property -> CleanAperture? in
-                if case .cleanAperture(let fractions) = property { CleanAperture(fractions, width: size.0, height: size.1) } else { nil }
+                if case .cleanAperture(let fractions) = property {
+                    CleanAperture(fractions, width: size.0, height: size.1)
+                } else {
+                    nil
+                }
             }.first,
             iccProfile: icc, nclx: nclx, thumbnails: thumbnails, isGrid: parsed.items[primary] == "grid",
             largestCodedFrame: try largestCodedFrame(primary: primary, parsed, bytes))
@@ -123,21 +138,30 @@ public struct HEIFHeader: Sendable, Equatable {
 
     /// The most pixels a decoder makes for one frame of what a decode of the primary may
     /// decode: the primary (a grid's first tile: a grid's tiles are all one size), its alpha
-    /// image and its thumbnails. From each frame's codec configuration, or, for an AV1 frame
+    /// image and its thumbnails.
+    ///
+    /// From each frame's codec configuration, or, for an AV1 frame
     /// whose `av1C` leaves the sequence header out (libavif's do), from its data's first OBUs.
-    private static func largestCodedFrame(primary: UInt32, _ parsed: Meta, _ bytes: borrowing FileReader) throws(PhotoError) -> Int {
-        let related = [primary]
+    private static func largestCodedFrame(
+        primary: UInt32, _ parsed: Meta, _ bytes: borrowing FileReader
+    ) throws(PhotoError) -> Int {
+        let related =
+            [primary]
             + parsed.references["thmb", default: []].filter { $0.to.contains(primary) }.map(\.from)
-            + parsed.references["auxl", default: []].filter { $0.to.contains(primary) && parsed.isAlpha($0.from) }.map(\.from)
+            + parsed.references["auxl", default: []].filter { $0.to.contains(primary) && parsed.isAlpha($0.from) }.map(
+                \.from)
         var largest = 0
         for item in related {
-            let frame = parsed.items[item] == "grid" ? parsed.references["dimg", default: []].first { $0.from == item }?.to.first : item
+            let frame =
+                parsed.items[item] == "grid"
+                ? parsed.references["dimg", default: []].first { $0.from == item }?.to.first : item
             guard let frame else { continue }
             var size = parsed.properties(of: frame).lazy.compactMap { property -> (width: Int, height: Int)? in
                 if case .codedSize(let width, let height) = property { (width, height) } else { nil }
             }.first
             if size == nil, parsed.items[frame] == "av01", let location = parsed.locations[frame], location.offset >= 0,
-               location.offset < bytes.size {
+                location.offset < bytes.size
+            {
                 let start = try bytes.photoBytes(at: location.offset, count: min(location.length, maxSequenceHeader))
                 size = CodedFrameSize.av1(obus: start[...])
             }
@@ -206,12 +230,18 @@ private struct Meta {
     /// Whether `item` is an alpha plane (its `auxC` type), not a depth or gain map.
     func isAlpha(_ item: UInt32) -> Bool {
         properties(of: item).contains {
-            if case .auxiliaryType(let type) = $0 { type.hasSuffix(":alpha") || type.hasSuffix("auxid:1") } else { false }
+            if case .auxiliaryType(let type) = $0 {
+                type.hasSuffix(":alpha") || type.hasSuffix("auxid:1")
+            } else {
+                false
+            }
         }
     }
 
     func properties(of item: UInt32) -> [HEIFHeader.Property] {
-        (associations[item] ?? []).compactMap { index in index >= 1 && index <= propertyList.count ? propertyList[index - 1] : nil }
+        (associations[item] ?? []).compactMap { index in
+            index >= 1 && index <= propertyList.count ? propertyList[index - 1] : nil
+        }
     }
 
     init(_ body: ArraySlice<UInt8>) throws(PhotoError) {
@@ -287,7 +317,8 @@ private struct Meta {
             var fractions: [(Int64, Int64)] = []
             for index in 0..<4 {
                 let numerator = try reader.uint(4), denominator = try reader.uint(4)
-                fractions.append((index < 2 ? Int64(numerator) : Int64(Int32(bitPattern: numerator)), Int64(denominator)))
+                fractions.append(
+                    (index < 2 ? Int64(numerator) : Int64(Int32(bitPattern: numerator)), Int64(denominator)))
             }
             return .cleanAperture(fractions)
         case "pixi":
@@ -413,7 +444,9 @@ public struct CleanAperture: Sendable, Equatable {
 
     /// The rectangle a `clap` box describes in an image of `width`×`height`, as libheif and
     /// the standard compute it: centred at the image centre moved by the offsets, rounded to
-    /// whole pixels. Nil when a denominator is 0, or the rectangle is empty, leaves the
+    /// whole pixels.
+    ///
+    /// Nil when a denominator is 0, or the rectangle is empty, leaves the
     /// image, or is the whole image.
     init?(_ fractions: [(Int64, Int64)], width: Int, height: Int) {
         guard fractions.count == 4, fractions.allSatisfy({ $0.1 > 0 }) else { return nil }

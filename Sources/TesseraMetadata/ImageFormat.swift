@@ -1,5 +1,5 @@
-import TesseraSystem
 import TesseraJXL
+import TesseraSystem
 
 /// The container format of a file, decided by its magic bytes, never by its name: a photo's,
 /// or a video's (whose frames FFmpeg decodes).
@@ -48,15 +48,20 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         let bytes = Array(prefix.prefix(magicLength))
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: PNGHeader.signature) { return .png }
-        if bytes.starts(with: JXLContainer.signature) || bytes.starts(with: JXLContainer.codestreamSignature) { return .jxl }
+        if bytes.starts(with: JXLContainer.signature) || bytes.starts(with: JXLContainer.codestreamSignature) {
+            return .jxl
+        }
         // RIFF, a little-endian length, then the form type.
-        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)) {
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+            && bytes[8..<12].elementsEqual(Array("WEBP".utf8))
+        {
             return .webp
         }
         // TIFF-based RAW (NEF, CR2, ARW, DNG, PEF; a plain TIFF too, which LibRaw then refuses),
         // Olympus ORF, Panasonic RW2, Canon CRW, Fujifilm RAF.
         let rawMagic: [[UInt8]] = [
-            [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], Array("IIRO".utf8), Array("IIRS".utf8), Array("MMOR".utf8),
+            [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], Array("IIRO".utf8), Array("IIRS".utf8),
+            Array("MMOR".utf8),
             [0x49, 0x49, 0x55, 0x00], Array("FUJIFILMCCD-RAW".utf8),
         ]
         if rawMagic.contains(where: { bytes.starts(with: $0) }) { return .raw }
@@ -65,7 +70,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
             if brands.first == "crx " { return .raw }  // Canon CR3
             // The major brand and the compatible ones (ISO/IEC 23008-12 Annex B, AV1-ISOBMFF).
             if brands.contains(where: { ["avif", "avis"].contains($0) }) && !brands.contains("heic") { return .avif }
-            if brands.contains(where: { ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains($0) }) {
+            if brands.contains(where: { ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains($0) })
+            {
                 return .heif
             }
             return videoFormat(brands: brands)
@@ -74,12 +80,16 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
             // The EBML header comes first and holds the DocType.
             return bytes.firstRange(of: Array("webm".utf8)) != nil ? .webm : .matroska
         }
-        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("AVI ".utf8)) {
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+            && bytes[8..<12].elementsEqual(Array("AVI ".utf8))
+        {
             return .avi
         }
         // A QuickTime file from before `ftyp`: a plausible first box of a movie's kinds.
-        if bytes.count >= 8, ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(String(decoding: bytes[4..<8], as: UTF8.self)),
-           bytes.bigEndian(4) >= 8 || bytes.bigEndian(4) == 1 {
+        if bytes.count >= 8,
+            ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(String(decoding: bytes[4..<8], as: UTF8.self)),
+            bytes.bigEndian(4) >= 8 || bytes.bigEndian(4) == 1
+        {
             return .mov
         }
         // Transport streams: a sync byte at the start of four packets in a row.
@@ -96,7 +106,10 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         if major == "qt  " { return .mov }
         if major.hasPrefix("M4V") { return .m4v }
         if major.hasPrefix("3gp") || major.hasPrefix("3g2") { return .threeGPP }
-        let mp4Brands = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "mmp4", "MSNV", "XAVC", "f4v "]
+        let mp4Brands = [
+            "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "mmp4", "MSNV", "XAVC",
+            "f4v ",
+        ]
         if brands.contains(where: mp4Brands.contains) { return .mp4 }
         if brands.contains("qt  ") { return .mov }
         return .unsupported

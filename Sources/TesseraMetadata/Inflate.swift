@@ -22,6 +22,7 @@ enum Inflate {
 /// One zlib inflate stream, owned: its `z_stream` lives on the heap at one address for its
 /// whole life, because zlib keeps a pointer back to it between calls (inflateInit stores it
 /// in its internal state), and `inflateEnd` frees zlib's state in `deinit`.
+///
 /// See https://zlib.net/manual.html (inflateInit, inflate, inflateEnd).
 private final class ZlibStream {
     private let stream: UnsafeMutablePointer<z_stream>

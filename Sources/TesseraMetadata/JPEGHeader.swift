@@ -154,19 +154,23 @@ public struct JPEGHeader: Sendable, Equatable {
                     frame = (width, height, components, Int(sof[sof.startIndex]), process)
                 }
             } else if marker == 0xE1, payloadLength > 6 {
-                let head = try bytes.photoBytes(at: payloadOffset, count: min(payloadLength, 75), what: "an APP1 segment")
+                let head = try bytes.photoBytes(
+                    at: payloadOffset, count: min(payloadLength, 75), what: "an APP1 segment")
                 if exif == nil, head.starts(with: ExifReader.exifPrefix) {
-                    let tiff = Array(try bytes.photoBytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
+                    let tiff = Array(
+                        try bytes.photoBytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
                     exif = tiff
                     EmbeddedPreview.exifThumbnail(tiff, tiffOffset: payloadOffset + 6).map { previews.append($0) }
                 } else if xmp == nil, head.starts(with: Self.xmpPrefix) {
                     let start = Self.xmpPrefix.count
-                    xmp = Array(try bytes.photoBytes(
-                        at: payloadOffset + Int64(start), count: payloadLength - start, what: "the XMP segment"))
+                    xmp = Array(
+                        try bytes.photoBytes(
+                            at: payloadOffset + Int64(start), count: payloadLength - start, what: "the XMP segment"))
                 } else if head.count == 75, head.starts(with: Self.extendedXMPPrefix) {
                     // The prefix, a 32-digit GUID, the full length and this chunk's offset, then data.
                     let guid = Array(head[head.startIndex + 35..<head.startIndex + 67])
-                    let data = try bytes.photoBytes(at: payloadOffset + 75, count: payloadLength - 75, what: "an Extended XMP chunk")
+                    let data = try bytes.photoBytes(
+                        at: payloadOffset + 75, count: payloadLength - 75, what: "an Extended XMP chunk")
                     extended.add(
                         guid: guid, fullLength: Int(head.bigEndian(4, at: 67)), offset: Int(head.bigEndian(4, at: 71)),
                         data: data, fileSize: bytes.size)
@@ -174,7 +178,8 @@ public struct JPEGHeader: Sendable, Equatable {
             } else if marker == 0xE2, payloadLength > 14 {
                 let head = try bytes.photoBytes(at: payloadOffset, count: 14, what: "an APP2 segment")
                 if head.prefix(4).elementsEqual(Self.mpfPrefix) {
-                    let payload = try bytes.photoBytes(at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
+                    let payload = try bytes.photoBytes(
+                        at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
                     let index = EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
                     previews += index.previews
                     primaryEnd = primaryEnd ?? index.primaryEnd
@@ -183,7 +188,8 @@ public struct JPEGHeader: Sendable, Equatable {
                     if icc.total + payloadLength - 14 > Self.maxICCProfile {
                         icc.tooLarge = true
                     } else if !icc.tooLarge {
-                        let data = try bytes.photoBytes(at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
+                        let data = try bytes.photoBytes(
+                            at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
                         icc.add(sequence: sequence, count: count, data: Array(data))
                     }
                 }
@@ -209,14 +215,16 @@ public struct JPEGHeader: Sendable, Equatable {
 }
 
 /// Extended XMP arriving in chunks that say where they go in a packet of `fullLength` bytes;
-/// the first GUID whose chunks fill its packet is the one kept. A packet is never claimed
+/// the first GUID whose chunks fill its packet is the one kept.
+///
+/// A packet is never claimed
 /// larger than the file that holds its chunks, and a chunk that repeats an offset is ignored.
 private struct ExtendedXMPChunks {
     var packets: [[UInt8]: (buffer: [UInt8], offsets: Set<Int>, filled: Int)] = [:]
 
     mutating func add(guid: [UInt8], fullLength: Int, offset: Int, data: some Collection<UInt8>, fileSize: Int64) {
         guard fullLength > 0, fullLength <= XMPReader.maxLength, Int64(fullLength) <= fileSize, offset <= fullLength,
-              data.count <= fullLength - offset, packets[guid] != nil || packets.count < 4
+            data.count <= fullLength - offset, packets[guid] != nil || packets.count < 4
         else { return }
         var entry = packets[guid] ?? ([UInt8](repeating: 0, count: fullLength), [], 0)
         guard entry.buffer.count == fullLength, entry.offsets.insert(offset).inserted else { return }
@@ -256,7 +264,9 @@ private struct ICCChunks {
 
     var problem: String? {
         if tooLarge { return "ICC profile over \(JPEGHeader.maxICCProfile >> 20) MiB ignored; colours left as stored" }
-        if declared > 0 && profile == nil { return "ICC profile chunks incomplete or inconsistent; colours left as stored" }
+        if declared > 0 && profile == nil {
+            return "ICC profile chunks incomplete or inconsistent; colours left as stored"
+        }
         return nil
     }
 }

@@ -7,7 +7,7 @@ public struct JXLHeader: Sendable, Equatable {
     public var info: JXLImageInfo
     public var container: JXLContainer
 
-    /// "jxl lossy 8-bit", "jxl recompressed JPEG 8-bit"…
+    /// The coding in words, such as "jxl lossy 8-bit" or "jxl recompressed JPEG 8-bit".
     public var coding: String { info.coding(container) }
 
     /// Reads the header and the boxes of the file `reader` holds.
@@ -25,12 +25,13 @@ public struct JXLHeader: Sendable, Equatable {
 extension PhotoError {
     /// The photo error for a JPEG XL failure.
     public init(jxl error: JXLError) {
-        let code: Code = switch error.kind {
-        case .corrupt: .corrupt
-        case .truncated: .truncated
-        case .unsupported: .unsupported
-        case .tooLarge: .tooLarge
-        }
+        let code: Code =
+            switch error.kind {
+            case .corrupt: .corrupt
+            case .truncated: .truncated
+            case .unsupported: .unsupported
+            case .tooLarge: .tooLarge
+            }
         self.init(code, error.message)
     }
 }

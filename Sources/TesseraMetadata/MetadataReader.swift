@@ -1,7 +1,7 @@
-public import TesseraSystem
-import TesseraJXL
 import Foundation
 public import SystemPackage
+import TesseraJXL
+public import TesseraSystem
 import TesseraVideo
 
 /// Reads a file's format, size, orientation, capture date and camera from its header only.
@@ -24,7 +24,8 @@ public enum MetadataReader {
     public static func read(
         at path: FilePath, followSymlinks: Bool = true, sidecar: Sidecar? = nil, context: DateContext = DateContext()
     ) throws(PhotoError) -> PhotoMetadata {
-        try FileReader.withPhoto(at: path, followSymlinks: followSymlinks) { (reader) throws(PhotoError) -> PhotoMetadata in
+        try FileReader.withPhoto(at: path, followSymlinks: followSymlinks) {
+            (reader) throws(PhotoError) -> PhotoMetadata in
             try read(reader, sidecar: sidecar, context: context)
         }
     }
@@ -90,7 +91,8 @@ public enum MetadataReader {
             let header = try HEIFHeader.read(bytes)
             // The photo is what its clean aperture leaves of the stored image.
             (width, height, depth) = (
-                header.cleanAperture?.width ?? header.width, header.cleanAperture?.height ?? header.height, header.bitDepth
+                header.cleanAperture?.width ?? header.width, header.cleanAperture?.height ?? header.height,
+                header.bitDepth
             )
             coding = header.coding(format)
             tiff = header.exif
@@ -105,7 +107,10 @@ public enum MetadataReader {
         case .raw:
             let header = try RAWHeader.read(bytes)
             (width, height, depth) = (header.width, header.height, 16)
-            coding = "camera raw, " + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
+            coding =
+                "camera raw, "
+                + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" }
+                    ?? "no preview")
             tiff = header.tiff
             raw = header
         case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
@@ -119,7 +124,9 @@ public enum MetadataReader {
             coding = facts.coding
             video = facts
         case .unsupported:
-            if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47]) {
+            if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47])
+            {
                 throw PhotoError(.corrupt, "PNG signature damaged")
             }
             throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a photo format Tessera reads")
@@ -138,7 +145,9 @@ public enum MetadataReader {
         warnings += exifFields?.warnings ?? []
         // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
         var embedded: XMPFields?
-        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, jxl?.container.xmp, raw?.xmp, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
+        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, jxl?.container.xmp, raw?.xmp, exifFields?.xmp]
+            .compactMap({ $0 }).prefix(1)
+        {
             let (fields, warning) = XMPReader.read(packet: packet)
             warning.map { warnings.append($0) }
             embedded = fields
@@ -158,9 +167,12 @@ public enum MetadataReader {
         let exif = Precedence.camera(exif: exifFields, xmp: edited)
 
         var orientation = heif?.orientation ?? jxl?.info.orientation ?? raw?.orientation ?? video?.orientation ?? 1
-        var orientationRule = heif != nil ? "HEIF transformations (irot, imir)"
-            : jxl != nil ? "the JPEG XL codestream header"
-            : video != nil ? "the video's display matrix" : "LibRaw's reading of the RAW file"
+        var orientationRule =
+            heif != nil
+            ? "HEIF transformations (irot, imir)"
+            : jxl != nil
+                ? "the JPEG XL codestream header"
+                : video != nil ? "the video's display matrix" : "LibRaw's reading of the RAW file"
         if heif == nil, jxl == nil, video == nil, raw?.readByLibRaw != true {
             (orientation, orientationRule) = Precedence.orientation(
                 exif: exifFields?.orientation, sidecar: sidecarFields?.orientation, embedded: embedded?.orientation,
@@ -171,25 +183,42 @@ public enum MetadataReader {
             explanations: &explanations)
         let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited, imageWidth: width, imageHeight: height)
         if context.explaining {
-            explanations.append(FactExplanation(
-                fact: "orientation", value: String(orientation), rule: orientationRule,
-                candidates: [("EXIF Orientation", exifFields?.orientation), ("XMP tiff:Orientation", embedded?.orientation),
-                             ("XMP tiff:Orientation (sidecar)", sidecarFields?.orientation)].compactMap { source, value in
-                    value.map { .init(source: source, value: String($0), outcome: orientationRule == source ? "chosen" : "not used") }
-                }))
-            explanations.append(FactExplanation(
-                fact: "35 mm focal length", value: focal35.map { String(format: "%.1f mm", $0.value) },
-                rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"))
-            explanations.append(FactExplanation(
-                fact: "rating", value: edited?.rating.map(String.init),
-                rule: sidecarFields?.rating != nil ? "XMP xmp:Rating (sidecar)" : embedded?.rating != nil ? "XMP xmp:Rating" : "none recorded",
-                candidates: [("XMP xmp:Rating (sidecar)", sidecarFields?.rating), ("XMP xmp:Rating", embedded?.rating)].compactMap { source, value in
-                    value.map { .init(source: source, value: String($0), outcome: edited?.rating == $0 ? "chosen" : "lower precedence") }
-                }))
+            explanations.append(
+                FactExplanation(
+                    fact: "orientation", value: String(orientation), rule: orientationRule,
+                    candidates: [
+                        ("EXIF Orientation", exifFields?.orientation), ("XMP tiff:Orientation", embedded?.orientation),
+                        ("XMP tiff:Orientation (sidecar)", sidecarFields?.orientation),
+                    ].compactMap { source, value in
+                        value.map {
+                            .init(
+                                source: source, value: String($0),
+                                outcome: orientationRule == source ? "chosen" : "not used")
+                        }
+                    }))
+            explanations.append(
+                FactExplanation(
+                    fact: "35 mm focal length", value: focal35.map { String(format: "%.1f mm", $0.value) },
+                    rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"))
+            explanations.append(
+                FactExplanation(
+                    fact: "rating", value: edited?.rating.map(String.init),
+                    rule: sidecarFields?.rating != nil
+                        ? "XMP xmp:Rating (sidecar)" : embedded?.rating != nil ? "XMP xmp:Rating" : "none recorded",
+                    candidates: [
+                        ("XMP xmp:Rating (sidecar)", sidecarFields?.rating), ("XMP xmp:Rating", embedded?.rating),
+                    ].compactMap { source, value in
+                        value.map {
+                            .init(
+                                source: source, value: String($0),
+                                outcome: edited?.rating == $0 ? "chosen" : "lower precedence")
+                        }
+                    }))
         }
         var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, jxl: jxl, raw: raw, video: video, exif: exif, xmp: edited,
+            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, jxl: jxl, raw: raw, video: video, exif: exif,
+            xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
         if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {
@@ -221,9 +250,11 @@ public enum MetadataReader {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = .current
             let parts = calendar.dateComponents(
-                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
+                [.year, .month, .day, .hour, .minute, .second],
+                from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
             if let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour,
-               let minute = parts.minute, let second = parts.second {
+                let minute = parts.minute, let second = parts.second
+            {
                 let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
                 exif.dateTimeOriginal = .init(dateTime: text)
             }

@@ -62,24 +62,29 @@ enum MotionPhoto {
     static func samsungTrailer(_ reader: borrowing FileReader) -> EmbeddedVideo? {
         let size = reader.size
         guard size > 24, let tail = try? reader.read(at: size - 8, count: 8), tail.count == 8,
-              tail[4..<8].elementsEqual("SEFT".utf8)
+            tail[4..<8].elementsEqual("SEFT".utf8)
         else { return nil }
         let directorySize = Int64(tail.littleEndian(4))
         let sefh = size - 8 - directorySize
         guard directorySize >= 12, sefh >= 0, let head = try? reader.read(at: sefh, count: 12), head.count == 12,
-              head[0..<4].elementsEqual("SEFH".utf8)
+            head[0..<4].elementsEqual("SEFH".utf8)
         else { return nil }
         let count = min(Int(head.littleEndian(4, at: 8)), maxSEFEntries, Int((directorySize - 12) / 12))
-        guard count > 0, let entries = try? reader.read(at: sefh + 12, count: 12 * count), entries.count == 12 * count else { return nil }
+        guard count > 0, let entries = try? reader.read(at: sefh + 12, count: 12 * count), entries.count == 12 * count
+        else { return nil }
         for index in 0..<count {
             let entry = entries[(12 * index)...]
             guard entry.dropFirst(2).prefix(2).elementsEqual(samsungVideoField) else { continue }
             let field = sefh - Int64(entry.littleEndian(4, at: 4)), length = Int64(entry.littleEndian(4, at: 8))
             guard field >= 0, length > 8, field + length <= sefh,
-                  let header = try? reader.read(at: field, count: 8 + samsungVideoName.count), header.count == 8 + samsungVideoName.count,
-                  Int(header.littleEndian(4, at: 4)) == samsungVideoName.count, header.dropFirst(8).elementsEqual(samsungVideoName)
+                let header = try? reader.read(at: field, count: 8 + samsungVideoName.count),
+                header.count == 8 + samsungVideoName.count,
+                Int(header.littleEndian(4, at: 4)) == samsungVideoName.count,
+                header.dropFirst(8).elementsEqual(samsungVideoName)
             else { continue }
-            if let video = mp4(reader, at: field + 8 + Int64(samsungVideoName.count), end: field + length) { return video }
+            if let video = mp4(reader, at: field + 8 + Int64(samsungVideoName.count), end: field + length) {
+                return video
+            }
         }
         return nil
     }
@@ -88,11 +93,12 @@ enum MotionPhoto {
     /// that are not one, with a `moov` among them; nil otherwise.
     private static func mp4(_ reader: borrowing FileReader, at start: Int64, end limit: Int64) -> EmbeddedVideo? {
         guard let list = try? reader.boxes(from: start, to: limit, accept: { topLevelBoxes.contains($0.type) }),
-              let first = list.boxes.first, first.type == "ftyp", (8...4096).contains(first.end - first.start),
-              let moov = list.first("moov"), let end = list.boxes.last?.end
+            let first = list.boxes.first, first.type == "ftyp", (8...4096).contains(first.end - first.start),
+            let moov = list.first("moov"), let end = list.boxes.last?.end
         else { return nil }
         // Its facts are a bonus: a movie box too large or unreadable still marks a video.
-        let body = moov.bodyLength <= MovieBox.maxSize ? try? reader.read(at: moov.body, count: Int(moov.bodyLength)) : nil
+        let body =
+            moov.bodyLength <= MovieBox.maxSize ? try? reader.read(at: moov.body, count: Int(moov.bodyLength)) : nil
         let movie = MovieBox(body.map { $0[...] } ?? [])
         return EmbeddedVideo(offset: start, length: end - start, duration: movie.duration, codec: movie.codec)
     }
@@ -100,6 +106,7 @@ enum MotionPhoto {
 
 /// The duration and video codec in an MP4's `moov` box (ISO/IEC 14496-12): the movie header's
 /// timescale and duration, and the sample description of the track whose handler is `vide`.
+///
 /// Read here so a motion photo's few facts never need a video library.
 struct MovieBox {
     /// Phone motion photos' movie boxes are tens of kilobytes.
@@ -122,8 +129,10 @@ struct MovieBox {
             let (scaleAt, durationAt, width) = version == 1 ? (20, 24, 8) : (12, 16, 4)
             if header.count >= durationAt + width {
                 let scale = header.bigEndian(4, at: scaleAt)
-                let duration = width == 8
-                    ? UInt64(header.bigEndian(4, at: durationAt)) << 32 | UInt64(header.bigEndian(4, at: durationAt + 4))
+                let duration =
+                    width == 8
+                    ? UInt64(header.bigEndian(4, at: durationAt)) << 32
+                        | UInt64(header.bigEndian(4, at: durationAt + 4))
                     : UInt64(header.bigEndian(4, at: durationAt))
                 // All ones means "unknown".
                 if scale > 0, duration > 0, duration != (width == 8 ? UInt64.max : UInt64(UInt32.max)) {
@@ -136,12 +145,12 @@ struct MovieBox {
             let parts = Self.children(media.body)
             // hdlr: version and flags, pre_defined, then the handler type.
             guard let handler = parts.first(where: { $0.type == "hdlr" })?.body, handler.count >= 12,
-                  handler.dropFirst(8).prefix(4).elementsEqual("vide".utf8)
+                handler.dropFirst(8).prefix(4).elementsEqual("vide".utf8)
             else { continue }
             let table = parts.first { $0.type == "minf" }.map { Self.children($0.body) }?.first { $0.type == "stbl" }
             // stsd: version and flags, entry count, then the first entry's size and type.
             guard let description = table.map({ Self.children($0.body) })?.first(where: { $0.type == "stsd" })?.body,
-                  description.count >= 16
+                description.count >= 16
             else { continue }
             let type = String(decoding: description.dropFirst(12).prefix(4), as: UTF8.self)
             codec = Self.codecs[type] ?? type.filter { $0 != " " }

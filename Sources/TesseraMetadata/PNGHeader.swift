@@ -41,7 +41,9 @@ public struct PNGHeader: Sendable, Equatable {
         public var year, month, day, hour, minute, second: Int
 
         public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+                year, month, day, hour, minute, second
+            )
         }
     }
 
@@ -286,7 +288,7 @@ public struct PNGHeader: Sendable, Equatable {
 }
 
 extension PNGHeader {
-    /// A short description of the coding, e.g. "rgba 8-bit interlaced".
+    /// A short description of the coding, such as "rgba 8-bit interlaced".
     public var coding: String {
         "\(colorType.name) \(bitDepth)-bit" + (interlaced ? " interlaced" : "")
     }

@@ -17,8 +17,9 @@ public enum PNGText {
             output += png[chunk.range]
             guard index == 0 else { continue }
             for entry in entries {
-                guard (1...79).contains(entry.key.utf8.count), let key = latin1(entry.key), let value = latin1(entry.value),
-                      !key.contains(0), !value.contains(0)
+                guard (1...79).contains(entry.key.utf8.count), let key = latin1(entry.key),
+                    let value = latin1(entry.value),
+                    !key.contains(0), !value.contains(0)
                 else { return nil }
                 output += Self.encoded(type: "tEXt", data: key + [0] + value)
             }
@@ -72,7 +73,9 @@ public enum PNGText {
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc)
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * $0)) } }
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * $0)) }
+    }
 
     /// ISO 8859-1 bytes of `text`, nil when it has a character outside Latin-1.
     private static func latin1(_ text: String) -> [UInt8]? {

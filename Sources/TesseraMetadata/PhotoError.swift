@@ -10,7 +10,8 @@ public struct PhotoError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
-            case io, vanished, permission, notAFile, notAnImage, truncated, corrupt, unsupported, tooLarge, encode, crashed
+            case io, vanished, permission, notAFile, notAnImage, truncated, corrupt, unsupported, tooLarge, encode,
+                crashed
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }

@@ -11,7 +11,7 @@ public struct PhotoMetadata: Sendable {
     /// EXIF orientation 1–8; 1 when absent or invalid.
     public var orientation: Int
     public var bitDepth: Int
-    /// JPEG process and component count, or PNG colour type; e.g. "progressive 3ch 8-bit".
+    /// JPEG process and component count, or PNG colour type; such as "progressive 3ch 8-bit".
     public var coding: String
     public var jpeg: JPEGHeader?
     public var png: PNGHeader?
@@ -46,13 +46,15 @@ public struct PhotoMetadata: Sendable {
         if let coded = heif?.largestCodedFrame, coded > limit {
             throw PhotoError(
                 .tooLarge,
-                "image whose codec frame has \((Double(coded) / 1e5).rounded() / 10) MP (its header says \(width)×\(height)) exceeds the pixel limit of \(limit / 1_000_000) MP")
+                "image whose codec frame has \((Double(coded) / 1e5).rounded() / 10) MP (its header says \(width)×\(height)) exceeds the pixel limit of \(limit / 1_000_000) MP"
+            )
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || pixels > limit else { return }
         let megapixels = (Double(width) * Double(height) / 1e6 * 10).rounded() / 10
         throw PhotoError(
-            .tooLarge, "image of \(width)×\(height) (\(megapixels) MP) exceeds the pixel limit of \(limit / 1_000_000) MP")
+            .tooLarge,
+            "image of \(width)×\(height) (\(megapixels) MP) exceeds the pixel limit of \(limit / 1_000_000) MP")
     }
 
     /// Whether the file describes its colours (an ICC profile, which may or may not be usable,

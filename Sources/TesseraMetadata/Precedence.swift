@@ -1,5 +1,7 @@
 /// Which value wins when a photo states a fact in more than one place: this file decides it,
-/// and docs/METADATA.md says the same in words. Dates are decided in `CaptureDate.resolve`.
+/// and docs/METADATA.md says the same in words.
+///
+/// Dates are decided in `CaptureDate.resolve`.
 ///
 /// - What people edit (rating, label, title, description, keywords): the sidecar's XMP, then
 ///   the XMP embedded in the file. A sidecar is where digiKam, darktable and Lightroom write
@@ -39,8 +41,11 @@ enum Precedence {
     ) -> (value: Double, rule: String)? {
         if let recorded = exif?.focalLength35mm { return (recorded, "EXIF FocalLengthIn35mmFilm") }
         if let focal = exif?.focalLength, focal > 0, let plane = exif?.focalPlane,
-           let diagonal = plane.diagonal(make: exif?.make, imageWidth: imageWidth, imageHeight: imageHeight) {
-            let source = exif?.make == "Canon" && plane.canonFormDiagonal != nil ? "Canon's FocalPlaneResolution" : "FocalPlaneResolution"
+            let diagonal = plane.diagonal(make: exif?.make, imageWidth: imageWidth, imageHeight: imageHeight)
+        {
+            let source =
+                exif?.make == "Canon" && plane.canonFormDiagonal != nil
+                ? "Canon's FocalPlaneResolution" : "FocalPlaneResolution"
             return (focal * fullFrameDiagonal / diagonal, "focal length × 43.27 mm / sensor diagonal (\(source))")
         }
         if let recorded = xmp?.focalLength35mm { return (recorded, "XMP exif:FocalLengthIn35mmFilm") }
@@ -51,8 +56,10 @@ enum Precedence {
     static func orientation(
         exif: Int?, sidecar: Int?, embedded: Int?, warnings: inout [String]
     ) -> (value: Int, rule: String) {
-        let candidates = [("XMP tiff:Orientation (sidecar)", sidecar), ("EXIF Orientation", exif),
-                          ("XMP tiff:Orientation", embedded)]
+        let candidates = [
+            ("XMP tiff:Orientation (sidecar)", sidecar), ("EXIF Orientation", exif),
+            ("XMP tiff:Orientation", embedded),
+        ]
         for case let (rule, value?) in candidates {
             if (1...8).contains(value) { return (value, rule) }
             warnings.append("invalid orientation \(value) in \(rule); ignored")

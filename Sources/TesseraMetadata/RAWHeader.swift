@@ -1,7 +1,7 @@
-public import TesseraSystem
 import CLibRaw
 import Foundation
 import SystemPackage
+public import TesseraSystem
 
 /// What a camera RAW file holds: sensor image size, orientation, camera, time, and the
 /// embedded JPEG previews Tessera renders from (it never demosaics).
@@ -53,7 +53,7 @@ public struct RAWHeader: Sendable, Equatable {
         let structure: RAWStructure
         do throws(PhotoError) {
             structure = try RAWStructure.read(reader)
-        } catch where error.code.isTransient {
+        } catch  where error.code.isTransient {
             throw error
         } catch {
             structure = RAWStructure()
@@ -61,12 +61,14 @@ public struct RAWHeader: Sendable, Equatable {
         var header: RAWHeader
         do throws(PhotoError) {
             header = try readByLibRaw(reader)
-        } catch where error.code.isTransient {
+        } catch  where error.code.isTransient {
             throw error
         } catch {
             // LibRaw refuses it (a format or camera newer than it, a truncated file): what the
             // structure holds still describes the photo, if it holds anything.
-            guard structure.tiff != nil || !structure.previews.isEmpty || structure.cutPreview != nil else { throw error }
+            guard structure.tiff != nil || !structure.previews.isEmpty || structure.cutPreview != nil else {
+                throw error
+            }
             let largest = structure.previews.max { $0.width * $0.height < $1.width * $1.height }
             guard let size = structure.size ?? largest.map({ ($0.width, $0.height) }) else {
                 if let cut = structure.cutPreview { throw cutError(cut.offset, cut.length) }
@@ -103,7 +105,8 @@ public struct RAWHeader: Sendable, Equatable {
                 width: width, height: height, orientation: orientation(flip: Int(raw.sizes.flip)),
                 make: text(raw.idata.make), model: text(raw.idata.model),
                 timestamp: raw.other.timestamp > 0 ? Int64(raw.other.timestamp) : nil,
-                previewWidth: hasJPEG ? Int(thumbnail.twidth) : nil, previewHeight: hasJPEG ? Int(thumbnail.theight) : nil)
+                previewWidth: hasJPEG ? Int(thumbnail.twidth) : nil,
+                previewHeight: hasJPEG ? Int(thumbnail.theight) : nil)
         }
     }
 
@@ -112,12 +115,15 @@ public struct RAWHeader: Sendable, Equatable {
         try withLibRaw(reader) { (data) throws(PhotoError) -> [UInt8] in
             let status = libraw_unpack_thumb(data)
             guard status == LIBRAW_SUCCESS.rawValue else {
-                throw PhotoError(.corrupt, "cannot read the embedded preview", cause: String(cString: libraw_strerror(status)))
+                throw PhotoError(
+                    .corrupt, "cannot read the embedded preview", cause: String(cString: libraw_strerror(status)))
             }
             let thumbnail = data.pointee.thumbnail
             guard thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG, let bytes = thumbnail.thumb, thumbnail.tlength > 0,
-                  Int(thumbnail.tlength) <= maxPreviewBytes
-            else { throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)") }
+                Int(thumbnail.tlength) <= maxPreviewBytes
+            else {
+                throw PhotoError(.unsupported, "RAW file without an embedded JPEG preview (Tessera does not demosaic)")
+            }
             return bytes.withMemoryRebound(to: UInt8.self, capacity: Int(thumbnail.tlength)) {
                 Array(UnsafeBufferPointer(start: $0, count: Int(thumbnail.tlength)))
             }

@@ -71,7 +71,7 @@ struct RAWStructure {
         var largest = 0
         while let offset = pending.popLast(), visited.count < maxIFDs {
             guard offset >= 8, offset < bytes.size, visited.insert(offset).inserted,
-                  let ifd = try walker.entries(at: offset, in: bytes)
+                let ifd = try walker.entries(at: offset, in: bytes)
             else { continue }
             if let next = ifd.next, next > 0 { pending.append(next) }
             let values = Dictionary(ifd.entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
@@ -82,7 +82,8 @@ struct RAWStructure {
             if let start = values[0x0201], let length = values[0x0202] {
                 candidate = (Int64(start.value), Int(length.value))
             } else if let compression = values[0x0103]?.value, compression == 6 || compression == 7,
-                      let strips = values[0x0111], strips.count == 1, let counts = values[0x0117], counts.count == 1 {
+                let strips = values[0x0111], strips.count == 1, let counts = values[0x0117], counts.count == 1
+            {
                 candidate = (Int64(strips.value), Int(counts.value))
             }
             // Panasonic's JpgFromRaw (0x002E): the JPEG's bytes are the entry's own.
@@ -94,7 +95,8 @@ struct RAWStructure {
             }
             // NewSubfileType 0 is the full-resolution image.
             if values[0x00FE]?.value ?? 0 == 0, values[0x0103]?.value != 6,
-               let width = values[0x0100]?.value, let height = values[0x0101]?.value {
+                let width = values[0x0100]?.value, let height = values[0x0101]?.value
+            {
                 let area = Int(width) * Int(height)
                 if area > largest {
                     largest = area
@@ -139,7 +141,8 @@ struct RAWStructure {
                 return width > 0 && height > 0 ? (width, height, exif) : nil
             }
             if marker == 0xE1, exif == nil, index + 2 + length <= data.count,
-               data[(index + 4)...].starts(with: ExifReader.exifPrefix) {
+                data[(index + 4)...].starts(with: ExifReader.exifPrefix)
+            {
                 exif = Array(data[(index + 4 + ExifReader.exifPrefix.count)..<(index + 2 + length)])
             }
             guard marker != 0xDA, length >= 2 else { return nil }
@@ -152,14 +155,21 @@ struct RAWStructure {
     /// preview `uuid` box (PRVW), each found by walking box headers only.
     static func cr3(_ bytes: borrowing FileReader) throws(PhotoError) -> RAWStructure {
         var structure = RAWStructure()
-        let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
-        let xmp: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
-        let preview: [UInt8] = [0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16]
+        let canon: [UInt8] = [
+            0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+        ]
+        let xmp: [UInt8] = [
+            0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
+        ]
+        let preview: [UInt8] = [
+            0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16,
+        ]
         let topLevel = try bytes.photoBoxes().boxes
         // The box after the last whole one, when the file ends inside it: a preview box cut short.
         let after = topLevel.last?.end ?? 0
         if after <= bytes.size - 24, let head = try? bytes.photoBytes(at: after, count: 24), head.count == 24,
-           head[4..<8].elementsEqual("uuid".utf8), Array(head[8..<24]) == preview {
+            head[4..<8].elementsEqual("uuid".utf8), Array(head[8..<24]) == preview
+        {
             let claimed = Int64(head.bigEndian(4))
             if claimed > bytes.size - after { structure.cutPreview = (after, Int(clamping: claimed)) }
         }
@@ -168,15 +178,17 @@ struct RAWStructure {
             case "moov":
                 for inner in try bytes.photoBoxes(from: box.body, to: box.end).boxes where inner.type == "uuid" {
                     guard inner.end - inner.body >= 16,
-                          try bytes.photoBytes(at: inner.body, count: 16).elementsEqual(canon)
+                        try bytes.photoBytes(at: inner.body, count: 16).elementsEqual(canon)
                     else { continue }
                     for item in try bytes.photoBoxes(from: inner.body + 16, to: inner.end).boxes {
                         let length = item.end - item.body
                         switch item.type {
                         case "CMT1" where length <= maxMetadata:
-                            structure.tiff = Array(try bytes.photoBytes(at: item.body, count: Int(length), what: "the CMT1 box"))
+                            structure.tiff = Array(
+                                try bytes.photoBytes(at: item.body, count: Int(length), what: "the CMT1 box"))
                         case "CMT2" where length <= maxMetadata:
-                            structure.exifIFD = Array(try bytes.photoBytes(at: item.body, count: Int(length), what: "the CMT2 box"))
+                            structure.exifIFD = Array(
+                                try bytes.photoBytes(at: item.body, count: Int(length), what: "the CMT2 box"))
                         case "THMB" where length > 16:
                             // Version and flags, width, height, JPEG length, two reserved fields, the JPEG.
                             let head = try bytes.photoBytes(at: item.body, count: 16, what: "the THMB box")
@@ -189,10 +201,13 @@ struct RAWStructure {
             case "uuid" where box.end - box.body > 16:
                 let id = Array(try bytes.photoBytes(at: box.body, count: 16))
                 if id == xmp, box.end - box.body - 16 <= Int64(XMPReader.maxLength) {
-                    structure.xmp = Array(try bytes.photoBytes(at: box.body + 16, count: Int(box.end - box.body - 16), what: "the XMP box"))
+                    structure.xmp = Array(
+                        try bytes.photoBytes(
+                            at: box.body + 16, count: Int(box.end - box.body - 16), what: "the XMP box"))
                 } else if id == preview {
                     // An 8-byte field, then the PRVW box: 6 bytes, width, height, 2 bytes, JPEG length, the JPEG.
-                    for item in try bytes.photoBoxes(from: box.body + 24, to: box.end).boxes where item.type == "PRVW" && item.end - item.body > 16 {
+                    for item in try bytes.photoBoxes(from: box.body + 24, to: box.end).boxes
+                    where item.type == "PRVW" && item.end - item.body > 16 {
                         let head = try bytes.photoBytes(at: item.body, count: 16, what: "the PRVW box")
                         try structure.consider(item.body + 16, Int(head.bigEndian(4, at: 12)), in: bytes)
                     }
@@ -226,10 +241,14 @@ private struct IFDWalker {
     let little: Bool
 
     /// The entries of the IFD at `offset` and the offset of the next; nil when it does not fit.
-    func entries(at offset: Int64, in bytes: borrowing FileReader) throws(PhotoError) -> (entries: [Entry], next: Int64?)? {
+    func entries(
+        at offset: Int64, in bytes: borrowing FileReader
+    ) throws(PhotoError) -> (entries: [Entry], next: Int64?)? {
         guard offset + 2 <= bytes.size else { return nil }
         let count = Int(uint16(try bytes.photoBytes(at: offset, count: 2), 0))
-        guard count > 0, count <= RAWStructure.maxEntries, offset + 2 + Int64(12 * count) <= bytes.size else { return nil }
+        guard count > 0, count <= RAWStructure.maxEntries, offset + 2 + Int64(12 * count) <= bytes.size else {
+            return nil
+        }
         // The next-IFD pointer may be missing at the very end of a file: then there is none.
         let length = Int(min(Int64(12 * count + 4), bytes.size - offset - 2))
         let data = try bytes.photoBytes(at: offset + 2, count: length, what: "an IFD")
@@ -238,7 +257,8 @@ private struct IFDWalker {
             let type = UInt16(uint16(data, at + 2))
             let value = type == 3 ? uint16(data, at + 8) : uint32(data, at + 8)
             return Entry(
-                tag: UInt16(uint16(data, at)), type: type, count: Int(uint32(data, at + 4)), value: value, raw: uint32(data, at + 8))
+                tag: UInt16(uint16(data, at)), type: type, count: Int(uint32(data, at + 4)), value: value,
+                raw: uint32(data, at + 8))
         }
         let next = data.count >= 12 * count + 4 ? Int64(uint32(data, 12 * count)) : nil
         return (entries, next)
@@ -256,24 +276,34 @@ private struct IFDWalker {
 
     /// A small TIFF structure holding IFD0, the EXIF IFD and the GPS IFD of the file, each
     /// value moved next to its IFD: libexif reads at most 64 KiB (an APP1 segment's size), and
-    /// a RAW file's EXIF IFD may lie anywhere. Maker notes, SubIFDs, the Interoperability IFD and
+    /// a RAW file's EXIF IFD may lie anywhere.
+    ///
+    /// Maker notes, SubIFDs, the Interoperability IFD and
     /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart.
-    func compact(ifd0 offset: Int64, in bytes: borrowing FileReader) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?) {
+    func compact(
+        ifd0 offset: Int64, in bytes: borrowing FileReader
+    ) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?) {
         guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil) }
         var xmp: [UInt8]?
-        if let packet = ifd0.entries.first(where: { $0.tag == 700 }), packet.count > 4, packet.count <= XMPReader.maxLength,
-           Int64(packet.value) <= bytes.size - Int64(packet.count) {
+        if let packet = ifd0.entries.first(where: { $0.tag == 700 }), packet.count > 4,
+            packet.count <= XMPReader.maxLength,
+            Int64(packet.value) <= bytes.size - Int64(packet.count)
+        {
             xmp = Array(try bytes.photoBytes(at: Int64(packet.value), count: packet.count, what: "the XMP tag"))
         }
         var children: [UInt16: [Entry]] = [:]
         for pointer in [UInt16(0x8769), 0x8825] {
-            if let entry = ifd0.entries.first(where: { $0.tag == pointer }), let ifd = try entries(at: Int64(entry.value), in: bytes) {
+            if let entry = ifd0.entries.first(where: { $0.tag == pointer }),
+                let ifd = try entries(at: Int64(entry.value), in: bytes)
+            {
                 children[pointer] = ifd.entries
             }
         }
         var out: [UInt8] = little ? [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0] : [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func put16(_ value: UInt32, at index: Int) {
-            let bytes = little ? [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] : [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            let bytes =
+                little
+                ? [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] : [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
             out.replaceSubrange(index..<index + 2, with: bytes)
         }
         func put32(_ value: UInt32, at index: Int) {
@@ -287,8 +317,9 @@ private struct IFDWalker {
                 // Pointers not followed here (SubIFDs, the Interoperability IFD, which would
                 // point into this structure's own bytes and end libexif's reading of its IFD),
                 // maker notes, previews and strips.
-                guard ![0x014A, 0xA005, 0x927C, 700, 0x0201, 0x0202, 0x0111, 0x0117].contains(entry.tag), let size = sizes[entry.type],
-                      entry.count >= 0, entry.count <= 1024 / size
+                guard ![0x014A, 0xA005, 0x927C, 700, 0x0201, 0x0202, 0x0111, 0x0117].contains(entry.tag),
+                    let size = sizes[entry.type],
+                    entry.count >= 0, entry.count <= 1024 / size
                 else { return false }
                 return size * entry.count <= 4 || Int64(entry.value) <= bytes.size - Int64(size * entry.count)
             }

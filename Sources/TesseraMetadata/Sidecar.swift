@@ -26,6 +26,7 @@ public struct Sidecar: Sendable {
     }
 
     /// Whether a file of this name is a sidecar (ends in `.xmp`, in any case) and so never an item.
+    ///
     /// Asked of every file a scan walks, so it looks at the last four bytes where they are.
     public static func isSidecar(_ name: [UInt8]) -> Bool {
         let count = name.count
@@ -33,11 +34,13 @@ public struct Sidecar: Sendable {
             && name[count - 2] | 0x20 == UInt8(ascii: "m") && name[count - 1] | 0x20 == UInt8(ascii: "p")
     }
 
-    /// Which sidecar belongs to which file among the names of one folder, by the two naming
-    /// conventions, compared without regard to ASCII case:
+    /// Which sidecar belongs to which file among the names of one folder.
+    ///
+    /// By the two naming conventions, compared without regard to ASCII case:
     /// - `IMG_1234.CR2.xmp` (darktable, digiKam) belongs to `IMG_1234.CR2`;
     /// - `IMG_1234.xmp` (Lightroom, Capture One) belongs to every `IMG_1234.*` that has no
-    ///   sidecar of the first kind.
+    /// sidecar of the first kind.
+    ///
     /// When two sidecars differ only in case, the first in byte order is used.
     public static func pairs(in names: [[UInt8]]) -> [NameKey: NameKey] {
         var byStem: [[UInt8]: [UInt8]] = [:]
@@ -51,7 +54,9 @@ public struct Sidecar: Sendable {
             let lower = lowercased(name)
             if let sidecar = byStem[lower] {
                 pairs[NameKey(name)] = NameKey(sidecar)
-            } else if let dot = lower.lastIndex(of: UInt8(ascii: ".")), dot > 0, let sidecar = byStem[Array(lower[..<dot])] {
+            } else if let dot = lower.lastIndex(of: UInt8(ascii: ".")), dot > 0,
+                let sidecar = byStem[Array(lower[..<dot])]
+            {
                 pairs[NameKey(name)] = NameKey(sidecar)
             }
         }

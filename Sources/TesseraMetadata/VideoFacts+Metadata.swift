@@ -40,7 +40,9 @@ extension VideoFacts {
     }
 
     /// An ISO 6709 point in decimal degrees, as phones write it: `+52.4597+013.3220+042.123/`
-    /// (latitude, longitude, optional altitude in metres). Nil for anything else or out of range.
+    /// (latitude, longitude, optional altitude in metres).
+    ///
+    /// Nil for anything else or out of range.
     static func iso6709(_ text: String) -> ExifFields.GPS? {
         var numbers: [Double] = []
         var current = ""
@@ -60,7 +62,8 @@ extension VideoFacts {
         }
         if !current.isEmpty, let value = Double(current) { numbers.append(value) }
         guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
-        return ExifFields.GPS(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
+        return ExifFields.GPS(
+            latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
     }
 }
 
@@ -68,13 +71,14 @@ extension PhotoError {
     /// What a video's failure means for the index: damaged files are corrupt, a container
     /// without pictures is no photo, a codec without a decoder is unsupported.
     public init(video error: VideoError) {
-        let code: Code = switch error.kind {
-        case .corrupt, .timedOut: .corrupt
-        case .truncated: .truncated
-        case .noPicture: .notAnImage
-        case .unsupported: .unsupported
-        case .tooLarge: .tooLarge
-        }
+        let code: Code =
+            switch error.kind {
+            case .corrupt, .timedOut: .corrupt
+            case .truncated: .truncated
+            case .noPicture: .notAnImage
+            case .unsupported: .unsupported
+            case .tooLarge: .tooLarge
+            }
         self.init(code, error.message)
     }
 }

@@ -1,7 +1,7 @@
 /// A date and time as a clock showed it, with no time zone attached.
 public struct WallClock: Sendable, Hashable, Comparable, Codable {
     public var year, month, day, hour, minute, second: Int
-    /// Sub-second digits as written (e.g. "239" for .239 s), or nil when unknown.
+    /// Sub-second digits as written (such as "239" for .239 s), or nil when unknown.
     public var fraction: String?
 
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: String? = nil) {
@@ -100,7 +100,8 @@ public struct UTCOffset: Sendable, Hashable, Codable, CustomStringConvertible {
         }
         guard chars.count == 6 || chars.count == 5, chars[0] == UInt8(ascii: "+") || chars[0] == UInt8(ascii: "-")
         else { return nil }
-        let digits = chars.count == 6 && chars[3] == UInt8(ascii: ":")
+        let digits =
+            chars.count == 6 && chars[3] == UInt8(ascii: ":")
             ? [chars[1], chars[2], chars[4], chars[5]] : Array(chars[1...])
         guard digits.count == 4, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         let hours = Int(digits[0] - 0x30) * 10 + Int(digits[1] - 0x30)

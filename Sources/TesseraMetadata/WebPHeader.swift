@@ -58,13 +58,19 @@ public struct WebPHeader: Sendable, Equatable {
                 canvas = (Int(data.littleEndian(3, at: 4)) + 1, Int(data.littleEndian(3, at: 7)) + 1)
             case "VP8 " where image == nil && size >= 10:
                 let data = try bytes.photoBytes(at: payload, count: 10, what: "the VP8 frame header")
-                guard data[data.startIndex + 3] == 0x9D, data[data.startIndex + 4] == 0x01, data[data.startIndex + 5] == 0x2A else {
+                guard data[data.startIndex + 3] == 0x9D, data[data.startIndex + 4] == 0x01,
+                    data[data.startIndex + 5] == 0x2A
+                else {
                     throw PhotoError(.corrupt, "VP8 frame without its start code")
                 }
-                image = (Int(data.littleEndian(2, at: 6) & 0x3FFF), Int(data.littleEndian(2, at: 8) & 0x3FFF), false, false)
+                image = (
+                    Int(data.littleEndian(2, at: 6) & 0x3FFF), Int(data.littleEndian(2, at: 8) & 0x3FFF), false, false
+                )
             case "VP8L" where image == nil && size >= 5:
                 let data = try bytes.photoBytes(at: payload, count: 5, what: "the VP8L header")
-                guard data[data.startIndex] == 0x2F else { throw PhotoError(.corrupt, "VP8L chunk without its signature") }
+                guard data[data.startIndex] == 0x2F else {
+                    throw PhotoError(.corrupt, "VP8L chunk without its signature")
+                }
                 let bits = data.littleEndian(4, at: 1)
                 image = (Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1, true, (bits >> 28) & 1 == 1)
             case "ALPH":

@@ -34,7 +34,9 @@ public struct XMPFields: Sendable, Equatable {
 
     public init() {}
 
-    /// Properties of `other` fill what this packet lacks; this packet's win. Keywords are joined.
+    /// Properties of `other` fill what this packet lacks; this packet's win.
+    ///
+    /// Keywords are joined.
     func filling(from other: XMPFields) -> XMPFields {
         var merged = self
         merged.dateTimeOriginal = dateTimeOriginal ?? other.dateTimeOriginal
@@ -91,8 +93,10 @@ public enum XMPReader {
         let registered = xmp_string_new()
         defer { xmp_string_free(registered) }
         // Asking for a property of an unregistered namespace makes Exempi print an error.
-        for (namespace, prefix) in [(digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux"),
-                                    (googleCamera, "GCamera"), (googleContainer, "Container"), (googleItem, "Item")] {
+        for (namespace, prefix) in [
+            (digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux"),
+            (googleCamera, "GCamera"), (googleContainer, "Container"), (googleItem, "Item"),
+        ] {
             _ = xmp_register_namespace(namespace, prefix, registered)
         }
         return true
@@ -100,7 +104,9 @@ public enum XMPReader {
 
     /// The fields of one packet, or nil with a warning when it is not XMP Exempi can parse.
     public static func read(packet: some Collection<UInt8>) -> (fields: XMPFields?, warning: String?) {
-        guard packet.count <= maxLength else { return (nil, "XMP packet of \(packet.count) bytes is too large; ignored") }
+        guard packet.count <= maxLength else {
+            return (nil, "XMP packet of \(packet.count) bytes is too large; ignored")
+        }
         guard initialised else { return (nil, "the XMP toolkit could not be initialised; XMP ignored") }
         // The toolkit wants XML text: a packet padded with NULs (as some writers leave it) ends there,
         // and one that a tool rewrote in place, shorter, ends at its own end marker.
@@ -114,10 +120,13 @@ public enum XMPReader {
 
     /// `bytes` up to the end of its first packet: the `<?xpacket end="…"?>` trailer's `?>`, or
     /// without a trailer the `</x:xmpmeta>` that closes the first packet; what follows (the tail
-    /// of a longer packet it replaced) is no part of it. As exiftool reads them.
+    /// of a longer packet it replaced) is no part of it.
+    ///
+    /// As exiftool reads them.
     static func packetEnd(_ bytes: [UInt8]) -> [UInt8] {
         if let start = bytes.firstRange(of: trailer),
-           let end = bytes[start.upperBound...].firstRange(of: Array("?>".utf8)) {
+            let end = bytes[start.upperBound...].firstRange(of: Array("?>".utf8))
+        {
             return Array(bytes[..<end.upperBound])
         }
         if let end = bytes.firstRange(of: closing) { return Array(bytes[..<end.upperBound]) }
@@ -131,9 +140,9 @@ private struct XMPDocument: ~Copyable {
 
     init?(_ bytes: [UInt8]) {
         guard !bytes.isEmpty,
-              let xmp = bytes.withUnsafeBufferPointer({ buffer in
-                  buffer.withMemoryRebound(to: CChar.self) { xmp_new($0.baseAddress, $0.count) }
-              })
+            let xmp = bytes.withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { xmp_new($0.baseAddress, $0.count) }
+            })
         else { return nil }
         self.xmp = xmp
     }
@@ -145,7 +154,9 @@ private struct XMPDocument: ~Copyable {
         fields.dateTimeOriginal = text(XMPReader.exif, "DateTimeOriginal")
         fields.createDate = text(XMPReader.xmpBasic, "CreateDate")
         fields.dateCreated = text(XMPReader.photoshop, "DateCreated")
-        if let rating = text(XMPReader.xmpBasic, "Rating").flatMap(Double.init), rating.isFinite, (-1...5).contains(rating) {
+        if let rating = text(XMPReader.xmpBasic, "Rating").flatMap(Double.init), rating.isFinite,
+            (-1...5).contains(rating)
+        {
             fields.rating = Int(rating.rounded())
         }
         fields.label = text(XMPReader.xmpBasic, "Label")
@@ -164,7 +175,8 @@ private struct XMPDocument: ~Copyable {
         fields.lensModel = text(XMPReader.exifEX, "LensModel") ?? text(XMPReader.exifAux, "Lens")
         fields.exposureTime = text(XMPReader.exif, "ExposureTime").flatMap(Self.number)
         fields.fNumber = text(XMPReader.exif, "FNumber").flatMap(Self.number)
-        fields.iso = (items(XMPReader.exif, "ISOSpeedRatings").first ?? text(XMPReader.exif, "ISOSpeedRatings")).flatMap { Int($0) }
+        fields.iso = (items(XMPReader.exif, "ISOSpeedRatings").first ?? text(XMPReader.exif, "ISOSpeedRatings")).flatMap
+        { Int($0) }
         fields.focalLength = text(XMPReader.exif, "FocalLength").flatMap(Self.number)
         fields.focalLength35mm = text(XMPReader.exif, "FocalLengthIn35mmFilm").flatMap(Self.number)
         fields.motionPhoto = motionPhoto()
@@ -180,9 +192,11 @@ private struct XMPDocument: ~Copyable {
             // (its fields are the li's own); with rdf:parseType="Resource" it is a field.
             let typed = "Directory[\(index)]/Item:", field = "Directory[\(index)]/Container:Item/Item:"
             guard let item = [typed, field].first(where: { text(XMPReader.googleContainer, $0 + "Semantic") != nil }),
-                  let semantic = text(XMPReader.googleContainer, item + "Semantic")
+                let semantic = text(XMPReader.googleContainer, item + "Semantic")
             else { break }
-            if semantic == "MotionPhoto", let length = text(XMPReader.googleContainer, item + "Length").flatMap({ Int64($0) }) {
+            if semantic == "MotionPhoto",
+                let length = text(XMPReader.googleContainer, item + "Length").flatMap({ Int64($0) })
+            {
                 hint.videoItemLength = length
             }
         }
@@ -197,7 +211,7 @@ private struct XMPDocument: ~Copyable {
         withString { value in
             var options: UInt32 = 0
             guard xmp_get_property(xmp, schema, name, value, &options),
-                  options & UInt32(XMP_PROP_COMPOSITE_MASK.rawValue) == 0
+                options & UInt32(XMP_PROP_COMPOSITE_MASK.rawValue) == 0
             else { return nil }
             return Self.trimmed(xmp_string_cstr(value))
         }
@@ -216,7 +230,7 @@ private struct XMPDocument: ~Copyable {
         withString { value in
             var options: UInt32 = 0
             guard xmp_get_property(xmp, schema, name, value, &options),
-                  options & UInt32(XMP_PROP_VALUE_IS_ARRAY.rawValue) != 0
+                options & UInt32(XMP_PROP_VALUE_IS_ARRAY.rawValue) != 0
             else { return [] }
             var found: [String] = []
             var index: Int32 = 1
@@ -253,7 +267,9 @@ private struct XMPDocument: ~Copyable {
         switch parts.count {
         case 1: value = Double(text)
         case 2:
-            guard let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator != 0 else { return nil }
+            guard let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator != 0 else {
+                return nil
+            }
             value = numerator / denominator
         default: value = nil
         }

@@ -76,7 +76,9 @@ public struct ExifBuilder: Sendable {
                 let whole = degrees.rounded(.down)
                 let minutes = ((degrees - whole) * 60).rounded(.down)
                 let seconds = ((degrees - whole) * 60 - minutes) * 60
-                return .rationals([(UInt32(whole), 1), (UInt32(minutes), 1), (UInt32((seconds * 10_000).rounded()), 10_000)])
+                return .rationals([
+                    (UInt32(whole), 1), (UInt32(minutes), 1), (UInt32((seconds * 10_000).rounded()), 10_000),
+                ])
             }
             gpsEntries = [
                 (0x0001, .ascii(gps.latitude < 0 ? "S" : "N")), (0x0002, dms(gps.latitude)),
@@ -112,15 +114,16 @@ public struct ExifBuilder: Sendable {
         append16(UInt16(entries.count), to: &out)
         for (tag, value) in entries {
             append16(tag, to: &out)
-            let (type, count, bytes): (UInt16, Int, [UInt8]) = switch value {
-            case .ascii(let text): (2, text.utf8.count + 1, Array(text.utf8) + [0])
-            case .short(let v): (3, 1, encode16(v))
-            case .long(let v): (4, 1, encode32(v))
-            case .byte(let v): (1, 1, [v])
-            case .shorts(let list): (3, list.count, list.flatMap(encode16))
-            case .rationals(let list): (5, list.count, list.flatMap { encode32($0.0) + encode32($0.1) })
-            case .placed(let build): (7, build(dataStart + data.count).count, build(dataStart + data.count))
-            }
+            let (type, count, bytes): (UInt16, Int, [UInt8]) =
+                switch value {
+                case .ascii(let text): (2, text.utf8.count + 1, Array(text.utf8) + [0])
+                case .short(let v): (3, 1, encode16(v))
+                case .long(let v): (4, 1, encode32(v))
+                case .byte(let v): (1, 1, [v])
+                case .shorts(let list): (3, list.count, list.flatMap(encode16))
+                case .rationals(let list): (5, list.count, list.flatMap { encode32($0.0) + encode32($0.1) })
+                case .placed(let build): (7, build(dataStart + data.count).count, build(dataStart + data.count))
+                }
             append16(type, to: &out)
             append32(UInt32(count), to: &out)
             if case .long = value, tag == 0x8769 || tag == 0x8825 { pointerSlots[tag] = out.count }
@@ -144,12 +147,15 @@ public struct ExifBuilder: Sendable {
             // CameraSettings: 22 lens type, 23 longest and 24 shortest focal length, 25 their unit.
             var settings = [UInt16](repeating: 0, count: 46)
             settings[0] = 92  // its own size in bytes, as Canon writes it
-            (settings[22], settings[23], settings[24], settings[25]) = (canonLens.type, canonLens.longest, canonLens.shortest, 1)
+            (settings[22], settings[23], settings[24], settings[25]) = (
+                canonLens.type, canonLens.longest, canonLens.shortest, 1
+            )
             entries.append((0x0001, .shorts(settings)))
         }
         if let canonLensModel {
             let text = Array(canonLensModel.utf8.prefix(63))
-            entries.append((0x0095, .ascii(String(decoding: text + [UInt8](repeating: 0, count: 63 - text.count), as: UTF8.self))))
+            entries.append(
+                (0x0095, .ascii(String(decoding: text + [UInt8](repeating: 0, count: 63 - text.count), as: UTF8.self))))
         }
         // Written in place, so that its offsets come out counted from the TIFF header.
         var note = [UInt8](repeating: 0, count: start)

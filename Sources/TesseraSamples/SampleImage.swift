@@ -42,10 +42,12 @@ public enum SampleImage {
         var chunks: [UInt8] = []
         if let exif { chunks += PNGHeader.chunk(type: "eXIf", data: exif.tiff()) }
         if let time {
-            chunks += PNGHeader.chunk(type: "tIME", data: [
-                UInt8(time.year >> 8), UInt8(time.year & 0xFF), UInt8(time.month), UInt8(time.day),
-                UInt8(time.hour), UInt8(time.minute), UInt8(time.second),
-            ])
+            chunks += PNGHeader.chunk(
+                type: "tIME",
+                data: [
+                    UInt8(time.year >> 8), UInt8(time.year & 0xFF), UInt8(time.month), UInt8(time.day),
+                    UInt8(time.hour), UInt8(time.minute), UInt8(time.second),
+                ])
         }
         if let creationTime {
             chunks += PNGHeader.chunk(type: "tEXt", data: Array("Creation Time".utf8) + [0] + Array(creationTime.utf8))

@@ -43,7 +43,8 @@ public enum SampleLibrary {
                 exif.model = "Sample Camera"
                 exif.orientation = photo == 5 ? 6 : 1
                 exif.dateTimeOriginal = .init(
-                    dateTime: String(format: "%04d:%02d:%02d %02d:%02d:00", year, month, 1 + photo / 3, 9 + photo, photo * 7),
+                    dateTime: String(
+                        format: "%04d:%02d:%02d %02d:%02d:00", year, month, 1 + photo / 3, 9 + photo, photo * 7),
                     subSeconds: photo % 2 == 0 ? "\(photo * 11)" : nil, offset: albumIndex == 0 ? "+02:00" : nil)
                 let image = SampleImage.pixels(width: width, height: height, seed: seed)
                 try put(try SampleImage.jpeg(image, exif: exif), "\(album)/IMG_\(1000 + seed).jpg")
@@ -53,7 +54,9 @@ public enum SampleLibrary {
             SampleImage.pixels(width: 640, height: 480, seed: 42, alpha: true),
             time: .init(year: 2023, month: 4, day: 9, hour: 16, minute: 20, second: 0))
         try put(png, "Garden/drawing.png")
-        try put(try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 900, seed: 7)), "Garden/IMG_20230410_101500.jpg")
+        try put(
+            try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 900, seed: 7)), "Garden/IMG_20230410_101500.jpg"
+        )
         let damaged = try SampleImage.jpeg(SampleImage.pixels(width: 400, height: 300, seed: 9))
         try put(Array(damaged.prefix(200)), brokenFile)
         return count

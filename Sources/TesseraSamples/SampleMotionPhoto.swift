@@ -5,7 +5,8 @@ public import TesseraMetadata
 public enum SampleMotionPhoto {
     /// A 64×48 JPEG followed by `video`, which need not be a real MP4.
     public static func jpeg(video: [UInt8]) throws(PhotoError) -> [UInt8] {
-        let xmp = Array("""
+        let xmp = Array(
+            """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
             <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" \
             xmlns:Container="http://ns.google.com/photos/1.0/container/" \

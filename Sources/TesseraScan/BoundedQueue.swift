@@ -39,7 +39,9 @@ final class BoundedQueue<Element: Sendable>: Sendable {
     /// Whether the queue is at capacity (a push would wait).
     var isFull: Bool { ring.withLock { $0.isFull } }
 
-    /// Adds `element`, waiting for room. Returns false when the queue was closed.
+    /// Adds `element`, waiting for room.
+    ///
+    /// Returns false when the queue was closed.
     @discardableResult
     func push(_ element: Element) -> Bool {
         ring.wait(until: { !$0.isFull || $0.closed }) { ring in

@@ -7,7 +7,9 @@ import TesseraSystem
 /// Finds rendition files the index records but the cache no longer holds (deleted by hand,
 /// a cache folder cleaned, a backup restored without it), without a `stat` per file: folder by
 /// folder, the number of files recorded there (counted in the path index) is compared with
-/// one listing of the folder, and only a folder whose counts differ has its paths read. A folder
+/// one listing of the folder, and only a folder whose counts differ has its paths read.
+///
+/// A folder
 /// unchanged since a check found it whole costs one `stat` (see `run`), so a rescan of an
 /// unchanged library lists no cache folder at all.
 ///
@@ -49,7 +51,8 @@ public final class CacheCheck: Sendable {
     var result: Result { outcome.withLock { $0 } }
 
     public init(
-        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000, settleMargin: Duration = .milliseconds(100)
+        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000,
+        settleMargin: Duration = .milliseconds(100)
     ) {
         self.index = index
         self.cache = cache
@@ -115,7 +118,8 @@ public final class CacheCheck: Sendable {
             // Taken before the listing, so that a change during it shows at the next check.
             let status = try? FileSystem.status(of: directory)
             if !whole, let status, let stamp = stamps[folder.path], stamp.inode == status.inode,
-               stamp.changeNanoseconds == status.changeTotalNanoseconds {
+                stamp.changeNanoseconds == status.changeTotalNanoseconds
+            {
                 result.checked += stamp.files
                 return true
             }
@@ -128,12 +132,14 @@ public final class CacheCheck: Sendable {
             if FileSystem.entryCount(of: directory, skipping: FileSystem.temporaryPrefix) != expected {
                 let temporary = Array(FileSystem.temporaryPrefix.utf8)
                 let names = Set((FileSystem.entries(of: directory) ?? []).filter { !$0.starts(with: temporary) })
-                for path in try folder.paths() where !names.contains(Array(path.utf8.dropFirst(folder.path.utf8.count + 1))) {
+                for path in try folder.paths()
+                where !names.contains(Array(path.utf8.dropFirst(folder.path.utf8.count + 1))) {
                     result.missing.append(path)
                 }
             }
             if let status, result.missing.count == missingBefore, isSettled(status.changeTotalNanoseconds) {
-                found[folder.path] = .init(inode: status.inode, changeNanoseconds: status.changeTotalNanoseconds, files: expected)
+                found[folder.path] = .init(
+                    inode: status.inode, changeNanoseconds: status.changeTotalNanoseconds, files: expected)
             }
             result.checked += expected
             return true

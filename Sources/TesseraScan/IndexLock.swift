@@ -53,7 +53,8 @@ public final class IndexLock: Sendable {
                 guard let equals = line.firstIndex(of: "=") else { continue }
                 fields[line[..<equals]] = line[line.index(after: equals)...]
             }
-            guard let pid = fields["pid"].flatMap({ Int32($0) }), let role = fields["role"].flatMap({ Role(rawValue: String($0)) })
+            guard let pid = fields["pid"].flatMap({ Int32($0) }),
+                let role = fields["role"].flatMap({ Role(rawValue: String($0)) })
             else { return nil }
             self.pid = pid
             self.role = role
@@ -73,7 +74,9 @@ public final class IndexLock: Sendable {
     /// Whether this process holds the lock.
     public var isHeld: Bool { lock.withLock { $0 != nil } }
 
-    /// Takes the lock if it is free. Returns nil once held, or who holds it.
+    /// Takes the lock if it is free.
+    ///
+    /// Returns nil once held, or who holds it.
     public func acquire(role: Role, socket: FilePath?) throws(ScanError) -> Holder? {
         if isHeld { return nil }
         do throws(SystemError) {

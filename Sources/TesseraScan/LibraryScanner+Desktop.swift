@@ -28,7 +28,9 @@ extension LibraryScanner {
         for root in roots.paths {
             try index.forEachRenderedFile(under: root) { files in
                 for file in files where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
-                    guard let rendering = file.rendering, !desktop.hasEveryThumbnail(of: file.path, in: listing) else { continue }
+                    guard let rendering = file.rendering, !desktop.hasEveryThumbnail(of: file.path, in: listing) else {
+                        continue
+                    }
                     sightings.queued.insert(file.id)
                     let path = file.path
                     let job = Job(
@@ -43,12 +45,14 @@ extension LibraryScanner {
         // The walk counted them unchanged; the writer counts them again once their thumbnails are made.
         tally.counts.withLock { $0.unchanged -= queued }
         progress.update { $0.done -= queued }
-        logger.notice("desktop thumbnails gone from \(desktop.root): making them again (\(Wording.count(queued, "photo")))")
+        logger.notice(
+            "desktop thumbnails gone from \(desktop.root): making them again (\(Wording.count(queued, "photo")))")
     }
 
     /// Records how many files the desktop cache's folders hold, for the next scan to compare.
     func recordDesktopCounts(_ desktop: DesktopThumbnailCache) {
-        let text = desktop.entryCounts().sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
+        let text = desktop.entryCounts().sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(
+            separator: ",")
         do throws(IndexError) {
             try index.setState(Self.desktopCountsKey, text)
         } catch {

@@ -2,11 +2,11 @@ import Foundation
 import Logging
 import Synchronization
 import SystemPackage
+import TesseraConfiguration
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
-import TesseraConfiguration
 
 extension LibraryScanner {
     /// Reads one new or changed file: metadata, content hash, renditions (unless the cache
@@ -48,7 +48,8 @@ extension LibraryScanner {
         // one too large to be XMP is not read again by every scan; one gone since is not seen
         // by the next walk, whose missing stamp differs too.
         let sidecar = job.sidecar.flatMap { found in
-            Sidecar.read(at: FilePath(rawBytes: job.path.removingLastComponent().rawBytes + [UInt8(ascii: "/")] + found.name))
+            Sidecar.read(
+                at: FilePath(rawBytes: job.path.removingLastComponent().rawBytes + [UInt8(ascii: "/")] + found.name))
         }
         let sidecarProblem = job.sidecar.flatMap { found in
             sidecar == nil ? Sidecar.unreadable(String(decoding: found.name, as: UTF8.self)) : nil
@@ -61,18 +62,20 @@ extension LibraryScanner {
                 do throws(PhotoError) {
                     metadata = try MetadataReader.read(reader, sidecar: sidecar, context: context)
                     sidecarProblem.map { metadata.warnings.append($0) }
-                } catch where error.code == .notAnImage {
+                } catch  where error.code == .notAnImage {
                     return update(job, identity, .unsupported(reason: error.reason))
-                } catch where error.code.isTransient {
+                } catch  where error.code.isTransient {
                     throw error
                 } catch {
-                    return update(job, identity, .failed(format: ImageFormat.identify(reader.prefix), error: error, metadata: nil))
+                    return update(
+                        job, identity, .failed(format: ImageFormat.identify(reader.prefix), error: error, metadata: nil)
+                    )
                 }
                 do throws(PhotoError) {
                     return try render(
                         reader, job: job, identity: identity, metadata: metadata, renderer: renderer, cache: cache,
                         full: full, tally: tally)
-                } catch where error.code.isTransient {
+                } catch  where error.code.isTransient {
                     throw error
                 } catch {
                     return update(job, identity, .failed(format: metadata.format, error: error, metadata: metadata))
@@ -95,9 +98,11 @@ extension LibraryScanner {
         // has them all; else it is decoded).
         if !full, let (entries, thumbhash, source) = try? index.renditions(key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
-            desktop?.copy(from: source, to: Self.original(job.path, identity)) ?? true {
+            desktop?.copy(from: source, to: Self.original(job.path, identity)) ?? true
+        {
             let renditions = PhotoRenditions(
-                contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash, settings: configuration.renderSettings.recorded)
+                contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
+                settings: configuration.renderSettings.recorded)
             return update(job, identity, .photo(metadata, warnings: [], renditions: renditions))
         }
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
@@ -110,14 +115,17 @@ extension LibraryScanner {
         let desktopWritten = writeDesktopThumbnails(rendered, of: job.path, identity: identity)
         let renditions = PhotoRenditions(
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
-            settings: desktopWritten ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
+            settings: desktopWritten
+                ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
             posterTime: rendered.posterTime)
         return update(job, identity, .photo(metadata, warnings: rendered.warnings, renditions: renditions))
     }
 
     /// Brings the renditions of an unchanged photo up to date with the configuration: renders
     /// only the kinds and sizes it lacks (all of them when a setting that changes pixels
-    /// changed, since their key changes), and drops those no longer configured. The photo's
+    /// changed, since their key changes), and drops those no longer configured.
+    ///
+    /// The photo's
     /// metadata is neither read into the index nor written again.
     private func refresh(
         _ job: Job, _ known: Job.Known, renderer: Renderer, cache: RenditionCache, tally: ScanTally
@@ -146,8 +154,10 @@ extension LibraryScanner {
         }
         // The desktop cache was turned on or given other sizes since the photo was rendered, or
         // its thumbnails are gone from it.
-        let needsDesktop = desktop != nil
-            && (job.desktopMissing || !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings))
+        let needsDesktop =
+            desktop != nil
+            && (job.desktopMissing
+                || !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings))
         // Same pixel settings, same key: the file need not even be opened when nothing is missing.
         let samePixels = configuration.renderSettings.samePixels(asRecorded: known.rendering.settings)
         if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty && !needsDesktop {
@@ -158,16 +168,20 @@ extension LibraryScanner {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
                 (reader) throws(PhotoError) -> Outcome in
                 let metadata = try MetadataReader.read(reader, context: context)
-                let key = configuration.renderSettings.cacheKey(contentHash: known.rendering.contentHash, metadata: metadata)
+                let key = configuration.renderSettings.cacheKey(
+                    contentHash: known.rendering.contentHash, metadata: metadata)
                 // Other pixel settings that do not concern this photo (a profile it lacks, previews
                 // it has none of) leave its key, and so its renditions, as they are.
-                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty && !needsDesktop {
+                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty
+                    && !needsDesktop
+                {
                     return recordOnly()
                 }
                 let rendered: Renderer.Rendered
                 do throws(PhotoError) {
-                    rendered = try renderer.render(reader, metadata: metadata, specs: missing(key: key), keeping: desktop?.specs ?? [])
-                } catch where error.code.isTransient {
+                    rendered = try renderer.render(
+                        reader, metadata: metadata, specs: missing(key: key), keeping: desktop?.specs ?? [])
+                } catch  where error.code.isTransient {
                     throw error
                 } catch {
                     // The same bytes no longer render under these settings (a lower memory
@@ -194,9 +208,13 @@ extension LibraryScanner {
     }
 
     /// Writes the desktop cache's thumbnails of the file at `path` from `rendered`'s kept images;
-    /// a failure is logged, not the photo's. Returns false when they could not all be written
+    /// a failure is logged, not the photo's.
+    ///
+    /// Returns false when they could not all be written
     /// (the photo then records that it lacks them, and the next scan tries again).
-    private func writeDesktopThumbnails(_ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity) -> Bool {
+    private func writeDesktopThumbnails(
+        _ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity
+    ) -> Bool {
         guard let desktop else { return true }
         var images: [DesktopThumbnailCache.Size: PixelBuffer] = [:]
         for size in desktop.sizes { images[size] = rendered.images[.fit(size.pixels)] }
@@ -226,19 +244,25 @@ extension LibraryScanner {
         var entries: [RenditionEntry] = []
         for rendition in rendered.renditions {
             if let same = entries.first(where: { $0.width == rendition.width && $0.height == rendition.height }),
-               let earlier = rendered.renditions.first(where: { $0.spec == same.spec }), earlier.bytes == rendition.bytes {
-                entries.append(RenditionEntry(
-                    spec: rendition.spec, width: rendition.width, height: rendition.height, bytes: rendition.bytes.count,
-                    path: same.path, source: rendition.source))
+                let earlier = rendered.renditions.first(where: { $0.spec == same.spec }),
+                earlier.bytes == rendition.bytes
+            {
+                entries.append(
+                    RenditionEntry(
+                        spec: rendition.spec, width: rendition.width, height: rendition.height,
+                        bytes: rendition.bytes.count,
+                        path: same.path, source: rendition.source))
                 continue
             }
             let path = cache.path(key: key, spec: rendition.spec, format: configuration.rendering.format)
             if replacing || !cache.contains(path) {
                 try cache.write(rendition.bytes, to: path)
             }
-            entries.append(RenditionEntry(
-                spec: rendition.spec, width: rendition.width, height: rendition.height, bytes: rendition.bytes.count,
-                path: path.string, source: rendition.source))
+            entries.append(
+                RenditionEntry(
+                    spec: rendition.spec, width: rendition.width, height: rendition.height,
+                    bytes: rendition.bytes.count,
+                    path: path.string, source: rendition.source))
         }
         return entries
     }
@@ -360,7 +384,9 @@ extension LibraryScanner {
             if sightings.files[root, default: 0] > 0 {
                 online.append(root)
             } else if try index.hasFiles(under: root) {
-                logger.warning("\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back")
+                logger.warning(
+                    "\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back"
+                )
                 offline.append(root)
             } else {
                 // Nothing to keep, but an empty root may be a disk not mounted yet: say so, and
@@ -384,7 +410,7 @@ extension LibraryScanner {
             // was away) is hidden by the disk now, not on a disk that is away.
             let covered: [(point: [UInt8], device: UInt64)] = sightings.mounts.compactMap { device, point in
                 guard sightings.devices.contains(device),
-                      let under = try? FileSystem.status(of: point.removingLastComponent()).device, under != device
+                    let under = try? FileSystem.status(of: point.removingLastComponent()).device, under != device
                 else { return nil }
                 return (point.rawBytes + [UInt8(ascii: "/")], under)
             }
@@ -392,14 +418,17 @@ extension LibraryScanner {
                 try index.forEachFile(under: root, excludingScan: scanID) { page in
                     var gone: [Int64] = []
                     for file in page where !sightings.ids.contains(file.id) && !sightings.kept.contains(file.id) {
-                        let hidden = covered.contains { $0.device == file.device && file.pathBytes.starts(with: $0.point) }
+                        let hidden = covered.contains {
+                            $0.device == file.device && file.pathBytes.starts(with: $0.point)
+                        }
                         guard !sightings.devices.contains(file.device) && !hidden else {
                             gone.append(file.id)
                             continue
                         }
                         let path = [UInt8](file.pathBytes)
                         let place = Self.commonFolder(
-                            unmounted[file.device]?.place ?? Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]), path)
+                            unmounted[file.device]?.place
+                                ?? Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]), path)
                         unmounted[file.device] = ((unmounted[file.device]?.count ?? 0) + 1, place)
                     }
                     let (moved, missing) = try index.retire(ids: gone)
@@ -412,7 +441,9 @@ extension LibraryScanner {
             }
             for (count, place) in unmounted.values.sorted(by: { $0.place.lexicographicallyPrecedes($1.place) }) {
                 let folder = FilePath(rawBytes: place)
-                logger.warning("\(folder): offline: \(count) indexed files there lie on a disk that is not mounted now; they are kept until it is back")
+                logger.warning(
+                    "\(folder): offline: \(count) indexed files there lie on a disk that is not mounted now; they are kept until it is back"
+                )
                 offline.append(folder)
                 tally.counts.withLock { $0.keptOffline += count }
             }
@@ -420,11 +451,14 @@ extension LibraryScanner {
         if retireUnconfigured && offline.isEmpty {
             let retired = try index.markMissing(outside: roots)
             if retired > 0 {
-                logger.notice("\(retired) indexed files lie outside the configured folders; they are hidden now and removed after \(configuration.keepMissingDays) days (or by tessera prune)")
+                logger.notice(
+                    "\(retired) indexed files lie outside the configured folders; they are hidden now and removed after \(configuration.keepMissingDays) days (or by tessera prune)"
+                )
             }
             tally.counts.withLock { $0.missing += retired }
         }
-        let expired = try index.missingFiles(before: Date().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
+        let expired = try index.missingFiles(
+            before: Date().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
         try index.delete(ids: expired.map(\.id))
         for file in expired { desktop?.remove(file.path) }
         tally.counts.withLock { $0.removed += expired.count }

@@ -25,13 +25,18 @@ extension LibraryScanner {
 
     /// Hands `job` to the workers, unless a crashed scan left its file in the journal (`divert`):
     /// every job goes this way, the walk's and the repairs' alike.
-    func hand(_ job: Job, to jobs: BoundedQueue<Job>, journal: ReadJournal, alone: inout [Job], outcomes: BoundedQueue<Outcome>) {
+    func hand(
+        _ job: Job, to jobs: BoundedQueue<Job>, journal: ReadJournal, alone: inout [Job],
+        outcomes: BoundedQueue<Outcome>
+    ) {
         if journal.isEmpty || !divert(job, journal: journal, alone: &alone, outcomes: outcomes) { jobs.push(job) }
     }
 
     /// Where a file goes when a crashed scan left it in the journal: read again alone
     /// after the others (it was read among others), or recorded as failed unread (it was read
-    /// alone). Returns false for a file the journal does not hold, which goes to the workers.
+    /// alone).
+    ///
+    /// Returns false for a file the journal does not hold, which goes to the workers.
     func divert(_ job: Job, journal: ReadJournal, alone: inout [Job], outcomes: BoundedQueue<Outcome>) -> Bool {
         guard let entry = journal.entry(for: job) else { return false }
         guard entry.alone else {
@@ -39,14 +44,18 @@ extension LibraryScanner {
             alone.append(job)
             return true
         }
-        logger.error("\(job.path): the previous scan stopped while reading it alone; it is recorded as failed and not read again until it changes")
+        logger.error(
+            "\(job.path): the previous scan stopped while reading it alone; it is recorded as failed and not read again until it changes"
+        )
         // Only its first bytes, to name its format: no parser runs on it.
-        let format = (try? FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
-            (reader) throws(PhotoError) -> ImageFormat in ImageFormat.identify(reader.prefix)
-        }) ?? .unsupported
+        let format =
+            (try? FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
+                (reader) throws(PhotoError) -> ImageFormat in ImageFormat.identify(reader.prefix)
+            }) ?? .unsupported
         let error = PhotoError(
             .crashed, path: job.path,
-            "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until it changes (or tessera scan --full)")
+            "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until it changes (or tessera scan --full)"
+        )
         outcomes.push(update(job, job.identity, .failed(format: format, error: error, metadata: nil)))
         settle(job.path, in: journal)
         return true

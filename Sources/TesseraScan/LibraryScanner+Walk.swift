@@ -17,8 +17,10 @@ extension LibraryScanner {
         newReaders: Bool, journal: ReadJournal
     ) throws(ScanError) {
         let roots = rootSet.paths
-        let walker = Walker(options: .init(
-            exclude: configuration.exclude, followSymlinks: configuration.followSymlinks, skip: configuration.ownFiles))
+        let walker = Walker(
+            options: .init(
+                exclude: configuration.exclude, followSymlinks: configuration.followSymlinks,
+                skip: configuration.ownFiles))
         var counting: DedicatedThread?
         defer { counting?.join() }
         // Found and unchanged files are counted here and added to the shared counters once
@@ -112,22 +114,29 @@ extension LibraryScanner {
                         if let known = existing[NameKey(file.name)] {
                             sightings.ids.insert(known.id)
                             sightings.devices.insert(known.identity.device)
-                            if !full && known.identity == identity && known.sidecar == sidecar?.stamp && !known.needsRetry {
-                                if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
+                            if !full && known.identity == identity && known.sidecar == sidecar?.stamp
+                                && !known.needsRetry
+                            {
+                                if let rendering = known.rendering,
+                                    rendering.settings != settings || !rendering.hasThumbhash
+                                {
                                     sightings.queued.insert(known.id)
                                     // Counted as unchanged by the writer, once its renditions are settled.
-                                    push(Job(
-                                        path: file.path, albumPath: directory, root: root, identity: identity, change: .reread,
-                                        sidecar: sidecar, known: .init(id: known.id, rendering: rendering)))
+                                    push(
+                                        Job(
+                                            path: file.path, albumPath: directory, root: root, identity: identity,
+                                            change: .reread,
+                                            sidecar: sidecar, known: .init(id: known.id, rendering: rendering)))
                                 } else {
                                     unchanged += 1
                                 }
                             } else {
                                 sightings.queued.insert(known.id)
                                 let asItWas = known.identity == identity && known.sidecar == sidecar?.stamp
-                                push(Job(
-                                    path: file.path, albumPath: directory, root: root, identity: identity,
-                                    change: asItWas ? .reread : .changed, sidecar: sidecar))
+                                push(
+                                    Job(
+                                        path: file.path, albumPath: directory, root: root, identity: identity,
+                                        change: asItWas ? .reread : .changed, sidecar: sidecar))
                             }
                             return true
                         }
@@ -140,15 +149,22 @@ extension LibraryScanner {
                             // Its desktop thumbnails follow it, their text rewritten for the new name;
                             // those that were gone already are made (the move counts the photo).
                             if let desktop, !desktop.move(from: moved.path, to: Self.original(path, identity)),
-                                let rendering = moved.rendering {
+                                let rendering = moved.rendering
+                            {
                                 sightings.queued.insert(moved.id)
-                                push(Job(
-                                    path: path, albumPath: directory, root: root, identity: identity, change: .reread,
-                                    sidecar: sidecar, known: .init(id: moved.id, rendering: rendering), desktopMissing: true,
-                                    counted: true))
+                                push(
+                                    Job(
+                                        path: path, albumPath: directory, root: root, identity: identity,
+                                        change: .reread,
+                                        sidecar: sidecar, known: .init(id: moved.id, rendering: rendering),
+                                        desktopMissing: true,
+                                        counted: true))
                             }
                         } else {
-                            push(Job(path: path, albumPath: directory, root: root, identity: identity, change: .new, sidecar: sidecar))
+                            push(
+                                Job(
+                                    path: path, albumPath: directory, root: root, identity: identity, change: .new,
+                                    sidecar: sidecar))
                         }
                     case .vanished:
                         // Deleted since its parent was listed, or gone with the root: the root decides.
@@ -222,13 +238,15 @@ extension LibraryScanner {
     ) throws(IndexError) {
         guard !paths.isEmpty else { return }
         var queued = 0
-        for file in try index.filesRendered(at: paths) where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
+        for file in try index.filesRendered(at: paths)
+        where sightings.ids.contains(file.id) && !sightings.queued.contains(file.id) {
             let path = file.path
             guard let rendering = file.rendering,
-                  let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
+                let root = roots.paths.first(where: { path.starts(with: $0) && path != $0 })
             else { continue }
             let job = Job(
-                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity, change: .reread,
+                path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,
+                change: .reread,
                 known: .init(id: file.id, rendering: rendering))
             hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
             sightings.queued.insert(file.id)
@@ -239,6 +257,8 @@ extension LibraryScanner {
         // The walk counted them unchanged; the writer counts them again once their renditions are made.
         tally.counts.withLock { $0.unchanged -= queued }
         progress.update { $0.done -= queued }
-        logger.notice("\(Wording.count(paths.count, "rendition file")) gone from the cache; rendering them again (\(Wording.count(queued, "photo")))")
+        logger.notice(
+            "\(Wording.count(paths.count, "rendition file")) gone from the cache; rendering them again (\(Wording.count(queued, "photo")))"
+        )
     }
 }

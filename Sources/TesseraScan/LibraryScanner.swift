@@ -2,11 +2,11 @@ import Foundation
 public import Logging
 import Synchronization
 public import SystemPackage
-public import TesseraIndex
+public import TesseraConfiguration
 import TesseraImage
+public import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
-public import TesseraConfiguration
 
 /// One scan of the photo roots into the index and the rendition cache.
 ///
@@ -144,7 +144,9 @@ public final class LibraryScanner: Sendable {
             throw ScanError(.index, "cannot write the index's journal: \(error)")
         }
         if !journal.isEmpty {
-            logger.warning("the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone")
+            logger.warning(
+                "the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone"
+            )
         }
 
         // Render workers, whose decodes share one memory pool.
@@ -155,9 +157,10 @@ public final class LibraryScanner: Sendable {
                 while let job = jobs.pop() {
                     guard !stop.isSet else { continue }  // drain without starting new files
                     progress.beat()
-                    outcomes.push(read(job, journalSlot: number, alone: false, journal: journal) {
-                        process(job, renderer: renderer, cache: cache, full: full, tally: tally)
-                    })
+                    outcomes.push(
+                        read(job, journalSlot: number, alone: false, journal: journal) {
+                            process(job, renderer: renderer, cache: cache, full: full, tally: tally)
+                        })
                     progress.beat()
                 }
             }
@@ -174,7 +177,7 @@ public final class LibraryScanner: Sendable {
                     while true {
                         do throws(IndexError) {
                             try commit(batch, scanID: scan.id, roots: roots, tally: tally)
-                        } catch where error.code == .busy && attempt < 3 {
+                        } catch  where error.code == .busy && attempt < 3 {
                             logger.warning("the index is busy; trying the batch again (\(error))")
                             attempt += 1
                             continue
@@ -209,7 +212,8 @@ public final class LibraryScanner: Sendable {
         if !full, !stop.isSet, let desktop, let desktopCounts {
             do throws(IndexError) {
                 try queueDesktopRepairs(
-                    desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
+                    desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally,
+                    journal: journal,
                     outcomes: outcomes)
             } catch {
                 tally.fail(ScanError(readingIndex: error))
@@ -222,7 +226,8 @@ public final class LibraryScanner: Sendable {
             if !stop.isSet {
                 do throws(IndexError) {
                     try queueRepairs(
-                        cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally, journal: journal,
+                        cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally,
+                        journal: journal,
                         outcomes: outcomes)
                 } catch {
                     tally.fail(ScanError(readingIndex: error))
@@ -236,9 +241,10 @@ public final class LibraryScanner: Sendable {
         if !sightings.alone.isEmpty {
             let renderer = Renderer(options: configuration.rendering, pool: memory)
             for job in sightings.alone where !stop.isSet {
-                outcomes.push(read(job, journalSlot: journal.soloSlot, alone: true, journal: journal) {
-                    process(job, renderer: renderer, cache: cache, full: full, tally: tally)
-                })
+                outcomes.push(
+                    read(job, journalSlot: journal.soloSlot, alone: true, journal: journal) {
+                        process(job, renderer: renderer, cache: cache, full: full, tally: tally)
+                    })
                 settle(job.path, in: journal)
             }
         }
@@ -279,13 +285,15 @@ public final class LibraryScanner: Sendable {
         let counts = tally.counts.withLock { $0 }
         let failure = tally.failure
         let state: ScanState = failure != nil ? .failed : completed ? .finished : .interrupted
-        let changedAnything = counts.new + counts.changed + counts.moved + counts.removed + counts.missing
+        let changedAnything =
+            counts.new + counts.changed + counts.moved + counts.removed + counts.missing
             + counts.unsupported + counts.errors + returned + redated > 0 || full || scan.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
             if completed && newDecoders { try index.setState(PhotoIndex.decodersKey, Renderer.decoders) }
             if completed && newReaders { try index.setState(PhotoIndex.readersKey, MetadataReader.version) }
-            try index.finishScan(id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
+            try index.finishScan(
+                id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.
             logger.error("cannot record the end of scan \(scan.id): \(error)")
@@ -313,7 +321,9 @@ extension LibraryScanner {
             let changed = recorded == nil ? 0 : try index.resolveDates(in: zone)
             try index.setState(PhotoIndex.timeZoneKey, zone.identifier)
             if changed > 0 {
-                logger.notice("the time zone is \(zone.identifier) now, not \(recorded ?? ""): \(changed) capture dates resolved again")
+                logger.notice(
+                    "the time zone is \(zone.identifier) now, not \(recorded ?? ""): \(changed) capture dates resolved again"
+                )
             }
             return changed
         } catch {
@@ -328,7 +338,8 @@ extension LibraryScanner {
         for (device, point) in sightings.mounts.sorted(by: { $0.value.string < $1.value.string }) {
             let now = try? FileSystem.status(of: point)
             guard now?.device != device || now?.type != .directory else { continue }
-            logger.warning("\(point): its disk went away during the scan; what the scan did not see there is kept as it was")
+            logger.warning(
+                "\(point): its disk went away during the scan; what the scan did not see there is kept as it was")
             sightings.devices.remove(device)
         }
     }
@@ -341,7 +352,9 @@ extension LibraryScanner {
             let crashed = try index.lastScan()?.state == .running
             guard full || crashed else { return }
             if case .repaired(let problems) = try index.verify() {
-                logger.warning("the index file was damaged (\(problems.count) problems, such as: \(problems[0])); its lookup tables were rebuilt from its rows")
+                logger.warning(
+                    "the index file was damaged (\(problems.count) problems, such as: \(problems[0])); its lookup tables were rebuilt from its rows"
+                )
             }
         } catch {
             throw ScanError(error.code == .full ? .diskFull : .index, error.description)

@@ -1,9 +1,9 @@
 import Foundation
 import SystemPackage
-public import TesseraIndex
-import TesseraImage
-import TesseraSystem
 public import TesseraConfiguration
+import TesseraImage
+public import TesseraIndex
+import TesseraSystem
 
 /// `tessera prune`: removes, when asked, what scans only hid: missing files, and files under
 /// folders taken out of the configuration's `roots`.

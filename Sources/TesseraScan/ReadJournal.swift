@@ -79,7 +79,8 @@ final class ReadJournal: Sendable {
 
     /// Records that `job`'s file is being read in `slot`, alone or among others.
     func begin(_ job: LibraryScanner.Job, slot: Int, alone: Bool) throws(SystemError) {
-        let entry = Entry(path: job.path, root: job.root, identity: job.identity, sidecar: job.sidecar, alone: alone, slot: slot)
+        let entry = Entry(
+            path: job.path, root: job.root, identity: job.identity, sidecar: job.sidecar, alone: alone, slot: slot)
         guard let bytes = Self.encode(entry) else { return }  // a path too long for a slot goes unrecorded
         try file.write(bytes, slot: slot)
     }
@@ -138,15 +139,19 @@ final class ReadJournal: Sendable {
             (0..<width).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
         }
         let rootLength = Int(value(53, 2)), pathLength = Int(value(55, 2)), nameLength = Int(value(57, 2))
-        guard rootLength <= pathLength, pathLength > 0, fixed + pathLength + nameLength <= bytes.count else { return nil }
+        guard rootLength <= pathLength, pathLength > 0, fixed + pathLength + nameLength <= bytes.count else {
+            return nil
+        }
         let path = Array(bytes[fixed..<(fixed + pathLength)])
         let identity = FileIdentity(
             device: value(4, 8), inode: value(12, 8), size: Int64(bitPattern: value(20, 8)),
             mtimeNanoseconds: Int64(bitPattern: value(28, 8)))
-        let sidecar = bytes[36] == 1
+        let sidecar =
+            bytes[36] == 1
             ? SidecarIdentity(
                 name: Array(bytes[(fixed + pathLength)..<(fixed + pathLength + nameLength)]),
-                stamp: SidecarStamp(size: Int64(bitPattern: value(37, 8)), mtimeNanoseconds: Int64(bitPattern: value(45, 8))))
+                stamp: SidecarStamp(
+                    size: Int64(bitPattern: value(37, 8)), mtimeNanoseconds: Int64(bitPattern: value(45, 8))))
             : nil
         return Entry(
             path: FilePath(rawBytes: path), root: FilePath(rawBytes: Array(path[..<rootLength])), identity: identity,

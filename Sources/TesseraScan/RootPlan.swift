@@ -17,7 +17,9 @@ struct RootPlan {
     var offline: [(root: FilePath, reason: String)] = []
 
     init(_ roots: [FilePath], index: PhotoIndex) throws(ScanError) {
-        guard !roots.isEmpty else { throw ScanError(.configuration, "no photo folder to scan: give one or set 'roots'") }
+        guard !roots.isEmpty else {
+            throw ScanError(.configuration, "no photo folder to scan: give one or set 'roots'")
+        }
         var chosen: [(given: FilePath, canonical: FilePath)] = []
         for root in roots {
             let absolute = FileSystem.absolute(root)
@@ -61,7 +63,8 @@ struct RootPlan {
         var current = path
         for _ in 0..<40 {
             guard let target = FileSystem.linkTarget(of: current) else { return current == path ? nil : current }
-            current = target.isAbsolute
+            current =
+                target.isAbsolute
                 ? target.lexicallyNormalized() : current.removingLastComponent().pushing(target).lexicallyNormalized()
             if (try? FileSystem.status(of: current)) != nil { return nil }
         }
@@ -80,12 +83,14 @@ struct RootPlan {
                     relation = "lies inside"
                 } else if a.canonical.starts(with: b.canonical) {
                     throw ScanError(
-                        .configuration, "photo folders overlap: \(a.given) lies inside \(b.given) (\(a.canonical)); keep only one")
+                        .configuration,
+                        "photo folders overlap: \(a.given) lies inside \(b.given) (\(a.canonical)); keep only one")
                 } else {
                     continue
                 }
                 throw ScanError(
-                    .configuration, "photo folders overlap: \(b.given) \(relation) \(a.given) (\(b.canonical)); keep only one")
+                    .configuration,
+                    "photo folders overlap: \(b.given) \(relation) \(a.given) (\(b.canonical)); keep only one")
             }
         }
     }

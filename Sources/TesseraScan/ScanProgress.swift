@@ -115,7 +115,7 @@ public struct ScanSummary: Sendable, Codable {
 }
 
 extension ScanSummary: CustomStringConvertible {
-    /// One line for people and logs, e.g. "finished in 1.2 s: 240 files: 3 new, 237 unchanged;
+    /// One line for people and logs, such as "finished in 1.2 s: 240 files: 3 new, 237 unchanged;
     /// 11 files cannot be read".
     public var description: String {
         "\(state) in \(Wording.duration(elapsed)): \(counts)"

@@ -68,7 +68,7 @@ public struct Walker: Sendable {
             let listing: DirectoryListing
             do {
                 listing = try DirectoryListing(opening: directory)
-            } catch where error.isVanished {
+            } catch  where error.isVanished {
                 guard visit(.vanished(directory)) else { return }
                 continue
             } catch {
@@ -80,7 +80,7 @@ public struct Walker: Sendable {
                 continue
             }
             guard visited.insert([identity.device, identity.inode]).inserted,
-                  !listing.holds(FileSystem.ownOutputMarker)
+                !listing.holds(FileSystem.ownOutputMarker)
             else { continue }
             let directoryBytes = directory.rawBytes
             let skipHere = skipByDirectory[NameKey(directoryBytes)]
@@ -91,7 +91,7 @@ public struct Walker: Sendable {
                 guard entry.name.first != UInt8(ascii: ".") else { return true }  // hidden
                 let name = Array(entry.name)
                 guard skipHere?.contains(NameKey(name)) != true,
-                      !isExcluded(name: name, directory: directoryBytes, root: root, globs: globs)
+                    !isExcluded(name: name, directory: directoryBytes, root: root, globs: globs)
                 else { return true }
                 let status: FileStatus
                 switch entry.status(followSymlinks: options.followSymlinks) {

@@ -15,7 +15,9 @@ public enum CurrentProcess {
     }
 
     /// The width in columns of the terminal on `descriptor` now (TIOCGWINSZ), or nil when it is
-    /// not a terminal or does not say. Asked again before each redraw, it follows resizes.
+    /// not a terminal or does not say.
+    ///
+    /// Asked again before each redraw, it follows resizes.
     public static func terminalColumns(_ descriptor: Int32) -> Int? {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
@@ -23,7 +25,9 @@ public enum CurrentProcess {
     }
 
     /// Moves the calling thread to Linux's idle scheduling class (`SCHED_IDLE`), so that its work
-    /// uses only CPU time no other thread wants. Best effort: a refusal leaves it as it was.
+    /// uses only CPU time no other thread wants.
+    ///
+    /// Best effort: a refusal leaves it as it was.
     public static func lowerThreadPriority() {
         var parameters = sched_param()
         parameters.sched_priority = 0

@@ -40,7 +40,9 @@ public final class DedicatedThread: Sendable {
 
     /// Runs `body` on a dedicated thread; when the awaiting task is cancelled, calls `cancel`
     /// (which should make `body` return soon) and, if `body` is still running `grace` later,
-    /// stops waiting for it and returns nil. A thread stuck in an uninterruptible read (a dead
+    /// stops waiting for it and returns nil.
+    ///
+    /// A thread stuck in an uninterruptible read (a dead
     /// NFS server) then cannot hold up the daemon's exit.
     public static func run<Result: Sendable>(
         _ name: String, cancel: @escaping @Sendable () -> Void, grace: Duration,

@@ -55,7 +55,8 @@ public final class DirectoryListing {
         while let entry = readdir(handle) {
             let keepGoing = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> Bool in
                 let length = strnlen(raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: CChar.self), raw.count)
-                let name = UnsafeBufferPointer(start: raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: length)
+                let name = UnsafeBufferPointer(
+                    start: raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: length)
                 if length <= 2 && name.allSatisfy({ $0 == UInt8(ascii: ".") }) { return true }
                 return visit(Entry(name: name, directory: descriptor))
             }

@@ -16,6 +16,8 @@ public struct FileIdentity: Sendable, Hashable {
 extension FileIdentity {
     /// The identity of a file from its status (`stat` of a listed entry, `fstat` of an open file).
     public init(_ status: FileStatus) {
-        self.init(device: status.device, inode: status.inode, size: status.size, mtimeNanoseconds: status.mtimeTotalNanoseconds)
+        self.init(
+            device: status.device, inode: status.inode, size: status.size,
+            mtimeNanoseconds: status.mtimeTotalNanoseconds)
     }
 }

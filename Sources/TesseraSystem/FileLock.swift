@@ -25,7 +25,7 @@ public final class FileLock: Sendable {
         do {
             _ = try Syscall.retrying("lock", path: path) { flock(descriptor, LOCK_EX | LOCK_NB) }
             return true
-        } catch where error.errno == .wouldBlock {
+        } catch  where error.errno == .wouldBlock {
             return false
         }
     }
@@ -39,7 +39,9 @@ public final class FileLock: Sendable {
     public func writeNote(_ text: String) throws(SystemError) {
         _ = try Syscall.retrying("truncate", path: path) { ftruncate(descriptor, 0) }
         let bytes = Array(text.utf8)
-        _ = try Syscall.retrying("write", path: path) { bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } }
+        _ = try Syscall.retrying("write", path: path) {
+            bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
     }
 
     /// The holder's note in the lock file at `path`, if any (no lock needed).

@@ -107,7 +107,8 @@ public struct FileReader: ~Copyable {
 
     /// Reads from the prefix when it holds the range (or when there is no file), else from the file.
     fileprivate static func read(
-        file: RegularFile?, prefix: [UInt8], path: FilePath, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
+        file: RegularFile?, prefix: [UInt8], path: FilePath, at offset: Int64,
+        into buffer: UnsafeMutableRawBufferPointer
     ) throws(FileReadError) -> Int {
         guard offset >= 0, !buffer.isEmpty else { return 0 }
         if offset < Int64(prefix.count) && (file == nil || offset + Int64(buffer.count) <= Int64(prefix.count)) {
@@ -217,10 +218,11 @@ public final class ByteStream {
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard offset < size else { return 0 }
         let count = Int(min(Int64(buffer.count), size - offset))
-        let got = (try? FileReader.read(
-            file: file, prefix: prefix, path: path, at: base + offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))) ?? 0
+        let got =
+            (try? FileReader.read(
+                file: file, prefix: prefix, path: path, at: base + offset,
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))) ?? 0
         offset += Int64(got)
         return got
     }
 }
-

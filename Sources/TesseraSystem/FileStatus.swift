@@ -63,7 +63,8 @@ public struct FileStatus: Sendable, Equatable {
         var entry = Glibc.group()
         var result: UnsafeMutablePointer<Glibc.group>?
         var buffer = [CChar](repeating: 0, count: 4096)
-        guard getgrgid_r(groupID, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else {
+        guard getgrgid_r(groupID, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name
+        else {
             return String(groupID)
         }
         return String(cString: name)

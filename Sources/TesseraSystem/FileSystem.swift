@@ -38,7 +38,9 @@ public enum FileSystem {
     public static let temporaryPrefix = ".tmp-"
 
     /// Writes `bytes` to `path` atomically, creating missing directories: the bytes go to a
-    /// temporary file beside it, which is then renamed over `path`. A reader sees the old
+    /// temporary file beside it, which is then renamed over `path`.
+    ///
+    /// A reader sees the old
     /// file, the new one or none, never a partial one, even after `kill -9`; a failure
     /// (a full disk) leaves nothing behind. The file gets `mode`, missing directories
     /// `directoryMode` (both less the umask).
@@ -54,7 +56,7 @@ public enum FileSystem {
         let descriptor: Int32
         do {
             descriptor = try create()
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch  where error.errno == .noSuchFileOrDirectory {
             // The folder is made only when it is missing: not a mkdir per component per write.
             try createDirectories(path.removingLastComponent(), mode: directoryMode)
             descriptor = try create()
@@ -102,7 +104,9 @@ public enum FileSystem {
     }
 
     /// Removes whatever is at `path`: a file, a link (never what it points to) or a folder with
-    /// all it holds (links inside are removed, not followed). Nothing there is not an error.
+    /// all it holds (links inside are removed, not followed).
+    ///
+    /// Nothing there is not an error.
     public static func removeTree(_ path: FilePath) throws(SystemError) {
         guard let status = try? linkStatus(of: path) else { return }
         guard status.type == .directory else { return try removeFile(path) }
@@ -124,9 +128,10 @@ public enum FileSystem {
     /// Everything readable from `path` until its end, whatever it is: a file, a pipe
     /// (`<(find …)`), a device; `nil` reads standard input.
     public static func readToEnd(_ path: FilePath?) throws(SystemError) -> [UInt8] {
-        let descriptor = try path.map { path throws(SystemError) in
-            try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) } }
-        } ?? STDIN_FILENO
+        let descriptor =
+            try path.map { path throws(SystemError) in
+                try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) } }
+            } ?? STDIN_FILENO
         defer { if path != nil { close(descriptor) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

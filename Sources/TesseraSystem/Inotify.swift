@@ -7,8 +7,9 @@ public final class Inotify: Sendable {
 
     /// What a watch reports: entries created, deleted, written, moved or changed, and the
     /// directory itself going away.
-    private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
-        | IN_DELETE_SELF | IN_MOVE_SELF)
+    private static let mask = UInt32(
+        IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF)
 
     public init() throws(SystemError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -37,9 +38,13 @@ public final class Inotify: Sendable {
     }
 
     /// Watches the directory at `path`; returns the watch's descriptor (the same one again for
-    /// a directory already watched). Throws ENOSPC at the kernel's watch limit.
+    /// a directory already watched).
+    ///
+    /// Throws ENOSPC at the kernel's watch limit.
     public func watch(_ path: FilePath) throws(SystemError) -> Int32 {
-        try Syscall.retrying("watch", path: path) { path.withPlatformString { inotify_add_watch(descriptor, $0, Self.mask) } }
+        try Syscall.retrying("watch", path: path) {
+            path.withPlatformString { inotify_add_watch(descriptor, $0, Self.mask) }
+        }
     }
 
     /// Stops watching `watch` (quietly, when the kernel already dropped it).

@@ -22,7 +22,7 @@ public final class RegularFile: Sendable {
         let descriptor: Int32
         do {
             descriptor = try Syscall.retrying("open", path: path) { path.withPlatformString { open($0, flags) } }
-        } catch where error.errno == .tooManySymbolicLinkLevels && !followSymlinks {
+        } catch  where error.errno == .tooManySymbolicLinkLevels && !followSymlinks {
             throw FileReadError(path: path, .notRegularFile(.symbolicLink))
         } catch {
             throw FileReadError(path: path, .system(error))
@@ -50,7 +50,9 @@ public final class RegularFile: Sendable {
         var filled = 0
         while filled < buffer.count {
             let got = try Syscall.retrying("read", path: path) {
-                pread(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(offset) + off_t(filled))
+                pread(
+                    descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled,
+                    off_t(offset) + off_t(filled))
             }
             if got == 0 { break }
             filled += got
@@ -59,7 +61,9 @@ public final class RegularFile: Sendable {
     }
 
     /// The whole of a small file (a configuration, a manifest, `/proc/self/mounts`): nil when it
-    /// holds more than `limit` bytes. Read to its end, not to the size `fstat` gave: the kernel's
+    /// holds more than `limit` bytes.
+    ///
+    /// Read to its end, not to the size `fstat` gave: the kernel's
     /// own files say 0. Its reads are not the photo reads a test's `read:` fault stands in for.
     public func contents(limit: Int) throws(SystemError) -> [UInt8]? {
         guard status.size <= Int64(limit) else { return nil }

@@ -21,7 +21,7 @@ enum Syscall {
     }
 }
 
-/// Faults injected through `TESSERA_FAULT=operation:kind[,…]`, e.g. `read:EIO` or `read:STALL`.
+/// Faults injected through `TESSERA_FAULT=operation:kind[,…]`, such as `read:EIO` or `read:STALL`.
 ///
 /// Read once per process. The real system cannot be made to fail a read with EIO, or to
 /// hang in one as on a dead NFS server, on demand in a test; this stands in for exactly

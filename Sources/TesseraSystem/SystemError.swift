@@ -2,7 +2,7 @@ public import SystemPackage
 
 /// A failed system call: what was attempted, on which path, and the `errno` it set.
 public struct SystemError: Error, Sendable, CustomStringConvertible {
-    /// What was being done, e.g. "open" or "rename".
+    /// What was being done, such as "open" or "rename".
     public var operation: String
     public var path: FilePath?
     public var errno: Errno

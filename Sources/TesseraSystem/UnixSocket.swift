@@ -19,7 +19,9 @@ public final class UnixSocket: Sendable {
         let bound = withSockaddr(&address) { bind(socket.descriptor, $0, $1) }
         umask(previous)
         guard bound == 0 else { throw SystemError("bind", path: path, Errno(rawValue: errno)) }
-        guard Glibc.listen(socket.descriptor, backlog) == 0 else { throw SystemError("listen", path: path, Errno(rawValue: errno)) }
+        guard Glibc.listen(socket.descriptor, backlog) == 0 else {
+            throw SystemError("listen", path: path, Errno(rawValue: errno))
+        }
         try socket.setNonBlocking()
         return socket
     }
@@ -28,7 +30,9 @@ public final class UnixSocket: Sendable {
     public static func connect(to path: FilePath, timeout: Int) throws(SystemError) -> UnixSocket {
         let socket = try make(path)
         var address = try Self.address(path)
-        _ = try Syscall.retrying("connect", path: path) { withSockaddr(&address) { Glibc.connect(socket.descriptor, $0, $1) } }
+        _ = try Syscall.retrying("connect", path: path) {
+            withSockaddr(&address) { Glibc.connect(socket.descriptor, $0, $1) }
+        }
         var interval = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
@@ -128,9 +132,13 @@ public final class UnixSocket: Sendable {
         return address
     }
 
-    private static func withSockaddr<T>(_ address: inout sockaddr_un, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    private static func withSockaddr<T>(
+        _ address: inout sockaddr_un, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T
+    ) -> T {
         withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
     }
 }
@@ -149,7 +157,9 @@ public enum Poll {
     /// What each of `descriptors` is ready for, after at most `milliseconds`.
     public static func wait(_ descriptors: [(Int32, Events)], milliseconds: Int32) -> [Events] {
         var entries = descriptors.map { pollfd(fd: $0.0, events: $0.1.rawValue, revents: 0) }
-        let count = entries.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        let count = entries.withUnsafeMutableBufferPointer {
+            Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds)
+        }
         guard count > 0 else { return Array(repeating: [], count: descriptors.count) }
         return entries.map { Events(rawValue: $0.revents) }
     }
@@ -193,6 +203,7 @@ public final class WakeEvent: Sendable {
 /// One-shot datagrams to a Unix socket, as sd_notify(3) sends them.
 public enum UnixDatagram {
     /// Sends `message` to the socket at `path` (`@` first means the abstract namespace).
+    ///
     /// Never blocks: a datagram that does not fit in the peer's queue is dropped. Failures
     /// are ignored, as sd_notify's are.
     public static func send(_ message: [UInt8], to path: [UInt8]) {

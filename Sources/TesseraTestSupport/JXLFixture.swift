@@ -4,10 +4,14 @@ import Testing
 /// JPEG XL files made with cjxl (Debian's libjxl-tools) for the tests that need them.
 public enum JXLFixture {
     /// cjxl's path, or nil when it is not installed (the suites that need it then say so).
-    public static let cjxl = ["/usr/bin/cjxl", "/usr/local/bin/cjxl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let cjxl = ["/usr/bin/cjxl", "/usr/local/bin/cjxl"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// Encodes `source` (JPEG, PNG, PPM, APNG, GIF) as `name` in `directory` with cjxl's `arguments`.
-    public static func make(_ source: String, as name: String, in directory: TemporaryDirectory, _ arguments: [String] = []) throws -> String {
+    public static func make(
+        _ source: String, as name: String, in directory: TemporaryDirectory, _ arguments: [String] = []
+    ) throws -> String {
         let path = directory.appending(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(cjxl))
@@ -35,7 +39,8 @@ public enum JXLFixture {
     /// One ISO BMFF box: its size, its four-character type, its content.
     public static func box(_ type: String, _ content: [UInt8]) -> [UInt8] {
         let size = UInt32(8 + content.count)
-        return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + content
+        return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+            + Array(type.utf8) + content
     }
 
     /// A JPEG XL container around a bare codestream: the signature and `ftyp` boxes, then

@@ -1,7 +1,9 @@
 /// JPEG files with embedded images, for tests of embedded previews.
 public enum MPF {
     /// `jpeg` with an MPF index (CIPA DC-007) after SOI listing itself and `images`, which are
-    /// appended after its end. Offsets count from the index's TIFF header, as the standard says.
+    /// appended after its end.
+    ///
+    /// Offsets count from the index's TIFF header, as the standard says.
     public static func jpeg(_ jpeg: [UInt8], images: [(type: UInt32, bytes: [UInt8])]) -> [UInt8] {
         let count = images.count + 1
         func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
@@ -20,7 +22,8 @@ public enum MPF {
             tiff += be32(Int(image.type)) + be32(image.bytes.count) + be32(position - tiffStart) + [0, 0, 0, 0]
             position += image.bytes.count
         }
-        let segment: [UInt8] = [0xFF, 0xE2, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)] + Array("MPF".utf8) + [0] + tiff
+        let segment: [UInt8] =
+            [0xFF, 0xE2, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)] + Array("MPF".utf8) + [0] + tiff
         return Array(jpeg[0..<2]) + segment + Array(jpeg[2...]) + images.flatMap(\.bytes)
     }
 }

@@ -7,7 +7,8 @@ public enum SQLite {
     public static func query(_ path: String, _ sql: String, busyTimeout milliseconds: Int? = nil) -> [[String]]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", "-separator", "\t"] + (milliseconds.map { ["-cmd", ".timeout \($0)"] } ?? []) + [path, sql]
+        process.arguments =
+            ["-readonly", "-separator", "\t"] + (milliseconds.map { ["-cmd", ".timeout \($0)"] } ?? []) + [path, sql]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

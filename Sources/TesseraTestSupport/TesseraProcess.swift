@@ -9,7 +9,8 @@ public enum TesseraProcess {
         if let path = ProcessInfo.processInfo.environment["TESSERA_EXECUTABLE"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tessera")
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "tessera")
     }
 
     public struct Result: Sendable {
@@ -33,14 +34,18 @@ public enum TesseraProcess {
         guard getuid() == 0 else { return try run(arguments) }
         let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path]
-        return try Running(executable: setpriv, arguments: nobody + arguments, environment: [:], directory: nil, input: nil).wait()
+        return try Running(
+            executable: setpriv, arguments: nobody + arguments, environment: [:], directory: nil, input: nil
+        ).wait()
     }
 
     /// Status of `inMountNamespace` when the namespace could not be had (no tmpfs mount allowed).
     public static let noNamespace: Int32 = 90
 
     /// Runs the shell `script` as root of a user and mount namespace of its own (`unshare -Urm`),
-    /// where it may mount and unmount tmpfs file systems as a disk is plugged and unplugged. The
+    /// where it may mount and unmount tmpfs file systems as a disk is plugged and unplugged.
+    ///
+    /// The
     /// script gets `tessera`'s path as `$T` and `arguments` as `$1…`; `wait_for CONDITION` waits up
     /// to 60 s for a shell condition to hold, and the script should exit `noNamespace` when a
     /// mount fails.
@@ -61,7 +66,8 @@ public enum TesseraProcess {
     public static func start(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, input: Data? = nil
     ) throws -> Running {
-        try Running(executable: executable, arguments: arguments, environment: environment, directory: directory, input: input)
+        try Running(
+            executable: executable, arguments: arguments, environment: environment, directory: directory, input: input)
     }
 
     /// A started process whose output is drained while it runs.
@@ -72,7 +78,8 @@ public enum TesseraProcess {
         private let group = DispatchGroup()
         private var stdoutData = Data(), stderrData = Data()
 
-        init(executable: URL, arguments: [String], environment: [String: String], directory: URL?, input: Data?) throws {
+        init(executable: URL, arguments: [String], environment: [String: String], directory: URL?, input: Data?) throws
+        {
             process.executableURL = executable
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -88,8 +95,12 @@ public enum TesseraProcess {
                 try stdin.fileHandleForWriting.close()
             }
             // Drain both pipes while the process runs, so a chatty child cannot block on a full pipe.
-            DispatchQueue.global().async(group: group) { self.stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
-            DispatchQueue.global().async(group: group) { self.stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+            DispatchQueue.global().async(group: group) {
+                self.stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+            }
+            DispatchQueue.global().async(group: group) {
+                self.stderrData = err.fileHandleForReading.readDataToEndOfFile()
+            }
         }
 
         public var pid: Int32 { process.processIdentifier }
@@ -139,10 +150,13 @@ public enum TesseraProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let timer = "/usr/bin/time"
-        let argv = ([Array(timer.utf8), Array("-f".utf8), Array("%M".utf8), Array("-o".utf8), Array(peakFile.utf8),
-                     Array(executable.path.utf8)] + arguments).map { bytes in
-            strdup((bytes + [0]).map { CChar(bitPattern: $0) })
-        } + [nil]
+        let argv =
+            ([
+                Array(timer.utf8), Array("-f".utf8), Array("%M".utf8), Array("-o".utf8), Array(peakFile.utf8),
+                Array(executable.path.utf8),
+            ] + arguments).map { bytes in
+                strdup((bytes + [0]).map { CChar(bitPattern: $0) })
+            } + [nil]
         defer { argv.forEach { free($0) } }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -46,7 +46,9 @@ public enum PosterFrame {
     ) throws(VideoError) -> VideoFrame {
         let file = try VideoFile(stream: stream, timeLimit: timeLimit)
         let (index, video) = try file.videoStream(known: true)
-        guard let parameters = video.pointee.codecpar else { throw VideoError(.corrupt, "the video stream has no parameters") }
+        guard let parameters = video.pointee.codecpar else {
+            throw VideoError(.corrupt, "the video stream has no parameters")
+        }
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
         guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
@@ -54,16 +56,20 @@ public enum PosterFrame {
         // (two bytes each for deep colour), and the RGB frame made from one.
         let needed = overflow ? Int.max : pixels.multipliedReportingOverflow(by: bytesPerPixel).partialValue
         guard !overflow, needed <= memoryLimit else {
-            throw VideoError(.tooLarge, "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
+            throw VideoError(
+                .tooLarge,
+                "a \(width)×\(height) frame needs more memory to decode than the \(memoryLimit >> 20) MiB allowed")
         }
         let ff = file.ff
         // The container's size may lie (a 16000×16000 MJPEG frame in a track that says 64×64):
         // the decoder itself refuses a frame past what the budget allows, before allocating it.
-        let decoder = try FrameDecoder(parameters: parameters, longSide: longSide, maxPixels: memoryLimit / bytesPerPixel, ff)
+        let decoder = try FrameDecoder(
+            parameters: parameters, longSide: longSide, maxPixels: memoryLimit / bytesPerPixel, ff)
         let timeBase = video.pointee.time_base
         // Times count from the stream's first timestamp (an MPEG-TS starts at its clock's value).
         let origin = video.pointee.start_time == tessera_nopts_value() ? 0 : video.pointee.start_time
-        let duration = file.format.pointee.duration > 0 ? Double(file.format.pointee.duration) / Double(AV_TIME_BASE) : nil
+        let duration =
+            file.format.pointee.duration > 0 ? Double(file.format.pointee.duration) / Double(AV_TIME_BASE) : nil
         let start = startTime(duration: duration)
         var scaler: FrameScaler?
 
@@ -73,7 +79,8 @@ public enum PosterFrame {
             let target = origin + Int64((time ?? 0) * Double(timeBase.den) / Double(max(timeBase.num, 1)))
             // From the start: the first byte where the container allows it (an MPEG-TS, whose
             // search by time may land past its only keyframe), else the first timestamp.
-            let sought = time != nil
+            let sought =
+                time != nil
                 ? ff.avformat_seek_file(file.format, index, target, target, Int64.max, 0)
                 : ff.av_seek_frame(file.format, -1, 0, AVSEEK_FLAG_BYTE) >= 0
                     ? 0 : ff.avformat_seek_file(file.format, index, Int64.min, origin, origin, 0)
@@ -98,10 +105,12 @@ public enum PosterFrame {
 
         func picture(_ decoded: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
             let timestamp = decoded.pointee.best_effort_timestamp
-            let time = timestamp == tessera_nopts_value() || timeBase.den == 0
+            let time =
+                timestamp == tessera_nopts_value() || timeBase.den == 0
                 ? 0 : max(0, Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den))
             if scaler == nil || scaler?.matches(decoded) == false {
-                scaler = try FrameScaler(for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide, ff)
+                scaler = try FrameScaler(
+                    for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide, ff)
             }
             guard let scaler else { throw VideoError(.corrupt, "a frame could not be converted") }
             return VideoFrame(width: scaler.width, height: scaler.height, rgb: try scaler.scale(decoded), time: time)
@@ -136,7 +145,9 @@ public enum PosterFrame {
         for y in stride(from: 0, to: frame.height, by: step) {
             for x in stride(from: 0, to: frame.width, by: step) {
                 let at = (y * frame.width + x) * 3
-                let luma = 0.2126 * Double(frame.rgb[at]) + 0.7152 * Double(frame.rgb[at + 1]) + 0.0722 * Double(frame.rgb[at + 2])
+                let luma =
+                    0.2126 * Double(frame.rgb[at]) + 0.7152 * Double(frame.rgb[at + 1]) + 0.0722
+                    * Double(frame.rgb[at + 2])
                 sum += luma
                 squares += luma * luma
                 count += 1
@@ -159,13 +170,17 @@ private final class FrameDecoder {
     /// the size, before it allocates the frame).
     let maxPixels: Int
 
-    init(parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int, maxPixels: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
+    init(
+        parameters: UnsafeMutablePointer<AVCodecParameters>, longSide: Int, maxPixels: Int, _ ff: tessera_ffmpeg
+    ) throws(VideoError) {
         self.maxPixels = maxPixels
         let id = parameters.pointee.codec_id
         guard let codec = ff.avcodec_find_decoder(id) else {
             throw VideoError(.unsupported, "no decoder for \(ff.codecName(id)) video")
         }
-        guard let context = ff.avcodec_alloc_context3(codec) else { throw VideoError(.tooLarge, "out of memory for the decoder") }
+        guard let context = ff.avcodec_alloc_context3(codec) else {
+            throw VideoError(.tooLarge, "out of memory for the decoder")
+        }
         guard let frame = ff.av_frame_alloc(), let packet = ff.av_packet_alloc() else {
             var owned: UnsafeMutablePointer<AVCodecContext>? = context
             ff.avcodec_free_context(&owned)
@@ -182,7 +197,10 @@ private final class FrameDecoder {
         context.pointee.lowres = lowres
         context.pointee.max_pixels = Int64(maxPixels)
         let opened = ff.avcodec_open2(context, codec, nil)
-        guard opened >= 0 else { throw VideoError.ffmpeg(opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported, ff) }
+        guard opened >= 0 else {
+            throw VideoError.ffmpeg(
+                opened, "cannot open the \(String(cString: codec.pointee.name)) decoder", kind: .unsupported, ff)
+        }
     }
 
     deinit {
@@ -201,10 +219,15 @@ private final class FrameDecoder {
         let status = ff.avcodec_send_packet(context, packet)
         // EINVAL from a decoder that opened is the frame size past `max_pixels` (ff_set_dimensions).
         if status == tessera_averror_einval() {
-            throw VideoError(.tooLarge, "a frame larger than its container says needs more than the \((maxPixels * PosterFrame.bytesPerPixel) >> 20) MiB allowed")
+            throw VideoError(
+                .tooLarge,
+                "a frame larger than its container says needs more than the \((maxPixels * PosterFrame.bytesPerPixel) >> 20) MiB allowed"
+            )
         }
         // A damaged packet is skipped, as players do; the decoder goes on with the next.
-        if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof() && status != tessera_averror_invaliddata() {
+        if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof()
+            && status != tessera_averror_invaliddata()
+        {
             throw VideoError.ffmpeg(status, "decoding the video", ff)
         }
     }
@@ -228,7 +251,9 @@ private final class FrameScaler {
     let width: Int
     let height: Int
 
-    init(for frame: UnsafeMutablePointer<AVFrame>, aspect: AVRational, longSide: Int, _ ff: tessera_ffmpeg) throws(VideoError) {
+    init(
+        for frame: UnsafeMutablePointer<AVFrame>, aspect: AVRational, longSide: Int, _ ff: tessera_ffmpeg
+    ) throws(VideoError) {
         self.ff = ff
         let frameWidth = frame.pointee.width, frameHeight = frame.pointee.height
         guard frameWidth > 0, frameHeight > 0 else { throw VideoError(.corrupt, "a decoded frame has no size") }
@@ -238,24 +263,32 @@ private final class FrameScaler {
         let factor = min(1, Double(max(longSide, 1)) / max(displayWidth, Double(frameHeight)))
         width = max(1, Int((displayWidth * factor).rounded()))
         height = max(1, Int((Double(frameHeight) * factor).rounded()))
-        guard let context = ff.sws_getContext(
-            frameWidth, frameHeight, AVPixelFormat(rawValue: frame.pointee.format), Int32(width), Int32(height), AV_PIX_FMT_RGB24,
-            SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        guard
+            let context = ff.sws_getContext(
+                frameWidth, frameHeight, AVPixelFormat(rawValue: frame.pointee.format), Int32(width), Int32(height),
+                AV_PIX_FMT_RGB24,
+                SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
         else {
             throw VideoError(.unsupported, "cannot convert frames of pixel format \(frame.pointee.format)")
         }
         self.context = context
         // HD video without a stated matrix is BT.709 by convention; smaller video BT.601.
         let space = frame.pointee.colorspace
-        let matrix: Int32 = switch space {
-        case AVCOL_SPC_BT709: SWS_CS_ITU709
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
-        case AVCOL_SPC_UNSPECIFIED: frameHeight >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
-        default: SWS_CS_DEFAULT
-        }
-        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG
-            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(frame.pointee.format) ? 1 : 0
-        _ = ff.sws_setColorspaceDetails(context, ff.sws_getCoefficients(matrix), fullRange, ff.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        let matrix: Int32 =
+            switch space {
+            case AVCOL_SPC_BT709: SWS_CS_ITU709
+            case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
+            case AVCOL_SPC_UNSPECIFIED: frameHeight >= 720 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+            default: SWS_CS_DEFAULT
+            }
+        let fullRange: Int32 =
+            frame.pointee.color_range == AVCOL_RANGE_JPEG
+                || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(
+                    frame.pointee.format)
+            ? 1 : 0
+        _ = ff.sws_setColorspaceDetails(
+            context, ff.sws_getCoefficients(matrix), fullRange, ff.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16,
+            1 << 16)
     }
 
     deinit { ff.sws_freeContext(context) }

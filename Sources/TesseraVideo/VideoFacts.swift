@@ -5,11 +5,11 @@ public import TesseraSystem
 /// What a video's container says about it, read without decoding a frame (MPEG-TS and AVI,
 /// which do not say their stream parameters up front, have a few packets parsed).
 public struct VideoFacts: Sendable, Equatable {
-    /// FFmpeg's name of the container reader, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
+    /// FFmpeg's name of the container reader, such as "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var container: String
     /// Seconds; nil when the container does not say.
     public var duration: Double?
-    /// The video codec, as FFmpeg names it: "h264", "hevc", "vp9", "av1", "mpeg4"…
+    /// The video codec, as FFmpeg names it: "h264", "hevc", "vp9", "av1", "mpeg4" and others.
     public var codec: String
     /// Stored frame size, before the display rotation, with non-square pixels made square.
     public var width: Int
@@ -28,14 +28,19 @@ public struct VideoFacts: Sendable, Equatable {
     public static func read(_ stream: ByteStream, timeLimit: Duration = .seconds(20)) throws(VideoError) -> VideoFacts {
         let file = try VideoFile(stream: stream, timeLimit: timeLimit)
         let video = try file.videoStream(known: true).stream
-        guard let parameters = video.pointee.codecpar?.pointee else { throw VideoError(.corrupt, "the video stream has no parameters") }
-        guard parameters.width > 0, parameters.height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
+        guard let parameters = video.pointee.codecpar?.pointee else {
+            throw VideoError(.corrupt, "the video stream has no parameters")
+        }
+        guard parameters.width > 0, parameters.height > 0 else {
+            throw VideoError(.corrupt, "the video stream has no frame size")
+        }
         let format = file.format.pointee
         // The streams' own durations (from their sample tables): the longest of them.
         var longest: Double?
         for index in 0..<Int(format.nb_streams) {
-            guard let stream = format.streams?[index]?.pointee, stream.duration > 0, stream.duration != tessera_nopts_value(),
-                  stream.time_base.den > 0, stream.time_base.num > 0
+            guard let stream = format.streams?[index]?.pointee, stream.duration > 0,
+                stream.duration != tessera_nopts_value(),
+                stream.time_base.den > 0, stream.time_base.num > 0
             else { continue }
             let seconds = Double(stream.duration) * Double(stream.time_base.num) / Double(stream.time_base.den)
             longest = max(longest ?? 0, seconds)
@@ -54,7 +59,8 @@ public struct VideoFacts: Sendable, Equatable {
             width = max(1, Int((Double(width) * Double(aspect.num) / Double(aspect.den)).rounded()))
         }
         var audio = false
-        for stream in 0..<Int(format.nb_streams) where format.streams?[stream]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+        for stream in 0..<Int(format.nb_streams)
+        where format.streams?[stream]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
             audio = true
         }
         return VideoFacts(
@@ -74,7 +80,9 @@ public struct VideoFacts: Sendable, Equatable {
     /// anticlockwise, in any angle; a phone writes only quarter turns).
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>, _ ff: tessera_ffmpeg) -> Int {
         var size: Int = 0
-        guard let data = ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
+        guard let data = ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else {
+            return 0
+        }
         let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { ff.av_display_rotation_get($0) }
         guard angle.isFinite else { return 0 }
         let quarter = Int((-angle / 90).rounded())

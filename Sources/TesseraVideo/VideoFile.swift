@@ -33,14 +33,17 @@ public struct VideoError: Error, Sendable {
         if code == tessera_averror_eof() { return VideoError(.truncated, "\(what): the file ends too soon") }
         var text = [CChar](repeating: 0, count: 256)
         _ = ff.av_strerror(code, &text, text.count)
-        return VideoError(kind, "\(what): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        return VideoError(
+            kind, "\(what): \(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
     }
 }
 
 /// FFmpeg's functions, loaded on first use (see CFFmpeg.h).
 enum FFmpeg {
     static func functions() throws(VideoError) -> tessera_ffmpeg {
-        guard let loaded = tessera_ffmpeg() else { throw VideoError(.unsupported, String(cString: tessera_ffmpeg_error())) }
+        guard let loaded = tessera_ffmpeg() else {
+            throw VideoError(.unsupported, String(cString: tessera_ffmpeg_error()))
+        }
         return loaded.pointee
     }
 }
@@ -82,9 +85,12 @@ final class VideoFile {
         input = Input(stream: stream, deadline: .now + timeLimit)
         let opaque = Unmanaged.passUnretained(input).toOpaque()
         let bufferSize: Int32 = 1 << 16
-        guard let buffer = ff.av_malloc(Int(bufferSize)) else { throw VideoError(.tooLarge, "out of memory for the read buffer") }
-        guard let io = ff.avio_alloc_context(
-            buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, opaque, Self.readPacket, nil, Self.seek)
+        guard let buffer = ff.av_malloc(Int(bufferSize)) else {
+            throw VideoError(.tooLarge, "out of memory for the read buffer")
+        }
+        guard
+            let io = ff.avio_alloc_context(
+                buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, opaque, Self.readPacket, nil, Self.seek)
         else {
             ff.av_free(buffer)
             throw VideoError(.tooLarge, "out of memory for the reader")
@@ -123,16 +129,18 @@ final class VideoFile {
         ff.avio_context_free(&owned)
     }
 
-    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
-        opaque, buffer, size in
-        guard let opaque, let buffer, size > 0 else { return tessera_averror_eof() }
-        let input = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue()
-        if ContinuousClock.now > input.deadline { return tessera_averror_exit() }
-        let count = input.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
-        return count > 0 ? Int32(count) : tessera_averror_eof()
-    }
+    private static let readPacket:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+            opaque, buffer, size in
+            guard let opaque, let buffer, size > 0 else { return tessera_averror_eof() }
+            let input = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue()
+            if ContinuousClock.now > input.deadline { return tessera_averror_exit() }
+            let count = input.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+            return count > 0 ? Int32(count) : tessera_averror_eof()
+        }
 
-    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
+        opaque, offset, whence in
         guard let opaque else { return -1 }
         let stream = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().stream
         switch whence & ~AVSEEK_FORCE {
@@ -150,7 +158,9 @@ final class VideoFile {
         return ContinuousClock.now > Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().deadline ? 1 : 0
     }
 
-    /// The index of the stream a viewer would show, and the stream. With `known`, packets are
+    /// The index of the stream a viewer would show, and the stream.
+    ///
+    /// With `known`, packets are
     /// read first when the container does not say the stream's codec and frame size up front
     /// (MPEG-TS, some AVIs), bounded by the probe limits set above.
     func videoStream(known: Bool) throws(VideoError) -> (index: Int32, stream: UnsafeMutablePointer<AVStream>) {

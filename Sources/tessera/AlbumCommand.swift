@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraAlbum
+import TesseraConfiguration
 import TesseraIndex
 import TesseraLayout
-import TesseraConfiguration
 import TesseraSystem
 
 /// `tessera album build`: static HTML album pages.
@@ -31,19 +31,21 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "The layout style (default: the configuration's 'album_style').")
         var style: LayoutConfig.Style?
 
-        @Option(help: """
-            Headers by day, month or year, none, or auto (default): the finest level whose sections mostly \
-            hold a row's worth of photos.
-            """)
+        @Option(
+            help: """
+                Headers by day, month or year, none, or auto (default): the finest level whose sections mostly \
+                hold a row's worth of photos.
+                """)
         var sections: LayoutConfig.GroupBy?
 
         @Flag(help: "Copy renditions into the output even where a hard link would do.")
         var copyRenditions = false
 
-        @Option(help: """
-            Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) \
-            or none (default: the configuration's 'album_originals').
-            """)
+        @Option(
+            help: """
+                Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) \
+                or none (default: the configuration's 'album_originals').
+                """)
         var originals: AlbumBuilder.Originals?
 
         @Option(help: "Photos per page.")
@@ -74,10 +76,14 @@ struct AlbumCommand: ParsableCommand {
                 let counts = "\(Wording.count(summary.albums, "album")), \(Wording.count(summary.months, "month"))"
                 print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
                 let into = options.output.appending("media")
-                print("Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
-                    + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
-                    + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))
-                print("Originals: " + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][options.originals, default: ""])
+                print(
+                    "Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
+                        + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
+                        + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))
+                print(
+                    "Originals: "
+                        + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][
+                            options.originals, default: ""])
                 print("Open: \(summary.indexPage)")
             } catch let error as AlbumError {
                 throw CLIError(error.description)

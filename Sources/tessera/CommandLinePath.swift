@@ -27,6 +27,7 @@ enum CommandLinePath {
 
     /// The paths listed in the file at `list` (`-`: standard input), as `find -print0` or
     /// `find -print` writes them: separated by NUL bytes when there are any, else by newlines.
+    ///
     /// Empty entries are skipped; names keep their exact bytes.
     static func paths(listedIn list: String) throws -> [FilePath] {
         let bytes: [UInt8]

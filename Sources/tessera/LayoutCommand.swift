@@ -23,7 +23,9 @@ struct LayoutCommand: ParsableCommand {
 
     // Strings, not enums, so a wrong value gets the layout engine's sentence; completion still
     // offers the names.
-    @Option(help: "tiles, masonry, grid, strip or justified.", completion: .list(LayoutConfig.Style.allCases.map(\.rawValue)))
+    @Option(
+        help: "tiles, masonry, grid, strip or justified.",
+        completion: .list(LayoutConfig.Style.allCases.map(\.rawValue)))
     var style: String = "justified"
 
     @Option(help: "Page width in points.")
@@ -49,7 +51,9 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Only the newest N photos (of the album, with --album).")
     var limit: Int?
 
-    @Option(help: "Photo records as JSON instead of the index ('-' for standard input).", completion: .file(extensions: ["json"]))
+    @Option(
+        help: "Photo records as JSON instead of the index ('-' for standard input).",
+        completion: .file(extensions: ["json"]))
     var photos: String?
 
     @Option(parsing: .singleValue, help: "A layout parameter, key=value (repeatable).")
@@ -110,7 +114,9 @@ struct LayoutCommand: ParsableCommand {
     static func records(from source: String) throws -> [LayoutPhoto] {
         let data: Data
         do {
-            data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: source))
+            data =
+                source == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: source))
         } catch {
             throw CLIError("\(source): cannot read: \(error.localizedDescription)")
         }
@@ -124,7 +130,8 @@ struct LayoutCommand: ParsableCommand {
 
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reference", abstract: "Reference-compatible layouts: JSON on standard input, JSON on standard output.")
+        commandName: "reference",
+        abstract: "Reference-compatible layouts: JSON on standard input, JSON on standard output.")
 
     @Argument(help: "flickr or rows-optimal.")
     var algorithm: String
@@ -138,7 +145,8 @@ struct ReferenceCommand: ParsableCommand {
     func run() throws {
         let input = FileHandle.standardInput.readDataToEndOfFile()
         do {
-            let output = algorithm == "flickr"
+            let output =
+                algorithm == "flickr"
                 ? try ReferenceEntryPoints.flickr(input) : try ReferenceEntryPoints.rowsOptimal(input)
             print(String(decoding: output, as: UTF8.self))
         } catch {

@@ -47,7 +47,9 @@ struct PruneCommand: ParsableCommand {
         }
         let total = Wording.count(plan.missing.count + plan.unconfigured, "file")
         guard yes else {
-            print("\(total) would be removed with their thumbnails; to remove them: \(CommandHint.line(["prune", "--yes"], store: store))")
+            print(
+                "\(total) would be removed with their thumbnails; to remove them: \(CommandHint.line(["prune", "--yes"], store: store))"
+            )
             return
         }
         do {

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import SystemPackage
+import TesseraConfiguration
 import TesseraDaemon
 import TesseraIndex
 import TesseraScan
-import TesseraConfiguration
 
 /// `tessera rescan`: ask the running daemon to scan.
 struct RescanCommand: ParsableCommand {
@@ -50,7 +50,9 @@ struct RescanCommand: ParsableCommand {
 
 /// One request to the daemon, with its progress shown while the daemon works on it.
 enum DaemonRequest {
-    static func send(_ request: ControlRequest, to path: FilePath, showingProgress: Bool) throws -> ControlClient.Outcome {
+    static func send(
+        _ request: ControlRequest, to path: FilePath, showingProgress: Bool
+    ) throws -> ControlClient.Outcome {
         let latest = Mutex<ScanProgress.Snapshot?>(nil)
         let display = showingProgress ? ProgressDisplay(source: { latest.withLock { $0 } }) : nil
         display?.start()

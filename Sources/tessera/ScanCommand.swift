@@ -65,7 +65,9 @@ struct ScanCommand: AsyncParsableCommand {
                 role: .scan, socket: nil, handOver: { $0.role == .serve && $0.socket != nil },
                 waiting: { [noWait] holder in
                     if noWait {
-                        printError("tessera: \(configuration.index) is being written by \(holder); try again when it has finished")
+                        printError(
+                            "tessera: \(configuration.index) is being written by \(holder); try again when it has finished"
+                        )
                     } else {
                         printError("tessera: waiting for \(holder) to finish writing \(configuration.index)…")
                     }
@@ -128,7 +130,8 @@ struct ScanCommand: AsyncParsableCommand {
         lines += ["Index:      \(configuration.index)", "Thumbnails: \(configuration.cache)"]
         lines += summary.offline.map { "Offline:    \($0), kept as it was" }
         if let failing = summary.failing, failing > 0 {
-            let which = failing == 1 ? "1 file cannot be read; which and why" : "\(failing) files cannot be read; which and why"
+            let which =
+                failing == 1 ? "1 file cannot be read; which and why" : "\(failing) files cannot be read; which and why"
             lines.append("\(which): \(CommandHint.line(["list", "--errors"], store: store))")
         }
         print(lines.map(TerminalText.escaped).joined(separator: "\n"))

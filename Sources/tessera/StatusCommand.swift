@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraConfiguration
 import TesseraDaemon
 import TesseraIndex
 import TesseraScan
 import TesseraSystem
-import TesseraConfiguration
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: ParsableCommand {
@@ -29,7 +29,7 @@ struct StatusCommand: ParsableCommand {
         var status: DaemonStatus?
         do {
             try ControlClient.send(ControlRequest(command: .status), to: path) { status = $0.status ?? status }
-        } catch where error.code == .noDaemon {
+        } catch  where error.code == .noDaemon {
             // No daemon is an answer, not a failure: a library scanned with `tessera scan` has none.
             try printIndex(daemon: error.description)
             return
@@ -43,7 +43,9 @@ struct StatusCommand: ParsableCommand {
         }
         var lines = ["tessera \(status.version), up \(Wording.duration(status.uptime)), \(status.state.rawValue)"]
         if let progress = status.progress {
-            lines.append("  scanning     \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))")
+            lines.append(
+                "  scanning     \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))"
+            )
         }
         lines.append("  library      \(status.totals.summary)")
         if let last = status.lastScan { lines.append("  last scan    \(last)") }
@@ -66,8 +68,10 @@ struct StatusCommand: ParsableCommand {
             throw CLIError("\(error)")
         }
         if json {
-            try printJSON(IndexReport(
-                state: "not-running", daemon: daemon, totals: totals, lastScan: last, index: configuration.index.string))
+            try printJSON(
+                IndexReport(
+                    state: "not-running", daemon: daemon, totals: totals, lastScan: last,
+                    index: configuration.index.string))
             return
         }
         var lines = [daemon]
@@ -75,7 +79,9 @@ struct StatusCommand: ParsableCommand {
         if let last {
             let when = last.finishedAt ?? last.startedAt
             let ago = Wording.duration(Date().timeIntervalSince(when))
-            lines.append("  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts)" + (last.reason.map { " (\($0))" } ?? ""))
+            lines.append(
+                "  last scan    \(last.state.rawValue) \(ago) ago: \(last.counts)"
+                    + (last.reason.map { " (\($0))" } ?? ""))
             for folder in last.offline { lines.append("  offline      \(folder): kept as it was") }
         } else {
             lines.append("  last scan    none")

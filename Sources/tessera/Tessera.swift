@@ -12,7 +12,8 @@ struct Tessera: AsyncParsableCommand {
         abstract: "Photo-library indexer and thumbnail daemon.",
         version: version,
         subcommands: [
-            ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self, InspectCommand.self,
+            ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self,
+            InspectCommand.self,
             ExplainCommand.self,
             ThumbCommand.self, LayoutCommand.self, AlbumCommand.self, PruneCommand.self,
             SampleLibraryCommand.self,

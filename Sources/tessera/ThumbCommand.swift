@@ -72,11 +72,17 @@ struct ThumbCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard squares.allSatisfy({ (1...8192).contains($0) }) else { throw ValidationError("--size must be between 1 and 8192") }
-        guard fits.allSatisfy({ (1...16384).contains($0) }) else { throw ValidationError("--fit must be between 1 and 16384") }
+        guard squares.allSatisfy({ (1...8192).contains($0) }) else {
+            throw ValidationError("--size must be between 1 and 8192")
+        }
+        guard fits.allSatisfy({ (1...16384).contains($0) }) else {
+            throw ValidationError("--fit must be between 1 and 16384")
+        }
         guard Set(specs).count == specs.count else { throw ValidationError("the same rendition is asked for twice") }
         guard RenderOptions.qualities.contains(quality) else {
-            throw ValidationError("--quality must be between \(RenderOptions.qualities.lowerBound) and \(RenderOptions.qualities.upperBound)")
+            throw ValidationError(
+                "--quality must be between \(RenderOptions.qualities.lowerBound) and \(RenderOptions.qualities.upperBound)"
+            )
         }
         guard (workers ?? 1) > 0 else { throw ValidationError("--workers must be at least 1") }
         guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
@@ -91,7 +97,8 @@ struct ThumbCommand: ParsableCommand {
         case (.some, .some): throw ValidationError("give either -o or --out-dir, not both")
         case (.none, .none): throw ValidationError("give -o OUT (one file) or --out-dir DIR")
         case (.some, .none) where files.count != 1: throw ValidationError("-o takes exactly one input file")
-        case (.some, .none) where specs.count != 1: throw ValidationError("-o takes exactly one --size or --fit; use --out-dir for several")
+        case (.some, .none) where specs.count != 1:
+            throw ValidationError("-o takes exactly one --size or --fit; use --out-dir for several")
         case (.some(let output), .none) where Self.format(of: output) == nil:
             throw ValidationError("-o must end in .jpg, .jpeg, .png or .webp, the format to write")
         default: break
@@ -114,11 +121,16 @@ struct ThumbCommand: ParsableCommand {
         let jobs: [BatchRenderer.Job]
         if let output {
             options.format = Self.format(of: output) ?? .jpeg
-            jobs = [BatchRenderer.Job(input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])]
+            jobs = [
+                BatchRenderer.Job(
+                    input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])
+            ]
         } else {
             let directory = CommandLinePath.path(outDir ?? ".")
             options.format = format
-            jobs = files.map { BatchRenderer.Job(input: CommandLinePath.path($0), specs: specs, into: directory, format: format) }
+            jobs = files.map {
+                BatchRenderer.Job(input: CommandLinePath.path($0), specs: specs, into: directory, format: format)
+            }
         }
 
         let batch = BatchRenderer(options: options, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -131,4 +143,3 @@ struct ThumbCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 }
-

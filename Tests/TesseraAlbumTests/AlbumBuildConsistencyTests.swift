@@ -22,8 +22,12 @@ struct AlbumBuildConsistencyTests {
         let references = try Gardens.references(in: site)
         #expect(!references.isEmpty, sourceLocation: sourceLocation)
         for (page, target) in references {
-            #expect(target.hasPrefix(site + "/"), "\(page) refers outside the site: \(target)", sourceLocation: sourceLocation)
-            #expect(FileManager.default.fileExists(atPath: target), "\(page): \(target) is missing", sourceLocation: sourceLocation)
+            #expect(
+                target.hasPrefix(site + "/"), "\(page) refers outside the site: \(target)",
+                sourceLocation: sourceLocation)
+            #expect(
+                FileManager.default.fileExists(atPath: target), "\(page): \(target) is missing",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -78,7 +82,8 @@ struct AlbumBuildConsistencyTests {
         try FileManager.default.createSymbolicLink(atPath: site + "/albums", withDestinationPath: elsewhere + "/albums")
         let spec = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/media").first)
         try FileManager.default.removeItem(atPath: site + "/media/" + spec)
-        try FileManager.default.createSymbolicLink(atPath: site + "/media/" + spec, withDestinationPath: elsewhere + "/media")
+        try FileManager.default.createSymbolicLink(
+            atPath: site + "/media/" + spec, withDestinationPath: elsewhere + "/media")
         func files(_ path: String) -> [String] {
             (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []).sorted()
         }
@@ -93,7 +98,9 @@ struct AlbumBuildConsistencyTests {
         _ = try builder.build()
         #expect(files(elsewhere) == before, "nothing outside the site was written or removed")
         for folder in ["/albums", "/media/" + spec] {
-            #expect(try FileSystem.linkStatus(of: FilePath(site + folder)).type == .directory, "\(folder) is a real folder again")
+            #expect(
+                try FileSystem.linkStatus(of: FilePath(site + folder)).type == .directory,
+                "\(folder) is a real folder again")
         }
         try Self.expectWhole(site)
     }
@@ -112,7 +119,9 @@ struct AlbumBuildConsistencyTests {
         }
         let first = try builder.build()
         #expect(first.missing == lost.renditions.count)
-        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }
+        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter {
+            $0.hasSuffix(".html")
+        }
         for page in pages {
             let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
             #expect(!html.contains("src=\"\"") && !html.contains("srcset=\"\""), "\(page) asks for an empty URL")
@@ -124,8 +133,12 @@ struct AlbumBuildConsistencyTests {
         }
         let healed = try builder.build()
         #expect(healed.written == 2, "the lost photo's album and month are written again")
-        let album = try FileManager.default.contentsOfDirectory(atPath: site + "/albums").map { site + "/albums/" + $0 + "/index.html" }
-        let shown = try album.contains { try String(contentsOfFile: $0, encoding: .utf8).contains("class=\"h\(lost.id)\" src=") }
+        let album = try FileManager.default.contentsOfDirectory(atPath: site + "/albums").map {
+            site + "/albums/" + $0 + "/index.html"
+        }
+        let shown = try album.contains {
+            try String(contentsOfFile: $0, encoding: .utf8).contains("class=\"h\(lost.id)\" src=")
+        }
         #expect(shown)
         try Self.expectWhole(site)
     }

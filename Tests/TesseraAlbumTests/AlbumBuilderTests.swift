@@ -21,7 +21,8 @@ struct AlbumBuilderTests {
             for photo in 0..<count {
                 var exif = ExifBuilder()
                 exif.dateTimeOriginal = .init(dateTime: "2023:0\(number + 1):1\(photo % 10) 10:00:00")
-                let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: number * 100 + photo), exif: exif)
+                let jpeg = try SampleImage.jpeg(
+                    SampleImage.pixels(width: 90, height: 60, seed: number * 100 + photo), exif: exif)
                 try FileSystem.writeAtomically(jpeg, to: root.appending("Garden/\(number)-\(photo).jpg"))
             }
         }
@@ -41,7 +42,8 @@ struct AlbumBuilderTests {
     }
 
     static func scan(_ configuration: Configuration, _ index: PhotoIndex, full: Bool = false) throws {
-        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: full, stop: StopFlag())
+        _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(
+            full: full, stop: StopFlag())
     }
 
     /// A cover has the pixels of its card (160 CSS px at a pixel ratio of 2): a newer photo
@@ -51,11 +53,14 @@ struct AlbumBuilderTests {
         defer { directory.remove() }
         var configuration = Self.gardens(in: directory)
         configuration.roots = [FilePath(directory.appending("photos"))]
-        for (name, width, height, date) in [("new-scan.jpg", 80, 60, "2020:01:02"), ("old-sharp.jpg", 900, 600, "2019:01:01")] {
+        for (name, width, height, date) in [
+            ("new-scan.jpg", 80, 60, "2020:01:02"), ("old-sharp.jpg", 900, 600, "2019:01:01"),
+        ] {
             var exif = ExifBuilder()
             exif.dateTimeOriginal = .init(dateTime: "\(date) 10:00:00")
             try FileSystem.writeAtomically(
-                SampleImage.jpeg(SampleImage.pixels(width: width, height: height), exif: exif), to: configuration.roots[0].appending("Scans/\(name)"))
+                SampleImage.jpeg(SampleImage.pixels(width: width, height: height), exif: exif),
+                to: configuration.roots[0].appending("Scans/\(name)"))
         }
         let index = try PhotoIndex(path: configuration.index)
         try Self.scan(configuration, index)
@@ -78,7 +83,8 @@ struct AlbumBuilderTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).sorted()
         #expect(folders.count == 2)
         for folder in folders {
-            let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
+            let page = try String(
+                contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
             #expect(page.contains("10 photos"))
             // Three breakpoint layouts of the same ten photos.
             #expect(page.components(separatedBy: "class=\"photo\"").count - 1 == 30, "\(folder)")
@@ -99,12 +105,14 @@ struct AlbumBuilderTests {
             SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60), exif: exif),
             to: configuration.roots[0].appending("Scans/dated.jpg"))
         try FileSystem.writeAtomically(
-            SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 1)), to: configuration.roots[0].appending("Scans/scan.jpg"))
+            SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 1)),
+            to: configuration.roots[0].appending("Scans/scan.jpg"))
         let index = try PhotoIndex(path: configuration.index)
         try Self.scan(configuration, index)
         let output = FilePath(directory.appending("site"))
         _ = try AlbumBuilder(index: index, options: .init(output: output)).build()
-        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
+        let folder = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
         let headers = page.components(separatedBy: "<div class=\"header\"").dropFirst().map { part in
             String(part.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
@@ -117,7 +125,8 @@ struct AlbumBuilderTests {
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         #expect(!headers.contains { $0.contains(String(year)) })
         // In the first layout, after its "Undated" header: the undated photo alone.
-        let undated = (page.components(separatedBy: ">Undated<").dropFirst().first ?? "")
+        let undated =
+            (page.components(separatedBy: ">Undated<").dropFirst().first ?? "")
             .components(separatedBy: "<div class=\"layout").first ?? ""
         #expect(undated.contains("alt=\"scan.jpg\"") && !undated.contains("alt=\"dated.jpg\""))
     }
@@ -137,9 +146,13 @@ struct AlbumBuilderTests {
         #expect(css.contains(".w420{display:block}"))
         // Titles and cards take the shown layout's content width, so they start where its photos do.
         #expect(css.contains("header,.albums,.year,.children,section.found{width:min(404px,100% - 16px)}"))
-        #expect(css.contains("@media (min-width:1000px){.w420{display:none}.w1000{display:block}header,.albums,.year,.children,section.found{width:968px}}"))
+        #expect(
+            css.contains(
+                "@media (min-width:1000px){.w420{display:none}.w1000{display:block}header,.albums,.year,.children,section.found{width:968px}}"
+            ))
         #expect(!css.contains("w375") && !css.contains("w768") && !css.contains("w1280"))
-        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
+        let folder = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
         #expect(page.contains("class=\"layout w420\"") && page.contains("class=\"layout w1000\""))
     }
@@ -159,16 +172,24 @@ struct AlbumBuilderTests {
     /// Every file a page in `site` refers to (src, srcset, href), as a path; external links aside.
     static func references(in site: String) throws -> [(page: String, target: String)] {
         var found: [(String, String)] = []
-        for case let file as String in FileManager.default.enumerator(atPath: site) ?? .init() where file.hasSuffix(".html") {
+        for case let file as String in FileManager.default.enumerator(atPath: site) ?? .init()
+        where file.hasSuffix(".html") {
             let page = URL(fileURLWithPath: site + "/" + file)
             let html = try String(contentsOf: page, encoding: .utf8)
             var values = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
             for match in html.matches(of: #/srcset="([^"]*)"/#) {
-                values += match.output.1.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+                values += match.output.1.split(separator: ",").compactMap {
+                    $0.split(separator: " ").first.map(String.init)
+                }
             }
             for value in values where !value.hasPrefix("https:") {
                 let decoded = value.replacingOccurrences(of: "&amp;", with: "&").removingPercentEncoding ?? value
-                found.append((file, URL(fileURLWithPath: decoded, relativeTo: page.deletingLastPathComponent()).standardizedFileURL.path))
+                found.append(
+                    (
+                        file,
+                        URL(fileURLWithPath: decoded, relativeTo: page.deletingLastPathComponent()).standardizedFileURL
+                            .path
+                    ))
             }
         }
         return found
@@ -187,7 +208,9 @@ struct AlbumBuilderTests {
         // to a file inside the folder.
         let moved = directory.appending("elsewhere")
         try FileManager.default.moveItem(atPath: directory.appending("site"), toPath: moved)
-        for gone in ["cache", "north", "south"] { try FileManager.default.removeItem(atPath: directory.appending(gone)) }
+        for gone in ["cache", "north", "south"] {
+            try FileManager.default.removeItem(atPath: directory.appending(gone))
+        }
         let references = try Self.references(in: moved)
         #expect(references.count > 50)
         for (page, target) in references {

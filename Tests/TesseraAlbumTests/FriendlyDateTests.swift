@@ -1,5 +1,6 @@
-@testable import TesseraAlbum
 import Testing
+
+@testable import TesseraAlbum
 
 /// Dates as the pages show them, from the wall clock the index records, with no locale or zone.
 struct FriendlyDateTests {

@@ -12,7 +12,9 @@ struct AlbumCommandTests {
     static let hostile = "<script>alert(1)</script>"
     static let quoted = #"it's "quoted" & #1"#
 
-    static func build(_ directory: TemporaryDirectory, style: String = "tiles") throws -> (TesseraProcess.Result, String) {
+    static func build(
+        _ directory: TemporaryDirectory, style: String = "tiles"
+    ) throws -> (TesseraProcess.Result, String) {
         let out = directory.appending("site")
         let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
         return (try TesseraProcess.run(["album", "build", "--out", out, "--style", style] + store), out)
@@ -24,12 +26,16 @@ struct AlbumCommandTests {
             for index in 0..<count {
                 var exif = ExifBuilder()
                 exif.dateTimeOriginal = .init(dateTime: "2023:05:01 1\(index):00:00")
-                let bytes = try SampleImage.jpeg(SampleImage.pixels(width: 160 + index * 20, height: 120, seed: index), exif: exif)
+                let bytes = try SampleImage.jpeg(
+                    SampleImage.pixels(width: 160 + index * 20, height: 120, seed: index), exif: exif)
                 try FileSystem.writeAtomically(bytes, to: root.appending(album).appending("p\(index) \"x\".jpg"))
             }
         }
         let scan = try TesseraProcess.run(
-            ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])
+            [
+                "scan", root.string, "--index", directory.appending("index.sqlite"), "--cache",
+                directory.appending("cache"),
+            ])
         #expect(scan.status == 0, "\(scan.stderr)")
     }
 
@@ -54,9 +60,12 @@ struct AlbumCommandTests {
         let store = ["--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")]
         // (another style, so every page is written again; the fault stands in for ENOSPC)
         let full = try TesseraProcess.run(
-            ["album", "build", "--out", out, "--style", "grid"] + store, environment: ["TESSERA_FAULT": "write-file:ENOSPC"])
+            ["album", "build", "--out", out, "--style", "grid"] + store,
+            environment: ["TESSERA_FAULT": "write-file:ENOSPC"])
         #expect(full.status == 1 && full.stderr.contains("No space left on device"), "\(full.stdout) \(full.stderr)")
-        let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        let pages =
+            FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
+            ?? []
         #expect(pages.count == 22)
         for page in pages {
             let url = URL(fileURLWithPath: out + "/" + page)
@@ -77,7 +86,9 @@ struct AlbumCommandTests {
         let (result, out) = try Self.build(directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("3 albums, 1 month (4 written, 0 unchanged)"), "\(result.stdout)")
-        let files = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        let files =
+            FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
+            ?? []
         // The album list, the timeline, three albums and a month of one page each, 14 viewer
         // pages, and the page of the album's and the month's day that has more than six photos.
         #expect(files.count == 22)
@@ -94,11 +105,14 @@ struct AlbumCommandTests {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }
             // The "+3" tile leads to its day's page, which shows the three photos it hides.
-            let overlay = /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img class="h(\d+)"[^>]*><span class="more">\+3<\/span>/
+            let overlay =
+                /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img class="h(\d+)"[^>]*><span class="more">\+3<\/span>/
             for match in html.matches(of: overlay) {
                 sawOverlay = true
                 #expect(match.output.2 != match.output.3)
-                let section = try String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(String(match.output.1)), encoding: .utf8)
+                let section = try String(
+                    contentsOf: url.deletingLastPathComponent().appendingPathComponent(String(match.output.1)),
+                    encoding: .utf8)
                 #expect(section.contains("<img class=\"h\(match.output.2)\""))
             }
         }
@@ -115,9 +129,13 @@ struct AlbumCommandTests {
         #expect(try Self.build(directory).0.stdout.contains("(0 written, 4 unchanged)"))
         let root = FilePath(directory.appending("photos"))
         try FileSystem.writeAtomically(
-            SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg"))
+            SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg")
+        )
         _ = try TesseraProcess.run(
-            ["scan", root.string, "--index", directory.appending("index.sqlite"), "--cache", directory.appending("cache")])
+            [
+                "scan", root.string, "--index", directory.appending("index.sqlite"), "--cache",
+                directory.appending("cache"),
+            ])
         // Its album only: it has no date, so no month's page changes (its file time is no date).
         let rebuilt = try Self.build(directory).0.stdout
         #expect(rebuilt.contains("(1 written, 3 unchanged)"), "\(rebuilt)")
@@ -132,9 +150,14 @@ struct AlbumCommandTests {
         try Self.library(directory)
         let (first, site) = try Self.build(directory, style: "justified")
         #expect(first.status == 0, "\(first.stderr)")
-        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }
+        let pages = (FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []).filter {
+            $0.hasSuffix(".html")
+        }
         func contents() -> [String: Data] {
-            Dictionary(uniqueKeysWithValues: pages.map { ($0, FileManager.default.contents(atPath: site + "/" + $0) ?? Data()) })
+            Dictionary(
+                uniqueKeysWithValues: pages.map {
+                    ($0, FileManager.default.contents(atPath: site + "/" + $0) ?? Data())
+                })
         }
         let before = contents()
         // Another build holds the folder; a second process starts a build of another style.
@@ -146,7 +169,9 @@ struct AlbumCommandTests {
         // It opens the lock file (and then waits on it) before it writes anything.
         let opened = Deadline.wait(seconds: 30) {
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(second.pid)/fd")) ?? []
-            return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(second.pid)/fd/\($0)")) == lockPath }
+            return fds.contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(second.pid)/fd/\($0)")) == lockPath
+            }
         }
         #expect(opened, "the second build never took the folder's lock")
         #expect(second.isRunning && contents() == before, "nothing written while the other build holds the folder")
@@ -154,7 +179,9 @@ struct AlbumCommandTests {
         #expect(other == nil)
         let result = second.wait(seconds: 120)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("another album build is writing") && result.stderr.contains("waiting"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("another album build is writing") && result.stderr.contains("waiting"),
+            "\(result.stderr)")
         #expect(contents() != before, "then it wrote its own style")
     }
 }

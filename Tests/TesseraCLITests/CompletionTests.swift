@@ -32,14 +32,24 @@ struct CompletionTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for folder in ["photos-a", "photos-b"] {
-            try FileManager.default.createDirectory(atPath: directory.appending(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory.appending(folder), withIntermediateDirectories: true)
         }
-        for file in ["tessera.yaml", "notes.txt"] { #expect(FileManager.default.createFile(atPath: directory.appending(file), contents: nil)) }
-        #expect(try Self.complete("tessera layout --style ", in: directory.path) == ["tiles", "masonry", "grid", "strip", "justified"])
-        #expect(try Self.complete("tessera layout --sections ", in: directory.path) == ["day", "month", "year", "auto", "none"])
+        for file in ["tessera.yaml", "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: directory.appending(file), contents: nil))
+        }
+        #expect(
+            try Self.complete("tessera layout --style ", in: directory.path) == [
+                "tiles", "masonry", "grid", "strip", "justified",
+            ])
+        #expect(
+            try Self.complete("tessera layout --sections ", in: directory.path) == [
+                "day", "month", "year", "auto", "none",
+            ])
         // Roots are folders; --config takes YAML files (and folders to get to them).
         #expect(try Self.complete("tessera scan photos-", in: directory.path) == ["photos-a", "photos-b"])
-        #expect(try Self.complete("tessera scan --config ", in: directory.path) == ["tessera.yaml", "photos-a", "photos-b"])
+        #expect(
+            try Self.complete("tessera scan --config ", in: directory.path) == ["tessera.yaml", "photos-a", "photos-b"])
         #expect(try Self.complete("tessera thumb --format ", in: directory.path) == ["jpeg", "png", "webp"])
     }
 }

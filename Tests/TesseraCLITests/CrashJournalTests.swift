@@ -24,15 +24,21 @@ struct CrashJournalTests {
         #expect(scan.status == 0, "\(scan.stdout) \(scan.stderr)")
         let index = directory.appending("index.sqlite")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 12)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'warning' AND path_text LIKE '%crafted.jpg'") == 1)
-        #expect(inspect.status == 0 && inspect.stdout.contains("no MP4 starts where it says"), "\(inspect.stdout) \(inspect.stderr)")
+        #expect(
+            SQLite.integer(
+                index, "SELECT count(*) FROM photos WHERE status = 'warning' AND path_text LIKE '%crafted.jpg'") == 1)
+        #expect(
+            inspect.status == 0 && inspect.stdout.contains("no MP4 starts where it says"),
+            "\(inspect.stdout) \(inspect.stderr)")
     }
 
     /// The files the journal beside `index` holds: slots whose state byte is set, or is `state`
     /// (1: read among others, 2: read alone).
     static func filesInHand(_ index: String, state: UInt8? = nil) -> Int {
         guard let bytes = FileManager.default.contents(atPath: index + ".reading") else { return 0 }
-        return stride(from: 0, to: bytes.count, by: 8192).filter { slot in state.map { bytes[slot] == $0 } ?? (bytes[slot] != 0) }.count
+        return stride(from: 0, to: bytes.count, by: 8192).filter { slot in
+            state.map { bytes[slot] == $0 } ?? (bytes[slot] != 0)
+        }.count
     }
 
     /// Starts a scan whose reads never return (a stand-in for a file that crashes the reader),
@@ -67,14 +73,18 @@ struct CrashJournalTests {
         // then the scan after records that one as failed unread, and reads the other alone;
         let third = try TesseraProcess.run(scan)
         #expect(third.status == 0, "\(third.stdout) \(third.stderr)")
-        #expect(third.stderr.contains("reading it alone") && third.stderr.contains("recorded as failed"), "\(third.stderr)")
+        #expect(
+            third.stderr.contains("reading it alone") && third.stderr.contains("recorded as failed"), "\(third.stderr)")
         let rows = SQLite.query(index, "SELECT status, error_code, error FROM photos ORDER BY status") ?? []
-        #expect(rows.count == 2 && rows.first?[0] == "error" && rows.first?[1] == "crashed" && rows.last?[0] == "ok", "\(rows)")
+        #expect(
+            rows.count == 2 && rows.first?[0] == "error" && rows.first?[1] == "crashed" && rows.last?[0] == "ok",
+            "\(rows)")
         #expect(rows.first?[2].contains("Tessera stopped while reading this file") == true, "\(rows)")
         #expect(Self.filesInHand(index) == 0)
         // and later scans open neither again.
         let fourth = try TesseraProcess.run(scan, environment: ["TESSERA_FAULT": "read:STALL"])
-        #expect(fourth.status == 0 && fourth.stdout.contains("2 files: 2 unchanged"), "\(fourth.stdout) \(fourth.stderr)")
+        #expect(
+            fourth.status == 0 && fourth.stdout.contains("2 files: 2 unchanged"), "\(fourth.stdout) \(fourth.stderr)")
     }
 
     /// One kill is never a verdict, even of a one-worker scan's only file in hand.
@@ -87,7 +97,9 @@ struct CrashJournalTests {
         // when the next scan runs,
         let next = try TesseraProcess.run(scan)
         // then they are read alone and every photo is indexed, none failed.
-        #expect(next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == workers + 1, "\(next.stderr)")
+        #expect(
+            next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == workers + 1,
+            "\(next.stderr)")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status = 'ok'") == 8)
         #expect(Self.filesInHand(index) == 0)
     }
@@ -100,7 +112,8 @@ struct CrashJournalTests {
         let photos = directory.appending("photos")
         for number in 0..<4 {
             try FileSystem.writeAtomically(
-                ScanCommandTests.jpeg(width: 300, seed: 90 + number), to: FilePath(photos).appending("album\(number % 3)/p\(number).jpg"))
+                ScanCommandTests.jpeg(width: 300, seed: 90 + number),
+                to: FilePath(photos).appending("album\(number % 3)/p\(number).jpg"))
         }
         // when the next scan runs, it reads them among the others and forgets what the crash left,
         let next = try TesseraProcess.run(scan)
@@ -129,7 +142,8 @@ struct CrashJournalTests {
         // when the next scan runs,
         let next = try TesseraProcess.run(scan)
         // then both repairs are made alone, and every rendition file is back.
-        #expect(next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == 3, "\(next.stderr)")
+        #expect(
+            next.status == 0 && next.stderr.components(separatedBy: "reading it alone").count == 3, "\(next.stderr)")
         #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
         #expect(Self.filesInHand(index) == 0)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Glibc
+import Synchronization
 import SystemPackage
 import TesseraImage
 import TesseraSamples
@@ -15,7 +15,8 @@ struct DaemonFaultTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 3, width: 200)
-        let daemon = try DaemonProcess(photos: photos, directory: directory, environment: ["TESSERA_FAULT": "read:STALL"])
+        let daemon = try DaemonProcess(
+            photos: photos, directory: directory, environment: ["TESSERA_FAULT": "read:STALL"])
         defer { if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) } }
         // then STATUS says the scan is stalled,
         let messages = daemon.notify.receive(for: 30) { $0.contains("STATUS=Stalled") }
@@ -87,16 +88,19 @@ struct DaemonFaultTests {
         let before = try daemon.scansStarted()
         try FileManager.default.removeItem(atPath: photos)
         // (the watch sees the root go, and the scan it asks for finds it offline)
-        #expect(Deadline.wait(seconds: 30) {
-            (try? daemon.scansStarted()) ?? 0 > before && (try? daemon.status())?["state"] as? String == "idle"
-        })
+        #expect(
+            Deadline.wait(seconds: 30) {
+                (try? daemon.scansStarted()) ?? 0 > before && (try? daemon.status())?["state"] as? String == "idle"
+            })
         try FileSystem.writeAtomically(
-            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 5)), to: FilePath(photos).appending("new/one.jpg"))
+            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 5)),
+            to: FilePath(photos).appending("new/one.jpg"))
         // then the daemon notices, without being asked, and indexes what is there now.
-        #expect(Deadline.wait(seconds: 30) {
-            let status = try? daemon.status()
-            return status?["photos"] as? Int == 1 && (status?["state"] as? String) == "idle"
-        }, "\((try? daemon.status()) ?? [:])")
+        #expect(
+            Deadline.wait(seconds: 30) {
+                let status = try? daemon.status()
+                return status?["photos"] as? Int == 1 && (status?["state"] as? String) == "idle"
+            }, "\((try? daemon.status()) ?? [:])")
     }
 
     @Test func tesserasOwnOutputInsideARootTriggersNoScans() throws {
@@ -117,14 +121,17 @@ struct DaemonFaultTests {
         #expect(settled == 1)
         // while a photo added beside them still does.
         try FileSystem.writeAtomically(
-            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 9)), to: FilePath(photos).appending("added.jpg"))
+            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 9)),
+            to: FilePath(photos).appending("added.jpg"))
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
         // The album site follows, one album rewritten: the new photo is in its lightbox data.
-        #expect(Deadline.wait(seconds: 30) {
-            let albums = (try? FileManager.default.contentsOfDirectory(atPath: own + "/albums/albums")) ?? []
-            return albums.contains { album in
-                (try? String(contentsOfFile: own + "/albums/albums/\(album)/photos.js", encoding: .utf8))?.contains("added.jpg") == true
-            }
-        })
+        #expect(
+            Deadline.wait(seconds: 30) {
+                let albums = (try? FileManager.default.contentsOfDirectory(atPath: own + "/albums/albums")) ?? []
+                return albums.contains { album in
+                    (try? String(contentsOfFile: own + "/albums/albums/\(album)/photos.js", encoding: .utf8))?.contains(
+                        "added.jpg") == true
+                }
+            })
     }
 }

@@ -13,6 +13,7 @@ import Testing
 struct DesktopThumbnailTests {
     /// Looks every file of `paths` up with `GnomeDesktop.DesktopThumbnailFactory.lookup(uri,
     /// mtime)` at the large and x-large sizes, the URI made by GLib from the path's bytes.
+    ///
     /// Returns, per path, the thumbnail files found (nil where none is valid).
     static func lookUp(_ paths: [FilePath], cache: String) throws -> [FilePath: [String: String?]] {
         let script = """
@@ -41,7 +42,9 @@ struct DesktopThumbnailTests {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "GNOME's thumbnail factory (gir1.2-gnomedesktop-3.0, python3-gi): \(problems)")
+        try #require(
+            process.terminationStatus == 0,
+            "GNOME's thumbnail factory (gir1.2-gnomedesktop-3.0, python3-gi): \(problems)")
         let found = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         var result: [FilePath: [String: String?]] = [:]
         for path in paths {
@@ -72,7 +75,10 @@ struct DesktopThumbnailTests {
         let config = directory.appending("on.yaml")
         try "desktop_thumbnails: true\n".write(toFile: config, atomically: true, encoding: .utf8)
         let index = directory.appending("i.sqlite")
-        return (root, directory.appending("xdg"), index, ["scan", root, "--config", config, "--index", index, "--cache", directory.appending("c")])
+        return (
+            root, directory.appending("xdg"), index,
+            ["scan", root, "--config", config, "--index", index, "--cache", directory.appending("c")]
+        )
     }
 
     @Test func gnomesFactoryFindsAValidThumbnailForEveryPhotoAndNoneOnceOneChanges() throws {
@@ -83,26 +89,29 @@ struct DesktopThumbnailTests {
         let photos = FilePath(directory.appending("photos"))
         func named(_ name: [UInt8]) -> FilePath { FilePath(rawBytes: photos.rawBytes + [UInt8(ascii: "/")] + name) }
         let files = [
-            named(Array("plain.jpg".utf8)), named(Array("with space & more.jpg".utf8)), named(Array("été – Zürich.jpg".utf8)),
+            named(Array("plain.jpg".utf8)), named(Array("with space & more.jpg".utf8)),
+            named(Array("été – Zürich.jpg".utf8)),
             named(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)), named(Array("50% #1?.jpg".utf8)),
         ]
         for (seed, file) in files.enumerated() {
-            try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 600, seed: seed)), to: file)
+            try FileSystem.writeAtomically(
+                try SampleImage.jpeg(SampleImage.pixels(width: 900, height: 600, seed: seed)), to: file)
         }
         // (a video too: its thumbnails come from its poster frame, never enlarged)
         let video = named(Array("clip one.mp4".utf8))
         try FileManager.default.moveItem(atPath: try VideoFixture.clip(in: directory), toPath: video.string)
         let broken = named(Array("broken.jpg".utf8))
-        try FileSystem.writeAtomically(Array(try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60)).prefix(150)), to: broken)
+        try FileSystem.writeAtomically(
+            Array(try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60)).prefix(150)), to: broken)
         let xdg = directory.appending("xdg-cache")
         let config = directory.appending("tessera.yaml")
         try """
-            roots: ["\(photos.string)"]
-            index: \(directory.appending("index.sqlite"))
-            cache: \(directory.appending("renditions"))
-            desktop_thumbnails: true
-            keep_missing_days: 0
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        roots: ["\(photos.string)"]
+        index: \(directory.appending("index.sqlite"))
+        cache: \(directory.appending("renditions"))
+        desktop_thumbnails: true
+        keep_missing_days: 0
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         func scan() throws {
             let result = try TesseraProcess.run(["scan", "--config", config], environment: ["XDG_CACHE_HOME": xdg])
             try #require(result.status == 0, "\(result.stdout) \(result.stderr)")
@@ -123,16 +132,21 @@ struct DesktopThumbnailTests {
         }
         #expect(Self.mode(xdg + "/thumbnails/large") == 0o700)
         let clip = try Self.lookUp([video], cache: xdg)[video] ?? [:]
-        #expect(try (clip["large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [256, 144], "\(clip)")
-        #expect(try (clip["x-large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [320, 180], "\(clip)")
+        #expect(
+            try (clip["large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [256, 144], "\(clip)")
+        #expect(
+            try (clip["x-large"] ?? nil).map(Self.size(ofPNG:)).map { [$0.width, $0.height] } == [320, 180], "\(clip)")
         // and the broken file has the standard's failure entry, and no thumbnail;
         #expect(try Self.lookUp([broken], cache: xdg)[broken]?["large"] == .some(nil))
         let failure = FilePath(xdg).appending("thumbnails/fail/tessera-\(TesseraVersion.current)")
             .appending(MD5.hex(Array(DesktopThumbnailCache.uri(of: broken).utf8)) + ".png")
-        #expect(PNGText.entries(of: FileSystem.smallFileContents(failure, limit: 1 << 20) ?? [])["Thumb::URI"] == DesktopThumbnailCache.uri(of: broken))
+        #expect(
+            PNGText.entries(of: FileSystem.smallFileContents(failure, limit: 1 << 20) ?? [])["Thumb::URI"]
+                == DesktopThumbnailCache.uri(of: broken))
         // when a photo changes, its thumbnail is no longer valid until the next scan,
         let changed = files[0]
-        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 600, height: 900, seed: 40)), to: changed)
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 600, height: 900, seed: 40)), to: changed)
         var times = [timespec(tv_sec: 2_000_000_000, tv_nsec: 0), timespec(tv_sec: 2_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, changed.string, &times, 0) == 0)
         found = try Self.lookUp(files, cache: xdg)
@@ -171,7 +185,8 @@ struct DesktopThumbnailTests {
         let paths = names.map { FilePath(rawBytes: Array("/photos/".utf8) + $0) }
         input.fileHandleForWriting.write(Data(paths.flatMap { $0.rawBytes + [0] }))
         try input.fileHandleForWriting.close()
-        let glib = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let glib = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         process.waitUntilExit()
         try #require(process.terminationStatus == 0 && glib.count == paths.count, "python3-gi")
         for (path, expected) in zip(paths, glib) { #expect(DesktopThumbnailCache.uri(of: path) == expected) }
@@ -192,7 +207,9 @@ struct DesktopThumbnailTests {
         let desktop = xdg + "/thumbnails/large"
         func thumbnails() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: desktop))?.count ?? 0 }
         // A library outside the home directory gets none,
-        let elsewhere = ["scan", inside, "--index", directory.appending("a.sqlite"), "--cache", directory.appending("a")]
+        let elsewhere = [
+            "scan", inside, "--index", directory.appending("a.sqlite"), "--cache", directory.appending("a"),
+        ]
         #expect(try TesseraProcess.run(elsewhere, environment: environment).status == 0)
         #expect(thumbnails() == 0)
         // ~/Pictures does,
@@ -221,8 +238,10 @@ struct DesktopThumbnailTests {
             "other": ".tmp-somebody-else", "theirs": "\(name).png",
         ].mapValues { large + "/" + $0 }
         for (_, path) in files { try Data([1]).write(to: URL(fileURLWithPath: path)) }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["stale"]))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["other"]))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["stale"]))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: try #require(files["other"]))
         let scan = try TesseraProcess.run(arguments, environment: ["XDG_CACHE_HOME": xdg])
         #expect(scan.status == 0, "\(scan.stderr)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: large))
@@ -269,7 +288,10 @@ struct DesktopThumbnailTests {
         for size in [DesktopThumbnailCache.Size.large, .xLarge] {
             let path = cache.path(of: original, size: size).string
             let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            let entries = PNGText.entries(of: png).map { (key: $0.key, value: $0.value) } + [(key: "Thumb::Image::Marker", value: "copied")]
+            let entries =
+                PNGText.entries(of: png).map { (key: $0.key, value: $0.value) } + [
+                    (key: "Thumb::Image::Marker", value: "copied")
+                ]
             try Data(try #require(PNGText.replacing(entries, in: png))).write(to: URL(fileURLWithPath: path))
         }
         // and a copy of the photo in another folder,
@@ -295,9 +317,13 @@ struct DesktopThumbnailTests {
         let (_, xdg, index, scan) = try Self.desktopLibrary(in: directory, count: 3)
         #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
         // Given one photo's rendition files deleted, and every desktop thumbnail,
-        let files = try #require(SQLite.query(index, """
-            SELECT DISTINCT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%/p0.jpg'
-            """)).compactMap(\.first)
+        let files = try #require(
+            SQLite.query(
+                index,
+                """
+                SELECT DISTINCT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%/p0.jpg'
+                """)
+        ).compactMap(\.first)
         try #require(!files.isEmpty)
         for file in files { try FileManager.default.removeItem(atPath: file) }
         try FileManager.default.removeItem(atPath: xdg + "/thumbnails")
@@ -305,7 +331,9 @@ struct DesktopThumbnailTests {
         let again = try TesseraProcess.run(scan + ["--verbose"], environment: ["XDG_CACHE_HOME": xdg])
         #expect(again.stdout.contains("3 files: 3 unchanged (3 given new renditions)"), "\(again.stdout)")
         // (the desktop repair queues all three; the cache check's finds its photo queued already)
-        #expect(again.stderr.contains("making them again (3 photos)") && !again.stderr.contains("rendering them again"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains("making them again (3 photos)") && !again.stderr.contains("rendering them again"),
+            "\(again.stderr)")
         #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
         let large = (try? FileManager.default.contentsOfDirectory(atPath: xdg + "/thumbnails/large")) ?? []
         #expect(large.count == 3, "\(large)")
@@ -325,7 +353,9 @@ struct DesktopThumbnailTests {
         for size in [DesktopThumbnailCache.Size.large, .xLarge] {
             let path = cache.path(of: photo, size: size)
             try FileSystem.removeFile(path)
-            try FileSystem.writeAtomically(Array("not ours".utf8), to: path.removingLastComponent().appending("0123456789abcdef0123456789abcdef.png"))
+            try FileSystem.writeAtomically(
+                Array("not ours".utf8),
+                to: path.removingLastComponent().appending("0123456789abcdef0123456789abcdef.png"))
         }
         // Renames `photo` to `name` and scans: the move is recorded and GNOME's factory finds
         // thumbnails under the new name.
@@ -345,7 +375,9 @@ struct DesktopThumbnailTests {
         #expect(third.stdout.contains("2 files: 2 unchanged\n"), "\(third.stdout)")
         // Renamed again with its thumbnails deleted, no longer replaced (the cache's repair, which
         // now looks, finds the photo made already), it is made once, under the newest name.
-        for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: renamed, size: size)) }
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] {
+            try FileSystem.removeFile(cache.path(of: renamed, size: size))
+        }
         _ = try renameAndScan(renamed, to: "newest.jpg")
     }
 
@@ -359,7 +391,9 @@ struct DesktopThumbnailTests {
         #expect(try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg]).status == 0)
         let cache = DesktopThumbnailCache(root: FilePath(xdg).appending("thumbnails"), sizes: [.large, .xLarge])
         let photo = FilePath(root + "/album0/p0.jpg")
-        for size in [DesktopThumbnailCache.Size.large, .xLarge] { try FileSystem.removeFile(cache.path(of: photo, size: size)) }
+        for size in [DesktopThumbnailCache.Size.large, .xLarge] {
+            try FileSystem.removeFile(cache.path(of: photo, size: size))
+        }
         let moved = root + "/album0/moved.jpg"
         #expect(rename(photo.string, moved) == 0)
         // Its first bytes overwritten, its modification time put back: the same file to the walk.
@@ -372,9 +406,12 @@ struct DesktopThumbnailTests {
         #expect(utimensat(AT_FDCWD, moved, &times, 0) == 0)
         let result = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
         #expect(result.stdout.contains("1 moved") && result.stdout.contains("1 could not be read"), "\(result.stdout)")
-        let counts = try #require(SQLite.query(index, """
-            SELECT found, new, changed, reread, unchanged, rerendered, moved, errors FROM scans ORDER BY id DESC LIMIT 1
-            """)?.first)
+        let counts = try #require(
+            SQLite.query(
+                index,
+                """
+                SELECT found, new, changed, reread, unchanged, rerendered, moved, errors FROM scans ORDER BY id DESC LIMIT 1
+                """)?.first)
         #expect(counts == ["2", "0", "0", "1", "1", "0", "1", "1"], "\(counts)")
     }
 
@@ -391,11 +428,15 @@ struct DesktopThumbnailTests {
         // when the cache is fixed, the next scan makes the thumbnails,
         try FileManager.default.removeItem(atPath: xdg + "/thumbnails")
         let again = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
-        #expect(again.stdout.contains("4 files: 4 unchanged (4 given new renditions)"), "\(again.stdout) \(again.stderr)")
+        #expect(
+            again.stdout.contains("4 files: 4 unchanged (4 given new renditions)"), "\(again.stdout) \(again.stderr)")
         let photos = (0..<4).map { FilePath(root + "/album\($0 % 3)/p\($0).jpg") }
         let found = try Self.lookUp(photos, cache: xdg)
-        #expect(photos.allSatisfy { ((found[$0]?["large"] ?? nil) ?? nil) != nil && ((found[$0]?["x-large"] ?? nil) ?? nil) != nil },
-                "\(found)")
+        #expect(
+            photos.allSatisfy {
+                ((found[$0]?["large"] ?? nil) ?? nil) != nil && ((found[$0]?["x-large"] ?? nil) ?? nil) != nil
+            },
+            "\(found)")
         // and the one after opens none.
         let third = try TesseraProcess.run(scan, environment: ["XDG_CACHE_HOME": xdg])
         #expect(third.stdout.contains("4 files: 4 unchanged\n"), "\(third.stdout)")

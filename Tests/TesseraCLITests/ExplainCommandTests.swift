@@ -17,12 +17,15 @@ struct ExplainCommandTests {
         var exif = ExifBuilder()
         exif.dateTimeOriginal = .init(dateTime: "2013:09:23 10:00:00")
         let photo = FilePath(directory.appending("photo.jpg"))
-        try FileSystem.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 40, height: 30), exif: exif), to: photo)
-        try FileSystem.writeAtomically(Array("""
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-             xmp:CreateDate="2013-09-23T10:00:00+02:00" xmp:Rating="5"/></rdf:RDF></x:xmpmeta>
-            """.utf8), to: FilePath(directory.appending("photo.jpg.xmp")))
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 40, height: 30), exif: exif), to: photo)
+        try FileSystem.writeAtomically(
+            Array(
+                """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+                 xmp:CreateDate="2013-09-23T10:00:00+02:00" xmp:Rating="5"/></rdf:RDF></x:xmpmeta>
+                """.utf8), to: FilePath(directory.appending("photo.jpg.xmp")))
 
         let result = try TesseraProcess.run(["explain", "--json", photo.string])
         #expect(result.status == 0)
@@ -31,10 +34,14 @@ struct ExplainCommandTests {
         #expect(fact("date")?["value"] as? String == "2013-09-23T10:00:00")
         #expect(fact("date")?["rule"] as? String == "EXIF DateTimeOriginal")
         let candidates = (fact("date")?["candidates"] as? [[String: String]]) ?? []
-        #expect(candidates.first { $0["source"] == "XMP xmp:CreateDate" }?["outcome"] == "lower precedence; gave the UTC offset")
+        #expect(
+            candidates.first { $0["source"] == "XMP xmp:CreateDate" }?["outcome"]
+                == "lower precedence; gave the UTC offset")
         #expect(candidates.first { $0["source"] == "file mtime" }?["outcome"] == "never a capture date")
         #expect(fact("utc offset")?["value"] as? String == "+02:00")
-        #expect(fact("rating")?["value"] as? String == "5" && fact("rating")?["rule"] as? String == "XMP xmp:Rating (sidecar)")
+        #expect(
+            fact("rating")?["value"] as? String == "5"
+                && fact("rating")?["rule"] as? String == "XMP xmp:Rating (sidecar)")
         #expect(fact("sidecar")?["value"] as? String == "photo.jpg.xmp")
 
         let text = try TesseraProcess.run(["explain", photo.string])
@@ -59,7 +66,9 @@ struct ExplainCommandTests {
         let inspect = try TesseraProcess.run(["inspect", "--json", photo.string])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         #expect(report["sidecar"] is NSNull)
-        #expect((report["warnings"] as? [String])?.contains { $0.hasPrefix("sidecar photo.jpg.xmp could not be read") } == true)
+        #expect(
+            (report["warnings"] as? [String])?.contains { $0.hasPrefix("sidecar photo.jpg.xmp could not be read") }
+                == true)
     }
 
     @Test func aFileThatIsNotAPhotoIsAnErrorNamingWhy() throws {

@@ -10,7 +10,9 @@ struct HelpTextTests {
         let listed = help.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
             .compactMap { line -> [String]? in
                 // "  scan        Scan photo folders…": a name two spaces in; wrapped abstracts are further in.
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else {
+                    return nil
+                }
                 return [String(name)]
             }
         return [[]] + listed + [["album", "build"]]
@@ -32,7 +34,9 @@ struct HelpTextTests {
             for (line, next) in zip(prose, prose.dropFirst())
             where !line.isEmpty && !next.isEmpty && !next.hasPrefix(" ") && !next.hasPrefix("-") {
                 let word = next.split(separator: " ").first.map(String.init) ?? ""
-                #expect(line.count + 1 + word.count > 79, "\(command): a line broken before \"\(word)\" would have fit:\n\(line)\n\(next)")
+                #expect(
+                    line.count + 1 + word.count > 79,
+                    "\(command): a line broken before \"\(word)\" would have fit:\n\(line)\n\(next)")
             }
         }
     }

@@ -38,12 +38,15 @@ struct HostileFileTests {
             func position() -> Int { Int(random.next() % UInt64(max(1, bytes.count))) }
             switch number % 6 {
             case 0: bytes = Array(bytes.prefix(position()))
-            case 1: for _ in 0..<(1 + random.next() % 8) { bytes[position()] = UInt8(truncatingIfNeeded: random.next()) }
+            case 1:
+                for _ in 0..<(1 + random.next() % 8) { bytes[position()] = UInt8(truncatingIfNeeded: random.next()) }
             case 2: bytes = withFrameSize(bytes, width: 65_535, height: 1 + Int(random.next() % 3))
-            case 3: bytes = withFrameSize(bytes, width: Int(random.next() % 65_536), height: Int(random.next() % 65_536))
+            case 3:
+                bytes = withFrameSize(bytes, width: Int(random.next() % 65_536), height: Int(random.next() % 65_536))
             case 4:
                 let at = position()
-                bytes.insert(contentsOf: [0xFF, 0xD8, 0xFF, 0xFF, 0xFF, UInt8(truncatingIfNeeded: random.next())], at: at)
+                bytes.insert(
+                    contentsOf: [0xFF, 0xD8, 0xFF, 0xFF, 0xFF, UInt8(truncatingIfNeeded: random.next())], at: at)
             default:
                 for _ in 0..<4 where bytes.count > 8 {
                     let at = position()
@@ -77,19 +80,23 @@ struct HostileFileTests {
             for name in try FileManager.default.contentsOfDirectory(atPath: Corpus.path("camera"))
             where name.lowercased().hasSuffix(".jpg") {
                 let path = root.appending("b-real/\(name)")
-                try FileSystem.writeAtomically(try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("camera/\(name)")))), to: path)
+                try FileSystem.writeAtomically(
+                    try [UInt8](Data(contentsOf: URL(fileURLWithPath: Corpus.path("camera/\(name)")))), to: path)
                 real.append(path)
             }
         } else {
             print("note: ../shared/corpus not found; the real camera photos are left out of this test")
         }
-        try FileSystem.writeAtomically(Self.withFrameSize(bases[0], width: 65_535, height: 1), to: root.appending("a-mutants/0000-poison.jpg"))
+        try FileSystem.writeAtomically(
+            Self.withFrameSize(bases[0], width: 65_535, height: 1), to: root.appending("a-mutants/0000-poison.jpg"))
         var random = SplitMix(seed: 11)
         var written = 0
         for (number, base) in bases.enumerated() {
             for (variant, bytes) in Self.mutants(of: base, count: 84, random: &random).enumerated() {
                 let folder = written % 5 == 0 ? "c-mixed" : "a-mutants"
-                try FileSystem.writeAtomically(bytes, to: root.appending("\(folder)/mutant-\(number)-\(variant).\(number % 2 == 0 ? "jpg" : "png")"))
+                try FileSystem.writeAtomically(
+                    bytes,
+                    to: root.appending("\(folder)/mutant-\(number)-\(variant).\(number % 2 == 0 ? "jpg" : "png")"))
                 written += 1
             }
         }
@@ -104,8 +111,9 @@ struct HostileFileTests {
             let row = SQLite.query(index, "SELECT status, error FROM photos WHERE path_text = '\(quoted)'")?.first
             #expect(row?.first == "ok" || row?.first == "warning", "\(path): \(row ?? [])")
         }
-        #expect(SQLite.query(index, "SELECT error FROM photos WHERE path_text LIKE '%0000-poison.jpg'")?.first?.first?
-            .contains("65500") == true)
+        #expect(
+            SQLite.query(index, "SELECT error FROM photos WHERE path_text LIKE '%0000-poison.jpg'")?.first?.first?
+                .contains("65500") == true)
     }
 
     /// Damaged variants for formats whose lengths are 32-bit fields (HEIF boxes, RIFF chunks,
@@ -116,7 +124,8 @@ struct HostileFileTests {
             func position() -> Int { Int(random.next() % UInt64(max(1, bytes.count - 4))) }
             switch number % 5 {
             case 0: bytes = Array(bytes.prefix(position()))
-            case 1: for _ in 0..<(1 + random.next() % 8) { bytes[position()] = UInt8(truncatingIfNeeded: random.next()) }
+            case 1:
+                for _ in 0..<(1 + random.next() % 8) { bytes[position()] = UInt8(truncatingIfNeeded: random.next()) }
             case 2:
                 let at = position()
                 bytes.replaceSubrange(at..<at + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
@@ -140,7 +149,8 @@ struct HostileFileTests {
         let bases = [
             "formats/heic/orientation5.heic", "formats/heic/colors-with-alpha-thumbnail.heic",
             "formats/avif/kodim23_yuv420_8bpc.avif", "formats/avif/paris_icc_exif_xmp.avif",
-            "formats/webp/hopper_orientation_6.webp", "formats/webp/lossy_alpha1.webp", "formats/webp/animated-loop-3.webp",
+            "formats/webp/hopper_orientation_6.webp", "formats/webp/lossy_alpha1.webp",
+            "formats/webp/animated-loop-3.webp",
             "formats/webp/near_lossless_75.webp", "formats/raw/Panasonic.rw2", "formats/raw/FujiFilm.raf",
             "formats/raw/canon_eos_6d.dng", "formats/mpf/apple_gainmap_new.jpg",
         ]
@@ -167,9 +177,15 @@ struct HostileFileTests {
         #expect(scan.status == 0, "\(scan.stderr)")
         let index = directory.appending("index.sqlite")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == written + bases.count)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE path_text LIKE '%/real/%' AND status IN ('ok', 'warning')")
-            == bases.count)
-        #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('error', 'unsupported') AND (error IS NULL OR error = '')") == 0)
+        #expect(
+            SQLite.integer(
+                index, "SELECT count(*) FROM photos WHERE path_text LIKE '%/real/%' AND status IN ('ok', 'warning')")
+                == bases.count)
+        #expect(
+            SQLite.integer(
+                index,
+                "SELECT count(*) FROM photos WHERE status IN ('error', 'unsupported') AND (error IS NULL OR error = '')"
+            ) == 0)
         #expect(SQLite.query(index, "PRAGMA integrity_check")?.first?.first == "ok")
     }
 
@@ -195,13 +211,15 @@ struct HostileFileTests {
         var files: [(String, String)] = []
         // A real JPEG followed by a 6 GiB hole.
         let sparse = directory.appending("sparse.jpg")
-        try Data(try SampleImage.jpeg(SampleImage.pixels(width: 400, height: 300))).write(to: URL(fileURLWithPath: sparse))
+        try Data(try SampleImage.jpeg(SampleImage.pixels(width: 400, height: 300))).write(
+            to: URL(fileURLWithPath: sparse))
         #expect(truncate(sparse, 6 << 30) == 0)
         files.append(("6 GiB sparse JPEG", sparse))
         // A 44 KB progressive JPEG whose frame claims 14142×14142 (200 MP, at the pixel limit).
         let progressive = try SampleImage.jpeg(SampleImage.pixels(width: 1200, height: 900, seed: 3), progressive: true)
         let claimed = directory.appending("claims-200mp.jpg")
-        try Data(Self.withFrameSize(progressive, width: 14_142, height: 14_142).prefix(44_000)).write(to: URL(fileURLWithPath: claimed))
+        try Data(Self.withFrameSize(progressive, width: 14_142, height: 14_142).prefix(44_000)).write(
+            to: URL(fileURLWithPath: claimed))
         files.append(("progressive JPEG claiming 14142²", claimed))
         // A 110-byte PNG whose zTXt chunk claims 1 GiB.
         var png = PNGHeader.signature

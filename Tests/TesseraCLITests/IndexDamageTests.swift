@@ -19,7 +19,9 @@ struct IndexDamageTests {
     }
 
     /// Twelve photos scanned into an index: the folder, the store options and the index's path.
-    static func indexedLibrary(in directory: TemporaryDirectory) throws -> (photos: String, store: [String], index: String) {
+    static func indexedLibrary(
+        in directory: TemporaryDirectory
+    ) throws -> (photos: String, store: [String], index: String) {
         let photos = try ScanCommandTests.library(in: directory, count: 12, width: 100)
         let store = ScanCommandTests.store(directory)
         #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
@@ -36,12 +38,15 @@ struct IndexDamageTests {
         let (photos, store, index) = try Self.indexedLibrary(in: directory)
         // An SQLite index of the photos that lost every entry (its tree empty, its definition
         // whole), and a scan that never finished: what a crash on a bad disk leaves.
-        #expect(try Self.sqlite(index, """
-            DROP INDEX photos_scan; CREATE INDEX photos_scan ON photos(scan_id, path) WHERE 0;
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE INDEX photos_scan ON photos(scan_id, path)' WHERE name = 'photos_scan';
-            UPDATE scans SET state = 'running', finished_at_ms = NULL WHERE id = (SELECT MAX(id) FROM scans);
-            """) == 0)
+        #expect(
+            try Self.sqlite(
+                index,
+                """
+                DROP INDEX photos_scan; CREATE INDEX photos_scan ON photos(scan_id, path) WHERE 0;
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_schema SET sql = 'CREATE INDEX photos_scan ON photos(scan_id, path)' WHERE name = 'photos_scan';
+                UPDATE scans SET state = 'running', finished_at_ms = NULL WHERE id = (SELECT MAX(id) FROM scans);
+                """) == 0)
         #expect(Self.integrity(index).contains("missing from index photos_scan"))
         let scan = try TesseraProcess.run(["scan", photos] + store)
         #expect(scan.status == 0, "\(scan.stderr)")

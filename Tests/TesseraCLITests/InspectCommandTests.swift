@@ -18,7 +18,8 @@ struct InspectCommandTests {
         exif.model = "Model 1"
         exif.dateTimeOriginal = .init(dateTime: "2023:07:14 18:30:05", subSeconds: "25", offset: "+02:00")
         let file = directory.appending("a.jpg")
-        try Data(SampleImage.jpeg(SampleImage.pixels(width: 40, height: 30), exif: exif)).write(to: URL(fileURLWithPath: file))
+        try Data(SampleImage.jpeg(SampleImage.pixels(width: 40, height: 30), exif: exif)).write(
+            to: URL(fileURLWithPath: file))
 
         let result = try TesseraProcess.run(["inspect", "--json", file])
         #expect(result.status == 0)
@@ -48,7 +49,9 @@ struct InspectCommandTests {
         let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 64, height: 64))
         try Data(jpeg.prefix(40)).write(to: URL(fileURLWithPath: truncated))
 
-        let result = try TesseraProcess.run(["inspect", "--json", good, text, truncated, directory.appending("missing.jpg")])
+        let result = try TesseraProcess.run([
+            "inspect", "--json", good, text, truncated, directory.appending("missing.jpg"),
+        ])
         #expect(result.status == 1)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(array.count == 4)
@@ -66,7 +69,10 @@ struct InspectCommandTests {
         var nameBytes = Array(directory.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".png".utf8)
         let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 8))
         nameBytes.append(0)
-        let path = nameBytes.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: nameBytes.count) { $0 }) }
+        let path = nameBytes.withUnsafeBufferPointer {
+            FilePath(
+                platformString: $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: nameBytes.count) { $0 })
+        }
         try FileSystem.writeAtomically(png, to: path)
         nameBytes.removeLast()
 
@@ -82,14 +88,17 @@ struct InspectCommandTests {
         defer { directory.remove() }
         let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 6))
         // A name with a newline and one that is not UTF-8: only a NUL-separated list carries them.
-        let names: [[UInt8]] = [Array("plain.png".utf8), Array("two\nlines.png".utf8), Array("caf".utf8) + [0xE9] + Array(".png".utf8)]
+        let names: [[UInt8]] = [
+            Array("plain.png".utf8), Array("two\nlines.png".utf8), Array("caf".utf8) + [0xE9] + Array(".png".utf8),
+        ]
         let paths: [[UInt8]] = names.map { Array(directory.path.utf8) + [0x2F] + $0 }
         for path in paths { try FileSystem.writeAtomically(png, to: FilePath(rawBytes: path)) }
         let listed: [UInt8] = paths.flatMap { $0 + [0] }
 
         let fromStandardInput = try TesseraProcess.run(["inspect", "--json", "--files-from", "-"], input: Data(listed))
         #expect(fromStandardInput.status == 0, Comment(rawValue: fromStandardInput.stderr))
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(fromStandardInput.stdout.utf8)) as? [[String: Any]])
+        let reports = try #require(
+            try JSONSerialization.jsonObject(with: Data(fromStandardInput.stdout.utf8)) as? [[String: Any]])
         // `pathBase64` carries a name that is not UTF-8; `path` the others.
         let reported: [[UInt8]] = reports.map { report in
             (report["pathBase64"] as? String).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
@@ -100,8 +109,11 @@ struct InspectCommandTests {
 
         // One per line, as `find -print` writes them, beside a file named on the command line.
         let list = directory.appending("list.txt")
-        try Data("\(directory.appending("plain.png"))\n\n\(directory.appending("missing.png"))\n".utf8).write(to: URL(fileURLWithPath: list))
-        let fromFile = try TesseraProcess.run(["inspect", "--json", directory.appending("plain.png"), "--files-from", list])
+        try Data("\(directory.appending("plain.png"))\n\n\(directory.appending("missing.png"))\n".utf8).write(
+            to: URL(fileURLWithPath: list))
+        let fromFile = try TesseraProcess.run([
+            "inspect", "--json", directory.appending("plain.png"), "--files-from", list,
+        ])
         #expect(fromFile.status == 1)
         let mixed = try #require(try JSONSerialization.jsonObject(with: Data(fromFile.stdout.utf8)) as? [[String: Any]])
         #expect(mixed.map { $0["error"] is NSNull } == [true, true, false])
@@ -109,7 +121,9 @@ struct InspectCommandTests {
         let nothing = try TesseraProcess.run(["inspect"])
         #expect(nothing.status == 64 && nothing.stderr.contains("--files-from"))
         let unreadable = try TesseraProcess.run(["inspect", "--files-from", directory.appending("no-list")])
-        #expect(unreadable.status != 0 && unreadable.stderr.contains("no-list") && unreadable.stderr.contains("No such file"))
+        #expect(
+            unreadable.status != 0 && unreadable.stderr.contains("no-list")
+                && unreadable.stderr.contains("No such file"))
     }
 
     /// Files named among options and after `--` (a name starting with "-") are read in the order given, then the list's.
@@ -117,11 +131,14 @@ struct InspectCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let png = try SampleImage.png(SampleImage.pixels(width: 8, height: 6))
-        for name in ["a.png", "b.png", "-c.png", "d.png", "e.png"] { try FileSystem.writeAtomically(png, to: FilePath(directory.appending(name))) }
+        for name in ["a.png", "b.png", "-c.png", "d.png", "e.png"] {
+            try FileSystem.writeAtomically(png, to: FilePath(directory.appending(name)))
+        }
         let list = directory.appending("list")
         try Data("e.png\n".utf8).write(to: URL(fileURLWithPath: list))
         let result = try TesseraProcess.run(
-            ["inspect", "a.png", "--json", "b.png", "--files-from", list, "--", "-c.png", "d.png"], in: URL(fileURLWithPath: directory.path))
+            ["inspect", "a.png", "--json", "b.png", "--files-from", list, "--", "-c.png", "d.png"],
+            in: URL(fileURLWithPath: directory.path))
         #expect(result.status == 0, Comment(rawValue: result.stderr))
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(reports.map { $0["path"] as? String } == ["a.png", "b.png", "-c.png", "d.png", "e.png"])
@@ -137,7 +154,8 @@ struct InspectCommandTests {
         exif.dateTimeOriginal = .init(dateTime: "2023:09:28 09:44:12", subSeconds: "5", offset: "+02:00")
         exif.gps = .init(latitude: 34.05960833333333, longitude: -84.681725, altitude: 261.0165326184093)
         let photo = directory.appending("d90.jpg")
-        try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 800, height: 600), exif: exif), to: FilePath(photo))
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 800, height: 600), exif: exif), to: FilePath(photo))
         let text = try TesseraProcess.run(["inspect", photo]).stdout
         let expected = [
             "  File\n    format        JPEG, baseline 3ch 8-bit (photo)\n",
@@ -149,7 +167,8 @@ struct InspectCommandTests {
         for part in expected { #expect(text.contains(part), "\(part) in:\n\(text)") }
         // The JSON keeps everything exactly.
         let json = try TesseraProcess.run(["inspect", "--json", photo]).stdout
-        #expect(json.contains("NIKON CORPORATION") && json.contains("34.0596083") && json.contains("\"altitude\" : 261.0"))
+        #expect(
+            json.contains("NIKON CORPORATION") && json.contains("34.0596083") && json.contains("\"altitude\" : 261.0"))
         // A camera's exposure, with its 35 mm equivalent.
         guard Corpus.isAvailable else { return print(Corpus.missingNote) }
         let canon = try TesseraProcess.run(["inspect", Corpus.path("formats/icc/Canon PowerShot A560.jpg")]).stdout
@@ -164,12 +183,15 @@ struct InspectCommandTests {
         let store = ScanCommandTests.store(directory)
         #expect(try TesseraProcess.run(["scan", photos] + store).status == 0)
         // (through a relative path, from the folder above the photo)
-        let text = try TesseraProcess.run(["inspect", "p0.jpg"] + store, in: URL(fileURLWithPath: photos + "/album0")).stdout
+        let text = try TesseraProcess.run(["inspect", "p0.jpg"] + store, in: URL(fileURLWithPath: photos + "/album0"))
+            .stdout
         #expect(text.contains("  In the index\n    album         album0\n    status        ok\n"), "\(text)")
-        let square = try #require(text.split(separator: "\n").first { $0.hasPrefix("    256 square    256 × 256, from ") })
+        let square = try #require(
+            text.split(separator: "\n").first { $0.hasPrefix("    256 square    256 × 256, from ") })
         let path = String(square.split(separator: ": ", maxSplits: 1)[1])
         #expect(FileManager.default.fileExists(atPath: path), "\(square)")
-        let json = try JSONSerialization.jsonObject(with: Data(try TesseraProcess.run(["inspect", "--json", photos + "/album0/p0.jpg"] + store).stdout.utf8))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(try TesseraProcess.run(["inspect", "--json", photos + "/album0/p0.jpg"] + store).stdout.utf8))
         #expect(((json as? [String: Any])?["renditions"] as? [Any])?.count == 4, "\(json)")
     }
 
@@ -192,8 +214,10 @@ struct InspectCommandTests {
         try "index: \(index)\n".write(toFile: config, atomically: true, encoding: .utf8)
         let photo = photos + "/album0/p0.jpg"
         let configured = try TesseraProcess.run(["inspect", photo, "--config", config])
-        #expect(configured.status == 0 && configured.stdout.contains("  Image\n") && !configured.stdout.contains("In the index"),
-                "\(configured.stdout) \(configured.stderr)")
+        #expect(
+            configured.status == 0 && configured.stdout.contains("  Image\n")
+                && !configured.stdout.contains("In the index"),
+            "\(configured.stdout) \(configured.stderr)")
         let named = try TesseraProcess.run(["inspect", photo, "--index", index])
         #expect(named.status != 0 && named.stderr.contains("needs a scan to migrate it"), "\(named.stderr)")
     }
@@ -203,7 +227,8 @@ struct InspectCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photo = directory.appending("a.png")
-        try FileSystem.writeAtomically(try SampleImage.png(SampleImage.pixels(width: 8, height: 6)), to: FilePath(photo))
+        try FileSystem.writeAtomically(
+            try SampleImage.png(SampleImage.pixels(width: 8, height: 6)), to: FilePath(photo))
         let fifo = directory.appending("list")
         #expect(mkfifo(fifo, 0o600) == 0)
         let writer = Thread {
@@ -217,7 +242,8 @@ struct InspectCommandTests {
         let fromPipe = try TesseraProcess.run(["inspect", "--json", "--files-from", fifo])
         #expect(fromPipe.status == 0, Comment(rawValue: fromPipe.stderr))
         #expect(fromPipe.stdout.contains(#""width" : 8"#))
-        let empty = try TesseraProcess.run(["inspect", "a.png", "--files-from", "/dev/null"], in: URL(fileURLWithPath: directory.path))
+        let empty = try TesseraProcess.run(
+            ["inspect", "a.png", "--files-from", "/dev/null"], in: URL(fileURLWithPath: directory.path))
         #expect(empty.status == 0, Comment(rawValue: empty.stderr))
     }
 
@@ -229,13 +255,16 @@ struct InspectCommandTests {
         let photo = directory.appending("a.png")
         try Data(SampleImage.png(SampleImage.pixels(width: 4, height: 4))).write(to: URL(fileURLWithPath: photo))
         let title = "\"Quay\" \\ 1/2\tdusk\nVýlet 港"
-        let escapedInXML = title.replacingOccurrences(of: "\t", with: "&#9;").replacingOccurrences(of: "\n", with: "&#10;")
-        try Data("""
+        let escapedInXML = title.replacingOccurrences(of: "\t", with: "&#9;").replacingOccurrences(
+            of: "\n", with: "&#10;")
+        try Data(
+            """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
             <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
             <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escapedInXML)</rdf:li></rdf:Alt></dc:title>
             </rdf:Description></rdf:RDF></x:xmpmeta>
-            """.utf8).write(to: URL(fileURLWithPath: directory.appending("a.xmp")))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: directory.appending("a.xmp")))
 
         let result = try TesseraProcess.run(["inspect", "--json", photo, photo])
         #expect(result.status == 0, Comment(rawValue: result.stderr))
@@ -244,7 +273,10 @@ struct InspectCommandTests {
         #expect(result.stdout.contains(#""title" : "\"Quay\" \\ 1/2\tdusk\nVýlet 港""#))
         #expect(result.stdout.hasPrefix("[\n  {\n    \""))
         #expect(result.stdout.contains("\n    \"keywords\" : [],\n") && result.stdout.hasSuffix("\n  }\n]\n"))
-        let keys = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    \"") }.prefix(while: { !$0.contains("\"width\"") })
-        #expect(keys.map { String($0) } == keys.map { String($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let keys = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    \"") }.prefix(while: {
+            !$0.contains("\"width\"")
+        })
+        #expect(
+            keys.map { String($0) } == keys.map { String($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 }

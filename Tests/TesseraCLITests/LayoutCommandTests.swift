@@ -9,15 +9,25 @@ struct LayoutCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = directory.appending("photos.json")
-        try Data(#"[{"id": "a", "width": 3000, "height": 2000, "orientation": 1e300}]"#.utf8).write(to: URL(fileURLWithPath: photos))
+        try Data(#"[{"id": "a", "width": 3000, "height": 2000, "orientation": 1e300}]"#.utf8).write(
+            to: URL(fileURLWithPath: photos))
         let good = directory.appending("good.json")
-        try Data(#"[{"id": "a", "width": 3000, "height": 2000, "orientation": 6}]"#.utf8).write(to: URL(fileURLWithPath: good))
+        try Data(#"[{"id": "a", "width": 3000, "height": 2000, "orientation": 6}]"#.utf8).write(
+            to: URL(fileURLWithPath: good))
         let cases: [([String], String)] = [
-            (["--photos", good, "--option", "justified.targetRowHeight=1e-300"],
-             "justified.targetRowHeight must be a number from 1 to 1000000, not 1e-300"),
+            (
+                ["--photos", good, "--option", "justified.targetRowHeight=1e-300"],
+                "justified.targetRowHeight must be a number from 1 to 1000000, not 1e-300"
+            ),
             (["--photos", photos], "photo 0: orientation must be a whole number from 1 to 8"),
-            (["--photos", good, "--style", "fancy"], #"--style must be one of tiles, masonry, grid, strip, justified, not "fancy""#),
-            (["--photos", good, "--option", "grid.itemWidth=1e-300", "--style", "grid"], "grid.itemWidth must be a number from 1 to 1000000"),
+            (
+                ["--photos", good, "--style", "fancy"],
+                #"--style must be one of tiles, masonry, grid, strip, justified, not "fancy""#
+            ),
+            (
+                ["--photos", good, "--option", "grid.itemWidth=1e-300", "--style", "grid"],
+                "grid.itemWidth must be a number from 1 to 1000000"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try TesseraProcess.run(["layout"] + arguments)

@@ -21,7 +21,8 @@ struct ListCommandTests {
         // A clean library: each empty answer is a sentence (on stderr, so that the output stays
         // empty for programs), not silence.
         let none = try Self.run(["list", "--errors"], directory)
-        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No file has an error"), "\(none.stderr)")
+        #expect(
+            none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No file has an error"), "\(none.stderr)")
         #expect(try Self.run(["list", "--unsupported"], directory).stderr.contains("No unsupported file"))
         // Then a damaged photo and a text file.
         let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 80, height: 60, seed: 3))
@@ -55,7 +56,9 @@ struct ListCommandTests {
         #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
         let plain = try Self.run(["layout", "--style", "fancy"], directory)
         #expect(plain.status == 2 && plain.stdout.isEmpty)
-        #expect(plain.stderr.contains("--style must be one of tiles, masonry, grid, strip, justified, not \"fancy\""), "\(plain.stderr)")
+        #expect(
+            plain.stderr.contains("--style must be one of tiles, masonry, grid, strip, justified, not \"fancy\""),
+            "\(plain.stderr)")
         let json = try Self.run(["layout", "--style", "fancy", "--json"], directory)
         #expect(json.status == 2 && json.stdout.contains("\"invalidConfig\""), "\(json.stdout)")
     }

@@ -8,11 +8,14 @@ import Testing
 
 /// `memory_limit` is each worker's share of one pool that all decodes take from: a scan of each
 /// format in the corpus peaks (wait4's maximum resident set) no higher than a scan of one tiny
-/// photo plus workers × the limit. A decode larger than a share waits for room; only one
+/// photo plus workers × the limit.
+///
+/// A decode larger than a share waits for room; only one
 /// larger than the whole pool is refused, with its reason; none is decoded past the budget.
 struct MemoryBudgetTests {
     static let folders = [
-        "formats/progressive", "formats/icc", "formats/mpf", "formats/webp", "formats/raw", "large", "camera", "pngsuite",
+        "formats/progressive", "formats/icc", "formats/mpf", "formats/webp", "formats/raw", "large", "camera",
+        "pngsuite",
         "orientation",
     ]
 
@@ -30,7 +33,9 @@ struct MemoryBudgetTests {
     }
 
     /// The peak of a scan of one tiny photo under `limit`: the process's own baseline.
-    static func baseline(limit: Int, in directory: TemporaryDirectory) throws -> (MiB: Int, status: Int32, stderr: String) {
+    static func baseline(
+        limit: Int, in directory: TemporaryDirectory
+    ) throws -> (MiB: Int, status: Int32, stderr: String) {
         let tiny = directory.appending("tiny")
         try FileSystem.writeAtomically(
             SampleImage.jpeg(SampleImage.pixels(width: 64, height: 48)), to: FilePath(tiny).appending("tiny.jpg"))
@@ -58,15 +63,19 @@ struct MemoryBudgetTests {
                 to: FilePath(folder).appending(String(file.split(separator: "/").last ?? "")))
             let scan = try Self.peak(folder, limit: limit, in: directory, run: number + 1)
             #expect(scan.status == 0, "\(file): \(scan.stderr)")
-            #expect(scan.MiB - baseline.MiB <= limit,
-                    "\(file) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
+            #expect(
+                scan.MiB - baseline.MiB <= limit,
+                "\(file) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan"
+            )
             let index = directory.appending("index-\(number + 1).sqlite")
             rendered += SQLite.integer(index, "SELECT count(*) FROM photos WHERE status IN ('ok', 'warning')") ?? 0
         }
         // Not a test that passes by refusing everything: under the default limit, all but the
         // broken files and the few too large for it render.
         if limit >= 192 {
-            #expect(rendered * 5 >= Self.heifFiles.count * 4, "\(rendered) of \(Self.heifFiles.count) rendered under \(limit) MiB")
+            #expect(
+                rendered * 5 >= Self.heifFiles.count * 4,
+                "\(rendered) of \(Self.heifFiles.count) rendered under \(limit) MiB")
         }
     }
 
@@ -78,8 +87,10 @@ struct MemoryBudgetTests {
         for (number, folder) in Self.folders.enumerated() {
             let scan = try Self.peak(Corpus.path(folder), limit: limit, in: directory, run: number + 1)
             #expect(scan.status == 0, "\(folder): \(scan.stderr)")
-            #expect(scan.MiB - baseline.MiB <= limit,
-                    "\(folder) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
+            #expect(
+                scan.MiB - baseline.MiB <= limit,
+                "\(folder) under memory_limit \(limit): peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan"
+            )
         }
     }
 
@@ -99,7 +110,10 @@ struct MemoryBudgetTests {
         try FileSystem.writeAtomically(avif, to: FilePath(folder).appending("ispe.avif"))
         // The MOV: one 6000×6000 MJPEG frame; its tkhd's last 8 bytes and its sample entry's size say 64×64.
         let big = directory.appending("big.mov")
-        try VideoFixture.run(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=6000x6000:r=10", "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "8", big])
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=6000x6000:r=10", "-frames:v", "1", "-c:v", "mjpeg",
+            "-q:v", "8", big,
+        ])
         var mov = [UInt8](try Data(contentsOf: URL(fileURLWithPath: big)))
         func find(_ type: String) throws -> Int {
             try #require(mov.indices.dropLast(8).first { mov[$0..<$0 + 4].elementsEqual(type.utf8) })
@@ -113,8 +127,12 @@ struct MemoryBudgetTests {
         // When they are scanned under a 64 MiB limit, both are refused with why, within the limit.
         let scan = try Self.peak(folder, limit: limit, in: directory, run: 1)
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.MiB - baseline.MiB <= limit, "peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
-        let rows = SQLite.query(directory.appending("index-1.sqlite"), "SELECT path_text, error_code, error FROM photos ORDER BY path_text") ?? []
+        #expect(
+            scan.MiB - baseline.MiB <= limit, "peak \(scan.MiB) MiB, \(scan.MiB - baseline.MiB) above a one-photo scan")
+        let rows =
+            SQLite.query(
+                directory.appending("index-1.sqlite"),
+                "SELECT path_text, error_code, error FROM photos ORDER BY path_text") ?? []
         #expect(rows.count == 2 && rows.allSatisfy { $0[1] == "tooLarge" }, "\(rows)")
         #expect(rows.first?[2].contains("codec frame has 289.0 MP") == true, "\(rows)")
         #expect(rows.last?[2].contains("larger than its container says") == true, "\(rows)")
@@ -123,7 +141,9 @@ struct MemoryBudgetTests {
     /// Deep AVIFs that a browser opens are rendered at the default settings: a 6.3 MP 12-bit
     /// 4:2:2 one (made here) by one worker, and the corpus's 20.6 MP 10-bit 4:4:4 one by two,
     /// whose pool it takes most of while the other worker waits; one worker alone refuses it,
-    /// naming the whole pool. Before, both were refused (204 and 591 MiB "per worker").
+    /// naming the whole pool.
+    ///
+    /// Before, both were refused (204 and 591 MiB "per worker").
     @Test(.enabled(if: Corpus.isAvailable && VideoFixture.ffmpeg != nil, "needs ../shared and ffmpeg"))
     func deepAVIFsRenderAtTheDefaultLimitWithinThePool() throws {
         let directory = try TemporaryDirectory()
@@ -133,12 +153,16 @@ struct MemoryBudgetTests {
         let small = directory.appending("small")
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
         try VideoFixture.run([
-            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=3078x2048:duration=1,format=rgb48le", "-frames:v", "1",
-            "-pix_fmt", "yuv422p12le", "-c:v", "libaom-av1", "-still-picture", "1", "-cpu-used", "8", small + "/hato.avif",
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=3078x2048:duration=1,format=rgb48le", "-frames:v",
+            "1",
+            "-pix_fmt", "yuv422p12le", "-c:v", "libaom-av1", "-still-picture", "1", "-cpu-used", "8",
+            small + "/hato.avif",
         ])
         let one = try Self.peak(small, limit: limit, in: directory, run: 1)
         #expect(one.status == 0 && one.MiB - baseline.MiB <= limit, "peak \(one.MiB) MiB: \(one.stderr)")
-        #expect(SQLite.integer(directory.appending("index-1.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'") == 1)
+        #expect(
+            SQLite.integer(directory.appending("index-1.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'")
+                == 1)
 
         let large = directory.appending("large")
         for number in 0..<3 {
@@ -147,15 +171,22 @@ struct MemoryBudgetTests {
                 to: FilePath(large).appending("p3-\(number).avif"))
         }
         try FileSystem.writeAtomically(
-            [UInt8](Data(contentsOf: URL(fileURLWithPath: small + "/hato.avif"))), to: FilePath(large).appending("hato.avif"))
+            [UInt8](Data(contentsOf: URL(fileURLWithPath: small + "/hato.avif"))),
+            to: FilePath(large).appending("hato.avif"))
         let two = try Self.peak(large, limit: limit, workers: 2, in: directory, run: 2)
         #expect(two.status == 0 && two.MiB - baseline.MiB <= 2 * limit, "peak \(two.MiB) MiB: \(two.stderr)")
-        #expect(SQLite.integer(directory.appending("index-2.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'") == 4)
+        #expect(
+            SQLite.integer(directory.appending("index-2.sqlite"), "SELECT count(*) FROM photos WHERE status = 'ok'")
+                == 4)
 
         let alone = try Self.peak(large, limit: limit, in: directory, run: 3)
         #expect(alone.status == 0 && alone.MiB - baseline.MiB <= limit, "peak \(alone.MiB) MiB: \(alone.stderr)")
-        let refused = SQLite.query(directory.appending("index-3.sqlite"), "SELECT error FROM photos WHERE error_code = 'tooLarge'") ?? []
-        #expect(refused.count == 3 && refused.allSatisfy { $0[0].contains("more than the 192 MiB that all workers together may use") },
-                "\(refused)")
+        let refused =
+            SQLite.query(
+                directory.appending("index-3.sqlite"), "SELECT error FROM photos WHERE error_code = 'tooLarge'") ?? []
+        #expect(
+            refused.count == 3
+                && refused.allSatisfy { $0[0].contains("more than the 192 MiB that all workers together may use") },
+            "\(refused)")
     }
 }

@@ -41,25 +41,32 @@ struct OfflineRootTests {
         defer { directory.remove() }
         let library = try ScanCommandTests.library(in: directory, count: 24, width: 320)
         let root = directory.appending("disk")
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$5
-            mkdir -p "$1"
-            for cycle in 1 2 3; do
-              mount -t tmpfs disk "$1" || exit 90
-              cp -a "$2"/. "$1"/
-              "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-              "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-              counts mounted$cycle
-              # when the disk is unmounted, leaving its empty mount point, and the next scan and build run,
-              umount "$1"
-              "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status$cycle=$?"
-              "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-              counts unmounted$cycle
-            done
-            """
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$5
+                mkdir -p "$1"
+                for cycle in 1 2 3; do
+                  mount -t tmpfs disk "$1" || exit 90
+                  cp -a "$2"/. "$1"/
+                  "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                  "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                  counts mounted$cycle
+                  # when the disk is unmounted, leaving its empty mount point, and the next scan and build run,
+                  umount "$1"
+                  "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status$cycle=$?"
+                  "$T" album build --out "$SITE" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                  counts unmounted$cycle
+                done
+                """
         let result = try TesseraProcess.inMountNamespace(
-            script, [root, library, directory.appending("index.sqlite"), directory.appending("cache"), directory.appending("site")])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+            script,
+            [
+                root, library, directory.appending("index.sqlite"), directory.appending("cache"),
+                directory.appending("site"),
+            ])
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         // then every scan says the folder is offline, and no row, rendition or page is lost.
         let first = Self.fields(result.stdout, "mounted1")
@@ -69,8 +76,9 @@ struct OfflineRootTests {
             #expect(Self.fields(result.stdout, "mounted\(cycle)") == first, "\(result.stdout)")
             #expect(Self.fields(result.stdout, "unmounted\(cycle)") == first, "\(result.stdout)")
         }
-        #expect(result.stdout.contains("Offline:    \(root), kept as it was") && !result.stdout.contains("missing"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains("Offline:    \(root), kept as it was") && !result.stdout.contains("missing"),
+            "\(result.stdout)")
     }
 
     @Test func aDiskUnmountedBelowARootKeepsItsFilesAndTheRestIsScanned() throws {
@@ -81,21 +89,24 @@ struct OfflineRootTests {
         let root = directory.appending("root")
         try FileManager.default.createDirectory(atPath: root + "/second", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: library + "/album0", toPath: root + "/album0")
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$4
-            mount -t tmpfs second "$1/second" || exit 90
-            cp -a "$2/album1" "$2/album2" "$1/second/"
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            counts before
-            # when the second disk is unmounted and a photo is deleted from the first,
-            umount "$1/second"
-            rm "$1/album0/p0.jpg"
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
-            counts after
-            """
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$4
+                mount -t tmpfs second "$1/second" || exit 90
+                cp -a "$2/album1" "$2/album2" "$1/second/"
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                counts before
+                # when the second disk is unmounted and a photo is deleted from the first,
+                umount "$1/second"
+                rm "$1/album0/p0.jpg"
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+                counts after
+                """
         let result = try TesseraProcess.inMountNamespace(
             script, [root, library, directory.appending("index.sqlite"), directory.appending("cache")])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         // then the second disk's 8 photos are kept as offline, and the deleted one is missing, not removed.
         #expect(Self.fields(result.stdout, "before")["rows"] == 12, "\(result.stdout)")
@@ -120,33 +131,36 @@ struct OfflineRootTests {
         let root = directory.appending("root")
         try FileManager.default.createDirectory(atPath: root + "/ext", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: small + "/album0", toPath: root + "/local")
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$4
-            mount -t tmpfs ext "$1/ext" || exit 90
-            n=0
-            for photo in "$2"/album1/*.jpg "$2"/album2/*.jpg; do
-              folder="$1/ext/f$(printf %02d $((n % 20)))"; mkdir -p "$folder"; cp "$photo" "$folder/"; n=$((n + 1))
-            done
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            counts before
-            # when 30 large new photos in the disk's first folder hold the walk there while they render,
-            cp "$5"/*.jpg "$1/ext/f00/"
-            cached=$(find "$CACHE" -type f | wc -l)
-            "$T" scan "$1" --workers 1 --index "$INDEX" --cache "$CACHE" > "$6" 2>&1 &
-            scan=$!
-            # and the disk is pulled out (a lazy unmount) once the first of them is rendered,
-            until [ "$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)" -gt "$cached" ]; do
-              kill -0 $scan 2> /dev/null || { echo "the scan ended before rendering"; exit 1; }
-              sleep 0.01
-            done
-            umount -l "$1/ext"
-            wait $scan; echo "status=$?"
-            counts after
-            """
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$4
+                mount -t tmpfs ext "$1/ext" || exit 90
+                n=0
+                for photo in "$2"/album1/*.jpg "$2"/album2/*.jpg; do
+                  folder="$1/ext/f$(printf %02d $((n % 20)))"; mkdir -p "$folder"; cp "$photo" "$folder/"; n=$((n + 1))
+                done
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                counts before
+                # when 30 large new photos in the disk's first folder hold the walk there while they render,
+                cp "$5"/*.jpg "$1/ext/f00/"
+                cached=$(find "$CACHE" -type f | wc -l)
+                "$T" scan "$1" --workers 1 --index "$INDEX" --cache "$CACHE" > "$6" 2>&1 &
+                scan=$!
+                # and the disk is pulled out (a lazy unmount) once the first of them is rendered,
+                until [ "$(find "$CACHE" -type f ! -name '.tmp-*' | wc -l)" -gt "$cached" ]; do
+                  kill -0 $scan 2> /dev/null || { echo "the scan ended before rendering"; exit 1; }
+                  sleep 0.01
+                done
+                umount -l "$1/ext"
+                wait $scan; echo "status=$?"
+                counts after
+                """
         let log = directory.appending("scan.log")
         let result = try TesseraProcess.inMountNamespace(
             script, [root, small, directory.appending("index.sqlite"), directory.appending("cache"), large, log])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(output)")
         // then nothing indexed on the disk is missing or removed: what the walk did not reach is offline.
@@ -170,21 +184,24 @@ struct OfflineRootTests {
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: disk + "/photos")
         try Data("roots: [\"\(link)\", \"\(local)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$4
-            mount -t tmpfs disk "$1" || exit 90
-            mkdir "$1/photos"; cp -a "$2/album1" "$2/album2" "$1/photos/"
-            "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            counts before
-            # when the disk is unmounted (the link now leads nowhere) and the local folder gains a photo,
-            umount "$1"
-            cp "$2/album1/p1.jpg" "$2/album0/arrived.jpg"
-            "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
-            counts after
-            """
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$4
+                mount -t tmpfs disk "$1" || exit 90
+                mkdir "$1/photos"; cp -a "$2/album1" "$2/album2" "$1/photos/"
+                "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                counts before
+                # when the disk is unmounted (the link now leads nowhere) and the local folder gains a photo,
+                umount "$1"
+                cp "$2/album1/p1.jpg" "$2/album0/arrived.jpg"
+                "$T" scan --config "$5" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+                counts after
+                """
         let result = try TesseraProcess.inMountNamespace(
             script, [disk, library, directory.appending("index.sqlite"), directory.appending("cache"), config])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         // then the scan succeeds, the new photo is indexed, and the disk's photos are kept, shown.
         #expect(result.stdout.contains("status=0") && result.stdout.contains("1 new"), "\(result.stdout)")
@@ -202,29 +219,33 @@ struct OfflineRootTests {
         let root = directory.appending("disk"), strays = directory.appending("strays")
         for number in 0..<2 {
             try FileSystem.writeAtomically(
-                ScanCommandTests.jpeg(width: 320, seed: 100 + number), to: FilePath(strays).appending("stray\(number).jpg"))
+                ScanCommandTests.jpeg(width: 320, seed: 100 + number),
+                to: FilePath(strays).appending("stray\(number).jpg"))
         }
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$4
-            mkdir -p "$1"
-            mount -t tmpfs disk "$1" || exit 90
-            cp -a "$2"/. "$1"/
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            counts before
-            umount "$1"
-            # when two other photos are written into the bare mount point and scanned there,
-            cp "$5"/*.jpg "$1/"
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            counts strays
-            # and the disk is mounted over them again,
-            mount -t tmpfs disk "$1" || exit 90
-            cp -a "$2"/. "$1"/
-            "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
-            counts back
-            """
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$4
+                mkdir -p "$1"
+                mount -t tmpfs disk "$1" || exit 90
+                cp -a "$2"/. "$1"/
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                counts before
+                umount "$1"
+                # when two other photos are written into the bare mount point and scanned there,
+                cp "$5"/*.jpg "$1/"
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                counts strays
+                # and the disk is mounted over them again,
+                mount -t tmpfs disk "$1" || exit 90
+                cp -a "$2"/. "$1"/
+                "$T" scan "$1" --index "$INDEX" --cache "$CACHE" 2>&1; echo "status=$?"
+                counts back
+                """
         let result = try TesseraProcess.inMountNamespace(
             script, [root, library, directory.appending("index.sqlite"), directory.appending("cache"), strays])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         // then the disk's photos are shown, the strays hidden (missing, not deleted), and nothing is offline.
         #expect(Self.fields(result.stdout, "strays")["shown"] == 8, "\(result.stdout)")
@@ -243,31 +264,37 @@ struct OfflineRootTests {
         try FileManager.default.copyItem(atPath: library + "/album0", toPath: root + "/album0")
         let config = directory.appending("config.yaml")
         try Data("album_dir: \"\(directory.appending("site"))\"\n".utf8).write(to: URL(fileURLWithPath: config))
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
-            scans() { sqlite3 "$INDEX" "select count(*) from scans where state = 'finished'"; }
-            offline() { sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1"; }
-            mount -t tmpfs ext "$1/ext" || exit 90
-            cp -a "$2/album1" "$2/album2" "$1/ext/"
-            "$T" scan "$1" --config "$6" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
-            umount "$1/ext"
-            # when a daemon starts with the disk away, and the disk is mounted again,
-            "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
-            daemon=$!
-            trap 'kill -TERM $daemon; wait $daemon' EXIT
-            wait_for '[ "$(scans)" -ge 2 ] && [ -n "$(offline)" ]' || { echo "no offline scan"; exit 1; }
-            echo "offline=$(offline)"
-            mount -t tmpfs ext "$1/ext" || exit 90
-            cp -a "$2/album1" "$2/album2" "$1/ext/"
-            # then it rescans by itself and finds nothing offline.
-            wait_for '[ "$(scans)" -ge 3 ] && [ -z "$(offline)" ]' || { echo "the disk's return was not noticed"; exit 1; }
-            counts back
-            """
-        let result = try TesseraProcess.inMountNamespace(script, [
-            root, library, directory.appending("index.sqlite"), directory.appending("cache"),
-            directory.appending("site"), config, directory.appending("daemon.log"), directory.appending("control.sock"),
-        ])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
+                scans() { sqlite3 "$INDEX" "select count(*) from scans where state = 'finished'"; }
+                offline() { sqlite3 "$INDEX" "select coalesce(offline, '') from scans order by id desc limit 1"; }
+                mount -t tmpfs ext "$1/ext" || exit 90
+                cp -a "$2/album1" "$2/album2" "$1/ext/"
+                "$T" scan "$1" --config "$6" --index "$INDEX" --cache "$CACHE" > /dev/null || exit 1
+                umount "$1/ext"
+                # when a daemon starts with the disk away, and the disk is mounted again,
+                "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
+                daemon=$!
+                trap 'kill -TERM $daemon; wait $daemon' EXIT
+                wait_for '[ "$(scans)" -ge 2 ] && [ -n "$(offline)" ]' || { echo "no offline scan"; exit 1; }
+                echo "offline=$(offline)"
+                mount -t tmpfs ext "$1/ext" || exit 90
+                cp -a "$2/album1" "$2/album2" "$1/ext/"
+                # then it rescans by itself and finds nothing offline.
+                wait_for '[ "$(scans)" -ge 3 ] && [ -z "$(offline)" ]' || { echo "the disk's return was not noticed"; exit 1; }
+                counts back
+                """
+        let result = try TesseraProcess.inMountNamespace(
+            script,
+            [
+                root, library, directory.appending("index.sqlite"), directory.appending("cache"),
+                directory.appending("site"), config, directory.appending("daemon.log"),
+                directory.appending("control.sock"),
+            ])
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         let log = (try? String(contentsOfFile: directory.appending("daemon.log"), encoding: .utf8)) ?? ""
         #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(log)")
         #expect(result.stdout.contains("offline=\(root)/ext"), "\(result.stdout)")
@@ -304,11 +331,16 @@ struct OfflineRootTests {
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos WHERE missing_since_ms IS NOT NULL") == 2)
         // prune without --yes says what it would remove and removes nothing,
         let asked = try TesseraProcess.run(["prune"] + store)
-        #expect(asked.status == 0 && asked.stdout.contains("p1.jpg") && asked.stdout.contains("2 files would be removed"), "\(asked.stdout)")
+        #expect(
+            asked.status == 0 && asked.stdout.contains("p1.jpg") && asked.stdout.contains("2 files would be removed"),
+            "\(asked.stdout)")
         #expect(SQLite.integer(index, "SELECT count(*) FROM photos") == 9)
         // and with --yes removes the rows and their rendition files.
-        let missingRenditions = (SQLite.query(
-            index, "SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.missing_since_ms IS NOT NULL") ?? [])
+        let missingRenditions =
+            (SQLite.query(
+                index,
+                "SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.missing_since_ms IS NOT NULL"
+            ) ?? [])
             .map { $0[0] }
         #expect(missingRenditions.count == 8)
         let pruned = try TesseraProcess.run(["prune", "--yes"] + store)
@@ -367,7 +399,8 @@ struct OfflineRootTests {
         // when its folder is moved to another place on the disk and a link to it put where it was,
         try FileManager.default.createDirectory(atPath: directory.appending("disk"), withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: photos, toPath: directory.appending("disk/photos"))
-        try FileManager.default.createSymbolicLink(atPath: photos, withDestinationPath: directory.appending("disk/photos"))
+        try FileManager.default.createSymbolicLink(
+            atPath: photos, withDestinationPath: directory.appending("disk/photos"))
         let scan = try TesseraProcess.run(["scan"] + store)
         // then every photo is the same row, moved, none new or missing.
         #expect(scan.status == 0 && scan.stdout.contains("6 files: 6 moved\n"), "\(scan.stdout) \(scan.stderr)")
@@ -392,7 +425,9 @@ struct OfflineRootTests {
         let scan = try TesseraProcess.run(["scan"] + store)
         // then the empty folder is offline and the photos stay, shown.
         #expect(scan.status == 0 && scan.stdout.contains("kept as it was"), "\(scan.stdout) \(scan.stderr)")
-        #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos WHERE missing_since_ms IS NULL") == 6)
+        #expect(
+            SQLite.integer(
+                directory.appending("index.sqlite"), "SELECT count(*) FROM photos WHERE missing_since_ms IS NULL") == 6)
     }
 
     @Test func anAlbumSiteBuiltInsideARootIsNeverScanned() throws {
@@ -449,40 +484,47 @@ struct OfflineRootTests {
         defer { directory.remove() }
         let library = try ScanCommandTests.library(in: directory, count: 12, width: 320)
         let config = directory.appending("config.yaml")
-        try Data("watch: true\nalbum_dir: \"\(directory.appending("site"))\"\n".utf8).write(to: URL(fileURLWithPath: config))
-        let script = Self.counts + """
-            INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
-            pages() { grep -c "album pages:" "$LOG"; }
-            arrived() { sqlite3 "$INDEX" "select count(*) from photos where path_text like '%/arrived.jpg'"; }
-            mkdir -p "$1"
-            mount -t tmpfs disk "$1" || exit 90
-            cp -a "$2"/. "$1"/
-            "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
-            daemon=$!
-            trap 'kill -TERM $daemon; wait $daemon' EXIT
-            wait_for '[ "$(pages)" -ge 1 ]' || { echo "no site after the first scan"; exit 1; }
-            counts before
-            # when the disk is unmounted under it,
-            umount "$1"
-            wait_for '[ "$(pages)" -ge 2 ]' || { echo "no scan after the unmount"; exit 1; }
-            counts unmounted
-            # and mounted again with one photo more (staged in a hidden folder, then moved in),
-            mount -t tmpfs disk "$1" || exit 90
-            mkdir "$1/.staging"
-            cp -a "$2"/. "$1/.staging/"
-            cp "$2/album0/p0.jpg" "$1/.staging/album0/arrived.jpg"
-            for folder in "$1/.staging"/*; do mv "$folder" "$1/"; done
-            wait_for '[ "$(arrived)" -eq 1 ]' || { echo "the new photo was not indexed"; exit 1; }
-            # (the build after that scan may be done already: wait for what it writes, not for its log line)
-            wait_for 'grep -rqs arrived.jpg "$SITE"' || { echo "no site after the disk came back"; exit 1; }
-            counts remounted
-            echo "site-has-new=$(grep -rl arrived.jpg "$SITE" | wc -l)"
-            """
-        let result = try TesseraProcess.inMountNamespace(script, [
-            directory.appending("disk"), library, directory.appending("index.sqlite"), directory.appending("cache"),
-            directory.appending("site"), config, directory.appending("daemon.log"), directory.appending("control.sock"),
-        ])
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
+        try Data("watch: true\nalbum_dir: \"\(directory.appending("site"))\"\n".utf8).write(
+            to: URL(fileURLWithPath: config))
+        let script =
+            Self.counts + """
+                INDEX=$3 CACHE=$4 SITE=$5 LOG=$7
+                pages() { grep -c "album pages:" "$LOG"; }
+                arrived() { sqlite3 "$INDEX" "select count(*) from photos where path_text like '%/arrived.jpg'"; }
+                mkdir -p "$1"
+                mount -t tmpfs disk "$1" || exit 90
+                cp -a "$2"/. "$1"/
+                "$T" serve "$1" --config "$6" --socket "$8" --index "$INDEX" --cache "$CACHE" 2> "$LOG" &
+                daemon=$!
+                trap 'kill -TERM $daemon; wait $daemon' EXIT
+                wait_for '[ "$(pages)" -ge 1 ]' || { echo "no site after the first scan"; exit 1; }
+                counts before
+                # when the disk is unmounted under it,
+                umount "$1"
+                wait_for '[ "$(pages)" -ge 2 ]' || { echo "no scan after the unmount"; exit 1; }
+                counts unmounted
+                # and mounted again with one photo more (staged in a hidden folder, then moved in),
+                mount -t tmpfs disk "$1" || exit 90
+                mkdir "$1/.staging"
+                cp -a "$2"/. "$1/.staging/"
+                cp "$2/album0/p0.jpg" "$1/.staging/album0/arrived.jpg"
+                for folder in "$1/.staging"/*; do mv "$folder" "$1/"; done
+                wait_for '[ "$(arrived)" -eq 1 ]' || { echo "the new photo was not indexed"; exit 1; }
+                # (the build after that scan may be done already: wait for what it writes, not for its log line)
+                wait_for 'grep -rqs arrived.jpg "$SITE"' || { echo "no site after the disk came back"; exit 1; }
+                counts remounted
+                echo "site-has-new=$(grep -rl arrived.jpg "$SITE" | wc -l)"
+                """
+        let result = try TesseraProcess.inMountNamespace(
+            script,
+            [
+                directory.appending("disk"), library, directory.appending("index.sqlite"), directory.appending("cache"),
+                directory.appending("site"), config, directory.appending("daemon.log"),
+                directory.appending("control.sock"),
+            ])
+        try #require(
+            result.status != TesseraProcess.noNamespace,
+            "cannot mount a tmpfs in a user namespace here: \(result.stderr)")
         let log = (try? String(contentsOfFile: directory.appending("daemon.log"), encoding: .utf8)) ?? ""
         #expect(result.status == 0, "\(result.stdout) \(result.stderr) \(log)")
         // then while it is away nothing is lost, the site stays whole, and once back the new photo is there.
@@ -490,7 +532,8 @@ struct OfflineRootTests {
         #expect(before["rows"] == 12 && before["renditions"] == 48 && (before["site"] ?? 0) > 12, "\(result.stdout)")
         #expect(Self.fields(result.stdout, "unmounted") == before, "\(result.stdout) \(log)")
         let remounted = Self.fields(result.stdout, "remounted")
-        #expect(remounted["rows"] == 13 && remounted["shown"] == 13 && remounted["renditions"] == 52, "\(result.stdout)")
+        #expect(
+            remounted["rows"] == 13 && remounted["shown"] == 13 && remounted["renditions"] == 52, "\(result.stdout)")
         #expect((remounted["site"] ?? 0) > (before["site"] ?? 0), "\(result.stdout)")
         #expect(!result.stdout.contains("site-has-new=0"), "\(result.stdout)")
         #expect(log.contains("offline") && log.contains("is back"), "\(log)")

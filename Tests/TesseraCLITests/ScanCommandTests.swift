@@ -17,7 +17,8 @@ struct ScanCommandTests {
         for index in 0..<count {
             var exif = ExifBuilder()
             exif.dateTimeOriginal = .init(dateTime: String(format: "2022:03:%02d 12:00:00", 1 + index % 28))
-            let bytes = try SampleImage.jpeg(SampleImage.pixels(width: width, height: width * 3 / 4, seed: index), exif: exif)
+            let bytes = try SampleImage.jpeg(
+                SampleImage.pixels(width: width, height: width * 3 / 4, seed: index), exif: exif)
             try FileSystem.writeAtomically(bytes, to: FilePath(root).appending("album\(index % 3)/p\(index).jpg"))
         }
         return root
@@ -43,7 +44,7 @@ struct ScanCommandTests {
             let path = cache + "/" + relative
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             guard attributes?[.type] as? FileAttributeType == .typeRegular,
-                  !(relative as NSString).lastPathComponent.hasPrefix(FileSystem.temporaryPrefix)
+                !(relative as NSString).lastPathComponent.hasPrefix(FileSystem.temporaryPrefix)
             else { continue }
             found[path] = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
         }
@@ -62,8 +63,11 @@ struct ScanCommandTests {
             _ = scan.wait()
 
             // then status tells the killed scan from a running one,
-            if SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans WHERE state = 'running'") == 1 {
-                let status = try TesseraProcess.run(["status", "--socket", directory.appending("none.sock")] + Self.store(directory))
+            if SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM scans WHERE state = 'running'")
+                == 1
+            {
+                let status = try TesseraProcess.run(
+                    ["status", "--socket", directory.appending("none.sock")] + Self.store(directory))
                 #expect(status.stdout.contains("last scan    interrupted"), "\(status.stdout)")
             }
             // the index is sound and every thumbnail in the cache is a whole JPEG,
@@ -83,7 +87,8 @@ struct ScanCommandTests {
                 #expect(after[path] == inode, "\(path) was rendered again")
             }
             let list = try TesseraProcess.run(["list", "--json"] + Self.store(directory))
-            let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            let photos = try #require(
+                try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
             #expect(photos.count == 36)
             // Start the next round from nothing.
             try FileManager.default.removeItem(atPath: directory.appending("cache"))
@@ -100,7 +105,8 @@ struct ScanCommandTests {
         let scan = try TesseraProcess.run(["scan", root] + Self.store(directory))
         #expect(scan.status == 0)
         #expect(scan.stdout.contains("4 new"))
-        let list = try TesseraProcess.run(["list", "--json", "--album", "album1", "--limit", "5"] + Self.store(directory))
+        let list = try TesseraProcess.run(
+            ["list", "--json", "--album", "album1", "--limit", "5"] + Self.store(directory))
         let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(photos.count == 1)
         let photo = try #require(photos.first)
@@ -118,15 +124,20 @@ struct ScanCommandTests {
         let photos = directory.appending("photos")
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
         for file in ["formats/heic/IMG_2682.heic", "formats/webp/denali.webp", "formats/raw/canon_eos_6d.dng"] {
-            try FileManager.default.copyItem(atPath: Corpus.path(file), toPath: photos + "/" + (file as NSString).lastPathComponent)
+            try FileManager.default.copyItem(
+                atPath: Corpus.path(file), toPath: photos + "/" + (file as NSString).lastPathComponent)
         }
         #expect(try TesseraProcess.run(["scan", photos] + Self.store(directory)).status == 0)
         let list = try TesseraProcess.run(["list"] + Self.store(directory))
-        let formats = list.stdout.split(separator: "\n").map { line in line.split(separator: " ", omittingEmptySubsequences: true).dropLast().last.map(String.init) ?? "" }
+        let formats = list.stdout.split(separator: "\n").map { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropLast().last.map(String.init) ?? ""
+        }
         #expect(Set(formats) == ["heif", "webp", "raw"], "\(list.stdout)")
         let site = directory.appending("site")
         #expect(try TesseraProcess.run(["album", "build", "--out", site] + Self.store(directory)).status == 0)
-        let pages = FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        let pages =
+            FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
+            ?? []
         let html = try pages.map { try String(contentsOfFile: site + "/" + $0, encoding: .utf8) }.joined()
         #expect(html.contains("IMG_2682.heic (HEIF)") && html.contains("canon_eos_6d.dng (RAW)"))
     }
@@ -136,27 +147,33 @@ struct ScanCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try Self.library(in: directory, count: 4, width: 120)
-        try FileSystem.writeAtomically(Array(try Self.jpeg(width: 120, seed: 9).prefix(200)), to: FilePath(photos).appending("album0/broken.jpg"))
+        try FileSystem.writeAtomically(
+            Array(try Self.jpeg(width: 120, seed: 9).prefix(200)), to: FilePath(photos).appending("album0/broken.jpg"))
         let store = Self.store(directory)
         let first = try TesseraProcess.run(["scan", photos] + store)
         #expect(first.status == 0 && first.stdout.contains("5 files: 5 new, 1 could not be read\n"), "\(first.stdout)")
         // when nothing changes, the rescan still says the file cannot be read, and how to see why,
         let again = try TesseraProcess.run(["scan", photos] + store)
         #expect(again.stdout.contains("5 files: 5 unchanged\n"), "\(again.stdout)")
-        let hint = try #require(again.stdout.split(separator: "\n").first { $0.hasPrefix("1 file cannot be read; which and why: ") })
+        let hint = try #require(
+            again.stdout.split(separator: "\n").first { $0.hasPrefix("1 file cannot be read; which and why: ") })
         // in a command that works as printed (this binary, the same index),
         let words = hint.split(separator: ": ", maxSplits: 1)[1].split(separator: " ").map(String.init)
-        #expect(words.first == TesseraProcess.executable.path && Array(words.dropFirst()) == ["list", "--errors"] + store, "\(hint)")
+        #expect(
+            words.first == TesseraProcess.executable.path && Array(words.dropFirst()) == ["list", "--errors"] + store,
+            "\(hint)")
         let listed = try TesseraProcess.run(Array(words.dropFirst()))
         #expect(listed.status == 0 && listed.stdout.contains("broken.jpg"), "\(listed.stdout)")
         // --full reads every file again without calling it changed,
         let full = try TesseraProcess.run(["scan", "--full", photos] + store)
         #expect(full.stdout.contains("5 files: 5 read again as they were, 1 could not be read\n"), "\(full.stdout)")
         // and a file rewritten is changed.
-        try FileSystem.writeAtomically(try Self.jpeg(width: 120, seed: 20), to: FilePath(photos).appending("album1/p1.jpg"))
+        try FileSystem.writeAtomically(
+            try Self.jpeg(width: 120, seed: 20), to: FilePath(photos).appending("album1/p1.jpg"))
         let changed = try TesseraProcess.run(["scan", photos] + store)
         #expect(changed.stdout.contains("5 files: 1 changed, 4 unchanged\n"), "\(changed.stdout)")
-        let json = try JSONSerialization.jsonObject(with: Data(try TesseraProcess.run(["scan", "--json", photos] + store).stdout.utf8))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(try TesseraProcess.run(["scan", "--json", photos] + store).stdout.utf8))
         #expect((json as? [String: Any])?["failing"] as? Int == 1, "\(json)")
     }
 
@@ -218,7 +235,9 @@ struct ScanCommandTests {
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.stderr.contains("album1") && scan.stderr.contains("cannot list"))
         // The summary says a folder could not be listed, not that a file could not be read.
-        #expect(scan.stdout.contains(": 2 new, 1 could not be listed\n") && !scan.stdout.contains("cannot be read"), "\(scan.stdout)")
+        #expect(
+            scan.stdout.contains(": 2 new, 1 could not be listed\n") && !scan.stdout.contains("cannot be read"),
+            "\(scan.stdout)")
         let list = try TesseraProcess.run(["list", "--json"] + Self.store(directory))
         let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(photos.count == 2)

@@ -4,7 +4,9 @@ import TesseraTestSupport
 import Testing
 
 /// A scan under the faults of a real machine: a disk that goes away, reads that fail, kills,
-/// a full disk. The index stays complete and the cache holds exactly what rows refer to.
+/// a full disk.
+///
+/// The index stays complete and the cache holds exactly what rows refer to.
 struct ScanFaultTests {
     /// Sets every file's mtime under `root` forward, so the next scan reads them all again.
     static func touchAll(_ root: String, seconds: Int) {
@@ -23,8 +25,14 @@ struct ScanFaultTests {
         while let relative = walker?.nextObject() as? String {
             let path = cache + "/" + relative
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            if (relative as NSString).lastPathComponent.hasPrefix(".tmp-") { temporary += 1 } else { files.insert(path) }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
+            if (relative as NSString).lastPathComponent.hasPrefix(".tmp-") {
+                temporary += 1
+            } else {
+                files.insert(path)
+            }
         }
         return (files, temporary)
     }
@@ -41,9 +49,10 @@ struct ScanFaultTests {
         // when the photo folder is renamed away (as an unmount does) while the next scan is at work,
         let index = directory.appending("index.sqlite")
         let scan = try TesseraProcess.start(["scan", photos, "--workers", "1"] + store)
-        #expect(Deadline.wait(seconds: 60) {
-            (SQLite.integer(index, "SELECT count(*) FROM photos WHERE scan_id = 2") ?? 0) > 0
-        })
+        #expect(
+            Deadline.wait(seconds: 60) {
+                (SQLite.integer(index, "SELECT count(*) FROM photos WHERE scan_id = 2") ?? 0) > 0
+            })
         let wasRunning = scan.isRunning
         #expect(rename(photos, photos + "-away") == 0)
         let result = scan.wait()
@@ -100,7 +109,8 @@ struct ScanFaultTests {
                 if number % 16 == round {
                     try? FileManager.default.removeItem(atPath: path)
                 } else if FileManager.default.fileExists(atPath: path) {
-                    try Data(try ScanCommandTests.jpeg(width: 640, seed: 1000 + round * 100 + number)).write(to: URL(fileURLWithPath: path))
+                    try Data(try ScanCommandTests.jpeg(width: 640, seed: 1000 + round * 100 + number)).write(
+                        to: URL(fileURLWithPath: path))
                 }
             }
         }
@@ -136,7 +146,8 @@ struct ScanFaultTests {
             """
         let result = try TesseraProcess.inMountNamespace(script, [cache, photos, directory.appending("index.sqlite")])
         let (stdout, stderr) = (result.stdout, result.stderr)
-        try #require(result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(stderr)")
+        try #require(
+            result.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(stderr)")
         // then the scan stops with a one-line reason, records it, leaves nothing partial, and the index is sound.
         #expect(result.status == 1, "\(stdout) \(stderr)")
         #expect(stderr.contains("No space left on device"), "\(stderr)")

@@ -25,7 +25,9 @@ final class NotifyListener: @unchecked Sendable {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         Thread.detachNewThread { [weak self] in
@@ -76,7 +78,8 @@ final class DaemonProcess {
         let config = directory.appending("config.yaml")
         try Data("watch: \(watch)\n\(extra)".utf8).write(to: URL(fileURLWithPath: config))
         process.executableURL = TesseraProcess.executable
-        process.arguments = ["serve", photos, "--config", config, "--socket", directory.appending("run/control.sock")]
+        process.arguments =
+            ["serve", photos, "--config", config, "--socket", directory.appending("run/control.sock")]
             + self.store
         var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         environment["NOTIFY_SOCKET"] = notify.path
@@ -95,12 +98,15 @@ final class DaemonProcess {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         return descriptor
     }
 
     /// Sends raw bytes as one client and returns the first answer (empty when `closeEarly`).
+    ///
     /// Sends `bytes` and returns the first answer; "" when none comes within `timeout` seconds.
     static func raw(_ bytes: [UInt8], to path: String, closeEarly: Bool = false, timeout: Int = 30) -> String {
         let descriptor = connect(path)
@@ -156,10 +162,12 @@ struct ServeCommandTests {
 
         // Add, modify and delete photos; a waited rescan brings the index up to date.
         let added = FilePath(photos).appending("album0/new.jpg")
-        try FileSystem.writeAtomically(SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200, seed: 99)), to: added)
+        try FileSystem.writeAtomically(
+            SampleImage.jpeg(SampleImage.pixels(width: 300, height: 200, seed: 99)), to: added)
         try FileManager.default.removeItem(atPath: photos + "/album1/p1.jpg")
         let modified = photos + "/album2/p2.jpg"
-        try Data(try SampleImage.jpeg(SampleImage.pixels(width: 500, height: 300, seed: 5))).write(to: URL(fileURLWithPath: modified))
+        try Data(try SampleImage.jpeg(SampleImage.pixels(width: 500, height: 300, seed: 5))).write(
+            to: URL(fileURLWithPath: modified))
         let rescan = try daemon.tessera(["rescan", "--wait", "--json"])
         #expect(rescan.status == 0, "\(rescan.stderr)")
         let list = try TesseraProcess.run(["list", "--json"] + daemon.store)
@@ -259,7 +267,10 @@ struct ServeCommandTests {
         #expect(raw(Array(#"{"command":"format-disk"}"#.utf8) + [10]).contains("unknown command"))
         #expect(raw([UInt8](repeating: 0x41, count: 10_000)).contains("too long"))
         var random = SystemRandomNumberGenerator()
-        for _ in 0..<20 { _ = raw((0..<Int.random(in: 1...600)).map { _ in UInt8.random(in: 0...255, using: &random) }, closeEarly: true) }
+        for _ in 0..<20 {
+            _ = raw(
+                (0..<Int.random(in: 1...600)).map { _ in UInt8.random(in: 0...255, using: &random) }, closeEarly: true)
+        }
         // A slow client that never finishes its line does not block others.
         let slow = DaemonProcess.connect(daemon.socket)
         defer { close(slow) }
@@ -283,7 +294,8 @@ struct ServeCommandTests {
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 3 })
         // A second photo in the folder that appeared is seen through the folder's own watch.
         try FileSystem.writeAtomically(
-            SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80, seed: 3)), to: FilePath(photos).appending("brand new/second.jpg"))
+            SampleImage.jpeg(SampleImage.pixels(width: 120, height: 80, seed: 3)),
+            to: FilePath(photos).appending("brand new/second.jpg"))
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["photos"] as? Int == 4 })
     }
 
@@ -351,26 +363,34 @@ struct ServeCommandTests {
                 // (a second, shorter scan: 12 new photos)
                 for number in 0..<12 {
                     try FileSystem.writeAtomically(
-                        try ScanCommandTests.jpeg(width: 1600, seed: 100 + number), to: FilePath(photos).appending("more/\(number).jpg"))
+                        try ScanCommandTests.jpeg(width: 1600, seed: 100 + number),
+                        to: FilePath(photos).appending("more/\(number).jpg"))
                 }
                 kill(daemon.process.processIdentifier, SIGHUP)
             }
             // when the daemon says it is idle,
-            #expect(Deadline.wait(seconds: 120) {
-                guard let status = try? daemon.status() else { return false }
-                return status["state"] as? String == "idle" && status["scansFinished"] as? Int == round
-            })
+            #expect(
+                Deadline.wait(seconds: 120) {
+                    guard let status = try? daemon.status() else { return false }
+                    return status["state"] as? String == "idle" && status["scansFinished"] as? Int == round
+                })
             // then STATUS= says so with the last scan's line, and still does two progress periods later
             // (systemd shows the last STATUS= it got: a late "Scanning: N/N" would stick).
-            let statusLines = { daemon.notify.messages.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("STATUS=") } }
+            let statusLines = {
+                daemon.notify.messages.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("STATUS=") }
+            }
             _ = daemon.notify.receive(for: 5) { _ in statusLines().last?.hasPrefix("STATUS=Idle") == true }
             _ = Deadline.wait(seconds: 4.5) { statusLines().last?.hasPrefix("STATUS=Idle") != true }
             let lines = statusLines()
             let last = try daemon.status()["lastScan"] as? [String: Any]
             #expect(lines.last?.hasPrefix("STATUS=Idle; last scan finished") == true, "\(lines.suffix(3))")
-            #expect(lines.last?.contains("\(last?["counts"].flatMap { ($0 as? [String: Any])?["found"] } ?? -1) files") == true)
+            #expect(
+                lines.last?.contains("\(last?["counts"].flatMap { ($0 as? [String: Any])?["found"] } ?? -1) files")
+                    == true)
             if round == 1 {
-                try #require(lines.contains { $0.hasPrefix("STATUS=Scanning: ") }, "the scan ended before a progress line: too short to test")
+                try #require(
+                    lines.contains { $0.hasPrefix("STATUS=Scanning: ") },
+                    "the scan ended before a progress line: too short to test")
             }
         }
     }
@@ -391,7 +411,9 @@ struct ServeCommandTests {
             let message = other.stderr
             // then it is refused with a reason, and nothing claims that no daemon runs.
             #expect(other.status == 1, "\(command): \(message)")
-            #expect(message.contains("cannot use the daemon's control socket") && message.contains("Permission denied"), "\(message)")
+            #expect(
+                message.contains("cannot use the daemon's control socket") && message.contains("Permission denied"),
+                "\(message)")
             #expect(message.contains("members of group 'root'") && !message.contains("no tessera daemon"), "\(message)")
         }
     }

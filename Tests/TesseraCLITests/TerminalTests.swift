@@ -18,7 +18,9 @@ struct TerminalTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Starts a detached tmux session. Through posix_spawn: a tmux server started by
+    /// Starts a detached tmux session.
+    ///
+    /// Through posix_spawn: a tmux server started by
     /// Foundation's Process does not outlive its first client here.
     static func newSession(_ name: String, columns: Int, command: String) -> Int32 {
         let arguments = ["/usr/bin/tmux", "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "20", command]
@@ -38,7 +40,8 @@ struct TerminalTests {
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
         let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        let command = ([TesseraProcess.executable.path, "scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
+        let command =
+            ([TesseraProcess.executable.path, "scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
             .map { "'\($0)'" }.joined(separator: " ") + "; echo SCAN-ENDED; sleep 60"
         #expect(Self.newSession(session, columns: 60, command: command) == 0)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
@@ -76,11 +79,13 @@ struct TerminalTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
-        let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n")
+        let daemon = try DaemonProcess(
+            photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n")
         defer { _ = daemon.terminate() }
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["state"] as? String == "idle" })
         let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        let command = [TesseraProcess.executable.path, "rescan", "--wait", "--socket", daemon.socket].map { "'\($0)'" }
+        let command =
+            [TesseraProcess.executable.path, "rescan", "--wait", "--socket", daemon.socket].map { "'\($0)'" }
             .joined(separator: " ") + "; echo RESCAN-ENDED $?; sleep 60"
         #expect(Self.newSession(session, columns: 100, command: command) == 0)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
@@ -103,7 +108,8 @@ struct TerminalTests {
                 }
             }
             if let progress = (try? daemon.status())?["progress"] as? [String: Any],
-               let done = progress["done"] as? Int, let expected = progress["expected"] as? Int {
+                let done = progress["done"] as? Int, let expected = progress["expected"] as? Int
+            {
                 samples += 1
                 #expect(done <= expected, "\(progress)")
             }

@@ -32,8 +32,12 @@ struct ThumbCommandTests {
         #expect(bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)))
         // --out-dir with --format names and writes each file in that format,
         let out = directory.appending("out")
-        #expect(try TesseraProcess.run(["thumb", input, "--size", "64", "--fit", "128", "--out-dir", out, "--format", "webp"]).status == 0)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out)) == ["photo-64.webp", "photo-fit-128.webp"])
+        #expect(
+            try TesseraProcess.run([
+                "thumb", input, "--size", "64", "--fit", "128", "--out-dir", out, "--format", "webp",
+            ]).status == 0)
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: out)) == ["photo-64.webp", "photo-fit-128.webp"])
         // and an extension that names no format Tessera writes is refused.
         let refused = try TesseraProcess.run(["thumb", input, "-o", directory.appending("thumb.gif")])
         #expect(refused.status != 0 && refused.stderr.contains(".webp"))
@@ -45,13 +49,15 @@ struct ThumbCommandTests {
         var inputs: [String] = []
         for index in 0..<6 {
             let path = directory.appending("photo\(index).jpg")
-            try Data(SampleImage.jpeg(SampleImage.pixels(width: 120, height: 90, seed: index))).write(to: URL(fileURLWithPath: path))
+            try Data(SampleImage.jpeg(SampleImage.pixels(width: 120, height: 90, seed: index))).write(
+                to: URL(fileURLWithPath: path))
             inputs.append(path)
         }
         let broken = directory.appending("broken.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).write(to: URL(fileURLWithPath: broken))
         let outDir = directory.appending("thumbs")
-        let result = try TesseraProcess.run(["thumb"] + inputs + [broken, "--size", "64", "--out-dir", outDir, "--workers", "3"])
+        let result = try TesseraProcess.run(
+            ["thumb"] + inputs + [broken, "--size", "64", "--out-dir", outDir, "--workers", "3"])
         #expect(result.status == 1)
         let errorLines = result.stderr.split(separator: "\n")
         #expect(errorLines.count == 1)

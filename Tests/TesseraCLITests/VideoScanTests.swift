@@ -15,7 +15,8 @@ struct VideoScanTests {
         defer { directory.remove() }
         let root = directory.appending("photos")
         try FileSystem.createDirectories(FilePath(root))
-        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 1), to: FilePath(root).appending("still.jpg"))
+        try FileSystem.writeAtomically(
+            try ScanCommandTests.jpeg(width: 64, seed: 1), to: FilePath(root).appending("still.jpg"))
         // A phone video under a name that says nothing: its bytes decide.
         _ = try VideoFixture.clip(in: directory, name: "clip.mov", clockwise: 90)
         try FileManager.default.moveItem(atPath: directory.appending("clip.mov"), toPath: root + "/IMG_0001.dat")
@@ -45,7 +46,9 @@ struct VideoScanTests {
         let again = try TesseraProcess.run(["scan", root, "--json"] + ScanCommandTests.store(directory))
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         let counts = try #require(summary["counts"] as? [String: Any])
-        #expect(counts["unchanged"] as? Int == 2 && counts["changed"] as? Int == 0 && counts["rerendered"] as? Int == 0, "\(counts)")
+        #expect(
+            counts["unchanged"] as? Int == 2 && counts["changed"] as? Int == 0 && counts["rerendered"] as? Int == 0,
+            "\(counts)")
     }
 
     @Test func aVideoOver2GiBIsIndexedAndAPhotoThatLargeIsRefused() throws {
@@ -56,7 +59,8 @@ struct VideoScanTests {
         try FileSystem.createDirectories(FilePath(root))
         let video = try VideoFixture.clip(in: directory, name: "long.mp4")
         try FileManager.default.moveItem(atPath: video, toPath: root + "/long.mp4")
-        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 1), to: FilePath(root).appending("huge.jpg"))
+        try FileSystem.writeAtomically(
+            try ScanCommandTests.jpeg(width: 64, seed: 1), to: FilePath(root).appending("huge.jpg"))
         for name in ["long.mp4", "huge.jpg"] {
             #expect(truncate(root + "/" + name, (2 << 30) + (100 << 20)) == 0)
         }
@@ -68,8 +72,14 @@ struct VideoScanTests {
         let rows = SQLite.query(index, "SELECT path_text, status, error FROM photos ORDER BY path_text") ?? []
         #expect(rows.count == 2, "\(rows)")
         #expect(rows.first { $0[0].hasSuffix("long.mp4") }?[1] == "ok", "\(rows)")
-        #expect(rows.first { $0[0].hasSuffix("huge.jpg") }?[2].contains("larger than any photo Tessera reads") == true, "\(rows)")
-        #expect(SQLite.integer(index, "SELECT count(*) FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%long.mp4'") == 4)
+        #expect(
+            rows.first { $0[0].hasSuffix("huge.jpg") }?[2].contains("larger than any photo Tessera reads") == true,
+            "\(rows)")
+        #expect(
+            SQLite.integer(
+                index,
+                "SELECT count(*) FROM renditions r JOIN photos p ON p.id = r.photo_id WHERE p.path_text LIKE '%long.mp4'"
+            ) == 4)
     }
 
     /// A Live Photo's still and video are one item: paired by Apple's identifier (the still's
@@ -84,19 +94,33 @@ struct VideoScanTests {
         // An iPhone still (its maker note names E905E6C6-…) and a video of another name with that identifier.
         try FileManager.default.copyItem(atPath: Corpus.path("media/live/train.jpg"), toPath: root + "/IMG_0100.JPG")
         let identifier = "E905E6C6-C747-4805-942F-9904A0281F02"
-        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48:d=2:r=10", "-c:v", "libx264",
-                              "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
-                              root + "/motion-of-100.mov"])
+        try VideoFixture.run([
+            "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48:d=2:r=10", "-c:v", "libx264",
+            "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=\(identifier)",
+            root + "/motion-of-100.mov",
+        ])
         // Without identifiers: a still and a 2 s video of the same name pair; a 6 s one does not.
-        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 2), to: FilePath(root).appending("IMG_0200.JPG"))
-        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x48:d=2:r=10", "-c:v", "libx264", root + "/IMG_0200.MOV"])
-        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 3), to: FilePath(root).appending("IMG_0300.JPG"))
-        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=green:s=64x48:d=6:r=10", "-c:v", "libx264", root + "/IMG_0300.MOV"])
+        try FileSystem.writeAtomically(
+            try ScanCommandTests.jpeg(width: 64, seed: 2), to: FilePath(root).appending("IMG_0200.JPG"))
+        try VideoFixture.run([
+            "-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x48:d=2:r=10", "-c:v", "libx264",
+            root + "/IMG_0200.MOV",
+        ])
+        try FileSystem.writeAtomically(
+            try ScanCommandTests.jpeg(width: 64, seed: 3), to: FilePath(root).appending("IMG_0300.JPG"))
+        try VideoFixture.run([
+            "-v", "error", "-f", "lavfi", "-i", "color=c=green:s=64x48:d=6:r=10", "-c:v", "libx264",
+            root + "/IMG_0300.MOV",
+        ])
 
         func items() throws -> [String: [String: Any]] {
             let listed = try TesseraProcess.run(["list", "--json"] + ScanCommandTests.store(directory))
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-            return Dictionary(uniqueKeysWithValues: rows.map { (URL(fileURLWithPath: $0["path"] as? String ?? "").lastPathComponent, $0) })
+            let rows = try #require(
+                try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            return Dictionary(
+                uniqueKeysWithValues: rows.map {
+                    (URL(fileURLWithPath: $0["path"] as? String ?? "").lastPathComponent, $0)
+                })
         }
         #expect(try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory)).status == 0)
         let first = try items()
@@ -109,8 +133,12 @@ struct VideoScanTests {
         let store = ScanCommandTests.store(directory) + ["--socket", directory.appending("none.sock")]
         let status = try TesseraProcess.run(["status", "--json"] + store)
         let totals = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
-        #expect([totals["photos"], totals["videos"], totals["livePhotos"], totals["motionPhotos"]].map { $0 as? Int } == [3, 1, 2, 0])
-        #expect(try TesseraProcess.run(["status"] + store).stdout.contains("3 photos (2 Live Photos), 1 video in 1 album;"))
+        #expect(
+            [totals["photos"], totals["videos"], totals["livePhotos"], totals["motionPhotos"]].map { $0 as? Int } == [
+                3, 1, 2, 0,
+            ])
+        #expect(
+            try TesseraProcess.run(["status"] + store).stdout.contains("3 photos (2 Live Photos), 1 video in 1 album;"))
 
         // The still deleted: its video is an item of its own again.
         try FileManager.default.removeItem(atPath: root + "/IMG_0100.JPG")
@@ -136,20 +164,25 @@ struct VideoScanTests {
 
         // A clip written elsewhere and moved in, as a phone sync does.
         _ = try VideoFixture.clip(in: directory, name: "IMG_0200.MOV", extra: ["-t", "2"])
-        try FileManager.default.moveItem(atPath: directory.appending("IMG_0200.MOV"), toPath: photos + "/album0/IMG_0200.MOV")
+        try FileManager.default.moveItem(
+            atPath: directory.appending("IMG_0200.MOV"), toPath: photos + "/album0/IMG_0200.MOV")
         #expect(Deadline.wait(seconds: 20) { counts() == [1, 1, 0] }, "\(counts())")
         // Its still arrives: one Live Photo, no separate video.
-        try FileSystem.writeAtomically(try ScanCommandTests.jpeg(width: 64, seed: 5), to: FilePath(photos).appending("album0/IMG_0200.JPG"))
+        try FileSystem.writeAtomically(
+            try ScanCommandTests.jpeg(width: 64, seed: 5), to: FilePath(photos).appending("album0/IMG_0200.JPG"))
         #expect(Deadline.wait(seconds: 20) { counts() == [2, 0, 1] }, "\(counts())")
         // The still goes: the video is an item again.
         try FileManager.default.removeItem(atPath: photos + "/album0/IMG_0200.JPG")
         #expect(Deadline.wait(seconds: 20) { counts() == [1, 1, 0] }, "\(counts())")
         // Moved to another folder: the same row follows it, its renditions kept.
         let index = FilePath(directory.appending("index.sqlite"))
-        func video() -> PhotoRecord? { try? PhotoIndex(path: index, readOnly: true).photos(.init()).first { $0.video != nil } }
+        func video() -> PhotoRecord? {
+            try? PhotoIndex(path: index, readOnly: true).photos(.init()).first { $0.video != nil }
+        }
         let before = try #require(video())
         try FileSystem.createDirectories(FilePath(photos).appending("clips"))
-        try FileManager.default.moveItem(atPath: photos + "/album0/IMG_0200.MOV", toPath: photos + "/clips/IMG_0200.MOV")
+        try FileManager.default.moveItem(
+            atPath: photos + "/album0/IMG_0200.MOV", toPath: photos + "/clips/IMG_0200.MOV")
         #expect(Deadline.wait(seconds: 20) { video()?.path.string.hasSuffix("/clips/IMG_0200.MOV") == true })
         let after = try #require(video())
         #expect(after.id == before.id && after.renditions.map(\.path) == before.renditions.map(\.path))

@@ -30,9 +30,10 @@ struct WriterLockTests {
         defer { _ = first.wait() }
         // Once the first scan holds the index (its note says so),
         let note = directory.appending("index.sqlite.lock")
-        #expect(Deadline.wait(seconds: 20) {
-            (try? String(contentsOfFile: note, encoding: .utf8))?.contains("pid=\(first.pid)") == true
-        })
+        #expect(
+            Deadline.wait(seconds: 20) {
+                (try? String(contentsOfFile: note, encoding: .utf8))?.contains("pid=\(first.pid)") == true
+            })
         // a second one refuses at once, naming it, with the "try again later" status.
         let second = try TesseraProcess.run(["scan", photos, "--no-wait"] + ScanCommandTests.store(directory))
         #expect(second.status == 75, "the library may be too small to catch the first scan at work: \(second.stdout)")
@@ -55,7 +56,8 @@ struct WriterLockTests {
         let scan = try TesseraProcess.run(["scan", photos] + daemon.store)
         // then the daemon does the scan, the command shows its outcome, and every row is there.
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.stderr.contains("served by tessera serve (pid \(daemon.process.processIdentifier)"), "\(scan.stderr)")
+        #expect(
+            scan.stderr.contains("served by tessera serve (pid \(daemon.process.processIdentifier)"), "\(scan.stderr)")
         #expect(scan.stdout.contains("Scan finished") && scan.stdout.contains("5 new"), "\(scan.stdout)")
         #expect((try daemon.status())["scansFinished"] as? Int == 2)
         #expect(SQLite.integer(directory.appending("index.sqlite"), "SELECT count(*) FROM photos") == 35)
@@ -67,7 +69,9 @@ struct WriterLockTests {
         #expect(outside.stderr.contains("outside"), "\(outside.stderr)")
         // So is a folder inside its roots that is not there, as a scan without a daemon says.
         let absent = try TesseraProcess.run(["scan", photos + "/no-such-folder"] + daemon.store)
-        #expect(absent.status == 1 && absent.stderr.contains("no-such-folder: cannot open the photo folder"), "\(absent.stderr)")
+        #expect(
+            absent.status == 1 && absent.stderr.contains("no-such-folder: cannot open the photo folder"),
+            "\(absent.stderr)")
         #expect((try daemon.status())["scansFinished"] as? Int == 2)
     }
 
@@ -80,7 +84,10 @@ struct WriterLockTests {
         let writer = Thread {
             for number in 0..<runs {
                 let file = photos + "/album0/p0.jpg"
-                var times = [timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0)]
+                var times = [
+                    timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0),
+                    timespec(tv_sec: 1_600_000_000 + number, tv_nsec: 0),
+                ]
                 utimensat(AT_FDCWD, file, &times, 0)
                 _ = try? TesseraProcess.run(command)
             }

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 import SystemPackage
-
-@testable import TesseraConfiguration
 import TesseraImage
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraConfiguration
 
 struct ConfigurationTests {
     @Test func theDocumentedConfigurationIsTheDefault() throws {
@@ -28,7 +28,8 @@ struct ConfigurationTests {
                 return try Configuration.load(explicit: file, environment: ["HOME": directory.path])
             }
         }
-        #expect(try load("thumbnails:\n  square: [128]\n  fit: [1600]\n").get().renditions == [.fit(1600), .square(128)])
+        #expect(
+            try load("thumbnails:\n  square: [128]\n  fit: [1600]\n").get().renditions == [.fit(1600), .square(128)])
         // An empty list turns a kind off; the older name of the squares still works.
         #expect(try load("thumbnails:\n  sizes: [200]\n  fit: []\n").get().renditions == [.square(200)])
         for (yaml, expected) in [
@@ -51,7 +52,10 @@ struct ConfigurationTests {
         defer { directory.remove() }
         let file = directory.appending("config.yaml")
         for (yaml, expected) in [
-            ("roots: [/photos]\nthumbnail:\n  square: [128]\n", ":2:1: key 'thumbnail': unknown key; did you mean 'thumbnails'?"),
+            (
+                "roots: [/photos]\nthumbnail:\n  square: [128]\n",
+                ":2:1: key 'thumbnail': unknown key; did you mean 'thumbnails'?"
+            ),
             ("thumbnails:\n  sqare: [128]\n", ":2:3: key 'thumbnails.sqare': unknown key; did you mean 'square'?"),
             ("thumbnails:\n  quality: 300\n", ":2:12: key 'thumbnails.quality': must be between 1 and 100"),
             ("workers: many\n", ":1:10: key 'workers': must be a whole number, not \"many\""),
@@ -63,7 +67,8 @@ struct ConfigurationTests {
                 _ = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
                 Issue.record("accepted: \(yaml)")
             } catch {
-                #expect(error.description.hasSuffix(file + expected) || error.description == file + expected, "\(error)")
+                #expect(
+                    error.description.hasSuffix(file + expected) || error.description == file + expected, "\(error)")
             }
         }
     }
@@ -83,7 +88,9 @@ struct ConfigurationTests {
         // A folder, a FIFO (read without blocking), bytes that are not UTF-8, a key given twice.
         #expect(error(loading: directory.path) == directory.path + ": is a directory, not a configuration file")
         #expect(mkfifo(directory.appending("fifo.yaml"), 0o644) == 0)
-        #expect(error(loading: directory.appending("fifo.yaml")).hasSuffix("fifo.yaml: is a FIFO, not a configuration file"))
+        #expect(
+            error(loading: directory.appending("fifo.yaml")).hasSuffix("fifo.yaml: is a FIFO, not a configuration file")
+        )
         try Data([UInt8]("workers: 2\nroots: [caf".utf8) + [0xE9, 0x5D, 0x0A]).write(to: URL(fileURLWithPath: file))
         #expect(error(loading: file) == file + ":2:12: is not UTF-8 text (byte 0xe9)")
         try Data("workers: 2\nthumbnails:\n  fit: [512]\n  fit: [640]\n".utf8).write(to: URL(fileURLWithPath: file))

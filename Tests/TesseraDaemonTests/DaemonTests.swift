@@ -1,13 +1,14 @@
 import ServiceLifecycleTestKit
 import SystemPackage
 import TesseraConfiguration
-@testable import TesseraDaemon
 import TesseraIndex
 import TesseraSamples
 import TesseraScan
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraDaemon
 
 /// The daemon run in this process: its services, its control protocol and its timing, with
 /// graceful shutdown triggered by the test instead of a signal.
@@ -20,11 +21,14 @@ import Testing
             // The scan at start indexes the sample library.
             #expect(await eventually { fixture.daemon.coordinator.snapshot.finished == 1 })
             let status = try #require(try await fixture.status())
-            #expect(status.state == .idle && status.totals.photos > 0 && status.scansFinished == 1 && status.version == "test")
+            #expect(
+                status.state == .idle && status.totals.photos > 0 && status.scansFinished == 1
+                    && status.version == "test")
 
             // A rescan that waits hears which scan answers it and how that scan ended.
             let added = fixture.photos.appending("added.jpg")
-            try FileSystem.writeAtomically(try SampleImage.jpeg(SampleImage.pixels(width: 80, height: 60, seed: 3)), to: added)
+            try FileSystem.writeAtomically(
+                try SampleImage.jpeg(SampleImage.pixels(width: 80, height: 60, seed: 3)), to: added)
             let outcome = try await fixture.request(ControlRequest(command: .rescan, wait: true))
             #expect(outcome.accepted == 2 && outcome.finished?.counts.new == 1 && outcome.finished?.state == .finished)
 
@@ -49,7 +53,8 @@ import Testing
             async let running: Void = fixture.daemon.run()
             #expect(await eventually { (try? FileSystem.status(of: fixture.socket))?.type == .socket })
             for (line, answer) in [
-                ("not json\n", "malformed request"), (#"{"command":"explode"}"# + "\n", #"unknown command \"explode\""#),
+                ("not json\n", "malformed request"),
+                (#"{"command":"explode"}"# + "\n", #"unknown command \"explode\""#),
                 (#"{"command":"rescan","roots":["%%%"]}"# + "\n", "roots must be base64"),
             ] {
                 let socket = fixture.socket
@@ -78,7 +83,9 @@ import Testing
             shutdown.triggerGracefulShutdown()
             try await running
         }
-        let finished = fixture.log.recorded.filter { $0.message == "Service finished" }.compactMap { $0.metadata["sl-service"] }
+        let finished = fixture.log.recorded.filter { $0.message == "Service finished" }.compactMap {
+            $0.metadata["sl-service"]
+        }
         #expect(finished == ["scan", "control", "reload", "return", "timer"])
     }
 
@@ -119,7 +126,8 @@ import Testing
             clock.advance(by: .milliseconds(400))
             elapsed += .milliseconds(400)
             coordinator.trigger(full: false)
-            #expect(coordinator.settleDelay() == min(ScanCoordinator.quietPeriod, ScanCoordinator.settleLimit - elapsed))
+            #expect(
+                coordinator.settleDelay() == min(ScanCoordinator.quietPeriod, ScanCoordinator.settleLimit - elapsed))
         }
         clock.advance(by: ScanCoordinator.settleLimit - elapsed)
         coordinator.trigger(full: false)

@@ -1,6 +1,7 @@
-@testable import TesseraImage
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Averaging tile by tile gives exactly the block means of the whole image, whatever the tiles,
 /// the factor and the padding past the image's edge.
@@ -19,7 +20,8 @@ struct AreaReducerTests {
         let columns = (width + tile.w - 1) / tile.w, rows = (height + tile.h - 1) / tile.h
         for keepsSamples in [false, true] {
             var reducer = AreaReducer(
-                width: width, height: height, channels: channels, factor: factor, maximum: maximum, keepsSamples: keepsSamples,
+                width: width, height: height, channels: channels, factor: factor, maximum: maximum,
+                keepsSamples: keepsSamples,
                 tileHeight: tile.h, columns: columns)
             for row in 0..<rows {
                 for column in 0..<columns {
@@ -36,7 +38,8 @@ struct AreaReducerTests {
                     }
                     bytes.withUnsafeBytes {
                         reducer.add(
-                            $0.baseAddress!, stride: tile.w * channels * 2, sampleBytes: 2, x: column * tile.w, y: row * tile.h,
+                            $0.baseAddress!, stride: tile.w * channels * 2, sampleBytes: 2, x: column * tile.w,
+                            y: row * tile.h,
                             tileWidth: tile.w, tileHeight: tile.h)
                     }
                 }

@@ -1,11 +1,12 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Renditions from embedded previews and from the DC scans of progressive JPEGs.
 struct EmbeddedPreviewTests {
@@ -19,7 +20,9 @@ struct EmbeddedPreviewTests {
     static let red: [UInt8] = [220, 20, 20], blue: [UInt8] = [20, 20, 220], green: [UInt8] = [20, 200, 20]
 
     /// A 1600×1200 photo (gradient) with a green 640×480 preview of the given MPF type.
-    static func photo(previewType: UInt32 = 0x010001, preview: PixelBuffer? = nil, orientation: Int? = nil) throws -> [UInt8] {
+    static func photo(
+        previewType: UInt32 = 0x010001, preview: PixelBuffer? = nil, orientation: Int? = nil
+    ) throws -> [UInt8] {
         var exif: ExifBuilder?
         if let orientation {
             exif = ExifBuilder()
@@ -46,7 +49,9 @@ struct EmbeddedPreviewTests {
 
     static func mean(_ image: PixelBuffer, rows: Range<Int>) -> [Double] {
         var sums = [0.0, 0.0, 0.0]
-        for y in rows { for x in 0..<image.width { for (c, v) in image[x, y].prefix(3).enumerated() { sums[c] += Double(v) } } }
+        for y in rows {
+            for x in 0..<image.width { for (c, v) in image[x, y].prefix(3).enumerated() { sums[c] += Double(v) } }
+        }
         return sums.map { $0 / Double(rows.count * image.width) }
     }
 
@@ -69,7 +74,8 @@ struct EmbeddedPreviewTests {
         let (tooSmall, pixels) = try Self.render(try Self.photo(), [.square(512)])
         #expect(tooSmall.renditions.allSatisfy { $0.source == .decoded } && !Self.isGreen(pixels))
         // Another aspect ratio (16:9 with the photo at 4:3): bars or an old crop.
-        let (wide, _) = try Self.render(try Self.photo(preview: Self.halves(640, 360, Self.green, Self.green)), [.square(256)])
+        let (wide, _) = try Self.render(
+            try Self.photo(preview: Self.halves(640, 360, Self.green, Self.green)), [.square(256)])
         #expect(wide.renditions.allSatisfy { $0.source == .decoded })
         // A gain map (Ultra HDR and Apple write them as type 0) or a stereo frame is no preview.
         for type: UInt32 in [0, 0x020002] {
@@ -134,8 +140,9 @@ struct EmbeddedPreviewTests {
                 return header.previews
             }
         }
-        #expect(try previews("formats/icc/Canon PowerShot A560.jpg").map { [$0.kind.rawValue, "\($0.length)"] }
-            == [["exif-thumbnail", "5331"]])
+        #expect(
+            try previews("formats/icc/Canon PowerShot A560.jpg").map { [$0.kind.rawValue, "\($0.length)"] }
+                == [["exif-thumbnail", "5331"]])
         // Ultra HDR: the EXIF thumbnail, not the MPF gain map.
         #expect(try previews("formats/mpf/Ultra_HDR_Samples_Originals_01.jpg").map(\.kind) == [.exifThumbnail])
         #expect(try previews("formats/mpf/apple_gainmap_new.jpg").isEmpty)

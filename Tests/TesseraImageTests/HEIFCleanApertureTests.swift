@@ -1,18 +1,26 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSamples
 import TesseraTestSupport
 import Testing
 
-private let heifEnc = ["/usr/bin/heif-enc", "/usr/local/bin/heif-enc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-private let heifDec = ["/usr/bin/heif-dec", "/usr/local/bin/heif-dec"].first { FileManager.default.isExecutableFile(atPath: $0) }
+@testable import TesseraImage
+
+private let heifEnc = ["/usr/bin/heif-enc", "/usr/local/bin/heif-enc"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
+private let heifDec = ["/usr/bin/heif-dec", "/usr/local/bin/heif-dec"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
 
 /// A HEIF's clean aperture (`clap`) crops the stored image before its rotation: made here with
 /// heif-enc, which writes `clap` for an odd-sized image and `irot` for an EXIF orientation, and
 /// whose crop is then widened into a real one by rewriting the box's fractions in place.
-@Suite(.enabled(if: heifEnc != nil && heifDec != nil, "heif-enc and heif-dec (libheif-examples, libheif-plugin-x265) are not installed"))
+@Suite(
+    .enabled(
+        if: heifEnc != nil && heifDec != nil,
+        "heif-enc and heif-dec (libheif-examples, libheif-plugin-x265) are not installed"))
 struct HEIFCleanApertureTests {
 
     /// A 401×301 photo turned by orientation 6, cropped to 200×120 around a point right of and
@@ -26,14 +34,17 @@ struct HEIFCleanApertureTests {
         try Data(SampleImage.jpeg(SampleImage.pixels(width: 401, height: 301, seed: 3), exif: exif, quality: 95))
             .write(to: URL(fileURLWithPath: jpeg))
         let heic = directory.appending("photo.heic")
-        let process = try Process.run(URL(fileURLWithPath: try #require(heifEnc)), arguments: ["-q", "95", "-o", heic, jpeg])
+        let process = try Process.run(
+            URL(fileURLWithPath: try #require(heifEnc)), arguments: ["-q", "95", "-o", heic, jpeg])
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: heic)))
         let clap = try #require((0..<bytes.count - 40).first { Array(bytes[$0..<$0 + 4]) == Array("clap".utf8) })
         // Width, height, horizontal and vertical offset of the centre, each numerator/denominator.
         for (index, value) in fractions.enumerated() {
-            withUnsafeBytes(of: value.bigEndian) { bytes.replaceSubrange(clap + 4 + index * 4..<clap + 8 + index * 4, with: $0) }
+            withUnsafeBytes(of: value.bigEndian) {
+                bytes.replaceSubrange(clap + 4 + index * 4..<clap + 8 + index * 4, with: $0)
+            }
         }
         try Data(bytes).write(to: URL(fileURLWithPath: heic))
         return FilePath(heic)
@@ -52,16 +63,21 @@ struct HEIFCleanApertureTests {
         var uncropped = metadata
         uncropped.heif?.cleanAperture = nil
         let settings = RenderSettings(renditions: [.square(256)], options: RenderOptions())
-        #expect(settings.cacheKey(contentHash: "h", metadata: metadata) != settings.cacheKey(contentHash: "h", metadata: uncropped))
+        #expect(
+            settings.cacheKey(contentHash: "h", metadata: metadata)
+                != settings.cacheKey(contentHash: "h", metadata: uncropped))
     }
 
-    /// A clean aperture that cannot be is ignored in the header. One reaching out of the image
+    /// A clean aperture that cannot be is ignored in the header.
+    ///
+    /// One reaching out of the image
     /// still renders, whole; one with a zero denominator or a width past 2³¹, which libheif
     /// refuses to parse (heif-dec too), makes the photo an error with libheif's reason.
-    @Test(arguments: [
-        ([200, 1, 120, 1, 300, 1, 0, 1], true), ([Int32.max, 1, Int32.max, 1, Int32.min, 1, Int32.min, 1], true),
-        ([200, 0, 120, 1, 0, 1, 0, 1], false), ([-200, 1, 120, 1, 0, 1, 0, 1], false),
-    ] as [([Int32], Bool)])
+    @Test(
+        arguments: [
+            ([200, 1, 120, 1, 300, 1, 0, 1], true), ([Int32.max, 1, Int32.max, 1, Int32.min, 1, Int32.min, 1], true),
+            ([200, 0, 120, 1, 0, 1, 0, 1], false), ([-200, 1, 120, 1, 0, 1, 0, 1], false),
+        ] as [([Int32], Bool)])
     func aCleanApertureThatCannotBeIsIgnored(fractions: [Int32], renders: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,9 +1,10 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Deep (10- and 12-bit) HEIF and AVIF images are decoded as their Y′CbCr planes and turned
 /// into RGB here, a row at a time, instead of by libheif over the whole frame: the same pixels
@@ -18,12 +19,17 @@ struct HEIFDeepSampleTests {
         ("10bit-420-bt709-limited.avif", ["-pix_fmt", "yuv420p10le", "-colorspace", "bt709", "-color_range", "tv"]),
         ("10bit-444-bt2020-full.avif", ["-pix_fmt", "yuv444p10le", "-colorspace", "bt2020nc", "-color_range", "pc"]),
     ]
-    static let corpus = ["formats/avif/10bit-HDR-P3-nclx.avif", "formats/avif/colors_wcg_hdr_rec2020.avif", "formats/heic/Canon.HIF"]
+    static let corpus = [
+        "formats/avif/10bit-HDR-P3-nclx.avif", "formats/avif/colors_wcg_hdr_rec2020.avif", "formats/heic/Canon.HIF",
+    ]
 
     static func make(_ name: String, _ arguments: [String], in directory: TemporaryDirectory) throws -> String {
         let path = directory.appending(name)
         try VideoFixture.run(
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=600x400:duration=1,format=rgb48le", "-frames:v", "1"]
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=600x400:duration=1,format=rgb48le",
+                "-frames:v", "1",
+            ]
                 + arguments + ["-c:v", "libaom-av1", "-still-picture", "1", "-cpu-used", "8", path])
         return path
     }

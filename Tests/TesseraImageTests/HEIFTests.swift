@@ -1,10 +1,11 @@
-import TesseraSystem
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct HEIFTests {
@@ -30,7 +31,8 @@ struct HEIFTests {
     static let wholePrimary = "formats/heic/broken/truncated.heic"
 
     @Test func aFileWhosePrimaryImageIsWholeRendersThoughAnotherImageIsCutOff() throws {
-        let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(Corpus.path(Self.wholePrimary)), specs: [.fit(96)])
+        let rendered = try Renderer(options: RenderOptions()).render(
+            file: FilePath(Corpus.path(Self.wholePrimary)), specs: [.fit(96)])
         // Its 64×64 image has a 16×16 clean aperture, which is what heif-dec shows too.
         #expect(rendered.renditions.first.map { ($0.width, $0.height) } ?? (0, 0) == (16, 16))
     }
@@ -44,7 +46,9 @@ struct HEIFTests {
 
     /// The orientation derived from `irot` and `imir`, applied by the renderer, against libheif
     /// applying the transformations itself.
-    @Test(arguments: ["heic/orientation5.heic", "avif/kimono.mirror-vertical.rotate270.avif", "avif/Ronda_rotate90.avif"])
+    @Test(arguments: [
+        "heic/orientation5.heic", "avif/kimono.mirror-vertical.rotate270.avif", "avif/Ronda_rotate90.avif",
+    ])
     func transformationsAreAppliedExactlyOnce(file: String) throws {
         let path = FilePath(Corpus.path("formats/" + file))
         let metadata = try MetadataReader.read(at: path)
@@ -63,9 +67,11 @@ struct HEIFTests {
     /// Current iPhones' HEICs (iOS 17 on: `tmap` brand, gain-map and tone-map items beside the
     /// SDR grid; libheif 1.15 refused them), decoded tile by tile in the stored frame and turned
     /// once, against libheif's own whole-frame decode with its transformations (`heif-dec`).
+    ///
     /// Both are averaged over the same 4×4 blocks: the sizes are multiples of 4.
-    @Test(.enabled(if: Self.heifDec != nil, "heif-dec (libheif-examples 1.19) is not installed"),
-          arguments: ["media/live/IMG_3582.HEIC"])
+    @Test(
+        .enabled(if: Self.heifDec != nil, "heif-dec (libheif-examples 1.19) is not installed"),
+        arguments: ["media/live/IMG_3582.HEIC"])
     func aCurrentIPhoneGridRendersAsLibheifShowsIt(file: String) throws {
         let path = FilePath(Corpus.path(file))
         let metadata = try MetadataReader.read(at: path)
@@ -88,7 +94,9 @@ struct HEIFTests {
         #expect(Double(difference) / Double(max(1, ours.pixels.count)) < 1, "\(file)")
     }
 
-    static let heifDec = ["/usr/bin/heif-dec", "/usr/local/bin/heif-dec"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let heifDec = ["/usr/bin/heif-dec", "/usr/local/bin/heif-dec"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test func aThumbnailImageThatCoversTheRenditionIsUsed() throws {
         let path = FilePath(Corpus.path("formats/heic/IMG_2682.heic"))
@@ -106,7 +114,8 @@ struct HEIFTests {
         let fromThumbnail = try Renderer(options: options).render(file: path, specs: [.fit(200)])
         options.embeddedPreviews = false
         let fromPhoto = try Renderer(options: options).render(file: path, specs: [.fit(200)])
-        #expect(fromThumbnail.renditions.first?.source == .heifThumbnail && fromPhoto.renditions.first?.source == .decoded)
+        #expect(
+            fromThumbnail.renditions.first?.source == .heifThumbnail && fromPhoto.renditions.first?.source == .decoded)
         let a = try PNGDecoder.decode(bytes: try #require(fromThumbnail.renditions.first?.bytes))
         let b = try PNGDecoder.decode(bytes: try #require(fromPhoto.renditions.first?.bytes))
         #expect(a.width == b.width && a.height == b.height && a.height > a.width)
@@ -117,12 +126,15 @@ struct HEIFTests {
     /// An nclx Display P3 description converts like the Display P3 ICC profile phones embed.
     @Test func nclxDisplayP3ConvertsLikeTheICCProfile() throws {
         let nclx = try #require(ColorTransform.iccProfile(nclxPrimaries: 12, transfer: 13))
-        let embedded = try #require(try MetadataReader.read(at: FilePath(Corpus.path("large/012mp-bus.jpg"))).jpeg?.iccProfile)
+        let embedded = try #require(
+            try MetadataReader.read(at: FilePath(Corpus.path("large/012mp-bus.jpg"))).jpeg?.iccProfile)
         let samples: [UInt8] = [200, 100, 50, 30, 180, 90, 240, 240, 240, 10, 20, 200]
         func convert(_ profile: [UInt8]) throws -> [UInt8] {
             let transform = try #require(ColorTransform(profile: profile, input: .rgb))
             var out = [UInt8](repeating: 0, count: samples.count)
-            samples.withUnsafeBytes { source in out.withUnsafeMutableBytes { transform.apply(source.baseAddress!, $0.baseAddress!, count: 4) } }
+            samples.withUnsafeBytes { source in
+                out.withUnsafeMutableBytes { transform.apply(source.baseAddress!, $0.baseAddress!, count: 4) }
+            }
             return out
         }
         let (ours, theirs) = (try convert(nclx), try convert(embedded))

@@ -1,17 +1,21 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
-@testable import TesseraJXL
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
 import Testing
 
+@testable import TesseraImage
+@testable import TesseraJXL
+
 /// JPEG XL files made here with cjxl from corpus photos: lossy and lossless, bare codestreams and
-/// containers, recompressed JPEGs, progressive, animated, cut short. Each is checked against what
+/// containers, recompressed JPEGs, progressive, animated, cut short.
+///
+/// Each is checked against what
 /// Tessera makes of the photo it was made from.
-@Suite(.enabled(if: JXLFixture.cjxl != nil, "cjxl (libjxl-tools) is not installed"),
-       .enabled(if: Corpus.isAvailable, Corpus.missingNote))
+@Suite(
+    .enabled(if: JXLFixture.cjxl != nil, "cjxl (libjxl-tools) is not installed"),
+    .enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct JXLTests {
     static func render(
         _ path: String, _ specs: [RenditionSpec], memoryLimit: Int? = nil, colorManagement: Bool = true
@@ -60,8 +64,11 @@ struct JXLTests {
         let ours = try MetadataReader.read(at: FilePath(jxl)), theirs = try MetadataReader.read(at: FilePath(source))
         #expect(ours.captureDate != nil && ours.captureDate == theirs.captureDate)
         #expect(ours.exif?.make == "FUJIFILM" && ours.exif?.model == theirs.exif?.model)
-        #expect(ours.exif?.exposureTime == theirs.exif?.exposureTime && ours.exif?.gps != nil && ours.exif?.gps == theirs.exif?.gps)
-        #expect(ours.xmp?.rating == 4 && ours.xmp?.keywords == theirs.xmp?.keywords && ours.xmp?.title == theirs.xmp?.title)
+        #expect(
+            ours.exif?.exposureTime == theirs.exif?.exposureTime && ours.exif?.gps != nil
+                && ours.exif?.gps == theirs.exif?.gps)
+        #expect(
+            ours.xmp?.rating == 4 && ours.xmp?.keywords == theirs.xmp?.keywords && ours.xmp?.title == theirs.xmp?.title)
     }
 
     @Test func plainBoxesAroundABareCodestreamAreRead() throws {
@@ -73,15 +80,21 @@ struct JXLTests {
         let codestream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bare)))
         #expect(codestream.starts(with: [0xFF, 0x0A]))
         // EXIF with a date and a camera; its TIFF header after the box's 4-byte offset of 0.
-        let exif = try #require(try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
-        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="2"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let exif = try #require(
+            try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
+        let xmp = Array(
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="2"/></rdf:RDF></x:xmpmeta>"#
+                .utf8)
         // The XMP comes after the codestream, where a file's last boxes may be.
         let file = JXLFixture.container(
-            codestream: codestream, before: [JXLFixture.box("Exif", [0, 0, 0, 0] + exif)], after: [JXLFixture.box("xml ", xmp)])
+            codestream: codestream, before: [JXLFixture.box("Exif", [0, 0, 0, 0] + exif)],
+            after: [JXLFixture.box("xml ", xmp)])
         let path = directory.appending("boxed.jxl")
         try Data(file).write(to: URL(fileURLWithPath: path))
         let metadata = try MetadataReader.read(at: FilePath(path))
-        #expect(metadata.jxl?.container.isContainer == true && metadata.exif?.make == "FUJIFILM" && metadata.xmp?.rating == 2)
+        #expect(
+            metadata.jxl?.container.isContainer == true && metadata.exif?.make == "FUJIFILM"
+                && metadata.xmp?.rating == 2)
         #expect(metadata.captureDate?.wallClock.iso8601.hasPrefix("2005-09-11") == true)
         // Lossless: every pixel as it was, in the bare file and the boxed one alike.
         for file in [bare, path] {
@@ -98,22 +111,32 @@ struct JXLTests {
         let directory = try TemporaryDirectory("jxl")
         defer { directory.remove() }
         let ppm = directory.appending("card.ppm")
-        try JXLFixture.ppm(64, 40) { x, y in (UInt8(x * 3), UInt8(y * 6), UInt8((x + y) % 256)) }.write(to: URL(fileURLWithPath: ppm))
-        let codestream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try JXLFixture.make(
-            ppm, as: "bare.jxl", in: directory, ["-d", "0", "--container=0"]))))
-        let exif = try #require(try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
+        try JXLFixture.ppm(64, 40) { x, y in (UInt8(x * 3), UInt8(y * 6), UInt8((x + y) % 256)) }.write(
+            to: URL(fileURLWithPath: ppm))
+        let codestream = [UInt8](
+            try Data(
+                contentsOf: URL(
+                    fileURLWithPath: try JXLFixture.make(
+                        ppm, as: "bare.jxl", in: directory, ["-d", "0", "--container=0"]))))
+        let exif = try #require(
+            try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg"))).jpeg?.exif)
         let cut = codestream.count / 2
         func part(_ index: UInt32, _ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            JXLFixture.box("jxlp", [UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF)] + bytes)
+            JXLFixture.box(
+                "jxlp",
+                [UInt8(index >> 24), UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF)] + bytes)
         }
         let signature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
-        let file = signature + JXLFixture.box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
+        let file =
+            signature + JXLFixture.box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
             + JXLFixture.box("jxll", [5]) + part(0, codestream[..<cut]) + JXLFixture.box("Exif", [0, 0, 0, 0] + exif)
             + part(0x8000_0001, codestream[cut...])
         let path = directory.appending("parts.jxl")
         try Data(file).write(to: URL(fileURLWithPath: path))
         let metadata = try MetadataReader.read(at: FilePath(path))
-        #expect(metadata.width == 64 && metadata.height == 40 && metadata.exif?.make == "FUJIFILM" && metadata.warnings.isEmpty)
+        #expect(
+            metadata.width == 64 && metadata.height == 40 && metadata.exif?.make == "FUJIFILM"
+                && metadata.warnings.isEmpty)
         let (_, images) = try Self.render(path, [.fit(64)])
         let image = try #require(images[.fit(64)])
         #expect(image[10, 3].elementsEqual([30, 18, 13]) && image[63, 39].elementsEqual([189, 234, 102]))
@@ -132,14 +155,17 @@ struct JXLTests {
         let ours = try #require(images[.fit(200)])
         let managedDifference = Self.meanDifference(ours, try #require(reference[.fit(200)]))
         let unmanagedDifference = Self.meanDifference(ours, try #require(unmanaged[.fit(200)]))
-        #expect(managedDifference < 4 && managedDifference < unmanagedDifference, "\(managedDifference) \(unmanagedDifference)")
+        #expect(
+            managedDifference < 4 && managedDifference < unmanagedDifference,
+            "\(managedDifference) \(unmanagedDifference)")
     }
 
     @Test func squaresComeFromTheDCAndLargeFitsFromTheWholeFrame() throws {
         let directory = try TemporaryDirectory("jxl")
         defer { directory.remove() }
         let source = Corpus.path("large/012mp-bus.jpg")
-        let jxl = try JXLFixture.make(source, as: "bus.jxl", in: directory, ["-j", "0", "-d", "1", "-e", "3", "--progressive_dc=1"])
+        let jxl = try JXLFixture.make(
+            source, as: "bus.jxl", in: directory, ["-j", "0", "-d", "1", "-e", "3", "--progressive_dc=1"])
         let (small, squares) = try Self.render(jxl, [.square(256)])
         #expect(small.renditions.allSatisfy { $0.source == .jxlDC })
         let (large, fits) = try Self.render(jxl, [.fit(1600)])
@@ -174,11 +200,13 @@ struct JXLTests {
         defer { directory.remove() }
         let ffmpeg = try #require(VideoFixture.ffmpeg)
         let apng = directory.appending("anim.apng")
-        let process = try Process.run(URL(fileURLWithPath: ffmpeg), arguments: [
-            "-v", "error", "-y", "-filter_complex",
-            "color=c=red:s=64x48:d=0.2:r=10[a];color=c=blue:s=64x48:d=0.2:r=10[b];[a][b]concat=n=2:v=1:a=0,format=rgb24",
-            "-plays", "0", "-f", "apng", apng,
-        ])
+        let process = try Process.run(
+            URL(fileURLWithPath: ffmpeg),
+            arguments: [
+                "-v", "error", "-y", "-filter_complex",
+                "color=c=red:s=64x48:d=0.2:r=10[a];color=c=blue:s=64x48:d=0.2:r=10[b];[a][b]concat=n=2:v=1:a=0,format=rgb24",
+                "-plays", "0", "-f", "apng", apng,
+            ])
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         let jxl = try JXLFixture.make(apng, as: "anim.jxl", in: directory, ["-d", "0"])
@@ -201,17 +229,22 @@ struct JXLTests {
     /// A modular image whose squeeze transform (lossless `-p`, lossy modular) makes libjxl 0.7
     /// hold about 10 bytes a pixel per channel is budgeted for that, told from its frame header
     /// and the sizes its TOC gives its LF groups; everything else for about 4, through LF frames
-    /// (progressive DC), permuted groups and a codestream split around metadata boxes. What cannot
+    /// (progressive DC), permuted groups and a codestream split around metadata boxes.
+    ///
+    /// What cannot
     /// be told counts as squeezed.
     @Test func squeezedModularImagesAreBudgetedForWhatLibjxlHolds() throws {
         let directory = try TemporaryDirectory("jxl")
         defer { directory.remove() }
         // Wider than one LF group (2048 pixels), as the photos that matter are.
         let ppm = directory.appending("wide.ppm")
-        try JXLFixture.ppm(2100, 300) { x, y in (UInt8((x * 7 + y) & 255), UInt8((x ^ y) & 255), UInt8((x * y / 97) & 255)) }
-            .write(to: URL(fileURLWithPath: ppm))
+        try JXLFixture.ppm(2100, 300) { x, y in
+            (UInt8((x * 7 + y) & 255), UInt8((x ^ y) & 255), UInt8((x * y / 97) & 255))
+        }
+        .write(to: URL(fileURLWithPath: ppm))
         let small = directory.appending("small.ppm")
-        try JXLFixture.ppm(400, 300) { x, y in (UInt8(x & 255), UInt8(y & 255), 90) }.write(to: URL(fileURLWithPath: small))
+        try JXLFixture.ppm(400, 300) { x, y in (UInt8(x & 255), UInt8(y & 255), 90) }.write(
+            to: URL(fileURLWithPath: small))
         let cases: [(String, String, [String], Bool)] = [
             ("lossless.jxl", ppm, ["-d", "0"], false),
             ("responsive.jxl", ppm, ["-d", "0", "-p"], true),
@@ -233,7 +266,9 @@ struct JXLTests {
                 }
             }
             let info = try decoder.info()
-            #expect(try decoder.memoryNeeded() == info.memoryNeeded(squeezed: squeezed) + JXLDecoder.inputReserve, "\(name)")
+            #expect(
+                try decoder.memoryNeeded() == info.memoryNeeded(squeezed: squeezed) + JXLDecoder.inputReserve, "\(name)"
+            )
         }
         // Allowed what a plain lossless image needs, and less than a squeezed one's budget,
         let limit = 16 << 20
@@ -247,7 +282,9 @@ struct JXLTests {
 
     /// A PQ image (lossless, so in PQ as stored; lossy, so XYB that libjxl gives back in PQ) is
     /// tone-mapped as a HEIF's is (BT.2390's EETF from the image's 1000-nit peak to 203 nits):
-    /// 20 nits a dark grey, 203 nits just below white, 1000 nits white. Decoded as 8-bit sRGB
+    /// 20 nits a dark grey, 203 nits just below white, 1000 nits white.
+    ///
+    /// Decoded as 8-bit sRGB
     /// instead, the lossless one came out 7, 39 and 89 (through its PQ profile), the lossy one
     /// 79, 231 and 255 (libjxl's own mapping, which clips).
     @Test(arguments: [["-d", "0"], ["-d", "1"]])
@@ -256,7 +293,9 @@ struct JXLTests {
         defer { directory.remove() }
         // PQ code values of 20, 203 and 1000 nits (SMPTE ST 2084), in three bands.
         func pq(_ nits: Double) -> UInt16 {
-            let (m1, m2, c1, c2, c3) = (2610.0 / 16384, 2523.0 / 4096 * 128, 3424.0 / 4096, 2413.0 / 4096 * 32, 2392.0 / 4096 * 32)
+            let (m1, m2, c1, c2, c3) = (
+                2610.0 / 16384, 2523.0 / 4096 * 128, 3424.0 / 4096, 2413.0 / 4096 * 32, 2392.0 / 4096 * 32
+            )
             let y = pow(nits / 10000, m1)
             return UInt16((pow((c1 + c2 * y) / (1 + c3 * y), m2) * 65535).rounded())
         }
@@ -267,12 +306,14 @@ struct JXLTests {
         }
         let ppm = directory.appending("pq.ppm")
         try Data(bytes).write(to: URL(fileURLWithPath: ppm))
-        let jxl = try JXLFixture.make(ppm, as: "pq.jxl", in: directory, encoding + ["-x", "color_space=RGB_D65_202_Rel_PeQ"])
+        let jxl = try JXLFixture.make(
+            ppm, as: "pq.jxl", in: directory, encoding + ["-x", "color_space=RGB_D65_202_Rel_PeQ"])
         let (rendered, images) = try Self.render(jxl, [.fit(96)])
         #expect(rendered.metadata.hdrTransfer == .pq && rendered.metadata.coding.contains("Rec. 2100 PQ"))
         let image = try #require(images[.fit(96)])
         let (dark, white, bright) = (image[16, 32], image[48, 32], image[80, 32])
         #expect((84...92).contains(dark.first ?? 0), "\(Array(dark))")
-        #expect((220...240).contains(white.first ?? 0) && (bright.first ?? 0) >= 250, "\(Array(white)) \(Array(bright))")
+        #expect(
+            (220...240).contains(white.first ?? 0) && (bright.first ?? 0) >= 250, "\(Array(white)) \(Array(bright))")
     }
 }

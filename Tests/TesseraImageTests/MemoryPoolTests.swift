@@ -1,10 +1,11 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Decodes share one pool: one larger than a share waits for room instead of being refused,
 /// waiters are served in turn, and nothing waits while holding memory.

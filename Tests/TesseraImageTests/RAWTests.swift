@@ -1,10 +1,11 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct RAWTests {
@@ -55,21 +56,29 @@ struct RAWTests {
         for row in Self.rows {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: row.path)))
             let name = FilePath(row.file).lastComponent?.string ?? "photo.raw"
-            guard let metadata = try? MetadataReader.read(contents: bytes, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0)),
-                  let previews = metadata.raw?.previews, let largest = previews.first,
-                  let smaller = previews.dropFirst().first(where: { $0.offset + Int64($0.length) < largest.offset + Int64(largest.length / 2) })
+            guard
+                let metadata = try? MetadataReader.read(
+                    contents: bytes, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0)),
+                let previews = metadata.raw?.previews, let largest = previews.first,
+                let smaller = previews.dropFirst().first(where: {
+                    $0.offset + Int64($0.length) < largest.offset + Int64(largest.length / 2)
+                })
             else { continue }
             // Cut halfway through the largest preview, past the end of the smaller one.
             let cut = Array(bytes.prefix(Int(largest.offset) + largest.length / 2))
-            let rendered = try FileReader.withBytes(cut, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0)) {
+            let rendered = try FileReader.withBytes(cut, path: FilePath(name), mtime: .init(seconds: 0, nanoseconds: 0))
+            {
                 (reader) throws(PhotoError) -> Renderer.Rendered in
                 let metadata = try MetadataReader.read(reader, context: DateContext(timeZone: .current))
                 return try Renderer(options: RenderOptions()).render(reader, metadata: metadata, specs: [.fit(256)])
             }
             let fit = try #require(rendered.rendition(.fit(256)))
             #expect(max(fit.width, fit.height) == min(256, max(smaller.width, smaller.height)), "\(row.file)")
-            #expect(rendered.warnings.contains { $0.contains("file ends before its preview") && $0.contains("smaller preview") },
-                    "\(row.file): \(rendered.warnings)")
+            #expect(
+                rendered.warnings.contains {
+                    $0.contains("file ends before its preview") && $0.contains("smaller preview")
+                },
+                "\(row.file): \(rendered.warnings)")
             cuts += 1
         }
         #expect(cuts > 0, "no corpus RAW has a smaller preview before its largest")

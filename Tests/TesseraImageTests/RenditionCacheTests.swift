@@ -21,8 +21,14 @@ struct RenditionCacheTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let cache = RenditionCache(root: FilePath(directory.path))
-        let kept = [cache.path(key: "aa01", spec: .square(256), format: .jpeg), cache.path(key: "aa01", spec: .fit(1024), format: .jpeg)]
-        let orphans = [cache.path(key: "aa02", spec: .square(256), format: .jpeg), cache.path(key: "bb03", spec: .fit(1024), format: .png)]
+        let kept = [
+            cache.path(key: "aa01", spec: .square(256), format: .jpeg),
+            cache.path(key: "aa01", spec: .fit(1024), format: .jpeg),
+        ]
+        let orphans = [
+            cache.path(key: "aa02", spec: .square(256), format: .jpeg),
+            cache.path(key: "bb03", spec: .fit(1024), format: .png),
+        ]
         for path in kept + orphans { try cache.write([1, 2, 3], to: path) }
         let temporary = FilePath(directory.path).appending("256/aa/\(FileSystem.temporaryPrefix)x")
         try FileSystem.writeAtomically([0], to: temporary)

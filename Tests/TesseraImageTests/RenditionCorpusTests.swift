@@ -1,16 +1,18 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Renditions of the shared corpus: orientation, every PNG variant, broken files, bombs.
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct RenditionCorpusTests {
     /// Renders `relative` as `spec` and decodes the JPEG rendition back to pixels.
     static func pixels(_ relative: String, _ spec: RenditionSpec = .square(64)) throws -> PixelBuffer {
-        let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(Corpus.path(relative)), specs: [spec])
+        let rendered = try Renderer(options: RenderOptions()).render(
+            file: FilePath(Corpus.path(relative)), specs: [spec])
         let bytes = try #require(rendered.rendition(spec)?.bytes)
         return try JPEGDecoder.decode(bytes: bytes)
     }
@@ -78,8 +80,9 @@ struct RenditionCorpusTests {
         if let width = Int(row["width"] ?? ""), let height = Int(row["height"] ?? "") {
             let swapped = (5...8).contains(Int(row["exif_orientation"] ?? "") ?? 1)
             let (displayWidth, displayHeight) = swapped ? (height, width) : (width, height)
-            #expect((fit.width >= fit.height) == (displayWidth >= displayHeight) || displayWidth == displayHeight
-                || abs(fit.width - fit.height) <= 1, "\(row.file): \(fit.width)×\(fit.height)")
+            #expect(
+                (fit.width >= fit.height) == (displayWidth >= displayHeight) || displayWidth == displayHeight
+                    || abs(fit.width - fit.height) <= 1, "\(row.file): \(fit.width)×\(fit.height)")
         }
     }
 
@@ -125,8 +128,12 @@ struct RenditionCorpusTests {
     @Test func theDefaultSetComesFromOneDecodeAtFiveEighths() throws {
         // 4032×3024: a 2048 fit needs 5/8 (2520 wide; 4/8 is 2016), which covers the rest.
         let rendered = try Renderer(options: RenderOptions()).render(
-            file: FilePath(Corpus.path("large/012mp-bus.jpg")), specs: [.square(256), .square(512), .fit(1024), .fit(2048)])
-        #expect(rendered.renditions.map { [$0.width, $0.height] } == [[2048, 1536], [1024, 768], [512, 512], [256, 256]])
+            file: FilePath(Corpus.path("large/012mp-bus.jpg")),
+            specs: [.square(256), .square(512), .fit(1024), .fit(2048)])
+        #expect(
+            rendered.renditions.map { [$0.width, $0.height] } == [
+                [2048, 1536], [1024, 768], [512, 512], [256, 256],
+            ])
         #expect(rendered.renditions.allSatisfy { $0.source == .decoded })
     }
 

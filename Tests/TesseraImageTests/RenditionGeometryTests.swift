@@ -1,11 +1,12 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 /// Geometry, resampling and encoding on images the tests generate.
 struct RenditionGeometryTests {
@@ -35,12 +36,13 @@ struct RenditionGeometryTests {
         let image = PixelBuffer(width: 3, height: 2, channels: 3, pixels: pixels).oriented(orientation)
         #expect((image.width, image.height) == (orientation >= 5 ? (2, 3) : (3, 2)))
         // Where the stored top-left corner is displayed, per EXIF 2.32 §4.6.4A.
-        let expected: (Int, Int) = switch orientation {
-        case 1, 5: (0, 0)
-        case 2, 6: (image.width - 1, 0)
-        case 3, 7: (image.width - 1, image.height - 1)
-        default: (0, image.height - 1)  // 4, 8
-        }
+        let expected: (Int, Int) =
+            switch orientation {
+            case 1, 5: (0, 0)
+            case 2, 6: (image.width - 1, 0)
+            case 3, 7: (image.width - 1, image.height - 1)
+            default: (0, image.height - 1)  // 4, 8
+            }
         #expect(image[expected.0, expected.1].first == 255)
     }
 
@@ -122,7 +124,8 @@ struct RenditionGeometryTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Self.jpegFile(width: 90, height: 60, in: directory)
-        let rendered = try Renderer(options: RenderOptions()).render(file: file, specs: [.square(128), .square(32), .fit(1024), .fit(45)])
+        let rendered = try Renderer(options: RenderOptions()).render(
+            file: file, specs: [.square(128), .square(32), .fit(1024), .fit(45)])
         func size(_ spec: RenditionSpec) -> [Int]? { rendered.rendition(spec).map { [$0.width, $0.height] } }
         #expect(size(.square(128)) == [60, 60])
         #expect(size(.square(32)) == [32, 32])
@@ -155,7 +158,8 @@ struct RenditionGeometryTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try Self.jpegFile(width: 4030, height: 2000, in: directory)
-        let rendered = try Renderer(options: RenderOptions()).render(file: file, specs: [.fit(2048), .fit(1000), .square(256)])
+        let rendered = try Renderer(options: RenderOptions()).render(
+            file: file, specs: [.fit(2048), .fit(1000), .square(256)])
         #expect(rendered.rendition(.fit(2048)).map { [$0.width, $0.height] } == [2048, 1016])
         #expect(rendered.rendition(.fit(1000)).map { [$0.width, $0.height] } == [1000, 496])
         #expect(rendered.rendition(.square(256)).map { [$0.width, $0.height] } == [256, 256])

@@ -1,8 +1,9 @@
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraImage
 
 struct ThumbHashTests {
     /// An opaque `width`×`height` image whose pixel at (x, y) is `color(x, y)`.
@@ -12,15 +13,20 @@ struct ThumbHashTests {
         return PixelBuffer(width: width, height: height, channels: color(0, 0).count, pixels: pixels)
     }
 
-    static let gradient = image(24, 16) { x, y in [UInt8(x * 255 / 23), UInt8(y * 255 / 15), UInt8((x + y) * 97 % 256)] }
+    static let gradient = image(24, 16) { x, y in [UInt8(x * 255 / 23), UInt8(y * 255 / 15), UInt8((x + y) * 97 % 256)]
+    }
     static let stripes = image(16, 40) { x, y in [x / 5 % 2 == 1 ? 230 : 20, UInt8(x * y * 7 % 256), 90] }
 
     @Test func opaqueImagesGiveTheReferenceBytes() {
         // Known answers from an independent implementation of the published format.
-        #expect(ThumbHash.encode(Self.gradient) == [
-            224, 247, 9, 53, 156, 112, 119, 119, 112, 120, 120, 135, 135, 119, 135, 119, 129, 128, 8, 248, 136,
-        ])
-        #expect(ThumbHash.encode(Self.stripes) == [153, 216, 9, 51, 16, 5, 119, 119, 119, 135, 118, 119, 5, 119, 135, 144, 152])
+        #expect(
+            ThumbHash.encode(Self.gradient) == [
+                224, 247, 9, 53, 156, 112, 119, 119, 112, 120, 120, 135, 135, 119, 135, 119, 129, 128, 8, 248, 136,
+            ])
+        #expect(
+            ThumbHash.encode(Self.stripes) == [
+                153, 216, 9, 51, 16, 5, 119, 119, 119, 135, 118, 119, 5, 119, 135, 144, 152,
+            ])
     }
 
     @Test func theHeaderGivesTheAverageColourAndTheAspectRatio() throws {
@@ -52,7 +58,8 @@ struct ThumbHashTests {
 
     /// Photos of the corpus: cameras, large files, every orientation.
     static let photos = Corpus.manifest().map(\.file).filter {
-        ($0.hasPrefix("camera/") || $0.hasPrefix("large/") || $0.hasPrefix("orientation/Landscape_")) && $0.lowercased().hasSuffix(".jpg")
+        ($0.hasPrefix("camera/") || $0.hasPrefix("large/") || $0.hasPrefix("orientation/Landscape_"))
+            && $0.lowercased().hasSuffix(".jpg")
     }
 
     /// The mean red, green and blue of `image`.
@@ -70,7 +77,8 @@ struct ThumbHashTests {
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote), arguments: photos)
     func placeholdersCarryThePhotosAverageColour(file: String) throws {
         // The mean colour of the whole photo, from a rendition of it,
-        let rendered = try Renderer(options: RenderOptions()).render(file: FilePath(Corpus.path(file)), specs: [.fit(256)])
+        let rendered = try Renderer(options: RenderOptions()).render(
+            file: FilePath(Corpus.path(file)), specs: [.fit(256)])
         let fit = try JPEGDecoder.decode(bytes: try #require(rendered.rendition(.fit(256))?.bytes))
         let mean = Self.meanColour(fit)
         // is what the placeholder's header says, and what its decoded image averages to.
@@ -80,9 +88,12 @@ struct ThumbHashTests {
         #expect(zip(header, mean).allSatisfy { abs($0 - $1) <= 6 }, "\(file): header \(header), photo \(mean)")
         let decoded = try #require(ThumbHash.decode(thumbhash))
         let decodedMean = Self.meanColour(decoded)
-        #expect(zip(decodedMean, mean).allSatisfy { abs($0 - $1) <= 10 }, "\(file): decoded \(decodedMean), photo \(mean)")
+        #expect(
+            zip(decodedMean, mean).allSatisfy { abs($0 - $1) <= 10 }, "\(file): decoded \(decodedMean), photo \(mean)")
         // Its shape is the upright photo's.
         let ratio = Double(decoded.width) / Double(decoded.height), photoRatio = Double(fit.width) / Double(fit.height)
-        #expect(abs(ratio / photoRatio - 1) < 0.25, "\(file): \(decoded.width)×\(decoded.height) for \(fit.width)×\(fit.height)")
+        #expect(
+            abs(ratio / photoRatio - 1) < 0.25,
+            "\(file): \(decoded.width)×\(decoded.height) for \(fit.width)×\(fit.height)")
     }
 }

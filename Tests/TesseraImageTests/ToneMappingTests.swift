@@ -1,6 +1,7 @@
-@testable import TesseraImage
 import TesseraMetadata
 import Testing
+
+@testable import TesseraImage
 
 /// PQ and HLG to SDR: reference white is white, what is darker keeps its light, highlights are
 /// compressed in order rather than clipped together.

@@ -1,11 +1,12 @@
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
 import TesseraVideo
 import Testing
+
+@testable import TesseraImage
 
 /// Videos made here with ffmpeg: facts from the container, and a poster frame that is upright
 /// and not the black the camera recorded first.
@@ -37,13 +38,15 @@ struct VideoTests {
     func aPortraitPhoneVideoIsUprightAndItsPosterIsNotTheBlackStart(codec: (encoder: String, name: String)) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = FilePath(try VideoFixture.clip(in: directory, name: "phone.mov", codec: codec.encoder, clockwise: 90))
+        let path = FilePath(
+            try VideoFixture.clip(in: directory, name: "phone.mov", codec: codec.encoder, clockwise: 90))
         let metadata = try MetadataReader.read(at: path)
         #expect(metadata.format == .mov && metadata.format.isVideo)
         let video = try #require(metadata.video)
         #expect(video.codec == codec.name)
         #expect(video.rotation == 90 && metadata.orientation == 6)
-        #expect((metadata.width, metadata.height, metadata.displayWidth, metadata.displayHeight) == (320, 180, 180, 320))
+        #expect(
+            (metadata.width, metadata.height, metadata.displayWidth, metadata.displayHeight) == (320, 180, 180, 320))
         #expect(abs((video.duration ?? 0) - 3.5) < 0.15)
         #expect(video.frameRate == 10)
 
@@ -71,7 +74,9 @@ struct VideoTests {
         #expect(bytes[mvhd + 4] == 0)  // version 0: 32-bit times; the duration after two times and the timescale
         bytes.replaceSubrange((mvhd + 20)..<(mvhd + 24), with: [0xFF, 0xFF, 0xFF, 0xFF])
         // when its facts are read, then its duration is its stream's, not 49 days.
-        let facts = try FileReader.withBytes(bytes, path: FilePath("clip.mp4"), mtime: .init(seconds: 0, nanoseconds: 0)) {
+        let facts = try FileReader.withBytes(
+            bytes, path: FilePath("clip.mp4"), mtime: .init(seconds: 0, nanoseconds: 0)
+        ) {
             (reader) throws(VideoError) -> VideoFacts in try VideoFacts.read(reader.stream())
         }
         #expect(abs((facts.duration ?? 0) - 3.5) < 0.15, "\(String(describing: facts.duration))")
@@ -81,8 +86,10 @@ struct VideoTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("00001.mts")
-        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=0.6", "-c:v", "libx264", "-g", "1000",
-                              "-output_ts_offset", "1.1", "-f", "mpegts", path])
+        try VideoFixture.run([
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=0.6", "-c:v", "libx264", "-g", "1000",
+            "-output_ts_offset", "1.1", "-f", "mpegts", path,
+        ])
         let metadata = try MetadataReader.read(at: FilePath(path))
         #expect(metadata.format == .mpegTS && metadata.video?.codec == "h264")
         let (rendered, poster) = try Self.render(FilePath(path))
@@ -111,12 +118,15 @@ struct VideoTests {
 
     /// The deadline is checked wherever FFmpeg would block (each read, and its interrupt
     /// callback): past it, both the facts and the poster end as timed out, and the file's
-    /// handles are freed. A limit already passed stands for a read that became slow.
+    /// handles are freed.
+    ///
+    /// A limit already passed stands for a read that became slow.
     @Test func aVideoPastItsTimeLimitIsGivenUpOn() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory))))
-        let outcomes = FileReader.withBytes(bytes, path: "clip.mp4", mtime: .init(seconds: 0, nanoseconds: 0)) { reader in
+        let outcomes = FileReader.withBytes(bytes, path: "clip.mp4", mtime: .init(seconds: 0, nanoseconds: 0)) {
+            reader in
             [
                 Result { () throws(VideoError) in _ = try VideoFacts.read(reader.stream(), timeLimit: .seconds(20)) },
                 Result { () throws(VideoError) in _ = try VideoFacts.read(reader.stream(), timeLimit: .zero) },
@@ -127,7 +137,9 @@ struct VideoTests {
         }
         #expect((try? outcomes[0].get()) != nil)
         for outcome in outcomes.dropFirst() {
-            guard case .failure(let error) = outcome else { Issue.record("a video past its time limit was read"); continue }
+            guard case .failure(let error) = outcome else {
+                Issue.record("a video past its time limit was read"); continue
+            }
             #expect(error.kind == .timedOut && error.message.contains("time limit"), "\(error)")
         }
     }
@@ -136,7 +148,9 @@ struct VideoTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.appending("night.mp4")
-        try VideoFixture.run(["-v", "error", "-f", "lavfi", "-i", "color=c=black:s=160x90:d=3:r=10", "-c:v", "libx264", "-g", "10", path])
+        try VideoFixture.run([
+            "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=160x90:d=3:r=10", "-c:v", "libx264", "-g", "10", path,
+        ])
         let (rendered, poster) = try Self.render(FilePath(path))
         #expect((poster.width, poster.height) == (160, 90))
         #expect(Self.mean(poster, rows: 0..<90).0 < 20)
@@ -198,7 +212,8 @@ struct VideoTests {
         }
 
         let sparse = directory.appending("sparse.mp4")
-        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)).write(to: URL(fileURLWithPath: sparse))
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)).write(
+            to: URL(fileURLWithPath: sparse))
         let handle = try #require(FileHandle(forWritingAtPath: sparse))
         try handle.truncate(atOffset: 10 << 30)
         try handle.close()

@@ -1,21 +1,26 @@
-import TesseraSystem
 import Foundation
 import SystemPackage
-@testable import TesseraImage
 import TesseraMetadata
+import TesseraSystem
 import TesseraTestSupport
 import Testing
 
+@testable import TesseraImage
+
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct WebPTests {
-    static func render(_ file: String, _ specs: [RenditionSpec], format: RenderOptions.Format = .png) throws -> Renderer.Rendered {
+    static func render(
+        _ file: String, _ specs: [RenditionSpec], format: RenderOptions.Format = .png
+    ) throws -> Renderer.Rendered {
         var options = RenderOptions()
         options.format = format
         return try Renderer(options: options).render(file: FilePath(Corpus.path(file)), specs: specs)
     }
 
     @Test func brokenWebPFilesAreRecordedWithAReason() {
-        for file in ["formats/webp/broken/cve_2017_1000126_stack-oob-read.webp", "formats/webp/broken/issue_2270_poc.webp"] {
+        for file in [
+            "formats/webp/broken/cve_2017_1000126_stack-oob-read.webp", "formats/webp/broken/issue_2270_poc.webp",
+        ] {
             #expect(throws: PhotoError.self, "\(file)") { try Self.render(file, [.square(64)]) }
         }
     }
@@ -28,8 +33,10 @@ struct WebPTests {
     }
 
     @Test func alphaIsKeptInPNGAndWebPAndFlattenedInJPEG() throws {
-        let png = try PNGDecoder.decode(bytes: try #require(try Self.render("formats/webp/lossy_alpha1.webp", [.fit(200)])
-            .rendition(.fit(200))?.bytes))
+        let png = try PNGDecoder.decode(
+            bytes: try #require(
+                try Self.render("formats/webp/lossy_alpha1.webp", [.fit(200)])
+                    .rendition(.fit(200))?.bytes))
         #expect(png.hasAlpha)
         let jpeg = try Self.render("formats/webp/lossy_alpha1.webp", [.fit(200)], format: .jpeg)
         #expect(try JPEGDecoder.decode(bytes: try #require(jpeg.rendition(.fit(200))?.bytes)).channels == 3)
@@ -45,9 +52,11 @@ struct WebPTests {
         let rendered = try Self.render("large/012mp-bus.jpg", [.square(256)], format: .webp)
         let bytes = try #require(rendered.rendition(.square(256))?.bytes)
         #expect(bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)))
-        let decoded = try WebPCodec.decode(bytes, header: try FileReader.withBytes(
-            bytes, path: FilePath("r.webp"), mtime: FileTime(seconds: 0, nanoseconds: 0)
-        ) { (reader) throws(PhotoError) in try WebPHeader.read(reader) }, factor: 1)
+        let decoded = try WebPCodec.decode(
+            bytes,
+            header: try FileReader.withBytes(
+                bytes, path: FilePath("r.webp"), mtime: FileTime(seconds: 0, nanoseconds: 0)
+            ) { (reader) throws(PhotoError) in try WebPHeader.read(reader) }, factor: 1)
         #expect(decoded.width == 256 && decoded.height == 256)
     }
 }

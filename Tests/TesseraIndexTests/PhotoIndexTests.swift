@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import SystemPackage
 import TesseraImage
-@testable import TesseraIndex
 import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraIndex
 
 /// The index file on its own: migrations, refusals, and the queries docs/INDEX.md promises.
 struct PhotoIndexTests {
@@ -20,34 +21,46 @@ struct PhotoIndexTests {
             exif.dateTimeOriginal = .init(dateTime: date)
             exif.make = "Tessera"
             let tiff = ExifReader.exifPrefix + exif.tiff()
-            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
+            let jpeg: [UInt8] =
+                [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
                 + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
             let path = album.appending("p\(number).jpg")
-            let metadata = try MetadataReader.read(contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+            let metadata = try MetadataReader.read(
+                contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
             let key = "key\(number)"
-            updates.append(FileUpdate(
-                path: path, albumPath: album, root: root,
-                identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
-                content: .photo(metadata, warnings: [], renditions: PhotoRenditions(
-                    contentHash: "hash\(number)", key: key,
-                    renditions: [
-                        RenditionEntry(spec: .square(256), width: 100, height: 100, bytes: 900, path: "/cache/256/ke/\(key).jpg", source: .decoded),
-                        RenditionEntry(spec: .fit(1024), width: 150, height: 100, bytes: 2000, path: "/cache/fit-1024/ke/\(key).jpg", source: .decoded),
-                    ],
-                    thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256,fit-1024;test"))))
+            updates.append(
+                FileUpdate(
+                    path: path, albumPath: album, root: root,
+                    identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
+                    content: .photo(
+                        metadata, warnings: [],
+                        renditions: PhotoRenditions(
+                            contentHash: "hash\(number)", key: key,
+                            renditions: [
+                                RenditionEntry(
+                                    spec: .square(256), width: 100, height: 100, bytes: 900,
+                                    path: "/cache/256/ke/\(key).jpg", source: .decoded),
+                                RenditionEntry(
+                                    spec: .fit(1024), width: 150, height: 100, bytes: 2000,
+                                    path: "/cache/fit-1024/ke/\(key).jpg", source: .decoded),
+                            ],
+                            thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256,fit-1024;test"))))
         }
         // The RAW file of the first shot, beside its JPEG (its header read as a RAW's would be).
         if case .photo(var metadata, _, let renditions) = updates[0].content {
             metadata.format = .raw
-            updates.append(FileUpdate(
-                path: album.appending("P0.NEF"), albumPath: album, root: root,
-                identity: FileIdentity(device: 1, inode: 8, size: 100, mtimeNanoseconds: 0),
-                content: .photo(metadata, warnings: [], renditions: renditions)))
+            updates.append(
+                FileUpdate(
+                    path: album.appending("P0.NEF"), albumPath: album, root: root,
+                    identity: FileIdentity(device: 1, inode: 8, size: 100, mtimeNanoseconds: 0),
+                    content: .photo(metadata, warnings: [], renditions: renditions)))
         }
-        updates.append(FileUpdate(
-            path: album.appending("broken.jpg"), albumPath: album, root: root,
-            identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
-            content: .failed(format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), metadata: nil)))
+        updates.append(
+            FileUpdate(
+                path: album.appending("broken.jpg"), albumPath: album, root: root,
+                identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
+                content: .failed(
+                    format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), metadata: nil)))
         let scan = try index.beginScan(roots: [root], full: false)
         try index.apply(updates, moves: [], scanID: scan.id)
         try index.refreshAlbums()
@@ -63,14 +76,15 @@ struct PhotoIndexTests {
             let pool = try DatabasePool(path: path)
             try PhotoIndex.migrator(upTo: 1).migrate(pool)
             try pool.write { db in
-                try db.execute(sql: """
-                    INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
-                    INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
-                        width, height, orientation, captured_at, date_source, sort_instant_ms, thumbnail_key)
-                    VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
-                        '2020-01-01T00:00:00', 'mtime', 0, 'k');
-                    INSERT INTO thumbnails (photo_id, size, side, path) VALUES (7, 256, 20, '/c/256/k/k.jpg');
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                            width, height, orientation, captured_at, date_source, sort_instant_ms, thumbnail_key)
+                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
+                            '2020-01-01T00:00:00', 'mtime', 0, 'k');
+                        INSERT INTO thumbnails (photo_id, size, side, path) VALUES (7, 256, 20, '/c/256/k/k.jpg');
+                        """)
             }
         }
         // when this Tessera opens it for writing,
@@ -79,9 +93,11 @@ struct PhotoIndexTests {
         #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
         let photos = try index.photos(.init())
         #expect(photos.map(\.id) == [7])
-        #expect(photos.first?.renditions == [
-            RenditionEntry(spec: .square(256), width: 20, height: 20, bytes: nil, path: "/c/256/k/k.jpg", source: .decoded)
-        ])
+        #expect(
+            photos.first?.renditions == [
+                RenditionEntry(
+                    spec: .square(256), width: 20, height: 20, bytes: nil, path: "/c/256/k/k.jpg", source: .decoded)
+            ])
         #expect(photos.first?.errorCode == nil)
         #expect(try index.integrityCheck() == "ok")
     }
@@ -95,18 +111,19 @@ struct PhotoIndexTests {
             let pool = try DatabasePool(path: path)
             try PhotoIndex.migrator(upTo: 2).migrate(pool)
             try pool.write { db in
-                try db.execute(sql: """
-                    INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
-                    INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
-                        width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, thumbnail_key)
-                    VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 300, 200, 6,
-                        '2020-01-01T00:00:00', 'mtime', 0, 'h7', 'k7'),
-                        (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 40, 30, 1,
-                        '2020-01-02T00:00:00', 'mtime', 1, 'h8', 'k8');
-                    INSERT INTO thumbnails (photo_id, size, side, path) VALUES
-                        (7, 64, 64, '/c/64/k7/k7.jpg'), (7, 256, 200, '/c/256/k7/k7.jpg'),
-                        (8, 64, 30, '/c/64/k8/k8.jpg'), (8, 256, 30, '/c/256/k8/k8.jpg');
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                            width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, thumbnail_key)
+                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 300, 200, 6,
+                            '2020-01-01T00:00:00', 'mtime', 0, 'h7', 'k7'),
+                            (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 40, 30, 1,
+                            '2020-01-02T00:00:00', 'mtime', 1, 'h8', 'k8');
+                        INSERT INTO thumbnails (photo_id, size, side, path) VALUES
+                            (7, 64, 64, '/c/64/k7/k7.jpg'), (7, 256, 200, '/c/256/k7/k7.jpg'),
+                            (8, 64, 30, '/c/64/k8/k8.jpg'), (8, 256, 30, '/c/256/k8/k8.jpg');
+                        """)
             }
         }
         // when this Tessera opens it,
@@ -115,7 +132,9 @@ struct PhotoIndexTests {
         // placeholder and their render settings (what the next scan brings up to date).
         #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
         // Schema 4's indexes for rescans are there.
-        #expect(SQLite.integer(path, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('photos_rescan', 'photos_scan')") == 2)
+        #expect(
+            SQLite.integer(path, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('photos_rescan', 'photos_scan')")
+                == 2)
         let photos = Dictionary(uniqueKeysWithValues: try index.photos(.init()).map { ($0.id, $0) })
         #expect(photos[7]?.renditions.map(\.path) == ["/c/64/k7/k7.jpg", "/c/256/k7/k7.jpg"])
         #expect(photos[7]?.renditions.map(\.spec) == [.square(64), .square(256)])
@@ -136,19 +155,23 @@ struct PhotoIndexTests {
         let photo = try #require(try index.photos(.init()).first)
         // when the configuration drops the fit and adds a 512 square,
         let square512 = RenditionEntry(
-            spec: .square(512), width: 100, height: 100, bytes: 950, path: "/cache/512/ke/\(photo.id).jpg", source: .decoded)
+            spec: .square(512), width: 100, height: 100, bytes: 950, path: "/cache/512/ke/\(photo.id).jpg",
+            source: .decoded)
         let scan = try index.beginScan(roots: ["/photos"], full: false)
-        try index.apply([], moves: [], renditions: [
-            RenditionUpdate(
-                photoID: photo.id, key: "key1", renditions: [square512], configured: [.square(256), .square(512)],
-                thumbhash: [1, 2, 3], settings: "square-256,square-512;test")
-        ], scanID: scan.id)
+        try index.apply(
+            [], moves: [],
+            renditions: [
+                RenditionUpdate(
+                    photoID: photo.id, key: "key1", renditions: [square512], configured: [.square(256), .square(512)],
+                    thumbhash: [1, 2, 3], settings: "square-256,square-512;test")
+            ], scanID: scan.id)
         // then it has exactly the configured renditions, its placeholder and settings are recorded,
         let after = try #require(try index.photos(.init()).first { $0.id == photo.id })
         #expect(after.renditions.map(\.spec) == [.square(256), .square(512)])
         #expect(after.thumbhash == [1, 2, 3])
-        #expect(try index.files(inDirectory: Array("/photos/Garden".utf8)).values.first { $0.id == photo.id }?
-            .rendering?.settings == "square-256,square-512;test")
+        #expect(
+            try index.files(inDirectory: Array("/photos/Garden".utf8)).values.first { $0.id == photo.id }?
+                .rendering?.settings == "square-256,square-512;test")
         // and the fit's file, which no row refers to now, is due for deletion (and only it).
         #expect(try index.pendingCacheDeletions() == ["/cache/fit-1024/ke/key1.jpg"])
         try index.forgetCacheDeletions(["/cache/fit-1024/ke/key1.jpg"])
@@ -162,7 +185,9 @@ struct PhotoIndexTests {
         _ = try PhotoIndex(path: path)
         try DatabaseQueue(path: path.string).write { try $0.execute(sql: "PRAGMA user_version = 99") }
         for readOnly in [false, true] {
-            #expect { try PhotoIndex(path: path, readOnly: readOnly) } throws: { ($0 as? IndexError)?.code == .newerSchema }
+            #expect { try PhotoIndex(path: path, readOnly: readOnly) } throws: {
+                ($0 as? IndexError)?.code == .newerSchema
+            }
         }
         #expect { try PhotoIndex(path: FilePath(directory.appending("none.sqlite")), readOnly: true) } throws: {
             ($0 as? IndexError)?.code == .missing
@@ -177,8 +202,9 @@ struct PhotoIndexTests {
         try Self.populate(index, root: "/photos/b")
         #expect(try index.albums(named: "Garden").map(\.path.string) == ["/photos/a/Garden", "/photos/b/Garden"])
         let one = try #require(try index.albums(named: "/photos/b/Garden").first)
-        #expect(try index.photos(.init(albumID: one.id)).map(\.path.string)
-            == ["/photos/b/Garden/p1.jpg", "/photos/b/Garden/P0.NEF", "/photos/b/Garden/p0.jpg"])
+        #expect(
+            try index.photos(.init(albumID: one.id)).map(\.path.string)
+                == ["/photos/b/Garden/p1.jpg", "/photos/b/Garden/P0.NEF", "/photos/b/Garden/p0.jpg"])
         #expect(try index.photos(.init(kind: .errors)).map(\.errorCode) == ["truncated", "truncated"])
     }
 
@@ -208,27 +234,39 @@ struct PhotoIndexTests {
         let video = FileUpdate(
             path: "/photos/Garden/p1.mov", albumPath: FilePath("/photos/Garden"), root: "/photos",
             identity: FileIdentity(device: 1, inode: 20, size: 100, mtimeNanoseconds: 0),
-            content: .photo(try MetadataReader.read(at: clip), warnings: [], renditions: PhotoRenditions(
-                contentHash: "hash-video", key: "key-video",
-                renditions: [RenditionEntry(spec: .square(256), width: 256, height: 256, bytes: 900, path: "/cache/256/ke/key-video.jpg", source: .videoFrame)],
-                thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256;test", posterTime: 3)))
+            content: .photo(
+                try MetadataReader.read(at: clip), warnings: [],
+                renditions: PhotoRenditions(
+                    contentHash: "hash-video", key: "key-video",
+                    renditions: [
+                        RenditionEntry(
+                            spec: .square(256), width: 256, height: 256, bytes: 900,
+                            path: "/cache/256/ke/key-video.jpg", source: .videoFrame)
+                    ],
+                    thumbhash: [0x1F, 0x08, 0x0A], settings: "square-256;test", posterTime: 3)))
         // And a motion photo: a still whose XMP (MicroVideo) says the clip follows it.
         let mp4 = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.string)))
-        let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array("""
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1"
-             GCamera:MicroVideoOffset="\(mp4.count)"/></rdf:RDF></x:xmpmeta>
-            """.utf8)
+        let xmp =
+            Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+            + Array(
+                """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1"
+                 GCamera:MicroVideoOffset="\(mp4.count)"/></rdf:RDF></x:xmpmeta>
+                """.utf8)
         let plain = try SampleImage.jpeg(SampleImage.pixels(width: 8, height: 8))
-        let still = Array(plain.prefix(2)) + [0xFF, 0xE1, UInt8((xmp.count + 2) >> 8), UInt8((xmp.count + 2) & 0xFF)] + xmp
+        let still =
+            Array(plain.prefix(2)) + [0xFF, 0xE1, UInt8((xmp.count + 2) >> 8), UInt8((xmp.count + 2) & 0xFF)] + xmp
             + Array(plain.dropFirst(2)) + mp4
         let motionPath = FilePath("/photos/Garden/motion.jpg")
         let motion = FileUpdate(
             path: motionPath, albumPath: FilePath("/photos/Garden"), root: "/photos",
             identity: FileIdentity(device: 1, inode: 21, size: Int64(still.count), mtimeNanoseconds: 0),
             content: .photo(
-                try MetadataReader.read(contents: still, path: motionPath, mtime: FileTime(seconds: 0, nanoseconds: 0)), warnings: [],
-                renditions: PhotoRenditions(contentHash: "hash-motion", key: "key-motion", renditions: [], thumbhash: nil, settings: "test")))
+                try MetadataReader.read(contents: still, path: motionPath, mtime: FileTime(seconds: 0, nanoseconds: 0)),
+                warnings: [],
+                renditions: PhotoRenditions(
+                    contentHash: "hash-motion", key: "key-motion", renditions: [], thumbhash: nil, settings: "test")))
         let scan = try index.beginScan(roots: ["/photos"], full: false)
         try index.apply([video, motion], moves: [], scanID: scan.id)
         try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)

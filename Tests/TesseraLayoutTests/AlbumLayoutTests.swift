@@ -1,7 +1,8 @@
 import Foundation
-@testable import TesseraLayout
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraLayout
 
 /// Documents, paging and properties of the whole engine.
 struct AlbumLayoutTests {
@@ -54,21 +55,38 @@ struct AlbumLayoutTests {
     /// by day, one photo a day by month, one a month by year, one a year in one section.
     @Test func autoSectionsFollowTheDensity() throws {
         func photos(_ dates: [String]) -> [LayoutPhoto] {
-            dates.enumerated().map { LayoutPhoto(id: "p\($0.offset)", pixelWidth: 30, pixelHeight: 20, capturedAt: $0.element + "T12:00:00") }
+            dates.enumerated().map {
+                LayoutPhoto(id: "p\($0.offset)", pixelWidth: 30, pixelHeight: 20, capturedAt: $0.element + "T12:00:00")
+            }
         }
         var config = LayoutConfig()
         config.groupBy = .auto
-        func sections(_ dates: [String]) throws -> [String] { try AlbumLayout.layout(photos(dates), config: config).sections.map(\.id) }
-        #expect(try sections(Array(repeating: "2024-05-03", count: 5) + Array(repeating: "2024-05-04", count: 4)) == ["2024-05-04", "2024-05-03"])
+        func sections(_ dates: [String]) throws -> [String] {
+            try AlbumLayout.layout(photos(dates), config: config).sections.map(\.id)
+        }
+        #expect(
+            try sections(Array(repeating: "2024-05-03", count: 5) + Array(repeating: "2024-05-04", count: 4)) == [
+                "2024-05-04", "2024-05-03",
+            ])
         #expect(try sections((1...12).map { String(format: "2024-03-%02d", $0) }) == ["2024-03"])
-        #expect(try sections((1...10).map { String(format: "2024-%02d-01", $0) } + ["2023-01-01", "2023-02-01", "2023-03-01", "2023-04-01"])
-            == ["2024", "2023"])
+        #expect(
+            try sections(
+                (1...10).map { String(format: "2024-%02d-01", $0) } + [
+                    "2023-01-01", "2023-02-01", "2023-03-01", "2023-04-01",
+                ])
+                == ["2024", "2023"])
         #expect(try sections((2001...2010).map { "\($0)-06-01" }) == ["all"])
         let single = try AlbumLayout.layout(photos((2001...2010).map { "\($0)-06-01" }), config: config)
         #expect(single.pages.flatMap(\.items).allSatisfy { $0.type == .photo })
         // Undated photos keep their header: the dated ones are then shown by year.
-        let withUndated = photos((2001...2004).map { "\($0)-06-01" }) + [LayoutPhoto(id: "u", pixelWidth: 3, pixelHeight: 2, capturedAt: nil)]
-        #expect(try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == ["2004", "2003", "2002", "2001", "undated"])
+        let withUndated =
+            photos((2001...2004).map { "\($0)-06-01" }) + [
+                LayoutPhoto(id: "u", pixelWidth: 3, pixelHeight: 2, capturedAt: nil)
+            ]
+        #expect(
+            try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == [
+                "2004", "2003", "2002", "2001", "undated",
+            ])
         config.groupBy = .year
         #expect(try sections(["2023-12-31", "2024-01-01"]) == ["2024", "2023"])
     }
@@ -92,7 +110,9 @@ struct AlbumLayoutTests {
         config.style = .masonry
         config.masonryColumns = 4
         config.masonryFillColumns = true
-        let two = (0..<2).map { LayoutPhoto(id: "p\($0)", pixelWidth: 30, pixelHeight: 20, capturedAt: "2024-05-03T10:00:00") }
+        let two = (0..<2).map {
+            LayoutPhoto(id: "p\($0)", pixelWidth: 30, pixelHeight: 20, capturedAt: "2024-05-03T10:00:00")
+        }
         let items = try AlbumLayout.layout(two, config: config).pages.flatMap(\.items).filter { $0.type == .photo }
         #expect(items.map(\.width) == [195, 195])
     }
@@ -100,7 +120,9 @@ struct AlbumLayoutTests {
     @Test func invalidConfigurationNamesTheField() {
         var config = LayoutConfig()
         config.tolerance = 1
-        #expect { try AlbumLayout.layout([], config: config) } throws: { ($0 as? LayoutError)?.error.field == "justified.tolerance" }
+        #expect { try AlbumLayout.layout([], config: config) } throws: {
+            ($0 as? LayoutError)?.error.field == "justified.tolerance"
+        }
         #expect { try config.set("nope", "1") } throws: { ($0 as? LayoutError)?.error.field == "nope" }
         #expect { try config.set("page.width", "wide") } throws: {
             ($0 as? LayoutError)?.description == #"page.width must be a finite number, not "wide""#
@@ -108,8 +130,11 @@ struct AlbumLayoutTests {
     }
 
     @Test func viewportPagesClipItemsAcrossBands() throws {
-        let photos = (0..<40).map { LayoutPhoto(id: String(format: "p%02d", $0), pixelWidth: 1000, pixelHeight: 1000,
-                                                capturedAt: "2024-01-01T00:00:\(String(format: "%02d", $0))") }
+        let photos = (0..<40).map {
+            LayoutPhoto(
+                id: String(format: "p%02d", $0), pixelWidth: 1000, pixelHeight: 1000,
+                capturedAt: "2024-01-01T00:00:\(String(format: "%02d", $0))")
+        }
         var config = LayoutConfig()
         config.style = .grid
         config.pageHeight = 300
@@ -127,15 +152,20 @@ struct AlbumLayoutTests {
     }
 
     @Test func countPagingSplitsSectionsWithContinuedHeaders() throws {
-        let photos = (0..<30).map { LayoutPhoto(id: "p\($0)", pixelWidth: 1500, pixelHeight: 1000,
-                                                capturedAt: "2024-0\($0 < 20 ? 2 : 1)-01T10:00:00") }
+        let photos = (0..<30).map {
+            LayoutPhoto(
+                id: "p\($0)", pixelWidth: 1500, pixelHeight: 1000,
+                capturedAt: "2024-0\($0 < 20 ? 2 : 1)-01T10:00:00")
+        }
         var config = LayoutConfig()
         config.paging = .count
         config.pageCount = 12
         let document = try AlbumLayout.layout(photos, config: config)
         #expect(document.pageSize.height == nil && document.document == nil)
         #expect(document.pages.map { $0.items.filter { $0.type == .photo }.count } == [12, 12, 6])
-        let headers = document.pages.map { $0.items.filter { $0.type == .header }.map { "\($0.sectionId):\($0.continued == true)" } }
+        let headers = document.pages.map {
+            $0.items.filter { $0.type == .header }.map { "\($0.sectionId):\($0.continued == true)" }
+        }
         #expect(headers == [["2024-02-01:false"], ["2024-02-01:true", "2024-01-01:false"], ["2024-01-01:true"]])
         #expect(document.pages.allSatisfy { $0.documentY == nil })
     }
@@ -151,7 +181,8 @@ struct AlbumLayoutTests {
             let day = 1 + Int(generator.next() % 4)
             return LayoutPhoto(
                 id: "photo-\(index)", pixelWidth: generator.next() % 23 == 0 ? nil : width, pixelHeight: height,
-                orientation: Int(1 + generator.next() % 8), capturedAt: "2023-06-0\(day)T1\(generator.next() % 10):00:00")
+                orientation: Int(1 + generator.next() % 8),
+                capturedAt: "2023-06-0\(day)T1\(generator.next() % 10):00:00")
         }
         var config = LayoutConfig()
         config.style = style
@@ -185,7 +216,8 @@ struct AlbumLayoutTests {
         if style != .strip {
             for (i, a) in frames.enumerated() {
                 for b in frames[(i + 1)...] {
-                    let overlap = a.x < b.x + b.width - 1e-9 && b.x < a.x + a.width - 1e-9
+                    let overlap =
+                        a.x < b.x + b.width - 1e-9 && b.x < a.x + a.width - 1e-9
                         && a.y < b.y + b.height - 1e-9 && b.y < a.y + a.height - 1e-9
                     #expect(!overlap, "\(a.photoId ?? "") overlaps \(b.photoId ?? "")")
                 }
@@ -196,16 +228,18 @@ struct AlbumLayoutTests {
     @Test func itemQueryMatchesABruteForceScan() {
         var generator = SplitMix(seed: 99)
         let items = (0..<500).map { index in
-            LayoutItem(type: .photo, sectionId: "s", photoId: "\(index)", x: Double(generator.next() % 300),
-                       y: Double(generator.next() % 5000), width: Double(generator.next() % 120),
-                       height: Double(generator.next() % 300), clipped: false)
+            LayoutItem(
+                type: .photo, sectionId: "s", photoId: "\(index)", x: Double(generator.next() % 300),
+                y: Double(generator.next() % 5000), width: Double(generator.next() % 120),
+                height: Double(generator.next() % 300), clipped: false)
         }
         let query = ItemQuery(items)
         for _ in 0..<200 {
             let (x, y) = (Double(generator.next() % 400), Double(generator.next() % 5200))
             let (w, h) = (Double(generator.next() % 200), Double(generator.next() % 900))
             let expected = items.filter {
-                $0.width > 0 && $0.height > 0 && $0.x < x + w && x < $0.x + $0.width && $0.y < y + h && y < $0.y + $0.height
+                $0.width > 0 && $0.height > 0 && $0.x < x + w && x < $0.x + $0.width && $0.y < y + h
+                    && y < $0.y + $0.height
             }
             #expect(query.items(inX: x, y: y, width: w, height: h) == expected)
         }
@@ -223,14 +257,16 @@ struct AlbumLayoutTests {
         #expect(narrow.warnings.map(\.code) == ["contentWidthTooSmall"])
         // A lone portrait in optimal rows is capped at maxRowHeight (2T) and not cropped.
         config = LayoutConfig()
-        let portrait = try AlbumLayout.layout([LayoutPhoto(id: "a", pixelWidth: 1000, pixelHeight: 3000)], config: config)
+        let portrait = try AlbumLayout.layout(
+            [LayoutPhoto(id: "a", pixelWidth: 1000, pixelHeight: 3000)], config: config)
         let photo = try #require(portrait.pages.first?.items.first { $0.type == .photo })
         #expect(photo.height == 360 && photo.width == 120 && photo.crop == false)
         // Pixel rounding snaps edges so neighbours keep sharing them.
         config.pixelRounding = true
         config.outputScale = 3
         let rounded = try AlbumLayout.layout(
-            (0..<5).map { LayoutPhoto(id: "\($0)", pixelWidth: 1000 + Double($0) * 37, pixelHeight: 1000) }, config: config)
+            (0..<5).map { LayoutPhoto(id: "\($0)", pixelWidth: 1000 + Double($0) * 37, pixelHeight: 1000) },
+            config: config)
         for item in rounded.pages.flatMap(\.items) {
             #expect(abs((item.x * 3).rounded() - item.x * 3) < 1e-9 && abs((item.y * 3).rounded() - item.y * 3) < 1e-9)
         }

@@ -1,18 +1,21 @@
 import Foundation
-@testable import TesseraLayout
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraLayout
 
 /// Outside input never traps: any option value, any photo record, a layout or an error.
 struct LayoutFuzzTests {
     static let keys = [
         "page.width", "page.height", "page.insets", "paging.mode", "paging.count", "paging.sectionStartsNewPage",
         "sections.groupBy", "sections.headerHeight", "sections.sectionSpacing", "style", "tiles.margin",
-        "tiles.singleHeight", "tiles.threeSub", "tiles.fourSub", "tiles.fiveSub", "tiles.fiveMainHeight", "tiles.sixSub",
+        "tiles.singleHeight", "tiles.threeSub", "tiles.fourSub", "tiles.fiveSub", "tiles.fiveMainHeight",
+        "tiles.sixSub",
         "tiles.maxShown", "masonry.columns", "masonry.spacing", "masonry.insets", "masonry.bodyHeight",
         "masonry.maxImageHeightRatio", "grid.itemWidth", "grid.itemHeight", "grid.minimumColumnGap", "grid.insets",
         "grid.preloadBuffer", "strip.height", "strip.cellScale", "strip.spacing", "strip.offset", "strip.zoomShift",
-        "justified.algorithm", "justified.targetRowHeight", "justified.spacing", "justified.padding", "justified.tolerance",
+        "justified.algorithm", "justified.targetRowHeight", "justified.spacing", "justified.padding",
+        "justified.tolerance",
         "justified.showWidows", "justified.widowLayoutStyle", "justified.maxNumRows", "justified.forceAspectRatio",
         "justified.fullWidthBreakoutRowCadence", "justified.photoPadding", "justified.minPhotosPerRow",
         "justified.maxPhotosPerRow", "justified.maxRowHeight", "justified.lastRow", "output.rounding", "output.scale",
@@ -41,7 +44,9 @@ struct LayoutFuzzTests {
                 LayoutPhoto(
                     id: "p\(index)", pixelWidth: pick(Self.numbers), pixelHeight: pick(Self.numbers),
                     orientation: pick([nil, 0, 1, 6, 8, 9, -3, Int.max]),
-                    capturedAt: pick([nil, "2024-05-03T10:00:00", "2024-02-30T10:00:00", "x", "9999-12-31T23:59:59+14:00"]),
+                    capturedAt: pick([
+                        nil, "2024-05-03T10:00:00", "2024-02-30T10:00:00", "x", "9999-12-31T23:59:59+14:00",
+                    ]),
                     bodyHeight: pick(Self.numbers))
             }
             do {
@@ -62,14 +67,17 @@ struct LayoutFuzzTests {
         for _ in 0..<1000 {
             let photos = (0..<Int(random.next() % 12)).map { _ in ["width": pick(numbers), "height": pick(numbers)] }
             var params: [String: Any] = [:]
-            for key in ["containerWidth", "spacing", "padding", "targetRowHeight", "minPhotos", "maxPhotos"] where random.next() % 2 == 0 {
+            for key in ["containerWidth", "spacing", "padding", "targetRowHeight", "minPhotos", "maxPhotos"]
+            where random.next() % 2 == 0 {
                 params[key] = pick(numbers)
             }
             let rows = try JSONSerialization.data(withJSONObject: ["photos": photos, "params": params])
             _ = try ReferenceEntryPoints.rowsOptimal(rows)
             var config: [String: Any] = [:]
-            for key in ["containerWidth", "targetRowHeight", "targetRowHeightTolerance", "maxNumRows", "forceAspectRatio",
-                        "fullWidthBreakoutRowCadence", "boxSpacing", "containerPadding"] where random.next() % 2 == 0 {
+            for key in [
+                "containerWidth", "targetRowHeight", "targetRowHeightTolerance", "maxNumRows", "forceAspectRatio",
+                "fullWidthBreakoutRowCadence", "boxSpacing", "containerPadding",
+            ] where random.next() % 2 == 0 {
                 config[key] = pick(numbers)
             }
             let flickr = try JSONSerialization.data(withJSONObject: ["input": photos, "config": config])

@@ -1,29 +1,48 @@
 import Foundation
-@testable import TesseraLayout
 import Testing
+
+@testable import TesseraLayout
 
 /// Worked examples of each style, computed by hand from the rules of docs/LAYOUT.md §3.
 struct StyleExampleTests {
     static func photos(_ aspects: [Double], day: String = "2024-05-03") -> [Section.Photo] {
         aspects.enumerated().map { index, aspect in
-            let record = LayoutPhoto(id: "p\(index)", pixelWidth: aspect * 1000, pixelHeight: 1000, capturedAt: "\(day)T12:00:00")
+            let record = LayoutPhoto(
+                id: "p\(index)", pixelWidth: aspect * 1000, pixelHeight: 1000, capturedAt: "\(day)T12:00:00")
             return Section.Photo(record: record, aspect: aspect, aspectEstimated: false, key: nil)
         }
     }
 
     static func frames(_ body: Body) -> [[Double]] { body.items.map { [$0.x, $0.y, $0.width, $0.height] } }
 
-    @Test(arguments: [
-        (1, [[15, 0, 345, 150]], 150.0),
-        (2, [[15, 0, 172.5, 172.5], [187.5, 0, 172.5, 172.5]], 172.5),
-        (3, [[15, 0, 100, 100], [115, 0, 245, 200], [15, 100, 100, 100]], 200),
-        (4, [[15, 0, 205, 140], [220, 0, 140, 140], [15, 140, 140, 140], [155, 140, 205, 140]], 280),
-        (5, [[15, 0, 100, 100], [115, 0, 245, 150], [15, 100, 100, 100], [115, 150, 245, 150], [15, 200, 100, 100]], 300),
-        (6, [[15, 0, 140, 140], [155, 0, 205, 140], [15, 140, 172.5, 172.5], [187.5, 140, 172.5, 172.5],
-             [15, 312.5, 205, 140], [220, 312.5, 140, 140]], 452.5),
-        (9, [[15, 0, 140, 140], [155, 0, 205, 140], [15, 140, 172.5, 172.5], [187.5, 140, 172.5, 172.5],
-             [15, 312.5, 205, 140], [220, 312.5, 140, 140]], 452.5),
-    ] as [(Int, [[Double]], Double)])
+    @Test(
+        arguments: [
+            (1, [[15, 0, 345, 150]], 150.0),
+            (2, [[15, 0, 172.5, 172.5], [187.5, 0, 172.5, 172.5]], 172.5),
+            (3, [[15, 0, 100, 100], [115, 0, 245, 200], [15, 100, 100, 100]], 200),
+            (4, [[15, 0, 205, 140], [220, 0, 140, 140], [15, 140, 140, 140], [155, 140, 205, 140]], 280),
+            (
+                5,
+                [
+                    [15, 0, 100, 100], [115, 0, 245, 150], [15, 100, 100, 100], [115, 150, 245, 150],
+                    [15, 200, 100, 100],
+                ], 300
+            ),
+            (
+                6,
+                [
+                    [15, 0, 140, 140], [155, 0, 205, 140], [15, 140, 172.5, 172.5], [187.5, 140, 172.5, 172.5],
+                    [15, 312.5, 205, 140], [220, 312.5, 140, 140],
+                ], 452.5
+            ),
+            (
+                9,
+                [
+                    [15, 0, 140, 140], [155, 0, 205, 140], [15, 140, 172.5, 172.5], [187.5, 140, 172.5, 172.5],
+                    [15, 312.5, 205, 140], [220, 312.5, 140, 140],
+                ], 452.5
+            ),
+        ] as [(Int, [[Double]], Double)])
     func tilesAt375(count: Int, expected: [[Double]], height: Double) {
         let body = Tiles.layout(Self.photos(Array(repeating: 1.5, count: count)), width: 375, config: LayoutConfig())
         #expect(Self.frames(body) == expected)
@@ -67,7 +86,8 @@ struct StyleExampleTests {
     }
 
     @Test func stripExample() throws {
-        let strip = Strip(aspects: [1.5, 1, 0.75, 1.778], viewport: 375, height: 100, cellScale: 0.8, spacing: 10, zoomAll: true)
+        let strip = Strip(
+            aspects: [1.5, 1, 0.75, 1.778], viewport: 375, height: 100, cellScale: 0.8, spacing: 10, zoomAll: true)
         #expect(strip.widths.map { ($0 * 100).rounded() / 100 } == [120, 80, 60, 142.24])
         #expect(strip.xs == [127.5, 257.5, 347.5, 417.5])
         #expect(abs(strip.contentWidth - 676.12) < 1e-9)
@@ -87,8 +107,9 @@ struct StyleExampleTests {
 
     @Test func flickrExamples() {
         let squares = FlickrJustified.layout(aspects: [1, 1, 1, 1], config: .init())
-        #expect(squares.boxes.map { [$0.left, $0.top, $0.width, $0.height] }
-            == [[10, 10, 340, 340], [360, 10, 340, 340], [710, 10, 340, 340], [10, 360, 340, 340]])
+        #expect(
+            squares.boxes.map { [$0.left, $0.top, $0.width, $0.height] }
+                == [[10, 10, 340, 340], [360, 10, 340, 340], [710, 10, 340, 340], [10, 360, 340, 340]])
         #expect(squares.containerHeight == 710 && squares.widowCount == 1)
         var config = FlickrJustified.Config()
         config.containerWidth = 1000
@@ -112,12 +133,15 @@ struct StyleExampleTests {
 
     @Test func optimalExample() throws {
         let aspects = [1.5, 0.667, 1, 1.778, 0.75, 1.333, 4, 1, 0.8, 1.5]
-        let rows = try #require(OptimalRows.rows(
-            aspects: aspects, params: .init(containerWidth: 1000, spacing: 10, padding: 0, targetRowHeight: 250)))
+        let rows = try #require(
+            OptimalRows.rows(
+                aspects: aspects, params: .init(containerWidth: 1000, spacing: 10, padding: 0, targetRowHeight: 250)))
         #expect(rows.map(\.indices) == [0..<3, 3..<6, 6..<7, 7..<10])
         #expect(abs(rows[0].height - 309.441) < 1e-3 && abs(rows[1].height - 253.820) < 1e-3)
         #expect(rows[2].height == 250 && abs(rows[3].height - 296.969) < 1e-3)
-        #expect(OptimalRows.rows(
-            aspects: [1, 1], params: .init(containerWidth: 100, spacing: 10, padding: 0, targetRowHeight: 50, minPhotos: 3)) == nil)
+        #expect(
+            OptimalRows.rows(
+                aspects: [1, 1],
+                params: .init(containerWidth: 100, spacing: 10, padding: 0, targetRowHeight: 50, minPhotos: 3)) == nil)
     }
 }

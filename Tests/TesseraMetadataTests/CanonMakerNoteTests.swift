@@ -1,10 +1,11 @@
 import Foundation
 import SystemPackage
-@testable import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraMetadata
 
 /// Canon bodies that record their lens only in the maker note, as exiftool reads it: by name
 /// (tag 0x0095) or, older ones, by a lens type number in their CameraSettings.
@@ -42,7 +43,8 @@ struct CanonMakerNoteTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.appending("IMG_0001.JPG")
-        try Data(Self.jpeg(make: "Canon", lens: "EF50mm f/1.2L USM", bigEndian: false)).write(to: URL(fileURLWithPath: file))
+        try Data(Self.jpeg(make: "Canon", lens: "EF50mm f/1.2L USM", bigEndian: false)).write(
+            to: URL(fileURLWithPath: file))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         process.arguments = ["-s", "-s", "-s", "-MakerNotes:LensModel", file]
@@ -57,7 +59,9 @@ struct CanonMakerNoteTests {
     @Test(arguments: [false, true])
     func anOlderBodysLensIsNamedByItsLensType(bigEndian: Bool) throws {
         let lens = ExifBuilder.CanonLens(type: 241, shortest: 50, longest: 50)
-        #expect(try Self.read(lens: nil, lensType: lens, bigEndian: bigEndian).exif?.lensModel == "Canon EF 50mm f/1.2L USM")
+        #expect(
+            try Self.read(lens: nil, lensType: lens, bigEndian: bigEndian).exif?.lensModel == "Canon EF 50mm f/1.2L USM"
+        )
     }
 
     /// The lens type and focal range as made here are the ones exiftool reads as Canon's.
@@ -67,10 +71,13 @@ struct CanonMakerNoteTests {
         defer { directory.remove() }
         let file = directory.appending("IMG_0001.JPG")
         let lens = ExifBuilder.CanonLens(type: 48, shortest: 18, longest: 55)
-        try Data(Self.jpeg(make: "Canon", lens: nil, lensType: lens, bigEndian: true)).write(to: URL(fileURLWithPath: file))
+        try Data(Self.jpeg(make: "Canon", lens: nil, lensType: lens, bigEndian: true)).write(
+            to: URL(fileURLWithPath: file))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-s", "-s", "-s", "-Canon:LensType", "-Canon:MinFocalLength", "-Canon:MaxFocalLength", file]
+        process.arguments = [
+            "-s", "-s", "-s", "-Canon:LensType", "-Canon:MinFocalLength", "-Canon:MaxFocalLength", file,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -95,7 +102,9 @@ struct CanonMakerNoteTests {
 
     @Test func theLensModelTextComesBeforeTheLensType() throws {
         let lens = ExifBuilder.CanonLens(type: 48, shortest: 18, longest: 55)
-        #expect(try Self.read(lens: "EF-S18-55mm f/3.5-5.6 IS", lensType: lens).exif?.lensModel == "EF-S18-55mm f/3.5-5.6 IS")
+        #expect(
+            try Self.read(lens: "EF-S18-55mm f/3.5-5.6 IS", lensType: lens).exif?.lensModel
+                == "EF-S18-55mm f/3.5-5.6 IS")
     }
 
     @Test func focalRangesAreReadFromLensNames() {
@@ -133,6 +142,8 @@ struct CanonMakerNoteTests {
     }
 
     @Test func anotherMakersNoteIsNotReadAsCanons() throws {
-        #expect(try Self.read(make: "NIKON CORPORATION", lens: "EF50mm f/1.2L USM", bigEndian: false).exif?.lensModel == nil)
+        #expect(
+            try Self.read(make: "NIKON CORPORATION", lens: "EF50mm f/1.2L USM", bigEndian: false).exif?.lensModel == nil
+        )
     }
 }

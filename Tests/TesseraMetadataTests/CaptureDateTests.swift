@@ -1,19 +1,23 @@
 import Foundation
 import SystemPackage
 import TesseraImage
-@testable import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
 
+@testable import TesseraMetadata
+
 /// Capture-date resolution on generated files whose metadata is known exactly.
 struct CaptureDateTests {
-    static let utc = DateContext(timeZone: TimeZone(identifier: "UTC") ?? .current, now: Date(timeIntervalSince1970: 1.9e9))
+    static let utc = DateContext(
+        timeZone: TimeZone(identifier: "UTC") ?? .current, now: Date(timeIntervalSince1970: 1.9e9))
     static let image = SampleImage.pixels(width: 16, height: 12)
 
-    static func read(_ bytes: [UInt8], name: String = "photo.jpg", mtime: FileTime = .init(seconds: 1_600_000_000, nanoseconds: 0),
-                     context: DateContext = utc) throws -> PhotoMetadata {
+    static func read(
+        _ bytes: [UInt8], name: String = "photo.jpg", mtime: FileTime = .init(seconds: 1_600_000_000, nanoseconds: 0),
+        context: DateContext = utc
+    ) throws -> PhotoMetadata {
         try MetadataReader.read(contents: bytes, path: FilePath(name), mtime: mtime, context: context)
     }
 
@@ -61,7 +65,8 @@ struct CaptureDateTests {
         let modified = try Self.read(SampleImage.jpeg(Self.image, exif: exif), name: "holiday.jpg")
         #expect(modified.captureDate?.source == .exifModified)
         let plain = try Self.read(
-            SampleImage.jpeg(Self.image), name: "holiday.jpg", mtime: .init(seconds: 1_600_000_000, nanoseconds: 250_000_000))
+            SampleImage.jpeg(Self.image), name: "holiday.jpg",
+            mtime: .init(seconds: 1_600_000_000, nanoseconds: 250_000_000))
         // Its mtime (a copy's, a download's, a scan's) says nothing of when the photo was taken.
         #expect(plain.captureDate == nil)
     }
@@ -79,8 +84,9 @@ struct CaptureDateTests {
 
     @Test func pngCreationTimeThenTime() throws {
         let created = try Self.read(
-            SampleImage.png(Self.image, time: .init(year: 2021, month: 3, day: 4, hour: 5, minute: 6, second: 7),
-                            creationTime: "Fri, 14 Jul 2023 18:30:05 +0200"), name: "a.png")
+            SampleImage.png(
+                Self.image, time: .init(year: 2021, month: 3, day: 4, hour: 5, minute: 6, second: 7),
+                creationTime: "Fri, 14 Jul 2023 18:30:05 +0200"), name: "a.png")
         #expect(created.captureDate?.source == .png)
         #expect(created.captureDate?.wallClock.iso8601 == "2023-07-14T18:30:05")
         #expect(created.captureDate?.utcOffset?.description == "+02:00")
@@ -136,8 +142,11 @@ struct CaptureDateTests {
             switch round % 4 {
             case 0: mutated = Array(mutated.prefix(Int(generator.next() % UInt64(mutated.count))))
             case 1:
-                for _ in 0..<4 { mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next()) }
-            case 2: mutated.replaceSubrange(4..<8, with: [8, 0, 0, 0])  // IFD0 pointing at itself
+                for _ in 0..<4 {
+                    mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+            case 2:
+                mutated.replaceSubrange(4..<8, with: [8, 0, 0, 0])  // IFD0 pointing at itself
                 mutated[Int(8 + generator.next() % UInt64(mutated.count - 8))] ^= 0xFF
             default: mutated += [UInt8](repeating: 0xFF, count: Int(generator.next() % 64))
             }

@@ -9,7 +9,8 @@ import Testing
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct CodedFrameSizeTests {
     static let files = ["formats/avif", "formats/heic"].flatMap { folder in
-        ((try? FileManager.default.contentsOfDirectory(atPath: Corpus.path(folder))) ?? []).filter { $0.contains(".") }.map { "\(folder)/\($0)" }
+        ((try? FileManager.default.contentsOfDirectory(atPath: Corpus.path(folder))) ?? []).filter { $0.contains(".") }
+            .map { "\(folder)/\($0)" }
     }
 
     @Test(arguments: files)
@@ -23,7 +24,9 @@ struct CodedFrameSizeTests {
         } else {
             // The image, or a little more (HEVC codes whole 8-pixel blocks and crops the rest).
             let declared = header.width * header.height
-            #expect(coded >= declared && coded <= (header.width + 64) * (header.height + 64), "\(coded) for \(header.width)×\(header.height)")
+            #expect(
+                coded >= declared && coded <= (header.width + 64) * (header.height + 64),
+                "\(coded) for \(header.width)×\(header.height)")
         }
     }
 
@@ -33,7 +36,8 @@ struct CodedFrameSizeTests {
         let ispe = try #require(bytes.indices.dropLast(16).first { bytes[$0..<$0 + 4].elementsEqual("ispe".utf8) })
         // Version and flags, then width and height: 64×64.
         bytes.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0, 64, 0, 0, 0, 64])
-        let metadata = try MetadataReader.read(contents: bytes, path: FilePath("patched.avif"), mtime: FileTime(seconds: 0, nanoseconds: 0))
+        let metadata = try MetadataReader.read(
+            contents: bytes, path: FilePath("patched.avif"), mtime: FileTime(seconds: 0, nanoseconds: 0))
         #expect((metadata.width, metadata.height) == (64, 64) || (metadata.width, metadata.height) == (64, 64))
         #expect(metadata.heif?.largestCodedFrame == coded)
         #expect(throws: PhotoError.self) { try metadata.checkPixelLimit(coded - 1) }

@@ -8,7 +8,9 @@ import Testing
 /// MANIFEST.tsv records (exiftool 12.57).
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct CorpusMetadataTests {
-    static let formats: [String: ImageFormat] = ["JPEG": .jpeg, "PNG": .png, "WebP": .webp, "HEIF": .heif, "AVIF": .avif]
+    static let formats: [String: ImageFormat] = [
+        "JPEG": .jpeg, "PNG": .png, "WebP": .webp, "HEIF": .heif, "AVIF": .avif,
+    ]
 
     static let decodable = Corpus.manifest().filter { row in
         formats[row["format"] ?? ""] != nil && row["width"] != nil && !row.file.hasPrefix("broken/")
@@ -61,7 +63,8 @@ struct CorpusMetadataTests {
             return
         }
         let verbatim = expected.hasPrefix("\"") ? String(expected.dropFirst().dropLast()) : expected
-        #expect(original?.dateTime.trimmingCharacters(in: .whitespaces) == verbatim.trimmingCharacters(in: .whitespaces))
+        #expect(
+            original?.dateTime.trimmingCharacters(in: .whitespaces) == verbatim.trimmingCharacters(in: .whitespaces))
         #expect(original?.offset == row["exif_offset_time_original"])
         #expect(original?.subSeconds == row["exif_subsec_time_original"])
         if let clock = DateText.exif(verbatim) {

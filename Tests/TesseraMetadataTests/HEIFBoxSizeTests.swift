@@ -1,6 +1,6 @@
-import TesseraSystem
 import SystemPackage
 import TesseraMetadata
+import TesseraSystem
 import Testing
 
 /// Box sizes come from the file: a claimed size near the top of Int64 must be an error, never a trap.
@@ -16,12 +16,15 @@ struct HEIFBoxSizeTests {
     static let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1".utf8))
 
     static func read(_ bytes: [UInt8]) throws {
-        _ = try MetadataReader.read(contents: bytes, path: FilePath("lies.heic"), mtime: FileTime(seconds: 0, nanoseconds: 0))
+        _ = try MetadataReader.read(
+            contents: bytes, path: FilePath("lies.heic"), mtime: FileTime(seconds: 0, nanoseconds: 0))
     }
 
     @Test(arguments: ["free", "meta"])
     func aLargeSizeNearInt64MaxIsAnError(type: String) {
-        let huge = Self.ftyp + Self.bigEndian(UInt32(1)) + Array(type.utf8) + Self.bigEndian(Int64.max) + [UInt8](repeating: 0, count: 16)
+        let huge =
+            Self.ftyp + Self.bigEndian(UInt32(1)) + Array(type.utf8) + Self.bigEndian(Int64.max)
+            + [UInt8](repeating: 0, count: 16)
         #expect(throws: PhotoError.self) { try Self.read(huge) }
     }
 

@@ -17,7 +17,9 @@ struct MotionPhotoTests {
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: try VideoFixture.clip(in: directory))))
     }
 
-    /// Google's Container directory: the video item's length counts its padding too. Cameras
+    /// Google's Container directory: the video item's length counts its padding too.
+    ///
+    /// Cameras
     /// write each item as a typed node (`<rdf:li><Container:Item …/>`); an editor may write
     /// Container:Item as a field (`rdf:parseType="Resource"`).
     static func directory(videoLength: Int, padding: Int = 0, typed: Bool = true) -> String {
@@ -31,7 +33,8 @@ struct MotionPhotoTests {
             """
     }
 
-    static let namespaces = #"xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/""#
+    static let namespaces =
+        #"xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/""#
 
     @Test(arguments: [true, false])
     func theVideoAContainerDirectoryPointsAtIsFoundAndChecked(typed: Bool) throws {
@@ -39,14 +42,17 @@ struct MotionPhotoTests {
         // A trailer after the MP4 that is not one of its boxes (Samsung's SEF) is not part of it.
         let trailer = [0, 0, 0, 16] + Array("sefd".utf8) + [UInt8](repeating: 7, count: 8)
         let xmp = XMPTests.packet(
-            Self.directory(videoLength: video.count, padding: trailer.count, typed: typed), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
+            Self.directory(videoLength: video.count, padding: trailer.count, typed: typed),
+            attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
         let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
         let metadata = try XMPTests.read(still + video + trailer)
         #expect(metadata.format == .jpeg)
         #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count), Int64(video.count)])
         #expect(metadata.motion?.codec == "h264")
         // The movie header's duration, as FFmpeg reads it.
-        let facts = try FileReader.withBytes(video, path: FilePath("clip.mp4"), mtime: .init(seconds: 0, nanoseconds: 0)) {
+        let facts = try FileReader.withBytes(
+            video, path: FilePath("clip.mp4"), mtime: .init(seconds: 0, nanoseconds: 0)
+        ) {
             (reader) throws(VideoError) -> VideoFacts in try VideoFacts.read(reader.stream())
         }
         #expect(facts.duration != nil && metadata.motion?.duration == facts.duration)
@@ -55,7 +61,10 @@ struct MotionPhotoTests {
 
     @Test func microVideoCountsItsOffsetFromTheEnd() throws {
         let video = try Self.mp4()
-        let xmp = XMPTests.packet("", attributes: Self.namespaces + #" GCamera:MicroVideo="1" GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\#(video.count)""#)
+        let xmp = XMPTests.packet(
+            "",
+            attributes: Self.namespaces
+                + #" GCamera:MicroVideo="1" GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\#(video.count)""#)
         let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
         let metadata = try XMPTests.read(still + video)
         #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count), Int64(video.count)])
@@ -74,12 +83,16 @@ struct MotionPhotoTests {
         let field: [UInt8] = [0, 0, 0x30, 0x0A] + le(name.count) + name + video
         let trailer = other + field
         // Entries: marker, distance back from SEFH to the field, the field's length.
-        let directory: [UInt8] = Array("SEFH".utf8) + le(107) + le(2)
+        let directory: [UInt8] =
+            Array("SEFH".utf8) + le(107) + le(2)
             + [0, 0, 0x01, 0x0B] + le(trailer.count) + le(other.count)
             + [0, 0, 0x30, 0x0A] + le(field.count) + le(field.count)
         let file = still + trailer + directory + le(directory.count) + Array("SEFT".utf8)
         let metadata = try XMPTests.read(file)
-        #expect(metadata.motion.map { [$0.offset, $0.length] } == [Int64(still.count + other.count + 8 + name.count), Int64(video.count)])
+        #expect(
+            metadata.motion.map { [$0.offset, $0.length] } == [
+                Int64(still.count + other.count + 8 + name.count), Int64(video.count),
+            ])
         #expect(metadata.motion?.codec == "h264")
         // Another maker's JPEG is not read at its end.
         var nikon = ExifBuilder()
@@ -93,7 +106,8 @@ struct MotionPhotoTests {
     }
 
     @Test func aPromiseWithoutAVideoIsAWarningAndTheStillIsUnharmed() throws {
-        let xmp = XMPTests.packet(Self.directory(videoLength: 5000), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
+        let xmp = XMPTests.packet(
+            Self.directory(videoLength: 5000), attributes: Self.namespaces + #" GCamera:MotionPhoto="1""#)
         let still = try XMPTests.jpeg(app1: [XMPTests.xmpPrefix + xmp])
         let metadata = try XMPTests.read(still + [UInt8](repeating: 0x55, count: 6000))
         #expect(metadata.motion == nil)

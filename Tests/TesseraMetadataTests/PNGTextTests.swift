@@ -5,7 +5,8 @@ import Testing
 struct PNGTextTests {
     @Test func textIsReplacedAfterTheHeaderAndReadBack() throws {
         let png = try SampleImage.png(SampleImage.pixels(width: 4, height: 3))
-        let first = try #require(PNGText.replacing([("Thumb::URI", "file:///a%20b.jpg"), ("Thumb::MTime", "1700000000")], in: png))
+        let first = try #require(
+            PNGText.replacing([("Thumb::URI", "file:///a%20b.jpg"), ("Thumb::MTime", "1700000000")], in: png))
         #expect(PNGText.entries(of: first) == ["Thumb::URI": "file:///a%20b.jpg", "Thumb::MTime": "1700000000"])
         // Replacing drops the old entries, and Latin-1 text round-trips.
         let second = try #require(PNGText.replacing([("Software", "Tessera é")], in: first))

@@ -12,7 +12,8 @@ struct RAWStructureTests {
     static let utc = DateContext(timeZone: TimeZone(identifier: "UTC") ?? .current)
 
     @Test func aSonyARWLibRawRefusesStillGivesItsShootingDetails() throws {
-        let metadata = try MetadataReader.read(at: FilePath(Corpus.path("media/raw-exif/fixture-sony-zv-e10.arw")), context: Self.utc)
+        let metadata = try MetadataReader.read(
+            at: FilePath(Corpus.path("media/raw-exif/fixture-sony-zv-e10.arw")), context: Self.utc)
         #expect(metadata.exif?.exposureTime == 1.0 / 160)
         #expect(metadata.exif?.fNumber == 18)
         #expect(metadata.exif?.iso == 100)
@@ -26,7 +27,8 @@ struct RAWStructureTests {
     }
 
     @Test func aCanonCR3IsReadFromItsBoxes() throws {
-        let metadata = try MetadataReader.read(at: FilePath(Corpus.path("formats/raw/Canon-R6-pruned.CR3")), context: Self.utc)
+        let metadata = try MetadataReader.read(
+            at: FilePath(Corpus.path("formats/raw/Canon-R6-pruned.CR3")), context: Self.utc)
         #expect(metadata.exif?.model == "Canon EOS R6")
         #expect(metadata.exif?.exposureTime == 0.25 && metadata.exif?.fNumber == 25 && metadata.exif?.iso == 100)
         #expect(metadata.exif?.lensModel == "RF70-200mm F2.8 L IS USM")
@@ -40,7 +42,8 @@ struct RAWStructureTests {
 
     /// A Panasonic RW2's IFD0 has no EXIF IFD: the shot's EXIF is in its JpgFromRaw.
     @Test func aPanasonicRW2GivesTheEXIFOfItsEmbeddedJPEG() throws {
-        let metadata = try MetadataReader.read(at: FilePath(Corpus.path("formats/raw/Panasonic.rw2")), context: Self.utc)
+        let metadata = try MetadataReader.read(
+            at: FilePath(Corpus.path("formats/raw/Panasonic.rw2")), context: Self.utc)
         #expect(metadata.exif?.iso == 80 && metadata.focalLength35mm == 24)
         #expect(metadata.captureDate?.source == .exifOriginal)
     }
@@ -60,7 +63,9 @@ struct FocalLength35mmTests {
     ])
     func computedAsExiftoolDoes(file: String, exiftool: Double) throws {
         let metadata = try MetadataReader.read(at: FilePath(Corpus.path(file)))
-        #expect(abs((metadata.focalLength35mm ?? 0) - exiftool) < 0.01 * exiftool, "\(file): \(String(describing: metadata.focalLength35mm))")
+        #expect(
+            abs((metadata.focalLength35mm ?? 0) - exiftool) < 0.01 * exiftool,
+            "\(file): \(String(describing: metadata.focalLength35mm))")
     }
 }
 
@@ -75,7 +80,8 @@ struct RAWStructureDamageTests {
         file += [0, 1, 2, 3].map { UInt8(ifd >> (8 * $0) & 0xFF) }
         file += preview
         func entry(_ tag: UInt16, _ value: UInt32) -> [UInt8] {
-            [UInt8(tag & 0xFF), UInt8(tag >> 8), 4, 0, 1, 0, 0, 0] + [0, 1, 2, 3].map { UInt8(value >> (8 * $0) & 0xFF) }
+            [UInt8(tag & 0xFF), UInt8(tag >> 8), 4, 0, 1, 0, 0, 0]
+                + [0, 1, 2, 3].map { UInt8(value >> (8 * $0) & 0xFF) }
         }
         file += [2, 0] + entry(0x0201, 8) + entry(0x0202, UInt32(preview.count))
         let metadata = try MetadataReader.read(

@@ -1,10 +1,11 @@
 import Foundation
 import SystemPackage
-@testable import TesseraMetadata
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraMetadata
 
 /// XMP embedded and in sidecars, read through Exempi, and the precedence between them and EXIF.
 struct XMPTests {
@@ -13,7 +14,8 @@ struct XMPTests {
 
     /// An XMP packet with `body` (RDF properties) inside one rdf:Description.
     static func packet(_ body: String, attributes: String = "") -> [UInt8] {
-        Array("""
+        Array(
+            """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
             <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
              xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:tiff="http://ns.adobe.com/tiff/1.0/"
@@ -48,7 +50,8 @@ struct XMPTests {
         let begin = Array(#"<?xpacket begin="\#u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>"#.utf8)
         let end = Array(#"<?xpacket end="r"?>"#.utf8)
         let tail = Array("ns.adobe.com/exif/1.0/\">old</rdf:Description></rdf:RDF></x:xmpmeta>\n".utf8) + end
-        let packet = begin + Self.packet("<exif:DateTimeOriginal>1988-12-01T18:53:44</exif:DateTimeOriginal>") + end
+        let packet =
+            begin + Self.packet("<exif:DateTimeOriginal>1988-12-01T18:53:44</exif:DateTimeOriginal>") + end
             + tail + tail + Array(repeating: UInt8(ascii: " "), count: 40) + tail
         let embedded = try Self.read(Self.jpeg(app1: [Self.xmpPrefix + packet]))
         #expect(embedded.captureDate?.source == .xmp, "\(embedded.warnings)")
@@ -72,7 +75,8 @@ struct XMPTests {
     }
 
     @Test func ratingTitleDescriptionLabelAndKeywordsOfEveryVocabulary() throws {
-        let xmp = Self.packet("""
+        let xmp = Self.packet(
+            """
             <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Harbour at dusk</rdf:li></rdf:Alt></dc:title>
             <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Boats</rdf:li></rdf:Alt></dc:description>
             <dc:subject><rdf:Bag><rdf:li>sea</rdf:li><rdf:li>Výlet</rdf:li></rdf:Bag></dc:subject>
@@ -95,8 +99,10 @@ struct XMPTests {
         func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
         let half = extended.count / 2
         // The chunks may come in any order.
-        let chunks = [prefix + be32(extended.count) + be32(half) + Array(extended[half...]),
-                      prefix + be32(extended.count) + be32(0) + Array(extended[..<half])]
+        let chunks = [
+            prefix + be32(extended.count) + be32(half) + Array(extended[half...]),
+            prefix + be32(extended.count) + be32(0) + Array(extended[..<half]),
+        ]
         let metadata = try Self.read(Self.jpeg(app1: [Self.xmpPrefix + main] + chunks))
         #expect(metadata.xmp?.rating == 2)
         #expect(metadata.xmp?.keywords == ["far"])
@@ -107,11 +113,16 @@ struct XMPTests {
         exif.orientation = 1
         exif.dateTimeOriginal = .init(dateTime: "2020:01:01 12:00:00")
         exif.make = "Camera Maker"
-        let embedded = Self.packet("<dc:subject><rdf:Bag><rdf:li>old</rdf:li></rdf:Bag></dc:subject>",
-                                   attributes: #"xmp:Rating="1" dc:format="image/jpeg""#)
-        let sidecar = Sidecar(name: "photo.xmp", packet: Self.packet(
-            "<dc:subject><rdf:Bag><rdf:li>new</rdf:li></rdf:Bag></dc:subject>",
-            attributes: #"xmp:Rating="5" tiff:Orientation="6" tiff:Make="Other" exif:DateTimeOriginal="1999-01-01T00:00:00""#))
+        let embedded = Self.packet(
+            "<dc:subject><rdf:Bag><rdf:li>old</rdf:li></rdf:Bag></dc:subject>",
+            attributes: #"xmp:Rating="1" dc:format="image/jpeg""#)
+        let sidecar = Sidecar(
+            name: "photo.xmp",
+            packet: Self.packet(
+                "<dc:subject><rdf:Bag><rdf:li>new</rdf:li></rdf:Bag></dc:subject>",
+                attributes:
+                    #"xmp:Rating="5" tiff:Orientation="6" tiff:Make="Other" exif:DateTimeOriginal="1999-01-01T00:00:00""#
+            ))
         let metadata = try Self.read(Self.jpeg(exif: exif, app1: [Self.xmpPrefix + embedded]), sidecar: sidecar)
         #expect(metadata.xmp?.rating == 5)
         #expect(metadata.xmp?.keywords == ["new"])
@@ -121,7 +132,8 @@ struct XMPTests {
     }
 
     @Test func damagedOrHostileXMPIsAWarningAndTheRestIsRead() throws {
-        let bomb = Array("""
+        let bomb = Array(
+            """
             <?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
             <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]><x>&d;</x>
             """.utf8)
@@ -136,13 +148,16 @@ struct XMPTests {
 
     @Test func sidecarNamingBothConventionsAnyCaseFullNameFirst() {
         func names(_ list: [String]) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: Sidecar.pairs(in: list.map { Array($0.utf8) }).map {
-                (String(decoding: $0.key.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self))
-            })
+            Dictionary(
+                uniqueKeysWithValues: Sidecar.pairs(in: list.map { Array($0.utf8) }).map {
+                    (String(decoding: $0.key.bytes, as: UTF8.self), String(decoding: $0.value.bytes, as: UTF8.self))
+                })
         }
-        #expect(names(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp"]) == ["IMG_1.CR2": "IMG_1.xmp", "IMG_1.JPG": "IMG_1.xmp"])
-        #expect(names(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp", "img_1.cr2.XMP"])
-            == ["IMG_1.CR2": "img_1.cr2.XMP", "IMG_1.JPG": "IMG_1.xmp"])
+        #expect(
+            names(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp"]) == ["IMG_1.CR2": "IMG_1.xmp", "IMG_1.JPG": "IMG_1.xmp"])
+        #expect(
+            names(["IMG_1.CR2", "IMG_1.JPG", "IMG_1.xmp", "img_1.cr2.XMP"])
+                == ["IMG_1.CR2": "img_1.cr2.XMP", "IMG_1.JPG": "IMG_1.xmp"])
         #expect(names(["a.jpg", "b.xmp", "c.XMP"]).isEmpty)
         #expect(Sidecar.isSidecar(Array("x.XmP".utf8)) && !Sidecar.isSidecar(Array(".xmp".utf8)))
     }
@@ -166,12 +181,14 @@ struct XMPTests {
 
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
     func corpusXMPAgreesWithExiftool() throws {
-        let digikam = try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg")), context: Self.utc)
+        let digikam = try MetadataReader.read(
+            at: FilePath(Corpus.path("media/xmp/embedded/digikam.jpg")), context: Self.utc)
         #expect(digikam.xmp?.rating == 4)
         #expect(digikam.xmp?.title == "Digikam Title field")
         // exiftool: ScaleFactor35efl 4.52286668283262 × 9.4 mm.
         #expect(abs((digikam.focalLength35mm ?? 0) - 42.5149468186266) < 0.001)
-        let png = try MetadataReader.read(at: FilePath(Corpus.path("media/xmp/embedded/png_with_faces_and_dates.png")), context: Self.utc)
+        let png = try MetadataReader.read(
+            at: FilePath(Corpus.path("media/xmp/embedded/png_with_faces_and_dates.png")), context: Self.utc)
         #expect(png.xmp?.keywords == ["leaf", "raspberry"])
         let photo = FilePath(Corpus.path("media/xmp/sidecar/20240128_185808.JPG"))
         var sidecars = SidecarFinder()
@@ -180,7 +197,8 @@ struct XMPTests {
         let withSidecar = try MetadataReader.read(at: photo, sidecar: sidecar, context: Self.utc)
         #expect(withSidecar.xmp?.rating == 3 && withSidecar.xmp?.keywords == ["Travel"])
         let bare = FilePath(Corpus.path("media/xmp/sidecar/no_metadata.jpg"))
-        let dated = try MetadataReader.read(at: bare, sidecar: sidecars.sidecar(of: bare).flatMap(Sidecar.read(at:)), context: Self.utc)
+        let dated = try MetadataReader.read(
+            at: bare, sidecar: sidecars.sidecar(of: bare).flatMap(Sidecar.read(at:)), context: Self.utc)
         #expect(dated.captureDate?.source == .xmp && dated.captureDate?.utcOffset?.description == "+01:00")
     }
 }
@@ -191,7 +209,8 @@ extension XMPTests {
     @Test func aRepeatedExtendedXMPChunkDoesNotCompleteThePacket() throws {
         let main = Self.packet("", attributes: #"xmp:Rating="2""#)
         let extended = Self.packet("<dc:subject><rdf:Bag><rdf:li>far</rdf:li></rdf:Bag></dc:subject>")
-        let prefix = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0] + Array("0123456789ABCDEF0123456789ABCDEF".utf8)
+        let prefix =
+            Array("http://ns.adobe.com/xmp/extension/".utf8) + [0] + Array("0123456789ABCDEF0123456789ABCDEF".utf8)
         func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
         let half = extended.count / 2
         let first = prefix + be32(half * 2) + be32(0) + Array(extended[..<half])

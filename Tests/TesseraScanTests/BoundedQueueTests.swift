@@ -1,8 +1,9 @@
 import Synchronization
-@testable import TesseraScan
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraScan
 
 struct BoundedQueueTests {
     /// A producer that keeps the queue from ever draining, and a consumer taking batches that

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import SystemPackage
-import TesseraIndex
-@testable import TesseraScan
 import TesseraConfiguration
+import TesseraIndex
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraScan
 
 /// Rendition files gone from the cache are noticed without a full scan and made again.
 struct CacheCheckTests {
@@ -21,7 +22,8 @@ struct CacheCheckTests {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
         for number in 0..<40 {
-            try fixture.jpeg("Album \(number % 4)/\(number).jpg", date: "2023:05:\(10 + number % 9) 10:00:00", seed: number)
+            try fixture.jpeg(
+                "Album \(number % 4)/\(number).jpg", date: "2023:05:\(10 + number % 9) 10:00:00", seed: number)
         }
         _ = try fixture.scan()
         let (all, _) = try Self.renditionFiles(fixture)
@@ -32,7 +34,9 @@ struct CacheCheckTests {
         let folder = FilePath(all[1]).removingLastComponent().string
         deleted.formUnion(all.filter { $0.hasPrefix(folder + "/") })
         try FileManager.default.removeItem(atPath: folder)
-        for path in deleted where FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        for path in deleted where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.removeItem(atPath: path)
+        }
         #expect(try Self.renditionFiles(fixture).gone.count == deleted.count)
         let photos = Set(try fixture.photos().filter { $0.renditions.contains { deleted.contains($0.path) } }.map(\.id))
 
@@ -103,8 +107,10 @@ struct CacheCheckTests {
         let folders = Set(all.map { FilePath($0).removingLastComponent().string })
         let index = try PhotoIndex(path: fixture.configuration.index)
         func check(whole: Bool = false) -> CacheCheck.Result {
-            CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600))
-                .run(whole: whole)
+            CacheCheck(
+                index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)
+            )
+            .run(whole: whole)
         }
         let first = check()
         #expect(first.listed == folders.count && first.checked == all.count && first.missing.isEmpty)
@@ -129,7 +135,11 @@ struct CacheCheckTests {
         }
         _ = try fixture.scan()
         let index = try PhotoIndex(path: fixture.configuration.index)
-        let check = { CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)).run() }
+        let check = {
+            CacheCheck(
+                index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)
+            ).run()
+        }
         _ = check()
         let gone = try #require(try Self.renditionFiles(fixture).all.first)
         let folder = FilePath(gone).removingLastComponent().string
@@ -155,7 +165,10 @@ struct CacheCheckTests {
         _ = try fixture.scan()
         let folders = Set(try Self.renditionFiles(fixture).all.map { FilePath($0).removingLastComponent().string })
         let index = try PhotoIndex(path: fixture.configuration.index)
-        let check = { CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(3600)).run() }
+        let check = {
+            CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(3600))
+                .run()
+        }
         #expect(check().listed == folders.count)
         #expect(check().listed == folders.count)
     }

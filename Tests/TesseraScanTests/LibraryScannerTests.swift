@@ -8,10 +8,11 @@ import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 import TesseraSamples
-@testable import TesseraScan
 import TesseraSystem
 import TesseraTestSupport
 import Testing
+
+@testable import TesseraScan
 
 struct LibraryScannerTests {
     @Test func newestFirstAcrossEveryDateSource() throws {
@@ -31,7 +32,10 @@ struct LibraryScannerTests {
         // then the index lists them newest first, each with its date's source, and the photo
         // without a date after them all: undated, however new its mtime.
         let photos = try fixture.photos()
-        #expect(photos.map { $0.path.lastComponent?.string } == ["IMG_20230701_100000.jpg", "time.png", "exif.jpg", "plain.jpg"])
+        #expect(
+            photos.map { $0.path.lastComponent?.string } == [
+                "IMG_20230701_100000.jpg", "time.png", "exif.jpg", "plain.jpg",
+            ])
         #expect(photos.last?.capturedAt == nil && photos.last?.sortInstantMilliseconds == nil)
         #expect(photos.map(\.dateSource) == [.filename, .png, .exifOriginal, .undated])
         #expect(photos.allSatisfy { $0.renditions.count == 3 && $0.thumbhash?.isEmpty == false && $0.status == .ok })
@@ -57,7 +61,8 @@ struct LibraryScannerTests {
         fixture.setMtime(touched, 1_700_000_000)
         try fixture.jpeg("a/modified.jpg", date: "2021:06:01 00:00:00", seed: 22)
         #expect(unlink(deleted.string) == 0)
-        try FileManager.default.createDirectory(atPath: fixture.root.appending("b").string, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: fixture.root.appending("b").string, withIntermediateDirectories: true)
         let newName = fixture.root.appending("b/moved.jpg")
         #expect(rename(renamed.string, newName.string) == 0)
 
@@ -112,8 +117,10 @@ struct LibraryScannerTests {
         let thumb = try #require(try fixture.photos().first?.thumbnail(128))
         let inode = FilePath(thumb).inode
         // A copy (new inode) and a deletion look like a move to another filesystem.
-        try FileManager.default.createDirectory(atPath: fixture.root.appending("new").string, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: original.string, toPath: fixture.root.appending("new/photo.jpg").string)
+        try FileManager.default.createDirectory(
+            atPath: fixture.root.appending("new").string, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: original.string, toPath: fixture.root.appending("new/photo.jpg").string)
         try FileManager.default.removeItem(atPath: original.string)
         let summary = try fixture.scan()
         #expect(summary.counts.moved == 1 && summary.counts.new == 0 && summary.counts.removed == 0)
@@ -126,7 +133,9 @@ struct LibraryScannerTests {
         defer { fixture.remove() }
         // Given three photos scanned with a 64 square only,
         fixture.configuration.renditions = [.square(64)]
-        for number in 0..<3 { try fixture.jpeg("a/p\(number).jpg", date: "2020:01:0\(number + 1) 00:00:00", seed: number) }
+        for number in 0..<3 {
+            try fixture.jpeg("a/p\(number).jpg", date: "2020:01:0\(number + 1) 00:00:00", seed: number)
+        }
         _ = try fixture.scan()
         let squares = try fixture.photos().map { FilePath(try #require($0.thumbnail(64))) }
         let inodes = squares.map(\.inode)
@@ -176,13 +185,16 @@ struct LibraryScannerTests {
         fixture.configuration.renditions = [.square(64), .fit(96)]
         let image = SampleImage.pixels(width: 1600, height: 1200, seed: 7)
         let main = try SampleImage.jpeg(image)
-        try fixture.write(MPF.jpeg(main, images: [(0x010001, try SampleImage.jpeg(SampleImage.pixels(width: 640, height: 480)))]), to: "mpf.jpg")
+        try fixture.write(
+            MPF.jpeg(main, images: [(0x010001, try SampleImage.jpeg(SampleImage.pixels(width: 640, height: 480)))]),
+            to: "mpf.jpg")
         try fixture.write(try SampleImage.jpeg(image, progressive: true), to: "progressive.jpg")
         try fixture.write(main, to: "baseline.jpg")
         _ = try fixture.scan()
-        let sources = Dictionary(uniqueKeysWithValues: try fixture.photos().map {
-            ($0.path.lastComponent?.string ?? "", Set($0.renditions.map(\.source)))
-        })
+        let sources = Dictionary(
+            uniqueKeysWithValues: try fixture.photos().map {
+                ($0.path.lastComponent?.string ?? "", Set($0.renditions.map(\.source)))
+            })
         #expect(sources == ["mpf.jpg": [.mpfPreview], "progressive.jpg": [.dcScans], "baseline.jpg": [.decoded]])
         // Turning previews off makes the preview's photo again, and only it.
         fixture.configuration.rendering.embeddedPreviews = false
@@ -229,10 +241,14 @@ struct LibraryScannerTests {
         #expect(Set(photos.map(\.format)) == [.heif, .avif, .webp, .raw, .jpeg])
         #expect(photos.allSatisfy { $0.renditions.count == 3 && $0.thumbhash != nil })
         // and the RAW file is paired with its JPEG.
-        let pairs = SQLite.query(fixture.configuration.index.string, """
-            SELECT r.path_text, o.path_text FROM photo_pairs p JOIN photos r ON r.id = p.raw_id JOIN photos o ON o.id = p.photo_id
-            """) ?? []
-        #expect(pairs.map { $0.map { String($0.split(separator: "/").last ?? "") } } == [["IMG_0001.DNG", "IMG_0001.JPG"]])
+        let pairs =
+            SQLite.query(
+                fixture.configuration.index.string,
+                """
+                SELECT r.path_text, o.path_text FROM photo_pairs p JOIN photos r ON r.id = p.raw_id JOIN photos o ON o.id = p.photo_id
+                """) ?? []
+        #expect(
+            pairs.map { $0.map { String($0.split(separator: "/").last ?? "") } } == [["IMG_0001.DNG", "IMG_0001.JPG"]])
     }
 
     @Test func namesThatAreNotUTF8RoundTrip() throws {
@@ -347,14 +363,16 @@ extension LibraryScannerTests {
         let outcome = Mutex<LibraryScanner.Outcome?>(nil)
         let worker = Thread {
             let result = scanner.process(
-                job, renderer: Renderer(options: RenderOptions()), cache: RenditionCache(root: fixture.configuration.cache),
+                job, renderer: Renderer(options: RenderOptions()),
+                cache: RenditionCache(root: fixture.configuration.cache),
                 full: false, tally: ScanTally(stop: StopFlag()))
             outcome.withLock { $0 = result }
         }
         worker.start()
         // then it answers at once, recording the file as not a photo, with why.
         #expect(Deadline.wait(seconds: 10) { outcome.withLock { $0 } != nil }, "the worker blocked on the FIFO")
-        guard case .update(let update, _)? = outcome.withLock({ $0 }), case .unsupported(let reason) = update.content else {
+        guard case .update(let update, _)? = outcome.withLock({ $0 }), case .unsupported(let reason) = update.content
+        else {
             Issue.record("expected an unsupported record, got \(String(describing: outcome.withLock { $0 }))")
             return
         }
@@ -369,9 +387,10 @@ extension LibraryScannerTests {
         try fixture.jpeg("mmexport1700000000000.jpg", seed: 2)
         _ = try fixture.scan()
         func dates() throws -> [String: (clock: String?, offset: String?, instant: Int64?)] {
-            Dictionary(uniqueKeysWithValues: try fixture.photos().map {
-                (AlbumName.file($0), ($0.capturedAt, $0.utcOffset, $0.sortInstantMilliseconds))
-            })
+            Dictionary(
+                uniqueKeysWithValues: try fixture.photos().map {
+                    (AlbumName.file($0), ($0.capturedAt, $0.utcOffset, $0.sortInstantMilliseconds))
+                })
         }
         #expect(try dates()["clock.jpg"]?.instant == 1_682_935_200_000)
         fixture.configuration.timeZone = TimeZone(identifier: "Asia/Tokyo")
@@ -395,7 +414,9 @@ enum AlbumName {
 
 extension LibraryScannerTests {
     /// An index written before libheif 1.19: iPhone 15 Pro HEICs recorded as errors, an HDR photo
-    /// rendered without tone mapping. The first scan under the new decoders reads both again
+    /// rendered without tone mapping.
+    ///
+    /// The first scan under the new decoders reads both again
     /// (once), though neither file changed; a scan under the same decoders leaves an error as it is.
     @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
     func filesThatFailedUnderOlderDecodersAreReadAgainOnce() throws {
@@ -412,17 +433,22 @@ extension LibraryScannerTests {
         func recordAsOlderDecodersDid(decoders: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [index, """
+            process.arguments = [
+                index,
+                """
                 UPDATE photos SET status = 'error', error_code = 'corrupt', content_hash = NULL, thumbnail_key = NULL,
                     error = 'cannot read the HEIF file (Too many auxiliary image references)' WHERE path_text LIKE '%IMG_3582.HEIC';
                 UPDATE photos SET thumbnail_key = 'narrowed', hdr = NULL WHERE path_text LIKE '%Canon.HIF';
                 INSERT OR REPLACE INTO state VALUES ('decoders', '\(decoders)');
-                """]
+                """,
+            ]
             _ = try? process.run()
             process.waitUntilExit()
         }
         func status(_ name: String) -> String? {
-            SQLite.query(index, "SELECT status || ' ' || IFNULL(thumbnail_key, '-') FROM photos WHERE path_text LIKE '%\(name)'")?.first?.first
+            SQLite.query(
+                index, "SELECT status || ' ' || IFNULL(thumbnail_key, '-') FROM photos WHERE path_text LIKE '%\(name)'")?
+                .first?.first
         }
         // Same decoders: an error stays recorded, as for any unchanged file.
         recordAsOlderDecodersDid(decoders: Renderer.decoders)

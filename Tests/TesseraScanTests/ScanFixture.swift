@@ -61,7 +61,8 @@ struct ScanFixture {
 
     func scan(full: Bool = false) throws -> ScanSummary {
         let index = try PhotoIndex(path: configuration.index)
-        return try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(full: full, stop: StopFlag())
+        return try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(
+            full: full, stop: StopFlag())
     }
 
     func photos(_ query: PhotoIndex.PhotoQuery = .init()) throws -> [PhotoRecord] {

@@ -53,7 +53,8 @@ struct FileSystemTests {
         // then nothing but the obstacle is left: no temporary, no partial thumbnail.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["thumb.jpg"])
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: target.string, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: target.string, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     @Test func unwritableDirectoryIsAnErrorNamingThePath() throws {

@@ -3,8 +3,10 @@ import Testing
 
 struct WordingTests {
     @Test(arguments: [
-        (0.0, "0 s"), (-3, "0 s"), (Double.nan, "0 s"), (0.04, "0.04 s"), (0.999, "1.0 s"), (4.24, "4.2 s"), (42.4, "42 s"),
-        (60, "1 min"), (80, "1 min 20 s"), (3599.6, "1 h"), (7500, "2 h 5 min"), (86_400, "1 day"), (273_600, "3 days 4 h"),
+        (0.0, "0 s"), (-3, "0 s"), (Double.nan, "0 s"), (0.04, "0.04 s"), (0.999, "1.0 s"), (4.24, "4.2 s"),
+        (42.4, "42 s"),
+        (60, "1 min"), (80, "1 min 20 s"), (3599.6, "1 h"), (7500, "2 h 5 min"), (86_400, "1 day"),
+        (273_600, "3 days 4 h"),
         (1e300, "11574074074 days 1 h"),
     ])
     func durationsHaveUnits(seconds: Double, text: String) {
@@ -12,8 +14,12 @@ struct WordingTests {
     }
 
     @Test func countsAndNumbers() {
-        #expect(Wording.count(1, "photo") == "1 photo" && Wording.count(0, "file") == "0 files" && Wording.count(2, "album") == "2 albums")
-        #expect(Wording.number(5.6, decimals: 1) == "5.6" && Wording.number(18.0, decimals: 1) == "18" && Wording.number(0.349, decimals: 2) == "0.35")
+        #expect(
+            Wording.count(1, "photo") == "1 photo" && Wording.count(0, "file") == "0 files"
+                && Wording.count(2, "album") == "2 albums")
+        #expect(
+            Wording.number(5.6, decimals: 1) == "5.6" && Wording.number(18.0, decimals: 1) == "18"
+                && Wording.number(0.349, decimals: 2) == "0.35")
         #expect(Wording.number(-84.6817253, decimals: 6) == "-84.681725")
     }
 }

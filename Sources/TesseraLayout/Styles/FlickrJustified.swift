@@ -58,7 +58,8 @@ public struct FlickrJustified: Sendable {
             let span = inner(items.count)
             let factor = (span / height) / (span / proposed)
             var placed = items.map { i in
-                Box(top: top, left: 0, width: aspects[i] * height * factor, height: height, aspectRatio: aspects[i],
+                Box(
+                    top: top, left: 0, width: aspects[i] * height * factor, height: height, aspectRatio: aspects[i],
                     forcedAspectRatio: forced, item: i)
             }
             var left = pad.left

@@ -37,7 +37,8 @@ enum Grid {
             if columns < 1 {
                 columns = 1
                 gap = max(0, (available - iw) / 2)
-                warning = available < iw
+                warning =
+                    available < iw
                     ? ("itemWiderThanContent", "items of \(iw) in \(available)")
                     : ("gapBelowMinimum", "one column with gap \(gap)")
                 break

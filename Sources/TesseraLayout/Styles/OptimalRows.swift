@@ -10,8 +10,10 @@ public enum OptimalRows {
         /// Album extension: a last row taller than the target costs nothing and is drawn ragged at T.
         public var raggedLastRow = false
 
-        public init(containerWidth: Double, spacing: Double, padding: Double, targetRowHeight: Double,
-                    minPhotos: Int? = nil, maxPhotos: Int? = nil) {
+        public init(
+            containerWidth: Double, spacing: Double, padding: Double, targetRowHeight: Double,
+            minPhotos: Int? = nil, maxPhotos: Int? = nil
+        ) {
             self.containerWidth = containerWidth
             self.spacing = spacing
             self.padding = padding
@@ -41,7 +43,8 @@ public enum OptimalRows {
         }
         let minAspect = aspects.min() ?? 1
         let minimum = params.minPhotos ?? 1
-        let automatic = Int(saturating: roundHalfUp(width / target / minAspect + 0x1p-52) + Double(params.minPhotos ?? 0) + 2)
+        let automatic = Int(
+            saturating: roundHalfUp(width / target / minAspect + 0x1p-52) + Double(params.minPhotos ?? 0) + 2)
         let maximum = max(1, min(automatic, params.maxPhotos ?? Int.max))
         var cost = [Double](repeating: .infinity, count: n + 1)
         var previous = [Int](repeating: -1, count: n + 1)
@@ -53,7 +56,8 @@ public enum OptimalRows {
                 guard cost[i].isFinite else { continue }
                 let h = height(i, j)
                 guard h > 0 else { break }
-                let rowCost = params.raggedLastRow && j == n && h > target ? 0 : Double(j - i) * (h - target) * (h - target)
+                let rowCost =
+                    params.raggedLastRow && j == n && h > target ? 0 : Double(j - i) * (h - target) * (h - target)
                 let candidate = cost[i] + rowCost
                 if !cost[j].isFinite || (candidate < cost[j] && (candidate == 0 || cost[j] / candidate > 1.005)) {
                     cost[j] = candidate
@@ -89,7 +93,8 @@ public enum OptimalRows {
         let aspects = photos.map(\.aspect)
         var params = Params(
             containerWidth: rowWidth, spacing: config.spacingHorizontal, padding: config.photoPadding,
-            targetRowHeight: config.targetRowHeight, minPhotos: config.minPhotosPerRow, maxPhotos: config.maxPhotosPerRow)
+            targetRowHeight: config.targetRowHeight, minPhotos: config.minPhotosPerRow,
+            maxPhotos: config.maxPhotosPerRow)
         params.raggedLastRow = config.lastRowRagged
         var rows = Self.rows(aspects: aspects, params: params)
         if rows == nil && (params.minPhotos != nil || params.maxPhotos != nil) {

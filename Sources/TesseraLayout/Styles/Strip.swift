@@ -10,7 +10,8 @@ public struct Strip: Sendable {
     let zoomAll: Bool
 
     /// The strip geometry of photos with these aspects.
-    public init(aspects: [Double], viewport: Double, height: Double, cellScale: Double, spacing: Double, zoomAll: Bool) {
+    public init(aspects: [Double], viewport: Double, height: Double, cellScale: Double, spacing: Double, zoomAll: Bool)
+    {
         self.viewport = viewport
         self.height = height
         self.spacing = spacing
@@ -25,7 +26,8 @@ public struct Strip: Sendable {
             x += width + spacing
         }
         self.xs = xs
-        contentWidth = widths.isEmpty ? 0 : xs[xs.count - 1] + widths[widths.count - 1] + (viewport - widths[widths.count - 1]) / 2
+        contentWidth =
+            widths.isEmpty ? 0 : xs[xs.count - 1] + widths[widths.count - 1] + (viewport - widths[widths.count - 1]) / 2
     }
 
     public func centre(_ index: Int) -> Double { xs[index] + widths[index] / 2 }
@@ -55,8 +57,10 @@ public struct Strip: Sendable {
         let half = widths[zoomed] / 2
         let sigma = 1 + (height / cellHeight - 1) * (1 - abs(centre(zoomed) - centreX) / half)
         let delta = widths[zoomed] * (sigma - 1)
-        frames[zoomed] = (xs[zoomed] - delta / 2, (height - cellHeight * sigma) / 2, widths[zoomed] * sigma,
-                          cellHeight * sigma, sigma)
+        frames[zoomed] = (
+            xs[zoomed] - delta / 2, (height - cellHeight * sigma) / 2, widths[zoomed] * sigma,
+            cellHeight * sigma, sigma
+        )
         for index in widths.indices where index != zoomed && (zoomAll || abs(index - zoomed) == 1) {
             frames[index].x += index < zoomed ? -delta / 2 : delta / 2
         }
@@ -73,13 +77,15 @@ public struct Strip: Sendable {
         let strip = Strip(
             aspects: photos.map(\.aspect), viewport: contentWidth, height: config.stripHeight,
             cellScale: config.stripCellScale, spacing: config.stripSpacing, zoomAll: config.stripZoomAll)
-        let offset: Double = switch config.stripOffset {
-        case .first: 0
-        case .focusIndex(let index): strip.offset(centring: max(0, min(photos.count - 1, index)))
-        case .proposedOffset(let proposed): strip.snap(proposed)
-        }
+        let offset: Double =
+            switch config.stripOffset {
+            case .first: 0
+            case .focusIndex(let index): strip.offset(centring: max(0, min(photos.count - 1, index)))
+            case .proposedOffset(let proposed): strip.snap(proposed)
+            }
         for (index, frame) in strip.frames(at: offset).enumerated() {
-            var item = Body.Item(photo: index, x: frame.x - offset, y: frame.y, width: frame.width, height: frame.height)
+            var item = Body.Item(
+                photo: index, x: frame.x - offset, y: frame.y, width: frame.width, height: frame.height)
             item.crop = isCrop(width: frame.width, height: frame.height, aspect: photos[index].aspect)
             item.scale = frame.scale
             item.contentX = frame.x

@@ -31,11 +31,15 @@ enum Tiles {
             slots = [(false, available - s, s), (true, s, s), (false, s, s), (true, available - s, s)]
         case 5:
             let s = sub(config.tilesFiveSub), main = config.tilesFiveMainHeight
-            slots = [(false, s, s), (true, available - s, main), (false, s, s), (true, available - s, main), (false, s, s)]
+            slots = [
+                (false, s, s), (true, available - s, main), (false, s, s), (true, available - s, main), (false, s, s),
+            ]
         default:
             let s = sub(config.tilesSixSub)
-            slots = [(false, s, s), (true, available - s, s), (false, half, half), (true, half, half),
-                     (false, available - s, s), (true, s, s)]
+            slots = [
+                (false, s, s), (true, available - s, s), (false, half, half), (true, half, half),
+                (false, available - s, s), (true, s, s),
+            ]
         }
         var columnHeight = [0.0, 0.0]
         for (slot, (right, width, height)) in slots.enumerated() {
