@@ -191,9 +191,11 @@ public struct Configuration: Sendable {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         if bytes.starts(with: bom) { bytes.removeFirst(bom.count) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        // The longest valid prefix ends at the first bad byte: count lines and columns up to it.
-        var valid = bytes.count
-        while valid > 0 && String(validating: bytes[..<valid], as: UTF8.self) == nil { valid -= 1 }
+        // The first bad byte, found in one pass: count lines and columns up to it.
+        var valid = 0
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while case .valid(let scalar) = parser.parseScalar(from: &iterator) { valid += scalar.count }
         let before = bytes[..<valid]
         let line = before.count { $0 == UInt8(ascii: "\n") } + 1
         let column = valid - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1

@@ -93,6 +93,11 @@ struct ConfigurationTests {
         )
         try Data([UInt8]("workers: 2\nroots: [caf".utf8) + [0xE9, 0x5D, 0x0A]).write(to: URL(fileURLWithPath: file))
         #expect(error(loading: file) == file + ":2:12: is not UTF-8 text (byte 0xe9)")
+        // Its first bad byte is found in one pass: a megabyte of text around it is not a hang
+        // (looking back from the end for the longest valid prefix was quadratic: minutes).
+        let half = [UInt8](repeating: UInt8(ascii: "a"), count: 500_000)
+        try Data(half + [0xFF] + half).write(to: URL(fileURLWithPath: file))
+        #expect(error(loading: file) == file + ":1:500001: is not UTF-8 text (byte 0xff)")
         try Data("workers: 2\nthumbnails:\n  fit: [512]\n  fit: [640]\n".utf8).write(to: URL(fileURLWithPath: file))
         #expect(error(loading: file) == file + ":4:3: key 'thumbnails.fit': given twice (first on line 3)")
     }
