@@ -14,6 +14,7 @@ let package = Package(
     name: "tessera",
     products: [
         .executable(name: "tessera", targets: ["tessera"]),
+        .executable(name: "tessera-fuzz", targets: ["TesseraFuzz"]),
         .library(name: "TesseraMetadata", targets: ["TesseraMetadata"]),
         .library(name: "TesseraImage", targets: ["TesseraImage"]),
         .library(name: "TesseraIndex", targets: ["TesseraIndex"]),
@@ -50,6 +51,10 @@ let package = Package(
             // itself links its OpenMP and C++ runtimes.
             name: "CLibRaw",
             providers: [.apt(["libraw-dev"])]),
+        .target(  // TesseraMetadata: LibRaw's reads with a deadline (C++, as LibRaw's streams are)
+            name: "CLibRawStream",
+            dependencies: ["CLibRaw"],
+            linkerSettings: [.linkedLibrary("stdc++")]),
         .systemLibrary(  // TesseraMetadata
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -89,7 +94,7 @@ let package = Package(
         .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExempi", "CExif", "CLibRaw", "CZlib", "TesseraJXL", "TesseraSystem", "TesseraVideo",
+                "CExempi", "CExif", "CLibRaw", "CLibRawStream", "CZlib", "TesseraJXL", "TesseraSystem", "TesseraVideo",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
@@ -161,6 +166,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        .target(name: "CFuzzer"),
+        .executableTarget(
+            name: "TesseraFuzz",
+            dependencies: [
+                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraJXL", "TesseraMetadata", "TesseraSystem",
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "TesseraTestSupport",
             dependencies: [],
@@ -172,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "TesseraMetadataTests",
             dependencies: ["TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport", "TesseraVideo"],
+            exclude: ["Fuzz"],  // what the fuzzers found, read by FuzzFindingTests
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",

@@ -1,5 +1,5 @@
 import Foundation
-import SystemPackage
+public import SystemPackage
 import TesseraAlbum
 import TesseraImage
 import TesseraLayout
@@ -24,7 +24,7 @@ extension Configuration {
     }
 
     /// Overlays the settings in `yaml` (the text of `file`).
-    mutating func apply(yaml: String, file: FilePath, home: String) throws(ConfigurationError) {
+    public mutating func apply(yaml: String, file: FilePath, home: String) throws(ConfigurationError) {
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml)

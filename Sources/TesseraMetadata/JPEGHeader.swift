@@ -248,7 +248,8 @@ private struct ICCChunks {
 
     mutating func add(sequence: Int, count: Int, data: [UInt8]) {
         if declared == 0 { declared = count }
-        guard count == declared, (1...count).contains(sequence), chunks[sequence] == nil else {
+        // A count of 0 (no chunks at all) is as inconsistent as a sequence past the count.
+        guard count > 0, count == declared, (1...count).contains(sequence), chunks[sequence] == nil else {
             inconsistent = true
             return
         }

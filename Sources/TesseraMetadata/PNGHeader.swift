@@ -1,4 +1,4 @@
-import TesseraSystem
+public import TesseraSystem
 
 /// What a PNG's chunks say: IHDR, and the metadata chunks before and after the image data.
 ///
@@ -70,7 +70,7 @@ public struct PNGHeader: Sendable, Equatable {
     /// Ceiling for one inflated text chunk.
     private static let maxInflatedText = 4 * 1024 * 1024
 
-    static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> PNGHeader {
+    public static func read(_ bytes: borrowing FileReader) throws(PhotoError) -> PNGHeader {
         let head = try bytes.photoBytes(at: 0, count: 8, what: "the PNG signature")
         guard head.elementsEqual(signature) else {
             if head.prefix(4).elementsEqual(signature.prefix(4)) {

@@ -1,4 +1,5 @@
 import CLibRaw
+import CLibRawStream
 import Foundation
 import SystemPackage
 public import TesseraSystem
@@ -144,20 +145,28 @@ public struct RAWHeader: Sendable, Equatable {
         withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
+    /// How long LibRaw may read one file: what it reads of a real one takes milliseconds.
+    static let libRawSeconds = 10.0
+
     private static func withLibRaw<Value>(
         _ reader: borrowing FileReader, _ body: (UnsafeMutablePointer<libraw_data_t>) throws(PhotoError) -> Value
     ) throws(PhotoError) -> Value {
         guard let data = libraw_init(0) else { throw PhotoError(.tooLarge, "cannot create a LibRaw decoder") }
-        defer { libraw_close(data) }
+        var stream: OpaquePointer?
+        defer {
+            libraw_close(data)
+            tessera_libraw_stream_free(stream)
+        }
+        var status: Int32 = 0
         if let path = reader.descriptorPath {
-            let status = path.withPlatformString { libraw_open_file(data, $0) }
+            stream = path.withPlatformString { tessera_libraw_open_file(data, $0, libRawSeconds, &status) }
             guard status == LIBRAW_SUCCESS.rawValue else { throw openError(status) }
             return try body(data)
         }
         // A reader over bytes in memory: LibRaw reads them in place, so it is used inside.
         var bytes = reader.prefix
         let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Value, PhotoError> in
-            let status = libraw_open_buffer(data, buffer.baseAddress, buffer.count)
+            stream = tessera_libraw_open_buffer(data, buffer.baseAddress, buffer.count, libRawSeconds, &status)
             guard status == LIBRAW_SUCCESS.rawValue else { return .failure(openError(status)) }
             return Result { () throws(PhotoError) -> Value in try body(data) }
         }
@@ -165,6 +174,10 @@ public struct RAWHeader: Sendable, Equatable {
     }
 
     private static func openError(_ status: Int32) -> PhotoError {
+        if status == LIBRAW_CANCELLED_BY_CALLBACK.rawValue {
+            return PhotoError(
+                .corrupt, "LibRaw was still reading it after \(Int(libRawSeconds)) s: its structure leads nowhere")
+        }
         let cause = String(cString: libraw_strerror(status))
         return status == LIBRAW_FILE_UNSUPPORTED.rawValue
             ? PhotoError(.unsupported, "not a RAW format LibRaw reads", cause: cause)

@@ -1,0 +1,185 @@
+import Foundation
+import SystemPackage
+import TesseraConfiguration
+import TesseraDaemon
+import TesseraJXL
+import TesseraMetadata
+import TesseraSystem
+
+/// One parser that reads bytes from outside, called as the scan (or the daemon) calls it, from
+/// bytes in memory, with each parser's own limits; each checks what its caller relies on.
+///
+/// A broken invariant traps, which libFuzzer reports as a crash with its input.
+enum FuzzTarget: String, CaseIterable {
+    case metadata, jpeg, png, webp, heif, raw, jxl, jxlContainer = "jxl-container", exif, xmp, boxes, pngText =
+        "png-text"
+    case configuration, controlRequest = "control-request"
+
+    /// What the target reads, for `--list`.
+    var summary: String {
+        switch self {
+        case .metadata: "every format through MetadataReader, as a scan reads a file"
+        case .jpeg: "JPEG segments: SOF, APP1 EXIF and XMP, APP2 ICC and MPF, APP14"
+        case .png: "PNG chunks: IHDR, eXIf, iTXt/tEXt/zTXt, iCCP, cICP"
+        case .webp: "WebP's RIFF chunks: VP8, VP8L, VP8X, EXIF, XMP, ICCP"
+        case .heif: "HEIF and AVIF boxes: meta, iinf, iloc, iprp, Exif and XMP items"
+        case .raw: "RAW structures: TIFF IFDs, SubIFDs, CR3 boxes, embedded previews, LibRaw"
+        case .jxl: "JPEG XL: the codestream header through libjxl, and the container"
+        case .jxlContainer: "JPEG XL container boxes, brob decompression"
+        case .exif: "an EXIF TIFF structure through libexif, with maker notes"
+        case .xmp: "an XMP packet through Exempi"
+        case .boxes: "the shared ISO-BMFF box reader, in memory and from a file"
+        case .pngText: "the tEXt chunks of a desktop thumbnail, rewritten"
+        case .configuration: "the YAML configuration file"
+        case .controlRequest: "one request line of the control socket"
+        }
+    }
+
+    /// The magic words libFuzzer's mutations may splice in.
+    var dictionary: [String] {
+        switch self {
+        case .metadata, .jpeg:
+            ["\u{FF}\u{D8}\u{FF}", "Exif\0\0", "http://ns.adobe.com/xap/1.0/\0", "ICC_PROFILE\0", "MPF\0"]
+        case .png, .pngText: ["\u{89}PNG\r\n\u{1A}\n", "IHDR", "eXIf", "iTXt", "tEXt", "zTXt", "iCCP", "IDAT", "IEND"]
+        case .webp: ["RIFF", "WEBP", "VP8 ", "VP8L", "VP8X", "EXIF", "XMP ", "ICCP", "ANIM", "ANMF"]
+        case .heif, .boxes:
+            [
+                "ftyp", "heic", "avif", "mif1", "meta", "hdlr", "pitm", "iinf", "infe", "iloc", "iprp", "ipco",
+                "ipma", "ispe", "irot", "imir", "colr", "nclx", "pixi", "av1C", "hvcC", "iref", "cdsc", "mdat",
+            ]
+        case .raw: ["II*\0", "MM\0*", "ftypcrx ", "moov", "uuid", "CMT1", "CMT2", "THMB", "PRVW"]
+        case .jxl, .jxlContainer:
+            ["\0\0\0\u{0C}JXL \r\n\u{87}\n", "\u{FF}\n", "jxlc", "jxlp", "jbrd", "brob", "Exif", "xml "]
+        case .exif: ["II*\0", "MM\0*", "\u{87}\u{69}", "\u{92}\u{7C}", "Canon", "Apple iOS\0", "Nikon\0"]
+        case .xmp:
+            ["<?xpacket begin=", "<x:xmpmeta", "rdf:RDF", "rdf:Description", "xmp:Rating", "exif:DateTimeOriginal"]
+        case .configuration:
+            ["roots:", "workers:", "memory_limit:", "thumbnails:", "fit:", "square:", "exclude:", "\n  - "]
+        case .controlRequest:
+            ["{\"command\":", "\"status\"", "\"rescan\"", "\"roots\":", "\"full\":", "\"wait\":", "true"]
+        }
+    }
+
+    /// Which seed files of the shared corpus suit the target, by extension (empty: any file).
+    var seedExtensions: Set<String> {
+        switch self {
+        case .metadata: []
+        case .jpeg: ["jpg", "jpeg"]
+        case .exif: ["dng", "cr2", "nef", "arw", "tif", "tiff"]
+        case .png, .pngText: ["png"]
+        case .webp: ["webp"]
+        case .heif, .boxes: ["heic", "heif", "hif", "avif"]
+        case .raw: ["cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "pef", "srw", "crw"]
+        case .jxl, .jxlContainer: ["jxl"]
+        case .xmp: ["xmp"]
+        case .configuration: ["yaml", "yml"]
+        case .controlRequest: ["json"]
+        }
+    }
+
+    func run(_ bytes: [UInt8]) {
+        let path = FilePath("fuzz-input")
+        let mtime = FileTime(seconds: 0, nanoseconds: 0)
+        switch self {
+        case .metadata:
+            guard let metadata = try? MetadataReader.read(contents: bytes, path: path, mtime: mtime) else { return }
+            check(metadata.width > 0 && metadata.height > 0, "a photo read without a size")
+            check((1...8).contains(metadata.orientation), "orientation \(metadata.orientation)")
+            if let motion = metadata.motion {
+                check(
+                    motion.offset >= 0 && motion.length > 0 && motion.length <= Int64(bytes.count) - motion.offset,
+                    "a motion photo's video outside the file")
+            }
+        case .jpeg:
+            guard let header = withReader(bytes, { reader throws(PhotoError) in try JPEGHeader.read(reader) }) else {
+                return
+            }
+            check(header.width > 0 && header.height > 0, "a JPEG read without a size")
+        case .png:
+            guard let header = withReader(bytes, { reader throws(PhotoError) in try PNGHeader.read(reader) }) else {
+                return
+            }
+            check(header.width > 0 && header.height > 0, "a PNG read without a size")
+        case .webp:
+            guard let header = withReader(bytes, { reader throws(PhotoError) in try WebPHeader.read(reader) }) else {
+                return
+            }
+            check(header.width > 0 && header.height > 0, "a WebP read without a size")
+        case .heif:
+            guard let header = withReader(bytes, { reader throws(PhotoError) in try HEIFHeader.read(reader) }) else {
+                return
+            }
+            check(header.width > 0 && header.height > 0, "a HEIF read without a size")
+        case .raw:
+            guard let header = withReader(bytes, { reader throws(PhotoError) in try RAWHeader.read(reader) }) else {
+                return
+            }
+            for preview in header.previews {
+                check(
+                    preview.offset >= 0 && preview.length > 0
+                        && Int64(preview.length) <= Int64(bytes.count) - preview.offset,
+                    "a preview outside the file")
+            }
+        case .jxl:
+            _ = withReader(bytes) { reader throws(PhotoError) in try JXLHeader.read(reader) }
+        case .jxlContainer:
+            guard
+                let container = try? FileReader.withBytes(
+                    bytes, path: path, mtime: mtime,
+                    { reader throws(JXLError) in
+                        try JXLContainer.read(reader)
+                    })
+            else { return }
+            for part in container.codestream {
+                check(
+                    part.lowerBound >= 0 && part.lowerBound <= part.upperBound && part.upperBound <= Int64(bytes.count),
+                    "a codestream part outside the file")
+            }
+        case .exif:
+            _ = ExifReader.read(tiff: bytes)
+            _ = ExifReader.read(tiff: bytes, asExifIFD: true)
+        case .xmp:
+            _ = XMPReader.read(packet: bytes)
+        case .boxes:
+            let inMemory = ISOBox.list(in: bytes[...])
+            var end = Int64(0)
+            for box in inMemory.boxes {
+                check(
+                    box.start == end && box.start < box.body && box.body <= box.end && box.end <= Int64(bytes.count),
+                    "boxes that do not tile their parent")
+                end = box.end
+                _ = ISOBox.list(in: box.body(in: bytes[...]))
+            }
+            let fromFile = try? FileReader.withBytes(bytes, path: path, mtime: mtime) { reader throws(FileReadError) in
+                try reader.boxes()
+            }
+            check(fromFile?.boxes == inMemory.boxes, "a file and its bytes read as different boxes")
+        case .pngText:
+            guard let rewritten = PNGText.replacing([("Thumb::URI", "file:///fuzz"), ("Thumb::MTime", "0")], in: bytes)
+            else { return }
+            check(
+                PNGText.replacing([("Thumb::URI", "file:///fuzz"), ("Thumb::MTime", "0")], in: rewritten) == rewritten,
+                "rewriting a rewritten thumbnail changed it")
+        case .configuration:
+            guard let text = String(validating: bytes, as: UTF8.self) else { return }
+            var configuration = Configuration(environment: ["HOME": "/home/fuzz"])
+            try? configuration.apply(yaml: text, file: FilePath("/etc/tessera.yaml"), home: "/home/fuzz")
+        case .controlRequest:
+            guard bytes.count <= ControlRequest.maximumLength,
+                let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(bytes))
+            else { return }
+            _ = try? request.requestedRoots()
+        }
+    }
+
+    private func withReader<Header>(
+        _ bytes: [UInt8], _ body: (borrowing FileReader) throws(PhotoError) -> Header
+    ) -> Header? {
+        try? FileReader.withBytes(
+            bytes, path: FilePath("fuzz-input"), mtime: FileTime(seconds: 0, nanoseconds: 0), body)
+    }
+
+    private func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+        guard condition else { fatalError("\(rawValue): \(what())") }
+    }
+}

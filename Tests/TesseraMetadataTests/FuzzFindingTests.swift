@@ -1,0 +1,44 @@
+import Foundation
+import SystemPackage
+import TesseraMetadata
+import TesseraSystem
+import Testing
+
+/// What the fuzzers (scripts/fuzz.sh) found, each reproducer in Fuzz/ fed to the function its
+/// target calls: none may trap or hang, and each is told apart from a good file.
+struct FuzzFindingTests {
+    static func finding(_ name: String) throws -> [UInt8] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fuzz")
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+
+    /// An APP2 ICC chunk saying the profile has 0 chunks made a range 1...0, which trapped; the
+    /// file (a fuzzer's mutant) is read on to the damage that makes it corrupt.
+    @Test func aJPEGWhoseICCProfileHasNoChunksIsAnErrorNotATrap() throws {
+        let bytes = try Self.finding("jpeg-icc-chunk-count-zero.jpg")
+        #expect {
+            _ = try FileReader.withBytes(
+                bytes, path: FilePath("finding.jpg"), mtime: FileTime(seconds: 0, nanoseconds: 0)
+            ) {
+                reader throws(PhotoError) in try JPEGHeader.read(reader)
+            }
+        } throws: { error in
+            (error as? PhotoError)?.code == .corrupt
+        }
+    }
+
+    /// 3 KB whose Phase One directory claims billions of entries kept LibRaw reading for good
+    /// (minutes and more: every scan that met it hung); its reads now stop at a deadline.
+    @Test func aRAWThatLibRawWouldReadForeverIsGivenUpAfterItsTimeLimit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("finding.iiq")
+        try Data(Self.finding("metadata-libraw-phase-one-loop.bin")).write(to: file)
+        #expect {
+            _ = try MetadataReader.read(at: FilePath(file.path))
+        } throws: { error in
+            (error as? PhotoError)?.code == .corrupt && "\(error)".contains("LibRaw was still reading it")
+        }
+    }
+}

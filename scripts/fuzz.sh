@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzes Tessera's parsers with libFuzzer and AddressSanitizer (Sources/TesseraFuzz).
+#
+#   scripts/fuzz.sh --list                     the targets, one a line
+#   scripts/fuzz.sh TARGET SECONDS [SEEDS…]    fuzz TARGET for SECONDS
+#
+# The fuzzing binary is built once into .build-fuzz/ (ignored by git). Seeds are the shared
+# corpus's files of the target's kind (cut to the longest input) plus any folders given; the
+# corpus grows in .build-fuzz/work/TARGET/corpus. Exits non-zero on a crash, a sanitizer report,
+# a leak or an input that takes more than 5 s, and leaves the reproducer in
+# .build-fuzz/work/TARGET/findings/ (replay it: `tessera-fuzz TARGET FILE`, from a normal build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The target list, dictionaries and seed kinds come from the same program built normally.
+replay_build=(swift build -c release -Xswiftc -enable-testing)
+"${replay_build[@]}" --product tessera-fuzz >/dev/null
+replay="$("${replay_build[@]}" --show-bin-path)/tessera-fuzz"
+
+if [ "${1:-}" = "--list" ]; then
+  "$replay" --list | cut -f1
+  exit 0
+fi
+if [ $# -lt 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
+  echo "usage: scripts/fuzz.sh --list | scripts/fuzz.sh TARGET SECONDS [SEED_DIR…]" >&2
+  exit 2
+fi
+target=$1 seconds=$2
+shift 2
+"$replay" --list | cut -f1 | grep -qx "$target" || { echo "fuzz: no target '$target' (see --list)" >&2; exit 2; }
+
+fuzz_build=(swift build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+  -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld)
+"${fuzz_build[@]}" --product tessera-fuzz >&2
+fuzzer="$("${fuzz_build[@]}" --show-bin-path)/tessera-fuzz"
+
+max_len=1048576
+work=.build-fuzz/work/$target
+mkdir -p "$work/corpus" "$work/seeds" "$work/findings"
+"$replay" --dictionary "$target" > "$work/dictionary"
+extensions=$("$replay" --extensions "$target")
+seed() {  # copies a file into the seeds, cut to the longest input
+  head -c "$max_len" "$1" > "$work/seeds/$(basename "$1" | tr -c 'A-Za-z0-9._\n-' '_')"
+}
+if [ -d ../shared/corpus ]; then
+  while IFS= read -r -d '' file; do
+    name=${file##*/} extension=${name##*.}
+    if [ -z "$extensions" ] || [[ " $extensions " == *" ${extension,,} "* ]]; then seed "$file"; fi
+  done < <(find ../shared/corpus -type f ! -name MANIFEST.tsv -size -64M -print0)
+else
+  echo "fuzz: no ../shared/corpus beside the project: seeds only from the folders given" >&2
+fi
+case $target in
+  configuration) seed config/tessera.yaml ;;
+  control-request)
+    printf '{"command":"status"}' > "$work/seeds/status.json"
+    printf '{"command":"rescan","full":true,"wait":true,"roots":["/srv/photos"]}' > "$work/seeds/rescan.json" ;;
+esac
+for folder in "$@"; do
+  while IFS= read -r -d '' file; do seed "$file"; done < <(find "$folder" -type f -print0)
+done
+
+echo "fuzz: $target for $seconds s from $(ls "$work/seeds" | wc -l) seeds" >&2
+TESSERA_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" "$work/corpus" "$work/seeds" \
+  -dict="$work/dictionary" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2560 -max_len="$max_len" \
+  -artifact_prefix="$work/findings/" -print_final_stats=1
