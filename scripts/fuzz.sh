@@ -3,6 +3,8 @@
 #
 #   scripts/fuzz.sh --list                     the targets, one a line
 #   scripts/fuzz.sh TARGET SECONDS [SEEDS…]    fuzz TARGET for SECONDS
+#   scripts/fuzz.sh --smoke                    every target once over its seeds and the findings
+#                                              kept in Tests/, without libFuzzer (the test command)
 #
 # The fuzzing binary is built once into .build-fuzz/ (ignored by git). Seeds are the shared
 # corpus's files of the target's kind (cut to the longest input) plus any folders given; the
@@ -21,6 +23,60 @@ if [ "${1:-}" = "--list" ]; then
   "$replay" --list | cut -f1
   exit 0
 fi
+max_len=1048576
+# seeds TARGET FOLDER [SEEDS…]: the shared corpus's files of TARGET's kind, cut to the longest
+# input, the target's own few, and the files of the folders given.
+seeds() {
+  local target=$1 into=$2
+  shift 2
+  mkdir -p "$into"
+  local extensions
+  extensions=$("$replay" --extensions "$target")
+  seed() { head -c "$max_len" "$1" > "$into/$(basename "$1" | tr -c 'A-Za-z0-9._\n-' '_')"; }
+  if [ -d ../shared/corpus ]; then
+    while IFS= read -r -d '' file; do
+      local name=${file##*/}
+      local extension=${name##*.}
+      if [ -z "$extensions" ] || [[ " $extensions " == *" ${extension,,} "* ]]; then seed "$file"; fi
+    done < <(find ../shared/corpus -type f ! -name MANIFEST.tsv -size -64M -print0)
+  else
+    echo "fuzz: no ../shared/corpus beside the project: seeds only from the folders given" >&2
+  fi
+  case $target in
+    jxl | jxl-container)  # the corpus has none: two made from a small gradient, when cjxl is here
+      if command -v cjxl >/dev/null; then
+        python3 -c 'import sys; sys.stdout.buffer.write(b"P6 64 48 255\n" + bytes((x * 4, y * 5, (x + y) * 2) [c] for y in range(48) for x in range(64) for c in range(3)))' > "$into/gradient.ppm"
+        cjxl "$into/gradient.ppm" "$into/lossy.jxl" -d 1 >/dev/null 2>&1 || true
+        cjxl "$into/gradient.ppm" "$into/lossless-container.jxl" -d 0 --container=1 >/dev/null 2>&1 || true
+        rm -f "$into/gradient.ppm"
+      fi ;;
+    configuration) seed config/tessera.yaml ;;
+    control-request)
+      printf '{"command":"status"}' > "$into/status.json"
+      printf '{"command":"rescan","full":true,"wait":true,"roots":["/srv/photos"]}' > "$into/rescan.json" ;;
+  esac
+  local folder
+  for folder in "$@"; do
+    while IFS= read -r -d '' file; do seed "$file"; done < <(find "$folder" -type f -print0)
+  done
+}
+
+if [ "${1:-}" = "--smoke" ]; then
+  smoke=$(mktemp -d)
+  trap 'rm -rf "$smoke"' EXIT
+  for target in $("$replay" --list | cut -f1); do
+    seeds "$target" "$smoke/$target" Tests/TesseraMetadataTests/Fuzz
+    count=$(find "$smoke/$target" -type f | wc -l)
+    # A trap or a hang of any input fails the run, with the target and the files named.
+    if ! timeout 600 "$replay" "$target" "$smoke/$target"/* >/dev/null; then
+      echo "fuzz: target $target failed on its seeds ($count files)" >&2
+      exit 1
+    fi
+    echo "fuzz: $target ran on $count seeds"
+  done
+  exit 0
+fi
+
 if [ $# -lt 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]]; then
   echo "usage: scripts/fuzz.sh --list | scripts/fuzz.sh TARGET SECONDS [SEED_DIR…]" >&2
   exit 2
@@ -34,31 +90,11 @@ fuzz_build=(swift build -c release --scratch-path .build-fuzz -Xswiftc -sanitize
 "${fuzz_build[@]}" --product tessera-fuzz >&2
 fuzzer="$("${fuzz_build[@]}" --show-bin-path)/tessera-fuzz"
 
-max_len=1048576
 work=.build-fuzz/work/$target
-mkdir -p "$work/corpus" "$work/seeds" "$work/findings"
+mkdir -p "$work/corpus" "$work/findings"
 "$replay" --dictionary "$target" > "$work/dictionary"
-extensions=$("$replay" --extensions "$target")
-seed() {  # copies a file into the seeds, cut to the longest input
-  head -c "$max_len" "$1" > "$work/seeds/$(basename "$1" | tr -c 'A-Za-z0-9._\n-' '_')"
-}
-if [ -d ../shared/corpus ]; then
-  while IFS= read -r -d '' file; do
-    name=${file##*/} extension=${name##*.}
-    if [ -z "$extensions" ] || [[ " $extensions " == *" ${extension,,} "* ]]; then seed "$file"; fi
-  done < <(find ../shared/corpus -type f ! -name MANIFEST.tsv -size -64M -print0)
-else
-  echo "fuzz: no ../shared/corpus beside the project: seeds only from the folders given" >&2
-fi
-case $target in
-  configuration) seed config/tessera.yaml ;;
-  control-request)
-    printf '{"command":"status"}' > "$work/seeds/status.json"
-    printf '{"command":"rescan","full":true,"wait":true,"roots":["/srv/photos"]}' > "$work/seeds/rescan.json" ;;
-esac
-for folder in "$@"; do
-  while IFS= read -r -d '' file; do seed "$file"; done < <(find "$folder" -type f -print0)
-done
+rm -rf "$work/seeds"
+seeds "$target" "$work/seeds" "$@"
 
 echo "fuzz: $target for $seconds s from $(ls "$work/seeds" | wc -l) seeds" >&2
 TESSERA_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" "$work/corpus" "$work/seeds" \

@@ -47,6 +47,10 @@ if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   exit 1
 fi
 
+# Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps or
+# hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
+scripts/fuzz.sh --smoke
+
 # The manual page the install steps install: generated from the commands, one section each.
 swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
   generate-manual --configuration release > /dev/null
