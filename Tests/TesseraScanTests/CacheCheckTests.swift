@@ -18,6 +18,26 @@ struct CacheCheckTests {
         return (all, all.filter { !FileManager.default.fileExists(atPath: $0) })
     }
 
+    /// A fixture with `count` photos scanned into one folder.
+    static func scanned(_ count: Int) throws -> ScanFixture {
+        let fixture = try ScanFixture()
+        for number in 0..<count {
+            try fixture.jpeg("\(number).jpg", seed: number)
+        }
+        _ = try fixture.scan()
+        return fixture
+    }
+
+    /// One check of the fixture's cache with the given settle margin (negative: every folder is
+    /// settled; an hour: none is).
+    static func check(_ fixture: ScanFixture, settleMargin: Duration, whole: Bool = false) throws -> CacheCheck.Result {
+        let index = try PhotoIndex(path: fixture.configuration.index)
+        return CacheCheck(
+            index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: settleMargin
+        )
+        .run(whole: whole)
+    }
+
     @Test func aPlainScanMakesAgainTheRenditionsDeletedFromTheCache() throws {
         let fixture = try ScanFixture()
         defer { fixture.remove() }
@@ -50,12 +70,8 @@ struct CacheCheckTests {
     }
 
     @Test func aCheckOutOfTimeStillMovesOnAFolderAndTheNextGoesOnFromThere() throws {
-        let fixture = try ScanFixture()
+        let fixture = try Self.scanned(30)
         defer { fixture.remove() }
-        for number in 0..<30 {
-            try fixture.jpeg("\(number).jpg", seed: number)
-        }
-        _ = try fixture.scan()
         let (all, _) = try Self.renditionFiles(fixture)
         let folders = Set(all.map { FilePath($0).removingLastComponent().string })
         #expect(folders.count > 5)
@@ -79,12 +95,8 @@ struct CacheCheckTests {
     }
 
     @Test func anEmptyCacheFolderIsTakenForADiskNotMountedAndNothingIsRenderedIntoIt() throws {
-        let fixture = try ScanFixture()
+        let fixture = try Self.scanned(6)
         defer { fixture.remove() }
-        for number in 0..<6 {
-            try fixture.jpeg("\(number).jpg", seed: number)
-        }
-        _ = try fixture.scan()
         let cache = fixture.configuration.cache.string
         for entry in try FileManager.default.contentsOfDirectory(atPath: cache) {
             try FileManager.default.removeItem(atPath: cache + "/" + entry)
@@ -94,53 +106,32 @@ struct CacheCheckTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
     }
 
-    /// A check run straight after another, with every folder settled (a margin an hour in the
-    /// future): none is listed again until a file goes, then only that file's folder.
+    /// A check run straight after another, with every folder settled: none is listed again until
+    /// a file goes, then only that file's folder.
     @Test func foldersUnchangedSinceACheckFoundThemWholeAreNotListedAgain() throws {
-        let fixture = try ScanFixture()
+        let fixture = try Self.scanned(30)
         defer { fixture.remove() }
-        for number in 0..<30 {
-            try fixture.jpeg("\(number).jpg", seed: number)
-        }
-        _ = try fixture.scan()
         let (all, _) = try Self.renditionFiles(fixture)
         let folders = Set(all.map { FilePath($0).removingLastComponent().string })
-        let index = try PhotoIndex(path: fixture.configuration.index)
-        func check(whole: Bool = false) -> CacheCheck.Result {
-            CacheCheck(
-                index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)
-            )
-            .run(whole: whole)
-        }
-        let first = check()
+        let first = try Self.check(fixture, settleMargin: .seconds(-3600))
         #expect(first.listed == folders.count && first.checked == all.count && first.missing.isEmpty)
-        let second = check()
+        let second = try Self.check(fixture, settleMargin: .seconds(-3600))
         #expect(second.listed == 0 && second.checked == all.count && second.complete)
 
         let gone = try #require(all.last)
         try FileManager.default.removeItem(atPath: gone)
-        let third = check()
+        let third = try Self.check(fixture, settleMargin: .seconds(-3600))
         #expect(third.listed == 1 && third.missing == [gone])
         // The daemon's idle check lists every folder whatever its stamp.
-        #expect(check(whole: true).listed == folders.count)
+        #expect(try Self.check(fixture, settleMargin: .seconds(-3600), whole: true).listed == folders.count)
     }
 
     /// A restore or `touch` can set a folder's modification time back to what it was; the
     /// status change time it cannot, so the file deleted under it is still found.
     @Test func aFolderWhoseModificationTimeIsSetBackIsListedAgain() throws {
-        let fixture = try ScanFixture()
+        let fixture = try Self.scanned(8)
         defer { fixture.remove() }
-        for number in 0..<8 {
-            try fixture.jpeg("\(number).jpg", seed: number)
-        }
-        _ = try fixture.scan()
-        let index = try PhotoIndex(path: fixture.configuration.index)
-        let check = {
-            CacheCheck(
-                index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(-3600)
-            ).run()
-        }
-        _ = check()
+        _ = try Self.check(fixture, settleMargin: .seconds(-3600))
         let gone = try #require(try Self.renditionFiles(fixture).all.first)
         let folder = FilePath(gone).removingLastComponent().string
         var before = stat()
@@ -151,25 +142,16 @@ struct CacheCheckTests {
         var after = stat()
         try #require(stat(folder, &after) == 0)
         #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
-        #expect(check().missing == [gone])
+        #expect(try Self.check(fixture, settleMargin: .seconds(-3600)).missing == [gone])
     }
 
     /// A folder changed within the last seconds may change again without its ctime moving on a
     /// filesystem with coarse timestamps: it is not taken as settled, and the next check lists it.
     @Test func aFolderChangedMomentsAgoIsListedAgainByTheNextCheck() throws {
-        let fixture = try ScanFixture()
+        let fixture = try Self.scanned(8)
         defer { fixture.remove() }
-        for number in 0..<8 {
-            try fixture.jpeg("\(number).jpg", seed: number)
-        }
-        _ = try fixture.scan()
         let folders = Set(try Self.renditionFiles(fixture).all.map { FilePath($0).removingLastComponent().string })
-        let index = try PhotoIndex(path: fixture.configuration.index)
-        let check = {
-            CacheCheck(index: index, cache: fixture.configuration.cache, stop: StopFlag(), settleMargin: .seconds(3600))
-                .run()
-        }
-        #expect(check().listed == folders.count)
-        #expect(check().listed == folders.count)
+        #expect(try Self.check(fixture, settleMargin: .seconds(3600)).listed == folders.count)
+        #expect(try Self.check(fixture, settleMargin: .seconds(3600)).listed == folders.count)
     }
 }
