@@ -21,7 +21,9 @@ class DeadlineStream final : public LibRaw_abstract_datastream {
     int valid() override { return inner->valid(); }
     int read(void *pointer, size_t size, size_t count) override {
         check();
-        return inner->read(pointer, size, count);
+        int got = inner->read(pointer, size, count);
+        if (got <= 0 && size * count > 0) atEnd();
+        return got;
     }
     int seek(INT64 offset, int whence) override {
         check();
@@ -31,7 +33,9 @@ class DeadlineStream final : public LibRaw_abstract_datastream {
     INT64 size() override { return inner->size(); }
     int get_char() override {
         check();
-        return inner->get_char();
+        int character = inner->get_char();
+        if (character < 0) atEnd();
+        return character;
     }
     char *gets(char *text, int size) override {
         check();
@@ -51,10 +55,17 @@ class DeadlineStream final : public LibRaw_abstract_datastream {
     LibRaw_abstract_datastream *inner;
     Clock::time_point deadline;
     unsigned calls = 0;
+    unsigned readsAtEnd = 0;
 
     // The clock is read every 1,024 calls: a read of a few bytes costs less than reading it.
     void check() {
         if ((++calls & 1023) == 0 && Clock::now() > deadline) throw LIBRAW_EXCEPTION_CANCELLED_BY_CALLBACK;
+    }
+
+    // A parser reads past the end of a file a few times at most; a loop over a count the file
+    // cannot hold does it for every entry it believes in, so it is stopped at once.
+    void atEnd() {
+        if (++readsAtEnd > 65536) throw LIBRAW_EXCEPTION_CANCELLED_BY_CALLBACK;
     }
 };
 

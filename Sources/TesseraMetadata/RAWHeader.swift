@@ -176,7 +176,8 @@ public struct RAWHeader: Sendable, Equatable {
     private static func openError(_ status: Int32) -> PhotoError {
         if status == LIBRAW_CANCELLED_BY_CALLBACK.rawValue {
             return PhotoError(
-                .corrupt, "LibRaw was still reading it after \(Int(libRawSeconds)) s: its structure leads nowhere")
+                .corrupt,
+                "LibRaw kept reading it (past its end, or for \(Int(libRawSeconds)) s): its structure leads nowhere")
         }
         let cause = String(cString: libraw_strerror(status))
         return status == LIBRAW_FILE_UNSUPPORTED.rawValue

@@ -9,9 +9,9 @@ extern "C" {
 
 /// LibRaw reading through a stream that gives up at a deadline: a crafted file can make its
 /// parsers loop for billions of reads (a Phase One directory claiming 2^32 entries in 3 KB),
-/// and LibRaw's C API has no time limit of its own. Past the deadline every read throws
-/// LibRaw's "cancelled" exception, which LibRaw catches and returns as
-/// LIBRAW_CANCELLED_BY_CALLBACK.
+/// and LibRaw's C API has no time limit of its own. Past the deadline, or after 65,536 reads
+/// at the end of the file, a read throws LibRaw's "cancelled" exception, which LibRaw catches
+/// and returns as LIBRAW_CANCELLED_BY_CALLBACK.
 typedef struct tessera_libraw_stream tessera_libraw_stream;
 
 /// Opens `path` in the LibRaw handle `data` (a `libraw_data_t *`, from `libraw_init`), its reads
