@@ -145,8 +145,10 @@ public struct RAWHeader: Sendable, Equatable {
         withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// How long LibRaw may read one file: what it reads of a real one takes milliseconds.
-    static let libRawSeconds = 10.0
+    /// How long LibRaw may read a file of `size` bytes: 2 s, and as long again as reading the
+    /// whole file at 20 MB/s (a slow network disk) would take; what it reads of a real one takes
+    /// milliseconds, and a crafted one can loop over its boxes for good.
+    static func libRawSeconds(_ size: Int64) -> Double { 2 + Double(size) / 20e6 }
 
     private static func withLibRaw<Value>(
         _ reader: borrowing FileReader, _ body: (UnsafeMutablePointer<libraw_data_t>) throws(PhotoError) -> Value
@@ -158,26 +160,28 @@ public struct RAWHeader: Sendable, Equatable {
             tessera_libraw_stream_free(stream)
         }
         var status: Int32 = 0
+        let seconds = libRawSeconds(reader.size)
         if let path = reader.descriptorPath {
-            stream = path.withPlatformString { tessera_libraw_open_file(data, $0, libRawSeconds, &status) }
-            guard status == LIBRAW_SUCCESS.rawValue else { throw openError(status) }
+            stream = path.withPlatformString { tessera_libraw_open_file(data, $0, seconds, &status) }
+            guard status == LIBRAW_SUCCESS.rawValue else { throw openError(status, seconds: seconds) }
             return try body(data)
         }
         // A reader over bytes in memory: LibRaw reads them in place, so it is used inside.
         var bytes = reader.prefix
         let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Value, PhotoError> in
-            stream = tessera_libraw_open_buffer(data, buffer.baseAddress, buffer.count, libRawSeconds, &status)
-            guard status == LIBRAW_SUCCESS.rawValue else { return .failure(openError(status)) }
+            stream = tessera_libraw_open_buffer(data, buffer.baseAddress, buffer.count, seconds, &status)
+            guard status == LIBRAW_SUCCESS.rawValue else { return .failure(openError(status, seconds: seconds)) }
             return Result { () throws(PhotoError) -> Value in try body(data) }
         }
         return try outcome.get()
     }
 
-    private static func openError(_ status: Int32) -> PhotoError {
+    private static func openError(_ status: Int32, seconds: Double) -> PhotoError {
         if status == LIBRAW_CANCELLED_BY_CALLBACK.rawValue {
             return PhotoError(
                 .corrupt,
-                "LibRaw kept reading it (past its end, or for \(Int(libRawSeconds)) s): its structure leads nowhere")
+                "LibRaw kept reading it (past its end, or for \(Wording.number(seconds, decimals: 1)) s): its structure leads nowhere"
+            )
         }
         let cause = String(cString: libraw_strerror(status))
         return status == LIBRAW_FILE_UNSUPPORTED.rawValue

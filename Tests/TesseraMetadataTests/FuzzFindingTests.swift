@@ -41,4 +41,16 @@ struct FuzzFindingTests {
             (error as? PhotoError)?.code == .corrupt && "\(error)".contains("LibRaw kept reading it")
         }
     }
+
+    /// 300 KB of CR3 boxes that LibRaw's parser walks round and round within the file: its reads
+    /// are cut off at the deadline, 2 s for a file this small.
+    @Test func aCR3WhoseBoxesLibRawWalksForeverIsGivenUpAtItsDeadline() throws {
+        let bytes = try Self.finding("metadata-libraw-cr3-box-loop.bin")
+        #expect {
+            _ = try MetadataReader.read(
+                contents: bytes, path: FilePath("finding.cr3"), mtime: FileTime(seconds: 0, nanoseconds: 0))
+        } throws: { error in
+            (error as? PhotoError)?.code == .corrupt && "\(error)".contains("LibRaw kept reading it")
+        }
+    }
 }
