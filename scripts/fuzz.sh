@@ -8,9 +8,9 @@
 #
 # The fuzzing binary is built once into .build-fuzz/ (ignored by git). Seeds are the shared
 # corpus's files of the target's kind (cut to the longest input) plus any folders given; the
-# corpus grows in .build-fuzz/work/TARGET/corpus. Exits non-zero on a crash, a sanitizer report,
+# corpus grows in .build-fuzz/runs/TARGET/corpus. Exits non-zero on a crash, a sanitizer report,
 # a leak or an input that takes more than 5 s, and leaves the reproducer in
-# .build-fuzz/work/TARGET/findings/ (replay it: `tessera-fuzz TARGET FILE`, from a normal build).
+# .build-fuzz/runs/TARGET/findings/ (replay it: `tessera-fuzz TARGET FILE`, from a normal build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -90,7 +90,7 @@ fuzz_build=(swift build -c release --scratch-path .build-fuzz -Xswiftc -sanitize
 "${fuzz_build[@]}" --product tessera-fuzz >&2
 fuzzer="$("${fuzz_build[@]}" --show-bin-path)/tessera-fuzz"
 
-work=.build-fuzz/work/$target
+work=.build-fuzz/runs/$target
 mkdir -p "$work/corpus" "$work/findings"
 "$replay" --dictionary "$target" > "$work/dictionary"
 rm -rf "$work/seeds"
