@@ -68,7 +68,7 @@ struct RAWStructure {
         (structure.tiff, structure.xmp) = try walker.compact(ifd0: Int64(walker.uint32(head, 4)), in: bytes)
         var pending = [Int64(walker.uint32(head, 4))]
         var visited: Set<Int64> = []
-        var largest = 0
+        var largest: UInt64 = 0  // pixels: two 32-bit sides can overflow an Int
         while let offset = pending.popLast(), visited.count < maxIFDs {
             guard offset >= 8, offset < bytes.size, visited.insert(offset).inserted,
                 let ifd = try walker.entries(at: offset, in: bytes)
@@ -97,7 +97,7 @@ struct RAWStructure {
             if values[0x00FE]?.value ?? 0 == 0, values[0x0103]?.value != 6,
                 let width = values[0x0100]?.value, let height = values[0x0101]?.value
             {
-                let area = Int(width) * Int(height)
+                let area = UInt64(width) * UInt64(height)
                 if area > largest {
                     largest = area
                     structure.size = (Int(width), Int(height))

@@ -53,4 +53,16 @@ struct FuzzFindingTests {
             (error as? PhotoError)?.code == .corrupt && "\(error)".contains("LibRaw kept reading it")
         }
     }
+
+    /// A TIFF-based RAW whose IFD gives two sides near 2^32 made their product overflow an Int,
+    /// which trapped every scan that met it; the sides are multiplied in 64 unsigned bits.
+    @Test func aRAWWhoseImageSidesOverflowAnIntIsNotATrap() throws {
+        let bytes = try Self.finding("metadata-raw-ifd-size-overflow.bin")
+        let outcome = Result { () throws(PhotoError) in
+            try MetadataReader.read(
+                contents: bytes, path: FilePath("finding.nef"), mtime: FileTime(seconds: 0, nanoseconds: 0))
+        }
+        // Read or refused, it comes back: a trap would have ended the test run.
+        if case .success(let metadata) = outcome { #expect(metadata.width > 0 && metadata.height > 0) }
+    }
 }
