@@ -84,6 +84,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
+            name: "TesseraFacts",
+            dependencies: ["TesseraSystem"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "TesseraVideo",
             dependencies: ["CFFmpeg", "TesseraSystem"],
             swiftSettings: swiftSettings),
@@ -94,15 +98,15 @@ let package = Package(
         .target(
             name: "TesseraMetadata",
             dependencies: [
-                "CExempi", "CExif", "CLibRaw", "CLibRawStream", "CZlib", "TesseraJXL", "TesseraSystem", "TesseraVideo",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "CExempi", "CExif", "CLibRaw", "CLibRawStream", "CZlib", "TesseraFacts", "TesseraJXL", "TesseraSystem",
+                "TesseraVideo", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraImage",
             dependencies: [
-                "CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraJXL", "TesseraMetadata", "TesseraSystem",
-                "TesseraVideo",
+                "CHeif", "CJPEG", "CLCMS", "CPNG", "CWebP", "TesseraFacts", "TesseraJXL", "TesseraMetadata",
+                "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .target(  // TesseraIndex
@@ -110,8 +114,7 @@ let package = Package(
         .target(
             name: "TesseraIndex",
             dependencies: [
-                "CSQLiteConfig", "TesseraImage", "TesseraMetadata", "TesseraSystem", "TesseraVideo",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLiteConfig", "TesseraFacts", "TesseraSystem", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -119,26 +122,29 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraAlbum",
-            dependencies: ["TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem"],
+            dependencies: [
+                "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
+            ],
             resources: [.embedInCode("Resources/album.css"), .embedInCode("Resources/album.js")],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraReport",
             dependencies: [
-                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraVideo",
+                "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraConfiguration",
             dependencies: [
-                "TesseraAlbum", "TesseraImage", "TesseraLayout", "TesseraSystem",
+                "TesseraAlbum", "TesseraFacts", "TesseraImage", "TesseraLayout", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraScan",
             dependencies: [
-                "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSystem",
+                "TesseraFacts", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
@@ -153,14 +159,13 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraSamples",
-            dependencies: ["TesseraImage", "TesseraMetadata", "TesseraSystem"],
+            dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraImage", "TesseraIndex",
-                "TesseraLayout",
-                "TesseraMetadata", "TesseraReport", "TesseraSamples", "TesseraScan", "TesseraSystem",
+                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraLayout", "TesseraMetadata", "TesseraReport", "TesseraSamples", "TesseraScan", "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -170,7 +175,8 @@ let package = Package(
         .executableTarget(
             name: "TesseraFuzz",
             dependencies: [
-                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraJXL", "TesseraMetadata", "TesseraSystem",
+                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts", "TesseraJXL", "TesseraMetadata",
+                "TesseraSystem",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -183,20 +189,24 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",
-            dependencies: ["TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport", "TesseraVideo"],
+            dependencies: [
+                "TesseraFacts", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                "TesseraVideo",
+            ],
             exclude: ["Fuzz"],  // what the fuzzers found, read by FuzzFindingTests
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraImageTests",
             dependencies: [
-                "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem", "TesseraTestSupport",
+                "TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraTestSupport",
                 "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraIndexTests",
             dependencies: [
-                "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraFacts", "TesseraIndex", "TesseraImage", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
                 "TesseraTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -215,12 +225,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraConfigurationTests",
-            dependencies: ["TesseraConfiguration", "TesseraImage", "TesseraSystem", "TesseraTestSupport"],
+            dependencies: [
+                "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraSystem", "TesseraTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraScanTests",
             dependencies: [
-                "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage", "TesseraMetadata",
+                "TesseraFacts", "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage",
+                "TesseraMetadata",
                 "TesseraSamples",
                 "TesseraSystem", "TesseraTestSupport",
             ],
@@ -238,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
                 "TesseraTestSupport",
             ],
             swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import Foundation
 public import SystemPackage
+import TesseraFacts
 public import TesseraIndex
 public import TesseraLayout
 import TesseraMetadata

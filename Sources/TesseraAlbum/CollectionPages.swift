@@ -1,9 +1,9 @@
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraLayout
-import TesseraMetadata
 
 /// Writes one collection: its pages (one layout per breakpoint width in each, chosen by CSS),
 /// the plain viewer page of each photo when the collection owns them, and `photos.js`, what

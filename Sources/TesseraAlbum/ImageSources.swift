@@ -1,3 +1,4 @@
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata

@@ -1,3 +1,4 @@
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
 

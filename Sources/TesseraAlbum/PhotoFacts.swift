@@ -1,6 +1,6 @@
 import Foundation
+import TesseraFacts
 import TesseraIndex
-import TesseraMetadata
 import TesseraSystem
 
 /// What the viewer's panel says about a photo, in the order a person reads it.

@@ -1,8 +1,7 @@
 import Foundation
 import SystemPackage
-import TesseraImage
+import TesseraFacts
 import TesseraIndex
-import TesseraMetadata
 import TesseraSystem
 
 /// One plain page per photo (`view/<id>.html` in its folder album): the large fit rendition,

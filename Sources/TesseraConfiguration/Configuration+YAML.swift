@@ -1,9 +1,9 @@
 import Foundation
 public import SystemPackage
 import TesseraAlbum
+import TesseraFacts
 import TesseraImage
 import TesseraLayout
-import TesseraMetadata
 import Yams
 
 extension Configuration {

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon
+import TesseraFacts
 import TesseraJXL
 import TesseraMetadata
 import TesseraSystem

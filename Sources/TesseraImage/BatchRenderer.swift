@@ -1,6 +1,7 @@
 import Synchronization
 public import SystemPackage
-public import TesseraMetadata
+public import TesseraFacts
+import TesseraMetadata
 import TesseraSystem
 
 /// Renders files to files outside any index, several at a time: what `tessera thumb` does.

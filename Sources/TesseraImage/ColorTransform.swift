@@ -1,5 +1,4 @@
 import CLCMS
-import TesseraMetadata
 import TesseraSystem
 
 /// A conversion from an embedded ICC profile to sRGB, through LittleCMS.

@@ -1,6 +1,7 @@
 import Foundation
 public import SystemPackage
-public import TesseraMetadata
+public import TesseraFacts
+import TesseraMetadata
 import TesseraSystem
 
 /// The freedesktop.org thumbnail cache that file managers and image viewers read (the

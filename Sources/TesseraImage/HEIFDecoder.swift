@@ -1,6 +1,6 @@
 import CHeif
 import Foundation
-import TesseraMetadata
+import TesseraFacts
 
 /// HEIF and AVIF through libheif (1.19 or later): the primary image, or a thumbnail of it,
 /// decoded tile by tile and averaged down as it comes, so a grid (every phone HEIC) never has

@@ -1,6 +1,6 @@
 import CJPEG
 import SystemPackage
-import TesseraMetadata
+import TesseraFacts
 import TesseraSystem
 
 /// Decodes one JPEG through libjpeg, at the smallest DCT scale that still covers a target size.

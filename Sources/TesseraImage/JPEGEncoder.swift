@@ -1,5 +1,5 @@
 import CJPEG
-public import TesseraMetadata
+public import TesseraFacts
 
 /// Encodes RGB pixels as JPEG through libjpeg.
 public enum JPEGEncoder {

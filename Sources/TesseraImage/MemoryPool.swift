@@ -1,4 +1,4 @@
-import TesseraMetadata
+import TesseraFacts
 import TesseraSystem
 
 /// The memory that the decodes of one scan (or one `tessera thumb` run) may hold at once,

@@ -1,6 +1,6 @@
 import CPNG
 import SystemPackage
-import TesseraMetadata
+import TesseraFacts
 import TesseraSystem
 
 /// Decodes one PNG through libpng to 8-bit sRGB, shrinking rows as they arrive.

@@ -1,5 +1,5 @@
 import CPNG
-public import TesseraMetadata
+public import TesseraFacts
 
 /// Encodes RGB or RGBA pixels as PNG through libpng.
 public enum PNGEncoder {

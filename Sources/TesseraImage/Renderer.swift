@@ -1,4 +1,5 @@
 public import SystemPackage
+public import TesseraFacts
 import TesseraJXL
 public import TesseraMetadata
 public import TesseraSystem
@@ -558,6 +559,15 @@ public final class Renderer {
         }
         guard [1, 3, 4].contains(jpeg.components) else {
             throw PhotoError(.unsupported, "JPEG with \(jpeg.components) colour components is not supported")
+        }
+    }
+}
+
+extension RenditionSource {
+    init(_ preview: EmbeddedPreview.Kind) {
+        switch preview {
+        case .mpf: self = .mpfPreview
+        case .exifThumbnail: self = .exifThumbnail
         }
     }
 }

@@ -1,4 +1,5 @@
 public import SystemPackage
+public import TesseraFacts
 public import TesseraSystem
 
 /// The on-disk rendition cache: one directory per kind and size, files named by a stable key.

@@ -1,4 +1,4 @@
-import TesseraMetadata
+import TesseraFacts
 
 /// The geometry of one photo's renditions: how far to decode, and where each rendition's
 /// pixels come from.

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraMetadata
+import TesseraFacts
 
 /// HDR (PQ and HLG) pixels to 8-bit sRGB, as an SDR screen should show them.
 ///

@@ -1,4 +1,5 @@
 import CWebP
+import TesseraFacts
 import TesseraMetadata
 
 /// WebP through libwebp: scaled decoding (the first frame of an animation) and encoding.

@@ -1,5 +1,5 @@
 public import SystemPackage
-public import TesseraMetadata
+public import TesseraFacts
 public import TesseraSystem
 
 /// The renditions of a photo, and what they were made with.
@@ -32,9 +32,9 @@ public struct PhotoRenditions: Sendable {
 public struct FileUpdate: Sendable {
     public enum Content: Sendable {
         /// Read and rendered; warnings from every stage.
-        case photo(PhotoMetadata, warnings: [String], renditions: PhotoRenditions)
-        /// Could not be read or decoded; metadata when the header was still readable.
-        case failed(format: ImageFormat, error: PhotoError, metadata: PhotoMetadata?)
+        case photo(PhotoFacts, warnings: [String], renditions: PhotoRenditions)
+        /// Could not be read or decoded; its facts when the header was still readable.
+        case failed(format: ImageFormat, error: PhotoError, facts: PhotoFacts?)
         /// Not a photo Tessera reads (another format, a FIFO); recorded so that rescans do not open it again.
         case unsupported(reason: String)
     }

@@ -1,5 +1,5 @@
 public import SystemPackage
-public import TesseraMetadata
+public import TesseraFacts
 import TesseraSystem
 
 /// The video half of a Live Photo: a row of its own, shown as the still's motion.

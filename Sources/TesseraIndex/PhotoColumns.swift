@@ -1,8 +1,7 @@
 import Foundation
 import GRDB
-import TesseraMetadata
+import TesseraFacts
 import TesseraSystem
-import TesseraVideo
 
 /// The `photos` columns of one file, in schema order, and the upsert that writes them.
 struct PhotoColumns {
@@ -42,24 +41,24 @@ struct PhotoColumns {
         values["sidecar_mtime_ns"] = update.sidecar?.stamp.mtimeNanoseconds
         var warnings: [String] = []
         switch update.content {
-        case .photo(let metadata, let extra, let rendered):
-            warnings = metadata.warnings + extra
+        case .photo(let facts, let extra, let rendered):
+            warnings = facts.warnings + extra
             values["status"] = warnings.isEmpty ? "ok" : "warning"
             values["content_hash"] = rendered.contentHash
             values["thumbnail_key"] = rendered.key
             values["thumbhash"] = rendered.thumbhash.map { Data($0) }
             values["render_settings"] = rendered.settings
             values["poster_time_s"] = rendered.posterTime
-            fill(metadata)
-        case .failed(let format, let error, let metadata):
+            fill(facts)
+        case .failed(let format, let error, let facts):
             values["status"] = "error"
             values["error"] = error.reason
             values["error_code"] = error.code.description
             values["format"] = format.rawValue
             values["kind"] = format.isVideo ? "video" : "photo"
-            if let metadata {
-                warnings = metadata.warnings
-                fill(metadata)
+            if let facts {
+                warnings = facts.warnings
+                fill(facts)
             }
         case .unsupported(let reason):
             values["kind"] = "photo"
@@ -71,47 +70,49 @@ struct PhotoColumns {
         values["warnings"] = encoded ?? "[]"
     }
 
-    private mutating func fill(_ metadata: PhotoMetadata) {
-        values["format"] = metadata.format.rawValue
-        values["kind"] = metadata.format.isVideo ? "video" : "photo"
-        values["duration_s"] = metadata.video.map(\.duration) ?? metadata.motion?.duration
-        values["video_codec"] = metadata.video?.codec ?? metadata.motion?.codec
-        values["motion_offset"] = metadata.motion?.offset
-        values["motion_length"] = metadata.motion?.length
-        values["rotation"] = metadata.video?.rotation
-        values["frame_rate"] = metadata.video?.frameRate
-        values["content_identifier"] = metadata.exif?.contentIdentifier
-        values["width"] = metadata.width
-        values["height"] = metadata.height
-        values["orientation"] = metadata.orientation
-        values["display_width"] = metadata.displayWidth
-        values["display_height"] = metadata.displayHeight
-        values["bit_depth"] = metadata.bitDepth
-        values["coding"] = metadata.coding
-        values["hdr"] = metadata.hdrTransfer?.rawValue
-        values["captured_at"] = metadata.captureDate?.wallClock.iso8601
-        values["utc_offset"] = metadata.captureDate?.utcOffset?.description
-        values["date_source"] = (metadata.captureDate?.source ?? .undated).rawValue
-        values["sort_instant_ms"] = metadata.captureDate?.instantMilliseconds
-        values["make"] = metadata.exif?.make
-        values["model"] = metadata.exif?.model
-        values["lens_model"] = metadata.exif?.lensModel
-        values["exposure_time"] = metadata.exif?.exposureTime
-        values["f_number"] = metadata.exif?.fNumber
-        values["iso"] = metadata.exif?.iso
-        values["focal_length"] = metadata.exif?.focalLength
-        values["focal_length_35mm"] = metadata.focalLength35mm
-        values["rating"] = metadata.xmp?.rating
-        values["label"] = metadata.xmp?.label
-        values["title"] = metadata.xmp?.title
-        values["description"] = metadata.xmp?.description
-        keywords = metadata.xmp?.keywords ?? []
+    private mutating func fill(_ facts: PhotoFacts) {
+        values["format"] = facts.format.rawValue
+        values["kind"] = facts.format.isVideo ? "video" : "photo"
+        values["duration_s"] = facts.video.map(\.duration) ?? facts.motion?.duration
+        values["video_codec"] = facts.video?.codec ?? facts.motion?.codec
+        values["motion_offset"] = facts.motion?.offset
+        values["motion_length"] = facts.motion?.length
+        values["rotation"] = facts.video?.rotation
+        values["frame_rate"] = facts.video?.frameRate
+        values["content_identifier"] = facts.contentIdentifier
+        values["width"] = facts.width
+        values["height"] = facts.height
+        values["orientation"] = facts.orientation
+        values["display_width"] = facts.displayWidth
+        values["display_height"] = facts.displayHeight
+        values["bit_depth"] = facts.bitDepth
+        values["coding"] = facts.coding
+        values["hdr"] = facts.hdr?.rawValue
+        values["captured_at"] = facts.captureDate?.wallClock.iso8601
+        values["utc_offset"] = facts.captureDate?.utcOffset?.description
+        values["date_source"] = (facts.captureDate?.source ?? .undated).rawValue
+        values["sort_instant_ms"] = facts.captureDate?.instantMilliseconds
+        let camera = facts.camera
+        values["make"] = camera.make
+        values["model"] = camera.model
+        values["lens_model"] = camera.lensModel
+        values["exposure_time"] = camera.exposureTime
+        values["f_number"] = camera.fNumber
+        values["iso"] = camera.iso
+        values["focal_length"] = camera.focalLength
+        values["focal_length_35mm"] = camera.focalLength35mm
+        let annotations = facts.annotations
+        values["rating"] = annotations.rating
+        values["label"] = annotations.label
+        values["title"] = annotations.title
+        values["description"] = annotations.description
+        keywords = annotations.keywords
         values["keywords"] =
             keywords.isEmpty
             ? nil : (try? JSONEncoder().encode(keywords)).map { String(decoding: $0, as: UTF8.self) }
-        values["gps_latitude"] = metadata.exif?.gps?.latitude
-        values["gps_longitude"] = metadata.exif?.gps?.longitude
-        values["gps_altitude"] = metadata.exif?.gps?.altitude
+        values["gps_latitude"] = facts.gps?.latitude
+        values["gps_longitude"] = facts.gps?.longitude
+        values["gps_altitude"] = facts.gps?.altitude
     }
 
     /// INSERT, or UPDATE every column of the row with the same path (its id survives), and

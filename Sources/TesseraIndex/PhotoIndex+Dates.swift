@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import TesseraMetadata
+import TesseraFacts
 
 /// Capture dates resolved again when the time zone they depend on changes.
 extension PhotoIndex {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 public import SystemPackage
-import TesseraMetadata
+import TesseraFacts
 import TesseraSystem
 
 /// What readers ask of the index: photos newest first, albums, scans.
@@ -273,13 +273,35 @@ extension PhotoIndex {
     }
 
     static func record(_ row: Row, renditions: [RenditionEntry]) -> PhotoRecord {
-        var gps: ExifFields.GPS?
+        var gps: GPSPosition?
         if let latitude = row["gps_latitude"] as Double?, let longitude = row["gps_longitude"] as Double? {
-            gps = ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
+            gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
         }
         let warnings = (row["warnings"] as String?).flatMap {
             try? JSONDecoder().decode([String].self, from: Data($0.utf8))
         }
+        let camera = Camera(
+            make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
+            fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"],
+            focalLength35mm: row["focal_length_35mm"])
+        let keywords = (row["keywords"] as String?).flatMap {
+            try? JSONDecoder().decode([String].self, from: Data($0.utf8))
+        }
+        let annotations = Annotations(
+            rating: row["rating"], label: row["label"], title: row["title"], description: row["description"],
+            keywords: keywords ?? [], sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) })
+        var video: PhotoRecord.Video?
+        if row["kind"] as String? == "video" {
+            video = PhotoRecord.Video(
+                duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"],
+                frameRate: row["frame_rate"], posterTime: row["poster_time_s"])
+        }
+        var motion: EmbeddedVideo?
+        if let offset = row["motion_offset"] as Int64?, let length = row["motion_length"] as Int64? {
+            motion = EmbeddedVideo(
+                offset: offset, length: length, duration: row["duration_s"], codec: row["video_codec"])
+        }
+        let dateSource = (row["date_source"] as String?).flatMap(DateSource.init(rawValue:))
         return PhotoRecord(
             id: row["id"], pathBytes: [UInt8](row["path"] as Data), albumID: row["album_id"],
             albumName: row["album_name"],
@@ -288,34 +310,10 @@ extension PhotoIndex {
             format: ImageFormat(rawValue: row["format"]) ?? .unsupported, width: row["width"], height: row["height"],
             orientation: row["orientation"], displayWidth: row["display_width"], displayHeight: row["display_height"],
             bitDepth: row["bit_depth"], coding: row["coding"], hdr: row["hdr"], capturedAt: row["captured_at"],
-            utcOffset: row["utc_offset"],
-            dateSource: (row["date_source"] as String?).flatMap(DateSource.init(rawValue:)),
-            sortInstantMilliseconds: row["sort_instant_ms"],
-            camera: .init(
-                make: row["make"], model: row["model"], lensModel: row["lens_model"],
-                exposureTime: row["exposure_time"],
-                fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"],
-                focalLength35mm: row["focal_length_35mm"]),
-            annotations: .init(
-                rating: row["rating"], label: row["label"], title: row["title"], description: row["description"],
-                keywords: (row["keywords"] as String?).flatMap {
-                    try? JSONDecoder().decode([String].self, from: Data($0.utf8))
-                } ?? [],
-                sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) }),
-            gps: gps, warnings: warnings ?? [], contentHash: row["content_hash"], renditions: renditions,
-            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) },
-            video: row["kind"] as String? == "video"
-                ? PhotoRecord.Video(
-                    duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"],
-                    frameRate: row["frame_rate"],
-                    posterTime: row["poster_time_s"])
-                : nil,
-            motion: (row["motion_offset"] as Int64?).flatMap { offset in
-                (row["motion_length"] as Int64?).map {
-                    PhotoRecord.Motion(
-                        offset: offset, length: $0, duration: row["duration_s"], codec: row["video_codec"])
-                }
-            },
+            utcOffset: row["utc_offset"], dateSource: dateSource, sortInstantMilliseconds: row["sort_instant_ms"],
+            camera: camera, annotations: annotations, gps: gps, warnings: warnings ?? [],
+            contentHash: row["content_hash"], renditions: renditions,
+            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) }, video: video, motion: motion,
             contentIdentifier: row["content_identifier"])
     }
 

@@ -1,8 +1,7 @@
 public import Foundation
 import GRDB
 public import SystemPackage
-public import TesseraImage
-import TesseraMetadata
+public import TesseraFacts
 public import TesseraSystem
 
 /// The writes a scan makes: each call is one transaction.

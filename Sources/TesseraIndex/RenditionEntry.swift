@@ -1,4 +1,4 @@
-public import TesseraImage
+public import TesseraFacts
 
 /// One rendition file of a photo, as the `renditions` table records it.
 public struct RenditionEntry: Sendable, Equatable {

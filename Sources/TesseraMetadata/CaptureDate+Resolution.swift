@@ -1,4 +1,5 @@
 import Foundation
+public import TesseraFacts
 import TesseraSystem
 import TesseraVideo
 

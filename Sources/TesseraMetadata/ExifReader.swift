@@ -1,4 +1,5 @@
 import CExif
+public import TesseraFacts
 import TesseraSystem
 
 /// The EXIF fields Tessera uses, as libexif reads them from a TIFF structure.
@@ -25,19 +26,6 @@ public struct ExifFields: Sendable, Equatable {
         }
     }
 
-    /// A GPS position in decimal degrees; altitude in metres, negative below sea level.
-    public struct GPS: Sendable, Equatable, Codable {
-        public var latitude: Double
-        public var longitude: Double
-        public var altitude: Double?
-
-        public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
-            self.latitude = latitude
-            self.longitude = longitude
-            self.altitude = altitude
-        }
-    }
-
     /// The raw IFD0 Orientation value, when the tag is present.
     public var orientation: Int?
     public var dateTimeOriginal: DateTag?
@@ -57,7 +45,7 @@ public struct ExifFields: Sendable, Equatable {
     public var focalLength35mm: Double?
     /// What the EXIF IFD says of the sensor's size, for a 35 mm equivalent the camera did not record.
     public var focalPlane: FocalPlane?
-    public var gps: GPS?
+    public var gps: GPSPosition?
     /// `GPSDateStamp` and `GPSTimeStamp`: the instant of the position fix, in UTC, as whole
     /// seconds since the epoch.
     public var gpsInstant: Int64?
@@ -328,7 +316,7 @@ private struct ExifView {
         return day.secondsAsUTC + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
     }
 
-    func gps() -> ExifFields.GPS? {
+    func gps() -> GPSPosition? {
         let gps = [EXIF_IFD_GPS]
         func coordinate(_ tag: Int32, ref: Int32, negative: String) -> Double? {
             let tag = ExifTag(rawValue: UInt32(tag))
@@ -350,18 +338,7 @@ private struct ExifView {
         {
             altitude = -value
         }
-        return ExifFields.GPS(latitude: latitude, longitude: longitude, altitude: altitude)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs, newlines and NULs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
+        return GPSPosition(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 }
 

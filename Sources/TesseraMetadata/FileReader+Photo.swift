@@ -1,4 +1,5 @@
 public import SystemPackage
+public import TesseraFacts
 public import TesseraSystem
 
 extension FileReader {

@@ -1,3 +1,5 @@
+public import TesseraFacts
+
 /// Capture dates written into file names by cameras, phones and sync tools.
 ///
 /// Recognised (the date and the time must both be present; separators vary):

@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraSystem
 
 /// What a HEIF or AVIF file's `meta` box says about its primary image: stored size, the
@@ -461,23 +462,6 @@ public struct CleanAperture: Sendable, Equatable {
         (x, y) = (Int(left), Int(top))
         (self.width, self.height) = (Int(right - left) + 1, Int(bottom - top) + 1)
         if self.width == width && self.height == height { return nil }
-    }
-}
-
-/// The transfer functions of high dynamic range images (ITU-R BT.2100).
-public enum HDRTransfer: String, Sendable {
-    /// Perceptual quantizer, SMPTE ST 2084: absolute light up to 10,000 nits.
-    case pq
-    /// Hybrid log-gamma: scene light, relative to the display's peak.
-    case hlg
-
-    /// The transfer of an ITU-T H.273 `transfer_characteristics` code point: 16 (PQ), 18 (HLG).
-    public init?(h273 code: Int) {
-        switch code {
-        case 16: self = .pq
-        case 18: self = .hlg
-        default: return nil
-        }
     }
 }
 

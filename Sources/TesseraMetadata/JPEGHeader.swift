@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraSystem
 
 /// What a JPEG's markers say before its entropy-coded data: size, coding and metadata segments.

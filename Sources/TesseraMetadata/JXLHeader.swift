@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraJXL
 public import TesseraSystem
 

@@ -1,5 +1,6 @@
 import Foundation
 public import SystemPackage
+public import TesseraFacts
 import TesseraJXL
 public import TesseraSystem
 import TesseraVideo

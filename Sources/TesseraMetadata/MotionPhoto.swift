@@ -1,24 +1,5 @@
+import TesseraFacts
 import TesseraSystem
-
-/// The MP4 a motion photo carries after its still (Google's Motion Photo and MicroVideo,
-/// Samsung's): where it lies in the file, as found and checked.
-public struct EmbeddedVideo: Sendable, Equatable {
-    /// Bytes from the start of the file to the MP4's first box (`ftyp`).
-    public var offset: Int64
-    /// Bytes of its boxes (`ftyp`, `moov`, `mdat`…), up to the first bytes that are not a box.
-    public var length: Int64
-    /// Seconds, from the movie header (`mvhd`).
-    public var duration: Double?
-    /// The video track's codec, as FFmpeg names it ("h264", "hevc"), from its sample description.
-    public var codec: String?
-
-    public init(offset: Int64, length: Int64, duration: Double? = nil, codec: String? = nil) {
-        self.offset = offset
-        self.length = length
-        self.duration = duration
-        self.codec = codec
-    }
-}
 
 /// Finds the video of a motion photo from what its XMP says, and checks that an MP4 starts there.
 enum MotionPhoto {

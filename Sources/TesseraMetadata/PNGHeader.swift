@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraSystem
 
 /// What a PNG's chunks say: IHDR, and the metadata chunks before and after the image data.

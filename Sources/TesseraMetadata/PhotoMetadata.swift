@@ -1,4 +1,5 @@
 public import Foundation
+public import TesseraFacts
 import TesseraJXL
 public import TesseraVideo
 
@@ -73,6 +74,25 @@ public struct PhotoMetadata: Sendable {
     /// Size after orientation: width and height swap for orientations 5–8.
     public var displayWidth: Int { orientation >= 5 ? height : width }
     public var displayHeight: Int { orientation >= 5 ? width : height }
+
+    /// What the index keeps of it: each fact as docs/METADATA.md's precedence decided it.
+    public var facts: PhotoFacts {
+        PhotoFacts(
+            format: format, width: width, height: height, orientation: orientation, bitDepth: bitDepth,
+            coding: coding, hdr: hdrTransfer, captureDate: captureDate,
+            camera: Camera(
+                make: exif?.make, model: exif?.model, lensModel: exif?.lensModel, exposureTime: exif?.exposureTime,
+                fNumber: exif?.fNumber, iso: exif?.iso, focalLength: exif?.focalLength,
+                focalLength35mm: focalLength35mm),
+            gps: exif?.gps,
+            annotations: Annotations(
+                rating: xmp?.rating, label: xmp?.label, title: xmp?.title, description: xmp?.description,
+                keywords: xmp?.keywords ?? []),
+            video: video.map {
+                PhotoFacts.Video(duration: $0.duration, codec: $0.codec, rotation: $0.rotation, frameRate: $0.frameRate)
+            },
+            motion: motion, contentIdentifier: exif?.contentIdentifier, warnings: warnings)
+    }
 }
 
 /// How dates without an offset are read, and what "now" is for plausibility checks.

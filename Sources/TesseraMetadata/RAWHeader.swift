@@ -2,6 +2,7 @@ import CLibRaw
 import CLibRawStream
 import Foundation
 import SystemPackage
+public import TesseraFacts
 public import TesseraSystem
 
 /// What a camera RAW file holds: sensor image size, orientation, camera, time, and the

@@ -1,3 +1,4 @@
+import TesseraFacts
 import TesseraSystem
 
 /// A JPEG preview stored in a RAW file: where it is, and its size from its own SOF.

@@ -1,4 +1,5 @@
 import Foundation
+public import TesseraFacts
 public import TesseraVideo
 
 extension VideoFacts {
@@ -43,7 +44,7 @@ extension VideoFacts {
     /// (latitude, longitude, optional altitude in metres).
     ///
     /// Nil for anything else or out of range.
-    static func iso6709(_ text: String) -> ExifFields.GPS? {
+    static func iso6709(_ text: String) -> GPSPosition? {
         var numbers: [Double] = []
         var current = ""
         for character in text {
@@ -62,7 +63,7 @@ extension VideoFacts {
         }
         if !current.isEmpty, let value = Double(current) { numbers.append(value) }
         guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
-        return ExifFields.GPS(
+        return GPSPosition(
             latitude: numbers[0], longitude: numbers[1], altitude: numbers.count > 2 ? numbers[2] : nil)
     }
 }

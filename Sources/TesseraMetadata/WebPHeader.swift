@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraSystem
 
 /// What a WebP file's RIFF chunks say: canvas size, coding, and the EXIF and ICC chunks.

@@ -1,4 +1,5 @@
 import CExempi
+import TesseraSystem
 
 /// The XMP properties Tessera uses, as Exempi reads them from one packet.
 public struct XMPFields: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
+import TesseraFacts
 import TesseraIndex
-import TesseraMetadata
 import TesseraSystem
 
 /// A photo's report as `tessera inspect` shows it to a person.

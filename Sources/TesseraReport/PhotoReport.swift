@@ -1,10 +1,10 @@
 import Foundation
 public import SystemPackage
+public import TesseraFacts
 import TesseraImage
 public import TesseraIndex
 public import TesseraMetadata
 import TesseraSystem
-import TesseraVideo
 
 /// The JSON shape of one photo, shared by `tessera inspect --json` and `tessera list --json`:
 /// what other programs read of a photo, from its file or from the index.
@@ -22,7 +22,7 @@ public struct PhotoReport: Encodable, Sendable {
     /// A video's duration, codec, rotation, frame rate and poster frame's time; nil for a photo.
     public var video: PhotoRecord.Video?
     /// A motion photo's embedded MP4 (offset, length, duration, codec); nil otherwise.
-    public var motion: PhotoRecord.Motion?
+    public var motion: EmbeddedVideo?
     /// The path of a Live Photo still's video (index only: `list`).
     public var livePhotoVideo: String?
     /// The Live Photo identifier a still and its video share (Apple's ContentIdentifier).
@@ -35,11 +35,11 @@ public struct PhotoReport: Encodable, Sendable {
     public var capturedAt: String?
     public var utcOffset: String?
     public var dateSource: String?
-    public var camera = PhotoRecord.Camera()
-    public var gps: ExifFields.GPS?
+    public var camera = Camera()
+    public var gps: GPSPosition?
     /// Rating, label, title, description, keywords, and the name of the XMP sidecar read with
     /// the photo, if any.
-    public var annotations = PhotoRecord.Annotations()
+    public var annotations = Annotations()
     public var coding: String?
     /// `pq` or `hlg` for a high dynamic range photo; nil (not written) for SDR.
     public var hdr: String?
@@ -92,29 +92,28 @@ public struct PhotoReport: Encodable, Sendable {
 
     /// What `inspect` read from a file.
     public init(path: FilePath, metadata: PhotoMetadata) {
+        let facts = metadata.facts
         (self.path, self.pathBase64) = Self.encode(path.rawBytes)
-        format = metadata.format.rawValue
-        kind = metadata.format.isVideo ? "video" : "photo"
-        video = metadata.video.map { PhotoRecord.Video(facts: $0) }
-        contentIdentifier = metadata.exif?.contentIdentifier
-        motion = metadata.motion.map {
-            PhotoRecord.Motion(offset: $0.offset, length: $0.length, duration: $0.duration, codec: $0.codec)
-        }
-        width = metadata.width
-        height = metadata.height
-        orientation = metadata.orientation
-        displayWidth = metadata.displayWidth
-        displayHeight = metadata.displayHeight
-        capturedAt = metadata.captureDate?.wallClock.iso8601
-        utcOffset = metadata.captureDate?.utcOffset?.description
-        dateSource = (metadata.captureDate?.source ?? .undated).rawValue
-        camera = PhotoRecord.Camera(metadata: metadata)
-        gps = metadata.exif?.gps
-        annotations = PhotoRecord.Annotations(metadata: metadata)
-        coding = metadata.coding
-        hdr = metadata.hdrTransfer?.rawValue
+        format = facts.format.rawValue
+        kind = facts.format.isVideo ? "video" : "photo"
+        video = facts.video.map { PhotoRecord.Video(facts: $0) }
+        contentIdentifier = facts.contentIdentifier
+        motion = facts.motion
+        width = facts.width
+        height = facts.height
+        orientation = facts.orientation
+        displayWidth = facts.displayWidth
+        displayHeight = facts.displayHeight
+        capturedAt = facts.captureDate?.wallClock.iso8601
+        utcOffset = facts.captureDate?.utcOffset?.description
+        dateSource = (facts.captureDate?.source ?? .undated).rawValue
+        camera = facts.camera
+        gps = facts.gps
+        annotations = facts.annotations
+        coding = facts.coding
+        hdr = facts.hdr?.rawValue
         nclx = metadata.heif?.nclx.map { ["primaries": $0.primaries, "transfer": $0.transfer, "matrix": $0.matrix] }
-        warnings = metadata.warnings
+        warnings = facts.warnings
     }
 
     /// A file `inspect` could not read.

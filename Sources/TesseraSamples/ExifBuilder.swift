@@ -1,3 +1,4 @@
+public import TesseraFacts
 public import TesseraMetadata
 
 /// Writes a minimal EXIF TIFF structure: the tags Tessera reads, nothing more.
@@ -14,7 +15,7 @@ public struct ExifBuilder: Sendable {
     public var dateTime: ExifFields.DateTag?
     public var dateTimeOriginal: ExifFields.DateTag?
     public var dateTimeDigitized: ExifFields.DateTag?
-    public var gps: ExifFields.GPS?
+    public var gps: GPSPosition?
     /// A Canon maker note's LensModel (tag 0x0095, 64 bytes as Canon writes it).
     public var canonLensModel: String?
     /// A Canon maker note's CameraSettings (tag 0x0001) with this lens: what older bodies record.

@@ -1,7 +1,8 @@
 import Foundation
 public import SystemPackage
+public import TesseraFacts
 import TesseraImage
-public import TesseraMetadata
+import TesseraMetadata
 import TesseraSystem
 
 /// A small photo library made from scratch, for trying Tessera without photos of one's own.

@@ -1,4 +1,4 @@
-public import TesseraMetadata
+public import TesseraFacts
 
 /// Motion photos as Google's cameras write them: a JPEG whose XMP says where the video that
 /// follows it starts (its Container directory gives the video's length, which ends the file).

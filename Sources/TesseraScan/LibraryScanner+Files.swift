@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
@@ -68,7 +69,7 @@ extension LibraryScanner {
                     throw error
                 } catch {
                     return update(
-                        job, identity, .failed(format: ImageFormat.identify(reader.prefix), error: error, metadata: nil)
+                        job, identity, .failed(format: ImageFormat.identify(reader.prefix), error: error, facts: nil)
                     )
                 }
                 do throws(PhotoError) {
@@ -78,7 +79,7 @@ extension LibraryScanner {
                 } catch  where error.code.isTransient {
                     throw error
                 } catch {
-                    return update(job, identity, .failed(format: metadata.format, error: error, metadata: metadata))
+                    return update(job, identity, .failed(format: metadata.format, error: error, facts: metadata.facts))
                 }
             }
         } catch {
@@ -103,7 +104,7 @@ extension LibraryScanner {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
                 settings: configuration.renderSettings.recorded)
-            return update(job, identity, .photo(metadata, warnings: [], renditions: renditions))
+            return update(job, identity, .photo(metadata.facts, warnings: [], renditions: renditions))
         }
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
         let entries: [RenditionEntry]
@@ -118,7 +119,7 @@ extension LibraryScanner {
             settings: desktopWritten
                 ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
             posterTime: rendered.posterTime)
-        return update(job, identity, .photo(metadata, warnings: rendered.warnings, renditions: renditions))
+        return update(job, identity, .photo(metadata.facts, warnings: rendered.warnings, renditions: renditions))
     }
 
     /// Brings the renditions of an unchanged photo up to date with the configuration: renders
@@ -186,7 +187,8 @@ extension LibraryScanner {
                 } catch {
                     // The same bytes no longer render under these settings (a lower memory
                     // limit): a failure like any other, recorded over the photo's row.
-                    return update(job, job.identity, .failed(format: metadata.format, error: error, metadata: metadata))
+                    return update(
+                        job, job.identity, .failed(format: metadata.format, error: error, facts: metadata.facts))
                 }
                 let entries: [RenditionEntry]
                 do throws(SystemError) {
@@ -282,7 +284,7 @@ extension LibraryScanner {
         switch error.code {
         case .vanished: .vanished(job.path, root: job.root)
         case .notAFile: update(job, job.identity, .unsupported(reason: error.reason))
-        default: update(job, job.identity, .failed(format: .unsupported, error: error, metadata: nil))
+        default: update(job, job.identity, .failed(format: .unsupported, error: error, facts: nil))
         }
     }
 

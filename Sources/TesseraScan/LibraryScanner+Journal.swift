@@ -1,6 +1,7 @@
 import Logging
 import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem
@@ -56,7 +57,7 @@ extension LibraryScanner {
             .crashed, path: job.path,
             "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until it changes (or tessera scan --full)"
         )
-        outcomes.push(update(job, job.identity, .failed(format: format, error: error, metadata: nil)))
+        outcomes.push(update(job, job.identity, .failed(format: format, error: error, facts: nil)))
         settle(job.path, in: journal)
         return true
     }

@@ -1,5 +1,4 @@
 public import SystemPackage
-import TesseraMetadata
 public import TesseraSystem
 
 /// Walks photo roots depth first with one `fstatat` per entry, never opening files.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
 import TesseraSystem

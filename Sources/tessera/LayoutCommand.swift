@@ -4,7 +4,6 @@ import SystemPackage
 import TesseraAlbum
 import TesseraIndex
 import TesseraLayout
-import TesseraMetadata
 
 /// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
 struct LayoutCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
 import TesseraReport

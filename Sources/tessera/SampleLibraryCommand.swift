@@ -1,5 +1,6 @@
 import ArgumentParser
 import SystemPackage
+import TesseraFacts
 import TesseraMetadata
 import TesseraSamples
 

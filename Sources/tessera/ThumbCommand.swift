@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraImage
-import TesseraMetadata
 import TesseraSystem
 
 /// `tessera thumb`: render renditions of given files, outside any index.

@@ -3,6 +3,7 @@ import Logging
 import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata

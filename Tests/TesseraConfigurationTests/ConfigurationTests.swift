@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SystemPackage
+import TesseraFacts
 import TesseraImage
 import TesseraTestSupport
 import Testing

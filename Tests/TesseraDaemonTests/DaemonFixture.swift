@@ -3,6 +3,7 @@ import Synchronization
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon
+import TesseraFacts
 import TesseraImage
 import TesseraSamples
 import TesseraSystem

@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport

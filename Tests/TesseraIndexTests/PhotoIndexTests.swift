@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SystemPackage
+import TesseraFacts
 import TesseraImage
 import TesseraMetadata
 import TesseraSamples
@@ -33,7 +34,7 @@ struct PhotoIndexTests {
                     path: path, albumPath: album, root: root,
                     identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
                     content: .photo(
-                        metadata, warnings: [],
+                        metadata.facts, warnings: [],
                         renditions: PhotoRenditions(
                             contentHash: "hash\(number)", key: key,
                             renditions: [
@@ -60,7 +61,7 @@ struct PhotoIndexTests {
                 path: album.appending("broken.jpg"), albumPath: album, root: root,
                 identity: FileIdentity(device: 1, inode: 9, size: 3, mtimeNanoseconds: 0),
                 content: .failed(
-                    format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), metadata: nil)))
+                    format: .jpeg, error: PhotoError(.truncated, "file ends inside the SOF segment"), facts: nil)))
         let scan = try index.beginScan(roots: [root], full: false)
         try index.apply(updates, moves: [], scanID: scan.id)
         try index.refreshAlbums()
@@ -235,7 +236,7 @@ struct PhotoIndexTests {
             path: "/photos/Garden/p1.mov", albumPath: FilePath("/photos/Garden"), root: "/photos",
             identity: FileIdentity(device: 1, inode: 20, size: 100, mtimeNanoseconds: 0),
             content: .photo(
-                try MetadataReader.read(at: clip), warnings: [],
+                try MetadataReader.read(at: clip).facts, warnings: [],
                 renditions: PhotoRenditions(
                     contentHash: "hash-video", key: "key-video",
                     renditions: [
@@ -263,7 +264,8 @@ struct PhotoIndexTests {
             path: motionPath, albumPath: FilePath("/photos/Garden"), root: "/photos",
             identity: FileIdentity(device: 1, inode: 21, size: Int64(still.count), mtimeNanoseconds: 0),
             content: .photo(
-                try MetadataReader.read(contents: still, path: motionPath, mtime: FileTime(seconds: 0, nanoseconds: 0)),
+                try MetadataReader.read(contents: still, path: motionPath, mtime: FileTime(seconds: 0, nanoseconds: 0))
+                    .facts,
                 warnings: [],
                 renditions: PhotoRenditions(
                     contentHash: "hash-motion", key: "key-motion", renditions: [], thumbhash: nil, settings: "test")))

@@ -1,3 +1,4 @@
+import TesseraFacts
 import TesseraMetadata
 import Testing
 

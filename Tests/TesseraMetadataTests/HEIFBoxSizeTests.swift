@@ -1,4 +1,5 @@
 import SystemPackage
+import TesseraFacts
 import TesseraMetadata
 import TesseraSystem
 import Testing

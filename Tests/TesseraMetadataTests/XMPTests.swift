@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata

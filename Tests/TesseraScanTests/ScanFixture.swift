@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata

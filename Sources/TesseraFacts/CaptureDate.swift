@@ -1,4 +1,5 @@
 public import Foundation
+import TesseraSystem
 
 /// Where a photo's capture date came from, strongest first.
 public enum DateSource: String, Sendable, Codable, CaseIterable {

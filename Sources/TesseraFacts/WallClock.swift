@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// A date and time as a clock showed it, with no time zone attached.
 public struct WallClock: Sendable, Hashable, Comparable, Codable {
     public var year, month, day, hour, minute, second: Int

@@ -1,41 +1,8 @@
+public import TesseraFacts
 import TesseraJXL
 import TesseraSystem
 
-/// The container format of a file, decided by its magic bytes, never by its name: a photo's,
-/// or a video's (whose frames FFmpeg decodes).
-public enum ImageFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg
-    case png
-    case webp
-    /// HEIF with HEVC images (HEIC), or any other HEIF brand.
-    case heif
-    case avif
-    /// JPEG XL: a bare codestream or an ISO BMFF-style container (ISO/IEC 18181-2).
-    case jxl
-    /// A camera RAW file (NEF, CR2, CR3, ARW, DNG, ORF, RW2, RAF, PEF, CRW…), read by LibRaw.
-    case raw
-    /// ISO base media (`ftyp` isom, mp41, mp42, avc1…), QuickTime (`ftyp qt  `, or a file that
-    /// starts with a `moov`, `mdat`, `wide` or `free` box), iTunes M4V, 3GPP/3GPP2.
-    case mp4
-    case mov
-    case m4v
-    case threeGPP = "3gp"
-    /// EBML with DocType "matroska" or "webm".
-    case matroska
-    case webm
-    case avi
-    /// 188-byte transport packets, or the 192-byte ones of M2TS (AVCHD, Blu-ray).
-    case mpegTS = "mpeg-ts"
-    case unsupported
-
-    /// Whether files of this format are videos.
-    public var isVideo: Bool {
-        switch self {
-        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS: true
-        case .jpeg, .png, .webp, .heif, .avif, .jxl, .raw, .unsupported: false
-        }
-    }
-
+extension ImageFormat {
     /// How many leading bytes `identify` needs to decide (four transport-stream packets).
     public static let magicLength = 1024
 

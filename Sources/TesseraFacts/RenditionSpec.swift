@@ -1,5 +1,3 @@
-public import TesseraMetadata
-
 /// One rendition a photo gets: a kind and a size.
 public struct RenditionSpec: Hashable, Sendable, Comparable, CustomStringConvertible {
     public enum Kind: String, Sendable, Codable, CaseIterable {
@@ -58,11 +56,4 @@ public enum RenditionSource: String, Sendable, Codable {
     case rawPreview = "raw-preview"
     /// A video's poster frame (`PosterFrame`).
     case videoFrame = "video-frame"
-
-    public init(_ preview: EmbeddedPreview.Kind) {
-        switch preview {
-        case .mpf: self = .mpfPreview
-        case .exifThumbnail: self = .exifThumbnail
-        }
-    }
 }
