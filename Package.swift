@@ -176,7 +176,7 @@ let package = Package(
             name: "TesseraFuzz",
             dependencies: [
                 "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts", "TesseraJXL", "TesseraMetadata",
-                "TesseraSystem",
+                "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .target(

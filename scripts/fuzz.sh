@@ -52,8 +52,10 @@ seeds() {
       fi ;;
     configuration) seed config/tessera.yaml ;;
     control-request)
-      printf '{"command":"status"}' > "$into/status.json"
-      printf '{"command":"rescan","full":true,"wait":true,"roots":["/srv/photos"]}' > "$into/rescan.json" ;;
+      # The first byte sets the chunk size the lines arrive in.
+      printf '\x05{"command":"status"}\n' > "$into/status.txt"
+      printf '\x30{"command":"rescan","full":true,"wait":true,"roots":["L3Nydi9waG90b3M="]}\n{"command":"x"}\n' \
+        > "$into/rescan.txt" ;;
   esac
   local folder
   for folder in "$@"; do

@@ -24,7 +24,7 @@ final class ControlConnection {
     let socket: UnixSocket
     let connected = ContinuousClock.now
     var phase = Phase.reading
-    private(set) var input: [UInt8] = []
+    private var input = ControlRequestLine()
     private(set) var output: [UInt8] = []
     private var outputSince: ContinuousClock.Instant?
     var lastProgress: ContinuousClock.Instant?
@@ -69,17 +69,11 @@ final class ControlConnection {
         guard let chunk else { return .nothing }
         guard !chunk.isEmpty else { throw ControlError(.client, "the client went away") }
         guard isReading else { return .nothing }  // anything after the request is ignored
-        input += chunk
-        if let newline = input.firstIndex(of: UInt8(ascii: "\n")), newline <= ControlRequest.maximumLength {
-            let line = Array(input[..<newline])
-            input = []
-            return .request(line)
+        switch input.append(chunk) {
+        case .incomplete: return .nothing
+        case .line(let line): return .request(line)
+        case .tooLong: return .tooLong
         }
-        guard input.count <= ControlRequest.maximumLength else {
-            input = []
-            return .tooLong
-        }
-        return .nothing
     }
 
     /// Queues `line` to be sent; `last` closes the connection once it is out.

@@ -42,6 +42,56 @@ public struct ControlRequest: Codable, Sendable {
 
     /// Longest request line accepted; anything longer is refused unread.
     public static let maximumLength = 4096
+
+    /// The request one line holds.
+    ///
+    /// - Throws: `ControlError` saying which is wrong: not JSON at all, or a command this daemon
+    ///   does not know.
+    public static func parse(_ line: [UInt8]) throws(ControlError) -> ControlRequest {
+        do {
+            return try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch {
+            struct Named: Decodable { var command: String }
+            if let named = try? JSONDecoder().decode(Named.self, from: Data(line)) {
+                throw ControlError(.malformed, "unknown command \"\(named.command)\" (status or rescan)")
+            }
+            throw ControlError(.malformed, "malformed request: expected one JSON object")
+        }
+    }
+}
+
+/// The bytes a client has sent so far, cut into its request line once the newline comes.
+///
+/// A line longer than `ControlRequest.maximumLength` is refused without waiting for its end, so
+/// a client cannot make the daemon hold more than that much of its input.
+public struct ControlRequestLine: Sendable {
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    /// What the bytes read so far make.
+    public enum Outcome: Equatable, Sendable {
+        /// No newline yet.
+        case incomplete
+        /// The request line, without its newline.
+        case line([UInt8])
+        /// More than `ControlRequest.maximumLength` bytes without a newline.
+        case tooLong
+    }
+
+    /// Adds `chunk`, as read from the socket; after a line or `tooLong` it starts afresh.
+    public mutating func append(_ chunk: some Collection<UInt8>) -> Outcome {
+        pending += chunk
+        if let newline = pending.firstIndex(of: UInt8(ascii: "\n")), newline <= ControlRequest.maximumLength {
+            defer { pending = [] }
+            return .line(Array(pending[..<newline]))
+        }
+        guard pending.count <= ControlRequest.maximumLength else {
+            pending = []
+            return .tooLong
+        }
+        return .incomplete
+    }
 }
 
 /// What the daemon is doing.

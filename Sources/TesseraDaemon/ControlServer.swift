@@ -146,15 +146,10 @@ public final class ControlServer: Service, Sendable {
 
     private func handle(_ line: [UInt8], from connection: ControlConnection) {
         let request: ControlRequest
-        do {
-            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        do throws(ControlError) {
+            request = try ControlRequest.parse(line)
         } catch {
-            // Say which: not JSON at all, or a command this daemon does not know.
-            struct Named: Decodable { var command: String }
-            let reply = (try? JSONDecoder().decode(Named.self, from: Data(line))).map {
-                "unknown command \"\($0.command)\" (status or rescan)"
-            }
-            connection.send(ControlResponse(error: reply ?? "malformed request: expected one JSON object"), last: true)
+            connection.send(ControlResponse(error: error.description), last: true)
             return
         }
         switch request.command {

@@ -6,6 +6,7 @@ import TesseraFacts
 import TesseraJXL
 import TesseraMetadata
 import TesseraSystem
+import TesseraVideo
 
 /// One parser that reads bytes from outside, called as the scan (or the daemon) calls it, from
 /// bytes in memory, with each parser's own limits; each checks what its caller relies on.
@@ -14,6 +15,7 @@ import TesseraSystem
 enum FuzzTarget: String, CaseIterable {
     case metadata, jpeg, png, webp, heif, raw, jxl, jxlContainer = "jxl-container", exif, xmp, boxes, pngText =
         "png-text"
+    case video
     case configuration, controlRequest = "control-request"
 
     /// What the target reads, for `--list`.
@@ -31,8 +33,9 @@ enum FuzzTarget: String, CaseIterable {
         case .xmp: "an XMP packet through Exempi"
         case .boxes: "the shared ISO-BMFF box reader, in memory and from a file"
         case .pngText: "the tEXt chunks of a desktop thumbnail, rewritten"
+        case .video: "a video's container facts and poster frame, FFmpeg reading through Tessera's AVIOContext"
         case .configuration: "the YAML configuration file"
-        case .controlRequest: "one request line of the control socket"
+        case .controlRequest: "the control socket's request lines, read in chunks as a client sends them"
         }
     }
 
@@ -54,6 +57,11 @@ enum FuzzTarget: String, CaseIterable {
         case .exif: ["II*\0", "MM\0*", "\u{87}\u{69}", "\u{92}\u{7C}", "Canon", "Apple iOS\0", "Nikon\0"]
         case .xmp:
             ["<?xpacket begin=", "<x:xmpmeta", "rdf:RDF", "rdf:Description", "xmp:Rating", "exif:DateTimeOriginal"]
+        case .video:
+            [
+                "ftyp", "moov", "mvhd", "trak", "tkhd", "mdia", "mdhd", "stbl", "stsd", "stco", "co64", "stss", "mdat",
+                "avc1", "hvc1", "\u{1A}\u{45}\u{DF}\u{A3}", "webm", "RIFF", "AVI ", "\u{47}", "\0\0\0\u{01}",
+            ]
         case .configuration:
             ["roots:", "workers:", "memory_limit:", "thumbnails:", "fit:", "square:", "exclude:", "\n  - "]
         case .controlRequest:
@@ -73,8 +81,9 @@ enum FuzzTarget: String, CaseIterable {
         case .raw: ["cr2", "cr3", "nef", "arw", "dng", "orf", "rw2", "raf", "pef", "srw", "crw"]
         case .jxl, .jxlContainer: ["jxl"]
         case .xmp: ["xmp"]
+        case .video: ["mp4", "mov", "m4v", "3gp", "mkv", "webm", "avi", "mts", "m2ts", "ts", "mpg", "wmv"]
         case .configuration: ["yaml", "yml"]
-        case .controlRequest: ["json"]
+        case .controlRequest: ["txt"]
         }
     }
 
@@ -165,11 +174,37 @@ enum FuzzTarget: String, CaseIterable {
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             var configuration = Configuration(environment: ["HOME": "/home/fuzz"])
             try? configuration.apply(yaml: text, file: FilePath("/etc/tessera.yaml"), home: "/home/fuzz")
+        case .video:
+            try? FileReader.withBytes(bytes, path: path, mtime: mtime) { reader throws(VideoError) in
+                if let facts = try? VideoFacts.read(reader.stream(), timeLimit: .seconds(2)) {
+                    check(facts.width > 0 && facts.height > 0, "a video read without a size")
+                    check([0, 90, 180, 270].contains(facts.rotation), "rotation \(facts.rotation)")
+                    check(facts.duration.map { $0.isFinite && $0 >= 0 } ?? true, "duration \(facts.duration ?? 0)")
+                    check(facts.frameRate.map { $0.isFinite && $0 > 0 } ?? true, "frame rate \(facts.frameRate ?? 0)")
+                }
+                let longSide = 64
+                let frame = try PosterFrame.decode(
+                    reader.stream(), longSide: longSide, memoryLimit: 64 << 20, timeLimit: .seconds(2))
+                check(
+                    (1...longSide).contains(frame.width) && (1...longSide).contains(frame.height)
+                        && frame.rgb.count == frame.width * frame.height * 3,
+                    "a \(frame.width)×\(frame.height) poster in \(frame.rgb.count) bytes")
+                check(frame.time.isFinite && frame.time >= 0, "a poster at \(frame.time) s")
+            }
         case .controlRequest:
-            guard bytes.count <= ControlRequest.maximumLength,
-                let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(bytes))
-            else { return }
-            _ = try? request.requestedRoots()
+            // The client's bytes in the chunks the first byte says, as the socket may deliver them.
+            let stride = Int(bytes.first ?? 1) % 64 + 1
+            var reader = ControlRequestLine()
+            for start in Swift.stride(from: 1, to: bytes.count, by: stride) {
+                switch reader.append(bytes[start..<min(start + stride, bytes.count)]) {
+                case .incomplete, .tooLong: continue
+                case .line(let line):
+                    check(
+                        line.count <= ControlRequest.maximumLength && !line.contains(UInt8(ascii: "\n")),
+                        "a request line of \(line.count) bytes")
+                    _ = try? ControlRequest.parse(line).requestedRoots()
+                }
+            }
         }
     }
 

@@ -26,6 +26,15 @@ public enum PosterFrame {
         return min(1, duration / 4)
     }
 
+    /// The stream timestamp `seconds` after `origin`; timestamps come from the file, so one
+    /// past what 64 bits hold is the last there is rather than a trap.
+    static func timestamp(at seconds: Double, origin: Int64, ticksPerSecond: Double) -> Int64 {
+        let ticks = seconds * ticksPerSecond
+        guard ticks.isFinite, ticks < 0x1p62 else { return .max }
+        let (sum, overflow) = origin.addingReportingOverflow(Int64(max(ticks, 0)))
+        return overflow ? .max : sum
+    }
+
     /// Keyframes tried before the most varied one seen is taken.
     static let keyframesTried = 8
     /// Packets read, from one keyframe, before giving up on a stream that yields no frame.
@@ -76,7 +85,8 @@ public enum PosterFrame {
         /// The first frame decoded from the keyframe at or after `time` seconds (from the first
         /// keyframe when nil), as RGB; nil when there is none.
         func firstFrame(from time: Double?) throws(VideoError) -> VideoFrame? {
-            let target = origin + Int64((time ?? 0) * Double(timeBase.den) / Double(max(timeBase.num, 1)))
+            let target = Self.timestamp(
+                at: time ?? 0, origin: origin, ticksPerSecond: Double(timeBase.den) / Double(max(timeBase.num, 1)))
             // From the start: the first byte where the container allows it (an MPEG-TS, whose
             // search by time may land past its only keyframe), else the first timestamp.
             let sought =
@@ -107,7 +117,7 @@ public enum PosterFrame {
             let timestamp = decoded.pointee.best_effort_timestamp
             let time =
                 timestamp == tessera_nopts_value() || timeBase.den == 0
-                ? 0 : max(0, Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den))
+                ? 0 : max(0, (Double(timestamp) - Double(origin)) * Double(timeBase.num) / Double(timeBase.den))
             if scaler == nil || scaler?.matches(decoded) == false {
                 scaler = try FrameScaler(
                     for: decoded, aspect: parameters.pointee.sample_aspect_ratio, longSide: longSide, ff)

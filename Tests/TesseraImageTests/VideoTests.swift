@@ -4,10 +4,10 @@ import TesseraFacts
 import TesseraMetadata
 import TesseraSystem
 import TesseraTestSupport
-import TesseraVideo
 import Testing
 
 @testable import TesseraImage
+@testable import TesseraVideo
 
 /// Videos made here with ffmpeg: facts from the container, and a poster frame that is upright
 /// and not the black the camera recorded first.
@@ -63,9 +63,17 @@ struct VideoTests {
         #expect(rendered.renditions.allSatisfy { $0.source == .videoFrame })
     }
 
-    /// A short transport stream (as a camera's AVCHD .mts) whose only keyframe is its first
-    /// frame, and whose clock does not start at zero: a search from a way in finds nothing
-    /// after it, so the poster is that first keyframe.
+    /// Timestamps are the file's: where to seek next saturates instead of trapping.
+    @Test func aSeekTargetPastWhat64BitsHoldIsTheLastTimestamp() {
+        #expect(PosterFrame.timestamp(at: 1.5, origin: 90_000, ticksPerSecond: 90_000) == 225_000)
+        #expect(PosterFrame.timestamp(at: 1e30, origin: 0, ticksPerSecond: 1) == .max)
+        #expect(PosterFrame.timestamp(at: 4e18, origin: .max - 10, ticksPerSecond: 1) == .max)
+        #expect(PosterFrame.timestamp(at: 1, origin: .max - 10, ticksPerSecond: 1e6) == .max)
+        #expect(PosterFrame.timestamp(at: .infinity, origin: 0, ticksPerSecond: 1) == .max)
+        #expect(PosterFrame.timestamp(at: 2, origin: .min, ticksPerSecond: 1) == .min + 2)
+    }
+
+    /// A movie header whose duration is ISO's "unknown" does not make the clip 49 days long.
     @Test func aMovieHeaderWhoseDurationIsAllOnesIsNotBelieved() throws {
         // Given a clip whose movie header says its duration is 0xffffffff (ISO's "unknown"),
         let directory = try TemporaryDirectory()
@@ -83,6 +91,9 @@ struct VideoTests {
         #expect(abs((facts.duration ?? 0) - 3.5) < 0.15, "\(String(describing: facts.duration))")
     }
 
+    /// A short transport stream (as a camera's AVCHD .mts) whose only keyframe is its first
+    /// frame, and whose clock does not start at zero: a search from a way in finds nothing
+    /// after it, so the poster is that first keyframe.
     @Test func aStreamWithOneKeyframeShowsIt() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
