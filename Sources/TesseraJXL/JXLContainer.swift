@@ -40,13 +40,14 @@ public struct JXLContainer: Sendable, Equatable {
         do {
             list = try reader.boxes()
         } catch {
-            throw JXLError(.truncated, "the file ends inside a box header")
+            throw JXLError(.truncated, "the file ends inside a box header").at(reader.path)
         }
         switch list.stop {
-        case .cutShort: throw JXLError(.truncated, "the file ends inside a box header")
+        case .cutShort: throw JXLError(.truncated, "the file ends inside a box header").at(reader.path)
         case .impossibleSize(let type, let offset, let size):
             throw JXLError(
-                .corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header")
+                .corrupt, "box \"\(type.boxName)\" at \(offset) declares \(size) bytes, less than its header"
+            ).at(reader.path)
         default: break
         }
         for box in list.boxes {
@@ -97,7 +98,7 @@ public struct JXLContainer: Sendable, Equatable {
         do {
             return try reader.readExactly(at: offset, count: count, what: "box")
         } catch {
-            throw JXLError(.truncated, "the file ends inside its \"\(type.boxName)\" box")
+            throw JXLError(.truncated, "the file ends inside its \"\(type.boxName)\" box").at(reader.path)
         }
     }
 

@@ -58,7 +58,7 @@ public final class JXLDecoder {
     /// a bare codestream); nothing is read yet.
     public init(stream: ByteStream, codestream: [Range<Int64>]? = nil) throws(JXLError) {
         guard let decoder = JxlDecoderCreate(nil) else {
-            throw JXLError(.unsupported, "libjxl cannot create a decoder")
+            throw JXLError(.unsupported, "libjxl cannot create a decoder").at(stream.path)
         }
         self.decoder = decoder
         self.stream = stream
@@ -71,12 +71,17 @@ public final class JXLDecoder {
             JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
             JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
             JxlDecoderSetProgressiveDetail(decoder, kDC) == JXL_DEC_SUCCESS
-        else { throw JXLError(.unsupported, "libjxl refuses the decoder's settings") }
+        else { throw JXLError(.unsupported, "libjxl refuses the decoder's settings").at(stream.path) }
     }
 
     deinit {
         JxlDecoderDestroy(decoder)
         input.deallocate()
+    }
+
+    /// An error naming the file the decoder reads.
+    private func failure(_ code: JXLError.Code, _ message: String) -> JXLError {
+        JXLError(code, message).at(stream.path)
     }
 
     /// The codestream header: size, orientation, samples and colour space.
@@ -89,11 +94,11 @@ public final class JXLDecoder {
             let status = JxlDecoderProcessInput(decoder)
             if status == JXL_DEC_NEED_MORE_INPUT {
                 guard try feed(chunk: 64 << 10, limit: 16 << 20) || closeInput() else {
-                    throw JXLError(.truncated, "the file ends inside the JPEG XL header")
+                    throw failure(.truncated, "the file ends inside the JPEG XL header")
                 }
             } else if status == JXL_DEC_BASIC_INFO {
                 guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
-                    throw JXLError(.corrupt, "the JPEG XL header cannot be read")
+                    throw failure(.corrupt, "the JPEG XL header cannot be read")
                 }
             } else if status == JXL_DEC_COLOR_ENCODING {
                 let made = try colour()
@@ -101,9 +106,9 @@ public final class JXLDecoder {
                 return made
             } else if inputClosed {
                 // libjxl fails, rather than waiting, once told there is no more to come.
-                throw JXLError(.truncated, "the file ends inside the JPEG XL header")
+                throw failure(.truncated, "the file ends inside the JPEG XL header")
             } else {
-                throw JXLError(.corrupt, "the JPEG XL header is damaged")
+                throw failure(.corrupt, "the JPEG XL header is damaged")
             }
         }
     }
@@ -111,7 +116,7 @@ public final class JXLDecoder {
     /// The image info from `basic` and the colour encoding libjxl has just read; for an XYB
     /// image, asks libjxl for sRGB pixels (it converts XYB to any colour space exactly).
     private func colour() throws(JXLError) -> JXLImageInfo {
-        guard basic.xsize > 0, basic.ysize > 0 else { throw JXLError(.corrupt, "a JPEG XL image of no pixels") }
+        guard basic.xsize > 0, basic.ysize > 0 else { throw failure(.corrupt, "a JPEG XL image of no pixels") }
         var encoding = JxlColorEncoding()
         let named =
             JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding)
@@ -198,14 +203,14 @@ public final class JXLDecoder {
             let status = JxlDecoderProcessInput(decoder)
             if status == JXL_DEC_NEED_MORE_INPUT {
                 guard try feed(chunk: 64 << 10, limit: 16 << 20) || closeInput() else {
-                    throw JXLError(.truncated, "the file ends before its first frame")
+                    throw failure(.truncated, "the file ends before its first frame")
                 }
             } else if status == JXL_DEC_FRAME {
                 tocEnd = consumed()
             } else if inputClosed {
-                throw JXLError(.truncated, "the file ends before its first frame")
+                throw failure(.truncated, "the file ends before its first frame")
             } else {
-                throw JXLError(.corrupt, "the first frame's header is damaged")
+                throw failure(.corrupt, "the first frame's header is damaged")
             }
         }
         var squeezed = true
@@ -286,11 +291,11 @@ public final class JXLDecoder {
     ///   DC of the frame; `.corrupt` when libjxl refuses the data.
     public func decode(dcOnly: Bool, memoryLimit: Int) throws(JXLError) -> Image {
         let info = try info()
-        guard !decoded else { throw JXLError(.unsupported, "a JPEG XL decoder decodes once") }
+        guard !decoded else { throw failure(.unsupported, "a JPEG XL decoder decodes once") }
         decoded = true
         let needed = try memoryNeeded()
         guard needed <= memoryLimit else {
-            throw JXLError(
+            throw failure(
                 .tooLarge,
                 "a \(info.width)×\(info.height) JPEG XL image needs \(needed >> 20) MiB to decode, "
                     + "more than the \(memoryLimit >> 20) MiB allowed")
@@ -338,7 +343,7 @@ public final class JXLDecoder {
                     return (true, "the file ends early: renditions show its image at 1/8 of its detail")
                 }
                 guard closeInput() else {
-                    throw JXLError(
+                    throw failure(
                         .truncated,
                         "the image data stops before the image is complete: the file is cut short or damaged")
                 }
@@ -346,10 +351,10 @@ public final class JXLDecoder {
                 var size = 0
                 guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == buffer.count
                 else {
-                    throw JXLError(.corrupt, "the frame does not match the image's size")
+                    throw failure(.corrupt, "the frame does not match the image's size")
                 }
                 guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
-                    throw JXLError(.unsupported, "libjxl refuses the output format")
+                    throw failure(.unsupported, "libjxl refuses the output format")
                 }
                 hasOutput = true
             } else if status == JXL_DEC_FRAME {
@@ -360,13 +365,13 @@ public final class JXLDecoder {
             } else if status == JXL_DEC_FULL_IMAGE {
                 return (false, nil)
             } else if status == JXL_DEC_SUCCESS {
-                throw JXLError(.corrupt, "the file holds no frame")
+                throw failure(.corrupt, "the file holds no frame")
             } else if inputClosed {
                 // libjxl fails, rather than waiting, once told there is no more to come.
-                throw JXLError(
+                throw failure(
                     .truncated, "the image data stops before the image is complete: the file is cut short or damaged")
             } else {
-                throw JXLError(.corrupt, "libjxl cannot decode the image")
+                throw failure(.corrupt, "libjxl cannot decode the image")
             }
         }
     }
@@ -381,7 +386,7 @@ public final class JXLDecoder {
         takeBackInput()
         if filled + chunk > input.count {
             guard filled + chunk <= limit else {
-                throw JXLError(.tooLarge, "libjxl needs more than \(limit >> 20) MiB of the file at once")
+                throw failure(.tooLarge, "libjxl needs more than \(limit >> 20) MiB of the file at once")
             }
             let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: filled + chunk, alignment: 16)
             larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: input[..<filled]))
@@ -394,7 +399,7 @@ public final class JXLDecoder {
             JxlDecoderSetInput(decoder, input.baseAddress?.assumingMemoryBound(to: UInt8.self), filled)
                 == JXL_DEC_SUCCESS
         else {
-            throw JXLError(.corrupt, "libjxl refuses its input")
+            throw failure(.corrupt, "libjxl refuses its input")
         }
         atEnd = got == 0
         return !atEnd

@@ -27,12 +27,12 @@ extension PhotoError {
     /// The photo error for a JPEG XL failure.
     public init(jxl error: JXLError) {
         let code: Code =
-            switch error.kind {
-            case .corrupt: .corrupt
+            switch error.code {
             case .truncated: .truncated
             case .unsupported: .unsupported
             case .tooLarge: .tooLarge
+            default: .corrupt
             }
-        self.init(code, error.message)
+        self.init(code, path: error.path, error.message)
     }
 }

@@ -73,13 +73,14 @@ extension PhotoError {
     /// without pictures is no photo, a codec without a decoder is unsupported.
     public init(video error: VideoError) {
         let code: Code =
-            switch error.kind {
+            switch error.code {
             case .corrupt, .timedOut: .corrupt
             case .truncated: .truncated
             case .noPicture: .notAnImage
             case .unsupported: .unsupported
             case .tooLarge: .tooLarge
+            default: .corrupt
             }
-        self.init(code, error.message)
+        self.init(code, path: error.path, error.message)
     }
 }

@@ -192,7 +192,7 @@ public struct FileReader: ~Copyable {
 public final class ByteStream {
     private let file: RegularFile?
     private let prefix: [UInt8]
-    private let path: FilePath
+    public let path: FilePath
     /// Where in the file the stream's first byte is.
     private let base: Int64
     /// Where the next read starts.

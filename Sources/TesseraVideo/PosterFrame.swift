@@ -53,6 +53,16 @@ public enum PosterFrame {
     public static func decode(
         _ stream: ByteStream, longSide: Int, memoryLimit: Int, timeLimit: Duration = .seconds(20)
     ) throws(VideoError) -> VideoFrame {
+        do {
+            return try poster(of: stream, longSide: longSide, memoryLimit: memoryLimit, timeLimit: timeLimit)
+        } catch {
+            throw error.at(stream.path)
+        }
+    }
+
+    private static func poster(
+        of stream: ByteStream, longSide: Int, memoryLimit: Int, timeLimit: Duration
+    ) throws(VideoError) -> VideoFrame {
         let file = try VideoFile(stream: stream, timeLimit: timeLimit)
         let (index, video) = try file.videoStream(known: true)
         guard let parameters = video.pointee.codecpar else {

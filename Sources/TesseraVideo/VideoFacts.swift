@@ -26,6 +26,14 @@ public struct VideoFacts: Sendable, Equatable {
 
     /// Reads the facts of the video `stream` delivers.
     public static func read(_ stream: ByteStream, timeLimit: Duration = .seconds(20)) throws(VideoError) -> VideoFacts {
+        do {
+            return try facts(of: stream, timeLimit: timeLimit)
+        } catch {
+            throw error.at(stream.path)
+        }
+    }
+
+    private static func facts(of stream: ByteStream, timeLimit: Duration) throws(VideoError) -> VideoFacts {
         let file = try VideoFile(stream: stream, timeLimit: timeLimit)
         let video = try file.videoStream(known: true).stream
         guard let parameters = video.pointee.codecpar?.pointee else {

@@ -1,34 +1,57 @@
 import CFFmpeg
 import Foundation
+public import SystemPackage
 import TesseraSystem
 
-/// Why a video could not be read: what kind of failure, and FFmpeg's words for it.
-public struct VideoError: Error, Sendable {
-    public enum Kind: Sendable {
+/// Why a video could not be read: the file, a code, and FFmpeg's words for it.
+///
+/// Codes are extensible static members, as `PhotoError`'s are.
+public struct VideoError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: String { case corrupt, truncated, noPicture, unsupported, tooLarge, timedOut }
+        private let kind: Kind
+        private init(_ kind: Kind) { self.kind = kind }
+
         /// The container or the stream is damaged.
-        case corrupt
+        public static let corrupt = Code(.corrupt)
         /// The file ends before what the container needs.
-        case truncated
+        public static let truncated = Code(.truncated)
         /// Nothing to show: no video stream (an audio file in a video container).
-        case noPicture
+        public static let noPicture = Code(.noPicture)
         /// A codec FFmpeg has no decoder for.
-        case unsupported
+        public static let unsupported = Code(.unsupported)
         /// The frame would need more memory than allowed.
-        case tooLarge
+        public static let tooLarge = Code(.tooLarge)
         /// The file took longer than its time limit to give what was asked.
-        case timedOut
+        public static let timedOut = Code(.timedOut)
+
+        public var description: String { kind.rawValue }
     }
 
-    public var kind: Kind
+    public var code: Code
+    /// The file concerned; empty when the bytes came from memory.
+    public var path: FilePath
+    /// One line saying what is wrong, without the path.
     public var message: String
 
-    init(_ kind: Kind, _ message: String) {
-        self.kind = kind
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.path = FilePath()
         self.message = message
     }
 
+    /// The same error, naming `path` (the public entry points name the file they read).
+    func at(_ path: FilePath) -> VideoError {
+        var copy = self
+        copy.path = path
+        return copy
+    }
+
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
     /// FFmpeg's description of `code`, after `what`.
-    static func ffmpeg(_ code: Int32, _ what: String, kind: Kind = .corrupt, _ ff: tessera_ffmpeg) -> VideoError {
+    static func ffmpeg(_ code: Int32, _ what: String, kind: Code = .corrupt, _ ff: tessera_ffmpeg) -> VideoError {
         if code == tessera_averror_exit() { return VideoError(.timedOut, "\(what): gave up after the time limit") }
         if code == tessera_averror_eof() { return VideoError(.truncated, "\(what): the file ends too soon") }
         var text = [CChar](repeating: 0, count: 256)

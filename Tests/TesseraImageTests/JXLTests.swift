@@ -37,6 +37,21 @@ struct JXLTests {
         RenditionCorpusTests.meanDifference(a.flattened(), b.flattened())
     }
 
+    /// A JPEG XL failure names its file, as every other error about a file does.
+    @Test func aContainerCutInsideABoxHeaderSaysWhichFile() throws {
+        let bytes = JXLContainer.signature + [0, 0, 0, 40, 0x6A, 0x78]  // "jx…": eight bytes cut to six
+        let outcome = FileReader.withBytes(bytes, path: "cut.jxl", mtime: .init(seconds: 0, nanoseconds: 0)) {
+            reader in Result { () throws(JXLError) in try JXLContainer.read(reader) }
+        }
+        guard case .failure(let error) = outcome else {
+            Issue.record("a cut container was read")
+            return
+        }
+        #expect(error.code == .truncated && error.path == "cut.jxl", "\(error)")
+        #expect("\(error)" == "cut.jxl: the file ends inside a box header")
+        #expect(PhotoError(jxl: error).description == "cut.jxl: the file ends inside a box header")
+    }
+
     @Test func aRecompressedJPEGKeepsItsOrientationGreyProfileAndPixels() throws {
         let directory = try TemporaryDirectory("jxl")
         defer { directory.remove() }

@@ -152,7 +152,8 @@ struct VideoTests {
             guard case .failure(let error) = outcome else {
                 Issue.record("a video past its time limit was read"); continue
             }
-            #expect(error.kind == .timedOut && error.message.contains("time limit"), "\(error)")
+            #expect(error.code == .timedOut && error.message.contains("time limit"), "\(error)")
+            #expect(error.path == "clip.mp4" && "\(error)".hasPrefix("clip.mp4: "), "\(error)")
         }
     }
 
