@@ -57,6 +57,25 @@ public struct AlbumBuilder: Sendable {
         /// Files no page refers to any more, removed.
         public var removed = 0
         public var indexPage: FilePath
+
+        /// What `tessera album build` prints of a build into `options.output`.
+        public func text(_ options: Options) -> String {
+            let counts = "\(Wording.count(albums, "album")), \(Wording.count(months, "month"))"
+            let originals: String =
+                switch options.originals {
+                case .symlink: "symbolic links to the files"
+                case .copy: "hard links or copies"
+                case .none: "left out"
+                }
+            return [
+                "Album pages: \(counts) (\(written) written, \(unchanged) unchanged)",
+                "Files placed: \(linked) hard-linked, \(copied) copied into \(options.output.appending("media")) and originals/"
+                    + (missing > 0 ? "; \(missing) missing from the cache or the disk" : "")
+                    + (removed > 0 ? "; \(removed) no longer used, removed" : ""),
+                "Originals: \(originals)",
+                "Open: \(indexPage)",
+            ].map(TerminalText.escaped).joined(separator: "\n")
+        }
     }
 
     let index: PhotoIndex

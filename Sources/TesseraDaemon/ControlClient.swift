@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import SystemPackage
 public import TesseraScan
 import TesseraSystem
@@ -91,5 +92,18 @@ extension ControlClient {
             throw ControlError(.client, error)
         }
         return outcome
+    }
+
+    /// Sends `request` as `request(_:to:progress:)` does, showing the scan's progress on
+    /// standard error as it comes when `showingProgress`.
+    public static func request(
+        _ request: ControlRequest, to path: FilePath, showingProgress: Bool
+    ) throws(ControlError) -> Outcome {
+        guard showingProgress else { return try self.request(request, to: path) }
+        let latest = Mutex<ScanProgress.Snapshot?>(nil)
+        let display = ProgressDisplay(source: { latest.withLock { $0 } })
+        display.start()
+        defer { display.finish() }
+        return try self.request(request, to: path) { snapshot in latest.withLock { $0 = snapshot } }
     }
 }

@@ -1,3 +1,5 @@
+import TesseraFacts
+
 /// Why a fact of a photo has the value it has: the value chosen, the tag or rule that gave
 /// it, and the other places that said something, with what became of each.
 public struct FactExplanation: Sendable, Codable, Equatable {
@@ -27,5 +29,70 @@ public struct FactExplanation: Sendable, Codable, Equatable {
         self.value = value
         self.rule = rule
         self.candidates = candidates
+    }
+}
+
+extension PhotoMetadata {
+    /// Every fact's explanation: the readers' (dates, offset, orientation, rating…), then the
+    /// facts decided outside their precedence: size, camera, rendition source, and the sidecar
+    /// read (or `unread`, the one beside the photo that could not be).
+    public func explanations(sidecar: String?, unread: String?) -> [FactExplanation] {
+        var facts = [
+            FactExplanation(
+                fact: "size",
+                value:
+                    "\(width)×\(height) → displayed \(displayWidth)×\(displayHeight)",
+                rule: sizeRule)
+        ]
+        let camera = [exif?.make, exif?.model].compactMap { $0 }.joined(separator: " ")
+        facts.append(
+            FactExplanation(
+                fact: "camera", value: camera.isEmpty ? nil : camera,
+                rule: camera.isEmpty
+                    ? "none recorded" : "EXIF Make and Model (XMP tiff:Make and tiff:Model where EXIF lacks them)"))
+        var source = "the photo itself, decoded at the smallest scale that covers each rendition"
+        if let raw = raw {
+            source =
+                raw.previews.first.map {
+                    "the largest embedded preview, \($0.width)×\($0.height) at offset \($0.offset)"
+                }
+                ?? (raw.readByLibRaw && raw.previewWidth != nil
+                    ? "LibRaw's embedded preview" : "none: no preview found")
+        } else if format == .jxl {
+            source =
+                "the photo itself: only its frame's DC (1/8 of the detail, the rest of the file unread) when that covers every rendition"
+        } else if let previews = jpeg?.previews, !previews.isEmpty {
+            source =
+                "the photo, or an embedded preview (\(previews.map(\.kind.rawValue).joined(separator: ", "))) that covers a rendition"
+        }
+        facts.append(FactExplanation(fact: "rendition source", value: nil, rule: source))
+        facts.append(
+            FactExplanation(
+                fact: "sidecar", value: sidecar,
+                rule: sidecar != nil
+                    ? "found beside the photo"
+                    : unread.map(Sidecar.unreadable)
+                        ?? "none beside the photo"))
+        return explanations + facts
+    }
+
+    /// Where the stored size was read.
+    private var sizeRule: String {
+        switch format {
+        case .jpeg: "JPEG SOF marker"
+        case .png: "PNG IHDR chunk"
+        case .webp: "WebP VP8X canvas or frame header"
+        case .heif, .avif:
+            heif.flatMap { heif in
+                heif.cleanAperture.map { _ in
+                    "HEIF clean aperture (clap) of the primary image's \(heif.width)×\(heif.height) (ispe)"
+                }
+            } ?? "HEIF ispe property of the primary image"
+        case .jxl: "the JPEG XL codestream's size header (libjxl)"
+        case .raw: "LibRaw's image size, or the RAW file's own IFDs"
+        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
+            "the video stream's coded frame size (FFmpeg), before its display rotation"
+        case .unsupported: "unknown"
+        }
     }
 }

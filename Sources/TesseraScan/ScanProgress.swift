@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+public import SystemPackage
 public import TesseraIndex
 import TesseraSystem
 
@@ -121,5 +122,22 @@ extension ScanSummary: CustomStringConvertible {
         "\(state) in \(Wording.duration(elapsed)): \(counts)"
             + (failing.map { $0 > 0 ? "; \(Wording.count($0, "file")) cannot be read" : "" } ?? "")
             + (offline.isEmpty ? "" : "; offline, kept as they were: \(offline.joined(separator: ", "))")
+    }
+}
+
+extension ScanSummary {
+    /// What `tessera scan` prints when its scan ends: the counts, where the index and the
+    /// thumbnails are, folders found offline, and `errorsCommand` (the command that lists the
+    /// files that cannot be read) when there are any.
+    public func text(index: FilePath, cache: FilePath, errorsCommand: String) -> String {
+        var lines = ["Scan \(state) in \(Wording.duration(elapsed)): \(counts)"]
+        lines += ["Index:      \(index)", "Thumbnails: \(cache)"]
+        lines += offline.map { "Offline:    \($0), kept as it was" }
+        if let failing, failing > 0 {
+            let which =
+                failing == 1 ? "1 file cannot be read; which and why" : "\(failing) files cannot be read; which and why"
+            lines.append("\(which): \(errorsCommand)")
+        }
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }

@@ -68,28 +68,11 @@ struct AlbumCommand: ParsableCommand {
         /// Writes the site `options` describe from the index at `index`, and says what was
         /// written and which page to open.
         static func publish(_ options: AlbumBuilder.Options, index path: FilePath) throws {
-            do {
-                let index = try PhotoIndex(path: path, readOnly: true)
-                let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
-                    printError("tessera: another album build is writing \(options.output); waiting for it to finish")
-                })
-                let counts = "\(Wording.count(summary.albums, "album")), \(Wording.count(summary.months, "month"))"
-                print("Album pages: \(counts) (\(summary.written) written, \(summary.unchanged) unchanged)")
-                let into = options.output.appending("media")
-                print(
-                    "Files placed: \(summary.linked) hard-linked, \(summary.copied) copied into \(into) and originals/"
-                        + (summary.missing > 0 ? "; \(summary.missing) missing from the cache or the disk" : "")
-                        + (summary.removed > 0 ? "; \(summary.removed) no longer used, removed" : ""))
-                print(
-                    "Originals: "
-                        + [.symlink: "symbolic links to the files", .copy: "hard links or copies", .none: "left out"][
-                            options.originals, default: ""])
-                print("Open: \(summary.indexPage)")
-            } catch let error as AlbumError {
-                throw CLIError(error.description)
-            } catch {
-                throw CLIError("\(error)")
-            }
+            let index = try PhotoIndex(path: path, readOnly: true)
+            let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
+                printError("tessera: another album build is writing \(options.output); waiting for it to finish")
+            })
+            print(summary.text(options))
         }
     }
 }

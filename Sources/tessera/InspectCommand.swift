@@ -97,34 +97,7 @@ struct InspectCommand: ParsableCommand {
     /// missing, or of an older schema until the next scan migrates it).
     private func indexToConsult() throws -> PhotoIndex? {
         let configuration = try store.configuration()
-        guard store.index != nil else { return try? store.openIndex(configuration, readOnly: true) }
-        return try store.openIndex(configuration, readOnly: true)
-    }
-
-    /// The index's rows of inspected files, asked once per folder whether the index holds it:
-    /// the files of `find ~ | inspect` mostly lie in folders it does not, and those cost no
-    /// query each.
-    private struct IndexedFiles {
-        let index: PhotoIndex
-        /// A folder as given → where the index records it (absolute, links resolved, as the scan
-        /// resolves its roots), or nil when the index holds no file there.
-        private var folders: [FilePath: FilePath?] = [:]
-
-        init(_ index: PhotoIndex) { self.index = index }
-
-        mutating func record(of path: FilePath) -> PhotoRecord? {
-            guard let name = path.lastComponent else { return nil }
-            let given = path.removingLastComponent()
-            let folder: FilePath?
-            if let known = folders[given] {
-                folder = known
-            } else {
-                let absolute = FileSystem.absolute(given)
-                let canonical = (try? FileSystem.canonicalPath(absolute)) ?? absolute
-                folder = (try? index.isAlbum(canonical)) == true ? canonical : nil
-                folders[given] = folder
-            }
-            return folder.flatMap { try? index.file(at: $0.appending(name)) }
-        }
+        guard store.index != nil else { return try? PhotoIndex(path: configuration.index, readOnly: true) }
+        return try PhotoIndex(path: configuration.index, readOnly: true)
     }
 }

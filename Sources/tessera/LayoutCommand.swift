@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SystemPackage
 import TesseraAlbum
+import TesseraConfiguration
 import TesseraIndex
 import TesseraLayout
 
@@ -100,13 +101,9 @@ struct LayoutCommand: ParsableCommand {
     /// Photos from the index, newest first, with their row ids as ids.
     private func indexRecords() throws -> [LayoutPhoto] {
         let configuration = try store.configuration()
-        let index = try store.openIndex(configuration, readOnly: true)
+        let index = try PhotoIndex(path: configuration.index, readOnly: true)
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
-        do {
-            return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
-        } catch {
-            throw CLIError("\(error)")
-        }
+        return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
     }
 
     /// Photo records from JSON; every field is checked before the engine sees it.

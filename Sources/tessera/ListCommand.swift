@@ -55,19 +55,12 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try store.configuration()
-        let index = try store.openIndex(configuration, readOnly: true)
+        let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
         let listing: PhotoIndex.PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
-        let records: [PhotoRecord]
-        do {
-            records = try index.photos(
-                .init(
-                    albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing)
-            )
-        } catch {
-            throw CLIError("\(error)")
-        }
+        let records = try index.photos(
+            .init(albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
         if json {
             try printJSON(records.map(PhotoReport.init(record:)))
             return
@@ -82,62 +75,13 @@ struct ListCommand: ParsableCommand {
             printError(album.map { "\(what) in album \($0)." } ?? "\(what) in \(configuration.index).")
             return
         }
-        for line in Self.table(records, kind: listing) { print(TerminalText.escaped(line)) }
-    }
-
-    /// Aligned text lines: date, where it came from, size, format and path; or path and reason.
-    static func table(_ records: [PhotoRecord], kind: PhotoIndex.PhotoQuery.Kind) -> [String] {
-        guard kind == .photos else {
-            return records.map { "\($0.path): \($0.error ?? "no reason recorded")" }
-        }
-        let rows = records.map { record -> [String] in
-            let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")
-            return [
-                date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
-                record.format.rawValue + (record.video?.duration.map { String(format: " %.1f s", $0) } ?? ""),
-                record.path.string,
-            ]
-        }
-        return align(rows)
+        print(PhotoListing.table(records, errors: listing != .photos))
     }
 
     private func listAlbums(_ index: PhotoIndex) throws {
-        let albums: [AlbumRecord]
-        do {
-            albums = try index.albums()
-        } catch {
-            throw CLIError("\(error)")
-        }
-        if json {
-            struct Album: Encodable {
-                var id: Int64; var name: String; var path: String; var photos: Int; var newest, oldest: String?
-            }
-            try printJSON(
-                (albums.map {
-                    Album(
-                        id: $0.id, name: $0.name, path: $0.path.string, photos: $0.photoCount,
-                        newest: $0.newestCapturedAt, oldest: $0.oldestCapturedAt)
-                }))
-            return
-        }
+        let albums: [AlbumRecord] = try index.albums()
+        if json { return try printJSON(albums.map(PhotoListing.Album.init)) }
         guard !albums.isEmpty else { return printError("No album in the index yet.") }
-        let rows = albums.map { album in
-            [
-                String(album.id), Wording.count(album.photoCount, "photo"),
-                String((album.newestCapturedAt ?? "").prefix(10)), album.path.string,
-            ]
-        }
-        for line in Self.align(rows) { print(TerminalText.escaped(line)) }
-    }
-
-    /// Pads every column but the last to its widest cell.
-    static func align(_ rows: [[String]]) -> [String] {
-        guard let columns = rows.first?.count else { return [] }
-        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
+        print(PhotoListing.table(albums))
     }
 }

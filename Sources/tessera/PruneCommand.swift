@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SystemPackage
+import TesseraConfiguration
 import TesseraIndex
 import TesseraScan
 import TesseraSystem
@@ -25,14 +26,9 @@ struct PruneCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try store.configuration()
-        let index = try store.openIndex(configuration, readOnly: false)
+        let index = try PhotoIndex(path: configuration.index, readOnly: false)
         let pruner = Pruner(configuration: configuration, index: index)
-        let plan: Pruner.Plan
-        do {
-            plan = try pruner.plan()
-        } catch {
-            throw CLIError(error.description)
-        }
+        let plan: Pruner.Plan = try pruner.plan()
         if plan.isEmpty {
             print("Nothing to prune: no file is missing.")
             return
@@ -52,11 +48,7 @@ struct PruneCommand: ParsableCommand {
             )
             return
         }
-        do {
-            let removed = try pruner.prune()
-            print("Removed \(Wording.count(removed, "file")) and their thumbnails from the index.")
-        } catch {
-            throw CLIError(error.description)
-        }
+        let removed = try pruner.prune()
+        print("Removed \(Wording.count(removed, "file")) and their thumbnails from the index.")
     }
 }

@@ -31,11 +31,11 @@ struct RescanCommand: ParsableCommand {
         let path = try socket.map { FilePath($0) } ?? store.configuration().controlSocket
         let request = ControlRequest(command: .rescan, full: full, wait: wait)
         if !wait {
-            let ticket = try DaemonRequest.send(request, to: path, showingProgress: false).accepted
+            let ticket = try ControlClient.request(request, to: path, showingProgress: false).accepted
             print(json ? #"{"accepted":\#(ticket ?? 0)}"# : "Rescan requested (scan \(ticket ?? 0)).")
             return
         }
-        let outcome = try DaemonRequest.send(request, to: path, showingProgress: !json)
+        let outcome = try ControlClient.request(request, to: path, showingProgress: !json)
         guard let summary = outcome.finished, outcome.error == nil else {
             throw CLIError("the scan failed: \(outcome.error ?? "no outcome")")
         }
@@ -45,22 +45,5 @@ struct RescanCommand: ParsableCommand {
             print("Scan \(summary)")
         }
         if summary.state != .finished { throw ExitCode(1) }
-    }
-}
-
-/// One request to the daemon, with its progress shown while the daemon works on it.
-enum DaemonRequest {
-    static func send(
-        _ request: ControlRequest, to path: FilePath, showingProgress: Bool
-    ) throws -> ControlClient.Outcome {
-        let latest = Mutex<ScanProgress.Snapshot?>(nil)
-        let display = showingProgress ? ProgressDisplay(source: { latest.withLock { $0 } }) : nil
-        display?.start()
-        defer { display?.finish() }
-        do {
-            return try ControlClient.request(request, to: path) { snapshot in latest.withLock { $0 = snapshot } }
-        } catch {
-            throw CLIError(error.description)
-        }
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import SystemPackage
-import TesseraFacts
-import TesseraMetadata
 import TesseraSamples
 
 /// `tessera sample-library DIR`: a generated library to try Tessera on (hidden; used by scripts/run.sh).
@@ -18,11 +16,7 @@ struct SampleLibraryCommand: ParsableCommand {
 
     func run() throws {
         if note { return print(SampleLibrary.brokenFileNote) }
-        do {
-            let count = try SampleLibrary.write(to: FilePath(directory))
-            print("Wrote \(count) sample files to \(directory). \(SampleLibrary.brokenFileNote)")
-        } catch {
-            throw CLIError(error.description)
-        }
+        let count = try SampleLibrary.write(to: FilePath(directory))
+        print("Wrote \(count) sample files to \(directory). \(SampleLibrary.brokenFileNote)")
     }
 }

@@ -59,30 +59,22 @@ struct ScanCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(interrupt) {} }
 
         let lock = IndexLock(index: configuration.index)
-        let turn: IndexLock.Turn
-        do {
-            turn = try await lock.waitForTurn(
-                role: .scan, socket: nil, handOver: { $0.role == .serve && $0.socket != nil },
-                waiting: { [noWait] holder in
-                    if noWait {
-                        printError(
-                            "tessera: \(configuration.index) is being written by \(holder); try again when it has finished"
-                        )
-                    } else {
-                        printError("tessera: waiting for \(holder) to finish writing \(configuration.index)…")
-                    }
-                    return !noWait
-                },
-                shouldStop: { stop.isSet })
-        } catch {
-            throw CLIError(error.description)
-        }
+        let turn = try await lock.waitForTurn(
+            role: .scan, socket: nil, handOver: { $0.role == .serve && $0.socket != nil },
+            waiting: { [noWait] holder in
+                printError(
+                    noWait
+                        ? "tessera: \(configuration.index) is being written by \(holder); try again when it has finished"
+                        : "tessera: waiting for \(holder) to finish writing \(configuration.index)…")
+                return !noWait
+            },
+            shouldStop: { stop.isSet })
         switch turn {
         case .held: break
         case .handedOver(let daemon): return try handOver(to: daemon, configuration: configuration)
         case .stopped: throw ExitCode(stop.isSet ? 130 : Self.busyStatus)
         }
-        let index = try store.openIndex(configuration, readOnly: false)
+        let index = try PhotoIndex(path: configuration.index, readOnly: false)
         defer { index.checkpoint() }
         let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock)
         let display = ProgressDisplay(progress: scanner.progress)
@@ -91,11 +83,7 @@ struct ScanCommand: AsyncParsableCommand {
             Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
         }
         display.finish()
-        let summary: ScanSummary
-        switch result {
-        case .success(let value): summary = value
-        case .failure(let error): throw CLIError(error.description)
-        }
+        let summary = try result.get()
         report(summary, configuration: configuration)
         if summary.state == .interrupted { throw ExitCode(130) }
         // The configuration keeps an album site: bring it up to date, as the daemon does.
@@ -110,7 +98,7 @@ struct ScanCommand: AsyncParsableCommand {
         printError("tessera: \(configuration.index) is served by \(daemon); the scan runs there")
         let request = ControlRequest(
             command: .rescan, full: full, wait: true, roots: roots.isEmpty ? nil : roots.map(CommandLinePath.path))
-        let outcome = try DaemonRequest.send(request, to: socket, showingProgress: !json)
+        let outcome = try ControlClient.request(request, to: socket, showingProgress: !json)
         guard let summary = outcome.finished else {
             throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
         }
@@ -126,14 +114,9 @@ struct ScanCommand: AsyncParsableCommand {
             try? printJSON(summary)
             return
         }
-        var lines = ["Scan \(summary.state) in \(Wording.duration(summary.elapsed)): \(summary.counts)"]
-        lines += ["Index:      \(configuration.index)", "Thumbnails: \(configuration.cache)"]
-        lines += summary.offline.map { "Offline:    \($0), kept as it was" }
-        if let failing = summary.failing, failing > 0 {
-            let which =
-                failing == 1 ? "1 file cannot be read; which and why" : "\(failing) files cannot be read; which and why"
-            lines.append("\(which): \(CommandHint.line(["list", "--errors"], store: store))")
-        }
-        print(lines.map(TerminalText.escaped).joined(separator: "\n"))
+        print(
+            summary.text(
+                index: configuration.index, cache: configuration.cache,
+                errorsCommand: CommandHint.line(["list", "--errors"], store: store)))
     }
 }

@@ -38,10 +38,6 @@ struct ServeCommand: AsyncParsableCommand {
         let daemon = Daemon(
             configuration: configuration, reload: { [self] in try loadConfiguration() }, version: Tessera.version,
             logger: Logger(label: "tessera"))
-        do {
-            try await daemon.run()
-        } catch let error as DaemonError {
-            throw CLIError(error.description)
-        }
+        try await daemon.run()
     }
 }

@@ -19,38 +19,22 @@ struct StoreOptions: ParsableArguments {
 
     /// The configuration with command-line overrides applied.
     func configuration() throws -> Configuration {
-        var configuration: Configuration
-        do {
-            configuration = try Configuration.load(explicit: config)
-        } catch {
-            throw CLIError(error.description)
-        }
+        var configuration = try Configuration.load(explicit: config)
         if let index { configuration.index = FilePath(index) }
         if let cache { configuration.cache = FilePath(cache) }
         return configuration
     }
 }
 
-extension StoreOptions {
-    /// Opens the index of `configuration`, turning a failure into a one-line error.
-    func openIndex(_ configuration: Configuration, readOnly: Bool) throws -> PhotoIndex {
-        do {
-            return try PhotoIndex(path: configuration.index, readOnly: readOnly)
-        } catch {
-            throw CLIError("\(error)")
-        }
-    }
-}
-
-/// A one-line error for the user, printed as `Error: message`, and the exit status it gives.
+/// A one-line error for the user, printed as `tessera: message`, and the exit status it gives.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     /// 1 when something could not be done; 2 when the input given was wrong.
     let status: Int32
 
-    /// Paths in `description` may hold control characters: they are escaped.
+    /// Paths in `description` may hold control characters: they are escaped when printed.
     init(_ description: String, status: Int32 = 1) {
-        self.description = TerminalText.escaped(description)
+        self.description = description
         self.status = status
     }
 }

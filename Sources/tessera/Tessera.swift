@@ -21,23 +21,37 @@ struct Tessera: AsyncParsableCommand {
 
     /// Runs the command line; a `CLIError` is one line on standard error and its own exit status.
     static func main() async {
+        let (arguments, files) = InspectCommand.takingFiles(from: Array(CommandLine.arguments.dropFirst()))
+        var command: any ParsableCommand
         do {
-            let (arguments, files) = InspectCommand.takingFiles(from: Array(CommandLine.arguments.dropFirst()))
-            var command = try parseAsRoot(arguments)
-            if var inspect = command as? InspectCommand {
-                inspect.files += files
-                command = inspect
-            }
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        if var inspect = command as? InspectCommand {
+            inspect.files += files
+            command = inspect
+        }
+        do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()
             }
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("tessera: \(error)\n".utf8))
-            Foundation.exit(error.status)
-        } catch {
+            fail(error.description, status: error.status)
+        } catch let error where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // ArgumentParser's own: an exit status, a usage error, the help `tessera help` prints.
             exit(withError: error)
+        } catch {
+            // A library's error (IndexError, ScanError, ControlError, …) says what went wrong in
+            // one line, naming the file where one is concerned.
+            fail(String(describing: error), status: 1)
         }
+    }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("tessera: \(TerminalText.escaped(message))\n".utf8))
+        Foundation.exit(status)
     }
 }

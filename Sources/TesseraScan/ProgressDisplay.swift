@@ -1,31 +1,30 @@
 import Foundation
-import TesseraScan
 import TesseraSystem
 
 /// Shows a running scan: a redrawn bar on a terminal, a log line every 10 s otherwise.
 ///
 /// The snapshots come from `source`: this process's scanner, or a daemon's answers.
-final class ProgressDisplay: @unchecked Sendable {
+public final class ProgressDisplay: @unchecked Sendable {
     // @unchecked: `ticker` is only touched by the owner's thread.
     private let source: @Sendable () -> ScanProgress.Snapshot?
     private var ticker: PeriodicThread?
     private let terminal = CurrentProcess.isTerminal(CurrentProcess.standardError)
 
-    init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
+    public init(source: @escaping @Sendable () -> ScanProgress.Snapshot?) {
         self.source = source
     }
 
-    convenience init(progress: ScanProgress) {
+    public convenience init(progress: ScanProgress) {
         self.init(source: { progress.snapshot })
     }
 
-    func start() {
+    public func start() {
         ticker = PeriodicThread("progress", every: terminal ? .milliseconds(200) : .seconds(10)) { [self] in
             if let snapshot = source() { draw(snapshot) }
         }
     }
 
-    func finish() {
+    public func finish() {
         ticker?.stop()
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }

@@ -1,0 +1,31 @@
+public import SystemPackage
+public import TesseraIndex
+import TesseraSystem
+
+/// The index's rows of inspected files, asked once per folder whether the index holds it:
+/// the files of `find ~ | inspect` mostly lie in folders it does not, and those cost no
+/// query each.
+public struct IndexedFiles {
+    let index: PhotoIndex
+    /// A folder as given → where the index records it (absolute, links resolved, as the scan
+    /// resolves its roots), or nil when the index holds no file there.
+    private var folders: [FilePath: FilePath?] = [:]
+
+    public init(_ index: PhotoIndex) { self.index = index }
+
+    /// The row of the file at `path`, as given on a command line; nil when the index has none.
+    public mutating func record(of path: FilePath) -> PhotoRecord? {
+        guard let name = path.lastComponent else { return nil }
+        let given = path.removingLastComponent()
+        let folder: FilePath?
+        if let known = folders[given] {
+            folder = known
+        } else {
+            let absolute = FileSystem.absolute(given)
+            let canonical = (try? FileSystem.canonicalPath(absolute)) ?? absolute
+            folder = (try? index.isAlbum(canonical)) == true ? canonical : nil
+            folders[given] = folder
+        }
+        return folder.flatMap { try? index.file(at: $0.appending(name)) }
+    }
+}

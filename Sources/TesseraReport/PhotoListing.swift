@@ -1,0 +1,65 @@
+import Foundation
+import SystemPackage
+import TesseraFacts
+public import TesseraIndex
+import TesseraSystem
+
+/// What `tessera list` prints: photos or albums as aligned lines, control characters from file
+/// names made visible.
+public enum PhotoListing {
+    /// Date, where it came from, size, format and path a line; with `errors`, path and reason.
+    public static func table(_ records: [PhotoRecord], errors: Bool = false) -> String {
+        guard !errors else {
+            return lines(records.map { "\($0.path): \($0.error ?? "no reason recorded")" })
+        }
+        let rows = records.map { record -> [String] in
+            let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")
+            return [
+                date, record.dateSource?.rawValue ?? "?", "\(record.displayWidth ?? 0)×\(record.displayHeight ?? 0)",
+                record.format.rawValue + (record.video?.duration.map { String(format: " %.1f s", $0) } ?? ""),
+                record.path.string,
+            ]
+        }
+        return lines(aligned(rows))
+    }
+
+    /// Id, photos, newest date and folder a line.
+    public static func table(_ albums: [AlbumRecord]) -> String {
+        let rows = albums.map { album in
+            [
+                String(album.id), Wording.count(album.photoCount, "photo"),
+                String((album.newestCapturedAt ?? "").prefix(10)), album.path.string,
+            ]
+        }
+        return lines(aligned(rows))
+    }
+
+    /// An album in `list --albums --json`.
+    public struct Album: Encodable {
+        var id: Int64
+        var name: String
+        var path: String
+        var photos: Int
+        var newest, oldest: String?
+
+        public init(_ album: AlbumRecord) {
+            (id, name, path, photos) = (album.id, album.name, album.path.string, album.photoCount)
+            (newest, oldest) = (album.newestCapturedAt, album.oldestCapturedAt)
+        }
+    }
+
+    private static func lines(_ lines: [String]) -> String {
+        lines.map(TerminalText.escaped).joined(separator: "\n")
+    }
+
+    /// Pads every column but the last to its widest cell.
+    static func aligned(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.first?.count else { return [] }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+}
