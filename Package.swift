@@ -109,6 +109,10 @@ let package = Package(
                 "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraDesktop",
+            dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
+            swiftSettings: swiftSettings),
         .target(  // TesseraIndex
             name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -136,14 +140,15 @@ let package = Package(
         .target(
             name: "TesseraConfiguration",
             dependencies: [
-                "TesseraAlbum", "TesseraFacts", "TesseraImage", "TesseraLayout", "TesseraSystem",
+                "TesseraAlbum", "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraLayout", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraScan",
             dependencies: [
-                "TesseraFacts", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata",
+                "TesseraConfiguration", "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraMetadata",
                 "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -175,7 +180,8 @@ let package = Package(
         .executableTarget(
             name: "TesseraFuzz",
             dependencies: [
-                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts", "TesseraJXL", "TesseraMetadata",
+                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraDesktop", "TesseraFacts", "TesseraJXL",
+                "TesseraMetadata",
                 "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
@@ -202,6 +208,10 @@ let package = Package(
                 "TesseraTestSupport",
                 "TesseraVideo",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraDesktopTests",
+            dependencies: ["TesseraDesktop", "TesseraSamples", "TesseraSystem"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraIndexTests",
@@ -251,7 +261,8 @@ let package = Package(
         .testTarget(
             name: "TesseraCLITests",
             dependencies: [
-                "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples", "TesseraSystem",
+                "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraSamples",
+                "TesseraSystem",
                 "TesseraTestSupport",
             ],
             swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import Foundation
 public import SystemPackage
 import TesseraAlbum
+import TesseraDesktop
 import TesseraFacts
 import TesseraImage
 import TesseraLayout

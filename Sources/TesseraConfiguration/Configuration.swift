@@ -1,6 +1,7 @@
 public import Foundation
 public import SystemPackage
 public import TesseraAlbum
+public import TesseraDesktop
 public import TesseraFacts
 public import TesseraImage
 public import TesseraLayout

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon
+import TesseraDesktop
 import TesseraFacts
 import TesseraJXL
 import TesseraMetadata

@@ -1,17 +1,17 @@
 import CZlib
 
-/// zlib's `inflate` over a whole buffer, with a ceiling on the output.
+/// zlib's `inflate` over a whole buffer, with a ceiling on the output, and its CRC-32.
 ///
 /// PNG text chunks are small; the ceiling keeps a crafted chunk from
 /// expanding into gigabytes.
-enum Inflate {
+public enum Inflate {
     /// The inflated bytes, or nil when the data is not valid zlib or inflates past `limit`.
     static func zlib(_ input: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
         ZlibStream()?.inflate(Array(input), limit: limit)
     }
 
     /// The CRC-32 of `bytes`, as PNG chunks use it.
-    static func crc32<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
+    public static func crc32<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { buffer in
             UInt32(CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 import SystemPackage
-import TesseraImage
+import TesseraDesktop
 import TesseraIndex
 import TesseraSystem
 
@@ -17,12 +17,12 @@ extension LibraryScanner {
     /// of the last one. Thumbnails deleted while others were added meanwhile go unnoticed until
     /// the next drop. A photo queued here also makes any rendition file it lacks.
     func queueDesktopRepairs(
-        _ desktop: DesktopThumbnailCache, counts: [DesktopThumbnailCache.Size: Int], roots: RootSet,
+        _ desktop: DesktopThumbnailCache, counts: DesktopThumbnailCache.Counts, roots: RootSet,
         sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally, journal: ReadJournal,
         outcomes: BoundedQueue<Outcome>
     ) throws(IndexError) {
-        let recorded = Self.decodeCounts(try index.state(Self.desktopCountsKey))
-        guard desktop.sizes.contains(where: { counts[$0, default: 0] < recorded[$0.rawValue] ?? 0 }) else { return }
+        let recorded = DesktopThumbnailCache.Counts(recorded: try index.state(Self.desktopCountsKey))
+        guard counts.dropped(since: recorded, in: desktop.sizes) else { return }
         let listing = desktop.listing()
         var queued = 0
         for root in roots.paths {
@@ -51,22 +51,10 @@ extension LibraryScanner {
 
     /// Records how many files the desktop cache's folders hold, for the next scan to compare.
     func recordDesktopCounts(_ desktop: DesktopThumbnailCache) {
-        let text = desktop.entryCounts().sorted { $0.key < $1.key }.map { "\($0.key.rawValue)=\($0.value)" }.joined(
-            separator: ",")
         do throws(IndexError) {
-            try index.setState(Self.desktopCountsKey, text)
+            try index.setState(Self.desktopCountsKey, desktop.entryCounts().recorded)
         } catch {
             logger.warning("cannot record the desktop cache's size: \(error)")
         }
-    }
-
-    /// `large=120,x-large=118` as counts by folder name.
-    static func decodeCounts(_ text: String?) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for pair in (text ?? "").split(separator: ",") {
-            let parts = pair.split(separator: "=")
-            if parts.count == 2, let count = Int(parts[1]) { counts[String(parts[0])] = count }
-        }
-        return counts
     }
 }

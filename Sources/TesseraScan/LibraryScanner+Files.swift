@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import SystemPackage
 import TesseraConfiguration
+import TesseraDesktop
 import TesseraFacts
 import TesseraImage
 import TesseraIndex
@@ -23,20 +24,12 @@ extension LibraryScanner {
         // managers need not try it either.
         if let desktop, case .update(let update, _) = outcome, case .failed = update.content {
             do throws(PhotoError) {
-                try desktop.writeFailure(of: Self.original(update.path, update.identity))
+                try desktop.writeFailure(of: .init(path: update.path, identity: update.identity))
             } catch {
                 logger.warning("\(error)")
             }
         }
         return outcome
-    }
-
-    /// What the desktop thumbnail cache records of a file.
-    static func original(_ path: FilePath, _ identity: FileIdentity) -> DesktopThumbnailCache.Original {
-        // Whole seconds, rounded down as st_mtime is (before 1970 too).
-        let nanoseconds = identity.mtimeNanoseconds
-        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
-        return DesktopThumbnailCache.Original(path: path, mtime: seconds, bytes: identity.size)
     }
 
     private func read(_ job: Job, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally) -> Outcome {
@@ -99,7 +92,7 @@ extension LibraryScanner {
         // has them all; else it is decoded).
         if !full, let (entries, thumbhash, source) = try? index.renditions(key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
-            desktop?.copy(from: source, to: Self.original(job.path, identity)) ?? true
+            desktop?.copy(from: source, to: .init(path: job.path, identity: identity)) ?? true
         {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
@@ -218,12 +211,8 @@ extension LibraryScanner {
         _ rendered: Renderer.Rendered, of path: FilePath, identity: FileIdentity
     ) -> Bool {
         guard let desktop else { return true }
-        var images: [DesktopThumbnailCache.Size: PixelBuffer] = [:]
-        for size in desktop.sizes { images[size] = rendered.images[.fit(size.pixels)] }
         do throws(PhotoError) {
-            try desktop.write(
-                images, of: Self.original(path, identity),
-                width: rendered.metadata.displayWidth, height: rendered.metadata.displayHeight)
+            try desktop.write(rendered, of: .init(path: path, identity: identity))
             return true
         } catch {
             logger.warning("\(error)")
@@ -460,7 +449,7 @@ extension LibraryScanner {
             tally.counts.withLock { $0.missing += retired }
         }
         let expired = try index.missingFiles(
-            before: Date().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
+            before: now().addingTimeInterval(-Double(configuration.keepMissingDays) * 86_400))
         try index.delete(ids: expired.map(\.id))
         for file in expired { desktop?.remove(file.path) }
         tally.counts.withLock { $0.removed += expired.count }

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import SystemPackage
 import TesseraConfiguration
+import TesseraDesktop
 import TesseraImage
 import TesseraIndex
 import TesseraMetadata
@@ -148,7 +149,7 @@ extension LibraryScanner {
                             outcomes.push(.move(FileMove(id: moved.id, path: path, albumPath: directory, root: root)))
                             // Its desktop thumbnails follow it, their text rewritten for the new name;
                             // those that were gone already are made (the move counts the photo).
-                            if let desktop, !desktop.move(from: moved.path, to: Self.original(path, identity)),
+                            if let desktop, !desktop.move(from: moved.path, to: .init(path: path, identity: identity)),
                                 let rendering = moved.rendering
                             {
                                 sightings.queued.insert(moved.id)

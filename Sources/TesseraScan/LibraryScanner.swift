@@ -1,8 +1,9 @@
-import Foundation
+public import Foundation
 public import Logging
 import Synchronization
 public import SystemPackage
 public import TesseraConfiguration
+import TesseraDesktop
 import TesseraImage
 public import TesseraIndex
 import TesseraMetadata
@@ -34,6 +35,7 @@ public final class LibraryScanner: Sendable {
     let logger: Logger
     /// The freedesktop thumbnail cache the scan fills too, when the configuration says to.
     let desktop: DesktopThumbnailCache?
+    let now: @Sendable () -> Date
 
     /// Results per transaction, and the longest a result waits to be committed.
     static let batchSize = 256
@@ -43,10 +45,13 @@ public final class LibraryScanner: Sendable {
     ///   - lock: the index's writer lock, when the caller has taken (or will wait for) it.
     ///   - role: what the lock's note says this process is.
     ///   - progress: where the scan reports its progress (a daemon's lasts across scans).
+    ///   - now: the wall clock, which dates missing files and ages temporary files.
     public init(
         configuration: Configuration, index: PhotoIndex, logger: Logger, lock: IndexLock? = nil,
-        role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress()
+        role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.configuration = configuration
         self.progress = progress
         self.index = index
@@ -197,7 +202,7 @@ public final class LibraryScanner: Sendable {
         let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
         // The desktop cache's folders before any write of this scan, in one listing each (which
         // also removes what writes killed mid-way left there: SIGKILL, a power cut).
-        let desktopCounts = desktop?.survey()
+        let desktopCounts = desktop?.survey(now: Int64(now().timeIntervalSince1970))
 
         // The walk, on this thread.
         var sightings = Sightings()

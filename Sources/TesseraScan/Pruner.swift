@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 public import TesseraConfiguration
+import TesseraDesktop
 import TesseraImage
 public import TesseraIndex
 import TesseraSystem

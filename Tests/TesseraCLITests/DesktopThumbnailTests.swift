@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SystemPackage
+import TesseraDesktop
 import TesseraImage
 import TesseraMetadata
 import TesseraSamples

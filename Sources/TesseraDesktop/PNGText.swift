@@ -1,3 +1,4 @@
+import TesseraMetadata
 import TesseraSystem
 
 /// A PNG's `tEXt` chunks, read and written at the chunk level without decoding its image: how

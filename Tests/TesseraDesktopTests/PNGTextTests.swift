@@ -1,4 +1,4 @@
-import TesseraMetadata
+import TesseraDesktop
 import TesseraSamples
 import Testing
 
@@ -23,5 +23,25 @@ struct PNGTextTests {
         #expect(PNGText.replacing([("Key", "not Latin-1: 東京")], in: png) == nil)
         #expect(PNGText.replacing([("", "an empty keyword")], in: png) == nil)
         #expect(PNGText.entries(of: damaged).isEmpty)
+    }
+}
+
+/// What a scan records of the desktop cache's folders, for the next one to notice deletions.
+struct DesktopCountsTests {
+    @Test func countsRoundTripThroughTheirRecordAndADropIsSeen() {
+        let counts = DesktopThumbnailCache.Counts([.large: 120, .xLarge: 118])
+        #expect(counts.recorded == #"{"large":120,"x-large":118}"#)
+        let read = DesktopThumbnailCache.Counts(recorded: counts.recorded)
+        #expect(read == counts)
+        let now = DesktopThumbnailCache.Counts([.large: 120, .xLarge: 3])
+        #expect(now.dropped(since: read, in: [.large, .xLarge]))
+        #expect(!now.dropped(since: read, in: [.large]))
+        #expect(!counts.dropped(since: now, in: [.large, .xLarge]))
+    }
+
+    @Test func aRecordThatCannotBeReadIsNoCounts() {
+        for text in [nil, "", "large=120,x-large=118", "{\"huge\":3}", "[1]", "{\"large\":\"many\"}"] {
+            #expect(DesktopThumbnailCache.Counts(recorded: text).bySize.isEmpty, "\(text ?? "nil")")
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 public import SystemPackage
 public import TesseraFacts
+public import TesseraImage
 import TesseraMetadata
-import TesseraSystem
+public import TesseraSystem
 
 /// The freedesktop.org thumbnail cache that file managers and image viewers read (the
 /// Thumbnail Managing Standard, version 0.9): Tessera fills it from the decode that makes its
@@ -53,6 +54,14 @@ public struct DesktopThumbnailCache: Sendable {
             self.path = path
             self.mtime = mtime
             self.bytes = bytes
+        }
+
+        /// The file at `path` as a scan found it.
+        public init(path: FilePath, identity: FileIdentity) {
+            // Whole seconds, rounded down as st_mtime is (before 1970 too).
+            let nanoseconds = identity.mtimeNanoseconds
+            let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
+            self.init(path: path, mtime: seconds, bytes: identity.size)
         }
     }
 
@@ -116,6 +125,15 @@ public struct DesktopThumbnailCache: Sendable {
         try? FileSystem.removeFile(failureLocation(name))
     }
 
+    /// Writes the thumbnails of `original` from the fits of `rendered` (made with `specs` kept),
+    /// and removes a failure entry it had.
+    public func write(_ rendered: Renderer.Rendered, of original: Original) throws(PhotoError) {
+        var images: [Size: PixelBuffer] = [:]
+        for size in sizes { images[size] = rendered.images[.fit(size.pixels)] }
+        try write(
+            images, of: original, width: rendered.metadata.displayWidth, height: rendered.metadata.displayHeight)
+    }
+
     /// Records that `original` cannot be read: a one-pixel PNG with its URI and mtime.
     public func writeFailure(of original: Original) throws(PhotoError) {
         let pixel = PixelBuffer(width: 1, height: 1, channels: 4, pixels: [0, 0, 0, 0])
@@ -171,11 +189,47 @@ public struct DesktopThumbnailCache: Sendable {
 
     /// How many thumbnails each configured size's folder holds now (0 for a folder that is not
     /// there), counted without keeping the names: the cheap sign that some were deleted.
-    public func entryCounts() -> [Size: Int] {
-        Dictionary(
-            uniqueKeysWithValues: sizes.map {
-                ($0, FileSystem.entryCount(of: root.appending($0.rawValue), skipping: FileSystem.temporaryPrefix) ?? 0)
-            })
+    public func entryCounts() -> Counts {
+        Counts(
+            Dictionary(
+                uniqueKeysWithValues: sizes.map {
+                    (
+                        $0,
+                        FileSystem.entryCount(of: root.appending($0.rawValue), skipping: FileSystem.temporaryPrefix)
+                            ?? 0
+                    )
+                }))
+    }
+
+    /// How many thumbnails each size's folder holds, as a scan records them for the next one to
+    /// compare (`recorded`, JSON by folder name, is what the index keeps).
+    public struct Counts: Sendable, Equatable {
+        public var bySize: [Size: Int]
+
+        public init(_ bySize: [Size: Int]) { self.bySize = bySize }
+
+        /// The counts `recorded` holds; empty when there are none or they cannot be read (the
+        /// next scan then records them anew).
+        public init(recorded: String?) {
+            let decoded = recorded.flatMap { try? JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) }
+            bySize = Dictionary(
+                uniqueKeysWithValues: (decoded ?? [:]).compactMap { name, count in
+                    Size(rawValue: name).map { ($0, count) }
+                })
+        }
+
+        /// The counts as JSON, keys sorted: `{"large":120,"x-large":118}`.
+        public var recorded: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let named = Dictionary(uniqueKeysWithValues: bySize.map { ($0.key.rawValue, $0.value) })
+            return (try? encoder.encode(named)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        }
+
+        /// Whether a folder of `sizes` holds fewer files now than `earlier`: some were deleted.
+        public func dropped(since earlier: Counts, in sizes: [Size]) -> Bool {
+            sizes.contains { bySize[$0, default: 0] < earlier.bySize[$0, default: 0] }
+        }
     }
 
     /// The names each configured size's folder holds now.
@@ -209,8 +263,7 @@ public struct DesktopThumbnailCache: Sendable {
     ///
     /// Other
     /// programs' files are left alone: only names Tessera writes (`.tmp-<md5>.png-<number>`) go.
-    public func survey(sweepingOlderThan age: Int64 = 600) -> [Size: Int] {
-        let now = Int64(Date().timeIntervalSince1970)
+    public func survey(now: Int64, sweepingOlderThan age: Int64 = 600) -> Counts {
         let prefix = Array(FileSystem.temporaryPrefix.utf8)
         var counts: [Size: Int] = [:]
         for (size, folder) in sizes.map({ ($0, root.appending($0.rawValue)) }) + [(nil, failureFolder)] {
@@ -228,7 +281,7 @@ public struct DesktopThumbnailCache: Sendable {
             }
             if let size { counts[size] = count }
         }
-        return counts
+        return Counts(counts)
     }
 
     /// Whether `rest` (a temporary name after its prefix) is `<32 hex digits>.png-<digits>`.
