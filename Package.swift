@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "TesseraConfiguration",
             dependencies: [
-                "TesseraAlbum", "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraLayout", "TesseraSystem",
+                "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraLayout", "TesseraSystem",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings),

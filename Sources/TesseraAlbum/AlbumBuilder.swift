@@ -1,6 +1,6 @@
 import Foundation
 public import SystemPackage
-import TesseraFacts
+public import TesseraFacts
 public import TesseraIndex
 public import TesseraLayout
 import TesseraMetadata
@@ -16,16 +16,6 @@ import TesseraSystem
 /// CSS. Each photo has a plain viewer page; the shared script turns it into a lightbox. Only
 /// collections whose content changed since the last build are written again.
 public struct AlbumBuilder: Sendable {
-    /// What happens to the originals.
-    public enum Originals: String, Sendable, CaseIterable {
-        /// A symbolic link to each original (no space; the folder works on this machine).
-        case symlink
-        /// A hard link, or a copy on another file system (the folder works anywhere).
-        case copy
-        /// No originals: the viewer shows renditions only.
-        case none
-    }
-
     public struct Options: Sendable {
         public var output: FilePath
         public var style = LayoutConfig.Style.justified
@@ -33,12 +23,14 @@ public struct AlbumBuilder: Sendable {
         public var sections = LayoutConfig.GroupBy.auto
         /// Copy renditions into the output even where a hard link would do.
         public var copyRenditions = false
-        public var originals = Originals.symlink
+        public var originals = AlbumOriginals.symlink
         public var photosPerPage = 60
         public var widths: [Double] = [375, 768, 1280]
 
-        public init(output: FilePath) {
-            self.output = output
+        public init(
+            output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink
+        ) {
+            (self.output, self.style, self.originals) = (output, style, originals)
         }
     }
 

@@ -1,4 +1,5 @@
 import SystemPackage
+import TesseraFacts
 import TesseraIndex
 import TesseraSystem
 
@@ -10,7 +11,7 @@ import TesseraSystem
 final class MediaFolder {
     let output: OutputFolder
     let copyRenditions: Bool
-    let originals: AlbumBuilder.Originals
+    let originals: AlbumOriginals
     private(set) var linked = 0
     private(set) var copied = 0
     private(set) var missing = 0
@@ -87,7 +88,7 @@ final class MediaFolder {
         }
     }
 
-    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumBuilder.Originals) {
+    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals) {
         self.output = output
         self.copyRenditions = copyRenditions
         self.originals = originals

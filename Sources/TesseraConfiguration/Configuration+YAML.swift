@@ -1,6 +1,5 @@
 import Foundation
 public import SystemPackage
-import TesseraAlbum
 import TesseraDesktop
 import TesseraFacts
 import TesseraImage

@@ -1,6 +1,5 @@
 public import Foundation
 public import SystemPackage
-public import TesseraAlbum
 public import TesseraDesktop
 public import TesseraFacts
 public import TesseraImage
@@ -46,7 +45,7 @@ public struct Configuration: Sendable {
     /// Album page style.
     public var albumStyle = LayoutConfig.Style.justified
     /// What the album site carries of the originals.
-    public var albumOriginals = AlbumBuilder.Originals.symlink
+    public var albumOriginals = AlbumOriginals.symlink
     /// Whether to fill the freedesktop thumbnail cache that file managers read.
     public var desktopThumbnails = DesktopThumbnails.auto
     /// Which of its sizes to fill.
@@ -119,14 +118,6 @@ public struct Configuration: Sendable {
             }
         return enabled && !desktopThumbnailSizes.isEmpty
             ? DesktopThumbnailCache(root: desktopThumbnailRoot, sizes: desktopThumbnailSizes) : nil
-    }
-
-    /// The album site's options for a build into `output`: the configured style and originals.
-    public func albumOptions(output: FilePath) -> AlbumBuilder.Options {
-        var options = AlbumBuilder.Options(output: output)
-        options.style = albumStyle
-        options.originals = albumOriginals
-        return options
     }
 
     /// The effective worker count.

@@ -169,7 +169,10 @@ public struct ScanService: Service {
     /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
     private func buildAlbums(_ configuration: Configuration) async {
         guard let directory = configuration.albumDirectory else { return }
-        let builder = AlbumBuilder(index: index, options: configuration.albumOptions(output: directory))
+        let builder = AlbumBuilder(
+            index: index,
+            options: AlbumBuilder.Options(
+                output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in

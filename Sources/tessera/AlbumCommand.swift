@@ -3,6 +3,7 @@ import Foundation
 import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
+import TesseraFacts
 import TesseraIndex
 import TesseraLayout
 import TesseraSystem
@@ -46,7 +47,7 @@ struct AlbumCommand: ParsableCommand {
                 Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) \
                 or none (default: the configuration's 'album_originals').
                 """)
-        var originals: AlbumBuilder.Originals?
+        var originals: AlbumOriginals?
 
         @Option(help: "Photos per page.")
         var pageSize: Int = 60
@@ -56,7 +57,8 @@ struct AlbumCommand: ParsableCommand {
             guard let output = out.map({ FilePath($0) }) ?? configuration.albumDirectory else {
                 throw ValidationError("Name the output folder with --out, or set 'album_dir' in the configuration.")
             }
-            var options = configuration.albumOptions(output: output)
+            var options = AlbumBuilder.Options(
+                output: output, style: configuration.albumStyle, originals: configuration.albumOriginals)
             if let style { options.style = style }
             if let sections { options.sections = sections }
             if let originals { options.originals = originals }

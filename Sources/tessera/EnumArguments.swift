@@ -1,5 +1,6 @@
 public import ArgumentParser
 import TesseraAlbum
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraLayout
@@ -9,7 +10,7 @@ extension LayoutConfig.Style: ExpressibleByArgument {}
 
 extension RenderOptions.Format: ExpressibleByArgument {}
 
-extension AlbumBuilder.Originals: ExpressibleByArgument {}
+extension AlbumOriginals: ExpressibleByArgument {}
 
 extension PhotoIndex.PhotoQuery.Media: ExpressibleByArgument {}
 extension LayoutConfig.GroupBy: ExpressibleByArgument {}

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import SystemPackage
+import TesseraAlbum
 import TesseraConfiguration
 import TesseraDaemon
 import TesseraIndex
@@ -88,7 +89,10 @@ struct ScanCommand: AsyncParsableCommand {
         if summary.state == .interrupted { throw ExitCode(130) }
         // The configuration keeps an album site: bring it up to date, as the daemon does.
         if let directory = configuration.albumDirectory, !json {
-            try AlbumCommand.Build.publish(configuration.albumOptions(output: directory), index: configuration.index)
+            try AlbumCommand.Build.publish(
+                AlbumBuilder.Options(
+                    output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals),
+                index: configuration.index)
         }
     }
 
