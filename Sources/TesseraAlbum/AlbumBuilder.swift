@@ -70,10 +70,10 @@ public struct AlbumBuilder: Sendable {
         }
     }
 
-    let index: PhotoIndex
+    let index: any PhotoStore
     let options: Options
 
-    public init(index: PhotoIndex, options: Options) {
+    public init(index: any PhotoStore, options: Options) {
         self.index = index
         self.options = options
     }
@@ -117,7 +117,7 @@ public struct AlbumBuilder: Sendable {
     static let lockName = ".tessera-album.lock"
 
     private func build(
-        from index: IndexSnapshot, into output: OutputFolder, shouldStop: () -> Bool
+        from index: any PhotoReading, into output: OutputFolder, shouldStop: () -> Bool
     ) throws(AlbumError) -> Summary {
         var summary = Summary(indexPage: output.path("index.html"))
         let albums: [AlbumRecord]
@@ -275,7 +275,7 @@ public struct AlbumBuilder: Sendable {
     }
 
     private static func photos(
-        _ index: IndexSnapshot, _ query: PhotoIndex.PhotoQuery
+        _ index: any PhotoReading, _ query: PhotoQuery
     ) throws(AlbumError) -> [PhotoRecord] {
         do {
             return try index.photos(query)

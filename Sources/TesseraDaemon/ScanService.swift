@@ -19,7 +19,7 @@ import TesseraSystem
 /// in a read from a dead network mount) is abandoned after a few seconds, so the
 /// daemon still exits in time. Each scan runs with the configuration as last (re)loaded.
 public struct ScanService: Service {
-    let index: PhotoIndex
+    let index: any PhotoStore
     let lock: IndexLock
     let configuration: LiveConfiguration
     let coordinator: ScanCoordinator
@@ -29,7 +29,7 @@ public struct ScanService: Service {
     static let stopGrace: Duration = .seconds(5)
 
     public init(
-        index: PhotoIndex, lock: IndexLock, configuration: LiveConfiguration, coordinator: ScanCoordinator,
+        index: any PhotoStore, lock: IndexLock, configuration: LiveConfiguration, coordinator: ScanCoordinator,
         notifier: SystemdNotifier, logger: Logger
     ) {
         self.index = index

@@ -11,12 +11,12 @@ import TesseraSystem
 /// reported as an error, not as zeros.
 public final class StatusReporter: Sendable {
     let coordinator: ScanCoordinator
-    let index: PhotoIndex
+    let index: any PhotoStore
     let cachePath: String
     let version: String
     private let cached = Mutex<(at: Duration, afterScan: Int, totals: IndexTotals)?>(nil)
 
-    public init(coordinator: ScanCoordinator, index: PhotoIndex, cachePath: String, version: String) {
+    public init(coordinator: ScanCoordinator, index: any PhotoStore, cachePath: String, version: String) {
         self.coordinator = coordinator
         self.index = index
         self.cachePath = cachePath

@@ -36,7 +36,7 @@ public struct IndexStatus: Encodable {
 
     /// Reads `index`'s totals and last scan (one recorded as running while no process writes
     /// is reported interrupted).
-    public init(index: PhotoIndex, daemon: String) throws(IndexError) {
+    public init(index: any PhotoStore, daemon: String) throws(IndexError) {
         self.daemon = daemon
         self.totals = try index.totals()
         self.lastScan = try IndexLock.lastScan(of: index)

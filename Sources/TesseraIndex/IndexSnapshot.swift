@@ -1,26 +1,26 @@
 import GRDB
-public import SystemPackage
+import SystemPackage
 
 /// One consistent view of the index for a reader that asks several questions (an album
 /// build): what a scan commits meanwhile is not seen, so the answers always agree.
 ///
 /// Valid only inside the `PhotoIndex.snapshot` call that made it.
-public struct IndexSnapshot {
+struct IndexSnapshot: PhotoReading {
     let db: Database
-    public let path: FilePath
+    let path: FilePath
 
     /// See `PhotoIndex.photos(_:)`.
-    public func photos(_ query: PhotoIndex.PhotoQuery) throws(IndexError) -> [PhotoRecord] {
+    func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord] {
         try answer { try PhotoIndex.photos(query, db) }
     }
 
     /// See `PhotoIndex.albums()`.
-    public func albums() throws(IndexError) -> [AlbumRecord] {
+    func albums() throws(IndexError) -> [AlbumRecord] {
         try answer { try PhotoIndex.albums(db) }
     }
 
     /// See `PhotoIndex.months()`.
-    public func months() throws(IndexError) -> [(month: String, count: Int)] {
+    func months() throws(IndexError) -> [(month: String, count: Int)] {
         try answer { try PhotoIndex.months(db) }
     }
 
@@ -37,7 +37,7 @@ extension PhotoIndex {
     /// Runs `body` in one read transaction: every question it asks sees the same committed state.
     ///
     /// - Throws: what `body` throws, or `IndexError` when the index cannot be read.
-    public func snapshot<T>(_ body: (IndexSnapshot) throws -> T) throws -> T {
+    public func snapshot<T>(_ body: (any PhotoReading) throws -> T) throws -> T {
         do {
             return try pool.read { db in try body(IndexSnapshot(db: db, path: path)) }
         } catch let error as DatabaseError {

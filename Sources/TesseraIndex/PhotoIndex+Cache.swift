@@ -2,38 +2,45 @@ import Foundation
 import GRDB
 public import SystemPackage
 
+/// A cache folder as a check found it holding every file the index recorded there: its
+/// inode and status change time then, and how many files it held.
+public struct CacheFolderStamp: Sendable, Equatable {
+    public var inode: UInt64
+    public var changeNanoseconds: Int64
+    public var files: Int
+
+    public init(inode: UInt64, changeNanoseconds: Int64, files: Int) {
+        self.inode = inode
+        self.changeNanoseconds = changeNanoseconds
+        self.files = files
+    }
+}
+
+/// One cache folder as the index knows it: (asked only when needed) how many distinct
+/// rendition files it should hold, and their paths.
+public struct RenditionFolder {
+    public let path: String
+    private let count: () throws(IndexError) -> Int
+    private let list: () throws(IndexError) -> [String]
+
+    /// A folder whose rendition files `fileCount` counts and `paths` lists, each when asked.
+    public init(
+        path: String, fileCount: @escaping () throws(IndexError) -> Int,
+        paths: @escaping () throws(IndexError) -> [String]
+    ) {
+        (self.path, self.count, self.list) = (path, fileCount, paths)
+    }
+
+    /// How many distinct rendition files the index records in the folder.
+    public func fileCount() throws(IndexError) -> Int { try count() }
+
+    /// The rendition files the index records in the folder, in order.
+    public func paths() throws(IndexError) -> [String] { try list() }
+}
+
 /// What a check of the rendition cache asks: every recorded rendition path in order, and
 /// what to render again for the files found gone.
 extension PhotoIndex {
-    /// One cache folder as the index knows it: (asked only when needed) how many distinct
-    /// rendition files it should hold, and their paths.
-    public struct RenditionFolder {
-        public let path: String
-        let db: Database
-
-        /// How many distinct rendition files the folder should hold: a count in the path index.
-        public func fileCount() throws(IndexError) -> Int {
-            do {
-                return try Int.fetchOne(
-                    db, sql: "SELECT COUNT(DISTINCT path) FROM renditions WHERE path >= ? AND path < ?",
-                    arguments: [path + "/", path + "0"]) ?? 0
-            } catch {
-                throw PhotoIndex.indexError(error, path: FilePath(path))
-            }
-        }
-
-        /// The recorded rendition paths in this folder.
-        public func paths() throws(IndexError) -> [String] {
-            do {
-                return try String.fetchAll(
-                    db, sql: "SELECT DISTINCT path FROM renditions WHERE path >= ? AND path < ? ORDER BY path",
-                    arguments: [path + "/", path + "0"])
-            } catch {
-                throw PhotoIndex.indexError(error, path: FilePath(path))
-            }
-        }
-    }
-
     /// Calls `body` with each folder of recorded rendition paths, in byte order, from the
     /// first whose paths are at or after `from` (and before `before`), until it returns false.
     ///
@@ -53,24 +60,36 @@ extension PhotoIndex {
                 if let before, first >= before { return }
                 // '0' is the byte after '/': "folder0" bounds every path inside "folder/".
                 let folder = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
-                guard try body(RenditionFolder(path: folder, db: db)) else { return }
+                guard try body(Self.renditionFolder(folder, in: db)) else { return }
                 bound = folder + "0"
             }
         }
     }
 
-    /// A cache folder as a check found it holding every file the index recorded there: its
-    /// inode and status change time then, and how many files it held.
-    public struct CacheFolderStamp: Sendable, Equatable {
-        public var inode: UInt64
-        public var changeNanoseconds: Int64
-        public var files: Int
-
-        public init(inode: UInt64, changeNanoseconds: Int64, files: Int) {
-            self.inode = inode
-            self.changeNanoseconds = changeNanoseconds
-            self.files = files
-        }
+    /// The folder `path` of the cache, its counts read from `db` when asked.
+    private static func renditionFolder(_ path: String, in db: Database) -> RenditionFolder {
+        // '0' is the byte after '/': "folder0" bounds every path inside "folder/".
+        let bounds: StatementArguments = [path + "/", path + "0"]
+        return RenditionFolder(
+            path: path,
+            fileCount: { () throws(IndexError) -> Int in
+                do {
+                    return try Int.fetchOne(
+                        db, sql: "SELECT COUNT(DISTINCT path) FROM renditions WHERE path >= ? AND path < ?",
+                        arguments: bounds) ?? 0
+                } catch {
+                    throw PhotoIndex.indexError(error, path: FilePath(path))
+                }
+            },
+            paths: { () throws(IndexError) -> [String] in
+                do {
+                    return try String.fetchAll(
+                        db, sql: "SELECT DISTINCT path FROM renditions WHERE path >= ? AND path < ? ORDER BY path",
+                        arguments: bounds)
+                } catch {
+                    throw PhotoIndex.indexError(error, path: FilePath(path))
+                }
+            })
     }
 
     /// Every recorded cache folder stamp, by folder path.

@@ -4,13 +4,6 @@ import TesseraFacts
 
 /// Capture dates resolved again when the time zone they depend on changes.
 extension PhotoIndex {
-    /// The `state` key of the time zone the index's dates were resolved in.
-    public static let timeZoneKey = "time_zone"
-    /// The `state` key of the decoders the last complete scan had (`Renderer.decoders`).
-    public static let decodersKey = "decoders"
-    /// The `state` key of the metadata readers the last complete scan had (`MetadataReader.version`).
-    public static let readersKey = "readers"
-
     /// Resolves again, in `zone`, every capture date that depends on the time zone, and returns
     /// how many changed.
     ///

@@ -3,6 +3,13 @@ import GRDB
 public import SystemPackage
 import TesseraSystem
 
+/// A missing file, as `tessera prune` lists it.
+public struct MissingFile: Sendable {
+    public var id: Int64
+    public var path: FilePath
+    public var since: Date
+}
+
 /// Files that went away: nothing a scan does not see is deleted at once.
 ///
 /// A file found gone from a root that is present becomes *missing*: its row and renditions stay,
@@ -10,13 +17,6 @@ import TesseraSystem
 /// prune` removes it. A file that comes back (same path, or moved with the same inode) is
 /// simply there again.
 extension PhotoIndex {
-    /// A missing file, as `tessera prune` lists it.
-    public struct MissingFile: Sendable {
-        public var id: Int64
-        public var path: FilePath
-        public var since: Date
-    }
-
     /// Whether the index holds any file under `directory`.
     public func hasFiles(under directory: FilePath) throws(IndexError) -> Bool {
         let (low, high) = Self.prefixRange(directory)

@@ -4,53 +4,53 @@ public import SystemPackage
 import TesseraFacts
 import TesseraSystem
 
-/// What readers ask of the index: photos newest first, albums, scans.
-extension PhotoIndex {
-    /// Which files `photos(_:)` returns.
-    public struct PhotoQuery: Sendable {
-        /// Which kind of row.
-        public enum Kind: Sendable {
-            /// Displayable photos (status ok or warning), newest first.
-            case photos
-            /// Files that could not be read, by path.
-            case errors
-            /// Files that are not photos Tessera reads, by path.
-            case unsupported
-        }
-
-        /// Only the album with this id.
-        public var albumID: Int64?
-        /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
-        public var month: String?
-        /// Only photos rated at least this.
-        public var minimumRating: Int?
-        /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
-        /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
-        public var keyword: String?
-        /// Only stills (`photo`) or only videos (`video`).
-        public var media: Media?
-        public var limit: Int?
-        public var kind: Kind
-
-        /// The `kind` column: what an item of the library is.
-        public enum Media: String, Sendable, CaseIterable {
-            case photo, video
-        }
-
-        public init(
-            albumID: Int64? = nil, month: String? = nil, minimumRating: Int? = nil, keyword: String? = nil,
-            media: Media? = nil, limit: Int? = nil, kind: Kind = .photos
-        ) {
-            self.media = media
-            self.albumID = albumID
-            self.month = month
-            self.minimumRating = minimumRating
-            self.keyword = keyword
-            self.limit = limit
-            self.kind = kind
-        }
+/// Which files `photos(_:)` returns.
+public struct PhotoQuery: Sendable {
+    /// Which kind of row.
+    public enum Kind: Sendable {
+        /// Displayable photos (status ok or warning), newest first.
+        case photos
+        /// Files that could not be read, by path.
+        case errors
+        /// Files that are not photos Tessera reads, by path.
+        case unsupported
     }
 
+    /// Only the album with this id.
+    public var albumID: Int64?
+    /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
+    public var month: String?
+    /// Only photos rated at least this.
+    public var minimumRating: Int?
+    /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
+    /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
+    public var keyword: String?
+    /// Only stills (`photo`) or only videos (`video`).
+    public var media: Media?
+    public var limit: Int?
+    public var kind: Kind
+
+    /// The `kind` column: what an item of the library is.
+    public enum Media: String, Sendable, CaseIterable {
+        case photo, video
+    }
+
+    public init(
+        albumID: Int64? = nil, month: String? = nil, minimumRating: Int? = nil, keyword: String? = nil,
+        media: Media? = nil, limit: Int? = nil, kind: Kind = .photos
+    ) {
+        self.media = media
+        self.albumID = albumID
+        self.month = month
+        self.minimumRating = minimumRating
+        self.keyword = keyword
+        self.limit = limit
+        self.kind = kind
+    }
+}
+
+/// What readers ask of the index: photos newest first, albums, scans.
+extension PhotoIndex {
     /// Photos newest first (ties by path bytes), or failed or unsupported files by path.
     public func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord] {
         try read { db in try Self.photos(query, db) }

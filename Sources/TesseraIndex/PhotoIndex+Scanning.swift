@@ -4,6 +4,13 @@ public import SystemPackage
 public import TesseraFacts
 public import TesseraSystem
 
+/// A file a scan did not write, as the scan's end needs it.
+public struct UnwrittenFile: Sendable {
+    public var id: Int64
+    public var device: UInt64
+    public var pathBytes: Data
+}
+
 /// The writes a scan makes: each call is one transaction.
 extension PhotoIndex {
     /// Starts a scan row; any scan still marked running was cut short and becomes `interrupted`.
@@ -96,13 +103,6 @@ extension PhotoIndex {
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
             ).map(Self.indexedFile)
         }
-    }
-
-    /// A file a scan did not write, as the scan's end needs it.
-    public struct UnwrittenFile: Sendable {
-        public var id: Int64
-        public var device: UInt64
-        public var pathBytes: Data
     }
 
     /// Every file under `root` that scan `excludingScan` did not write and that is not missing

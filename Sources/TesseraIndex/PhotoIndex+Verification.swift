@@ -1,21 +1,21 @@
 import GRDB
 
+/// What `verify()` found.
+public enum IndexVerification: Sendable, Equatable {
+    case sound
+    /// Lookup tables (SQLite indexes) disagreed with the rows; rebuilt from them.
+    case repaired(problems: [String])
+}
+
 /// Whether the index file is sound, checked when a crash may have left it damaged.
 extension PhotoIndex {
-    /// What `verify()` found.
-    public enum Verification: Sendable, Equatable {
-        case sound
-        /// Lookup tables (SQLite indexes) disagreed with the rows; rebuilt from them.
-        case repaired(problems: [String])
-    }
-
     /// Runs `PRAGMA integrity_check` (not `quick_check`, which does not compare the SQLite
     /// indexes with the rows: the damage a crash on a bad disk most often leaves); when it finds
     /// damage, rebuilds every SQLite index from the rows (`REINDEX`) and checks again.
     ///
     /// - Throws: `IndexError` `.corrupt` when the rows themselves are damaged, saying how to build
     ///   a new index; `IndexError` for any other failure.
-    public func verify() throws(IndexError) -> Verification {
+    public func verify() throws(IndexError) -> IndexVerification {
         let problems: [String]
         do {
             problems = try pool.read { db in try Self.integrityCheck(db) }

@@ -6,12 +6,12 @@ import TesseraSystem
 /// the files of `find ~ | inspect` mostly lie in folders it does not, and those cost no
 /// query each.
 public struct IndexedFiles {
-    let index: PhotoIndex
+    let index: any PhotoStore
     /// A folder as given → where the index records it (absolute, links resolved, as the scan
     /// resolves its roots), or nil when the index holds no file there.
     private var folders: [FilePath: FilePath?] = [:]
 
-    public init(_ index: PhotoIndex) { self.index = index }
+    public init(_ index: any PhotoStore) { self.index = index }
 
     /// The row of the file at `path`, as given on a command line; nil when the index has none.
     public mutating func record(of path: FilePath) -> PhotoRecord? {

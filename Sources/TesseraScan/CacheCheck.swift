@@ -31,12 +31,10 @@ public final class CacheCheck: Sendable {
         public var complete = false
     }
 
-    /// Where the next check begins: paths at or after it.
-    static let cursorKey = "cache_checked_through"
     /// The most paths one check reports: the files to render again in one scan.
     static let reportLimit = 10_000
 
-    private let index: PhotoIndex
+    private let index: any PhotoStore
     private let cache: FilePath
     private let stop: StopFlag
     /// Files a check covers whatever its deadline (a small cache is always checked whole).
@@ -51,7 +49,7 @@ public final class CacheCheck: Sendable {
     var result: Result { outcome.withLock { $0 } }
 
     public init(
-        index: PhotoIndex, cache: FilePath, stop: StopFlag, minimum: Int = 10_000,
+        index: any PhotoStore, cache: FilePath, stop: StopFlag, minimum: Int = 10_000,
         settleMargin: Duration = .milliseconds(100)
     ) {
         self.index = index
@@ -90,7 +88,7 @@ public final class CacheCheck: Sendable {
             return result
         }
         let record = !whole
-        let start = whole ? "" : (try? index.state(Self.cursorKey)) ?? ""
+        let start = whole ? "" : (try? index.state(StateKey.cacheCheckedThrough)) ?? ""
         let stamps = (try? index.cacheFolderStamps()) ?? [:]
         // A folder changed this recently may change again within its filesystem's timestamp
         // granularity and keep its ctime: it gets no stamp yet. A ctime of whole seconds is
@@ -100,12 +98,12 @@ public final class CacheCheck: Sendable {
             let coarse = change % 1_000_000_000 == 0
             return change < now - Int64((coarse ? max(settleMargin, .seconds(3)) : settleMargin).seconds * 1e9)
         }
-        var found: [String: PhotoIndex.CacheFolderStamp] = [:]
+        var found: [String: CacheFolderStamp] = [:]
         var visited: Set<String> = []
         var next = start
         var folders = 0
         var stopped = false
-        func check(_ folder: PhotoIndex.RenditionFolder) throws -> Bool {
+        func check(_ folder: RenditionFolder) throws -> Bool {
             // At least one folder per check, so that every scan moves the check on.
             if folders > 0 && (result.missing.count >= Self.reportLimit || (result.checked >= minimum && isDue)) {
                 stopped = true
@@ -156,7 +154,7 @@ public final class CacheCheck: Sendable {
         // Stopped early (always between two folders): the next check begins with the next
         // folder; a complete one, at the start.
         if record {
-            try? index.setState(Self.cursorKey, stopped ? next : "")
+            try? index.setState(StateKey.cacheCheckedThrough, stopped ? next : "")
         }
         let forgotten = result.complete ? stamps.keys.filter { !visited.contains($0) } : []
         try? index.recordCacheFolders(found, forgetting: forgotten)
@@ -166,7 +164,8 @@ public final class CacheCheck: Sendable {
 
     /// Makes the next check begin at the folder of `path`: where the daemon's idle check found
     /// a file gone, so that the scan it asks for renders it again first.
-    public static func resume(at path: String, in index: PhotoIndex) {
-        try? index.setState(cursorKey, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/")
+    public static func resume(at path: String, in index: any PhotoStore) {
+        try? index.setState(
+            StateKey.cacheCheckedThrough, String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/")
     }
 }

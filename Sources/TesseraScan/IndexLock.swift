@@ -138,7 +138,7 @@ public final class IndexLock: Sendable {
 
     /// The last scan of `index` as it stands: one recorded as running while no process holds
     /// the writer lock was killed, and the next scan finishes its work.
-    public static func lastScan(of index: PhotoIndex) throws(IndexError) -> ScanRecord? {
+    public static func lastScan(of index: any PhotoStore) throws(IndexError) -> ScanRecord? {
         guard var last = try index.lastScan() else { return nil }
         if last.state == .running && holder(of: index.path) == nil {
             last.state = .interrupted

@@ -6,9 +6,6 @@ import TesseraIndex
 import TesseraSystem
 
 extension LibraryScanner {
-    /// The state key of the desktop cache's folder sizes at the end of the last scan.
-    static let desktopCountsKey = "desktop_thumbnail_counts"
-
     /// Queues the photos whose desktop thumbnails are gone (a user emptied `~/.cache/thumbnails`,
     /// GNOME's housekeeping removed old ones), to be decoded again for them.
     ///
@@ -21,7 +18,7 @@ extension LibraryScanner {
         sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally, journal: ReadJournal,
         outcomes: BoundedQueue<Outcome>
     ) throws(IndexError) {
-        let recorded = DesktopThumbnailCache.Counts(recorded: try index.state(Self.desktopCountsKey))
+        let recorded = DesktopThumbnailCache.Counts(recorded: try index.state(StateKey.desktopThumbnailCounts))
         guard counts.dropped(since: recorded, in: desktop.sizes) else { return }
         let listing = desktop.listing()
         var queued = 0
@@ -52,7 +49,7 @@ extension LibraryScanner {
     /// Records how many files the desktop cache's folders hold, for the next scan to compare.
     func recordDesktopCounts(_ desktop: DesktopThumbnailCache) {
         do throws(IndexError) {
-            try index.setState(Self.desktopCountsKey, desktop.entryCounts().recorded)
+            try index.setState(StateKey.desktopThumbnailCounts, desktop.entryCounts().recorded)
         } catch {
             logger.warning("cannot record the desktop cache's size: \(error)")
         }

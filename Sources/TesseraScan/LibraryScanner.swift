@@ -27,7 +27,7 @@ import TesseraSystem
 /// vanished with it are not recorded as errors.
 public final class LibraryScanner: Sendable {
     public let configuration: Configuration
-    public let index: PhotoIndex
+    public let index: any PhotoStore
     public let progress: ScanProgress
     /// The index's writer lock; `scan` takes it (and keeps it) or refuses to run.
     public let lock: IndexLock
@@ -47,7 +47,7 @@ public final class LibraryScanner: Sendable {
     ///   - progress: where the scan reports its progress (a daemon's lasts across scans).
     ///   - now: the wall clock, which dates missing files and ages temporary files.
     public init(
-        configuration: Configuration, index: PhotoIndex, logger: Logger, lock: IndexLock? = nil,
+        configuration: Configuration, index: any PhotoStore, logger: Logger, lock: IndexLock? = nil,
         role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -130,10 +130,10 @@ public final class LibraryScanner: Sendable {
         let cache = RenditionCache(root: configuration.cache)
         let redated = try resolveDatesIfTheTimeZoneChanged()
         // Under new decoders, files that failed (and HEIF/AVIF photos) are read again, once.
-        let decoders = (try? index.state(PhotoIndex.decodersKey)) ?? nil
+        let decoders = (try? index.state(StateKey.decoders)) ?? nil
         let newDecoders = decoders != Renderer.decoders
         // Under new metadata readers, every file is read again, once (renditions are found by key).
-        let readers = (try? index.state(PhotoIndex.readersKey)) ?? nil
+        let readers = (try? index.state(StateKey.readers)) ?? nil
         let newReaders = readers != MetadataReader.version
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
@@ -295,8 +295,8 @@ public final class LibraryScanner: Sendable {
             + counts.unsupported + counts.errors + returned + redated > 0 || full || scan.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
-            if completed && newDecoders { try index.setState(PhotoIndex.decodersKey, Renderer.decoders) }
-            if completed && newReaders { try index.setState(PhotoIndex.readersKey, MetadataReader.version) }
+            if completed && newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
+            if completed && newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(
                 id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
@@ -320,11 +320,11 @@ extension LibraryScanner {
     func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {
         let zone = configuration.timeZone ?? .current
         do throws(IndexError) {
-            let recorded = try index.state(PhotoIndex.timeZoneKey)
+            let recorded = try index.state(StateKey.timeZone)
             guard recorded != zone.identifier else { return 0 }
             // An index from before the zone was recorded was resolved in this one, as far as can be told.
             let changed = recorded == nil ? 0 : try index.resolveDates(in: zone)
-            try index.setState(PhotoIndex.timeZoneKey, zone.identifier)
+            try index.setState(StateKey.timeZone, zone.identifier)
             if changed > 0 {
                 logger.notice(
                     "the time zone is \(zone.identifier) now, not \(recorded ?? ""): \(changed) capture dates resolved again"

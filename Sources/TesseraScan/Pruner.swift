@@ -13,9 +13,9 @@ import TesseraSystem
 /// `keep_missing_days` first. Pruning ends that wait for all of them at once.
 public struct Pruner {
     public let configuration: Configuration
-    public let index: PhotoIndex
+    public let index: any PhotoStore
 
-    public init(configuration: Configuration, index: PhotoIndex) {
+    public init(configuration: Configuration, index: any PhotoStore) {
         self.configuration = configuration
         self.index = index
     }
@@ -23,7 +23,7 @@ public struct Pruner {
     /// What a prune removes.
     public struct Plan: Sendable {
         /// Files found gone, with when.
-        public var missing: [PhotoIndex.MissingFile]
+        public var missing: [MissingFile]
         /// Indexed files under no configured root (only when `roots` comes from a file).
         public var unconfigured: Int
 

@@ -16,7 +16,7 @@ struct RootPlan {
     /// Roots not there, with why; what the index holds under them is kept as it is.
     var offline: [(root: FilePath, reason: String)] = []
 
-    init(_ roots: [FilePath], index: PhotoIndex) throws(ScanError) {
+    init(_ roots: [FilePath], index: any PhotoStore) throws(ScanError) {
         guard !roots.isEmpty else {
             throw ScanError(.configuration, "no photo folder to scan: give one or set 'roots'")
         }

@@ -7,7 +7,7 @@ enum AlbumArgument {
     ///
     /// - Throws: `CLIError` when no album has that name, or several do (two roots may each
     ///   hold a "Garden"): then the absolute paths tell them apart.
-    static func resolve(_ text: String, in index: PhotoIndex) throws -> AlbumRecord {
+    static func resolve(_ text: String, in index: any PhotoStore) throws -> AlbumRecord {
         let albums: [AlbumRecord] = try index.albums(named: text)
         switch albums.count {
         case 0: throw CLIError("no album is named \"\(text)\" (tessera list --albums shows them)")

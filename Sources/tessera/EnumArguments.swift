@@ -12,5 +12,5 @@ extension RenderOptions.Format: ExpressibleByArgument {}
 
 extension AlbumOriginals: ExpressibleByArgument {}
 
-extension PhotoIndex.PhotoQuery.Media: ExpressibleByArgument {}
+extension PhotoQuery.Media: ExpressibleByArgument {}
 extension LayoutConfig.GroupBy: ExpressibleByArgument {}

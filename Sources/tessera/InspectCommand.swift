@@ -95,7 +95,7 @@ struct InspectCommand: ParsableCommand {
     /// The index named by --index or the configuration, when there is one: inspecting files
     /// needs none, so only an index asked for by name must open (the configuration's may be
     /// missing, or of an older schema until the next scan migrates it).
-    private func indexToConsult() throws -> PhotoIndex? {
+    private func indexToConsult() throws -> (any PhotoStore)? {
         let configuration = try store.configuration()
         guard store.index != nil else { return try? PhotoIndex(path: configuration.index, readOnly: true) }
         return try PhotoIndex(path: configuration.index, readOnly: true)

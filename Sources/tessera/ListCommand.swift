@@ -42,8 +42,8 @@ struct ListCommand: ParsableCommand {
 
     @Option(
         help: "Only stills (photo) or only videos (video).",
-        completion: .list(PhotoIndex.PhotoQuery.Media.allCases.map(\.rawValue)))
-    var kind: PhotoIndex.PhotoQuery.Media?
+        completion: .list(PhotoQuery.Media.allCases.map(\.rawValue)))
+    var kind: PhotoQuery.Media?
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
@@ -57,7 +57,7 @@ struct ListCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
-        let listing: PhotoIndex.PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
+        let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
         let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
         let records = try index.photos(
             .init(albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
@@ -78,7 +78,7 @@ struct ListCommand: ParsableCommand {
         print(PhotoListing.table(records, errors: listing != .photos))
     }
 
-    private func listAlbums(_ index: PhotoIndex) throws {
+    private func listAlbums(_ index: any PhotoStore) throws {
         let albums: [AlbumRecord] = try index.albums()
         if json { return try printJSON(albums.map(PhotoListing.Album.init)) }
         guard !albums.isEmpty else { return printError("No album in the index yet.") }

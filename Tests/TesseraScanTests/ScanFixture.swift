@@ -66,7 +66,7 @@ struct ScanFixture {
             full: full, stop: StopFlag())
     }
 
-    func photos(_ query: PhotoIndex.PhotoQuery = .init()) throws -> [PhotoRecord] {
+    func photos(_ query: PhotoQuery = .init()) throws -> [PhotoRecord] {
         try PhotoIndex(path: configuration.index, readOnly: true).photos(query)
     }
 

@@ -1,0 +1,168 @@
+public import Foundation
+public import SystemPackage
+public import TesseraFacts
+public import TesseraSystem
+
+/// The questions a reader of the index asks: of the index itself, or of one consistent view of
+/// it (`PhotoStore.snapshot`).
+public protocol PhotoReading {
+    /// Photos as `query` asks, newest first.
+    func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord]
+    /// The albums, newest first.
+    func albums() throws(IndexError) -> [AlbumRecord]
+    /// How many photos each month holds, newest first.
+    func months() throws(IndexError) -> [(month: String, count: Int)]
+}
+
+/// What Tessera needs of an index, whatever keeps it: the one contract between the index and
+/// the scan, the daemon, the album builder and the commands.
+///
+/// `PhotoIndex` (one SQLite file, docs/INDEX.md) is the store today; another (a database server
+/// that several machines share) implements the same requirements with the same meaning. Every
+/// failure is an `IndexError`. Calls with defaults are in the extension below.
+public protocol PhotoStore: PhotoReading, Sendable {
+    /// Where the index is, for messages and for the writer lock beside it.
+    var path: FilePath { get }
+
+    // MARK: A scan's bookkeeping
+
+    /// Records a scan as started; `recovered` when the last one was left running (a crash).
+    func beginScan(roots: [FilePath], full: Bool) throws(IndexError) -> (id: Int64, recovered: Bool)
+    /// Records how scan `id` ended.
+    func finishScan(
+        id: Int64, counts: ScanCounts, state: ScanState, reason: String?, offline: [FilePath]
+    ) throws(IndexError)
+    /// The most recent scan, finished or not.
+    func lastScan() throws(IndexError) -> ScanRecord?
+    /// Notes a folder the walk could not read.
+    func recordWalkError(scanID: Int64, path: FilePath, reason: String) throws(IndexError)
+    /// A value the scans carry from one to the next (the `state` table's keys).
+    func state(_ key: String) throws(IndexError) -> String?
+    func setState(_ key: String, _ value: String) throws(IndexError)
+
+    // MARK: What the walk compares with
+
+    /// The rows of one directory (its path's bytes) by name, for the walk to compare; `settled`,
+    /// `expecting`, `newDecoders` and `newReaders` as docs/ARCHITECTURE.md's scan steps say.
+    func files(
+        inDirectory directory: [UInt8], settled: String?, expecting: Int, newDecoders: Bool, newReaders: Bool
+    ) throws(IndexError) -> [NameKey: IndexedFile]
+    /// The rows of one file identity: a move's old path.
+    func files(device: UInt64, inode: UInt64) throws(IndexError) -> [IndexedFile]
+    /// The rows under `root` that scan `excludingScan` has not written, in batches.
+    func forEachFile(
+        under root: FilePath, excludingScan: Int64, batch: Int, _ body: ([UnwrittenFile]) throws -> Void
+    ) throws(IndexError)
+    func fileCount(under root: FilePath, excludingScan: Int64) throws(IndexError) -> Int
+    func fileIDs(under directory: FilePath) throws(IndexError) -> [Int64]
+    func hasFiles(under directory: FilePath) throws(IndexError) -> Bool
+
+    // MARK: What a scan writes
+
+    /// Upserts files' facts, moves and renditions of scan `scanID`, in one transaction.
+    func apply(
+        _ updates: [FileUpdate], moves: [FileMove], renditions: [RenditionUpdate], scanID: Int64
+    ) throws(IndexError)
+    func delete(ids: [Int64]) throws(IndexError)
+    /// Brings the albums' counts, dates and covers up to date with their photos.
+    func refreshAlbums() throws(IndexError)
+    /// Resolves the dates recorded without an offset in `zone`; how many changed.
+    func resolveDates(in zone: TimeZone) throws(IndexError) -> Int
+
+    // MARK: Renditions
+
+    func renditions(of ids: [Int64]) throws(IndexError) -> [Int64: [RenditionEntry]]
+    /// Renditions already made under `key` that cover `specs` (a copy of a photo reuses them).
+    func renditions(
+        key: String, covering specs: [RenditionSpec]
+    ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)?
+    func pendingCacheDeletions() throws(IndexError) -> [String]
+    func forgetCacheDeletions(_ paths: [String]) throws(IndexError)
+    func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String>
+    /// The cache's folders in path order from `from` (to `before`), while `body` says go on.
+    func forEachRenditionFolder(
+        from: String, before: String?, _ body: (RenditionFolder) throws -> Bool
+    ) throws(IndexError)
+    func cacheFolderStamps() throws(IndexError) -> [String: CacheFolderStamp]
+    func recordCacheFolders(_ stamps: [String: CacheFolderStamp], forgetting forgotten: [String]) throws(IndexError)
+    func filesRendered(at paths: [String]) throws(IndexError) -> [IndexedFile]
+    func forEachRenderedFile(
+        under root: FilePath, batch: Int, _ body: ([IndexedFile]) throws -> Void
+    ) throws(IndexError)
+
+    // MARK: Files a scan did not see
+
+    /// Marks the files of vanished ids missing (or moved); how many of each.
+    func retire(ids: [Int64]) throws(IndexError) -> (moved: Int, missing: Int)
+    @discardableResult func markMissing(outside roots: [FilePath]) throws(IndexError) -> Int
+    func fileCount(outside roots: [FilePath]) throws(IndexError) -> Int
+    @discardableResult func unmarkMissing(where seen: (Int64) -> Bool) throws(IndexError) -> Int
+    func missingCount(under directory: FilePath) throws(IndexError) -> Int
+    func missingFiles(before: Date?) throws(IndexError) -> [MissingFile]
+
+    // MARK: What readers ask
+
+    /// Runs `body` with one consistent view: what writers commit meanwhile is not seen, so the
+    /// answers of a reader that asks several questions (an album build) always agree.
+    func snapshot<T>(_ body: (any PhotoReading) throws -> T) throws -> T
+    func file(at path: FilePath) throws(IndexError) -> PhotoRecord?
+    func isAlbum(_ folder: FilePath) throws(IndexError) -> Bool
+    func albums(named text: String) throws(IndexError) -> [AlbumRecord]
+    func failingFiles() throws(IndexError) -> Int
+    func totals() throws(IndexError) -> IndexTotals
+
+    // MARK: Upkeep
+
+    /// Whether the store is sound, repairing what can be rebuilt.
+    func verify() throws(IndexError) -> IndexVerification
+    /// Folds written pages into the store's main file, where that means something.
+    func checkpoint()
+}
+
+extension PhotoStore {
+    public func finishScan(id: Int64, counts: ScanCounts, state: ScanState) throws(IndexError) {
+        try finishScan(id: id, counts: counts, state: state, reason: nil, offline: [])
+    }
+
+    public func files(inDirectory directory: [UInt8]) throws(IndexError) -> [NameKey: IndexedFile] {
+        try files(inDirectory: directory, settled: nil, expecting: 0, newDecoders: false, newReaders: false)
+    }
+
+    public func forEachFile(
+        under root: FilePath, excludingScan: Int64, _ body: ([UnwrittenFile]) throws -> Void
+    ) throws(IndexError) {
+        try forEachFile(under: root, excludingScan: excludingScan, batch: 10_000, body)
+    }
+
+    public func apply(_ updates: [FileUpdate], moves: [FileMove], scanID: Int64) throws(IndexError) {
+        try apply(updates, moves: moves, renditions: [], scanID: scanID)
+    }
+
+    public func forEachRenditionFolder(from: String, _ body: (RenditionFolder) throws -> Bool) throws(IndexError) {
+        try forEachRenditionFolder(from: from, before: nil, body)
+    }
+
+    public func forEachRenderedFile(
+        under root: FilePath, _ body: ([IndexedFile]) throws -> Void
+    ) throws(IndexError) {
+        try forEachRenderedFile(under: root, batch: 10_000, body)
+    }
+
+    public func missingFiles() throws(IndexError) -> [MissingFile] { try missingFiles(before: nil) }
+}
+
+extension PhotoIndex: PhotoStore {}
+
+/// The keys of what scans carry from one to the next (`PhotoStore.state`; docs/INDEX.md).
+public enum StateKey {
+    /// The time zone the index's dates were resolved in.
+    public static let timeZone = "time_zone"
+    /// The decoders the last complete scan had (`Renderer.decoders`).
+    public static let decoders = "decoders"
+    /// The metadata readers the last complete scan had (`MetadataReader.version`).
+    public static let readers = "readers"
+    /// Where the next cache check begins.
+    public static let cacheCheckedThrough = "cache_checked_through"
+    /// The desktop thumbnail cache's folder counts when the last scan ended.
+    public static let desktopThumbnailCounts = "desktop_thumbnail_counts"
+}
