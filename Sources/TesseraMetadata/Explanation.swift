@@ -42,7 +42,7 @@ extension PhotoMetadata {
                 fact: "size",
                 value:
                     "\(width)×\(height) → displayed \(displayWidth)×\(displayHeight)",
-                rule: sizeRule)
+                rule: header.sizeRule)
         ]
         let camera = [exif?.make, exif?.model].compactMap { $0 }.joined(separator: " ")
         facts.append(
@@ -74,25 +74,5 @@ extension PhotoMetadata {
                     : unread.map(Sidecar.unreadable)
                         ?? "none beside the photo"))
         return explanations + facts
-    }
-
-    /// Where the stored size was read.
-    private var sizeRule: String {
-        switch format {
-        case .jpeg: "JPEG SOF marker"
-        case .png: "PNG IHDR chunk"
-        case .webp: "WebP VP8X canvas or frame header"
-        case .heif, .avif:
-            heif.flatMap { heif in
-                heif.cleanAperture.map { _ in
-                    "HEIF clean aperture (clap) of the primary image's \(heif.width)×\(heif.height) (ispe)"
-                }
-            } ?? "HEIF ispe property of the primary image"
-        case .jxl: "the JPEG XL codestream's size header (libjxl)"
-        case .raw: "LibRaw's image size, or the RAW file's own IFDs"
-        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
-            "the video stream's coded frame size (FFmpeg), before its display rotation"
-        case .unsupported: "unknown"
-        }
     }
 }

@@ -469,3 +469,22 @@ extension HEIFHeader {
     /// PQ or HLG, from the primary image's `nclx` box; nil for SDR.
     public var hdrTransfer: HDRTransfer? { nclx.flatMap { HDRTransfer(h273: $0.transfer) } }
 }
+
+extension HEIFHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.heif, .avif]
+    /// The photo is what its clean aperture leaves of the stored image.
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) {
+        (cleanAperture?.width ?? width, cleanAperture?.height ?? height, bitDepth)
+    }
+    public func coding(as format: ImageFormat) -> String { coding(format) }
+    public var sizeRule: String {
+        cleanAperture == nil
+            ? "HEIF ispe property of the primary image"
+            : "HEIF clean aperture (clap) of the primary image's \(width)×\(height) (ispe)"
+    }
+    public var exifTIFF: [UInt8]? { exif }
+    public var xmpPacket: [UInt8]? { xmp }
+    public var ownOrientation: (value: Int, rule: String)? { (orientation, "HEIF transformations (irot, imir)") }
+    public var describesColour: Bool { iccProfile != nil || nclx != nil }
+    public var hdr: HDRTransfer? { hdrTransfer }
+}

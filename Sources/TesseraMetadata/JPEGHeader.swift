@@ -277,3 +277,14 @@ func hex(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return digits.count == 1 ? "0" + digits : digits
 }
+
+extension JPEGHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.jpeg]
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, bitsPerSample) }
+    public func coding(as format: ImageFormat) -> String { "\(process.rawValue) \(components)ch \(bitsPerSample)-bit" }
+    public var sizeRule: String { "JPEG SOF marker" }
+    public var exifTIFF: [UInt8]? { exif }
+    public var xmpPacket: [UInt8]? { xmp }
+    public var readWarnings: [String] { warnings }
+    public var describesColour: Bool { iccProfile != nil }
+}

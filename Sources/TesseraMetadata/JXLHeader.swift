@@ -36,3 +36,16 @@ extension PhotoError {
         self.init(code, path: error.path, error.message)
     }
 }
+
+extension JXLHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.jxl]
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (info.width, info.height, info.bitsPerSample) }
+    public func coding(as format: ImageFormat) -> String { coding }
+    public var sizeRule: String { "the JPEG XL codestream's size header (libjxl)" }
+    public var exifTIFF: [UInt8]? { container.exif }
+    public var xmpPacket: [UInt8]? { container.xmp }
+    public var readWarnings: [String] { container.warnings }
+    public var ownOrientation: (value: Int, rule: String)? { (info.orientation, "the JPEG XL codestream header") }
+    public var describesColour: Bool { info.iccProfile != nil }
+    public var hdr: HDRTransfer? { info.transfer.flatMap { HDRTransfer(h273: $0) } }
+}

@@ -54,77 +54,8 @@ public enum MetadataReader {
     static func read(
         _ bytes: borrowing FileReader, name: String, sidecar: Sidecar?, context: DateContext
     ) throws(PhotoError) -> PhotoMetadata {
-        var warnings: [String] = []
         let format = ImageFormat.identify(bytes.prefix)
-        var width = 0, height = 0, depth = 0
-        var coding = ""
-        var jpeg: JPEGHeader?
-        var png: PNGHeader?
-        var webp: WebPHeader?
-        var heif: HEIFHeader?
-        var jxl: JXLHeader?
-        var raw: RAWHeader?
-        var video: VideoFacts?
-        var tiff: [UInt8]?
-        switch format {
-        case .jpeg:
-            let header = try JPEGHeader.read(bytes)
-            (width, height, depth) = (header.width, header.height, header.bitsPerSample)
-            coding = "\(header.process.rawValue) \(header.components)ch \(header.bitsPerSample)-bit"
-            tiff = header.exif
-            warnings += header.warnings
-            jpeg = header
-        case .png:
-            let header = try PNGHeader.read(bytes)
-            (width, height, depth) = (header.width, header.height, header.bitDepth)
-            coding = header.coding
-            tiff = header.exif
-            warnings += header.warnings
-            png = header
-        case .webp:
-            let header = try WebPHeader.read(bytes)
-            (width, height, depth) = (header.width, header.height, 8)
-            coding = header.coding
-            tiff = header.exif
-            warnings += header.warnings
-            webp = header
-        case .heif, .avif:
-            let header = try HEIFHeader.read(bytes)
-            // The photo is what its clean aperture leaves of the stored image.
-            (width, height, depth) = (
-                header.cleanAperture?.width ?? header.width, header.cleanAperture?.height ?? header.height,
-                header.bitDepth
-            )
-            coding = header.coding(format)
-            tiff = header.exif
-            heif = header
-        case .jxl:
-            let header = try JXLHeader.read(bytes)
-            (width, height, depth) = (header.info.width, header.info.height, header.info.bitsPerSample)
-            coding = header.coding
-            tiff = header.container.exif
-            warnings += header.container.warnings
-            jxl = header
-        case .raw:
-            let header = try RAWHeader.read(bytes)
-            (width, height, depth) = (header.width, header.height, 16)
-            coding =
-                "camera raw, "
-                + (header.previewWidth.map { w in header.previewHeight.map { "\(w)×\($0) preview" } ?? "" }
-                    ?? "no preview")
-            tiff = header.tiff
-            raw = header
-        case .mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS:
-            let facts: VideoFacts
-            do throws(VideoError) {
-                facts = try VideoFacts.read(bytes.stream())
-            } catch {
-                throw PhotoError(video: error)
-            }
-            (width, height, depth) = (facts.width, facts.height, 8)
-            coding = facts.coding
-            video = facts
-        case .unsupported:
+        guard let reader = PhotoHeaders.reader(of: format) else {
             if bytes.prefix.starts(with: [0x89, 0x50, 0x4E, 0x47])
                 || bytes.prefix.starts(with: [0x89 & 0x7F, 0x50, 0x4E, 0x47])
             {
@@ -132,28 +63,22 @@ public enum MetadataReader {
             }
             throw PhotoError(.notAnImage, bytes.prefix.isEmpty ? "empty file" : "not a photo format Tessera reads")
         }
+        let header = try reader.read(bytes)
+        let (width, height, depth) = header.storedSize
+        var warnings = header.readWarnings
+        let video = header as? VideoFacts
 
         var explanations: [FactExplanation] = []
-        var exifFields = tiff.map { ExifReader.read(tiff: $0) } ?? video.map { $0.cameraFields }
-        if let exifIFD = raw?.exifIFD {
-            // A CR3 keeps its EXIF IFD apart from IFD0: its fields fill what IFD0 lacks.
-            exifFields = ExifReader.read(tiff: exifIFD, asExifIFD: true).filling(from: exifFields ?? ExifFields())
-        }
-        if let previewExif = raw?.previewExif {
-            exifFields = (exifFields ?? ExifFields()).filling(from: ExifReader.read(tiff: previewExif))
-        }
-        if let raw { exifFields = Self.filling(exifFields ?? ExifFields(), from: raw, context: context) }
+        let exifFields = header.exifFields(context: context)
         warnings += exifFields?.warnings ?? []
         // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
         var embedded: XMPFields?
-        for packet in [jpeg?.xmp, png?.xmp, webp?.xmp, heif?.xmp, jxl?.container.xmp, raw?.xmp, exifFields?.xmp]
-            .compactMap({ $0 }).prefix(1)
-        {
+        for packet in [header.xmpPacket, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
             let (fields, warning) = XMPReader.read(packet: packet)
             warning.map { warnings.append($0) }
             embedded = fields
         }
-        if let extended = jpeg?.extendedXMP {
+        if let extended = (header as? JPEGHeader)?.extendedXMP {
             let (fields, warning) = XMPReader.read(packet: extended)
             warning.map { warnings.append("Extended \($0)") }
             if let fields { embedded = embedded?.filling(from: fields) ?? fields }
@@ -167,20 +92,15 @@ public enum MetadataReader {
         let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
         let exif = Precedence.camera(exif: exifFields, xmp: edited)
 
-        var orientation = heif?.orientation ?? jxl?.info.orientation ?? raw?.orientation ?? video?.orientation ?? 1
-        var orientationRule =
-            heif != nil
-            ? "HEIF transformations (irot, imir)"
-            : jxl != nil
-                ? "the JPEG XL codestream header"
-                : video != nil ? "the video's display matrix" : "LibRaw's reading of the RAW file"
-        if heif == nil, jxl == nil, video == nil, raw?.readByLibRaw != true {
+        var (orientation, orientationRule) = header.ownOrientation ?? (1, "")
+        if header.ownOrientation == nil {
             (orientation, orientationRule) = Precedence.orientation(
                 exif: exifFields?.orientation, sidecar: sidecarFields?.orientation, embedded: embedded?.orientation,
                 warnings: &warnings)
         }
         let date = CaptureDate.resolve(
-            exif: exif, xmp: edited, png: png, video: video, name: name, context: context, warnings: &warnings,
+            exif: exif, xmp: edited, png: header as? PNGHeader, video: video, name: name, context: context,
+            warnings: &warnings,
             explanations: &explanations)
         let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited, imageWidth: width, imageHeight: height)
         if context.explaining {
@@ -218,8 +138,7 @@ public enum MetadataReader {
         }
         var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
-            coding: coding, jpeg: jpeg, png: png, webp: webp, heif: heif, jxl: jxl, raw: raw, video: video, exif: exif,
-            xmp: edited,
+            coding: header.coding(as: format), header: header, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
         if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {
@@ -239,27 +158,5 @@ public enum MetadataReader {
             metadata.sidecarTurnsPhoto = own.value != orientation
         }
         return metadata
-    }
-
-    /// What LibRaw knows and the file's EXIF lacks: the camera, and the capture time (LibRaw
-    /// reads the camera's clock as local time; it is turned back into that wall clock).
-    static func filling(_ exif: ExifFields, from raw: RAWHeader, context: DateContext) -> ExifFields {
-        var exif = exif
-        if exif.make == nil && !raw.make.isEmpty { exif.make = raw.make }
-        if exif.model == nil && !raw.model.isEmpty { exif.model = raw.model }
-        if exif.dateTimeOriginal == nil, let timestamp = raw.timestamp {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .current
-            let parts = calendar.dateComponents(
-                [.year, .month, .day, .hour, .minute, .second],
-                from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
-            if let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour,
-                let minute = parts.minute, let second = parts.second
-            {
-                let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
-                exif.dateTimeOriginal = .init(dateTime: text)
-            }
-        }
-        return exif
     }
 }

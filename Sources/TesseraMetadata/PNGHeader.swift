@@ -305,3 +305,14 @@ extension PNGHeader {
             + typeBytes + data + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
     }
 }
+
+extension PNGHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.png]
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, bitDepth) }
+    public func coding(as format: ImageFormat) -> String { coding }
+    public var sizeRule: String { "PNG IHDR chunk" }
+    public var exifTIFF: [UInt8]? { exif }
+    public var xmpPacket: [UInt8]? { xmp }
+    public var readWarnings: [String] { warnings }
+    public var describesColour: Bool { hasICCProfile }
+}

@@ -14,14 +14,8 @@ public struct PhotoMetadata: Sendable {
     public var bitDepth: Int
     /// JPEG process and component count, or PNG colour type; such as "progressive 3ch 8-bit".
     public var coding: String
-    public var jpeg: JPEGHeader?
-    public var png: PNGHeader?
-    public var webp: WebPHeader?
-    public var heif: HEIFHeader?
-    public var jxl: JXLHeader?
-    public var raw: RAWHeader?
-    /// A video's container facts; its renditions come from its poster frame.
-    public var video: VideoFacts?
+    /// What its format's reader read (`PhotoHeaders`); the typed views below are this, by format.
+    public var header: any PhotoHeader
     /// A motion photo's embedded MP4: the photo stays a photo.
     public var motion: EmbeddedVideo?
     /// The camera's facts: EXIF, completed from XMP where EXIF lacks one (`Precedence`).
@@ -39,6 +33,15 @@ public struct PhotoMetadata: Sendable {
     public var sidecarTurnsPhoto = false
     /// How each fact was decided; filled only when the reader is asked to explain.
     public var explanations: [FactExplanation] = []
+
+    public var jpeg: JPEGHeader? { header as? JPEGHeader }
+    public var png: PNGHeader? { header as? PNGHeader }
+    public var webp: WebPHeader? { header as? WebPHeader }
+    public var heif: HEIFHeader? { header as? HEIFHeader }
+    public var jxl: JXLHeader? { header as? JXLHeader }
+    public var raw: RAWHeader? { header as? RAWHeader }
+    /// A video's container facts; its renditions come from its poster frame.
+    public var video: VideoFacts? { header as? VideoFacts }
 
     /// Throws `tooLarge` when the image declares more than `limit` pixels: the guard
     /// against decompression bombs, checked from the header before any pixel buffer exists.
@@ -60,16 +63,11 @@ public struct PhotoMetadata: Sendable {
 
     /// Whether the file describes its colours (an ICC profile, which may or may not be usable,
     /// or a HEIF `nclx` box): colour management may change its pixels.
-    public var hasICCProfile: Bool {
-        jpeg?.iccProfile != nil || png?.hasICCProfile == true || webp?.iccProfile != nil || heif?.iccProfile != nil
-            || heif?.nclx != nil || jxl?.info.iccProfile != nil
-    }
+    public var hasICCProfile: Bool { header.describesColour }
 
     /// The transfer of an HDR photo (a HEIF's `nclx`, a JPEG XL's colour encoding): its renditions
     /// are tone-mapped.
-    public var hdrTransfer: HDRTransfer? {
-        heif?.hdrTransfer ?? jxl?.info.transfer.flatMap { HDRTransfer(h273: $0) }
-    }
+    public var hdrTransfer: HDRTransfer? { header.hdr }
 
     /// Size after orientation: width and height swap for orientations 5–8.
     public var displayWidth: Int { orientation >= 5 ? height : width }

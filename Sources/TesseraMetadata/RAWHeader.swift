@@ -190,3 +190,47 @@ public struct RAWHeader: Sendable, Equatable {
             : PhotoError(.corrupt, "cannot read the RAW file", cause: cause)
     }
 }
+
+extension RAWHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.raw]
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, 16) }
+    public func coding(as format: ImageFormat) -> String {
+        "camera raw, "
+            + (previewWidth.map { w in previewHeight.map { "\(w)×\($0) preview" } ?? "" } ?? "no preview")
+    }
+    public var sizeRule: String { "LibRaw's image size, or the RAW file's own IFDs" }
+    public var exifTIFF: [UInt8]? { tiff }
+
+    /// IFD0's fields; a CR3's separate EXIF IFD, and the EXIF of its preview, fill what IFD0
+    /// lacks; and what LibRaw knows fills the rest: the camera, and the capture time (LibRaw
+    /// reads the camera's clock as local time; it is turned back into that wall clock).
+    public func exifFields(context: DateContext) -> ExifFields? {
+        var exif = tiff.map { ExifReader.read(tiff: $0) } ?? ExifFields()
+        if let exifIFD {
+            exif = ExifReader.read(tiff: exifIFD, asExifIFD: true).filling(from: exif)
+        }
+        if let previewExif { exif = exif.filling(from: ExifReader.read(tiff: previewExif)) }
+        if exif.make == nil && !make.isEmpty { exif.make = make }
+        if exif.model == nil && !model.isEmpty { exif.model = model }
+        if exif.dateTimeOriginal == nil, let timestamp {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = .current
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second],
+                from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
+            if let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour,
+                let minute = parts.minute, let second = parts.second
+            {
+                let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
+                exif.dateTimeOriginal = .init(dateTime: text)
+            }
+        }
+        return exif
+    }
+
+    public var xmpPacket: [UInt8]? { xmp }
+    /// LibRaw's flip, when LibRaw read the file; else EXIF and XMP decide.
+    public var ownOrientation: (value: Int, rule: String)? {
+        readByLibRaw ? (orientation, "LibRaw's reading of the RAW file") : nil
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 public import TesseraFacts
+public import TesseraSystem
 public import TesseraVideo
 
 extension VideoFacts {
@@ -83,4 +84,25 @@ extension PhotoError {
             }
         self.init(code, path: error.path, error.message)
     }
+}
+
+extension VideoFacts: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS]
+
+    /// The facts of the video `reader` holds, FFmpeg's failure as a photo error.
+    public static func read(_ reader: borrowing FileReader) throws(PhotoError) -> VideoFacts {
+        do throws(VideoError) {
+            return try read(reader.stream())
+        } catch {
+            throw PhotoError(video: error)
+        }
+    }
+
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, 8) }
+    public func coding(as format: ImageFormat) -> String { coding }
+    public var sizeRule: String { "the video stream's coded frame size (FFmpeg), before its display rotation" }
+    public var exifTIFF: [UInt8]? { nil }
+    /// The camera, place and Live Photo identifier its container's tags name.
+    public func exifFields(context: DateContext) -> ExifFields? { cameraFields }
+    public var ownOrientation: (value: Int, rule: String)? { (orientation, "the video's display matrix") }
 }

@@ -106,3 +106,14 @@ public struct WebPHeader: Sendable, Equatable {
             frames: frames, exif: exif, xmp: xmp, iccProfile: icc, warnings: warnings)
     }
 }
+
+extension WebPHeader: PhotoHeader {
+    public static let formats: Set<ImageFormat> = [.webp]
+    public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, 8) }
+    public func coding(as format: ImageFormat) -> String { coding }
+    public var sizeRule: String { "WebP VP8X canvas or frame header" }
+    public var exifTIFF: [UInt8]? { exif }
+    public var xmpPacket: [UInt8]? { xmp }
+    public var readWarnings: [String] { warnings }
+    public var describesColour: Bool { iccProfile != nil }
+}

@@ -62,7 +62,9 @@ struct HEIFCleanApertureTests {
         #expect((metadata.displayWidth, metadata.displayHeight) == (120, 200))
         // Renditions made uncropped before are not taken for these.
         var uncropped = metadata
-        uncropped.heif?.cleanAperture = nil
+        var header = try #require(metadata.heif)
+        header.cleanAperture = nil
+        uncropped.header = header
         let settings = RenderSettings(renditions: [.square(256)], options: RenderOptions())
         #expect(
             settings.cacheKey(contentHash: "h", metadata: metadata)
