@@ -27,6 +27,14 @@ struct ToneMapping {
         luma = (source[3], source[4], source[5])
     }
 
+    /// The deep samples an `AreaReducer` kept (HEIF's and JPEG XL's HDR decodes both end in one)
+    /// as 8-bit sRGB: the one way an HDR photo becomes a rendition.
+    func map(_ reduced: AreaReducer) -> PixelBuffer {
+        map(
+            reduced.wide, width: reduced.outWidth, height: reduced.outHeight, channels: reduced.channels,
+            maximum: reduced.maximum)
+    }
+
     /// `samples` (interleaved, `channels` per pixel, at most `maximum`) as 8-bit sRGB; alpha is
     /// scaled to 8 bits unchanged.
     func map(_ samples: [UInt16], width: Int, height: Int, channels: Int, maximum: Int) -> PixelBuffer {

@@ -42,9 +42,7 @@ enum HEIFDecoding: PhotoDecoding {
             let source: RenditionSource = image.isThumbnail ? .heifThumbnail : .decoded
             if let hdr, reduced.keepsSamples {
                 // Tone-mapped straight to sRGB: no profile applies.
-                let mapped = ToneMapping(transfer: hdr, primaries: image.nclx?.primaries ?? 9).map(
-                    reduced.wide, width: reduced.outWidth, height: reduced.outHeight, channels: reduced.channels,
-                    maximum: reduced.maximum)
+                let mapped = ToneMapping(transfer: hdr, primaries: image.nclx?.primaries ?? 9).map(reduced)
                 return Renderer.Decoded(
                     image: cleanAperture(of: mapped, scale: scale), scale: scale, source: source, warnings: [])
             }

@@ -47,9 +47,7 @@ enum JXLDecoding: PhotoDecoding {
                     x: 0, y: 0,
                     tileWidth: image.width, tileHeight: image.height)
             }
-            let mapped = ToneMapping(transfer: transfer, primaries: info.primaries ?? 9).map(
-                reducer.wide, width: reducer.outWidth, height: reducer.outHeight, channels: image.channels,
-                maximum: 65535)
+            let mapped = ToneMapping(transfer: transfer, primaries: info.primaries ?? 9).map(reducer)
             return Renderer.Decoded(
                 image: mapped, scale: Double(reducer.outWidth) / Double(image.width),
                 source: image.dcOnly ? .jxlDC : .decoded,
