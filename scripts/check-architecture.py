@@ -7,6 +7,8 @@
   column; 0 is the bottom).
 - No module but TesseraSystem writes files through Foundation.
 - No production module imports TesseraTestSupport, and only the executable TesseraSamples.
+- A program that only reads the index links no codec: nothing TesseraIndex imports, directly or
+  through other modules, is a codec or metadata library's module.
 
 Exits 1 with what differs.
 """
@@ -17,6 +19,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IGNORED = {"Foundation", "Synchronization", "Dispatch", "SystemPackage"}
 IMPORT = re.compile(r"^(?:public |@testable |@preconcurrency )?import (\w+)", re.M)
+# The C libraries of pixels, containers and metadata, and the Swift modules that wrap them.
+CODECS = {"CJPEG", "CPNG", "CWebP", "CHeif", "CLCMS", "CJXL", "CBrotli", "CFFmpeg", "CLibRaw", "CLibRawStream", "CExif",
+          "CExempi", "CZlib", "TesseraImage", "TesseraMetadata", "TesseraVideo", "TesseraJXL", "TesseraDesktop"}
 FOUNDATION_WRITES = re.compile(
     r"\.write\(to: ?(URL|url)|\.write\(toFile:|FileManager\.default\.(createDirectory|removeItem|moveItem|copyItem|"
     r"createSymbolicLink|createFile|linkItem|replaceItem|setAttributes)|\.atomic\b")
@@ -76,6 +81,13 @@ def main():
             problems.append(f"{module} imports TesseraTestSupport, which serves tests only")
         if "TesseraSamples" in names and module != "tessera":
             problems.append(f"{module} imports TesseraSamples: fixture builders are for tests and sample-library")
+    reached, pending = set(), ["TesseraIndex"]
+    while pending:
+        for name in actual.get(pending.pop(), set()) - reached:
+            reached.add(name)
+            pending.append(name)
+    if reached & CODECS:
+        problems.append(f"TesseraIndex reaches {', '.join(sorted(reached & CODECS))}: a reader of the index would link codecs")
     for source in sorted((ROOT / "Sources").rglob("*.swift")):
         module = source.relative_to(ROOT / "Sources").parts[0]
         if module in ("TesseraSystem", "TesseraTestSupport"):
