@@ -14,10 +14,10 @@ extension LibraryScanner {
     /// of the last one. Thumbnails deleted while others were added meanwhile go unnoticed until
     /// the next drop. A photo queued here also makes any rendition file it lacks.
     func queueDesktopRepairs(
-        _ desktop: DesktopThumbnailCache, counts: DesktopThumbnailCache.Counts, roots: RootSet,
-        sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally, journal: ReadJournal,
-        outcomes: BoundedQueue<Outcome>
+        _ desktop: DesktopThumbnailCache, counts: DesktopThumbnailCache.Counts, _ run: ScanRun,
+        sightings: inout Sightings
     ) throws(IndexError) {
+        let (roots, tally) = (run.roots, run.tally)
         let recorded = DesktopThumbnailCache.Counts(recorded: try index.state(StateKey.desktopThumbnailCounts))
         guard counts.dropped(since: recorded, in: desktop.sizes) else { return }
         let listing = desktop.listing()
@@ -33,7 +33,7 @@ extension LibraryScanner {
                     let job = Job(
                         path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,
                         change: .reread, known: .init(id: file.id, rendering: rendering), desktopMissing: true)
-                    hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
+                    hand(job, run, alone: &sightings.alone)
                     queued += 1
                 }
             }

@@ -26,11 +26,10 @@ extension LibraryScanner {
 
     /// Hands `job` to the workers, unless a crashed scan left its file in the journal (`divert`):
     /// every job goes this way, the walk's and the repairs' alike.
-    func hand(
-        _ job: Job, to jobs: BoundedQueue<Job>, journal: ReadJournal, alone: inout [Job],
-        outcomes: BoundedQueue<Outcome>
-    ) {
-        if journal.isEmpty || !divert(job, journal: journal, alone: &alone, outcomes: outcomes) { jobs.push(job) }
+    func hand(_ job: Job, _ run: ScanRun, alone: inout [Job]) {
+        if run.journal.isEmpty || !divert(job, journal: run.journal, alone: &alone, outcomes: run.outcomes) {
+            run.jobs.push(job)
+        }
     }
 
     /// Where a file goes when a crashed scan left it in the journal: read again alone

@@ -12,11 +12,10 @@ import TesseraSystem
 extension LibraryScanner {
     /// Walks every root, settling unchanged files and same-filesystem moves here and
     /// queueing new and changed files for the workers.
-    func walk(
-        _ rootSet: RootSet, full: Bool, stop: StopFlag, sightings: inout Sightings, jobs: BoundedQueue<Job>,
-        outcomes: BoundedQueue<Outcome>, tally: ScanTally, scanID: Int64, newDecoders: Bool,
-        newReaders: Bool, journal: ReadJournal
-    ) throws(ScanError) {
+    func walk(_ run: ScanRun, sightings: inout Sightings) throws(ScanError) {
+        let (rootSet, full, stop, jobs, tally, scanID) = (run.roots, run.full, run.stop, run.jobs, run.tally, run.id)
+        let outcomes = run.outcomes
+        let (newDecoders, newReaders) = (run.newDecoders, run.newReaders)
         let roots = rootSet.paths
         let walker = Walker(
             options: .init(
@@ -58,7 +57,7 @@ extension LibraryScanner {
                 }
             }
             flush()
-            hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
+            hand(job, run, alone: &sightings.alone)
         }
         for root in roots {
             var existing: [NameKey: IndexedFile] = [:]
@@ -233,10 +232,8 @@ extension LibraryScanner {
 
     /// Sends unchanged photos whose rendition files the cache check found gone to the workers,
     /// which render what each lacks; photos already on their way there, or not seen, are left.
-    func queueRepairs(
-        _ paths: [String], roots: RootSet, sightings: inout Sightings, jobs: BoundedQueue<Job>, tally: ScanTally,
-        journal: ReadJournal, outcomes: BoundedQueue<Outcome>
-    ) throws(IndexError) {
+    func queueRepairs(_ paths: [String], _ run: ScanRun, sightings: inout Sightings) throws(IndexError) {
+        let (roots, tally) = (run.roots, run.tally)
         guard !paths.isEmpty else { return }
         var queued = 0
         for file in try index.filesRendered(at: paths)
@@ -249,7 +246,7 @@ extension LibraryScanner {
                 path: path, albumPath: path.removingLastComponent(), root: root, identity: file.identity,
                 change: .reread,
                 known: .init(id: file.id, rendering: rendering))
-            hand(job, to: jobs, journal: journal, alone: &sightings.alone, outcomes: outcomes)
+            hand(job, run, alone: &sightings.alone)
             sightings.queued.insert(file.id)
             queued += 1
         }

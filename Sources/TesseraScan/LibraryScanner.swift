@@ -205,21 +205,19 @@ public final class LibraryScanner: Sendable {
         let desktopCounts = desktop?.survey(now: Int64(now().timeIntervalSince1970))
 
         // The walk, on this thread.
+        let run = ScanRun(
+            id: scan.id, roots: roots, full: full, stop: stop, tally: tally, jobs: jobs, outcomes: outcomes,
+            journal: journal, newDecoders: newDecoders, newReaders: newReaders)
         var sightings = Sightings()
         do throws(ScanError) {
-            try walk(
-                roots, full: full, stop: stop, sightings: &sightings, jobs: jobs, outcomes: outcomes, tally: tally,
-                scanID: scan.id, newDecoders: newDecoders, newReaders: newReaders, journal: journal)
+            try walk(run, sightings: &sightings)
         } catch {
             tally.fail(error)
         }
         // Desktop thumbnails deleted since the last scan (a cache emptied, old ones cleaned up).
         if !full, !stop.isSet, let desktop, let desktopCounts {
             do throws(IndexError) {
-                try queueDesktopRepairs(
-                    desktop, counts: desktopCounts, roots: roots, sightings: &sightings, jobs: jobs, tally: tally,
-                    journal: journal,
-                    outcomes: outcomes)
+                try queueDesktopRepairs(desktop, counts: desktopCounts, run, sightings: &sightings)
             } catch {
                 tally.fail(ScanError(readingIndex: error))
             }
@@ -230,10 +228,7 @@ public final class LibraryScanner: Sendable {
             // A stopped scan starts no file; its counts stay those of the walk.
             if !stop.isSet {
                 do throws(IndexError) {
-                    try queueRepairs(
-                        cacheCheck.result.missing, roots: roots, sightings: &sightings, jobs: jobs, tally: tally,
-                        journal: journal,
-                        outcomes: outcomes)
+                    try queueRepairs(cacheCheck.result.missing, run, sightings: &sightings)
                 } catch {
                     tally.fail(ScanError(readingIndex: error))
                 }
@@ -312,6 +307,24 @@ public final class LibraryScanner: Sendable {
             scanID: scan.id, state: state, counts: counts, elapsed: started.duration(to: .now).seconds,
             offline: offline.map(\.string), failing: try? index.failingFiles())
     }
+}
+
+/// What the stages of one scan share: its id and mode, the queues from the walk (and the
+/// repairs, which feed the same one) to the workers and from them to the writer, its tally, and
+/// the journal of the files in hand.
+struct ScanRun: Sendable {
+    let id: Int64
+    let roots: RootSet
+    let full: Bool
+    let stop: StopFlag
+    let tally: ScanTally
+    let jobs: BoundedQueue<LibraryScanner.Job>
+    let outcomes: BoundedQueue<LibraryScanner.Outcome>
+    let journal: ReadJournal
+    /// Decoders or metadata readers changed since the last complete scan: files they may now
+    /// read otherwise are read again, once.
+    let newDecoders: Bool
+    let newReaders: Bool
 }
 
 extension LibraryScanner {
