@@ -154,47 +154,13 @@ public final class LibraryScanner: Sendable {
             )
         }
 
-        // Render workers, whose decodes share one memory pool.
+        let run = ScanRun(
+            id: scan.id, roots: roots, full: full, stop: stop, tally: tally, jobs: jobs, outcomes: outcomes,
+            journal: journal, newDecoders: newDecoders, newReaders: newReaders)
+        // Render workers, whose decodes share one memory pool, and the writer.
         let memory = MemoryPool(share: configuration.rendering.memoryLimit, workers: configuration.workerCount)
-        let workers = (0..<configuration.workerCount).map { number in
-            DedicatedThread.start("render \(number)") { [self] in
-                let renderer = Renderer(options: configuration.rendering, pool: memory)
-                while let job = jobs.pop() {
-                    guard !stop.isSet else { continue }  // drain without starting new files
-                    progress.beat()
-                    outcomes.push(
-                        read(job, journalSlot: number, alone: false, journal: journal) {
-                            process(job, renderer: renderer, cache: cache, full: full, tally: tally)
-                        })
-                    progress.beat()
-                }
-            }
-        }
-        // The writer: batches of outcomes, one transaction each.
-        let writer = DedicatedThread.start("index writer") { [self] in
-            while true {
-                let (batch, finished) = outcomes.popBatch(
-                    limit: Self.batchSize, until: .now + Self.batchInterval)
-                if !batch.isEmpty {
-                    // A batch is one transaction: retrying it after "busy" (a reader holding the
-                    // file past the busy timeout) repeats nothing.
-                    var attempt = 1
-                    while true {
-                        do throws(IndexError) {
-                            try commit(batch, scanID: scan.id, roots: roots, tally: tally)
-                        } catch  where error.code == .busy && attempt < 3 {
-                            logger.warning("the index is busy; trying the batch again (\(error))")
-                            attempt += 1
-                            continue
-                        } catch {
-                            tally.fail(ScanError(writingIndex: error))
-                        }
-                        break
-                    }
-                }
-                if finished { return }
-            }
-        }
+        let workers = startWorkers(run, memory: memory, cache: cache)
+        let writer = startWriter(run)
 
         // Rendition files gone from the cache are looked for beside the walk (not by a full
         // scan, which renders everything anyway).
@@ -205,9 +171,6 @@ public final class LibraryScanner: Sendable {
         let desktopCounts = desktop?.survey(now: Int64(now().timeIntervalSince1970))
 
         // The walk, on this thread.
-        let run = ScanRun(
-            id: scan.id, roots: roots, full: full, stop: stop, tally: tally, jobs: jobs, outcomes: outcomes,
-            journal: journal, newDecoders: newDecoders, newReaders: newReaders)
         var sightings = Sightings()
         do throws(ScanError) {
             try walk(run, sightings: &sightings)
