@@ -18,7 +18,8 @@ from pathlib import Path
 
 from common import PROJECT, measure, require_python, require_tools, ssim, tessera_binary
 
-require_tools({"vipsthumbnail": "libvips-tools", "convert": "imagemagick", "gm": "graphicsmagick",
+require_tools({"vipsthumbnail": "libvips-tools", "convert": "imagemagick", "mogrify": "imagemagick",
+               "gm": "graphicsmagick",
                "djpeg": "libjpeg-turbo-progs", "/usr/bin/time": "time"})
 require_python({"numpy": "numpy", "scipy": "scipy"})
 import numpy as np  # noqa: E402
