@@ -12,8 +12,6 @@ enum JXLDecoding: PhotoDecoding {
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer
     ) throws(PhotoError) -> Renderer.Decoded {
         let (metadata, plan, memory) = (request.metadata, request.plan, request.memory)
-        let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
-        var warnings: [String] = []
         let decoder: JXLDecoder, info: JXLImageInfo, needed: Int
         do throws(JXLError) {
             decoder = try JXLDecoder(stream: reader.stream(), codestream: metadata.jxl?.container.codestream)
@@ -55,11 +53,9 @@ enum JXLDecoding: PhotoDecoding {
         }
         let whole = PixelBuffer(
             width: image.width, height: image.height, channels: image.channels, pixels: image.pixels)
-        image.warning.map { warnings.append($0) }
-        (raw, scale, source, profile) = (
-            .rgb(factor > 1 ? BoxShrinker.shrink(whole, factor: factor) : whole), 1 / Double(factor),
-            image.dcOnly ? .jxlDC : .decoded, image.iccProfile
-        )
-        return renderer.converted(raw, profile: profile, scale: scale, source: source, warnings: warnings)
+        return renderer.converted(
+            .rgb(factor > 1 ? BoxShrinker.shrink(whole, factor: factor) : whole), profile: image.iccProfile,
+            scale: 1 / Double(factor), source: image.dcOnly ? .jxlDC : .decoded,
+            warnings: image.warning.map { [$0] } ?? [])
     }
 }

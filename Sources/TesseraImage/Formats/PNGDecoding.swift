@@ -10,14 +10,12 @@ enum PNGDecoding: PhotoDecoding {
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer
     ) throws(PhotoError) -> Renderer.Decoded {
         let (metadata, plan, memory) = (request.metadata, request.plan, request.memory)
-        let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
-        var warnings: [String] = []
         let decoder = try PNGDecoder(stream: reader.stream())
         let factor = plan.shrinkFactor(width: decoder.width, height: decoder.height)
         try Renderer.cover(decoder.memoryNeeded(factor: factor), plan: plan, memory: memory, metadata: metadata)
         let (image, warning) = try decoder.decode(factor: factor)
-        (raw, scale, source, profile) = (.rgb(image), 1 / Double(factor), .decoded, decoder.iccProfile)
-        warning.map { warnings.append($0) }
-        return renderer.converted(raw, profile: profile, scale: scale, source: source, warnings: warnings)
+        return renderer.converted(
+            .rgb(image), profile: decoder.iccProfile, scale: 1 / Double(factor), source: .decoded,
+            warnings: warning.map { [$0] } ?? [])
     }
 }

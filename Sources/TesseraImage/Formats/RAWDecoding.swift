@@ -10,7 +10,6 @@ enum RAWDecoding: PhotoDecoding {
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer
     ) throws(PhotoError) -> Renderer.Decoded {
         let (metadata, plan, memory) = (request.metadata, request.plan, request.memory)
-        let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
         var warnings: [String] = []
         guard let header = metadata.raw else { throw PhotoError(.corrupt, "RAW file without its header") }
         let decoded = try preview(
@@ -24,11 +23,9 @@ enum RAWDecoding: PhotoDecoding {
                 "\(RAWHeader.cutError(cut.offset, cut.length).message): rendered from a smaller preview that is whole"
             )
         }
-        (raw, scale, source, profile) = (
-            decoded.0.pixels, Double(decoded.0.pixels.width) / Double(plan.width), .rawPreview,
-            decoded.header.iccProfile
-        )
-        return renderer.converted(raw, profile: profile, scale: scale, source: source, warnings: warnings)
+        return renderer.converted(
+            decoded.0.pixels, profile: decoded.header.iccProfile,
+            scale: Double(decoded.0.pixels.width) / Double(plan.width), source: .rawPreview, warnings: warnings)
     }
 
     /// The largest preview of a RAW file that decodes: those its structure lists, largest

@@ -10,7 +10,6 @@ enum WebPDecoding: PhotoDecoding {
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer
     ) throws(PhotoError) -> Renderer.Decoded {
         let (metadata, plan, memory) = (request.metadata, request.plan, request.memory)
-        let raw: RawPixels, scale: Double, source: RenditionSource, profile: [UInt8]?
         guard let header = metadata.webp else { throw PhotoError(.corrupt, "WebP header missing") }
         let factor = header.frames > 0 ? 1 : plan.shrinkFactor(width: header.width, height: header.height)
         // libwebp decodes from memory: the file counts against the budget too.
@@ -19,9 +18,8 @@ enum WebPDecoding: PhotoDecoding {
             metadata: metadata)
         let image = try WebPCodec.decode(
             try reader.photoBytes(at: 0, count: Int(reader.size)), header: header, factor: factor)
-        (raw, scale, source, profile) = (
-            .rgb(image), Double(image.width) / Double(header.width), .decoded, header.iccProfile
-        )
-        return renderer.converted(raw, profile: profile, scale: scale, source: source, warnings: [])
+        return renderer.converted(
+            .rgb(image), profile: header.iccProfile, scale: Double(image.width) / Double(header.width),
+            source: .decoded, warnings: [])
     }
 }
