@@ -21,7 +21,7 @@ extension LibraryScanner {
         } catch {
             logger.warning("\(error)")
         }
-        return outcome
+        return job.counting(outcome)
     }
 
     /// Hands `job` to the workers, unless a crashed scan left its file in the journal (`divert`):
@@ -56,7 +56,7 @@ extension LibraryScanner {
             .crashed, path: job.path,
             "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until it changes (or tessera scan --full)"
         )
-        outcomes.push(update(job, job.identity, .failed(format: format, error: error, facts: nil)))
+        outcomes.push(job.counting(job.update(job.identity, .failed(format: format, error: error, facts: nil))))
         settle(job.path, in: journal)
         return true
     }

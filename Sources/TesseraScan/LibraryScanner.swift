@@ -37,10 +37,6 @@ public final class LibraryScanner: Sendable {
     let desktop: DesktopThumbnailCache?
     let now: @Sendable () -> Date
 
-    /// Results per transaction, and the longest a result waits to be committed.
-    static let batchSize = 256
-    static let batchInterval: Duration = .seconds(1)
-
     /// - Parameters:
     ///   - lock: the index's writer lock, when the caller has taken (or will wait for) it.
     ///   - role: what the lock's note says this process is.
@@ -74,12 +70,31 @@ public final class LibraryScanner: Sendable {
         var known: Known?
         /// Its desktop thumbnails are gone from their cache: it is decoded again for them.
         var desktopMissing = false
-        /// It was just moved, and the move is counted: making its thumbnails adds to no count.
-        var counted = false
+        /// What the walk counted the file as already, for a job that only makes what it lacks: its
+        /// outcome then adds nothing to that count.
+        var counted: Counted?
 
         /// Why the file is read: it is new to the index, it changed on disk (content, metadata or
         /// sidecar), or it is read again as it was (`scan --full`, a retry after an I/O error).
         enum Change: Sendable { case new, changed, reread }
+
+        /// A move (its desktop thumbnails were gone), or an unchanged photo (a repair).
+        enum Counted: Sendable { case moved, unchanged }
+
+        /// The outcome that records the file as read, with `content`.
+        func update(_ identity: FileIdentity, _ content: FileUpdate.Content) -> Outcome {
+            .update(
+                FileUpdate(
+                    path: path, albumPath: albumPath, root: root, identity: identity, sidecar: sidecar,
+                    content: content),
+                // A file rewritten between the walk and the read changed after all.
+                change == .reread && identity != self.identity ? .changed : change)
+        }
+
+        /// `outcome` as the writer is to count it.
+        func counting(_ outcome: Outcome) -> Outcome {
+            counted.map { .counted(outcome, as: $0) } ?? outcome
+        }
 
         struct Known: Sendable {
             var id: Int64
@@ -87,17 +102,30 @@ public final class LibraryScanner: Sendable {
         }
     }
 
-    /// What the workers and the walker hand to the writer.
-    enum Outcome: Sendable {
+    /// What the walk and the workers hand to the writer, which counts each.
+    indirect enum Outcome: Sendable {
         case update(FileUpdate, Job.Change)
         case move(FileMove)
-        /// An unchanged photo's renditions brought up to date (`rerendered`: some were made);
-        /// `counted` when the walk counted the photo already (a move).
-        case renditions(RenditionUpdate, rerendered: Bool, counted: Bool)
+        /// An unchanged photo's renditions brought up to date (`rerendered`: some were made).
+        case renditions(RenditionUpdate, rerendered: Bool)
         /// Not recorded, so the next scan tries again (the cache could not be written).
         case retryLater(FilePath, reason: String)
         /// The file disappeared between the walk and the read: nothing to record.
         case vanished(FilePath, root: FilePath)
+        /// Files the walk found in one directory, and how many of them were unchanged (settled there).
+        case seen(found: Int, unchanged: Int)
+        /// What the walk could not list or stat.
+        case unlisted(FilePath, reason: String)
+        /// The outcome of a job whose file the walk counted already (`Job.counted`).
+        case counted(Outcome, as: Job.Counted)
+
+        /// Whether this is one file's outcome (read, moved or gone), not the walk's.
+        var isFile: Bool {
+            switch self {
+            case .seen, .unlisted: false
+            case .update, .move, .renditions, .retryLater, .vanished, .counted: true
+            }
+        }
     }
 
     /// Scans `roots` (default: the configured ones).
@@ -117,9 +145,17 @@ public final class LibraryScanner: Sendable {
         for (root, reason) in plan.offline {
             logger.warning("\(root): offline (\(reason)); what is indexed there is kept until it is back")
         }
-        let roots = try RootSet(plan.present)
-        let started = ContinuousClock.now
         progress.reset()
+        let run = try begin(roots: RootSet(plan.present), full: full, stop: stop)
+        var sightings = runStages(run)
+        return try finish(
+            run, sightings: &sightings, offline: plan.offline.map(\.root),
+            retireUnconfigured: requested == nil && configuration.rootsFromFile)
+    }
+
+    /// Records the scan's start in the index, and sets up what its stages share.
+    private func begin(roots: RootSet, full: Bool, stop: StopFlag) throws(ScanError) -> ScanRun {
+        let started = ContinuousClock.now
         try verifyIndex(full: full)
         let scan: (id: Int64, recovered: Bool)
         do throws(IndexError) {
@@ -127,21 +163,10 @@ public final class LibraryScanner: Sendable {
         } catch {
             throw ScanError(writingIndex: error)
         }
-        let cache = RenditionCache(root: configuration.cache)
         let redated = try resolveDatesIfTheTimeZoneChanged()
-        // Under new decoders, files that failed (and HEIF/AVIF photos) are read again, once.
-        let decoders = (try? index.state(StateKey.decoders)) ?? nil
-        let newDecoders = decoders != Renderer.decoders
-        // Under new metadata readers, every file is read again, once (renditions are found by key).
-        let readers = (try? index.state(StateKey.readers)) ?? nil
-        let newReaders = readers != MetadataReader.version
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
-
-        let tally = ScanTally(stop: stop)
-        let jobs = BoundedQueue<Job>(capacity: configuration.workerCount * 4)
-        let outcomes = BoundedQueue<Outcome>(capacity: Self.batchSize * 2)
         let journal: ReadJournal
         do throws(SystemError) {
             journal = try ReadJournal(index: index.path, workers: configuration.workerCount)
@@ -153,113 +178,127 @@ public final class LibraryScanner: Sendable {
                 "the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone"
             )
         }
+        return ScanRun(
+            id: scan.id, recovered: scan.recovered, started: started, roots: roots, full: full, stop: stop,
+            tally: ScanTally(stop: stop), jobs: BoundedQueue(capacity: configuration.workerCount * 4),
+            outcomes: BoundedQueue(capacity: WriteStage.batchSize * 2), journal: journal,
+            cache: RenditionCache(root: configuration.cache),
+            // Under new decoders, files that failed (and HEIF/AVIF photos) are read again, once;
+            // under new metadata readers, every file is (renditions are found by key).
+            newDecoders: ((try? index.state(StateKey.decoders)) ?? nil) != Renderer.decoders,
+            newReaders: ((try? index.state(StateKey.readers)) ?? nil) != MetadataReader.version, redated: redated)
+    }
 
-        let run = ScanRun(
-            id: scan.id, roots: roots, full: full, stop: stop, tally: tally, jobs: jobs, outcomes: outcomes,
-            journal: journal, newDecoders: newDecoders, newReaders: newReaders)
-        // Render workers, whose decodes share one memory pool, and the writer.
+    /// Runs the stages: the walk on this thread, then the repairs, feeding the render workers,
+    /// whose outcomes the writer commits; returns when the writer has committed the last one.
+    private func runStages(_ run: ScanRun) -> Sightings {
         let memory = MemoryPool(share: configuration.rendering.memoryLimit, workers: configuration.workerCount)
-        let workers = startWorkers(run, memory: memory, cache: cache)
-        let writer = startWriter(run)
-
+        let workers = RenderStage.start(run, scanner: self, memory: memory, cache: run.cache)
+        let writer = WriteStage(scanner: self, run: run).start()
         // Rendition files gone from the cache are looked for beside the walk (not by a full
         // scan, which renders everything anyway).
-        let cacheCheck = full ? nil : CacheCheck(index: index, cache: configuration.cache, stop: stop)
+        let cacheCheck = run.full ? nil : CacheCheck(index: index, cache: configuration.cache, stop: run.stop)
         let checking = cacheCheck.map { check in DedicatedThread.start("cache check") { _ = check.run() } }
         // The desktop cache's folders before any write of this scan, in one listing each (which
         // also removes what writes killed mid-way left there: SIGKILL, a power cut).
         let desktopCounts = desktop?.survey(now: Int64(now().timeIntervalSince1970))
 
-        // The walk, on this thread.
-        var sightings = Sightings()
+        var walk = WalkStage(self, run)
         do throws(ScanError) {
-            try walk(run, sightings: &sightings)
+            try walk.walk()
         } catch {
-            tally.fail(error)
+            run.tally.fail(error)
+        }
+        var sightings = walk.sightings
+        func feed(_ repair: some RepairSource) {
+            // A stopped scan starts no file; its counts stay those of the walk.
+            guard !run.stop.isSet else { return }
+            do throws(IndexError) {
+                try repair.feed(run, &sightings, scanner: self)
+            } catch {
+                run.tally.fail(ScanError(readingIndex: error))
+            }
         }
         // Desktop thumbnails deleted since the last scan (a cache emptied, old ones cleaned up).
-        if !full, !stop.isSet, let desktop, let desktopCounts {
-            do throws(IndexError) {
-                try queueDesktopRepairs(desktop, counts: desktopCounts, run, sightings: &sightings)
-            } catch {
-                tally.fail(ScanError(readingIndex: error))
-            }
-        }
+        if !run.full, let desktop, let desktopCounts { feed(DesktopRepair(desktop: desktop, counts: desktopCounts)) }
         if let cacheCheck, let checking {
-            cacheCheck.finish(by: .now + started.duration(to: .now) / 10)
+            cacheCheck.finish(by: .now + run.started.duration(to: .now) / 10)
             checking.join()
-            // A stopped scan starts no file; its counts stay those of the walk.
-            if !stop.isSet {
-                do throws(IndexError) {
-                    try queueRepairs(cacheCheck.result.missing, run, sightings: &sightings)
-                } catch {
-                    tally.fail(ScanError(readingIndex: error))
-                }
-            }
+            feed(RenditionRepair(missing: cacheCheck.result.missing))
         }
         progress.update { $0.phase = .rendering }
-        jobs.close()
+        run.jobs.close()
         for worker in workers { worker.join() }
         // Files in hand when a scan died, each read alone now that no other is being read.
         if !sightings.alone.isEmpty {
-            let renderer = Renderer(options: configuration.rendering, pool: memory)
-            for job in sightings.alone where !stop.isSet {
-                outcomes.push(
-                    read(job, journalSlot: journal.soloSlot, alone: true, journal: journal) {
-                        process(job, renderer: renderer, cache: cache, full: full, tally: tally)
+            let stage = RenderStage(
+                scanner: self, renderer: Renderer(options: configuration.rendering, pool: memory), cache: run.cache,
+                full: run.full, tally: run.tally)
+            for job in sightings.alone where !run.stop.isSet {
+                run.outcomes.push(
+                    read(job, journalSlot: run.journal.soloSlot, alone: true, journal: run.journal) {
+                        stage.process(job)
                     })
-                settle(job.path, in: journal)
+                settle(job.path, in: run.journal)
             }
         }
-        outcomes.close()
+        run.outcomes.close()
         writer.join()
-        if !stop.isSet, let desktop { recordDesktopCounts(desktop) }
+        if !run.stop.isSet, let desktop { DesktopRepair.recordCounts(of: desktop, in: index, logger: logger) }
+        return sightings
+    }
 
-        let lost = roots.lost()
+    /// Settles what a completed walk did not see, and records the scan's end and counts.
+    private func finish(
+        _ run: ScanRun, sightings: inout Sightings, offline: [FilePath], retireUnconfigured: Bool
+    ) throws(ScanError) -> ScanSummary {
+        let lost = run.roots.lost()
         for root in lost {
             logger.error("\(root): the photo folder disappeared during the scan; nothing was removed")
         }
-        let completed = !stop.isSet && lost.isEmpty && tally.failure == nil
-        if completed && !journal.isEmpty {
+        let tally = run.tally
+        let completed = !run.stop.isSet && lost.isEmpty && tally.failure == nil
+        if completed && !run.journal.isEmpty {
             do throws(SystemError) {
-                try journal.settleAll()
+                try run.journal.settleAll()
             } catch {
                 logger.warning("\(error)")
             }
         }
-        var offline = plan.offline.map(\.root)
+        var offline = offline
         var returned = 0  // missing files seen again
+        let settle = SettleStage(scanner: self, tally: tally)
         if tally.failure == nil {
             progress.update { $0.phase = .cleaning }
             do throws(IndexError) {
                 returned = try index.unmarkMissing(where: sightings.ids.contains)
                 if completed {
-                    forgetUnmountedDisks(&sightings)
-                    offline += try settleVanished(
-                        under: roots.paths, sightings: sightings, scanID: scan.id, tally: tally,
-                        retireUnconfigured: requested == nil && configuration.rootsFromFile && offline.isEmpty)
+                    settle.forgetUnmountedDisks(&sightings)
+                    offline += try settle.settleVanished(
+                        under: run.roots.paths, sightings: sightings, scanID: run.id,
+                        retireUnconfigured: retireUnconfigured && offline.isEmpty)
                 }
             } catch {
                 tally.fail(ScanError(writingIndex: error))
             }
         }
         // Cache files are deleted only now, with no worker writing: see `removeCacheOrphans`.
-        removeCacheOrphans(cache, sweep: completed && (scan.recovered || full))
-        let counts = tally.counts.withLock { $0 }
+        settle.removeCacheOrphans(run.cache, sweep: completed && (run.recovered || run.full))
+        let counts = tally.counts
         let failure = tally.failure
         let state: ScanState = failure != nil ? .failed : completed ? .finished : .interrupted
         let changedAnything =
             counts.new + counts.changed + counts.moved + counts.removed + counts.missing
-            + counts.unsupported + counts.errors + returned + redated > 0 || full || scan.recovered
+            + counts.unsupported + counts.errors + returned + run.redated > 0 || run.full || run.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
-            if completed && newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
-            if completed && newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
+            if completed && run.newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
+            if completed && run.newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(
-                id: scan.id, counts: counts, state: state, reason: failure?.description, offline: offline)
+                id: run.id, counts: counts, state: state, reason: failure?.description, offline: offline)
         } catch {
             // The index cannot take even this small write (a full disk): say so, loudly.
-            logger.error("cannot record the end of scan \(scan.id): \(error)")
+            logger.error("cannot record the end of scan \(run.id): \(error)")
             tally.fail(ScanError(writingIndex: error))
         }
         progress.update { $0.phase = .finished }
@@ -267,27 +306,9 @@ public final class LibraryScanner: Sendable {
             throw failure
         }
         return ScanSummary(
-            scanID: scan.id, state: state, counts: counts, elapsed: started.duration(to: .now).seconds,
+            scanID: run.id, state: state, counts: counts, elapsed: run.started.duration(to: .now).seconds,
             offline: offline.map(\.string), failing: try? index.failingFiles())
     }
-}
-
-/// What the stages of one scan share: its id and mode, the queues from the walk (and the
-/// repairs, which feed the same one) to the workers and from them to the writer, its tally, and
-/// the journal of the files in hand.
-struct ScanRun: Sendable {
-    let id: Int64
-    let roots: RootSet
-    let full: Bool
-    let stop: StopFlag
-    let tally: ScanTally
-    let jobs: BoundedQueue<LibraryScanner.Job>
-    let outcomes: BoundedQueue<LibraryScanner.Outcome>
-    let journal: ReadJournal
-    /// Decoders or metadata readers changed since the last complete scan: files they may now
-    /// read otherwise are read again, once.
-    let newDecoders: Bool
-    let newReaders: Bool
 }
 
 extension LibraryScanner {
@@ -312,19 +333,6 @@ extension LibraryScanner {
         }
     }
 
-    /// Forgets the devices of disks the walk crossed that are no longer mounted where it met
-    /// them (unplugged, or mounted again under another device number while it walked): what it
-    /// did not see on them lies on a disk that is gone, so it is offline, not missing.
-    func forgetUnmountedDisks(_ sightings: inout Sightings) {
-        for (device, point) in sightings.mounts.sorted(by: { $0.value.string < $1.value.string }) {
-            let now = try? FileSystem.status(of: point)
-            guard now?.device != device || now?.type != .directory else { continue }
-            logger.warning(
-                "\(point): its disk went away during the scan; what the scan did not see there is kept as it was")
-            sightings.devices.remove(device)
-        }
-    }
-
     /// Checks the index file after a crash (the last scan is still marked running, and this
     /// process holds the writer lock) and on a full scan: damaged lookup tables are rebuilt; a
     /// file damaged beyond that stops the scan with what to do.
@@ -340,101 +348,5 @@ extension LibraryScanner {
         } catch {
             throw ScanError(error.code == .full ? .diskFull : .index, error.description)
         }
-    }
-}
-
-/// What the threads of one scan add up, and the first failure that stops it.
-final class ScanTally: Sendable {
-    let counts = Mutex(ScanCounts())
-    private let firstFailure = Mutex<ScanError?>(nil)
-    private let stop: StopFlag
-    /// Indexed files kept without being seen: below directories the walk could not read.
-    let kept = Mutex(0)
-
-    init(stop: StopFlag) {
-        self.stop = stop
-    }
-
-    var failure: ScanError? { firstFailure.withLock { $0 } }
-
-    /// Records `error` unless an earlier failure is already recorded, and stops the scan.
-    func fail(_ error: ScanError) {
-        firstFailure.withLock { $0 = $0 ?? error }
-        stop.stop()
-    }
-}
-
-/// The roots of one scan and whether each is still the directory the scan started in.
-///
-/// A root renamed away or unmounted mid-scan makes reads below it fail with ENOENT; the
-/// scan asks this set whether that is what happened, and a root once found gone stays
-/// lost for the rest of the scan, even if it comes back.
-final class RootSet: Sendable {
-    let paths: [FilePath]
-    private let identities: [FilePath: (UInt64, UInt64)]
-    private let lostRoots = Mutex<Set<FilePath>>([])
-
-    init(_ paths: [FilePath]) throws(ScanError) {
-        self.paths = paths
-        var identities: [FilePath: (UInt64, UInt64)] = [:]
-        for root in paths {
-            guard let status = try? FileSystem.status(of: root) else {
-                throw ScanError(.missingRoot, "\(root): the photo folder disappeared")
-            }
-            identities[root] = (status.device, status.inode)
-        }
-        self.identities = identities
-    }
-
-    /// Whether `root` is still there and still the same directory; records it as lost if not.
-    @discardableResult
-    func check(_ root: FilePath) -> Bool {
-        if lostRoots.withLock({ $0.contains(root) }) { return false }
-        let now = try? FileSystem.status(of: root)
-        let same = now.map { ($0.device, $0.inode) == identities[root] ?? (0, 0) && $0.type == .directory } ?? false
-        if !same { lostRoots.withLock { _ = $0.insert(root) } }
-        return same
-    }
-
-    /// The roots found gone at any time during the scan, including now.
-    func lost() -> [FilePath] {
-        for root in paths { check(root) }
-        return lostRoots.withLock { $0 }.sorted { $0.string < $1.string }
-    }
-}
-
-/// What a walk saw: it decides which unseen files are missing and which are offline.
-struct Sightings {
-    /// Rows seen.
-    var ids = Bitset()
-    /// Rows not seen but kept: below a directory the walk could not read.
-    var kept = Bitset()
-    /// Rows seen and sent to the workers (new content, or renditions out of date).
-    var queued = Bitset()
-    /// Files that were being read among others when a scan died: read alone, after the rest.
-    var alone: [LibraryScanner.Job] = []
-    /// The devices of the directories walked, and those the seen files were indexed from
-    /// (a disk mounted again may come back under a new device number).
-    var devices: Set<UInt64> = []
-    /// The first directory the walk met on each device: a root, or a disk mounted below one.
-    var mounts: [UInt64: FilePath] = [:]
-    /// Files found under each root.
-    var files: [FilePath: Int] = [:]
-}
-
-/// A growable set of row ids.
-struct Bitset {
-    private var words: [UInt64] = []
-
-    mutating func insert(_ id: Int64) {
-        guard id >= 0 else { return }
-        let word = Int(id / 64)
-        if word >= words.count { words += [UInt64](repeating: 0, count: word - words.count + 1) }
-        words[word] |= 1 << UInt64(id % 64)
-    }
-
-    func contains(_ id: Int64) -> Bool {
-        guard id >= 0, Int(id / 64) < words.count else { return false }
-        return words[Int(id / 64)] & (1 << UInt64(id % 64)) != 0
     }
 }

@@ -69,6 +69,34 @@ struct CacheCheckTests {
         #expect(next.counts.unchanged == 40 && next.counts.rerendered == 0)
     }
 
+    /// A photo the walk took for unchanged (same inode, size and mtime) but whose bytes were
+    /// overwritten in place is read again by its repair, fails, and is counted as the error it
+    /// is: the counts still add up to the files found.
+    @Test func aRepairThatFindsThePhotoUnreadableCountsItAsAnErrorNotAsUnchanged() throws {
+        let fixture = try ScanFixture()
+        defer { fixture.remove() }
+        var paths: [FilePath] = []
+        for number in 0..<6 {
+            paths.append(try fixture.jpeg("\(number).jpg", seed: number))
+            fixture.setMtime(paths[number], 1_600_000_000)
+        }
+        _ = try fixture.scan()
+        let target = try #require(try fixture.photos().first { $0.path == paths[2] })
+        for rendition in target.renditions where FileManager.default.fileExists(atPath: rendition.path) {
+            try FileManager.default.removeItem(atPath: rendition.path)
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: paths[2].string))
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: 64))
+        try handle.close()
+        fixture.setMtime(paths[2], 1_600_000_000)
+
+        let summary = try fixture.scan()
+        #expect(summary.counts.found == 6)
+        #expect(summary.counts.errors == 1 && summary.counts.unchanged == 5, "\(summary.counts)")
+        #expect(summary.counts.rerendered == 0)
+        #expect(try PhotoIndex(path: fixture.configuration.index).failingFiles() == 1)
+    }
+
     @Test func aCheckOutOfTimeStillMovesOnAFolderAndTheNextGoesOnFromThere() throws {
         let fixture = try Self.scanned(30)
         defer { fixture.remove() }

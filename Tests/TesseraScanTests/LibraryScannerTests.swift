@@ -363,10 +363,11 @@ extension LibraryScannerTests {
         // when a worker takes it,
         let outcome = Mutex<LibraryScanner.Outcome?>(nil)
         let worker = Thread {
-            let result = scanner.process(
-                job, renderer: Renderer(options: RenderOptions()),
-                cache: RenditionCache(root: fixture.configuration.cache),
-                full: false, tally: ScanTally(stop: StopFlag()))
+            let stage = RenderStage(
+                scanner: scanner, renderer: Renderer(options: RenderOptions()),
+                cache: RenditionCache(root: fixture.configuration.cache), full: false,
+                tally: ScanTally(stop: StopFlag()))
+            let result = stage.process(job)
             outcome.withLock { $0 = result }
         }
         worker.start()
