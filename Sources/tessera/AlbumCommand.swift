@@ -1,12 +1,10 @@
 import ArgumentParser
-import Foundation
 import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
 import TesseraFacts
 import TesseraIndex
 import TesseraLayout
-import TesseraSystem
 
 /// `tessera album build`: static HTML album pages.
 struct AlbumCommand: ParsableCommand {

@@ -1,5 +1,4 @@
 public import ArgumentParser
-import TesseraAlbum
 import TesseraFacts
 import TesseraImage
 import TesseraIndex

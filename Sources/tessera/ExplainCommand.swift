@@ -1,10 +1,7 @@
 import ArgumentParser
-import Foundation
 import SystemPackage
-import TesseraIndex
 import TesseraMetadata
 import TesseraReport
-import TesseraSystem
 
 /// `tessera explain`: how each fact of a photo was decided, and what lost.
 struct ExplainCommand: ParsableCommand {

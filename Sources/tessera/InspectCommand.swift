@@ -1,11 +1,8 @@
 import ArgumentParser
-import Foundation
-import SystemPackage
 import TesseraConfiguration
 import TesseraIndex
 import TesseraMetadata
 import TesseraReport
-import TesseraSystem
 
 /// `tessera inspect`: what Tessera reads from files, without decoding pixels.
 struct InspectCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
 import TesseraIndex

@@ -1,12 +1,7 @@
 import ArgumentParser
-import Foundation
-import SystemPackage
 import TesseraConfiguration
-import TesseraFacts
 import TesseraIndex
-import TesseraMetadata
 import TesseraReport
-import TesseraSystem
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
 struct ListCommand: ParsableCommand {

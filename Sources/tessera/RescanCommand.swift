@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import Synchronization
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Dispatch
-import Foundation
 import Logging
-import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
 import TesseraDaemon
@@ -50,7 +47,6 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try store.configuration()
         if let workers { configuration.workers = max(1, workers) }
-        if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera")
         logger.logLevel = verbose ? .info : .warning
@@ -59,34 +55,26 @@ struct ScanCommand: AsyncParsableCommand {
         let interrupt = InterruptSignal { stop.stop() }
         defer { withExtendedLifetime(interrupt) {} }
 
-        let lock = IndexLock(index: configuration.index)
-        let turn = try await lock.waitForTurn(
-            role: .scan, socket: nil, handOver: { $0.role == .serve && $0.socket != nil },
-            waiting: { [noWait] holder in
-                printError(
-                    noWait
-                        ? "tessera: \(configuration.index) is being written by \(holder); try again when it has finished"
-                        : "tessera: waiting for \(holder) to finish writing \(configuration.index)…")
-                return !noWait
-            },
-            shouldStop: { stop.isSet })
-        switch turn {
-        case .held: break
-        case .handedOver(let daemon): return try handOver(to: daemon, configuration: configuration)
-        case .stopped: throw ExitCode(stop.isSet ? 130 : Self.busyStatus)
+        var scan = ForegroundScan(configuration: configuration)
+        // Folders named here are scanned instead of the configured ones, which stay as they are.
+        scan.roots = roots.isEmpty ? nil : roots.map(CommandLinePath.path)
+        (scan.full, scan.wait, scan.showingProgress) = (full, !noWait, !json)
+        let summary: ScanSummary
+        switch try await scan.run(logger: logger, stop: stop, say: { printError("tessera: \($0)") }) {
+        case .ran(let ran): summary = ran
+        case .busy: throw ExitCode(Self.busyStatus)
+        case .stopped: throw ExitCode(130)
         }
-        let index = try PhotoIndex(path: configuration.index, readOnly: false)
-        defer { index.checkpoint() }
-        let scanner = LibraryScanner(configuration: configuration, index: index, logger: logger, lock: lock)
-        let display = ProgressDisplay(progress: scanner.progress)
-        display.start()
-        let result = await DedicatedThread.run("scan") { [full] in
-            Result { () throws(ScanError) in try scanner.scan(full: full, stop: stop) }
+        if json {
+            try printJSON(summary)
+        } else {
+            print(
+                summary.text(
+                    index: configuration.index, cache: configuration.cache,
+                    errorsCommand: CommandHint.line(["list", "--errors"], store: store)))
         }
-        display.finish()
-        let summary = try result.get()
-        report(summary, configuration: configuration)
         if summary.state == .interrupted { throw ExitCode(130) }
+        if summary.state == .failed { throw ExitCode(1) }
         // The configuration keeps an album site: bring it up to date, as the daemon does.
         if let directory = configuration.albumDirectory, !json {
             try AlbumCommand.Build.publish(
@@ -94,33 +82,5 @@ struct ScanCommand: AsyncParsableCommand {
                     output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals),
                 index: configuration.index)
         }
-    }
-
-    /// Asks the daemon that serves the index to scan, and shows its progress and outcome.
-    private func handOver(to daemon: IndexLock.Holder, configuration: Configuration) throws {
-        guard let socket = daemon.socket else { return }
-        printError("tessera: \(configuration.index) is served by \(daemon); the scan runs there")
-        let request = ControlRequest(
-            command: .rescan, full: full, wait: true, roots: roots.isEmpty ? nil : roots.map(CommandLinePath.path))
-        let outcome = try ControlClient.request(request, to: socket, showingProgress: !json)
-        guard let summary = outcome.finished else {
-            throw CLIError("the daemon's scan failed: \(outcome.error ?? "no outcome")")
-        }
-        report(summary, configuration: configuration)
-        if summary.state == .interrupted { throw ExitCode(130) }
-        if summary.state == .failed { throw ExitCode(1) }
-    }
-
-    /// The summary: what the scan did, where everything is, and what still cannot be read (the
-    /// library's totals are `status`'s: counting a million rows is not a rescan's cost).
-    private func report(_ summary: ScanSummary, configuration: Configuration) {
-        if json {
-            try? printJSON(summary)
-            return
-        }
-        print(
-            summary.text(
-                index: configuration.index, cache: configuration.cache,
-                errorsCommand: CommandHint.line(["list", "--errors"], store: store)))
     }
 }

@@ -3,7 +3,6 @@ import Logging
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon
-import TesseraScan
 
 /// `tessera serve`: the daemon.
 struct ServeCommand: AsyncParsableCommand {

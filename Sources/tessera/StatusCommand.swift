@@ -1,11 +1,8 @@
 import ArgumentParser
-import Foundation
 import SystemPackage
 import TesseraConfiguration
 import TesseraDaemon
 import TesseraIndex
-import TesseraScan
-import TesseraSystem
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import SystemPackage
 import TesseraConfiguration
-import TesseraIndex
-import TesseraSystem
 
 /// Options every index-using command shares: which configuration, index and cache.
 struct StoreOptions: ParsableArguments {

@@ -3,7 +3,6 @@ import Foundation
 import SystemPackage
 import TesseraFacts
 import TesseraImage
-import TesseraSystem
 
 /// `tessera thumb`: render renditions of given files, outside any index.
 struct ThumbCommand: ParsableCommand {

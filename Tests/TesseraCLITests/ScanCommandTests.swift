@@ -98,6 +98,33 @@ struct ScanCommandTests {
         }
     }
 
+    /// `tessera scan FOLDER` scans that folder only: the configuration's own roots, not walked,
+    /// keep every photo (they are neither missing nor, days later, deleted).
+    @Test func aFolderNamedOnTheCommandLineLeavesTheConfiguredRootsAsTheyAre() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configured = try Self.library(in: directory, count: 3, width: 200)
+        let other = directory.appending("other")
+        try FileSystem.writeAtomically(try Self.jpeg(width: 200, seed: 7), to: FilePath(other).appending("x.jpg"))
+        let config = directory.appending("config.yaml")
+        try FileSystem.writeAtomically(
+            Array(
+                "roots:\n  - \(configured)\nindex: \(directory.appending("index.sqlite"))\ncache: \(directory.appending("cache"))\n"
+                    .utf8),
+            to: FilePath(config))
+        #expect(try TesseraProcess.run(["scan", "--config", config]).stdout.contains("3 new"))
+        let scan = try TesseraProcess.run(["scan", "--config", config, other])
+        #expect(scan.status == 0)
+        #expect(scan.stdout.contains("1 new") && !scan.stdout.contains("missing"), "\(scan.stdout)")
+        let list = try TesseraProcess.run(["list", "--json", "--config", config])
+        let photos = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(photos.count == 4)
+        // The next scan of the configured roots finds theirs as they were; the folder outside them
+        // is not in the library the configuration names, so its photo is hidden, as documented.
+        let again = try TesseraProcess.run(["scan", "--config", config])
+        #expect(again.stdout.contains("3 unchanged") && again.stdout.contains("1 missing"), "\(again.stdout)")
+    }
+
     @Test func listJsonHasAlbumThumbnailsAndStatus() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
