@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""The album site at scale: bytes, files, memory, build and rebuild times, and what Chromium loads.
+
+For each library size in --steps (default 10,000 and 100,000; --million adds 1,000,000): a
+generated library of small JPEGs, each with its own EXIF DateTimeOriginal, over 12 years in event
+folders of 20–200 photos, is scanned into a fresh index, then:
+
+- `tessera album build` into a fresh folder: wall time, photos/s, peak RSS;
+- what the site holds: HTML/JS/CSS bytes a photo, files a photo (renditions, originals, pages);
+- the same build again with nothing changed: wall time, and how many files it wrote;
+- 100 new photos in one event folder, a scan, and the build again: wall time, files written;
+- Chromium (Debian's, through Playwright) opens the timeline and the largest album page: load
+  event time, JS heap, and how many <img> the page holds.
+
+The scan itself is bench/scan.py's business; here it is only the way to an index.
+
+Usage: bench/site.py [--steps 10000,100000] [--million] [--keep DIR]
+"""
+import argparse
+import os
+import random
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from common import require_python, require_tools, tessera_binary
+
+require_tools({"/usr/bin/time": "time", "chromium": "chromium"})
+require_python({"playwright": "playwright"})
+
+YEARS = 12
+FIRST_YEAR = 2014
+
+
+def exif_segment(date):
+    """An APP1 segment holding only DateTimeOriginal (`date` as 'YYYY:MM:DD HH:MM:SS')."""
+    value = date.encode() + b"\0"
+    tiff = b"II*\0" + struct.pack("<I", 8)
+    # IFD0: one entry, the Exif IFD's offset (26); then the Exif IFD: DateTimeOriginal at 44.
+    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x8769, 4, 1, 26) + struct.pack("<I", 0)
+    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x9003, 2, len(value), 44) + struct.pack("<I", 0)
+    tiff += value
+    body = b"Exif\0\0" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
+
+
+def photo_bytes(base, date, number):
+    """`base` (a JPEG) with its own date, and bytes after its end that make its content its own."""
+    return base[:2] + exif_segment(date) + base[2:] + number.to_bytes(4, "big")
+
+
+def events(count, rng):
+    """Event folders of 20–200 photos over 12 years, each on one day: (folder, date, photos)."""
+    made, number = [], 0
+    while made_total(made) < count:
+        size = min(rng.randint(20, 200), count - made_total(made))
+        year = FIRST_YEAR + rng.randrange(YEARS)
+        month, day = rng.randint(1, 12), rng.randint(1, 28)
+        made.append((f"{year}/{year}-{month:02d}-{day:02d} event {number}", (year, month, day), size))
+        number += 1
+    return made
+
+
+def made_total(made):
+    return sum(size for _, _, size in made)
+
+
+def library(root, count, base, seed=1):
+    """Writes the library (reusing what exists) and returns its events."""
+    rng = random.Random(seed)
+    number = 0
+    planned = events(count, rng)
+    for folder, (year, month, day), size in planned:
+        directory = root / folder
+        directory.mkdir(parents=True, exist_ok=True)
+        for k in range(size):
+            target = directory / f"IMG_{number:07d}.jpg"
+            if not target.exists():
+                seconds = 9 * 3600 + k * 37
+                date = f"{year}:{month:02d}:{day:02d} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+                target.write_bytes(photo_bytes(base, date, number))
+            number += 1
+    return planned
+
+
+def timed(command):
+    """Wall seconds and peak RSS in MiB of one run."""
+    start = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
+    return elapsed, int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def site_contents(site):
+    """Bytes of HTML/JS/CSS, files of any kind (links included), and the newest change of each file."""
+    text_bytes, files, changed = 0, 0, {}
+    for folder, _, names in os.walk(site):
+        for name in names:
+            path = os.path.join(folder, name)
+            status = os.lstat(path)
+            if name.startswith(".tessera"):
+                continue
+            files += 1
+            changed[path] = status.st_mtime_ns
+            if name.endswith((".html", ".js", ".css")):
+                text_bytes += status.st_size
+    return text_bytes, files, changed
+
+
+def written_since(site, before):
+    _, _, after = site_contents(site)
+    return sum(1 for path, stamp in after.items() if before.get(path) != stamp)
+
+
+def browse(site, largest_album_page):
+    """Load time, JS heap and <img> count of the timeline and of the largest album's first page."""
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        for label, page_path in (("timeline", site / "timeline.html"), ("largest album", largest_album_page)):
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+            session = page.context.new_cdp_session(page)
+            session.send("Performance.enable")
+            page.goto(page_path.as_uri(), wait_until="load", timeout=600_000)
+            timing = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+            metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+            images = page.evaluate("() => document.images.length")
+            results[label] = (timing, metrics.get("JSHeapUsedSize", 0) / 2**20, images)
+            page.close()
+        browser.close()
+    return results
+
+
+def largest_album(site):
+    """The first page of the album folder holding the most bytes of pages: the biggest album."""
+    albums = site / "albums"
+    best = max((folder for folder in albums.iterdir() if folder.is_dir()),
+               key=lambda folder: sum(p.stat().st_size for p in folder.glob("*.html")))
+    return best / "index.html"
+
+
+def run(tessera, count, base, work):
+    root = work / "library"
+    start = time.perf_counter()
+    planned = library(root, count, base)
+    generated = time.perf_counter() - start
+    store = work / f"store-{count}"
+    shutil.rmtree(store, ignore_errors=True)
+    options = ["--index", str(store / "index.sqlite"), "--cache", str(store / "cache")]
+    subprocess.run([tessera, "scan", str(root), *options], check=True, stdout=subprocess.DEVNULL)
+    site = work / f"site-{count}"
+    shutil.rmtree(site, ignore_errors=True)
+    build = [tessera, "album", "build", "--out", str(site), *options]
+
+    full, full_rss = timed(build)
+    text_bytes, files, before = site_contents(site)
+    unchanged, _ = timed(build)
+    unchanged_written = written_since(site, before)
+
+    # 100 new photos land in the largest event folder.
+    folder, (year, month, day), _ = max(planned, key=lambda event: event[2])
+    for k in range(100):
+        date = f"{year}:{month:02d}:{day:02d} 20:{k // 60:02d}:{k % 60:02d}"
+        (root / folder / f"NEW_{k:03d}.jpg").write_bytes(photo_bytes(base, date, 10_000_000 + k))
+    subprocess.run([tessera, "scan", str(root), *options], check=True, stdout=subprocess.DEVNULL)
+    _, _, before = site_contents(site)
+    added, added_rss = timed(build)
+    added_written = written_since(site, before)
+    for k in range(100):
+        (root / folder / f"NEW_{k:03d}.jpg").unlink()
+
+    browsed = browse(site, largest_album(site))
+    print(f"  {count:,} photos (library generated in {generated:.0f} s)")
+    print(f"    full build          {full:8.1f} s  {count / full:8.0f} photos/s  peak RSS {full_rss:6.0f} MiB")
+    print(f"    site                {text_bytes / count:8.0f} bytes of HTML/JS/CSS a photo, "
+          f"{files / count:.2f} files a photo ({files:,} files)")
+    print(f"    unchanged rebuild   {unchanged:8.2f} s  {unchanged_written:,} files written")
+    print(f"    after 100 new       {added:8.2f} s  {added_written:,} files written, peak RSS {added_rss:.0f} MiB")
+    for label, (load, heap, images) in browsed.items():
+        print(f"    Chromium {label:<14} load {load:7.0f} ms  JS heap {heap:6.1f} MiB  {images:,} <img>")
+    shutil.rmtree(store, ignore_errors=True)
+    shutil.rmtree(site, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", default="10000,100000", help="library sizes, e.g. 10000,100000")
+    parser.add_argument("--million", action="store_true", help="also 1,000,000 photos")
+    args = parser.parse_args()
+    steps = sorted({int(s) for s in args.steps.split(",") if s} | ({1_000_000} if args.million else set()))
+    tessera = tessera_binary()
+    with tempfile.TemporaryDirectory(prefix="tessera-site-") as work:
+        work = Path(work)
+        sample = work / "sample"
+        subprocess.run([tessera, "sample-library", str(sample)], check=True, stdout=subprocess.DEVNULL)
+        base_path = work / "base.jpg"
+        subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--fit", "96", "-o",
+                        str(base_path)], check=True)
+        base = base_path.read_bytes()
+        print("album site: generated libraries (event folders of 20–200 photos over 12 years), "
+              "`tessera album build` (justified, the default)")
+        for count in steps:
+            run(tessera, count, base, work)
+
+
+if __name__ == "__main__":
+    main()
