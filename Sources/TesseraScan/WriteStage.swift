@@ -111,7 +111,10 @@ struct WriteStage {
             }
         }
         for (path, reason) in unlisted { try index.recordWalkError(scanID: run.id, path: path, reason: reason) }
-        try index.apply(updates, moves: moves, renditions: renditions, scanID: run.id)
+        // A batch of the walk's counts alone writes nothing: an unchanged rescan opens no transaction.
+        if !(updates.isEmpty && moves.isEmpty && renditions.isEmpty) {
+            try index.apply(updates, moves: moves, renditions: renditions, scanID: run.id)
+        }
         run.tally.record { total in
             total.recorded.add(figures.recorded)
             total.repairsReadAgain += figures.repairsReadAgain
