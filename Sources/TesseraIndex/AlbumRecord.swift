@@ -12,6 +12,8 @@ public struct AlbumRecord: Sendable, Identifiable {
     public var newestCapturedAt: String?
     public var oldestCapturedAt: String?
     public var coverPhotoID: Int64?
+    /// The index's change counter when anything shown of the album's photos last changed.
+    public var contentChange: Int64 = 0
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
 }

@@ -24,6 +24,21 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.months(db) }
     }
 
+    /// See `PhotoIndex.changeCounter()`.
+    func changeCounter() throws(IndexError) -> Int64 {
+        try answer { try PhotoIndex.changeCounter(db) }
+    }
+
+    /// See `PhotoIndex.monthChanges(since:)`.
+    func monthChanges(since change: Int64) throws(IndexError) -> Set<String> {
+        try answer { try PhotoIndex.monthChanges(since: change, db) }
+    }
+
+    /// See `PhotoIndex.shownRenditions(among:)`.
+    func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String> {
+        try answer { try PhotoIndex.shownRenditions(among: paths, db) }
+    }
+
     private func answer<T>(_ body: () throws -> T) throws(IndexError) -> T {
         do {
             return try body()

@@ -202,6 +202,24 @@ extension PhotoIndex {
         ).map { ($0["month"], $0["count"]) }
     }
 
+    public func changeCounter() throws(IndexError) -> Int64 {
+        try read(Self.changeCounter)
+    }
+
+    static func changeCounter(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM change_counter") ?? 0
+    }
+
+    public func monthChanges(since change: Int64) throws(IndexError) -> Set<String> {
+        try read { db in try Self.monthChanges(since: change, db) }
+    }
+
+    static func monthChanges(since change: Int64, _ db: Database) throws -> Set<String> {
+        Set(
+            try String.fetchAll(
+                db, sql: "SELECT month FROM month_changes WHERE content_change > ?", arguments: [change]))
+    }
+
     /// The albums a person means by `text`: its folder relative to its root (several roots may
     /// each have one of that name), or its absolute path.
     public func albums(named text: String) throws(IndexError) -> [AlbumRecord] {
@@ -321,6 +339,6 @@ extension PhotoIndex {
         AlbumRecord(
             id: row["id"], pathBytes: [UInt8](row["path"] as Data), name: row["name"], photoCount: row["photo_count"],
             newestCapturedAt: row["newest_captured_at"], oldestCapturedAt: row["oldest_captured_at"],
-            coverPhotoID: row["cover_photo_id"])
+            coverPhotoID: row["cover_photo_id"], contentChange: row["content_change"])
     }
 }

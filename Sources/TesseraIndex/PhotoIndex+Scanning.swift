@@ -381,18 +381,32 @@ extension PhotoIndex {
 
     /// Which of `paths` some rendition row refers to (for the cache sweep).
     public func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String> {
-        try read { db in
-            var referenced: Set<String> = []
-            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-                referenced.formUnion(
-                    try String.fetchAll(
-                        db,
-                        sql:
-                            "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
-                        arguments: StatementArguments(Array(chunk))))
-            }
-            return referenced
+        try read { db in try Self.renditionPaths(among: paths, db, shownOnly: false) }
+    }
+
+    public func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String> {
+        try read { db in try Self.shownRenditions(among: paths, db) }
+    }
+
+    static func shownRenditions(among paths: [String], _ db: Database) throws -> Set<String> {
+        try renditionPaths(among: paths, db, shownOnly: true)
+    }
+
+    private static func renditionPaths(among paths: [String], _ db: Database, shownOnly: Bool) throws -> Set<String> {
+        var referenced: Set<String> = []
+        let shown =
+            shownOnly
+            ? " AND EXISTS (SELECT 1 FROM photos p WHERE p.id = photo_id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL)"
+            : ""
+        for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
+            referenced.formUnion(
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))\(shown)",
+                    arguments: StatementArguments(Array(chunk))))
         }
+        return referenced
     }
 
     /// Records the paths of `paths` that no rendition row refers to any more in `cache_deletions`.

@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 11
+    public static let schemaVersion = 12
 
     /// Migrations in order, up to `version`.
     ///
@@ -486,8 +486,61 @@ extension PhotoIndex {
                     PRAGMA user_version = 11;
                     """)
         }
+        guard version >= 12 else { return migrator }
+        // v12: which albums and months changed since a given moment, kept by triggers so that no
+        // write path can forget it: an album site rebuilds only those (`changes` in docs/INDEX.md).
+        migrator.registerMigration("v12") { db in
+            try db.execute(sql: "ALTER TABLE albums ADD COLUMN content_change INTEGER NOT NULL DEFAULT 0")
+            try db.execute(
+                sql: """
+                    CREATE TABLE change_counter (value INTEGER NOT NULL);
+                    INSERT INTO change_counter (value) VALUES (1);
+                    UPDATE albums SET content_change = 1;
+                    CREATE TABLE month_changes (
+                        month TEXT PRIMARY KEY, content_change INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    INSERT INTO month_changes (month, content_change)
+                        SELECT DISTINCT substr(coalesce(captured_at, ''), 1, 7), 1 FROM photos WHERE true
+                        ON CONFLICT(month) DO NOTHING;
+                    PRAGMA user_version = 12;
+                    """)
+            try db.execute(sql: Self.changeTriggers)
+        }
         return migrator
     }
+
+    /// What marks an album and a month changed: every write of a photo row or of its renditions
+    /// takes the next value of `change_counter` and records it on the album and the month of the
+    /// row before and after the write.
+    static let changeTriggers = {
+        func mark(_ row: String) -> String {
+            """
+            UPDATE albums SET content_change = (SELECT value FROM change_counter) WHERE id = \(row).album_id;
+            INSERT INTO month_changes (month, content_change)
+                VALUES (substr(coalesce(\(row).captured_at, ''), 1, 7), (SELECT value FROM change_counter))
+                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
+            """
+        }
+        func markPhoto(of row: String) -> String {
+            """
+            UPDATE albums SET content_change = (SELECT value FROM change_counter)
+                WHERE id = (SELECT album_id FROM photos WHERE id = \(row).photo_id);
+            INSERT INTO month_changes (month, content_change)
+                SELECT substr(coalesce(captured_at, ''), 1, 7), (SELECT value FROM change_counter)
+                FROM photos WHERE id = \(row).photo_id
+                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
+            """
+        }
+        let bump = "UPDATE change_counter SET value = value + 1;"
+        return """
+            CREATE TRIGGER photos_inserted AFTER INSERT ON photos BEGIN \(bump) \(mark("NEW")) END;
+            CREATE TRIGGER photos_updated AFTER UPDATE ON photos BEGIN \(bump) \(mark("OLD")) \(mark("NEW")) END;
+            CREATE TRIGGER photos_deleted AFTER DELETE ON photos BEGIN \(bump) \(mark("OLD")) END;
+            CREATE TRIGGER renditions_inserted AFTER INSERT ON renditions BEGIN \(bump) \(markPhoto(of: "NEW")) END;
+            CREATE TRIGGER renditions_updated AFTER UPDATE ON renditions BEGIN \(bump) \(markPhoto(of: "NEW")) END;
+            CREATE TRIGGER renditions_deleted AFTER DELETE ON renditions BEGIN \(bump) \(markPhoto(of: "OLD")) END;
+            """
+    }()
 
     /// The longest a video without a Live Photo identifier may run and still be taken for the
     /// motion of the still of its name (Apple's are about 3 s; a few seconds more for exports).
@@ -505,6 +558,9 @@ extension PhotoIndex {
         let indexes = try String.fetchAll(
             db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photos' AND sql IS NOT NULL")
         let views = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'view'")
+        // Dropping the table drops its triggers: they are made again on the new one.
+        let triggers = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'photos' AND sql IS NOT NULL")
         for view in views { try db.execute(sql: "DROP VIEW \((view["name"] as String).quotedDatabaseIdentifier)") }
         try db.execute(sql: "CREATE TABLE photos_rebuilt " + (try change(String(create[open...]))))
         try db.execute(sql: "INSERT INTO photos_rebuilt SELECT * FROM photos")
@@ -512,5 +568,6 @@ extension PhotoIndex {
         try db.execute(sql: "ALTER TABLE photos_rebuilt RENAME TO photos")
         for index in indexes { try db.execute(sql: index) }
         for view in views { try db.execute(sql: view["sql"] as String) }
+        for trigger in triggers { try db.execute(sql: trigger) }
     }
 }

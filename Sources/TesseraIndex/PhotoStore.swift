@@ -12,6 +12,14 @@ public protocol PhotoReading {
     func albums() throws(IndexError) -> [AlbumRecord]
     /// How many photos each month holds, newest first.
     func months() throws(IndexError) -> [(month: String, count: Int)]
+    /// The index's change counter: it grows with every write of a photo or its renditions, and
+    /// each album and month records its value at their last change (`AlbumRecord.contentChange`,
+    /// `monthChanges(since:)`).
+    func changeCounter() throws(IndexError) -> Int64
+    /// The months (`YYYY-MM`, "" for undated photos) where anything changed after `change`.
+    func monthChanges(since change: Int64) throws(IndexError) -> Set<String>
+    /// Which of these cache paths are renditions of a photo the site shows (not failed, not missing).
+    func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String>
 }
 
 /// What Tessera needs of an index, whatever keeps it: the one contract between the index and
@@ -78,6 +86,7 @@ public protocol PhotoStore: PhotoReading, Sendable {
     ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)?
     func pendingCacheDeletions() throws(IndexError) -> [String]
     func forgetCacheDeletions(_ paths: [String]) throws(IndexError)
+    /// Which of these cache paths a rendition row refers to.
     func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String>
     /// The cache's folders in path order from `from` (to `before`), while `body` says go on.
     func forEachRenditionFolder(

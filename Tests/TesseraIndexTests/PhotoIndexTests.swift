@@ -179,6 +179,61 @@ struct PhotoIndexTests {
         #expect(try index.pendingCacheDeletions().isEmpty)
     }
 
+    /// Every write of a photo or of its renditions marks its album and its months changed, with
+    /// the counter's next value; the other album and month, and reads, change nothing.
+    @Test func writesMarkTheirAlbumAndMonthChangedAndNothingElse() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        try Self.populate(index, root: "/photos")
+        // A second album, in another month.
+        let scan = try index.beginScan(roots: ["/photos"], full: false)
+        let photo = try #require(try index.photos(.init()).first)
+        let other = FilePath("/photos/Snow")
+        try index.apply(
+            [
+                FileUpdate(
+                    path: other.appending("s.jpg"), albumPath: other, root: "/photos",
+                    identity: FileIdentity(device: 1, inode: 20, size: 100, mtimeNanoseconds: 0),
+                    content: .failed(format: .jpeg, error: PhotoError(.truncated, "cut"), facts: nil))
+            ], moves: [], scanID: scan.id)
+        try index.refreshAlbums()
+        let start = try index.changeCounter()
+        let albums = { try index.albums(named: "Garden")[0].contentChange }
+        let snow = { try index.albums(named: "Snow")[0].contentChange }
+        let (garden0, snow0) = (try albums(), try snow())
+        #expect(try index.monthChanges(since: start).isEmpty)
+        // Reading changes nothing;
+        _ = try index.photos(.init())
+        #expect(try index.changeCounter() == start)
+        // new renditions of a Garden photo mark Garden and its month, not Snow nor 2023;
+        try index.apply(
+            [], moves: [],
+            renditions: [
+                RenditionUpdate(
+                    photoID: photo.id, key: "key1",
+                    renditions: [
+                        RenditionEntry(
+                            spec: .square(512), width: 100, height: 100, bytes: 950, path: "/cache/512/ke/x.jpg",
+                            source: .decoded)
+                    ], configured: [.square(256), .square(512)], thumbhash: [1], settings: "s")
+            ], scanID: scan.id)
+        #expect(try index.changeCounter() > start)
+        #expect(try albums() > garden0 && snow() == snow0)
+        #expect(try index.monthChanges(since: start) == [String(photo.capturedAt?.prefix(7) ?? "")])
+        // a photo moved into Snow marks both albums;
+        let beforeMove = try index.changeCounter()
+        try index.apply(
+            [], moves: [FileMove(id: photo.id, path: other.appending("p.jpg"), albumPath: other, root: "/photos")],
+            scanID: scan.id)
+        #expect(try albums() > beforeMove && snow() > beforeMove)
+        // and a deleted one marks its album and month too.
+        let beforeDelete = try index.changeCounter()
+        try index.delete(ids: [photo.id])
+        #expect(try snow() > beforeDelete)
+        #expect(try index.monthChanges(since: beforeDelete).contains(String(photo.capturedAt?.prefix(7) ?? "")))
+    }
+
     @Test func anIndexFromANewerTesseraIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
