@@ -122,156 +122,191 @@ public struct AlbumBuilder: Sendable {
         var summary = Summary(indexPage: output.path("index.html"))
         let albums: [AlbumRecord]
         let months: [(month: String, count: Int)]
+        let counter: Int64
         do {
-            albums = try index.albums()
-            months = try index.months()
+            (albums, months, counter) = (try index.albums(), try index.months(), try index.changeCounter())
         } catch {
             throw AlbumError(.index, "\(error)")
         }
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
-        try output.write(
+        try output.writeIfChanged(
             "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
         for (name, text) in Assets.files(widths: options.widths) {
-            try output.write(text, to: "assets/" + name)
+            try output.writeIfChanged(text, to: "assets/" + name)
         }
+        let previous = SiteManifest.load(from: output.root).flatMap { $0.options == optionsKey ? $0 : nil }
+        var manifest = SiteManifest(options: optionsKey, change: counter)
         let media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
-        var albumPhotos: [(album: AlbumRecord, photos: [PhotoRecord])] = []
-        for album in albums {
-            let photos = try Self.photos(index, .init(albumID: album.id))
-            if !photos.isEmpty { albumPhotos.append((album, photos)) }
-        }
-        // Only albums with pages get a folder: a viewer link always leads to a page.
+        let tree = AlbumTree(albums)
         let albumFolders = Dictionary(
-            albumPhotos.map { ($0.album.id, "albums/" + Self.folderName($0.album)) },
-            uniquingKeysWith: { first, _ in first })
+            albums.map { ($0.id, "albums/" + Self.folderName($0)) }, uniquingKeysWith: { first, _ in first })
         let writer = CollectionPages(
             options: options, media: media, output: output, placeholders: Placeholders(), albumFolders: albumFolders)
-        var manifest = Manifest.load(from: output.root)
-        var keep: Set<String> = []
+        /// Files the albums written again or removed referred to before, and those they refer to now.
+        var before: [String: String] = [:], after: Set<String> = []
 
-        func publish(_ collection: Collection) throws(AlbumError) {
-            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
-            keep.insert(collection.folder)
-            // The site carries every rendition and original of its photos, whether or not this
-            // build writes their pages, so that what unchanged pages refer to is kept; what
-            // could be placed is part of the fingerprint, so a page written while a file was
-            // missing is written again once it is back.
-            var placed: [Bool] = []
-            for photo in collection.photos {
-                for entry in photo.renditions { placed.append(media.rendition(entry.path) != nil) }
-                placed.append(ViewerPages.original(photo, media: media, albumFolders: albumFolders) != nil)
-                if let motion = Motion(photo) { placed.append(media.video(motion.source) != nil) }
-            }
-            let fingerprint = fingerprint(collection, placed: placed)
-            // A link in place of the folder is replaced by an empty one, whose pages are then written.
-            _ = try output.directory(collection.folder)
-            if manifest.albums[collection.folder] != fingerprint
-                || (try? FileSystem.linkStatus(of: output.path(collection.folder + "/index.html")))?.type != .regular
-            {
-                summary.pages += try writer.write(collection)
-                manifest.albums[collection.folder] = fingerprint
-                summary.written += 1
-            } else {
-                summary.unchanged += 1
-            }
-        }
-
-        // The folder tree: each album under the nearest folder above it that is an album too.
-        let tree = AlbumTree(albumPhotos.map(\.album))
-        let photosOf = Dictionary(albumPhotos.map { ($0.album.id, $0.photos) }, uniquingKeysWith: { first, _ in first })
+        /// An album's card as its parent and the album list show it, from the manifest of this build.
         func card(_ album: AlbumRecord, prefix: String) -> String? {
-            guard let folder = albumFolders[album.id], let photos = photosOf[album.id] else { return nil }
+            guard let folder = albumFolders[album.id], let entry = manifest.albums[folder] else { return nil }
             let range = Self.dateRange(album)
             let children = tree.children[album.id, default: []].count
             return SitePages.card(
-                href: folder + "/index.html", cover: Self.cover(photos), media: media, name: tree.title(album),
-                meta: Self.count(photos) + (children > 0 ? ", " + Wording.count(children, "album") : "")
+                entry.card, href: folder + "/index.html", name: tree.title(album),
+                meta: entry.card.count + (children > 0 ? ", " + Wording.count(children, "album") : "")
                     + (range.isEmpty ? "" : " · " + range),
                 prefix: prefix)
         }
-        for (album, photos) in albumPhotos {
+        // Albums deepest first: each is drawn with the cards of the albums inside it as this
+        // build leaves them. An album is written again when its photos changed (the index's
+        // change counter says so without reading them), when what surrounds them on its pages
+        // changed, or when its pages or some of its files are not in place.
+        for album in albums.sorted(by: { tree.depth(of: $0.id) > tree.depth(of: $1.id) }) {
+            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
             guard let folder = albumFolders[album.id] else { continue }
-            let range = Self.dateRange(album)
+            let old = previous?.albums[folder]
             let crumbs = tree.ancestors(of: album.id).compactMap { ancestor in
                 albumFolders[ancestor.id].map {
                     (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html")
                 }
             }
-            try publish(
-                Collection(
-                    folder: folder, title: tree.title(album),
-                    subtitle: Self.count(photos) + (range.isEmpty ? "" : " · " + range),
-                    photos: photos, ownsViewerPages: true, crumbs: crumbs,
-                    children: tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }))
-            summary.albums += 1
-        }
-        let entries = tree.roots.compactMap { card($0, prefix: "") }
-        var years: [(year: String, cards: [String])] = []
-        for (month, _) in months {
-            let photos = try Self.photos(index, .init(month: month)).filter { albumFolders[$0.albumID] != nil }
+            let children = tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }
+            let range = Self.dateRange(album)
+            var frame =
+                "\(tree.title(album))|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
+            frame = XXH64.hex(XXH64.hash(Array((frame + children.joined()).utf8)))
+            if let old, old.id == album.id, old.change == album.contentChange, old.frame == frame, !old.incomplete,
+                Self.isPage(output.path(folder + "/index.html"))
+            {
+                manifest.albums[folder] = old
+                summary.albums += 1
+                summary.unchanged += 1
+                continue
+            }
+            let photos = try Self.photos(index, .init(albumID: album.id))
             guard !photos.isEmpty else { continue }
+            let count = Self.count(photos)
+            let missingBefore = media.misses
+            media.startRecording()
+            let card = SitePages.card(cover: Self.cover(photos), count: count, media: media)
+            before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
+            summary.pages += try writer.write(
+                Collection(
+                    folder: folder + Self.staging, title: tree.title(album),
+                    subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos, ownsViewerPages: true,
+                    crumbs: crumbs, children: children))
+            let files = media.finishRecording()
+            try AlbumFiles.write(files, folder + Self.staging, in: output)
+            try output.replace(folder, with: folder + Self.staging)
+            after.formUnion(files.keys)
+            manifest.albums[folder] = .init(
+                id: album.id, change: album.contentChange, frame: frame, card: card,
+                incomplete: media.misses > missingBefore)
+            summary.albums += 1
+            summary.written += 1
+        }
+        // Albums gone from the index (or from a site of other options) leave the output with their files.
+        for folder in Self.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
+            // What a build stopped half-way left is not an album: its files are the album's own.
+            if !folder.hasSuffix(Self.staging) && !folder.hasSuffix(".retired") {
+                before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
+            }
+            try output.remove(folder)
+            try output.remove("originals/" + folder.dropFirst("albums/".count))
+        }
+
+        // Months: written again when the index marks them changed since the pages were written.
+        let changedMonths: Set<String>
+        do {
+            changedMonths =
+                try previous.map { previous throws(IndexError) in try index.monthChanges(since: previous.change) } ?? []
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
+        var years: [(year: String, cards: [String])] = []
+        var data: [String] = []
+        for (month, _) in months {
+            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
             let folder = "months/" + month
             let title = FriendlyDate.section(month)
-            try publish(
-                Collection(
-                    folder: folder, title: title, subtitle: Self.count(photos), photos: photos, ownsViewerPages: false))
-            summary.months += 1
-            let year = String(month.prefix(4))
-            let entry = SitePages.card(
-                href: folder + "/index.html", cover: Self.cover(photos), media: media, name: title,
-                meta: Self.count(photos))
-            if years.last?.year == year {
-                years[years.count - 1].cards.append(entry)
+            if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
+                Self.isPage(output.path(folder + "/index.html"))
+            {
+                manifest.months[month] = old
+                summary.unchanged += 1
             } else {
-                years.append((year, [entry]))
+                let photos = try Self.photos(index, .init(month: month)).filter { albumFolders[$0.albumID] != nil }
+                guard !photos.isEmpty else { continue }
+                let missingBefore = media.misses
+                let count = Self.count(photos)
+                let card = SitePages.card(cover: Self.cover(photos), count: count, media: media)
+                summary.pages += try writer.write(
+                    Collection(
+                        folder: folder + Self.staging, title: title, subtitle: count, photos: photos,
+                        ownsViewerPages: false))
+                try output.replace(folder, with: folder + Self.staging)
+                manifest.months[month] = .init(card: card, incomplete: media.misses > missingBefore)
+                summary.written += 1
+            }
+            guard let entry = manifest.months[month] else { continue }
+            summary.months += 1
+            data.append(folder + "/photos.js")
+            let year = String(month.prefix(4))
+            let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
+            if years.last?.year == year {
+                years[years.count - 1].cards.append(card)
+            } else {
+                years.append((year, [card]))
             }
         }
-        // Collections that no longer exist leave the output, as do files no page refers to.
-        for stale in Set(manifest.albums.keys).subtracting(keep).sorted() {
-            try output.remove(stale)
-            manifest.albums[stale] = nil
+        for folder in Self.folders(in: "months", of: output).subtracting(manifest.months.keys.map { "months/" + $0 }) {
+            try output.remove(folder)
         }
-        summary.removed = media.sweep()
+
+        // Files no page refers to any more: after a build that wrote every album, whatever in
+        // media/ and originals/ it did not place; else only what the albums written again or
+        // removed referred to and no longer do, unless another photo's row still refers to the
+        // same rendition (a copy in an album left as it was).
+        if previous == nil || summary.unchanged == 0 {
+            summary.removed = media.sweep()
+        } else if !before.isEmpty {
+            let gone = before.filter { !after.contains($0.key) }
+            let shared: Set<String>
+            do {
+                shared = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
+            } catch {
+                throw AlbumError(.index, "\(error)")
+            }
+            summary.removed = media.remove(gone.filter { !shared.contains($0.value) }.keys.sorted())
+        }
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
-        let all = Self.count(albumPhotos.flatMap(\.photos))
-        try output.write(
-            SitePages.albumList(cards: entries, summary: "\(Wording.count(summary.albums, "album")), \(all)"),
+        let all = Self.count(total: albums.reduce(0) { $0 + $1.photoCount })
+        try output.writeIfChanged(
+            SitePages.albumList(
+                cards: tree.roots.compactMap { card($0, prefix: "") },
+                summary: "\(Wording.count(summary.albums, "album")), \(all)"),
             to: "index.html")
-        try output.write(SitePages.timeline(years: years, summary: all), to: "timeline.html")
-        try writeTimelineData(albumPhotos.flatMap(\.photos), media: media, albumFolders: albumFolders, into: output)
+        try output.writeIfChanged(SitePages.timeline(years: years, summary: all, data: data), to: "timeline.html")
+        if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
         try manifest.save(to: output)
         return summary
     }
 
-    /// What Find on the timeline looks through: every photo of the site, newest first, with
-    /// its viewer page, one small rendition and `FindFacts`; loaded only when Find is used.
-    private func writeTimelineData(
-        _ photos: [PhotoRecord], media: MediaFolder, albumFolders: [Int64: String], into output: OutputFolder
-    ) throws(AlbumError) {
-        struct Source: Encodable { var url: String, width: Int }
-        struct Entry: Encodable {
-            var id: String, name: String, view: String, width: Int, height: Int, sources: [Source], find: FindFacts
-        }
-        let entries = photos.sorted { ($0.sortInstantMilliseconds ?? .min) > ($1.sortInstantMilliseconds ?? .min) }.map
-        { photo in
-            let size = ViewerPages.displaySize(photo)
-            let sources = ViewerPages.sources(photo, media: media)
-            let small = sources.first { $0.width >= 320 } ?? sources.last
-            return Entry(
-                id: String(photo.id), name: Self.name(photo),
-                view: (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html",
-                width: size.width, height: size.height,
-                sources: small.map { [Source(url: HTML.url(Array($0.path.utf8)), width: $0.width)] } ?? [],
-                find: FindFacts(photo))
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(entries) else {
-            throw AlbumError(.output, "cannot encode the timeline data")
-        }
-        try output.write("window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: "timeline.js")
+    /// The folders in `parent` of the output (`albums/<name>`), as a site's pages left them.
+    private static func folders(in parent: String, of output: OutputFolder) -> Set<String> {
+        Set(
+            (FileSystem.entries(of: output.path(parent)) ?? []).map {
+                parent + "/" + String(decoding: $0, as: UTF8.self)
+            })
+    }
+
+    /// Beside a collection's folder while its pages are written, until they are all there.
+    static let staging = ".partial"
+
+    /// Whether a page is in place: a regular file (not a link someone put there).
+    private static func isPage(_ path: FilePath) -> Bool {
+        (try? FileSystem.linkStatus(of: path))?.type == .regular
     }
 
     private static func photos(
@@ -284,27 +319,11 @@ public struct AlbumBuilder: Sendable {
         }
     }
 
-    /// What changes a collection's pages: its photos and everything shown of them, which of
-    /// their files could be placed, and the options.
-    private func fingerprint(_ collection: Collection, placed: [Bool]) -> String {
-        // v5: nested albums, sections by density, photos never enlarged.
-        var text =
-            "v5|\(placed.map { $0 ? "1" : "0" }.joined())|\(options.style)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
-        text += "|\(collection.title)|\(collection.subtitle)|\(options.sections)"
-        text +=
-            "|\(collection.crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|\(collection.children.joined())"
-        for photo in collection.photos {
-            text +=
-                "|\(photo.id)|\(photo.path)|\(photo.albumID)|\(photo.width ?? 0)x\(photo.height ?? 0)|\(photo.orientation ?? 1)"
-            text += "|\(photo.renditions.map { "\($0.path):\($0.width)x\($0.height)" }.joined(separator: ","))"
-            text += "|\(photo.thumbhash.map { XXH64.hex(XXH64.hash($0)) } ?? "")"
-            if let motion = Motion(photo) {
-                text +=
-                    "|\(motion.badge)|\(motion.playable)|\(String(decoding: photo.livePhotoVideo?.pathBytes ?? [], as: UTF8.self))"
-            }
-            text += PhotoFact.facts(of: photo).map { "\($0.label)=\($0.value)" }.joined(separator: ";")
-        }
-        return XXH64.hex(XXH64.hash(Array(text.utf8)))
+    /// What the pages are made with: other options, or another version of Tessera's pages,
+    /// write every page again.
+    private var optionsKey: String {
+        // v6: written in proportion to change.
+        "v6|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.
@@ -332,6 +351,11 @@ public struct AlbumBuilder: Sendable {
             videos > 0 ? Wording.count(videos, "video") : nil,
         ]
         .compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// "12 photos": how many an album list or timeline sums up (videos among them).
+    static func count(total: Int) -> String {
+        Wording.count(total, "photo")
     }
 
     /// The file name, from the path's bytes (a `FilePath` per photo costs more than a page).
@@ -403,25 +427,6 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// What the last build wrote: one fingerprint per collection folder, in `.tessera-album.json`.
-struct Manifest: Codable {
-    var albums: [String: String] = [:]
-
-    static func load(from output: FilePath) -> Manifest {
-        guard let bytes = FileSystem.smallFileContents(output.appending(".tessera-album.json"), limit: 64 << 20),
-            let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
-        else { return Manifest() }
-        return manifest
-    }
-
-    func save(to output: OutputFolder) throws(AlbumError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        guard let data = try? encoder.encode(self) else { return }
-        try output.write(String(decoding: data, as: UTF8.self), to: ".tessera-album.json")
-    }
-}
-
 /// Albums as the folder tree: each under the nearest folder above it that is an album too, so
 /// `Trips/2023/Rome` sits in `Trips` even when `Trips/2023` holds no photos.
 struct AlbumTree {
@@ -448,6 +453,17 @@ struct AlbumTree {
                 roots.append(album)
             }
         }
+    }
+
+    /// How many albums it lies inside.
+    func depth(of id: Int64) -> Int {
+        var depth = 0
+        var current = parent[id]
+        while let album = current, depth < 256 {
+            depth += 1
+            current = parent[album.id]
+        }
+        return depth
     }
 
     /// From the outermost album down to the album's parent.

@@ -14,7 +14,7 @@ struct ImageSources {
         case cover
     }
 
-    struct Candidate: Equatable {
+    struct Candidate: Equatable, Codable {
         /// Relative to the output folder.
         var path: String
         /// The width of the largest region of the frame's aspect inside the image: what the
@@ -37,6 +37,11 @@ struct ImageSources {
             byDescriptor[descriptor] = Candidate(path: path, descriptor: descriptor)
         }
         candidates = byDescriptor.values.sorted { $0.descriptor < $1.descriptor }
+    }
+
+    /// Candidates chosen before (a card's, kept in the build's manifest).
+    init(candidates: [Candidate]) {
+        self.candidates = candidates
     }
 
     /// The `src` for browsers without `srcset`: the smallest with one device pixel per CSS pixel.

@@ -23,6 +23,33 @@ final class MediaFolder {
     private var renditions: [String: String?] = [:]
     private var placedOriginals: [Int64: String?] = [:]
     private var placedVideos: [Int64: String?] = [:]
+    /// While an album is written: the files its pages refer to, each rendition with the cache
+    /// file it came from ("" for the others).
+    private var recording: [String: String]?
+
+    /// Starts noting the files referred to, for `finishRecording`.
+    func startRecording() {
+        recording = [:]
+    }
+
+    /// The files referred to since `startRecording`, by path relative to the output, with the
+    /// cache file of each rendition.
+    func finishRecording() -> [String: String] {
+        defer { recording = nil }
+        return recording ?? [:]
+    }
+
+    /// Files asked for that could not be placed, each time one is asked for: a page that lacks
+    /// one is written again by the next build.
+    private(set) var misses = 0
+
+    private func note(_ relative: String?, cache: String = "") {
+        guard let relative else {
+            misses += 1
+            return
+        }
+        if recording != nil { recording?[relative] = cache }
+    }
 
     /// Where the bytes of something to play are: a whole file (a video, a Live Photo's video),
     /// or a range of one (the MP4 inside a motion photo).
@@ -41,7 +68,10 @@ final class MediaFolder {
         switch source {
         case .file(_, let fileID), .range(_, let fileID, _, _): id = fileID
         }
-        if let known = placedVideos[id] { return known }
+        if let known = placedVideos[id] {
+            note(known)
+            return known
+        }
         var placed: String?
         switch source {
         case .file(let bytes, _):
@@ -56,6 +86,7 @@ final class MediaFolder {
                 FilePath(rawBytes: bytes), offset: offset, length: length, relative: "media/video/\(id)-motion.mp4")
         }
         placedVideos[id] = .some(placed)
+        note(placed)
         return placed
     }
 
@@ -99,10 +130,14 @@ final class MediaFolder {
     /// the cache's own layout, so no directory grows past the cache's) and returns its path
     /// relative to the output; nil when the cache file is gone.
     func rendition(_ cachePath: String) -> String? {
-        if let known = renditions[cachePath] { return known }
+        if let known = renditions[cachePath] {
+            note(known, cache: cachePath)
+            return known
+        }
         let relative = "media/" + cachePath.split(separator: "/").suffix(3).joined(separator: "/")
         let placed = place(FilePath(cachePath), relative: relative, copy: copyRenditions) ? relative : nil
         renditions[cachePath] = .some(placed)
+        note(placed, cache: cachePath)
         return placed
     }
 
@@ -110,10 +145,14 @@ final class MediaFolder {
     /// relative to the output; nil when originals are left out or the file cannot be placed.
     func original(_ photo: PhotoRecord, albumFolder: String) -> String? {
         guard originals != .none else { return nil }
-        if let known = placedOriginals[photo.id] { return known }
+        if let known = placedOriginals[photo.id] {
+            note(known)
+            return known
+        }
         let relative = "originals/\(albumFolder)/\(photo.id)-\(Self.safeName(photo))"
         let placed = placeOriginal(photo, relative: relative)
         placedOriginals[photo.id] = .some(placed)
+        note(placed)
         return placed
     }
 
@@ -174,6 +213,19 @@ final class MediaFolder {
             missing += 1
             return false
         }
+    }
+
+    /// Removes the files of `relatives` (under `media/` and `originals/`) that no page of this
+    /// build referred to; returns how many went.
+    func remove(_ relatives: some Sequence<String>) -> Int {
+        var removed = 0
+        for relative in relatives
+        where !referenced.contains(relative) && (relative.hasPrefix("media/") || relative.hasPrefix("originals/")) {
+            guard (try? FileSystem.linkStatus(of: output.path(relative))) != nil else { continue }
+            // Checked by `remove`: nothing outside the output is reached through a link.
+            if (try? output.remove(relative)) != nil { removed += 1 }
+        }
+        return removed
     }
 
     /// Removes files under `media/` and `originals/` that no page refers to any more.

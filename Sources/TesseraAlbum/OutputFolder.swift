@@ -88,4 +88,32 @@ final class OutputFolder {
             throw AlbumError(.output, "\(target): cannot write: \(error)")
         }
     }
+
+    /// Writes `text` to `relative` unless the file there holds exactly that already: a build
+    /// that changes nothing writes nothing.
+    func writeIfChanged(_ text: String, to relative: String) throws(AlbumError) {
+        let bytes = Array(text.utf8)
+        if let status = try? FileSystem.linkStatus(of: path(relative)), status.type == .regular,
+            status.size == bytes.count, FileSystem.smallFileContents(path(relative), limit: bytes.count + 1) == bytes
+        {
+            return
+        }
+        try write(text, to: relative)
+    }
+
+    /// Puts the folder `staging`, written whole, in place of `relative`: the folder there before
+    /// stays until then, so a build that fails while writing (a full disk) leaves it as it was.
+    func replace(_ relative: String, with staging: String) throws(AlbumError) {
+        let retired = relative + ".retired"
+        try remove(retired)
+        let target = path(relative)
+        do throws(SystemError) {
+            if (try? FileSystem.linkStatus(of: target)) != nil { try FileSystem.move(target, to: path(retired)) }
+            try FileSystem.move(path(staging), to: target)
+        } catch {
+            throw AlbumError(.output, "\(target): cannot put the new pages in place: \(error)")
+        }
+        checked = checked.filter { !($0 == staging || $0.hasPrefix(staging + "/") || $0.hasPrefix(relative + "/")) }
+        try remove(retired)
+    }
 }

@@ -17,11 +17,12 @@ enum SitePages {
                 """, depth: "")
     }
 
-    static func timeline(years: [(year: String, cards: [String])], summary: String) -> String {
+    /// - Parameter data: the months' `photos.js`, newest first, which Find looks through.
+    static func timeline(years: [(year: String, cards: [String])], summary: String, data: [String]) -> String {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
-        // Find looks through every photo (timeline.js); found photos open their viewer pages.
+        // Find looks through the months' photos (loaded on first use); found photos open their viewer pages.
         return HTML.document(
             title: "Timeline",
             body: """
@@ -29,23 +30,27 @@ enum SitePages {
                 <main>
                 \(sections.joined(separator: "\n"))
                 </main>
-                """, bodyAttributes: " data-photos=\"timeline.js\" data-lightbox=\"off\"", depth: "")
+                """,
+            bodyAttributes: " data-photos=\"\(HTML.escape(data.joined(separator: " ")))\" data-lightbox=\"off\"",
+            depth: "")
     }
 
-    /// A link with a square cover image, for the album list and the timeline.
-    /// - Parameter prefix: from the page's folder to the output's (`../../` from an album's).
-    static func card(
-        href: String, cover: PhotoRecord?, media: MediaFolder, name: String, meta: String, prefix: String = ""
-    ) -> String {
+    /// The cover card of `cover`: its square renditions (or fits) for a 160 px card.
+    static func card(cover: PhotoRecord?, count: String, media: MediaFolder) -> Card {
         let sources = cover.map {
             ImageSources($0, width: 160, height: 160, fit: .cover, placed: { media.rendition($0.path) })
         }
+        return Card(cover: sources?.candidates ?? [], count: count)
+    }
+
+    /// A link with a square cover image, for the album list, the timeline and an album's albums.
+    /// - Parameter prefix: from the page's folder to the output's (`../../` from an album's).
+    static func card(_ card: Card, href: String, name: String, meta: String, prefix: String = "") -> String {
+        let sources = ImageSources(candidates: card.cover)
         let image =
-            sources.flatMap { sources in
-                sources.fallback(width: 320).map {
-                    "<img src=\"\(prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: prefix))\" "
-                        + "sizes=\"(min-width: 400px) 200px, 45vw\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"\">"
-                }
+            sources.fallback(width: 320).map {
+                "<img src=\"\(prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: prefix))\" "
+                    + "sizes=\"(min-width: 400px) 200px, 45vw\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"\">"
             } ?? "<img alt=\"\" width=\"160\" height=\"160\">"
         return
             "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\">\(image)<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"

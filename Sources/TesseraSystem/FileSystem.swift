@@ -96,6 +96,13 @@ public enum FileSystem {
         }
     }
 
+    /// Renames `source` to `path` (a directory over an empty one, or onto a name that is free).
+    public static func move(_ source: FilePath, to path: FilePath) throws(SystemError) {
+        _ = try Syscall.retrying("rename", path: path) {
+            source.withPlatformString { from in path.withPlatformString { to in Glibc.rename(from, to) } }
+        }
+    }
+
     /// Removes the file at `path`; a file already gone is not an error.
     public static func removeFile(_ path: FilePath) throws(SystemError) {
         guard path.withPlatformString(unlink) != 0 else { return }

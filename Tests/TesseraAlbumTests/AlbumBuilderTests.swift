@@ -170,6 +170,76 @@ struct AlbumBuilderTests {
         #expect { try builder.build(shouldStop: { true }) } throws: { ($0 as? AlbumError)?.code == .stopped }
     }
 
+    /// Every file of `site` (links too) with its inode and modification time.
+    static func stamps(of site: String) throws -> [String: String] {
+        var stamps: [String: String] = [:]
+        for case let relative as String in FileManager.default.enumerator(atPath: site) ?? .init() {
+            let status = try FileSystem.linkStatus(of: FilePath(site + "/" + relative))
+            stamps[relative] = "\(status.inode):\(status.mtimeTotalNanoseconds)"
+        }
+        return stamps
+    }
+
+    /// A rebuild with nothing changed writes no file at all; a photo added to one album writes
+    /// that album and its month again, and no other album's or month's files.
+    @Test func aRebuildWritesOnlyWhatChanged() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        _ = try builder.build()
+        let first = try Self.stamps(of: site)
+        #expect(try builder.build().written == 0)
+        #expect(try Self.stamps(of: site) == first, "an unchanged rebuild wrote files")
+        // A photo lands in the north Garden (January).
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = .init(dateTime: "2023:01:20 10:00:00")
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 77), exif: exif),
+            to: FilePath(directory.appending("north/Garden/new.jpg")))
+        try Self.scan(Self.gardens(in: directory), index)
+        let summary = try builder.build()
+        #expect(summary.written == 2 && summary.unchanged == 2, "\(summary)")
+        let after = try Self.stamps(of: site)
+        let changed = Set(
+            after.keys.filter { after[$0] != first[$0] }.map {
+                $0.split(separator: "/").prefix(2).joined(separator: "/")
+            })
+        let south = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first {
+                try String(contentsOfFile: site + "/albums/\($0)/index.html", encoding: .utf8).contains("2023-02")
+            })
+        #expect(!changed.contains("albums/" + south) && !changed.contains("months/2023-02"), "\(changed.sorted())")
+        #expect(changed.contains("months/2023-01"))
+        try AlbumBuildConsistencyTests.expectWhole(site)
+    }
+
+    /// Two copies of one photo in two albums share one rendition file in the site: when one
+    /// album loses its copy, the file stays for the other, whose pages are not written again.
+    @Test func aRenditionSharedWithAnUnchangedAlbumStays() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("north"))]
+        // No EXIF date: no month page shows either copy, so only the Garden's own list keeps the file.
+        let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 5))
+        let (original, copy) = (directory.appending("north/Garden/a.jpg"), directory.appending("north/Pond/b.jpg"))
+        for path in [original, copy] { try FileSystem.writeAtomically(jpeg, to: FilePath(path)) }
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let shared = try index.photos(.init()).map { $0.renditions.map(\.path) }
+        #expect(shared.count == 2 && shared[0] == shared[1], "the copies share their renditions")
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        _ = try builder.build()
+        try FileManager.default.removeItem(atPath: copy)
+        try Self.scan(configuration, index)
+        let summary = try builder.build()
+        #expect(summary.written == 0 && summary.unchanged == 1, "the Garden is left as it was: \(summary)")
+        try AlbumBuildConsistencyTests.expectWhole(site)
+    }
+
     /// Every file a page in `site` refers to (src, srcset, href), as a path; external links aside.
     static func references(in site: String) throws -> [(page: String, target: String)] {
         var found: [(String, String)] = []

@@ -21,13 +21,26 @@
     return;
   }
   let photos = null, loading = null, current = -1, savedScroll = 0, opener = null;
-  const load = () => loading || (loading = new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = document.body.dataset.photos;
-    script.onload = () => resolve(photos = window.tesseraPhotos || []);
-    script.onerror = reject;
-    document.head.appendChild(script);
-  }));
+  // The photos: an album's or month's photos.js, or the timeline's months' one after another.
+  // A file's URLs are relative to its own folder: from a page elsewhere they are resolved.
+  const script = (src) => new Promise((resolve, reject) => {
+    document.head.appendChild(Object.assign(document.createElement('script'), {src, onload: resolve, onerror: reject}));
+  });
+  const load = () => loading || (loading = (async () => {
+    const list = [];
+    for (const file of document.body.dataset.photos.split(' ').filter(Boolean)) {
+      await script(file);
+      const base = file.includes('/') ? new URL(file, location.href) : null;
+      const at = (url) => (base && url ? new URL(url, base).href : url);
+      for (const photo of window.tesseraPhotos || []) {
+        for (const key of ['view', 'original', 'zoom', 'thumb']) photo[key] = at(photo[key]);
+        for (const source of photo.sources) source.url = at(source.url);
+        if (photo.video) photo.video.url = at(photo.video.url);
+        list.push(photo);
+      }
+    }
+    return (photos = list);
+  })());
   const element = (tag, props = {}, ...children) => {
     const node = Object.assign(document.createElement(tag), props);
     node.append(...children);

@@ -1,0 +1,81 @@
+import Foundation
+import SystemPackage
+import TesseraSystem
+
+/// What the last build left in the output, in `.tessera-album.json`: enough for the next one to
+/// write only what changed since, and to draw every cover card without reading any photo again.
+struct SiteManifest: Codable {
+    /// The options and page format the pages were written with: under others, all are written.
+    var options: String
+    /// The index's change counter the pages show (`PhotoReading.changeCounter`).
+    var change: Int64 = 0
+    /// By album folder (`albums/<name>`).
+    var albums: [String: Album] = [:]
+    /// By month (`YYYY-MM`).
+    var months: [String: Month] = [:]
+
+    struct Album: Codable {
+        var id: Int64
+        /// `AlbumRecord.contentChange` when its pages were written.
+        var change: Int64
+        /// What its pages show besides its photos (title, crumbs, the cards of the albums inside).
+        var frame: String
+        var card: Card
+        /// Some of its files could not be placed: the next build writes it again.
+        var incomplete: Bool
+    }
+
+    struct Month: Codable {
+        var card: Card
+        var incomplete: Bool
+    }
+
+    static let fileName = ".tessera-album.json"
+
+    /// The manifest in `output`, or nil (none, unreadable, or of an older build).
+    static func load(from output: FilePath) -> SiteManifest? {
+        guard let bytes = FileSystem.smallFileContents(output.appending(fileName), limit: 256 << 20) else { return nil }
+        return try? JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
+    }
+
+    func save(to output: OutputFolder) throws(AlbumError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else {
+            throw AlbumError(.output, "cannot encode the build's manifest")
+        }
+        try output.writeIfChanged(String(decoding: data, as: UTF8.self), to: Self.fileName)
+    }
+}
+
+/// A cover card's content: what it shows of its album or month, without the photos.
+struct Card: Codable, Equatable {
+    /// The cover's renditions, relative to the output; empty when it has none in place.
+    var cover: [ImageSources.Candidate]
+    /// "12 photos", "1 photo, 2 videos".
+    var count: String
+}
+
+/// The files one album's pages refer to, kept in its folder (`.tessera-files`) so that the build
+/// that writes it again, or removes it, knows which files it may take away.
+enum AlbumFiles {
+    static let fileName = ".tessera-files"
+
+    /// Paths relative to the output, each rendition with the cache file it came from ("" for others).
+    static func read(_ folder: String, in output: OutputFolder) -> [String: String] {
+        guard let bytes = FileSystem.smallFileContents(output.path(folder + "/" + fileName), limit: 256 << 20) else {
+            return [:]
+        }
+        var files: [String: String] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            files[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return files
+    }
+
+    static func write(_ files: [String: String], _ folder: String, in output: OutputFolder) throws(AlbumError) {
+        let text = files.keys.sorted().map { "\($0)\t\(files[$0] ?? "")" }.joined(separator: "\n")
+        try output.write(text + "\n", to: folder + "/" + fileName)
+    }
+}
