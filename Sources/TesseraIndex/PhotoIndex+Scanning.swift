@@ -260,6 +260,8 @@ extension PhotoIndex {
                 released.formUnion(
                     try String.fetchAll(
                         db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [update.photoID]))
+                // Renditions are written with their photo's row, whose trigger marks its album and
+                // month changed (`changeTriggers`).
                 try db.execute(
                     sql:
                         "UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash) WHERE id = ?",

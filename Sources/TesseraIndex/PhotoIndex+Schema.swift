@@ -509,36 +509,28 @@ extension PhotoIndex {
         return migrator
     }
 
-    /// What marks an album and a month changed: every write of a photo row or of its renditions
-    /// takes the next value of `change_counter` and records it on the album and the month of the
-    /// row before and after the write.
+    /// What marks an album and a month changed: every write of a photo row takes the next value
+    /// of `change_counter` and records it on the album and the month of the row before and after
+    /// the write. Renditions are written only with their photo's row (`apply`), so a change of
+    /// renditions marks them too, at the cost of one trigger a photo rather than one a rendition.
     static let changeTriggers = {
-        func mark(_ row: String) -> String {
-            """
-            UPDATE albums SET content_change = (SELECT value FROM change_counter) WHERE id = \(row).album_id;
-            INSERT INTO month_changes (month, content_change)
-                VALUES (substr(coalesce(\(row).captured_at, ''), 1, 7), (SELECT value FROM change_counter))
-                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
-            """
-        }
-        func markPhoto(of row: String) -> String {
-            """
-            UPDATE albums SET content_change = (SELECT value FROM change_counter)
-                WHERE id = (SELECT album_id FROM photos WHERE id = \(row).photo_id);
-            INSERT INTO month_changes (month, content_change)
-                SELECT substr(coalesce(captured_at, ''), 1, 7), (SELECT value FROM change_counter)
-                FROM photos WHERE id = \(row).photo_id
-                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
-            """
+        let now = "(SELECT value FROM change_counter)"
+        let upsert = "ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change"
+        func month(_ row: String) -> String { "substr(coalesce(\(row).captured_at, ''), 1, 7)" }
+        /// The album and month of `row` (of `other` too, when either differs).
+        func mark(_ row: String, or other: String? = nil) -> String {
+            let albums = other.map { "IN (\(row).album_id, \($0).album_id)" } ?? "= \(row).album_id"
+            let months = other.map { "SELECT \(month(row)) UNION SELECT \(month($0))" } ?? "SELECT \(month(row))"
+            return """
+                UPDATE albums SET content_change = \(now) WHERE id \(albums);
+                INSERT INTO month_changes (month, content_change) SELECT *, \(now) FROM (\(months)) WHERE true \(upsert);
+                """
         }
         let bump = "UPDATE change_counter SET value = value + 1;"
         return """
             CREATE TRIGGER photos_inserted AFTER INSERT ON photos BEGIN \(bump) \(mark("NEW")) END;
-            CREATE TRIGGER photos_updated AFTER UPDATE ON photos BEGIN \(bump) \(mark("OLD")) \(mark("NEW")) END;
+            CREATE TRIGGER photos_updated AFTER UPDATE ON photos BEGIN \(bump) \(mark("NEW", or: "OLD")) END;
             CREATE TRIGGER photos_deleted AFTER DELETE ON photos BEGIN \(bump) \(mark("OLD")) END;
-            CREATE TRIGGER renditions_inserted AFTER INSERT ON renditions BEGIN \(bump) \(markPhoto(of: "NEW")) END;
-            CREATE TRIGGER renditions_updated AFTER UPDATE ON renditions BEGIN \(bump) \(markPhoto(of: "NEW")) END;
-            CREATE TRIGGER renditions_deleted AFTER DELETE ON renditions BEGIN \(bump) \(markPhoto(of: "OLD")) END;
             """
     }()
 

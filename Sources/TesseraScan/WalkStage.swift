@@ -16,6 +16,9 @@ struct WalkStage {
     private let scanner: LibraryScanner
     private let run: ScanRun
     private let walker: Walker
+    /// The rendition settings the configuration records, made once: a row made under others is
+    /// brought up to date.
+    private let settings: String
     /// What the walk saw, for the repairs and the settle stage.
     private(set) var sightings = Sightings()
 
@@ -39,6 +42,7 @@ struct WalkStage {
         self.scanner = scanner
         self.run = run
         let configuration = scanner.configuration
+        settings = configuration.renderSettings.recorded
         walker = Walker(
             options: .init(
                 exclude: configuration.exclude, followSymlinks: configuration.followSymlinks,
@@ -101,7 +105,7 @@ struct WalkStage {
             flush()
             directory = path
             existing = try scanner.index.files(
-                inDirectory: bytes, settled: scanner.configuration.renderSettings.recorded, expecting: entries,
+                inDirectory: bytes, settled: settings, expecting: entries,
                 newDecoders: run.newDecoders, newReaders: run.newReaders)
         case .file(let file):
             // A sidecar is part of its photo, never an item of its own.
@@ -144,7 +148,6 @@ struct WalkStage {
             push(job(file, asItWas ? .reread : .changed, sidecar: sidecar))
             return
         }
-        let settings = scanner.configuration.renderSettings.recorded
         if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
             // Counted as unchanged by the writer, once its renditions are settled.
             sightings.queued.insert(known.id)
