@@ -509,9 +509,10 @@ extension PhotoIndex {
         return migrator
     }
 
-    /// What marks an album and a month changed: every write of a photo row takes the next value
-    /// of `change_counter` and records it on the album and the month of the row before and after
-    /// the write. Renditions are written only with their photo's row (`apply`), so a change of
+    /// What marks an album and a month changed.
+    ///
+    /// Every write of a photo row takes the next value of `change_counter` and records it on the
+    /// album and the month of the row before and after the write. Renditions are written only with their photo's row (`apply`), so a change of
     /// renditions marks them too, at the cost of one trigger a photo rather than one a rendition.
     static let changeTriggers = {
         let now = "(SELECT value FROM change_counter)"
