@@ -472,6 +472,15 @@ extension HEIFHeader {
 
 extension HEIFHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.heif, .avif]
+
+    /// By the `ftyp` brands, the major one and the compatible ones (ISO/IEC 23008-12 Annex B,
+    /// AV1-ISOBMFF).
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        guard let brands = ISOBox.brands(bytes), brands.first != "crx " else { return nil }
+        if brands.contains(where: { ["avif", "avis"].contains($0) }) && !brands.contains("heic") { return .avif }
+        let heif = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+        return brands.contains(where: heif.contains) ? .heif : nil
+    }
     /// The photo is what its clean aperture leaves of the stored image.
     public var storedSize: (width: Int, height: Int, bitDepth: Int) {
         (cleanAperture?.width ?? width, cleanAperture?.height ?? height, bitDepth)

@@ -280,6 +280,11 @@ func hex(_ byte: UInt8) -> String {
 
 extension JPEGHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.jpeg]
+
+    /// SOI followed by the first byte of a marker (`FF D8 FF`).
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        bytes.starts(with: [0xFF, 0xD8, 0xFF]) ? .jpeg : nil
+    }
     public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, bitsPerSample) }
     public func coding(as format: ImageFormat) -> String { "\(process.rawValue) \(components)ch \(bitsPerSample)-bit" }
     public var sizeRule: String { "JPEG SOF marker" }

@@ -39,6 +39,11 @@ extension PhotoError {
 
 extension JXLHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.jxl]
+
+    /// The container's signature box, or a bare codestream's.
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        bytes.starts(with: JXLContainer.signature) || bytes.starts(with: JXLContainer.codestreamSignature) ? .jxl : nil
+    }
     public var storedSize: (width: Int, height: Int, bitDepth: Int) { (info.width, info.height, info.bitsPerSample) }
     public func coding(as format: ImageFormat) -> String { coding }
     public var sizeRule: String { "the JPEG XL codestream's size header (libjxl)" }

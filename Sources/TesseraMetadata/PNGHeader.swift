@@ -308,6 +308,11 @@ extension PNGHeader {
 
 extension PNGHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.png]
+
+    /// The full eight-byte signature, so a file mangled by a text-mode transfer is not taken for one.
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        bytes.starts(with: signature) ? .png : nil
+    }
     public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, bitDepth) }
     public func coding(as format: ImageFormat) -> String { coding }
     public var sizeRule: String { "PNG IHDR chunk" }

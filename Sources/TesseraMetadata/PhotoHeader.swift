@@ -11,6 +11,9 @@ import TesseraVideo
 public protocol PhotoHeader: Sendable {
     /// The formats (by magic bytes) whose headers this type reads.
     static var formats: Set<ImageFormat> { get }
+    /// The format of these leading bytes (at most `ImageFormat.magicLength`), when it is one of
+    /// `formats`.
+    static func identify(_ bytes: [UInt8]) -> ImageFormat?
     /// Reads the header of the file `reader` holds; errors are the reader's `PhotoError`s.
     static func read(_ reader: borrowing FileReader) throws(PhotoError) -> Self
     /// The size the photo is shown at before orientation (a HEIF's clean aperture, not its

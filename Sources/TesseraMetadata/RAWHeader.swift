@@ -193,6 +193,18 @@ public struct RAWHeader: Sendable, Equatable {
 
 extension RAWHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.raw]
+
+    /// TIFF-based RAW (NEF, CR2, ARW, DNG, PEF; a plain TIFF too, which LibRaw then refuses),
+    /// Olympus ORF, Panasonic RW2, Canon CRW and CR3, Fujifilm RAF.
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        let magic: [[UInt8]] = [
+            [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A], Array("IIRO".utf8), Array("IIRS".utf8),
+            Array("MMOR".utf8), [0x49, 0x49, 0x55, 0x00], Array("FUJIFILMCCD-RAW".utf8),
+        ]
+        if magic.contains(where: { bytes.starts(with: $0) }) { return .raw }
+        if bytes.count >= 14 && bytes[6..<14].elementsEqual(Array("HEAPCCDR".utf8)) { return .raw }
+        return ISOBox.brands(bytes)?.first == "crx " ? .raw : nil
+    }
     public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, 16) }
     public func coding(as format: ImageFormat) -> String {
         "camera raw, "

@@ -89,6 +89,52 @@ extension PhotoError {
 extension VideoFacts: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS]
 
+    /// ISO base media files by their brands, Matroska and WebM by their EBML header, AVI, a
+    /// QuickTime movie from before `ftyp`, and MPEG transport streams.
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        if let brands = ISOBox.brands(bytes) {
+            let format = videoFormat(brands: brands)
+            return format == .unsupported ? nil : format
+        }
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+            // The EBML header comes first and holds the DocType.
+            return bytes.firstRange(of: Array("webm".utf8)) != nil ? .webm : .matroska
+        }
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
+            && bytes[8..<12].elementsEqual(Array("AVI ".utf8))
+        {
+            return .avi
+        }
+        // A QuickTime file from before `ftyp`: a plausible first box of a movie's kinds.
+        if bytes.count >= 8,
+            ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(String(decoding: bytes[4..<8], as: UTF8.self)),
+            bytes.bigEndian(4) >= 8 || bytes.bigEndian(4) == 1
+        {
+            return .mov
+        }
+        // Transport streams: a sync byte at the start of four packets in a row.
+        for (start, packet) in [(0, 188), (4, 192)] {
+            let syncs = (0..<4).map { start + $0 * packet }
+            if syncs.allSatisfy({ $0 < bytes.count && bytes[$0] == 0x47 }) { return .mpegTS }
+        }
+        return nil
+    }
+
+    /// The video format of an ISO base media file by its brands; `unsupported` for others.
+    private static func videoFormat(brands: [String]) -> ImageFormat {
+        let major = brands.first ?? ""
+        if major == "qt  " { return .mov }
+        if major.hasPrefix("M4V") { return .m4v }
+        if major.hasPrefix("3gp") || major.hasPrefix("3g2") { return .threeGPP }
+        let mp4Brands = [
+            "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "mmp4", "MSNV", "XAVC",
+            "f4v ",
+        ]
+        if brands.contains(where: mp4Brands.contains) { return .mp4 }
+        if brands.contains("qt  ") { return .mov }
+        return .unsupported
+    }
+
     /// The facts of the video `reader` holds, FFmpeg's failure as a photo error.
     public static func read(_ reader: borrowing FileReader) throws(PhotoError) -> VideoFacts {
         do throws(VideoError) {

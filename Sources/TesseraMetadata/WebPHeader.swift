@@ -109,6 +109,12 @@ public struct WebPHeader: Sendable, Equatable {
 
 extension WebPHeader: PhotoHeader {
     public static let formats: Set<ImageFormat> = [.webp]
+
+    /// RIFF, a little-endian length, then the form type WEBP.
+    public static func identify(_ bytes: [UInt8]) -> ImageFormat? {
+        bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8))
+            ? .webp : nil
+    }
     public var storedSize: (width: Int, height: Int, bitDepth: Int) { (width, height, 8) }
     public func coding(as format: ImageFormat) -> String { coding }
     public var sizeRule: String { "WebP VP8X canvas or frame header" }
