@@ -45,6 +45,18 @@ def tessera_binary():
     return str(Path(bin_dir) / "tessera")
 
 
+def timed(command):
+    """Wall seconds, CPU seconds (user + system, every thread) and peak RSS in MiB of one run."""
+    start = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
+    rss, user, system = result.stderr.strip().splitlines()[-1].split()
+    return elapsed, float(user) + float(system), int(rss) / 1024
+
+
 def measure(command, repeat=3, shell=False):
     """Best wall time in seconds over `repeat` runs, and peak RSS in MiB (GNU time)."""
     best = float("inf")

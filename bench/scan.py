@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import PROJECT, measure, require_tools, tessera_binary
+from common import PROJECT, measure, require_tools, tessera_binary, timed
 
 require_tools({"vipsthumbnail": "libvips-tools", "/usr/bin/time": "time"})
 
@@ -66,18 +66,6 @@ def library(root, count, tiny):
         target = folder / f"IMG_{i:07d}.jpg"
         if not target.exists():
             target.write_bytes(tiny + i.to_bytes(4, "big"))
-
-
-def timed(command):
-    """Wall seconds, CPU seconds (user + system, every thread) and peak RSS in MiB of one run."""
-    start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *command], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
-    rss, user, system = result.stderr.strip().splitlines()[-1].split()
-    return elapsed, float(user) + float(system), int(rss) / 1024
 
 
 def disk_use(path):

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import require_python, require_tools, tessera_binary
+from common import require_python, require_tools, tessera_binary, timed
 
 require_tools({"/usr/bin/time": "time", "chromium": "chromium"})
 require_python({"playwright": "playwright"})
@@ -84,17 +84,6 @@ def library(root, count, base, seed=1):
                 target.write_bytes(photo_bytes(base, date, number))
             number += 1
     return planned
-
-
-def timed(command):
-    """Wall seconds and peak RSS in MiB of one run."""
-    start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{command!r} failed: {result.stderr[-2000:]}")
-    return elapsed, int(result.stderr.strip().splitlines()[-1]) / 1024
 
 
 def site_contents(site):
@@ -160,9 +149,9 @@ def run(tessera, count, base, work):
     shutil.rmtree(site, ignore_errors=True)
     build = [tessera, "album", "build", "--out", str(site), *options]
 
-    full, full_rss = timed(build)
+    full, _, full_rss = timed(build)
     text_bytes, files, before = site_contents(site)
-    unchanged, _ = timed(build)
+    unchanged, _, _ = timed(build)
     unchanged_written = written_since(site, before)
 
     # 100 new photos land in the largest event folder.
@@ -172,7 +161,7 @@ def run(tessera, count, base, work):
         (root / folder / f"NEW_{k:03d}.jpg").write_bytes(photo_bytes(base, date, 10_000_000 + k))
     subprocess.run([tessera, "scan", str(root), *options], check=True, stdout=subprocess.DEVNULL)
     _, _, before = site_contents(site)
-    added, added_rss = timed(build)
+    added, _, added_rss = timed(build)
     added_written = written_since(site, before)
     for k in range(100):
         (root / folder / f"NEW_{k:03d}.jpg").unlink()
