@@ -38,6 +38,32 @@ struct AlbumBuildConsistencyTests {
             try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: seed), exif: exif), to: FilePath(path))
     }
 
+    /// A build killed while putting an album's pages in place leaves a staging folder, or the
+    /// old folder under `.retired`, beside it: the next build removes both, and never the files
+    /// their lists name, which are the album's own.
+    @Test func whatAKilledBuildLeftBesideAnAlbumGoesWithoutItsFiles() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Gardens.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        _ = try builder.build()
+        // The north Garden (January), which the change below leaves as it was.
+        let album = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first {
+                try String(contentsOfFile: site + "/albums/\($0)/index.html", encoding: .utf8).contains("2023-01-1")
+            })
+        for leftover in [album + ".partial", album + ".retired"] {
+            try FileManager.default.copyItem(atPath: site + "/albums/" + album, toPath: site + "/albums/" + leftover)
+        }
+        // A photo elsewhere changes, so the build is not one that finds nothing to do.
+        try Self.photo(directory.appending("south/Garden/extra.jpg"), month: 2, day: 20, seed: 900)
+        try Gardens.scan(Gardens.gardens(in: directory), index)
+        _ = try builder.build()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").count == 2)
+        try Self.expectWhole(site)
+    }
+
     @Test func aScanCommittingDuringABuildNeverBreaksItsLinks() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
