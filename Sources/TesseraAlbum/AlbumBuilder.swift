@@ -104,7 +104,10 @@ public struct AlbumBuilder: Sendable {
         defer { withExtendedLifetime(lock) {} }
         do {
             return try index.snapshot { snapshot throws(AlbumError) in
-                try build(from: snapshot, into: OutputFolder(root: output), shouldStop: shouldStop)
+                try SiteBuild(
+                    index: snapshot, output: OutputFolder(root: output), options: options, optionsKey: optionsKey
+                )
+                .run(shouldStop: shouldStop)
             }
         } catch let error as AlbumError {
             throw error
@@ -116,185 +119,8 @@ public struct AlbumBuilder: Sendable {
     /// The lock file in the output folder, held by the build writing it.
     static let lockName = ".tessera-album.lock"
 
-    private func build(
-        from index: any PhotoReading, into output: OutputFolder, shouldStop: () -> Bool
-    ) throws(AlbumError) -> Summary {
-        var summary = Summary(indexPage: output.path("index.html"))
-        let albums: [AlbumRecord]
-        let months: [(month: String, count: Int)]
-        let counter: Int64
-        do {
-            (albums, months, counter) = (try index.albums(), try index.months(), try index.changeCounter())
-        } catch {
-            throw AlbumError(.index, "\(error)")
-        }
-        // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
-        try output.writeIfChanged(
-            "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
-        for (name, text) in Assets.files(widths: options.widths) {
-            try output.writeIfChanged(text, to: "assets/" + name)
-        }
-        let previous = SiteManifest.load(from: output.root).flatMap { $0.options == optionsKey ? $0 : nil }
-        var manifest = SiteManifest(options: optionsKey, change: counter)
-        let media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
-        let tree = AlbumTree(albums)
-        let albumFolders = Dictionary(
-            albums.map { ($0.id, "albums/" + Self.folderName($0)) }, uniquingKeysWith: { first, _ in first })
-        let writer = CollectionPages(
-            options: options, media: media, output: output, placeholders: Placeholders(), albumFolders: albumFolders)
-        /// Files the albums written again or removed referred to before, and those they refer to now.
-        var before: [String: String] = [:], after: Set<String> = []
-
-        /// An album's card as its parent and the album list show it, from the manifest of this build.
-        func card(_ album: AlbumRecord, prefix: String) -> String? {
-            guard let folder = albumFolders[album.id], let entry = manifest.albums[folder] else { return nil }
-            let range = Self.dateRange(album)
-            let children = tree.children[album.id, default: []].count
-            return SitePages.card(
-                entry.card, href: folder + "/index.html", name: tree.title(album),
-                meta: entry.card.count + (children > 0 ? ", " + Wording.count(children, "album") : "")
-                    + (range.isEmpty ? "" : " · " + range),
-                prefix: prefix)
-        }
-        // Albums deepest first: each is drawn with the cards of the albums inside it as this
-        // build leaves them. An album is written again when its photos changed (the index's
-        // change counter says so without reading them), when what surrounds them on its pages
-        // changed, or when its pages or some of its files are not in place.
-        for album in albums.sorted(by: { tree.depth(of: $0.id) > tree.depth(of: $1.id) }) {
-            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
-            guard let folder = albumFolders[album.id] else { continue }
-            let old = previous?.albums[folder]
-            let crumbs = tree.ancestors(of: album.id).compactMap { ancestor in
-                albumFolders[ancestor.id].map {
-                    (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html")
-                }
-            }
-            let children = tree.children[album.id, default: []].compactMap { card($0, prefix: Collection.prefix) }
-            let range = Self.dateRange(album)
-            var frame =
-                "\(tree.title(album))|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
-            frame = XXH64.hex(XXH64.hash(Array((frame + children.joined()).utf8)))
-            if let old, old.id == album.id, old.change == album.contentChange, old.frame == frame, !old.incomplete,
-                Self.isPage(output.path(folder + "/index.html"))
-            {
-                manifest.albums[folder] = old
-                summary.albums += 1
-                summary.unchanged += 1
-                continue
-            }
-            let photos = try Self.photos(index, .init(albumID: album.id))
-            guard !photos.isEmpty else { continue }
-            let count = Self.count(photos)
-            let missingBefore = media.misses
-            media.startRecording()
-            let card = SitePages.card(cover: Self.cover(photos), count: count, media: media)
-            before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
-            summary.pages += try writer.write(
-                Collection(
-                    folder: folder + Self.staging, title: tree.title(album),
-                    subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos, ownsViewerPages: true,
-                    crumbs: crumbs, children: children))
-            let files = media.finishRecording()
-            try AlbumFiles.write(files, folder + Self.staging, in: output)
-            try output.replace(folder, with: folder + Self.staging)
-            after.formUnion(files.keys)
-            manifest.albums[folder] = .init(
-                id: album.id, change: album.contentChange, frame: frame, card: card,
-                incomplete: media.misses > missingBefore)
-            summary.albums += 1
-            summary.written += 1
-        }
-        // Albums gone from the index (or from a site of other options) leave the output with their files.
-        for folder in Self.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
-            // What a build stopped half-way left is not an album: its files are the album's own.
-            if !folder.hasSuffix(Self.staging) && !folder.hasSuffix(".retired") {
-                before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
-            }
-            try output.remove(folder)
-            try output.remove("originals/" + folder.dropFirst("albums/".count))
-        }
-
-        // Months: written again when the index marks them changed since the pages were written.
-        let changedMonths: Set<String>
-        do {
-            changedMonths =
-                try previous.map { previous throws(IndexError) in try index.monthChanges(since: previous.change) } ?? []
-        } catch {
-            throw AlbumError(.index, "\(error)")
-        }
-        var years: [(year: String, cards: [String])] = []
-        var data: [String] = []
-        for (month, _) in months {
-            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
-            let folder = "months/" + month
-            let title = FriendlyDate.section(month)
-            if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
-                Self.isPage(output.path(folder + "/index.html"))
-            {
-                manifest.months[month] = old
-                summary.unchanged += 1
-            } else {
-                let photos = try Self.photos(index, .init(month: month)).filter { albumFolders[$0.albumID] != nil }
-                guard !photos.isEmpty else { continue }
-                let missingBefore = media.misses
-                let count = Self.count(photos)
-                let card = SitePages.card(cover: Self.cover(photos), count: count, media: media)
-                summary.pages += try writer.write(
-                    Collection(
-                        folder: folder + Self.staging, title: title, subtitle: count, photos: photos,
-                        ownsViewerPages: false))
-                try output.replace(folder, with: folder + Self.staging)
-                manifest.months[month] = .init(card: card, incomplete: media.misses > missingBefore)
-                summary.written += 1
-            }
-            guard let entry = manifest.months[month] else { continue }
-            summary.months += 1
-            data.append(folder + "/photos.js")
-            let year = String(month.prefix(4))
-            let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
-            if years.last?.year == year {
-                years[years.count - 1].cards.append(card)
-            } else {
-                years.append((year, [card]))
-            }
-        }
-        for folder in Self.folders(in: "months", of: output).subtracting(manifest.months.keys.map { "months/" + $0 }) {
-            try output.remove(folder)
-        }
-
-        // Files no page refers to any more: after a build that wrote every album, whatever in
-        // media/ and originals/ it did not place; else only what the albums written again or
-        // removed referred to and no longer do, unless another photo's row still refers to the
-        // same rendition (a copy in an album left as it was).
-        if previous == nil || summary.unchanged == 0 {
-            summary.removed = media.sweep()
-        } else if !before.isEmpty {
-            let gone = before.filter { !after.contains($0.key) }
-            let shared: Set<String>
-            do {
-                shared = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
-            } catch {
-                throw AlbumError(.index, "\(error)")
-            }
-            summary.removed = media.remove(gone.filter { !shared.contains($0.value) }.keys.sorted())
-        }
-        summary.linked = media.linked
-        summary.copied = media.copied
-        summary.missing = media.missing
-        let all = Self.count(total: albums.reduce(0) { $0 + $1.photoCount })
-        try output.writeIfChanged(
-            SitePages.albumList(
-                cards: tree.roots.compactMap { card($0, prefix: "") },
-                summary: "\(Wording.count(summary.albums, "album")), \(all)"),
-            to: "index.html")
-        try output.writeIfChanged(SitePages.timeline(years: years, summary: all, data: data), to: "timeline.html")
-        if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
-        try manifest.save(to: output)
-        return summary
-    }
-
     /// The folders in `parent` of the output (`albums/<name>`), as a site's pages left them.
-    private static func folders(in parent: String, of output: OutputFolder) -> Set<String> {
+    static func folders(in parent: String, of output: OutputFolder) -> Set<String> {
         Set(
             (FileSystem.entries(of: output.path(parent)) ?? []).map {
                 parent + "/" + String(decoding: $0, as: UTF8.self)
@@ -305,11 +131,11 @@ public struct AlbumBuilder: Sendable {
     static let staging = ".partial"
 
     /// Whether a page is in place: a regular file (not a link someone put there).
-    private static func isPage(_ path: FilePath) -> Bool {
+    static func isPage(_ path: FilePath) -> Bool {
         (try? FileSystem.linkStatus(of: path))?.type == .regular
     }
 
-    private static func photos(
+    static func photos(
         _ index: any PhotoReading, _ query: PhotoQuery
     ) throws(AlbumError) -> [PhotoRecord] {
         do {
