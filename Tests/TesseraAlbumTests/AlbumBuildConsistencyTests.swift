@@ -44,9 +44,7 @@ struct AlbumBuildConsistencyTests {
     @Test func whatAKilledBuildLeftBesideAnAlbumGoesWithoutItsFiles() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let index = try Gardens.twoGardens(in: directory, count: 3)
-        let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let (index, site, builder) = try Gardens.gardenSite(in: directory)
         _ = try builder.build()
         // The north Garden (January), which the change below leaves as it was.
         let album = try #require(
@@ -97,9 +95,7 @@ struct AlbumBuildConsistencyTests {
     @Test func linksInsideTheOutputAreReplacedNeverWrittenThrough() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let index = try Gardens.twoGardens(in: directory, count: 3)
-        let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let (index, site, builder) = try Gardens.gardenSite(in: directory)
         _ = try builder.build()
         // Someone points the rendition folder and the albums folder elsewhere.
         let elsewhere = directory.appending("elsewhere")
@@ -134,9 +130,7 @@ struct AlbumBuildConsistencyTests {
     @Test func pagesWrittenWhileRenditionsWereLostAreWrittenAgainWhenTheyAreBack() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let index = try Gardens.twoGardens(in: directory, count: 3)
-        let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let (index, site, builder) = try Gardens.gardenSite(in: directory)
         let lost = try #require(try index.photos(.init()).first)
         let saved = directory.appending("saved")
         try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)

@@ -32,6 +32,13 @@ struct AlbumBuilderTests {
         return index
     }
 
+    /// Two gardens of three photos, and a builder of their site in `directory/site`.
+    static func gardenSite(in directory: TemporaryDirectory) throws -> (PhotoIndex, String, AlbumBuilder) {
+        let index = try twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        return (index, site, AlbumBuilder(index: index, options: .init(output: FilePath(site))))
+    }
+
     /// The configuration of the two gardens' library in `directory`.
     static func gardens(in directory: TemporaryDirectory) -> Configuration {
         var configuration = Configuration(environment: ["HOME": directory.path])
@@ -185,9 +192,7 @@ struct AlbumBuilderTests {
     @Test func aRebuildWritesOnlyWhatChanged() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let index = try Self.twoGardens(in: directory, count: 3)
-        let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let (index, site, builder) = try Self.gardenSite(in: directory)
         _ = try builder.build()
         let first = try Self.stamps(of: site)
         #expect(try builder.build().written == 0)
@@ -307,9 +312,7 @@ struct AlbumBuilderTests {
     @Test func aPhotoThatLeavesTheLibraryLeavesTheSiteWithItsFiles() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let index = try Self.twoGardens(in: directory, count: 3)
-        let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        let (index, site, builder) = try Self.gardenSite(in: directory)
         _ = try builder.build()
         let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
         try FileManager.default.removeItem(atPath: gone.path.string)
