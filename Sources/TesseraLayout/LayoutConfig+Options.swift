@@ -1,6 +1,14 @@
 import Foundation
 
 extension LayoutConfig {
+    /// Sets one parameter from `key=value`, as a command line gives it.
+    public mutating func set(assignment: String) throws(LayoutError) {
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw LayoutError(field: assignment, "is not key=value (justified.targetRowHeight=220)")
+        }
+        try set(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+    }
+
     /// Sets one parameter by its docs/LAYOUT.md §2.1 name, such as `justified.targetRowHeight` = `"220"`.
     ///
     /// Insets take `"t,l,b,r"` or one number for all sides; `maxNumRows` and the optional

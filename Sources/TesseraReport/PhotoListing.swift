@@ -7,6 +7,17 @@ import TesseraSystem
 /// What `tessera list` prints: photos or albums as aligned lines, control characters from file
 /// names made visible.
 public enum PhotoListing {
+    /// The sentence for a listing that found nothing in `place` (an album or an index file).
+    public static func nothing(_ listing: PhotoQuery.Kind, media: PhotoQuery.Media?, in place: String) -> String {
+        let what =
+            switch listing {
+            case .errors: "No file has an error"
+            case .unsupported: "No unsupported file"
+            case .photos: media == .video ? "No video" : "No photo"
+            }
+        return "\(what) in \(place)."
+    }
+
     /// Date, where it came from, size, format and path a line; with `errors`, path and reason.
     public static func table(_ records: [PhotoRecord], errors: Bool = false) -> String {
         guard !errors else {

@@ -28,6 +28,21 @@ public struct Pruner {
         public var unconfigured: Int
 
         public var isEmpty: Bool { missing.isEmpty && unconfigured == 0 }
+
+        /// One line per missing file and one for the unconfigured ones, then the total.
+        public var text: String {
+            let dates = DateFormatter()
+            dates.dateFormat = "yyyy-MM-dd HH:mm"
+            var lines = missing.map {
+                "missing since \(dates.string(from: $0.since))  \(TerminalText.escaped($0.path.string))"
+            }
+            if unconfigured > 0 {
+                lines.append("\(Wording.count(unconfigured, "file")) under folders no longer in 'roots'")
+            }
+            lines.append(
+                "\(Wording.count(missing.count + unconfigured, "file")) would be removed with their thumbnails")
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// What `prune` would remove now.

@@ -132,6 +132,16 @@ public enum FileSystem {
         return (try? file.contents(limit: limit)) ?? nil
     }
 
+    /// The paths listed in the file at `path` (nil: standard input), as `find -print0` or
+    /// `find -print` writes them: separated by NUL bytes when there are any, else by newlines.
+    ///
+    /// Empty entries are skipped; names keep their exact bytes.
+    public static func listedPaths(in path: FilePath?) throws(SystemError) -> [FilePath] {
+        let bytes = try readToEnd(path)
+        let separator: UInt8 = bytes.contains(0) ? 0 : UInt8(ascii: "\n")
+        return bytes.split(separator: separator).map { FilePath(rawBytes: Array($0)) }
+    }
+
     /// Everything readable from `path` until its end, whatever it is: a file, a pipe
     /// (`<(find …)`), a device; `nil` reads standard input.
     public static func readToEnd(_ path: FilePath?) throws(SystemError) -> [UInt8] {

@@ -24,16 +24,10 @@ enum CommandLinePath {
         return paths
     }()
 
-    /// The paths listed in the file at `list` (`-`: standard input), as `find -print0` or
-    /// `find -print` writes them: separated by NUL bytes when there are any, else by newlines.
-    ///
-    /// Empty entries are skipped; names keep their exact bytes.
+    /// The paths listed in the file at `list` (`-`: standard input).
     static func paths(listedIn list: String) throws -> [FilePath] {
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.readToEnd(list == "-" ? nil : FilePath(list)) } catch {
+        do { return try FileSystem.listedPaths(in: list == "-" ? nil : FilePath(list)) } catch {
             throw CLIError("\(list): cannot read the list of files: \(error.errno)")
         }
-        let separator: UInt8 = bytes.contains(0) ? 0 : UInt8(ascii: "\n")
-        return bytes.split(separator: separator).map { FilePath(rawBytes: Array($0)) }
     }
 }

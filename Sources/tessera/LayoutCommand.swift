@@ -70,12 +70,7 @@ struct LayoutCommand: ParsableCommand {
             try config.set("paging.mode", paging)
             try config.set("page.height", String(pageHeight))
             try config.set("paging.count", String(pageSize))
-            for assignment in option {
-                guard let equals = assignment.firstIndex(of: "=") else {
-                    throw LayoutError(field: assignment, "is not key=value (--option justified.targetRowHeight=220)")
-                }
-                try config.set(String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
-            }
+            for assignment in option { try config.set(assignment: assignment) }
             let records = try photos.map(Self.records(from:)) ?? indexRecords()
             print(try AlbumLayout.layout(records, config: config).canonicalJSON())
         } catch let error as LayoutError {

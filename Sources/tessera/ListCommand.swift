@@ -61,14 +61,9 @@ struct ListCommand: ParsableCommand {
             return
         }
         guard !records.isEmpty else {
-            let what =
-                listing == .errors
-                ? "No file has an error"
-                : listing == .unsupported
-                    ? "No unsupported file"
-                    : kind == .video ? "No video" : "No photo"
-            printError(album.map { "\(what) in album \($0)." } ?? "\(what) in \(configuration.index).")
-            return
+            return printError(
+                PhotoListing.nothing(
+                    listing, media: kind, in: album.map { "album \($0)" } ?? "\(configuration.index)"))
         }
         print(PhotoListing.table(records, errors: listing != .photos))
     }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import SystemPackage
 import TesseraConfiguration
 import TesseraIndex
 import TesseraScan
@@ -33,19 +31,8 @@ struct PruneCommand: ParsableCommand {
             print("Nothing to prune: no file is missing.")
             return
         }
-        let dates = DateFormatter()
-        dates.dateFormat = "yyyy-MM-dd HH:mm"
-        for file in plan.missing {
-            print("missing since \(dates.string(from: file.since))  \(TerminalText.escaped(file.path.string))")
-        }
-        if plan.unconfigured > 0 {
-            print("\(Wording.count(plan.unconfigured, "file")) under folders no longer in 'roots'")
-        }
-        let total = Wording.count(plan.missing.count + plan.unconfigured, "file")
         guard yes else {
-            print(
-                "\(total) would be removed with their thumbnails; to remove them: \(CommandHint.line(["prune", "--yes"], store: store))"
-            )
+            print("\(plan.text); to remove them: \(CommandHint.line(["prune", "--yes"], store: store))")
             return
         }
         let removed = try pruner.prune()
