@@ -186,14 +186,15 @@ def page_metrics(page, style, scale, aspects):
         if (got.some((v, i) => Math.abs(v - want[i]) > 1) || Math.abs(box.width - frame.width) > 1 || Math.abs(box.height - frame.height) > 1)
           out.misplaced.push({src: img.currentSrc.split('/').pop(), want, got});
         lefts.add(Math.round(parseFloat((a.dataset.frame || '').split(' ')[0])));
-        const photoSize = aspects[img.className.slice(1)];
+        const photoSize = aspects[a.dataset.id];
+        if (!photoSize) out.misplaced.push({id: a.dataset.id, unknown: 'no such photo in the index'});
         if (photoSize && (box.width > photoSize.width + 0.5 || box.height > photoSize.height + 0.5))
           out.enlarged.push({id: a.dataset.id, drawn: [box.width, box.height], pixels: [photoSize.width, photoSize.height]});
         const probe = new Image();
         probe.src = img.currentSrc;
         await probe.decode();
         const [w, h] = [want[2], want[3]];
-        const photo = aspects[img.className.slice(1)];
+        const photo = aspects[a.dataset.id];
         if (whole && photo) {
           const shown = w / h;
           if (Math.abs(shown / photo.aspect - 1) > 0.01 || Math.abs(probe.naturalWidth / probe.naturalHeight / shown - 1) > 0.01)
@@ -237,7 +238,7 @@ def page_metrics(page, style, scale, aspects):
         if (!item.classList.contains('header')) return;
         const next = items[i + 1], after = items[i + 2];
         if (next && next.matches('a.photo') && (!after || after.classList.contains('header'))) {
-          const photo = aspects[next.querySelector('img').className.slice(1)];
+          const photo = aspects[next.dataset.id];
           if (photo) out.singles.push({id: next.dataset.id, frame: next.offsetWidth / next.offsetHeight, photo: photo.aspect});
         }
       });
@@ -354,6 +355,7 @@ def main():
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
                     context.close()
         check_sparse(browser, tessera, store, sites, out, aspects)
+        check_placeholders(browser, sites["justified"])
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
         check_big_album(browser, sites, out)
@@ -379,6 +381,40 @@ def check_page(report, style, width, where):
         check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
     if style == "masonry":
         check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
+
+
+def check_placeholders(browser, site):
+    """Each photo's ThumbHash, decoded by album.js while its image is not there, is a blurred
+    version of the photo: of its average colour (within 12 of 255 per channel)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.route("**/media/**", lambda route: route.abort())
+    album = next(site.glob("albums/large-*/index.html"))
+    page.goto(album.as_uri(), wait_until="load")
+    page.wait_for_function("""() => [...document.querySelectorAll('.layout img[data-th]')]
+        .filter((img) => img.offsetParent).every((img) => img.style.backgroundImage)""", timeout=10_000)
+    painted = page.evaluate("""async () => {
+        const shown = [...document.querySelectorAll('.layout img[data-th]')].filter((img) => img.offsetParent);
+        return Promise.all(shown.map(async (img) => {
+            const picture = new Image();
+            picture.src = img.style.backgroundImage.slice(5, -2);
+            await picture.decode();
+            const canvas = Object.assign(document.createElement('canvas'), {width: picture.width, height: picture.height});
+            const context = canvas.getContext('2d');
+            context.drawImage(picture, 0, 0);
+            const data = context.getImageData(0, 0, picture.width, picture.height).data, mean = [0, 0, 0];
+            for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) mean[c] += data[i + c] / (data.length / 4);
+            return {src: img.getAttribute('src'), mean};
+        }));
+    }""")
+    page.close()
+    check(len(painted) >= 6, f"placeholders painted for {len(painted)} images")
+    off = []
+    for entry in painted:
+        with Image.open((album.parent / urllib.parse.unquote(entry["src"])).resolve()) as photo:
+            mean = photo.convert("RGB").resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))
+        if any(abs(a - b) > 12 for a, b in zip(mean, entry["mean"])):
+            off.append((entry["src"], [round(v) for v in mean], [round(v) for v in entry["mean"]]))
+    check(not off, f"placeholders not of the photo's colour (photo, placeholder): {off[:3]}")
 
 
 def sparse_page(site):
@@ -708,7 +744,7 @@ def check_big_album(browser, sites, out):
         page.goto(big.as_uri(), wait_until="load")
         load = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
         check(load < 1000, f"{style}: the {BIG}-photo album's first page loads in {load:.0f} ms")
-        ids = page.evaluate("new Set([...document.querySelectorAll('a.photo img')].map(i => i.className)).size")
+        ids = page.evaluate("new Set([...document.querySelectorAll('a.photo')].map(a => a.dataset.id)).size")
         check(0 < ids <= 60, f"{style}: the first page holds {ids} photos")
         check(page.locator("nav.pager a[rel=next]").count() == 1, f"{style}: no next page link")
         if style == "tiles":

@@ -12,7 +12,6 @@ struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
     let output: OutputFolder
-    let placeholders: Placeholders
     /// The output-relative folder of each album id, for viewer-page links and originals.
     let albumFolders: [Int64: String]
 
@@ -38,7 +37,6 @@ struct CollectionPages {
             let layouts = documents.compactMap { width, document in
                 number < document.pages.count ? render(document.pages[number], width: width, byID: byID) : nil
             }
-            let head = placeholderStyle(pages[number].items.compactMap { $0.photoId.flatMap { byID[$0] } })
             let body = """
                 <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
@@ -49,7 +47,7 @@ struct CollectionPages {
                 """
             try output.write(
                 HTML.document(
-                    title: collection.title, head: head, body: body, bodyAttributes: " data-photos=\"photos.js\""),
+                    title: collection.title, body: body, bodyAttributes: " data-photos=\"photos.js\""),
                 to: directory + "/" + Self.pageFile(number))
         }
         try writeLightboxData(order, into: directory)
@@ -75,7 +73,7 @@ struct CollectionPages {
             var expanded = options
             (expanded.style, expanded.sections) = (.justified, .none)
             let writer = CollectionPages(
-                options: expanded, media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+                options: expanded, media: media, output: output, albumFolders: albumFolders)
             let shown = layoutConfig(width: options.widths.first ?? 375).tilesMaxShown
             for section in sections where section.photos.count > shown {
                 try writer.writeSection(
@@ -85,7 +83,7 @@ struct CollectionPages {
         }
         if collection.ownsViewerPages {
             let viewer = ViewerPages(
-                media: media, output: output, placeholders: placeholders, albumFolders: albumFolders)
+                media: media, output: output, albumFolders: albumFolders)
             try viewer.write(
                 order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
         }
@@ -129,7 +127,6 @@ struct CollectionPages {
         let layouts = documents.compactMap { width, document in
             document.pages.first.map { render($0, width: width, byID: byID) }
         }
-        let head = placeholderStyle(photos)
         let body = """
             <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
             <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · <a rel="up" href="\(back)">back to the album</a></p></header>
@@ -139,7 +136,7 @@ struct CollectionPages {
             """
         try output.write(
             HTML.document(
-                title: "\(collection.title) · \(title)", head: head, body: body,
+                title: "\(collection.title) · \(title)", body: body,
                 bodyAttributes: " data-photos=\"photos.js\""),
             to: file)
     }
@@ -306,10 +303,10 @@ struct CollectionPages {
                 "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
             } ?? ""
         return
-            "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(target.id)\" style=\"\(Self.frame(frame))\" "
+            "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(photo.id)\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
             + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
-            + "<img class=\"h\(photo.id)\" \(image)"
+            + "<img \(image)\(Self.placeholder(photo))"
             + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
             + (Motion(photo).map { "<span class=\"badge\">\(HTML.escape($0.badge))</span>" } ?? "")
@@ -355,12 +352,9 @@ struct CollectionPages {
         "left:\(HTML.px(item.x))px;top:\(HTML.px(item.y))px;width:\(HTML.px(item.width))px;height:\(HTML.px(item.height))px"
     }
 
-    /// The page's placeholders, one rule per photo, shared by its three layouts.
-    private func placeholderStyle(_ photos: [PhotoRecord]) -> String {
-        let rules = photos.compactMap { photo in
-            placeholders.url(photo).map { ".h\(photo.id){background-image:url(\($0))}" }
-        }
-        return rules.isEmpty ? "" : "<style>\(rules.joined(separator: "\n"))</style>"
+    /// The photo's ThumbHash, which album.js paints behind its image until the image loads.
+    static func placeholder(_ photo: PhotoRecord) -> String {
+        photo.thumbhash.map { "data-th=\"\(Data($0).base64EncodedString())\" " } ?? ""
     }
 
     /// Previous and next, the first and last pages, and the pages near the current one.

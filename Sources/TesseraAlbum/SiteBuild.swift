@@ -49,7 +49,7 @@ final class SiteBuild {
         albumFolders = Dictionary(
             albums.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first })
         writer = CollectionPages(
-            options: options, media: media, output: output, placeholders: Placeholders(), albumFolders: albumFolders)
+            options: options, media: media, output: output, albumFolders: albumFolders)
     }
 
     /// Writes what changed since the last build, removes what went, and returns what it did.

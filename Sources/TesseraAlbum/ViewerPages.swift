@@ -12,7 +12,6 @@ import TesseraSystem
 struct ViewerPages {
     let media: MediaFolder
     let output: OutputFolder
-    let placeholders: Placeholders
     let albumFolders: [Int64: String]
 
     /// From `albums/<name>/view/` to the output folder.
@@ -32,7 +31,6 @@ struct ViewerPages {
                 candidates.last.map { "src=\"\(Self.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(srcset)\" " }
                 ?? ""
             let aspect = Double(size.width) / Double(max(1, size.height))
-            let placeholder = placeholders.url(photo).map { " style=\"background-image:url(\($0))\"" } ?? ""
             func step(_ offset: Int, _ rel: String, _ label: String) -> String {
                 let neighbour = index + offset
                 guard photos.indices.contains(neighbour) else { return "<span class=\"disabled\">\(label)</span>" }
@@ -55,8 +53,8 @@ struct ViewerPages {
                 "(min-width: 768px) min(100vw - 336px, \(Wording.number(aspect, decimals: 4)) * (100vh - 72px), \(size.width)px), "
                 + "min(100vw - 16px, \(Wording.number(85 * aspect, decimals: 2))vh, \(size.width)px)"
             let picture =
-                "<img \(image)sizes=\"\(sizes)\" "
-                + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\"\(placeholder)>"
+                "<img \(image)\(CollectionPages.placeholder(photo))sizes=\"\(sizes)\" "
+                + "width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(name))\">"
             var figure = "<figure>\(picture)</figure>"
             if let motion = Motion(photo), let video = media.video(motion.source) {
                 let url = Self.prefix + HTML.url(Array(video.utf8))

@@ -157,7 +157,8 @@ struct AlbumBuildConsistencyTests {
             site + "/albums/" + $0 + "/index.html"
         }
         let shown = try album.contains {
-            try String(contentsOfFile: $0, encoding: .utf8).contains("class=\"h\(lost.id)\" src=")
+            try String(contentsOfFile: $0, encoding: .utf8).contains(
+                try Regex("data-id=\"\(lost.id)\"[^>]*><img src=\""))
         }
         #expect(shown)
         try Self.expectWhole(site)

@@ -104,16 +104,15 @@ struct AlbumCommandTests {
             for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }
-            // The "+3" tile leads to its day's page, which shows the three photos it hides.
-            let overlay =
-                /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img class="h(\d+)"[^>]*><span class="more">\+3<\/span>/
+            // The "+3" tile, the sixth of its day, leads to its day's page, which shows all nine photos.
+            let overlay = /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img [^>]*><span class="more">\+3<\/span>/
             for match in html.matches(of: overlay) {
                 sawOverlay = true
-                #expect(match.output.2 != match.output.3)
                 let section = try String(
                     contentsOf: url.deletingLastPathComponent().appendingPathComponent(String(match.output.1)),
                     encoding: .utf8)
-                #expect(section.contains("<img class=\"h\(match.output.2)\""))
+                #expect(Set(section.matches(of: /data-id="(\d+)"/).map(\.output.1)).count == 9)
+                #expect(section.contains("data-id=\"\(match.output.2)\""))
             }
         }
         #expect(sawOverlay)
