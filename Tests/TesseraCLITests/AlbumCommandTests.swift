@@ -105,7 +105,8 @@ struct AlbumCommandTests {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }
             // The "+3" tile, the sixth of its day, leads to its day's page, which shows all nine photos.
-            let overlay = /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img [^>]*><span class="more">\+3<\/span>/
+            let overlay =
+                /<a class="photo more" href="(section-[^"]+)" data-id="(\d+)"[^>]*><img [^>]*><span class="more">\+3<\/span>/
             for match in html.matches(of: overlay) {
                 sawOverlay = true
                 let section = try String(
