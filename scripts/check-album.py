@@ -14,7 +14,8 @@ every style, and checks:
   the strip starts at its first photo;
 - the viewer: opened from a tile, -> and <- move through the album in order, Esc returns to the
   same scroll position, the panel says where the date came from (and that a file-name date is
-  a guess); the plain viewer pages work without JavaScript;
+  a guess); a photo's address (album page#photo-ID) opens the viewer on it;
+- without JavaScript every photo is on an album page and opens its largest rendition;
 - the site copied elsewhere and served by `python3 -m http.server`: every src, srcset and
   href answers 200;
 - the 2,000-photo album: the load event within 1 s, and only the current page's images in
@@ -27,6 +28,7 @@ Prints "N passed, M failed" and exits non-zero on any failure.
 import argparse
 import html.parser
 import json
+import re
 import os
 import shutil
 import socket
@@ -325,7 +327,15 @@ def main():
             check(not rewritten and after.keys() == before.keys(),
                   f"{style}: an unchanged rebuild wrote {rewritten[:5]} ({len(rewritten)} files)")
             pages = sorted(site.rglob("*.html"))
-            check(len(pages) > BIG, f"{style}: only {len(pages)} pages")
+            # Without script every photo of every album is on one of its pages (a tile's hidden
+            # ones on its section's page), as the lightbox's data lists them.
+            on_pages, listed = set(), set()
+            for folder in (site / "albums").iterdir():
+                listed |= {entry["id"] for entry in lightbox_entries(folder)}
+                for album_page in folder.glob("*.html"):
+                    on_pages |= set(re.findall(r'data-id="(\d+)"', album_page.read_text(encoding="utf-8")))
+            check(len(listed) > BIG and on_pages == listed and listed <= set(aspects),
+                  f"{style}: {len(listed - on_pages)} photos on no page without script, {len(on_pages - listed)} unknown")
             broken = []
             for page in pages:
                 text = page.read_text(encoding="utf-8")
@@ -417,6 +427,28 @@ def check_placeholders(browser, site):
     check(not off, f"placeholders not of the photo's colour (photo, placeholder): {off[:3]}")
 
 
+def lightbox_entries(folder):
+    """The photos.js entries of an album or month folder, in its order."""
+    data = (folder / "photos.js").read_text(encoding="utf-8")
+    return json.loads(data[data.index("["):data.rindex("]") + 1])
+
+
+def photo_address(album_page, name):
+    """The address that opens the album's lightbox on the photo named `name`."""
+    entry = next(e for e in lightbox_entries(album_page.parent) if e["name"] == name)
+    return album_page.as_uri() + f"#photo-{entry['id']}", entry["id"]
+
+
+def open_address(page, address, photo_id):
+    """Loads a photo's address and waits for the lightbox to show that photo, loaded."""
+    page.goto(address, wait_until="load")
+    page.wait_for_selector(".lightbox:not([hidden])")
+    shown = page.evaluate("document.querySelector('.lightbox').dataset.id")
+    check(shown == photo_id, f"{address} opens photo {shown}, not {photo_id}")
+    page.wait_for_function("""(() => { const i = document.querySelector('.lightbox figure img');
+        return i.hidden || (i.complete && i.naturalWidth > 0); })()""")
+
+
 def sparse_page(site):
     """The Sparse album's first page (not its child's, `sparse-trip-…`)."""
     return next(p for p in site.glob("albums/sparse-*/index.html") if not p.parent.name.startswith("sparse-trip"))
@@ -466,20 +498,18 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
         check(not report["enlarged"], f"tiles by day at {width} px: drawn larger than their pixels: {report['enlarged'][:3]}")
         page.screenshot(path=str(out / f"sparse-tiles-by-day-{width}-2x.png"), full_page=True)
         context.close()
-    # For a person to look at: the viewer pages of a landscape, a portrait and a tiny scan, and the nested album, at 390 and 1280 px.
+    # For a person to look at: the viewer on a landscape, a portrait and a tiny scan, each opened
+    # by its address, and the nested album, at 390 and 1280 px.
     site = sites["justified"]
-    views = {}
-    for name, album in (("landscape", "large"), ("portrait", "large"), ("tiny", "sparse")):
-        wanted = {"landscape": "DSC_0000.jpg", "portrait": "DSC_0001.jpg", "tiny": "P000.jpg"}[name]
-        folder = sparse_page(site).parent if album == "sparse" else next(site.glob("albums/large-*"))
-        views[name] = next(p for p in (folder / "view").glob("*.html") if f'alt="{wanted}"' in p.read_text(encoding="utf-8"))
+    large = next(site.glob("albums/large-*/index.html"))
+    views = {"landscape": photo_address(large, "DSC_0000.jpg"), "portrait": photo_address(large, "DSC_0001.jpg"),
+             "tiny": photo_address(sparse_page(site), "P000.jpg")}
     for width in (390, 1280):
         context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800}, device_scale_factor=2)
         page = context.new_page()
-        for name, view in views.items():
-            page.goto(view.as_uri(), wait_until="load")
-            page.wait_for_function("document.querySelector('figure img').complete")
-            page.screenshot(path=str(out / f"viewer-page-{name}-{width}-2x.png"), full_page=True)
+        for name, (address, photo_id) in views.items():
+            open_address(page, address, photo_id)
+            page.screenshot(path=str(out / f"viewer-{name}-{width}-2x.png"))
         page.goto(sparse_page(site).as_uri(), wait_until="load")
         page.screenshot(path=str(out / f"nested-{width}-2x.png"), full_page=True)
         context.close()
@@ -549,6 +579,7 @@ def check_viewer(browser, site, out):
         shown = lambda: page.evaluate("document.querySelector('.lightbox').dataset.id")
         where = f"viewer at {width} px"
         check(shown() == order[start], f"{where}: opened {shown()}, clicked {order[start]}")
+        check(page.url.endswith(f"#photo-{order[start]}"), f"{where}: the address of the open photo is {page.url}")
         page.wait_for_function("document.querySelector('.lightbox img').complete && document.querySelector('.lightbox img').naturalWidth > 0")
         page.wait_for_function("document.getAnimations().length === 0")
         page.screenshot(path=str(out / f"viewer-{width}-{scale}x.png"))
@@ -605,8 +636,9 @@ def check_viewer(browser, site, out):
                           [box["width"] * 0.8, box["width"] * 0.2, y])
             check(shown() == order[start + 2], f"{where}: a swipe to the left shows {shown()}, expected {order[start + 2]}")
         if scale == 2 or width == 1280:
-            # Back closes the photo and stays on the album.
-            album_url = page.url
+            # Back closes the photo and stays on the album, at its own address.
+            album_url = page.url.split("#")[0]
+            check(page.url.endswith(f"#photo-{shown()}"), f"{where}: the address of the photo moved to is {page.url}")
             page.go_back()
             page.wait_for_function("document.querySelector('.lightbox').hidden")
             page.wait_for_function("!document.documentElement.classList.contains('viewing')")
@@ -644,38 +676,35 @@ def check_viewer(browser, site, out):
     check(not soft, f"lightbox at 1280x800x2: under 1.9 device px per CSS px: {soft[:3]}")
     page.screenshot(path=str(out / "viewer-1280-2x.png"))
     context.close()
-    # The plain viewer page of a tiny scan: at its own size, on dark, details beside it.
+    # The tiny scan, opened by its address: at its own size, on dark, details beside it.
     context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
     page = context.new_page()
-    tiny = next(page_file for page_file in sparse_page(site).parent.glob("view/*.html") if "P000.jpg" in page_file.read_text(encoding="utf-8"))
-    page.goto(tiny.as_uri(), wait_until="load")
-    page.wait_for_function("document.querySelector('figure img').complete && document.querySelector('figure img').naturalWidth > 0")
-    box = page.locator("figure img").bounding_box()
+    open_address(page, *photo_address(sparse_page(site), "P000.jpg"))
+    box = page.locator(".lightbox figure img").bounding_box()
     check(box["width"] <= 75.5 and box["height"] <= 100.5, f"the 75×100 scan is drawn {box['width']}×{box['height']}")
-    side = page.locator(".side").bounding_box()
+    side = page.locator(".lightbox .facts").bounding_box()
     check(side["x"] > box["x"] + box["width"], "the details are not beside the photo at 1280 px")
-    page.screenshot(path=str(out / "viewer-page-tiny-1280-2x.png"))
+    page.screenshot(path=str(out / "viewer-tiny-1280-2x.png"))
+    # The photo dated by its file name says so, and that it is a guess.
+    messages = next(site.glob("albums/messages-*/index.html"))
+    open_address(page, *photo_address(messages, lightbox_entries(messages.parent)[0]["name"]))
+    facts = page.inner_text(".lightbox .facts")
+    check("guess from the file name" in facts and "Mon 12 Aug 2019" in facts, f"the WhatsApp photo's details say: {facts!r}")
+    check(page.locator(".lightbox dd.guess").count() == 1, "the guessed date is not marked")
+    # Closing a photo opened by its address leaves the album page, at its own address.
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.querySelector('.lightbox').hidden")
+    check(page.url == messages.as_uri(), f"closing leaves the address {page.url}")
     context.close()
-    # Without JavaScript: the plain pages.
+    # Without JavaScript: a photo opens its largest rendition.
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    messages = next(site.glob("albums/messages-*/index.html"))
     page.goto(messages.as_uri(), wait_until="load")
     page.locator(".layout:visible a.photo").first.click()
     page.wait_for_load_state("load")
-    check("/view/" in page.url, f"without script a photo opens {page.url}")
-    page.wait_for_function("document.querySelector('figure img').complete && document.querySelector('figure img').naturalWidth > 0")
-    facts = page.inner_text(".facts")
-    check("guess from the file name" in facts and "Mon 12 Aug 2019" in facts, f"the WhatsApp photo's page says: {facts!r}")
-    check(page.locator("dd.guess").count() == 1, "the guessed date is not marked")
-    page.screenshot(path=str(out / "viewer-page-nojs-1280.png"))
-    page.goto(next(site.glob("albums/large-*/index.html")).as_uri())
-    page.locator(".layout:visible a.photo").first.click()
-    page.wait_for_load_state("load")
-    first = page.url
-    page.locator("a[rel=next]").click()
-    page.wait_for_load_state("load")
-    check(page.url != first and "/view/" in page.url, f"without script, next goes to {page.url}")
+    check("/media/fit-" in page.url, f"without script a photo opens {page.url}")
+    check(page.evaluate("document.images.length === 1 && document.images[0].naturalWidth > 0"),
+          "without script the photo's rendition does not show")
     context.close()
     data = next(site.glob("albums/large-*/photos.js")).read_text(encoding="utf-8")
     entries = json.loads(data[data.index("["):data.rindex("]") + 1])
@@ -713,26 +742,27 @@ def check_videos(browser, site, out):
         context.close()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    views = {p.read_text(encoding="utf-8"): p for p in album.parent.glob("view/*.html")}
-    def view(name):
-        return next(p for text, p in views.items() if f"<h2>{name}</h2>" in text)
-    page.goto(view("VID_0001.mp4").as_uri(), wait_until="load")
-    page.wait_for_function("document.querySelector('figure video[controls]') && document.querySelector('figure video').readyState >= 1")
-    box = page.locator("figure video").bounding_box()
+    # Each opened by its address: the video plays, upright; the Live Photo moves under the
+    # pointer and stops when it leaves; the HEVC video offers its file instead of a player.
+    open_address(page, *photo_address(album, "VID_0001.mp4"))
+    page.wait_for_function("document.querySelector('.lightbox figure video[controls]').readyState >= 1")
+    box = page.locator(".lightbox figure video").bounding_box()
     check(box["height"] > box["width"], f"the upright phone video is drawn {box['width']}×{box['height']}")
-    page.evaluate("document.querySelector('figure video').muted = true; document.querySelector('figure video').play()")
-    page.wait_for_function("document.querySelector('figure video').currentTime > 0.2")
-    check("0:04" in page.inner_text(".facts"), f"the video page's facts: {page.inner_text('.facts')!r}")
-    page.screenshot(path=str(out / "video-page-1280.png"))
-    page.goto(view("IMG_0500.JPG").as_uri(), wait_until="load")
-    page.hover("figure.live")
-    page.wait_for_function("document.querySelector('figure.live.playing video') && document.querySelector('figure.live video').currentTime > 0.1")
-    page.screenshot(path=str(out / "live-photo-page-1280.png"))
-    page.mouse.move(0, 0)
-    check(page.evaluate("document.querySelector('figure.live video').paused"), "the Live Photo keeps playing after the pointer left")
-    page.goto(view("VID_0002.mov").as_uri(), wait_until="load")
-    check(page.locator("figure video").count() == 0 and page.locator("a", has_text="Video (HEVC)").count() == 1,
-          "the HEVC video's page offers no player it cannot use, and the file")
+    page.evaluate("document.querySelector('.lightbox video').muted = true; document.querySelector('.lightbox video').play()")
+    page.wait_for_function("document.querySelector('.lightbox video').currentTime > 0.2")
+    check("0:04" in page.inner_text(".lightbox .facts"), f"the video's details: {page.inner_text('.lightbox .facts')!r}")
+    page.screenshot(path=str(out / "video-1280.png"))
+    open_address(page, *photo_address(album, "IMG_0500.JPG"))
+    page.hover(".lightbox figure.live")
+    page.wait_for_function("""document.querySelector('.lightbox figure.live.playing video')
+        && document.querySelector('.lightbox figure.live video').currentTime > 0.1""")
+    page.screenshot(path=str(out / "live-photo-1280.png"))
+    page.hover(".lightbox .facts")
+    check(page.evaluate("document.querySelector('.lightbox figure.live video').paused"),
+          "the Live Photo keeps playing after the pointer left")
+    open_address(page, *photo_address(album, "VID_0002.mov"))
+    check(page.locator(".lightbox figure video").count() == 0 and page.locator(".lightbox a", has_text="Video").count() == 1,
+          "the HEVC video offers a player it cannot use, or not its file")
     context.close()
 
 
@@ -777,8 +807,13 @@ def check_big_album(browser, sites, out):
     check(len(expected) == 6 and shown == expected, f"timeline Find 2 May 2024: {shown}, expected {expected}")
     page.screenshot(path=str(out / "timeline-find-1280.png"), full_page=True)
     page.locator("section.found a.photo").first.click()
+    # It opens in the viewer of its album, at its address.
+    page.wait_for_selector(".lightbox:not([hidden])")
+    check("/albums/" in page.url and page.url.endswith(f"#photo-{expected[0]}")
+          and page.evaluate("document.querySelector('.lightbox').dataset.id") == expected[0],
+          f"a photo found on the timeline opens {page.url}")
+    page.go_back()
     page.wait_for_load_state("load")
-    check("/view/" in page.url, f"a photo found on the timeline opens {page.url}")
     page.screenshot(path=str(out / "timeline-1280.png"), full_page=True)
     context.close()
 
@@ -801,7 +836,7 @@ def check_portable(site, work):
                     raise
                 time.sleep(0.1)
         pages, fetched, failures = crawl(base, base + "index.html")
-        check(pages > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
+        check(fetched > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
         print(f"served copy: {pages} pages, {fetched} references, {len(failures)} failures")
     finally:
         server.terminate()

@@ -148,8 +148,8 @@ public struct AlbumBuilder: Sendable {
     /// What the pages are made with: other options, or another version of Tessera's pages,
     /// write every page again.
     private var optionsKey: String {
-        // v6: written in proportion to change.
-        "v6|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        // v7: the viewer is the lightbox at #photo-ID; placeholders are decoded by album.js.
+        "v7|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.
@@ -159,7 +159,7 @@ public struct AlbumBuilder: Sendable {
     /// when none has them, the one with the most.
     static func cover(_ photos: [PhotoRecord]) -> PhotoRecord? {
         func side(_ photo: PhotoRecord) -> Int {
-            let size = ViewerPages.displaySize(photo); return min(size.width, size.height)
+            let size = PhotoMedia.displaySize(photo); return min(size.width, size.height)
         }
         let sharp = photos.filter { side($0) >= coverSide && !$0.renditions.isEmpty }
         guard let best = sharp.max(by: { ($0.annotations.rating ?? 0) < ($1.annotations.rating ?? 0) }) else {

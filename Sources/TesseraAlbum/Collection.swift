@@ -9,9 +9,6 @@ struct Collection {
     var subtitle: String
     /// Newest first, as the index returns them.
     var photos: [PhotoRecord]
-    /// Whether this collection writes each photo's plain viewer page (folder albums do; a
-    /// month links to the pages of the photo's folder album).
-    var ownsViewerPages: Bool
     /// The albums above this one, outermost first, with links relative to its folder.
     var crumbs: [(name: String, href: String)] = []
     /// Cover cards of the albums inside this one, shown above its photos.

@@ -5,14 +5,13 @@ import TesseraImage
 import TesseraIndex
 import TesseraLayout
 
-/// Writes one collection: its pages (one layout per breakpoint width in each, chosen by CSS),
-/// the plain viewer page of each photo when the collection owns them, and `photos.js`, what
-/// the lightbox reads.
+/// Writes one collection: its pages (one layout per breakpoint width in each, chosen by CSS)
+/// and `photos.js`, what the lightbox reads.
 struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
     let output: OutputFolder
-    /// The output-relative folder of each album id, for viewer-page links and originals.
+    /// The output-relative folder of each album id, for photo links and originals.
     let albumFolders: [Int64: String]
 
     /// Writes the collection into its folder, emptied first; returns how many album pages it wrote.
@@ -23,13 +22,12 @@ struct CollectionPages {
         let pages = documents.first?.document.pages ?? []
         // The album's order is the pages' order; a tile's hidden photos follow the tile.
         var order: [PhotoRecord] = []
-        var pageOf: [Int64: Int] = [:]
-        for (number, page) in pages.enumerated() {
+        var seen: Set<Int64> = []
+        for page in pages {
             for item in page.items {
                 for id in (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? []) {
-                    guard let photo = byID[id], pageOf[photo.id] == nil else { continue }
+                    guard let photo = byID[id], seen.insert(photo.id).inserted else { continue }
                     order.append(photo)
-                    pageOf[photo.id] = number
                 }
             }
         }
@@ -80,12 +78,6 @@ struct CollectionPages {
                     section.photos, collection: collection, title: section.title,
                     file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
             }
-        }
-        if collection.ownsViewerPages {
-            let viewer = ViewerPages(
-                media: media, output: output, albumFolders: albumFolders)
-            try viewer.write(
-                order, title: collection.title, pageOf: { Self.pageFile(pageOf[$0.id] ?? 0) }, into: directory)
         }
         return pages.count
     }
@@ -266,11 +258,10 @@ struct CollectionPages {
                 if item.crop == true { frame = Self.contained(photo, in: frame) }
                 let layoutFrame = frame
                 frame = Self.unenlarged(photo, in: frame)
-                strip?.cells += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: nil, target: photo)
+                strip?.cells += anchor(photo, frame: frame, layoutFrame: layoutFrame, overlay: nil)
                 continue
             }
             // The "+N" tile leads to its section's page.
-            let target = item.overlay?.hiddenPhotoIds.first.flatMap { byID[$0] } ?? photo
             let more = item.overlay != nil ? Self.sectionFile(item.sectionId) : nil
             if fit == .whole && item.crop == true {
                 frame = Self.contained(photo, in: frame)
@@ -278,19 +269,20 @@ struct CollectionPages {
             let layoutFrame = frame
             frame = Self.unenlarged(photo, in: frame)
             out += anchor(
-                photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, target: target, more: more)
+                photo, frame: frame, layoutFrame: layoutFrame, overlay: item.overlay, more: more)
         }
         closeStrip()
         return out + "</div>"
     }
 
-    /// A photo frame: a link to the viewer page of `target` around the photo's image; the frame
+    /// A photo frame: around the photo's image, a link to what shows it whole without script
+    /// (album.js opens the lightbox instead); the frame
     /// is in data attributes.
     ///
     /// `layoutFrame` is the frame the layout gave, before a small photo was shrunk inside it.
     /// `more`: the section page a "+N" tile leads to.
     private func anchor(
-        _ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?, target: PhotoRecord,
+        _ photo: PhotoRecord, frame: LayoutItem, layoutFrame: LayoutItem, overlay: LayoutOverlay?,
         more: String? = nil
     ) -> String {
         let name = AlbumBuilder.name(photo)
@@ -303,7 +295,7 @@ struct CollectionPages {
                 "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
             } ?? ""
         return
-            "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? viewLink(target))\" data-id=\"\(photo.id)\" style=\"\(Self.frame(frame))\" "
+            "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? plainLink(photo))\" data-id=\"\(photo.id)\" style=\"\(Self.frame(frame))\" "
             + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
             + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
             + "<img \(image)\(Self.placeholder(photo))"
@@ -313,14 +305,29 @@ struct CollectionPages {
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
     }
 
-    /// The plain viewer page of a photo (its folder album's), from a collection page.
-    private func viewLink(_ photo: PhotoRecord) -> String {
-        Collection.prefix + (albumFolders[photo.albumID] ?? "") + "/view/\(photo.id).html"
+    /// What a photo's tile links to for a browser without script: a video itself, else the
+    /// largest rendition, else the original; the lightbox's address when none is in place.
+    private func plainLink(_ photo: PhotoRecord) -> String {
+        let video = Motion(photo).flatMap { $0.kind == .video ? media.video($0.source) : nil }
+        let largest = PhotoMedia.sources(photo, media: media).last?.path
+        guard let path = video ?? largest else {
+            return PhotoMedia.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 }
+                ?? Self.fragment(photo)
+        }
+        return Collection.prefix + HTML.url(Array(path.utf8))
     }
+
+    /// The address of a photo in its folder album's lightbox, from a collection page.
+    private func permalink(_ photo: PhotoRecord) -> String {
+        Collection.prefix + (albumFolders[photo.albumID] ?? "") + "/index.html" + Self.fragment(photo)
+    }
+
+    /// What opens the lightbox on a photo, after an album page's address.
+    static func fragment(_ photo: PhotoRecord) -> String { "#photo-\(photo.id)" }
 
     /// The largest rectangle of the photo's aspect inside `frame`, centred.
     private static func contained(_ photo: PhotoRecord, in frame: LayoutItem) -> LayoutItem {
-        let size = ViewerPages.displaySize(photo)
+        let size = PhotoMedia.displaySize(photo)
         let aspect = Double(size.width) / Double(size.height)
         guard frame.width > 0, frame.height > 0 else { return frame }
         var inner = frame
@@ -337,7 +344,7 @@ struct CollectionPages {
     /// The frame, shrunk about its centre so that the photo is never drawn larger than its own
     /// pixels (a 75×100 scan in a 220 px row stays 75×100, not 165×220 and soft).
     static func unenlarged(_ photo: PhotoRecord, in frame: LayoutItem) -> LayoutItem {
-        let size = ViewerPages.displaySize(photo)
+        let size = PhotoMedia.displaySize(photo)
         let scale = max(frame.width / Double(size.width), frame.height / Double(size.height))
         guard scale > 1 else { return frame }
         var inner = frame
@@ -403,9 +410,9 @@ struct CollectionPages {
             var find: FindFacts
         }
         let entries = photos.map { photo in
-            let size = ViewerPages.displaySize(photo)
-            let sources = ViewerPages.sources(photo, media: media)
-            let original = ViewerPages.original(photo, media: media, albumFolders: albumFolders).map {
+            let size = PhotoMedia.displaySize(photo)
+            let sources = PhotoMedia.sources(photo, media: media)
+            let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders).map {
                 Collection.prefix + $0
             }
             let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
@@ -413,7 +420,7 @@ struct CollectionPages {
             let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
                 .lazy.compactMap { media.rendition($0.path) }.first
             return Entry(
-                id: String(photo.id), name: AlbumBuilder.name(photo), view: viewLink(photo),
+                id: String(photo.id), name: AlbumBuilder.name(photo), view: permalink(photo),
                 original: original, zoom: photo.video != nil ? nil : (drawable ? original ?? largest : largest),
                 thumb: square.map { Collection.prefix + HTML.url(Array($0.utf8)) },
                 width: size.width, height: size.height,

@@ -62,7 +62,7 @@ enum HTML {
 
     /// A page that uses the shared style sheet and script, `depth` (`../../`) below the output.
     static func document(
-        title: String, head: String = "", body: String, bodyAttributes: String = "", depth: String = "../../"
+        title: String, body: String, bodyAttributes: String = "", depth: String = "../../"
     ) -> String {
         """
         <!DOCTYPE html>
@@ -73,7 +73,6 @@ enum HTML {
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="\(depth)assets/album.css">
         <script src="\(depth)assets/album.js" defer></script>
-        \(head)
         </head>
         <body\(bodyAttributes)>
         \(body)

@@ -128,7 +128,7 @@ final class SiteBuild {
             summary.pages += try writer.write(
                 Collection(
                     folder: folder + AlbumBuilder.staging, title: tree.title(album),
-                    subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos, ownsViewerPages: true,
+                    subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos,
                     crumbs: crumbs, children: children))
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
@@ -190,8 +190,7 @@ final class SiteBuild {
                 let card = SitePages.card(cover: AlbumBuilder.cover(photos), count: count, media: media)
                 summary.pages += try writer.write(
                     Collection(
-                        folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos,
-                        ownsViewerPages: false))
+                        folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
                 manifest.months[month] = .init(card: card, incomplete: media.misses > missingBefore)
                 summary.written += 1

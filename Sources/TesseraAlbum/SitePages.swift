@@ -22,7 +22,7 @@ enum SitePages {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
-        // Find looks through the months' photos (loaded on first use); found photos open their viewer pages.
+        // Find looks through the months' photos (loaded on first use); a found photo opens in its album's viewer.
         return HTML.document(
             title: "Timeline",
             body: """

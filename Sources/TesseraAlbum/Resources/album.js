@@ -1,15 +1,5 @@
 (() => {
   'use strict';
-  // A Live Photo or motion photo plays its motion, muted, while pressed or hovered.
-  const liven = (figure) => {
-    const video = figure.querySelector('video');
-    if (!video) return;
-    const start = () => { figure.classList.add('playing'); video.play().catch(() => {}); };
-    const stop = () => { figure.classList.remove('playing'); video.pause(); video.currentTime = 0; };
-    figure.addEventListener('pointerenter', start);
-    figure.addEventListener('pointerdown', start);
-    for (const type of ['pointerleave', 'pointerup', 'pointercancel']) figure.addEventListener(type, stop);
-  };
   // A ThumbHash (base64 bytes) as a small image URL: TesseraImage's ThumbHash.decode, in script.
   const thumbHashURL = (text) => {
     const hash = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -71,17 +61,9 @@
     }
   }, {rootMargin: '100%'});
   document.querySelectorAll('img[data-th]').forEach((img) => paint.observe(img));
-  if (document.body.classList.contains('viewer-page')) {
-    document.querySelectorAll('figure.live').forEach(liven);
-    // The plain viewer pages: keys follow the page's own links.
-    document.addEventListener('keydown', (event) => {
-      const rel = {ArrowLeft: 'prev', ArrowRight: 'next', Escape: 'up'}[event.key];
-      const link = rel && document.querySelector(`a[rel="${rel}"]`);
-      if (link) location.href = link.href;
-    });
-    return;
-  }
   let photos = null, loading = null, current = -1, savedScroll = 0, opener = null;
+  const fragment = (id) => `#photo-${id}`;
+  const photoInAddress = () => (location.hash.match(/^#photo-(\d+)$/) || [])[1];
   // The photos: an album's or month's photos.js, or the timeline's months' one after another.
   // A file's URLs are relative to its own folder: from a page elsewhere they are resolved.
   const script = (src) => new Promise((resolve, reject) => {
@@ -237,17 +219,24 @@
                               : document.createTextNode(fact.value);
       list.append(element('dt', {textContent: fact.label}), element('dd', {className: fact.guess ? 'guess' : ''}, value));
     }
-    const links = element('p');
-    links.append(element('a', {href: photo.view, textContent: 'Photo page'}));
-    if (photo.original) links.append(' · ', element('a', {href: photo.original, textContent: 'Download original', download: photo.name}));
-    if (photo.video && !photo.video.playable) {
-      links.append(' · ', element('a', {href: photo.video.url, textContent: photo.video.live ? 'Motion' : 'Video', download: ''}));
+    const links = [];
+    // From a month or the timeline, the photo in its folder album.
+    if (new URL(photo.view, location.href).pathname !== location.pathname) {
+      links.push(element('a', {href: photo.view, textContent: 'In its album'}));
     }
-    facts.replaceChildren(element('h2', {textContent: photo.name}), list, links);
+    if (photo.original) links.push(element('a', {href: photo.original, textContent: 'Download original', download: photo.name}));
+    if (photo.video && !photo.video.playable) {
+      links.push(element('a', {href: photo.video.url, textContent: photo.video.live ? 'Motion' : 'Video', download: ''}));
+    }
+    const line = element('p');
+    links.forEach((link, i) => line.append(...(i ? [' · ', link] : [link])));
+    facts.replaceChildren(element('h2', {textContent: photo.name}), list, line);
     counter.textContent = `${index + 1} / ${photos.length}`;
     prev.disabled = index === 0;
     next.disabled = index === photos.length - 1;
     viewer.dataset.id = photo.id;
+    // The address is the photo's, to copy or bookmark.
+    if (location.hash !== fragment(photo.id)) history.replaceState(history.state, '', fragment(photo.id));
     centreStrip();
     for (const neighbour of [photos[index + 1], photos[index - 1]]) {
       if (neighbour && neighbour.sources.length) {
@@ -271,23 +260,31 @@
     return image.animate(reverse ? frames.reverse() : frames, {duration: 220, easing: 'ease-out'}).finished.catch(() => {});
   };
   const tileOf = (id) => [...document.querySelectorAll('a.photo')].find((a) => a.dataset.id === id && a.offsetParent);
-  const open = (link) => load().then((list) => {
-    const index = list.findIndex((photo) => photo.id === link.dataset.id);
-    if (index < 0) { location.href = link.href; return; }
-    opener = link;
+  // Opens the lightbox on a photo, from its tile when there is one; false when the photo is not here.
+  const open = (id, tile, push) => load().then((list) => {
+    const index = list.findIndex((photo) => photo.id === id);
+    if (index < 0) return false;
+    opener = tile;
     savedScroll = window.scrollY;
     document.documentElement.classList.add('viewing');
     if (thumbs.length !== list.length) buildStrip();
+    // An entry of its own in the history: Back (or a phone's back gesture) closes the photo.
+    if (push) history.pushState({lightbox: true}, '', fragment(id));
     viewer.hidden = false;
     show(index);
-    fromTile(link, false);
-    // An entry of its own in the history: Back (or a phone's back gesture) closes the photo.
-    history.pushState({lightbox: true}, '');
+    if (tile) fromTile(tile, false);
     close.focus({preventScroll: true});
-  }, () => { location.href = link.href; });
+    return true;
+  });
   // Closing by the button or Esc goes back too, so the entry does not linger.
   const leave = () => { if (history.state && history.state.lightbox) history.back(); else dismiss(); };
-  window.addEventListener('popstate', () => { if (!viewer.hidden) dismiss(); });
+  // Back and Forward: the address says which photo is open, if any.
+  window.addEventListener('popstate', () => {
+    const id = photoInAddress();
+    if (!id) dismiss();
+    else if (viewer.hidden) open(id, tileOf(id), false);
+    else load().then((list) => show(list.findIndex((photo) => photo.id === id)));
+  });
   let closing = false;
   const dismiss = () => {
     if (viewer.hidden || closing) return;
@@ -303,6 +300,8 @@
       document.documentElement.classList.remove('viewing');
       window.scrollTo(0, savedScroll);
       if (opener) opener.focus({preventScroll: true});
+      // Opened from its address, the page's entry keeps no photo once it is closed.
+      if (photoInAddress()) history.replaceState(history.state, '', location.pathname + location.search);
     });
   };
   // Find: the album's (or month's) photos that match, across all its pages, from photos.js.
@@ -363,8 +362,10 @@
     // A tile's "+N" leads to the page of all its section's photos.
     if (!link || link.classList.contains('more') || document.body.dataset.lightbox === 'off' || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    open(link);
+    open(link.dataset.id, link, true).then((shown) => { if (!shown) location.href = link.href; }, () => { location.href = link.href; });
   });
+  // An address naming a photo (album/index.html#photo-12) opens it.
+  if (photoInAddress()) open(photoInAddress(), null, false);
   prev.addEventListener('click', () => show(current - 1));
   next.addEventListener('click', () => show(current + 1));
   close.addEventListener('click', leave);

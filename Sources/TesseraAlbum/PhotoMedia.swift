@@ -1,0 +1,31 @@
+import TesseraFacts
+import TesseraIndex
+
+/// Where a photo's pictures are in the output, and the size they show it at: what its tiles,
+/// the lightbox and the page without script link to.
+enum PhotoMedia {
+    /// The photo's fit renditions (its squares when it has none), smallest first, as placed in
+    /// the output: what a viewer shows.
+    static func sources(_ photo: PhotoRecord, media: MediaFolder) -> [(path: String, width: Int)] {
+        let fits = photo.renditions.filter { $0.spec.kind == .fit }
+        return (fits.isEmpty ? photo.renditions : fits).sorted { $0.width < $1.width }
+            .compactMap { entry in media.rendition(entry.path).map { ($0, entry.width) } }
+    }
+
+    /// The original, placed in the output as the options say; relative to the output.
+    static func original(_ photo: PhotoRecord, media: MediaFolder, albumFolders: [Int64: String]) -> String? {
+        guard let folder = albumFolders[photo.albumID] else { return nil }
+        return media.original(photo, albumFolder: String(folder.dropFirst("albums/".count))).map {
+            HTML.url(Array($0.utf8))
+        }
+    }
+
+    /// The photo's size as displayed, from the index (its largest rendition when the index lacks it).
+    static func displaySize(_ photo: PhotoRecord) -> (width: Int, height: Int) {
+        if let width = photo.displayWidth, let height = photo.displayHeight, width > 0, height > 0 {
+            return (width, height)
+        }
+        let largest = photo.renditions.max { $0.width * $0.height < $1.width * $1.height }
+        return (max(1, largest?.width ?? 1), max(1, largest?.height ?? 1))
+    }
+}
