@@ -99,7 +99,7 @@ extension PhotoIndex {
         // Undated photos (no instant) come after the dated ones.
         let order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
         var sql = """
-            SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id
+            SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
             """
         if let limit = query.limit {
@@ -107,11 +107,11 @@ extension PhotoIndex {
             arguments.append(limit)
         }
         let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-        let ids = rows.map { $0["id"] as Int64 }
+        let ids = rows.map { $0[.id] as Int64 }
         let renditions = try Self.renditions(of: ids, db)
         let motion = try Self.livePhotoVideos(of: ids, db)
         return rows.map { row in
-            var record = Self.record(row, renditions: renditions[row["id"]] ?? [])
+            var record = Self.record(row, renditions: renditions[row[.id]] ?? [])
             record.livePhotoVideo = motion[record.id]
             return record
         }
@@ -136,15 +136,15 @@ extension PhotoIndex {
                 let row = try Row.fetchOne(
                     db.cachedStatement(
                         sql:
-                            "SELECT p.*, a.name AS album_name FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"
+                            "SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"
                     ),
                     arguments: [Data(path.rawBytes)])
             else { return nil }
-            let id: Int64 = row["id"]
+            let id: Int64 = row[.id]
             var record = Self.record(row, renditions: try Self.renditions(of: [id], db)[id] ?? [])
             // The live_photos view compares names across the album: asked only when the album
             // holds a video at all (`photos_kind` answers that at once).
-            let album: Int64 = row["album_id"]
+            let album: Int64 = row[.albumID]
             if !record.format.isVideo,
                 try Bool.fetchOne(
                     db.cachedStatement(sql: "SELECT 1 FROM photos WHERE kind <> 'photo' AND album_id = ? LIMIT 1"),
@@ -290,49 +290,50 @@ extension PhotoIndex {
         }
     }
 
+    /// A row selected with `RecordColumn.selection` as a record.
     static func record(_ row: Row, renditions: [RenditionEntry]) -> PhotoRecord {
         var gps: GPSPosition?
-        if let latitude = row["gps_latitude"] as Double?, let longitude = row["gps_longitude"] as Double? {
-            gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: row["gps_altitude"])
+        if let latitude = row[.gpsLatitude] as Double?, let longitude = row[.gpsLongitude] as Double? {
+            gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: row[.gpsAltitude])
         }
-        let warnings = (row["warnings"] as String?).flatMap {
+        let warnings = (row[.warnings] as String?).flatMap {
             try? JSONDecoder().decode([String].self, from: Data($0.utf8))
         }
         let camera = Camera(
-            make: row["make"], model: row["model"], lensModel: row["lens_model"], exposureTime: row["exposure_time"],
-            fNumber: row["f_number"], iso: row["iso"], focalLength: row["focal_length"],
-            focalLength35mm: row["focal_length_35mm"])
-        let keywords = (row["keywords"] as String?).flatMap {
+            make: row[.make], model: row[.model], lensModel: row[.lensModel], exposureTime: row[.exposureTime],
+            fNumber: row[.fNumber], iso: row[.iso], focalLength: row[.focalLength],
+            focalLength35mm: row[.focalLength35mm])
+        let keywords = (row[.keywords] as String?).flatMap {
             try? JSONDecoder().decode([String].self, from: Data($0.utf8))
         }
         let annotations = Annotations(
-            rating: row["rating"], label: row["label"], title: row["title"], description: row["description"],
-            keywords: keywords ?? [], sidecar: (row["sidecar"] as Data?).map { String(decoding: $0, as: UTF8.self) })
+            rating: row[.rating], label: row[.label], title: row[.title], description: row[.description],
+            keywords: keywords ?? [], sidecar: (row[.sidecar] as Data?).map { String(decoding: $0, as: UTF8.self) })
         var video: PhotoRecord.Video?
-        if row["kind"] as String? == "video" {
+        if row[.kind] as String? == "video" {
             video = PhotoRecord.Video(
-                duration: row["duration_s"], codec: row["video_codec"], rotation: row["rotation"],
-                frameRate: row["frame_rate"], posterTime: row["poster_time_s"])
+                duration: row[.duration], codec: row[.videoCodec], rotation: row[.rotation],
+                frameRate: row[.frameRate], posterTime: row[.posterTime])
         }
         var motion: EmbeddedVideo?
-        if let offset = row["motion_offset"] as Int64?, let length = row["motion_length"] as Int64? {
+        if let offset = row[.motionOffset] as Int64?, let length = row[.motionLength] as Int64? {
             motion = EmbeddedVideo(
-                offset: offset, length: length, duration: row["duration_s"], codec: row["video_codec"])
+                offset: offset, length: length, duration: row[.duration], codec: row[.videoCodec])
         }
-        let dateSource = (row["date_source"] as String?).flatMap(DateSource.init(rawValue:))
+        let dateSource = (row[.dateSource] as String?).flatMap(DateSource.init(rawValue:))
         return PhotoRecord(
-            id: row["id"], pathBytes: [UInt8](row["path"] as Data), albumID: row["album_id"],
-            albumName: row["album_name"],
-            status: PhotoRecord.Status(rawValue: row["status"]) ?? .error, error: row["error"],
-            errorCode: row["error_code"],
-            format: ImageFormat(rawValue: row["format"]) ?? .unsupported, width: row["width"], height: row["height"],
-            orientation: row["orientation"], displayWidth: row["display_width"], displayHeight: row["display_height"],
-            bitDepth: row["bit_depth"], coding: row["coding"], hdr: row["hdr"], capturedAt: row["captured_at"],
-            utcOffset: row["utc_offset"], dateSource: dateSource, sortInstantMilliseconds: row["sort_instant_ms"],
+            id: row[.id], pathBytes: [UInt8](row[.path] as Data), albumID: row[.albumID],
+            albumName: row[.albumName],
+            status: PhotoRecord.Status(rawValue: row[.status]) ?? .error, error: row[.error],
+            errorCode: row[.errorCode],
+            format: ImageFormat(rawValue: row[.format]) ?? .unsupported, width: row[.width], height: row[.height],
+            orientation: row[.orientation], displayWidth: row[.displayWidth], displayHeight: row[.displayHeight],
+            bitDepth: row[.bitDepth], coding: row[.coding], hdr: row[.hdr], capturedAt: row[.capturedAt],
+            utcOffset: row[.utcOffset], dateSource: dateSource, sortInstantMilliseconds: row[.sortInstant],
             camera: camera, annotations: annotations, gps: gps, warnings: warnings ?? [],
-            contentHash: row["content_hash"], renditions: renditions,
-            thumbhash: (row["thumbhash"] as Data?).map { [UInt8]($0) }, video: video, motion: motion,
-            contentIdentifier: row["content_identifier"])
+            contentHash: row[.contentHash], renditions: renditions,
+            thumbhash: (row[.thumbhash] as Data?).map { [UInt8]($0) }, video: video, motion: motion,
+            contentIdentifier: row[.contentIdentifier])
     }
 
     static func album(_ row: Row) -> AlbumRecord {
