@@ -430,7 +430,7 @@ def check_placeholders(browser, site):
 def lightbox_entries(folder):
     """The photos.js entries of an album or month folder, in its order."""
     data = (folder / "photos.js").read_text(encoding="utf-8")
-    return json.loads(data[data.index("["):data.rindex("]") + 1])
+    return json.loads(data[data.index("{"):data.rindex("}") + 1])["photos"]
 
 
 def photo_address(album_page, name):
@@ -527,8 +527,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     check(page.inner_text("header p").startswith("20 photos"), f"Sparse's subtitle: {page.inner_text('header p')!r}")
     page.screenshot(path=str(out / "nested-1280-2x.png"), full_page=True)
     # Find: a date range shows exactly the album's photos of those days, across its pages; clearing it restores the pages.
-    data = (sparse_page(site).parent / "photos.js").read_text(encoding="utf-8")
-    entries = json.loads(data[data.index("["):data.rindex("]") + 1])
+    entries = lightbox_entries(sparse_page(site).parent)
     expected = [entry["id"] for entry in entries if entry["find"].get("day") and "2023-06-01" <= entry["find"]["day"] <= "2023-09-30"]
     page.fill("form.find input[name=from]", "2023-06-01")
     page.fill("form.find input[name=to]", "2023-09-30")
@@ -706,11 +705,15 @@ def check_viewer(browser, site, out):
     check(page.evaluate("document.images.length === 1 && document.images[0].naturalWidth > 0"),
           "without script the photo's rendition does not show")
     context.close()
-    data = next(site.glob("albums/large-*/photos.js")).read_text(encoding="utf-8")
-    entries = json.loads(data[data.index("["):data.rindex("]") + 1])
-    place = [fact for entry in entries if entry["name"] == "DSC_0003.jpg" for fact in entry["facts"] if fact["label"] == "Place"]
-    check(place and place[0]["value"].startswith("48.86") and "openstreetmap.org" in place[0].get("link", ""),
+    # The photo with a GPS position shows the place, linked to a map.
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    open_address(page, *photo_address(large, "DSC_0003.jpg"))
+    place = page.evaluate("""[...document.querySelectorAll('.lightbox dt')].filter(dt => dt.textContent === 'Place')
+        .map(dt => { const a = dt.nextElementSibling.querySelector('a'); return a && [a.textContent, a.href]; })""")
+    check(len(place) == 1 and place[0] and place[0][0].startswith("48.86") and "openstreetmap.org" in place[0][1],
           f"the GPS photo's place: {place}")
+    context.close()
 
 
 def check_videos(browser, site, out):
@@ -797,8 +800,7 @@ def check_big_album(browser, sites, out):
     # (the months' photos.js, newest month first, as the timeline lists them)
     entries = []
     for month in sorted((sites["justified"] / "months").iterdir(), reverse=True):
-        data = (month / "photos.js").read_text(encoding="utf-8")
-        entries += json.loads(data[data.index("["):data.rindex("]") + 1])
+        entries += lightbox_entries(month)
     expected = [e["id"] for e in entries if e["find"].get("day") and "2024-05-02" <= e["find"]["day"] <= "2024-05-02"]
     page.fill("form.find input[name=from]", "2024-05-02")
     page.fill("form.find input[name=to]", "2024-05-02")

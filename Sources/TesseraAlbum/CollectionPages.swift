@@ -48,7 +48,9 @@ struct CollectionPages {
                     title: collection.title, body: body, bodyAttributes: " data-photos=\"photos.js\""),
                 to: directory + "/" + Self.pageFile(number))
         }
-        try writeLightboxData(order, into: directory)
+        try output.write(
+            LightboxData(media: media, albumFolders: albumFolders).script(order, base: Collection.prefix),
+            to: directory + "/photos.js")
         if options.style == .tiles {
             // Tiles show six photos a section: each larger section gets a page of all its photos.
             var sections: [(id: String, title: String, page: Int, photos: [PhotoRecord])] = []
@@ -317,11 +319,6 @@ struct CollectionPages {
         return Collection.prefix + HTML.url(Array(path.utf8))
     }
 
-    /// The address of a photo in its folder album's lightbox, from a collection page.
-    private func permalink(_ photo: PhotoRecord) -> String {
-        Collection.prefix + (albumFolders[photo.albumID] ?? "") + "/index.html" + Self.fragment(photo)
-    }
-
     /// What opens the lightbox on a photo, after an album page's address.
     static func fragment(_ photo: PhotoRecord) -> String { "#photo-\(photo.id)" }
 
@@ -386,77 +383,5 @@ struct CollectionPages {
                 ? "<a rel=\"next\" href=\"\(Self.pageFile(current + 1))\">Next →</a>"
                 : "<span class=\"disabled\">Next →</span>")
         return "<nav class=\"pager\">\(parts.joined(separator: " "))</nav>"
-    }
-
-    /// Formats every current browser draws, so an original in one of them can be shown at 1:1.
-    static let browserFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
-    /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
-    static let zoomPixels = 50_000_000
-
-    /// What the lightbox reads, in album order: `photos.js`, loaded by the script on first use.
-    private func writeLightboxData(_ photos: [PhotoRecord], into directory: String) throws(AlbumError) {
-        struct Source: Encodable { var url: String, width: Int }
-        /// What plays: `live` (on press or hover, muted) or not (with controls), and whether a
-        /// browser can (else the page offers the file).
-        struct Video: Encodable { var url: String, live: Bool, playable: Bool }
-        struct Entry: Encodable {
-            var id: String, name: String, view: String, original: String?
-            /// What zooming to 1:1 shows: the original where browsers draw its format and it is
-            /// within `zoomPixels`, else the largest rendition.
-            var zoom: String?
-            /// The smallest square rendition, for the filmstrip.
-            var thumb: String?
-            var width: Int, height: Int, sources: [Source], facts: [PhotoFact], video: Video?
-            var find: FindFacts
-        }
-        let entries = photos.map { photo in
-            let size = PhotoMedia.displaySize(photo)
-            let sources = PhotoMedia.sources(photo, media: media)
-            let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders).map {
-                Collection.prefix + $0
-            }
-            let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
-            let largest = sources.last.map { Collection.prefix + HTML.url(Array($0.path.utf8)) }
-            let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
-                .lazy.compactMap { media.rendition($0.path) }.first
-            return Entry(
-                id: String(photo.id), name: AlbumBuilder.name(photo), view: permalink(photo),
-                original: original, zoom: photo.video != nil ? nil : (drawable ? original ?? largest : largest),
-                thumb: square.map { Collection.prefix + HTML.url(Array($0.utf8)) },
-                width: size.width, height: size.height,
-                sources: sources.map {
-                    Source(url: Collection.prefix + HTML.url(Array($0.path.utf8)), width: $0.width)
-                },
-                facts: PhotoFact.facts(of: photo),
-                video: Motion(photo).flatMap { motion in
-                    media.video(motion.source).map {
-                        Video(
-                            url: Collection.prefix + HTML.url(Array($0.utf8)), live: motion.kind == .live,
-                            playable: motion.playable)
-                    }
-                },
-                find: FindFacts(photo))
-        }
-        let encoder = JSONEncoder()
-        // Sorted keys: the same index gives the same bytes, build after build.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(entries) else {
-            throw AlbumError(.output, "cannot encode the lightbox data")
-        }
-        try output.write(
-            "window.tesseraPhotos = \(String(decoding: json, as: UTF8.self));\n", to: directory + "/photos.js")
-    }
-}
-
-/// What Find compares of a photo: its capture day, camera, format, keywords and rating.
-struct FindFacts: Encodable {
-    var day: String?, camera: String?, format: String, keywords: [String], rating: Int?
-
-    init(_ photo: PhotoRecord) {
-        day = photo.capturedAt.map { String($0.prefix(10)) }
-        camera = PhotoFact.camera(photo)
-        format = photo.format.rawValue.uppercased()
-        keywords = photo.annotations.keywords
-        rating = photo.annotations.rating
     }
 }

@@ -24,17 +24,26 @@ enum HTML {
         escape(text).replacingOccurrences(of: "/", with: "/<wbr>")
     }
 
+    /// Which bytes a URL path keeps as they are, by value.
+    private static let unreserved: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// A relative URL from raw path bytes: every byte outside the unreserved set is percent-encoded,
     /// so names with spaces, quotes, `#`, `?` or invalid UTF-8 still resolve on disk.
     static func url(_ bytes: [UInt8]) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
-        let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
         for byte in bytes {
-            if unreserved.contains(byte) {
+            if unreserved[Int(byte)] {
                 out.append(byte)
             } else {
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+                out += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             }
         }
         return String(decoding: out, as: UTF8.self)

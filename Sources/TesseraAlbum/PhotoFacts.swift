@@ -4,7 +4,7 @@ import TesseraIndex
 import TesseraSystem
 
 /// What the viewer's panel says about a photo, in the order a person reads it.
-struct PhotoFact: Encodable, Equatable {
+struct PhotoFact: Equatable {
     var label: String
     var value: String
     /// Where the value links to (the map for a place).

@@ -319,7 +319,7 @@ struct AlbumBuilderTests {
         let references = try Self.references(in: directory.appending("site"))
         #expect(!references.isEmpty && references.allSatisfy { !$0.target.contains("/originals/") })
         let text = try Self.siteText(directory.appending("site"))
-        #expect(text.contains("\"view\":") && !text.contains("originals/"))
+        #expect(text.contains("\"sources\":") && !text.contains("originals/"))
     }
 
     @Test func aPhotoThatLeavesTheLibraryLeavesTheSiteWithItsFiles() throws {

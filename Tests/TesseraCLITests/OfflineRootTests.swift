@@ -534,7 +534,8 @@ struct OfflineRootTests {
         let remounted = Self.fields(result.stdout, "remounted")
         #expect(
             remounted["rows"] == 13 && remounted["shown"] == 13 && remounted["renditions"] == 52, "\(result.stdout)")
-        #expect((remounted["site"] ?? 0) > (before["site"] ?? 0), "\(result.stdout)")
+        // (the new photo is a copy of one there: its renditions are that one's files)
+        #expect((remounted["site"] ?? 0) >= (before["site"] ?? 0), "\(result.stdout)")
         #expect(!result.stdout.contains("site-has-new=0"), "\(result.stdout)")
         #expect(log.contains("offline") && log.contains("is back"), "\(log)")
     }

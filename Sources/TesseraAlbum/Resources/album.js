@@ -69,17 +69,28 @@
   const script = (src) => new Promise((resolve, reject) => {
     document.head.appendChild(Object.assign(document.createElement('script'), {src, onload: resolve, onerror: reject}));
   });
+  // A file's paths are relative to the output folder, which is `base` from the file's own
+  // folder (docs/ALBUM.md, "The lightbox's data"); here they become URLs.
   const load = () => loading || (loading = (async () => {
     const list = [];
     for (const file of document.body.dataset.photos.split(' ').filter(Boolean)) {
       await script(file);
-      const base = file.includes('/') ? new URL(file, location.href) : null;
-      const at = (url) => (base && url ? new URL(url, base).href : url);
-      for (const photo of window.tesseraPhotos || []) {
-        for (const key of ['view', 'original', 'zoom', 'thumb']) photo[key] = at(photo[key]);
-        for (const source of photo.sources) source.url = at(source.url);
-        if (photo.video) photo.video.url = at(photo.video.url);
-        list.push(photo);
+      const data = window.tesseraPhotos || {photos: []};
+      const root = new URL(data.base, new URL(file, location.href));
+      const at = (path) => new URL(path, root).href;
+      const media = (path) => at(`media/${path}`);
+      for (const entry of data.photos) {
+        const sources = entry.sources.map(([path, width]) => ({url: media(path), width}));
+        const original = entry.original && at(entry.original);
+        list.push({
+          id: entry.id, name: entry.name, width: entry.width, height: entry.height, sources, original,
+          view: at(`${data.albums[entry.album]}/index.html#photo-${entry.id}`),
+          thumb: entry.thumb && media(entry.thumb),
+          zoom: entry.zoom === 'original' ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
+          facts: entry.facts.map(([label, value, guess, link]) => ({label, value, guess: guess === 1, link})),
+          video: entry.video && {url: media(entry.video[0]), live: entry.video[1] === 1, playable: entry.video[2] === 1},
+          find: Object.assign({keywords: []}, entry.find),
+        });
       }
     }
     return (photos = list);

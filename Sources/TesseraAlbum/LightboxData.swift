@@ -1,0 +1,113 @@
+import TesseraFacts
+import TesseraIndex
+
+/// `photos.js`: what the lightbox and Find read of a collection's photos, in its order, loaded
+/// by album.js on first use (docs/ALBUM.md, "The lightbox's data").
+///
+/// Written by hand rather than by an encoder: it is most of what a build writes, and the same
+/// index gives the same bytes, build after build.
+struct LightboxData {
+    let media: MediaFolder
+    /// The output-relative folder of each album id.
+    let albumFolders: [Int64: String]
+
+    /// Formats every current browser draws, so an original in one of them can be shown at 1:1.
+    static let browserFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
+    /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
+    static let zoomPixels = 50_000_000
+
+    /// The script for `photos`; its paths are relative to the output, under `base`.
+    func script(_ photos: [PhotoRecord], base: String) -> String {
+        var albums: [Int64: Int] = [:]
+        var albumList: [String] = []
+        var entries: [String] = []
+        entries.reserveCapacity(photos.count)
+        for photo in photos {
+            let album =
+                albums[photo.albumID]
+                ?? {
+                    albumList.append(HTML.url(Array((albumFolders[photo.albumID] ?? "").utf8)))
+                    albums[photo.albumID] = albumList.count - 1
+                    return albumList.count - 1
+                }()
+            entries.append(entry(photo, album: album))
+        }
+        return
+            "window.tesseraPhotos = {\"base\":\(Self.string(base)),\"albums\":[\(albumList.map(Self.string).joined(separator: ","))],\"photos\":[\n"
+            + entries.joined(separator: ",\n") + "]};\n"
+    }
+
+    /// One photo: its id, name, album, size, renditions (paths under `media/`, the fits with
+    /// their widths, the smallest square for the filmstrip), original, what 1:1 shows, facts,
+    /// motion and what Find compares.
+    private func entry(_ photo: PhotoRecord, album: Int) -> String {
+        let size = PhotoMedia.displaySize(photo)
+        let sources = PhotoMedia.sources(photo, media: media)
+        var fields = [
+            "\"id\":\"\(photo.id)\"", "\"name\":\(Self.string(AlbumBuilder.name(photo)))", "\"album\":\(album)",
+            "\"width\":\(size.width)", "\"height\":\(size.height)",
+            "\"sources\":[\(sources.map { "[\(Self.mediaPath($0.path)),\($0.width)]" }.joined(separator: ","))]",
+        ]
+        let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
+            .lazy.compactMap { media.rendition($0.path) }.first
+        if let square { fields.append("\"thumb\":\(Self.mediaPath(square))") }
+        let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders)
+        if let original { fields.append("\"original\":\(Self.string(original))") }
+        // 1:1 shows the original where browsers draw its format within `zoomPixels`, else the
+        // largest rendition; a video has none.
+        if photo.video == nil {
+            let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
+            if drawable && original != nil {
+                fields.append("\"zoom\":\"original\"")
+            } else if !sources.isEmpty {
+                fields.append("\"zoom\":\"largest\"")
+            }
+        }
+        let facts = PhotoFact.facts(of: photo).map { fact in
+            "[\(Self.string(fact.label)),\(Self.string(fact.value))"
+                + (fact.guess || fact.link != nil ? ",\(fact.guess ? 1 : 0)" : "")
+                + (fact.link.map { ",\(Self.string($0))" } ?? "") + "]"
+        }
+        fields.append("\"facts\":[\(facts.joined(separator: ","))]")
+        // What plays: live (on press or hover, muted) or with controls, and whether a browser
+        // can (else the viewer offers the file).
+        if let motion = Motion(photo), let video = media.video(motion.source) {
+            fields.append(
+                "\"video\":[\(Self.mediaPath(video)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]")
+        }
+        var find = ["\"format\":\"\(photo.format.rawValue.uppercased())\""]
+        if let day = photo.capturedAt?.prefix(10) { find.append("\"day\":\(Self.string(String(day)))") }
+        if let camera = PhotoFact.camera(photo) { find.append("\"camera\":\(Self.string(camera))") }
+        if !photo.annotations.keywords.isEmpty {
+            find.append("\"keywords\":[\(photo.annotations.keywords.map(Self.string).joined(separator: ","))]")
+        }
+        if let rating = photo.annotations.rating { find.append("\"rating\":\(rating)") }
+        fields.append("\"find\":{\(find.joined(separator: ","))}")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A placed file under `media/`, as a URL path below it.
+    private static func mediaPath(_ relative: String) -> String {
+        string(HTML.url(Array(relative.utf8.dropFirst("media/".utf8.count))))
+    }
+
+    /// `text` as a JSON string.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
