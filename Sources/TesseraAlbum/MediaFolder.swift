@@ -14,12 +14,17 @@ final class MediaFolder {
     let originals: AlbumOriginals
     private(set) var linked = 0
     private(set) var copied = 0
+    /// Files that could not be placed, each counted once however many collections ask for it.
     private(set) var missing = 0
-    /// Paths relative to the output of every file the pages refer to, for the sweep.
-    private var referenced: Set<String> = []
+    private var missed: BloomFilter
+    /// Paths relative to the output of the files pages of this build refer to, for removing
+    /// the others: a filter of fixed size, so memory stays flat whatever the library's size
+    /// (a wrong "perhaps" leaves an unused file in place; nothing used is ever removed).
+    private var referenced: BloomFilter
     /// Paths are strings here: a `FilePath` operation per file costs more than the link it makes.
     private let outputText: String
-    /// Files placed in this build (nil: missing), so each is placed once.
+    /// Files placed for the collection being written (nil: missing), so each is placed once
+    /// however many of its pages show it; forgotten at the next collection.
     private var renditions: [String: String?] = [:]
     private var placedOriginals: [Int64: String?] = [:]
     private var placedVideos: [Int64: String?] = [:]
@@ -27,8 +32,12 @@ final class MediaFolder {
     /// file it came from ("" for the others).
     private var recording: [String: String]?
 
-    /// Starts noting the files referred to, for `finishRecording`.
+    /// Starts a collection: files are placed again as its pages ask for them, and noted for
+    /// `finishRecording`.
     func startRecording() {
+        renditions = [:]
+        placedOriginals = [:]
+        placedVideos = [:]
         recording = [:]
     }
 
@@ -97,7 +106,7 @@ final class MediaFolder {
     private func extract(_ source: FilePath, offset: Int64, length: Int64, relative: String) -> String? {
         let target = FilePath(outputText + "/" + relative)
         guard length > 0, length <= Self.maxExtracted else {
-            missing += 1
+            miss(relative)
             return nil
         }
         do {
@@ -114,12 +123,16 @@ final class MediaFolder {
             referenced.insert(relative)
             return relative
         } catch {
-            missing += 1
+            miss(relative)
             return nil
         }
     }
 
-    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals) {
+    /// - Parameter photos: about how many photos the build shows, to size what it remembers.
+    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals, photos: Int) {
+        // A rendition or two, an original and perhaps a video each.
+        referenced = BloomFilter(expected: 4 * photos)
+        missed = BloomFilter(expected: 4 * photos)
         self.output = output
         self.copyRenditions = copyRenditions
         self.originals = originals
@@ -160,7 +173,7 @@ final class MediaFolder {
         let target = FilePath(outputText + "/" + relative)
         // Checked first, so nothing below is read or removed through a link in place of a folder.
         guard (try? output.parent(of: relative)) != nil else {
-            missing += 1
+            miss(relative)
             return nil
         }
         if originals == .symlink {
@@ -171,7 +184,7 @@ final class MediaFolder {
                 try FileSystem.symbolicLink(to: photo.path, at: target)
                 return relative
             } catch {
-                missing += 1
+                miss(relative)
                 return nil
             }
         }
@@ -210,9 +223,14 @@ final class MediaFolder {
             referenced.insert(relative)
             return true
         } catch {
-            missing += 1
+            miss(relative)
             return false
         }
+    }
+
+    private func miss(_ relative: String) {
+        if !missed.mayContain(relative) { missing += 1 }
+        missed.insert(relative)
     }
 
     /// Removes the files of `relatives` (under `media/` and `originals/`) that no page of this
@@ -220,7 +238,7 @@ final class MediaFolder {
     func remove(_ relatives: some Sequence<String>) -> Int {
         var removed = 0
         for relative in relatives
-        where !referenced.contains(relative) && (relative.hasPrefix("media/") || relative.hasPrefix("originals/")) {
+        where !referenced.mayContain(relative) && (relative.hasPrefix("media/") || relative.hasPrefix("originals/")) {
             guard (try? FileSystem.linkStatus(of: output.path(relative))) != nil else { continue }
             // Checked by `remove`: nothing outside the output is reached through a link.
             if (try? output.remove(relative)) != nil { removed += 1 }
@@ -239,7 +257,7 @@ final class MediaFolder {
                 let child = relative + "/" + text
                 if (try? FileSystem.linkStatus(of: path))?.type == .directory {
                     walk(path, child)
-                } else if !referenced.contains(child) {
+                } else if !referenced.mayContain(child) {
                     if (try? FileSystem.removeFile(path)) != nil { removed += 1 }
                 }
             }

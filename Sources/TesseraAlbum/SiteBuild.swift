@@ -23,9 +23,6 @@ final class SiteBuild {
     private let tree: AlbumTree
     private let albumFolders: [Int64: String]
     private let writer: CollectionPages
-    /// Files the albums written again or removed referred to before, and those they refer to now.
-    private var before: [String: String] = [:]
-    private var after: Set<String> = []
 
     init(
         index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options, optionsKey: String
@@ -44,7 +41,9 @@ final class SiteBuild {
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
         previous = SiteManifest.load(from: output.root).flatMap { $0.options == optionsKey ? $0 : nil }
         manifest = SiteManifest(options: optionsKey, change: counter)
-        media = MediaFolder(output: output, copyRenditions: options.copyRenditions, originals: options.originals)
+        media = MediaFolder(
+            output: output, copyRenditions: options.copyRenditions, originals: options.originals,
+            photos: albums.reduce(0) { $0 + $1.photoCount })
         tree = AlbumTree(albums)
         albumFolders = Dictionary(
             albums.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first })
@@ -63,7 +62,7 @@ final class SiteBuild {
         try writeAlbums(shouldStop: shouldStop)
         try removeGoneAlbums()
         let (years, data) = try writeMonths(shouldStop: shouldStop)
-        try removeUnusedFiles()
+        removeUnusedFiles()
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
@@ -124,7 +123,7 @@ final class SiteBuild {
             let missingBefore = media.misses
             media.startRecording()
             let card = SitePages.card(cover: AlbumBuilder.cover(photos), count: count, media: media)
-            before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
+            let oldFiles = AlbumFiles.read(folder, in: output)
             summary.pages += try writer.write(
                 Collection(
                     folder: folder + AlbumBuilder.staging, title: tree.title(album),
@@ -133,7 +132,7 @@ final class SiteBuild {
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
-            after.formUnion(files.keys)
+            try removeUnused(oldFiles, keeping: files)
             manifest.albums[folder] = .init(
                 id: album.id, change: album.contentChange, frame: frame, card: card,
                 incomplete: media.misses > missingBefore)
@@ -147,7 +146,7 @@ final class SiteBuild {
         for folder in AlbumBuilder.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
             // What a build stopped half-way left is not an album: its files are the album's own.
             if !folder.hasSuffix(AlbumBuilder.staging) && !folder.hasSuffix(".retired") {
-                before.merge(AlbumFiles.read(folder, in: output)) { first, _ in first }
+                try removeUnused(AlbumFiles.read(folder, in: output), keeping: [:])
             }
             try output.remove(folder)
             try output.remove("originals/" + folder.dropFirst("albums/".count))
@@ -187,10 +186,13 @@ final class SiteBuild {
                 guard !photos.isEmpty else { continue }
                 let missingBefore = media.misses
                 let count = AlbumBuilder.count(photos)
+                media.startRecording()
                 let card = SitePages.card(cover: AlbumBuilder.cover(photos), count: count, media: media)
                 summary.pages += try writer.write(
                     Collection(
                         folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
+                // (a month's files are its albums' own: recorded there)
+                _ = media.finishRecording()
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
                 manifest.months[month] = .init(card: card, incomplete: media.misses > missingBefore)
                 summary.written += 1
@@ -214,22 +216,24 @@ final class SiteBuild {
         return (years, data)
     }
 
-    private func removeUnusedFiles() throws(AlbumError) {
-        // Files no page refers to any more: after a build that wrote every album, whatever in
-        // media/ and originals/ it did not place; else only what the albums written again or
-        // removed referred to and no longer do, unless another photo's row still refers to the
-        // same rendition (a copy in an album left as it was).
-        if previous == nil || summary.unchanged == 0 {
-            summary.removed = media.sweep()
-        } else if !before.isEmpty {
-            let gone = before.filter { !after.contains($0.key) }
-            let shared: Set<String>
-            do {
-                shared = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
-            } catch {
-                throw AlbumError(.index, "\(error)")
-            }
-            summary.removed = media.remove(gone.filter { !shared.contains($0.value) }.keys.sorted())
+    /// After a build that wrote every album: whatever in media/ and originals/ no page of it
+    /// refers to.
+    private func removeUnusedFiles() {
+        if previous == nil || summary.unchanged == 0 { summary.removed += media.sweep() }
+    }
+
+    /// Removes what an album's pages referred to before (`old`) and refer to no more: unless a
+    /// page of this build refers to it, or it is a rendition of a photo the index still shows
+    /// (a copy in an album left as it was, or a photo that moved to an album written later).
+    private func removeUnused(_ old: [String: String], keeping kept: [String: String]) throws(AlbumError) {
+        let gone = old.filter { kept[$0.key] == nil }
+        guard !gone.isEmpty else { return }
+        let shown: Set<String>
+        do {
+            shown = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
+        } catch {
+            throw AlbumError(.index, "\(error)")
         }
+        summary.removed += media.remove(gone.filter { !shown.contains($0.value) }.keys.sorted())
     }
 }
