@@ -14,7 +14,8 @@ final class MediaFolder {
     let originals: AlbumOriginals
     private(set) var linked = 0
     private(set) var copied = 0
-    /// Files that could not be placed, each counted once however many collections ask for it.
+    /// Files that could not be placed, each counted once however many collections ask for it
+    /// (as the filter tells them apart: about one in a hundred may go uncounted).
     private(set) var missing = 0
     private var missed: BloomFilter
     /// Paths relative to the output of the files pages of this build refer to, for removing

@@ -1,19 +1,19 @@
-/// A set that answers "perhaps" or "certainly not" in a fixed 2 bytes per expected member:
-/// for remembering millions of names where a wrong "perhaps" costs little and memory must
-/// not grow with the library.
+/// A set that answers "perhaps" or "certainly not" in 10 bits per expected member: for
+/// remembering millions of names where a wrong "perhaps" costs little and memory must stay
+/// small.
 ///
 /// Members are hashed twice with XXH64 and probed at `probes` positions (Kirsch and
-/// Mitzenmacher's double hashing); with 16 bits and 11 probes per member, about one name in
-/// 2,000 that was never added answers "perhaps". The same names give the same answers on
+/// Mitzenmacher's double hashing); with 10 bits and 7 probes per member, about one name in
+/// 120 that was never added answers "perhaps". The same names give the same answers on
 /// every run.
 public struct BloomFilter: Sendable {
     private var words: [UInt64]
     private let bits: UInt64
-    private static let probes: UInt64 = 11
+    private static let probes: UInt64 = 7
 
     /// A filter for about `expected` members (more still work, with more wrong "perhaps").
     public init(expected: Int) {
-        let count = max(1, (max(0, expected) * 16 + 63) / 64)
+        let count = max(1, (max(0, expected) * 10 + 63) / 64)
         words = [UInt64](repeating: 0, count: count)
         bits = UInt64(count) * 64
     }
