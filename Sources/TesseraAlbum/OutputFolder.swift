@@ -61,7 +61,11 @@ final class OutputFolder {
     /// checked first, so nothing outside the output is reached.
     func remove(_ relative: String) throws(AlbumError) {
         try parent(of: relative)
-        checked = checked.filter { !($0 == relative || $0.hasPrefix(relative + "/")) }
+        // Only folders are ever checked: a file removed leaves nothing to forget (and a build
+        // removes one for every original it links again, so this must not cost a pass each).
+        if checked.contains(Substring(relative)) {
+            checked = checked.filter { !($0 == relative || $0.hasPrefix(relative + "/")) }
+        }
         let target = path(relative)
         do throws(SystemError) {
             // Removes a link itself, never what it points to, and does not follow links inside.
