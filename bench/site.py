@@ -10,7 +10,8 @@ folders of 20–200 photos, is scanned into a fresh index, then:
 - the same build again with nothing changed: wall time, and how many files it wrote;
 - 100 new photos in one event folder, a scan, and the build again: wall time, files written;
 - Chromium (Debian's, through Playwright) opens the timeline and the largest album page: load
-  event time, JS heap, and how many <img> the page holds.
+  event time, JS heap, and how many <img> the page holds; then the timeline's Find by one
+  month's dates and by format: time until it answers, and the JS heap after.
 
 The scan itself is bench/scan.py's business; here it is only the way to an index.
 
@@ -108,10 +109,11 @@ def written_since(site, before):
 
 
 def browse(site, largest_album_page):
-    """Load time, JS heap and <img> count of the timeline and of the largest album's first page."""
+    """Load time, JS heap and <img> count of the timeline and of the largest album's first page;
+    then the timeline's Find: how long until a month's date range, and a format, answer."""
     from playwright.sync_api import sync_playwright
 
-    results = {}
+    results, finds = {}, {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
         for label, page_path in (("timeline", site / "timeline.html"), ("largest album", largest_album_page)):
@@ -123,9 +125,27 @@ def browse(site, largest_album_page):
             metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
             images = page.evaluate("() => document.images.length")
             results[label] = (timing, metrics.get("JSHeapUsedSize", 0) / 2**20, images)
+            if label == "timeline":
+                month = sorted(p.name for p in (site / "months").iterdir())[len(list((site / "months").iterdir())) // 2]
+                page.focus("form.find input[name=from]")
+                page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
+                answered = "document.querySelector('form.find output').textContent.includes(' of ')"
+                for what, fill in ((f"date range {month}", lambda: (page.fill("form.find input[name=from]", f"{month}-01"),
+                                                                       page.fill("form.find input[name=to]", f"{month}-31"))),
+                                   ("format JPEG", lambda: (page.fill("form.find input[name=from]", ""),
+                                                            page.fill("form.find input[name=to]", ""),
+                                                            page.select_option("form.find select[name=format]", "JPEG")))):
+                    page.evaluate("document.querySelector('form.find output').textContent = ''")
+                    start = time.perf_counter()
+                    fill()
+                    page.wait_for_function(answered, timeout=600_000)
+                    page.wait_for_function("document.querySelectorAll('section.found a.photo').length > 0")
+                    seconds = time.perf_counter() - start
+                    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+                    finds[what] = (seconds, metrics.get("JSHeapUsedSize", 0) / 2**20, page.inner_text("form.find output"))
             page.close()
         browser.close()
-    return results
+    return results, finds
 
 
 def largest_album(site):
@@ -166,7 +186,7 @@ def run(tessera, count, base, work):
     for k in range(100):
         (root / folder / f"NEW_{k:03d}.jpg").unlink()
 
-    browsed = browse(site, largest_album(site))
+    browsed, finds = browse(site, largest_album(site))
     print(f"  {count:,} photos (library generated in {generated:.0f} s)")
     print(f"    full build          {full:8.1f} s  {count / full:8.0f} photos/s  peak RSS {full_rss:6.0f} MiB")
     print(f"    site                {text_bytes / count:8.0f} bytes of HTML/JS/CSS a photo, "
@@ -175,6 +195,8 @@ def run(tessera, count, base, work):
     print(f"    after 100 new       {added:8.2f} s  {added_written:,} files written, peak RSS {added_rss:.0f} MiB")
     for label, (load, heap, images) in browsed.items():
         print(f"    Chromium {label:<14} load {load:7.0f} ms  JS heap {heap:6.1f} MiB  {images:,} <img>")
+    for what, (seconds, heap, said) in finds.items():
+        print(f"    timeline Find {what:<18} {seconds * 1000:7.0f} ms  JS heap {heap:6.1f} MiB  ({said})")
     shutil.rmtree(store, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
 

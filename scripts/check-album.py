@@ -817,6 +817,24 @@ def check_big_album(browser, sites, out):
     page.go_back()
     page.wait_for_load_state("load")
     page.screenshot(path=str(out / "timeline-1280.png"), full_page=True)
+    # By its rarest format: find.js says which months hold it, and those are all that load.
+    formats = {}
+    for entry in entries:
+        formats.setdefault(entry["find"]["format"], []).append(entry["id"])
+    rare, ids = min(formats.items(), key=lambda item: len(item[1]))
+    loaded = []
+    page.on("request", lambda request: loaded.append(request.url) if request.url.endswith("/photos.js") else None)
+    page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
+    page.focus("form.find select[name=format]")
+    page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
+    page.select_option("form.find select[name=format]", rare)
+    page.wait_for_function(f"document.querySelector('form.find output').textContent.startsWith('{len(ids)} photo')"
+                           f" && document.querySelectorAll('section.found a.photo').length >= {min(len(ids), 120)}")
+    shown = page.eval_on_selector_all("section.found a.photo", "els => els.map(e => e.dataset.id)")
+    months_with = {month.name for month in (sites["justified"] / "months").iterdir()
+                   if any(e["find"]["format"] == rare for e in lightbox_entries(month))}
+    check(shown == ids and len({url.split("/")[-2] for url in loaded}) <= len(months_with),
+          f"timeline Find {rare}: {shown[:5]}, expected {ids[:5]}; loaded {len(loaded)} months for {len(months_with)}")
     context.close()
 
 

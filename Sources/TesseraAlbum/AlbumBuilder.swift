@@ -148,8 +148,8 @@ public struct AlbumBuilder: Sendable {
     /// What the pages are made with: other options, or another version of Tessera's pages,
     /// write every page again.
     private var optionsKey: String {
-        // v7: the viewer is the lightbox at #photo-ID; placeholders are decoded by album.js.
-        "v7|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        // v8: the manifest keeps what the timeline's Find knows of each month.
+        "v8|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

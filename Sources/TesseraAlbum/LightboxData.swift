@@ -75,13 +75,14 @@ struct LightboxData {
             fields.append(
                 "\"video\":[\(Self.mediaPath(video)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]")
         }
-        var find = ["\"format\":\"\(photo.format.rawValue.uppercased())\""]
-        if let day = photo.capturedAt?.prefix(10) { find.append("\"day\":\(Self.string(String(day)))") }
-        if let camera = PhotoFact.camera(photo) { find.append("\"camera\":\(Self.string(camera))") }
-        if !photo.annotations.keywords.isEmpty {
-            find.append("\"keywords\":[\(photo.annotations.keywords.map(Self.string).joined(separator: ","))]")
+        let compared = FindFacts(photo)
+        var find = ["\"format\":\(Self.string(compared.format))"]
+        if let day = compared.day { find.append("\"day\":\(Self.string(day))") }
+        if let camera = compared.camera { find.append("\"camera\":\(Self.string(camera))") }
+        if !compared.keywords.isEmpty {
+            find.append("\"keywords\":[\(compared.keywords.map(Self.string).joined(separator: ","))]")
         }
-        if let rating = photo.annotations.rating { find.append("\"rating\":\(rating)") }
+        if let rating = compared.rating { find.append("\"rating\":\(rating)") }
         fields.append("\"find\":{\(find.joined(separator: ","))}")
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -109,5 +110,18 @@ struct LightboxData {
             }
         }
         return out + "\""
+    }
+}
+
+/// What Find compares of a photo: its capture day, camera, format, keywords and rating.
+struct FindFacts {
+    var day: String?, camera: String?, format: String, keywords: [String], rating: Int?
+
+    init(_ photo: PhotoRecord) {
+        day = photo.capturedAt.map { String($0.prefix(10)) }
+        camera = PhotoFact.camera(photo)
+        format = photo.format.rawValue.uppercased()
+        keywords = photo.annotations.keywords
+        rating = photo.annotations.rating
     }
 }

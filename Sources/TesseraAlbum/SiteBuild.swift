@@ -72,7 +72,9 @@ final class SiteBuild {
                 cards: tree.roots.compactMap { card($0, prefix: "") },
                 summary: "\(Wording.count(summary.albums, "album")), \(all)"),
             to: "index.html")
-        try output.writeIfChanged(SitePages.timeline(years: years, summary: all, data: data), to: "timeline.html")
+        try output.writeIfChanged(SitePages.timeline(years: years, summary: all), to: "timeline.html")
+        try output.writeIfChanged(
+            try SitePages.findIndex(data, photos: albums.reduce(0) { $0 + $1.photoCount }), to: "find.js")
         if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
         try manifest.save(to: output)
         return summary
@@ -154,14 +156,15 @@ final class SiteBuild {
     }
 
     /// The months, newest first: each written again when the index marks it changed since its
-    /// pages were written; returns their cards by year and their `photos.js`, for the timeline.
+    /// pages were written; returns their cards by year and their `photos.js` with what Find
+    /// knows of each, for the timeline.
     private func writeMonths(
         shouldStop: () -> Bool
     ) throws(AlbumError)
-        -> (years: [(year: String, cards: [String])], data: [String])
+        -> (years: [(year: String, cards: [String])], data: [(file: String, find: MonthFind)])
     {
         var years: [(year: String, cards: [String])] = []
-        var data: [String] = []
+        var data: [(file: String, find: MonthFind)] = []
         // Months: written again when the index marks them changed since the pages were written.
         let changedMonths: Set<String>
         do {
@@ -194,12 +197,13 @@ final class SiteBuild {
                 // (a month's files are its albums' own: recorded there)
                 _ = media.finishRecording()
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
-                manifest.months[month] = .init(card: card, incomplete: media.misses > missingBefore)
+                manifest.months[month] = .init(
+                    card: card, incomplete: media.misses > missingBefore, find: MonthFind(photos))
                 summary.written += 1
             }
             guard let entry = manifest.months[month] else { continue }
             summary.months += 1
-            data.append(folder + "/photos.js")
+            data.append((folder + "/photos.js", entry.find))
             let year = String(month.prefix(4))
             let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
             if years.last?.year == year {

@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraIndex
 import TesseraSystem
 
 /// What the last build left in the output, in `.tessera-album.json`: enough for the next one to
@@ -28,6 +29,7 @@ struct SiteManifest: Codable {
     struct Month: Codable {
         var card: Card
         var incomplete: Bool
+        var find: MonthFind
     }
 
     static let fileName = ".tessera-album.json"
@@ -45,6 +47,28 @@ struct SiteManifest: Codable {
             throw AlbumError(.output, "cannot encode the build's manifest")
         }
         try output.writeIfChanged(String(decoding: data, as: UTF8.self), to: Self.fileName)
+    }
+}
+
+/// What the timeline's Find knows of a month without loading its photos: how many of them each
+/// value of each filter matches, so that it loads only the months that can hold what is asked.
+struct MonthFind: Codable, Equatable {
+    var days: [String: Int] = [:]
+    var cameras: [String: Int] = [:]
+    var formats: [String: Int] = [:]
+    var keywords: [String: Int] = [:]
+    /// How many are rated at least 1, 2, 3, 4 and 5.
+    var ratings = [0, 0, 0, 0, 0]
+
+    init(_ photos: [PhotoRecord]) {
+        for photo in photos {
+            let facts = FindFacts(photo)
+            if let day = facts.day { days[day, default: 0] += 1 }
+            if let camera = facts.camera { cameras[camera, default: 0] += 1 }
+            formats[facts.format, default: 0] += 1
+            for keyword in Set(facts.keywords) { keywords[keyword, default: 0] += 1 }
+            for level in 1...5 where (facts.rating ?? 0) >= level { ratings[level - 1] += 1 }
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TesseraIndex
 
 /// The site's own pages: the album list (`index.html`), the timeline (`timeline.html`), and
@@ -17,12 +18,12 @@ enum SitePages {
                 """, depth: "")
     }
 
-    /// - Parameter data: the months' `photos.js`, newest first, which Find looks through.
-    static func timeline(years: [(year: String, cards: [String])], summary: String, data: [String]) -> String {
+    /// The timeline: the months by year. Its Find reads `find.js` first, then only the months'
+    /// `photos.js` that can hold what is asked; a found photo opens in its album's viewer.
+    static func timeline(years: [(year: String, cards: [String])], summary: String) -> String {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
-        // Find looks through the months' photos (loaded on first use); a found photo opens in its album's viewer.
         return HTML.document(
             title: "Timeline",
             body: """
@@ -31,8 +32,27 @@ enum SitePages {
                 \(sections.joined(separator: "\n"))
                 </main>
                 """,
-            bodyAttributes: " data-photos=\"\(HTML.escape(data.joined(separator: " ")))\" data-lightbox=\"off\"",
+            bodyAttributes: " data-find=\"find.js\" data-lightbox=\"off\"",
             depth: "")
+    }
+
+    /// `find.js`: each month's `photos.js`, newest first, with how many of its photos each
+    /// value of each filter matches (docs/ALBUM.md, "Find").
+    static func findIndex(_ months: [(file: String, find: MonthFind)], photos: Int) throws(AlbumError) -> String {
+        struct Month: Encodable {
+            var file: String
+            var find: MonthFind
+        }
+        struct Index: Encodable {
+            var photos: Int
+            var months: [Month]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? encoder.encode(Index(photos: photos, months: months.map(Month.init))) else {
+            throw AlbumError(.output, "cannot encode the timeline's find index")
+        }
+        return "window.tesseraFind = \(String(decoding: json, as: UTF8.self));\n"
     }
 
     /// The cover card of `cover`: its square renditions (or fits) for a 160 px card.

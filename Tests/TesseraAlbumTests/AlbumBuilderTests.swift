@@ -189,6 +189,28 @@ struct AlbumBuilderTests {
 
     /// A rebuild with nothing changed writes no file at all; a photo added to one album writes
     /// that album and its month again, and no other album's or month's files.
+    @Test func theTimelinesFindIndexCountsEveryPhotoOfEachMonthByEachFilter() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (index, site, builder) = try Self.gardenSite(in: directory)
+        _ = try builder.build()
+        let script = try String(contentsOfFile: site + "/find.js", encoding: .utf8)
+        let json = try #require(script.firstIndex(of: "{").map { script[$0...].dropLast(2) })
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let months = try #require(found["months"] as? [[String: Any]])
+        let photos = try index.photos(.init())
+        #expect(found["photos"] as? Int == photos.count)
+        #expect(months.map { $0["file"] as? String } == (try index.months()).map { "months/\($0.month)/photos.js" })
+        for month in months {
+            let find = try #require(month["find"] as? [String: Any])
+            let name = try #require((month["file"] as? String)?.split(separator: "/")[1])
+            let inMonth = photos.filter { $0.capturedAt?.hasPrefix(name) == true }
+            // Each photo once by its day and by its format.
+            #expect((find["days"] as? [String: Int])?.values.reduce(0, +) == inMonth.count)
+            #expect((find["formats"] as? [String: Int]) == ["JPEG": inMonth.count])
+        }
+    }
+
     @Test func aRebuildWritesOnlyWhatChanged() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -64,35 +64,37 @@
   let photos = null, loading = null, current = -1, savedScroll = 0, opener = null;
   const fragment = (id) => `#photo-${id}`;
   const photoInAddress = () => (location.hash.match(/^#photo-(\d+)$/) || [])[1];
-  // The photos: an album's or month's photos.js, or the timeline's months' one after another.
-  // A file's URLs are relative to its own folder: from a page elsewhere they are resolved.
+  // The photos: an album's or month's photos.js (docs/ALBUM.md, "The lightbox's data"): its
+  // paths lead from the file's own folder, which `base` leads from to the site's.
   const script = (src) => new Promise((resolve, reject) => {
     document.head.appendChild(Object.assign(document.createElement('script'), {src, onload: resolve, onerror: reject}));
   });
-  // A file's paths are relative to the output folder, which is `base` from the file's own
-  // folder (docs/ALBUM.md, "The lightbox's data"); here they become URLs.
+  // One file at a time: each sets window.tesseraPhotos as it runs.
+  let reading = Promise.resolve();
+  const read = (file) => (reading = reading.then(() => readNow(file), () => readNow(file)));
+  const readNow = async (file) => {
+    await script(file);
+    const data = window.tesseraPhotos || {photos: []};
+    const root = new URL(data.base, new URL(file, location.href));
+    const at = (path) => new URL(path, root).href;
+    const media = (path) => at(`media/${path}`);
+    return data.photos.map((entry) => {
+      const sources = entry.sources.map(([path, width]) => ({url: media(path), width}));
+      const original = entry.original && at(entry.original);
+      return {
+        id: entry.id, name: entry.name, width: entry.width, height: entry.height, sources, original,
+        view: at(`${data.albums[entry.album]}/index.html#photo-${entry.id}`),
+        thumb: entry.thumb && media(entry.thumb),
+        zoom: entry.zoom === 'original' ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
+        facts: entry.facts.map(([label, value, guess, link]) => ({label, value, guess: guess === 1, link})),
+        video: entry.video && {url: media(entry.video[0]), live: entry.video[1] === 1, playable: entry.video[2] === 1},
+        find: Object.assign({keywords: []}, entry.find),
+      };
+    });
+  };
   const load = () => loading || (loading = (async () => {
     const list = [];
-    for (const file of document.body.dataset.photos.split(' ').filter(Boolean)) {
-      await script(file);
-      const data = window.tesseraPhotos || {photos: []};
-      const root = new URL(data.base, new URL(file, location.href));
-      const at = (path) => new URL(path, root).href;
-      const media = (path) => at(`media/${path}`);
-      for (const entry of data.photos) {
-        const sources = entry.sources.map(([path, width]) => ({url: media(path), width}));
-        const original = entry.original && at(entry.original);
-        list.push({
-          id: entry.id, name: entry.name, width: entry.width, height: entry.height, sources, original,
-          view: at(`${data.albums[entry.album]}/index.html#photo-${entry.id}`),
-          thumb: entry.thumb && media(entry.thumb),
-          zoom: entry.zoom === 'original' ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
-          facts: entry.facts.map(([label, value, guess, link]) => ({label, value, guess: guess === 1, link})),
-          video: entry.video && {url: media(entry.video[0]), live: entry.video[1] === 1, playable: entry.video[2] === 1},
-          find: Object.assign({keywords: []}, entry.find),
-        });
-      }
-    }
+    for (const file of (document.body.dataset.photos || '').split(' ').filter(Boolean)) list.push(...await read(file));
     return (photos = list);
   })());
   const element = (tag, props = {}, ...children) => {
@@ -315,57 +317,112 @@
       if (photoInAddress()) history.replaceState(history.state, '', location.pathname + location.search);
     });
   };
-  // Find: the album's (or month's) photos that match, across all its pages, from photos.js.
+  // Find: on an album or month page, its photos that match, across all its pages, from its
+  // photos.js; on the timeline, find.js says how many photos of each month match each filter,
+  // and only the months that can hold matches are loaded, newest first, as results are shown.
   const form = document.querySelector('form.find');
   if (form) {
     form.hidden = false;
     const found = element('section', {className: 'found', hidden: true});
     document.querySelector('main').before(found);
-    const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-    const fill = () => load().then((list) => {
+    const plural = (n, noun) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+    const timeline = document.body.dataset.find;
+    let index = null;
+    const indexed = () => index || (index = script(timeline).then(() => window.tesseraFind));
+    // Every value of a filter, for its choices: from the index on the timeline, else the photos.
+    const values = () => timeline
+      ? indexed().then((i) => Object.fromEntries(['cameras', 'formats', 'keywords'].map((k) => [k, i.months.flatMap((m) => Object.keys(m.find[k]))])))
+      : load().then((list) => ({cameras: list.map((p) => p.find.camera), formats: list.map((p) => p.find.format), keywords: list.flatMap((p) => p.find.keywords)}));
+    const fill = () => values().then((all) => {
       if (form.dataset.filled) return;
       form.dataset.filled = '1';
-      const choices = (name, values) => {
-        const select = form.elements[name];
-        for (const value of [...new Set(values.filter(Boolean))].sort()) select.append(element('option', {value, textContent: value}));
-      };
-      choices('camera', list.map((photo) => photo.find.camera));
-      choices('format', list.map((photo) => photo.find.format));
-      const words = [...new Set(list.flatMap((photo) => photo.find.keywords))].sort();
-      form.querySelector('datalist').append(...words.map((word) => element('option', {value: word})));
+      const sorted = (list) => [...new Set(list.filter(Boolean))].sort();
+      for (const [name, key] of [['camera', 'cameras'], ['format', 'formats']]) {
+        form.elements[name].append(...sorted(all[key]).map((value) => element('option', {value, textContent: value})));
+      }
+      form.querySelector('datalist').append(...sorted(all.keywords).map((word) => element('option', {value: word})));
     });
     form.addEventListener('focusin', fill);
     form.addEventListener('pointerdown', fill);
     form.addEventListener('submit', (event) => event.preventDefault());
-    const apply = () => load().then((list) => {
+    const asked = () => {
       const value = (name) => form.elements[name].value.trim();
-      const [from, to, camera, format, keyword, rating] = ['from', 'to', 'camera', 'format', 'keyword', 'rating'].map(value);
-      const active = [from, to, camera, format, keyword, rating].some(Boolean);
+      return {from: value('from'), to: value('to'), camera: value('camera'), format: value('format'),
+              word: value('keyword').toLowerCase(), rating: value('rating')};
+    };
+    const matches = (f, q) => (!q.from || (f.day && f.day >= q.from)) && (!q.to || (f.day && f.day <= q.to))
+      && (!q.camera || f.camera === q.camera) && (!q.format || f.format === q.format)
+      && (!q.rating || (f.rating || 0) >= +q.rating) && (!q.word || f.keywords.some((k) => k.toLowerCase().includes(q.word)));
+    const tile = (photo) => {
+      // 160 CSS px tall, never past the photo's own pixels.
+      const height = Math.min(160, photo.height), width = height * photo.width / photo.height;
+      const source = photo.sources.find((s) => s.width >= width * 2) || photo.sources[photo.sources.length - 1];
+      const link = element('a', {className: 'photo', href: photo.view});
+      link.dataset.id = photo.id;
+      link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(width), height: Math.round(height),
+                                  loading: 'lazy', decoding: 'async'}));
+      return link;
+    };
+    // How many of a month's photos can match: exact for one filter, at most that for several.
+    const atMost = (month, q) => {
+      const f = month.find, counts = [];
+      const sum = (table, keep) => Object.entries(table).reduce((n, [key, count]) => n + (keep(key) ? count : 0), 0);
+      if (q.from || q.to) counts.push(sum(f.days, (day) => (!q.from || day >= q.from) && (!q.to || day <= q.to)));
+      if (q.camera) counts.push(f.cameras[q.camera] || 0);
+      if (q.format) counts.push(f.formats[q.format] || 0);
+      if (q.word) counts.push(sum(f.keywords, (k) => k.toLowerCase().includes(q.word)));
+      if (q.rating) counts.push(f.ratings[+q.rating - 1] || 0);
+      return Math.min(...counts);
+    };
+    let search = 0;
+    const apply = async () => {
+      const q = asked(), active = Object.values(q).some(Boolean), mine = ++search;
       for (const hidden of [document.querySelector('main'), document.querySelector('nav.pager'), document.querySelector('section.children')]) {
         if (hidden) hidden.hidden = active;
       }
       found.hidden = !active;
-      form.querySelector('output').textContent = '';
-      if (!active) { found.replaceChildren(); return; }
-      const word = keyword.toLowerCase();
-      const matches = list.filter((photo) => {
-        const f = photo.find;
-        return (!from || (f.day && f.day >= from)) && (!to || (f.day && f.day <= to)) && (!camera || f.camera === camera)
-          && (!format || f.format === format) && (!rating || (f.rating || 0) >= +rating)
-          && (!word || f.keywords.some((k) => k.toLowerCase().includes(word)));
-      });
-      form.querySelector('output').textContent = `${plural(matches.length, 'photo')} of ${list.length}`;
-      found.replaceChildren(...matches.map((photo) => {
-        // 160 CSS px tall, never past the photo's own pixels.
-        const height = Math.min(160, photo.height), width = height * photo.width / photo.height;
-        const source = photo.sources.find((s) => s.width >= width * 2) || photo.sources[photo.sources.length - 1];
-        const link = element('a', {className: 'photo', href: photo.view});
-        link.dataset.id = photo.id;
-        link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(width), height: Math.round(height),
-                                    loading: 'lazy', decoding: 'async'}));
-        return link;
-      }));
-    });
+      const output = form.querySelector('output');
+      output.textContent = '';
+      found.replaceChildren();
+      if (!active) return;
+      if (!timeline) {
+        const list = await load();
+        if (mine !== search) return;
+        const shown = list.filter((photo) => matches(photo.find, q));
+        output.textContent = `${plural(shown.length, 'photo')} of ${list.length.toLocaleString('en')}`;
+        found.replaceChildren(...shown.map(tile));
+        return;
+      }
+      const { photos: total, months } = await indexed();
+      const candidates = months.map((month) => [month, atMost(month, q)]).filter(([, n]) => n > 0);
+      const bound = candidates.reduce((n, [, count]) => n + count, 0);
+      const exact = [q.from || q.to, q.camera, q.format, q.word, q.rating].filter(Boolean).length === 1;
+      let next = 0, count = 0;
+      const more = element('button', {type: 'button', className: 'more', textContent: 'More'});
+      const say = () => {
+        const done = next === candidates.length;
+        output.textContent = exact || done ? `${plural(exact ? bound : count, 'photo')} of ${total.toLocaleString('en')}`
+                                          : `up to ${plural(bound, 'photo')} of ${total.toLocaleString('en')}`;
+        more.hidden = done;
+      };
+      // The next months' matches, until a screenful more is shown.
+      const show = async () => {
+        const target = count + 120;
+        while (count < target && next < candidates.length) {
+          const list = await read(candidates[next][0].file);
+          if (mine !== search) return;
+          next += 1;
+          const hits = list.filter((photo) => matches(photo.find, q));
+          count += hits.length;
+          more.before(...hits.map(tile));
+        }
+        say();
+      };
+      more.addEventListener('click', show);
+      found.replaceChildren(more);
+      say();
+      await show();
+    };
     form.addEventListener('input', apply);
   }
   document.addEventListener('click', (event) => {
