@@ -18,8 +18,10 @@ enum SitePages {
                 """, depth: "")
     }
 
-    /// The timeline: the months by year. Its Find reads `find.js` first, then only the months'
-    /// `photos.js` that can hold what is asked; a found photo opens in its album's viewer.
+    /// The timeline: the months by year.
+    ///
+    /// Its Find reads `find.js` first, then only the months' `photos.js` that can hold what is
+    /// asked; a found photo opens in its album's viewer.
     static func timeline(years: [(year: String, cards: [String])], summary: String) -> String {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
