@@ -129,7 +129,10 @@ let package = Package(
             dependencies: [
                 "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
             ],
-            resources: [.embedInCode("Resources/album.css"), .embedInCode("Resources/album.js")],
+            resources: [
+                .embedInCode("Resources/album.css"), .embedInCode("Resources/album.js"),
+                .embedInCode("Resources/layout.js"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "TesseraReport",

@@ -130,14 +130,14 @@ def browse(site, largest_album_page):
                 page.focus("form.find input[name=from]")
                 page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
                 answered = "document.querySelector('form.find output').textContent.includes(' of ')"
-                for what, fill in ((f"date range {month}", lambda: (page.fill("form.find input[name=from]", f"{month}-01"),
-                                                                       page.fill("form.find input[name=to]", f"{month}-31"))),
-                                   ("format JPEG", lambda: (page.fill("form.find input[name=from]", ""),
-                                                            page.fill("form.find input[name=to]", ""),
-                                                            page.select_option("form.find select[name=format]", "JPEG")))):
+                # Each query set at once (one input event), so only its answer is waited for.
+                ask = """([from, to, format]) => { const form = document.querySelector('form.find');
+                    form.elements.from.value = from; form.elements.to.value = to;
+                    form.elements.format.value = format; form.dispatchEvent(new Event('input')); }"""
+                for what, query in ((f"date range {month}", [f"{month}-01", f"{month}-31", ""]), ("format JPEG", ["", "", "JPEG"])):
                     page.evaluate("document.querySelector('form.find output').textContent = ''")
                     start = time.perf_counter()
-                    fill()
+                    page.evaluate(ask, query)
                     page.wait_for_function(answered, timeout=600_000)
                     page.wait_for_function("document.querySelectorAll('section.found a.photo').length > 0")
                     seconds = time.perf_counter() - start

@@ -175,6 +175,9 @@ def page_metrics(page, style, scale, aspects):
                    enlarged: [], columns: 0, stripStart: null, ids: [], rows: [], singles: []};
       if (layouts.length !== 1) return out;
       const layout = layouts[0];
+      // The frame a photo is drawn in, and the layout's own when the photo is drawn smaller inside it.
+      const drawn = (a) => [a.style.left, a.style.top, a.style.width, a.style.height].map(parseFloat);
+      const frameOf = (a) => (a.dataset.frame ? a.dataset.frame.split(' ').map(parseFloat) : drawn(a));
       const lefts = new Set();
       for (const a of layout.querySelectorAll('a.photo')) {
         const img = a.querySelector('img');
@@ -182,12 +185,12 @@ def page_metrics(page, style, scale, aspects):
         out.ids.push(a.dataset.id);
         a.scrollIntoView({block: 'center', inline: 'center'});
         if (!await until(() => img.complete && img.naturalWidth > 0, 8000)) { out.unloaded.push(img.getAttribute('src')); continue; }
-        const want = ['x', 'y', 'w', 'h'].map(k => parseFloat(a.dataset[k]));
+        const want = drawn(a);
         const got = [a.offsetLeft, a.offsetTop, a.offsetWidth, a.offsetHeight];
         const box = img.getBoundingClientRect(), frame = a.getBoundingClientRect();
         if (got.some((v, i) => Math.abs(v - want[i]) > 1) || Math.abs(box.width - frame.width) > 1 || Math.abs(box.height - frame.height) > 1)
           out.misplaced.push({src: img.currentSrc.split('/').pop(), want, got});
-        lefts.add(Math.round(parseFloat((a.dataset.frame || '').split(' ')[0])));
+        lefts.add(Math.round(frameOf(a)[0]));
         const photoSize = aspects[a.dataset.id];
         if (!photoSize) out.misplaced.push({id: a.dataset.id, unknown: 'no such photo in the index'});
         if (photoSize && (box.width > photoSize.width + 0.5 || box.height > photoSize.height + 0.5))
@@ -216,7 +219,7 @@ def page_metrics(page, style, scale, aspects):
       const byTop = new Map();
       for (const a of layout.querySelectorAll('a.photo')) {
         // The layout's frame: a photo smaller than its frame is drawn at its size inside it.
-        const [x, y, w, h] = (a.dataset.frame || '').split(' ').map(parseFloat);
+        const [x, y, w, h] = frameOf(a);
         const top = Math.round(y), row = byTop.get(top) || [];
         row.push([x, x + w, h, a.dataset.id]);
         byTop.set(top, row);
@@ -230,7 +233,7 @@ def page_metrics(page, style, scale, aspects):
       // Where the title, the first date header and the leftmost photo frame start.
       const firstHeader = layout.querySelector('.header');
       const frames = [...layout.querySelectorAll('a.photo')].map(a => layout.getBoundingClientRect().left
-        + parseFloat((a.dataset.frame || '').split(' ')[0]));
+        + frameOf(a)[0]);
       out.edges = {title: document.querySelector('header h1').getBoundingClientRect().left,
                    header: firstHeader ? firstHeader.getBoundingClientRect().left : null,
                    photo: frames.length ? Math.min(...frames) : null};

@@ -83,6 +83,8 @@ venv=.build-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
 "$venv/bin/python" scripts/check-album.py "$bin/tessera"
+# The layout pages get at a wider window (layout.js) against the engine's, frame by frame.
+"$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
 
 # A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library, every
 # command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.

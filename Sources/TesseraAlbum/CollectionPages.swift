@@ -5,8 +5,12 @@ import TesseraImage
 import TesseraIndex
 import TesseraLayout
 
-/// Writes one collection: its pages (one layout per breakpoint width in each, chosen by CSS)
-/// and `photos.js`, what the lightbox reads.
+/// Writes one collection: its pages and `photos.js`, what the lightbox reads.
+///
+/// A page holds its photos laid out once, at the narrowest breakpoint width: what a browser
+/// without script shows. album.js lays the same photos out again for a wider window's
+/// breakpoint with layout.js, the engine's rules in script, and the drawing rules below
+/// (`render`), so the page is the same as if it had been laid out here at that width.
 struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
@@ -84,7 +88,7 @@ struct CollectionPages {
         return pages.count
     }
 
-    /// The photos laid out at each breakpoint width, with the engine's ids for them.
+    /// The photos laid out at the narrowest breakpoint width, with the engine's ids for them.
     private func layouts(
         _ photos: [PhotoRecord], pageCount: Int? = nil
     ) throws(AlbumError)
@@ -100,7 +104,7 @@ struct CollectionPages {
         let byID = Dictionary(zip(layoutIDs, photos), uniquingKeysWith: { first, _ in first })
         let records = zip(layoutIDs, photos).map { LayoutPhoto($1, id: $0) }
         var documents: [(width: Double, document: LayoutDocument)] = []
-        for width in options.widths {
+        for width in options.widths.min().map({ [$0] }) ?? [] {
             var config = layoutConfig(width: width)
             if let pageCount { config.pageCount = max(1, pageCount) }
             do {
@@ -225,7 +229,8 @@ struct CollectionPages {
         let config = layoutConfig(width: width)
         let (stripHeight, inset) = (config.stripHeight, config.insets.left)
         var out =
-            "<div class=\"layout w\(Int(width))\" style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
+            "<div class=\"layout w\(Int(width))\" data-style=\"\(options.style)\" data-widths=\"\(options.widths.map { String(Int($0)) }.joined(separator: " "))\" "
+            + "style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
         // A strip section becomes a natively scrolling row of its photos, unzoomed, side by
         // side from the content's left edge, so it starts at its first photo and needs no script.
         var strip: (top: Double, cells: String, next: Double)?
@@ -278,8 +283,7 @@ struct CollectionPages {
     }
 
     /// A photo frame: around the photo's image, a link to what shows it whole without script
-    /// (album.js opens the lightbox instead); the frame
-    /// is in data attributes.
+    /// (album.js opens the lightbox instead).
     ///
     /// `layoutFrame` is the frame the layout gave, before a small photo was shrunk inside it.
     /// `more`: the section page a "+N" tile leads to.
@@ -294,14 +298,19 @@ struct CollectionPages {
         // No rendition in place (the cache lost them): the placeholder alone, not a request for "".
         let image =
             sources.fallback(width: frame.width).map {
-                "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: Collection.prefix))\" "
+                "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" "
+                    + (sources.candidates.count > 1
+                        ? "srcset=\"\(sources.srcset(prefix: Collection.prefix))\" sizes=\"\(HTML.px(frame.width))px\" " : "")
             } ?? ""
+        // The layout's own frame, where the photo was drawn smaller inside it.
+        let layoutBox =
+            layoutFrame == frame
+            ? ""
+            : "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\" "
         return
             "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? plainLink(photo))\" data-id=\"\(photo.id)\" style=\"\(Self.frame(frame))\" "
-            + "data-x=\"\(HTML.px(frame.x))\" data-y=\"\(HTML.px(frame.y))\" data-w=\"\(HTML.px(frame.width))\" data-h=\"\(HTML.px(frame.height))\" "
-            + "data-frame=\"\([layoutFrame.x, layoutFrame.y, layoutFrame.width, layoutFrame.height].map(HTML.px).joined(separator: " "))\">"
-            + "<img \(image)\(Self.placeholder(photo))"
-            + "sizes=\"\(HTML.px(frame.width))px\" width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
+            + layoutBox + Self.sizes(photo) + "><img \(image)\(Self.placeholder(photo))"
+            + "width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
             + (Motion(photo).map { "<span class=\"badge\">\(HTML.escape($0.badge))</span>" } ?? "")
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
@@ -354,6 +363,18 @@ struct CollectionPages {
 
     private static func frame(_ item: LayoutItem) -> String {
         "left:\(HTML.px(item.x))px;top:\(HTML.px(item.y))px;width:\(HTML.px(item.width))px;height:\(HTML.px(item.height))px"
+    }
+
+    /// What layout.js needs to lay the photo out again: its size as the engine sees it (`wh`,
+    /// turned by its orientation; 1 × 1 when unknown) and, when that differs, as displayed (`px`).
+    static func sizes(_ photo: PhotoRecord) -> String {
+        // (as `LayoutPhoto(photo)` gives it to the engine)
+        let turned = [5, 6, 7, 8].contains(photo.orientation ?? 1)
+        let (width, height) = turned ? (photo.height, photo.width) : (photo.width, photo.height)
+        let layout = if let width, let height, width > 0, height > 0 { (width, height) } else { (1, 1) }
+        let shown = PhotoMedia.displaySize(photo)
+        return "data-wh=\"\(layout.0) \(layout.1)\""
+            + (shown == layout ? "" : " data-px=\"\(shown.width) \(shown.height)\"")
     }
 
     /// The photo's ThumbHash, which album.js paints behind its image until the image loads.

@@ -81,7 +81,7 @@ enum HTML {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="\(depth)assets/album.css">
-        <script src="\(depth)assets/album.js" defer></script>
+        <script src="\(depth)assets/album.js"></script>
         </head>
         <body\(bodyAttributes)>
         \(body)

@@ -102,7 +102,7 @@ struct AlbumCommandTests {
             #expect(!html.contains(Self.hostile), "\(file) contains the raw name")
             // The one script is the site's own, from its assets.
             #expect(html.matches(of: /<script/).count == 1, "\(file) has a script element of its own")
-            #expect(html.matches(of: /<script src="(\.\.\/)*assets\/album\.js" defer><\/script>/).count == 1)
+            #expect(html.matches(of: /<script src="(\.\.\/)*assets\/album\.js"><\/script>/).count == 1)
             for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }

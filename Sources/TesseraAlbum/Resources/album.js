@@ -1,5 +1,107 @@
-(() => {
+// Set as the page starts: its photos show once laid out for the window (album.css).
+document.documentElement.classList.add('js');
+document.addEventListener('DOMContentLoaded', () => {
   'use strict';
+  // A page carries its photos laid out at the narrowest breakpoint width (what shows without
+  // script); for a wider window layout.js lays them out again at the breakpoint it reaches, and
+  // they are drawn as CollectionPages.render draws them: a frame that would crop a whole-photo
+  // style shows the photo whole inside it, no photo larger than its own pixels, and strips as
+  // natively scrolling rows of unzoomed cells.
+  const px = (value) => `${Math.round(value * 100) / 100}px`;
+  const sizeOf = (a, key) => (a.dataset[key] || a.dataset.wh).split(' ').map(Number);
+  const contained = ([width, height], frame) => {
+    const aspect = width / height, inner = {...frame};
+    if (!(frame.width > 0 && frame.height > 0)) return inner;
+    if (aspect > frame.width / frame.height) {
+      inner.height = Math.round(frame.width / aspect);
+      inner.y += Math.round((frame.height - inner.height) / 2);
+    } else {
+      inner.width = Math.round(frame.height * aspect);
+      inner.x += Math.round((frame.width - inner.width) / 2);
+    }
+    return inner;
+  };
+  const unenlarged = ([width, height], frame) => {
+    const scale = Math.max(frame.width / width, frame.height / height);
+    if (!(scale > 1)) return frame;
+    const inner = {...frame};
+    inner.width = Math.min(width, Math.round(frame.width / scale));
+    inner.height = Math.min(height, Math.round(frame.height / scale));
+    inner.x += Math.round((frame.width - inner.width) / 2);
+    inner.y += Math.round((frame.height - inner.height) / 2);
+    return inner;
+  };
+  const place = (a, frame, layoutFrame) => {
+    const box = (f) => [f.x, f.y, f.width, f.height];
+    Object.assign(a.style, {left: px(frame.x), top: px(frame.y), width: px(frame.width), height: px(frame.height)});
+    // The layout's own frame, where the photo is drawn smaller inside it.
+    if (box(frame).some((v, i) => v !== box(layoutFrame)[i])) a.dataset.frame = box(layoutFrame).map((v) => parseFloat(px(v))).join(' ');
+    else delete a.dataset.frame;
+    const img = a.querySelector('img');
+    Object.assign(img, {width: Math.round(frame.width), height: Math.round(frame.height)});
+    if (img.srcset) img.sizes = px(frame.width);
+  };
+  const relayout = (layout) => {
+    const widths = layout.dataset.widths.split(' ').map(Number).sort((a, b) => a - b);
+    const width = widths.filter((w) => window.innerWidth >= w).pop() || widths[0];
+    if (!layout.classList.contains(`w${width}`)) {
+      // The page's pieces: each section's photos on it, under its header when it has one (a
+      // "+N" tile stands for the photos it hides).
+      const pieces = [];
+      let current = null;
+      for (const child of layout.children) {
+        if (child.classList.contains('header')) {
+          pieces.push(current = {header: child, photos: [], anchors: [], strip: null});
+          continue;
+        }
+        if (!current) pieces.push(current = {header: null, photos: [], anchors: [], strip: null});
+        if (child.classList.contains('strip')) current.strip = child;
+        for (const a of current.strip === child ? child.querySelectorAll('a.photo') : [child]) {
+          const [w, h] = sizeOf(a, 'wh');
+          current.anchors.push(a);
+          current.photos.push(w / h);
+          const more = a.querySelector('span.more');
+          for (let k = parseInt(more ? more.textContent.slice(1) : '0', 10) || 0; k > 0; k--) current.photos.push(1);
+        }
+      }
+      const style = layout.dataset.style;
+      const laid = window.tesseraLayout.page(pieces.map((p) => ({header: !!p.header, photos: p.photos})), style, width);
+      const c = laid.settings, whole = ['justified', 'masonry', 'strip'].includes(style), rows = new Map();
+      for (const item of laid.items) {
+        const piece = pieces[item.piece];
+        if (item.header) {
+          Object.assign(piece.header.style, {left: px(item.x), top: px(item.y), width: px(item.width), height: px(item.height)});
+          continue;
+        }
+        const a = piece.anchors[item.photo];
+        if (!a) continue;
+        const photo = sizeOf(a, 'px');
+        let frame = {x: item.x, y: item.y, width: item.width, height: item.height};
+        if (item.contentX !== undefined && item.scale > 0) {
+          if (!rows.has(item.piece)) rows.set(item.piece, {top: item.y - (c.stripHeight - item.height) / 2, next: c.insets.left});
+          const row = rows.get(item.piece), [w, h] = [item.width / item.scale, item.height / item.scale];
+          frame = {x: row.next, y: (c.stripHeight - h) / 2, width: w, height: h};
+          row.next = frame.x + w + c.stripSpacing;
+        }
+        if (whole && item.crop) frame = contained(photo, frame);
+        place(a, unenlarged(photo, frame), frame);
+      }
+      for (const [number, row] of rows) {
+        const strip = pieces[number].strip;
+        Object.assign(strip.style, {top: px(row.top), height: px(c.stripHeight), scrollPaddingInline: px(c.insets.left)});
+        Object.assign(strip.firstElementChild.style, {width: px(row.next - c.stripSpacing + c.insets.left), height: px(c.stripHeight)});
+      }
+      layout.className = `layout w${width}`;
+      Object.assign(layout.style, {width: px(width), height: px(laid.height)});
+    }
+    layout.classList.add('laid');
+  };
+  const layouts = document.querySelectorAll('.layout[data-widths]');
+  layouts.forEach(relayout);
+  const breakpoints = new Set([...layouts].flatMap((layout) => layout.dataset.widths.split(' ')));
+  for (const width of breakpoints) {
+    window.matchMedia(`(min-width: ${width}px)`).addEventListener('change', () => layouts.forEach(relayout));
+  }
   // A ThumbHash (base64 bytes) as a small image URL: TesseraImage's ThumbHash.decode, in script.
   const thumbHashURL = (text) => {
     const hash = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -463,4 +565,4 @@
     touch = null;
     if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) show(current + (dx < 0 ? 1 : -1));
   });
-})();
+});
