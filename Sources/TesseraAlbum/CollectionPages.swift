@@ -300,7 +300,8 @@ struct CollectionPages {
             sources.fallback(width: frame.width).map {
                 "src=\"\(Collection.prefix + HTML.url(Array($0.path.utf8)))\" "
                     + (sources.candidates.count > 1
-                        ? "srcset=\"\(sources.srcset(prefix: Collection.prefix))\" sizes=\"\(HTML.px(frame.width))px\" " : "")
+                        ? "srcset=\"\(sources.srcset(prefix: Collection.prefix))\" sizes=\"\(HTML.px(frame.width))px\" "
+                        : "")
             } ?? ""
         // The layout's own frame, where the photo was drawn smaller inside it.
         let layoutBox =

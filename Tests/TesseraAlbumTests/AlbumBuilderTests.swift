@@ -154,7 +154,8 @@ struct AlbumBuilderTests {
         #expect(css.contains("header,.albums,.year,.children,section.found{width:min(404px,100% - 16px)}"))
         #expect(
             css.contains(
-                "@media (min-width:1000px){.js header,.js .albums,.js .year,.js .children,.js section.found{width:968px}}"))
+                "@media (min-width:1000px){.js header,.js .albums,.js .year,.js .children,.js section.found{width:968px}}"
+            ))
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
