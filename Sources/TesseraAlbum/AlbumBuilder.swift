@@ -148,7 +148,9 @@ public struct AlbumBuilder: Sendable {
     /// What the pages are made with: other options, or another version of Tessera's pages,
     /// write every page again.
     private var optionsKey: String {
-        // v8: the manifest keeps what the timeline's Find knows of each month.
+        // v8: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
+        // decoded by album.js, the compact photos.js, and what the timeline's Find knows of
+        // each month in the manifest.
         "v8|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 

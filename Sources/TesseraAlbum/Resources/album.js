@@ -41,7 +41,15 @@ document.addEventListener('DOMContentLoaded', () => {
     Object.assign(img, {width: Math.round(frame.width), height: Math.round(frame.height)});
     if (img.srcset) img.sizes = px(frame.width);
   };
+  // (whatever happens, the page is shown: at worst as it came, at the narrowest width)
   const relayout = (layout) => {
+    try {
+      layOut(layout);
+    } finally {
+      layout.classList.add('laid');
+    }
+  };
+  const layOut = (layout) => {
     const widths = layout.dataset.widths.split(' ').map(Number).sort((a, b) => a - b);
     const width = widths.filter((w) => window.innerWidth >= w).pop() || widths[0];
     if (!layout.classList.contains(`w${width}`)) {
@@ -94,7 +102,6 @@ document.addEventListener('DOMContentLoaded', () => {
       layout.className = `layout w${width}`;
       Object.assign(layout.style, {width: px(width), height: px(laid.height)});
     }
-    layout.classList.add('laid');
   };
   const layouts = document.querySelectorAll('.layout[data-widths]');
   layouts.forEach(relayout);
