@@ -1,5 +1,6 @@
 import TesseraFacts
 import TesseraIndex
+import TesseraSystem
 
 /// `photos.js`: what the lightbox and Find read of a collection's photos, in its order, loaded
 /// by album.js on first use (docs/ALBUM.md, "The lightbox's data").
@@ -33,7 +34,7 @@ struct LightboxData {
             entries.append(entry(photo, album: album))
         }
         return
-            "window.tesseraPhotos = {\"base\":\(Self.string(base)),\"albums\":[\(albumList.map(Self.string).joined(separator: ","))],\"photos\":[\n"
+            "window.tesseraPhotos = {\"base\":\(JSONString.quoted(base)),\"albums\":[\(albumList.map(JSONString.quoted).joined(separator: ","))],\"photos\":[\n"
             + entries.joined(separator: ",\n") + "]};\n"
     }
 
@@ -44,7 +45,7 @@ struct LightboxData {
         let size = PhotoMedia.displaySize(photo)
         let sources = PhotoMedia.sources(photo, media: media)
         var fields = [
-            "\"id\":\"\(photo.id)\"", "\"name\":\(Self.string(AlbumBuilder.name(photo)))", "\"album\":\(album)",
+            "\"id\":\"\(photo.id)\"", "\"name\":\(JSONString.quoted(AlbumBuilder.name(photo)))", "\"album\":\(album)",
             "\"width\":\(size.width)", "\"height\":\(size.height)",
             "\"sources\":[\(sources.map { "[\(Self.mediaPath($0.path)),\($0.width)]" }.joined(separator: ","))]",
         ]
@@ -52,7 +53,7 @@ struct LightboxData {
             .lazy.compactMap { media.rendition($0.path) }.first
         if let square { fields.append("\"thumb\":\(Self.mediaPath(square))") }
         let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders)
-        if let original { fields.append("\"original\":\(Self.string(original))") }
+        if let original { fields.append("\"original\":\(JSONString.quoted(original))") }
         // 1:1 shows the original where browsers draw its format within `zoomPixels`, else the
         // largest rendition; a video has none.
         if photo.video == nil {
@@ -64,9 +65,9 @@ struct LightboxData {
             }
         }
         let facts = PhotoFact.facts(of: photo).map { fact in
-            "[\(Self.string(fact.label)),\(Self.string(fact.value))"
+            "[\(JSONString.quoted(fact.label)),\(JSONString.quoted(fact.value))"
                 + (fact.guess || fact.link != nil ? ",\(fact.guess ? 1 : 0)" : "")
-                + (fact.link.map { ",\(Self.string($0))" } ?? "") + "]"
+                + (fact.link.map { ",\(JSONString.quoted($0))" } ?? "") + "]"
         }
         fields.append("\"facts\":[\(facts.joined(separator: ","))]")
         // What plays: live (on press or hover, muted) or with controls, and whether a browser
@@ -76,11 +77,11 @@ struct LightboxData {
                 "\"video\":[\(Self.mediaPath(video)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]")
         }
         let compared = FindFacts(photo)
-        var find = ["\"format\":\(Self.string(compared.format))"]
-        if let day = compared.day { find.append("\"day\":\(Self.string(day))") }
-        if let camera = compared.camera { find.append("\"camera\":\(Self.string(camera))") }
+        var find = ["\"format\":\(JSONString.quoted(compared.format))"]
+        if let day = compared.day { find.append("\"day\":\(JSONString.quoted(day))") }
+        if let camera = compared.camera { find.append("\"camera\":\(JSONString.quoted(camera))") }
         if !compared.keywords.isEmpty {
-            find.append("\"keywords\":[\(compared.keywords.map(Self.string).joined(separator: ","))]")
+            find.append("\"keywords\":[\(compared.keywords.map(JSONString.quoted).joined(separator: ","))]")
         }
         if let rating = compared.rating { find.append("\"rating\":\(rating)") }
         fields.append("\"find\":{\(find.joined(separator: ","))}")
@@ -89,27 +90,7 @@ struct LightboxData {
 
     /// A placed file under `media/`, as a URL path below it.
     private static func mediaPath(_ relative: String) -> String {
-        string(HTML.url(Array(relative.utf8.dropFirst("media/".utf8.count))))
-    }
-
-    /// `text` as a JSON string.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONString.quoted(HTML.url(Array(relative.utf8.dropFirst("media/".utf8.count))))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TesseraSystem
 
 /// The JSON every `--json` of the command line prints: indented by two spaces, `"key" : value`,
 /// keys sorted by their UTF-8 bytes, slashes as they are, dates in ISO 8601, empty arrays and
@@ -17,11 +18,15 @@ public enum JSONText {
 
     fileprivate static func node<Value: Encodable>(for value: Value, codingPath: [any CodingKey]) throws -> Node {
         // Comparing types first spares the casts for every other value.
-        if Value.self == Date.self, let date = value as? Date { return Node(scalar: quoted(date.formatted(.iso8601))) }
-        if Value.self == Data.self, let data = value as? Data {
-            return Node(scalar: quoted(data.base64EncodedString()))
+        if Value.self == Date.self, let date = value as? Date {
+            return Node(scalar: JSONString.quoted(date.formatted(.iso8601)))
         }
-        if Value.self == URL.self, let url = value as? URL { return Node(scalar: quoted(url.absoluteString)) }
+        if Value.self == Data.self, let data = value as? Data {
+            return Node(scalar: JSONString.quoted(data.base64EncodedString()))
+        }
+        if Value.self == URL.self, let url = value as? URL {
+            return Node(scalar: JSONString.quoted(url.absoluteString))
+        }
         let encoder = TreeEncoder(codingPath: codingPath)
         try value.encode(to: encoder)
         // A value that opened no container encodes as an empty object, as Foundation's does.
@@ -48,7 +53,7 @@ public enum JSONText {
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (index, member) in sorted.enumerated() {
                 indent(&output, depth + 1)
-                output.append(contentsOf: quoted(member.key).utf8)
+                output.append(contentsOf: JSONString.quoted(member.key).utf8)
                 output.append(contentsOf: " : ".utf8)
                 write(member.value, into: &output, depth: depth + 1)
                 output.append(contentsOf: (index == sorted.count - 1 ? "\n" : ",\n").utf8)
@@ -60,29 +65,6 @@ public enum JSONText {
 
     private static func indent(_ output: inout [UInt8], _ depth: Int) {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
-    static func quoted(_ string: String) -> String {
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + string + "\""
-        }
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where scalar.value < 0x20:
-                result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// A number as Foundation writes it: the shortest text that reads back the same, without ".0".
@@ -159,7 +141,7 @@ private protocol NodeMaking {
 
 extension NodeMaking {
     func node(_ value: Bool) -> Node { Node(scalar: value ? "true" : "false") }
-    func node(_ value: String) -> Node { Node(scalar: JSONText.quoted(value)) }
+    func node(_ value: String) -> Node { Node(scalar: JSONString.quoted(value)) }
     func node(_ value: some BinaryInteger) -> Node { Node(scalar: "\(value)") }
     func node(_ value: Double, at key: (any CodingKey)?) throws -> Node {
         try Node(scalar: JSONText.number(value, codingPath: codingPath + (key.map { [$0] } ?? [])))
