@@ -506,25 +506,27 @@ document.addEventListener('DOMContentLoaded', () => {
       const candidates = months.map((month) => [month, atMost(month, q)]).filter(([, n]) => n > 0);
       const bound = candidates.reduce((n, [, count]) => n + count, 0);
       const exact = [q.from || q.to, q.camera, q.format, q.word, q.rating].filter(Boolean).length === 1;
-      let next = 0, count = 0;
+      // Months read so far, matches found in them (counted) and not shown yet (pending).
+      let next = 0, count = 0, pending = [];
       const more = element('button', {type: 'button', className: 'more', textContent: 'More'});
       const say = () => {
         const done = next === candidates.length;
         output.textContent = exact || done ? `${plural(exact ? bound : count, 'photo')} of ${total.toLocaleString('en')}`
                                           : `up to ${plural(bound, 'photo')} of ${total.toLocaleString('en')}`;
-        more.hidden = done;
+        more.hidden = done && !pending.length;
       };
-      // The next months' matches, until a screenful more is shown.
+      // The next 120 matches, reading the next months as they are needed.
       const show = async () => {
-        const target = count + 120;
-        while (count < target && next < candidates.length) {
+        while (pending.length < 120 && next < candidates.length) {
           const list = await read(candidates[next][0].file);
           if (mine !== search) return;
           next += 1;
           const hits = list.filter((photo) => matches(photo.find, q));
           count += hits.length;
-          more.before(...hits.map(tile));
+          pending.push(...hits);
         }
+        more.before(...pending.slice(0, 120).map(tile));
+        pending = pending.slice(120);
         say();
       };
       more.addEventListener('click', show);
