@@ -129,11 +129,16 @@ final class MediaFolder {
         }
     }
 
+    /// The most members a filter is sized for: 16 Mi at 10 bits each.
+    static let largestFilter = 1 << 24
+
     /// - Parameter photos: about how many photos the build shows, to size what it remembers.
     init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals, photos: Int) {
-        // A rendition or two, an original and perhaps a video each.
-        referenced = BloomFilter(expected: 4 * photos)
-        missed = BloomFilter(expected: 4 * photos)
+        // A rendition or two, an original and perhaps a video each; at most 20 MiB a filter
+        // (past 4 million photos, more unused files may stay behind; none used goes).
+        let members = min(max(0, photos), Self.largestFilter / 4) * 4
+        referenced = BloomFilter(expected: members)
+        missed = BloomFilter(expected: members)
         self.output = output
         self.copyRenditions = copyRenditions
         self.originals = originals
