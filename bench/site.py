@@ -18,6 +18,7 @@ The scan itself is bench/scan.py's business; here it is only the way to an index
 Usage: bench/site.py [--steps 10000,100000] [--million] [--keep DIR]
 """
 import argparse
+import calendar
 import os
 import random
 import shutil
@@ -134,7 +135,9 @@ def browse(site, largest_album_page):
                 ask = """([from, to, format]) => { const form = document.querySelector('form.find');
                     form.elements.from.value = from; form.elements.to.value = to;
                     form.elements.format.value = format; form.dispatchEvent(new Event('input')); }"""
-                for what, query in ((f"date range {month}", [f"{month}-01", f"{month}-31", ""]), ("format JPEG", ["", "", "JPEG"])):
+                last = calendar.monthrange(int(month[:4]), int(month[5:7]))[1]
+                for what, query in ((f"date range {month}", [f"{month}-01", f"{month}-{last}", ""]),
+                                    ("format JPEG", ["", "", "JPEG"])):
                     page.evaluate("document.querySelector('form.find output').textContent = ''")
                     start = time.perf_counter()
                     page.evaluate(ask, query)
