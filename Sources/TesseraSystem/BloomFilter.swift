@@ -19,17 +19,25 @@ public struct BloomFilter: Sendable {
     }
 
     public mutating func insert(_ member: String) {
-        for position in positions(member) { words[Int(position / 64)] |= 1 << (position % 64) }
+        let (first, second) = Self.hashes(member)
+        for probe in 0..<Self.probes {
+            let position = (first &+ probe &* second) % bits
+            words[Int(position / 64)] |= 1 << (position % 64)
+        }
     }
 
     /// False when `member` was certainly never inserted.
     public func mayContain(_ member: String) -> Bool {
-        positions(member).allSatisfy { words[Int($0 / 64)] & (1 << ($0 % 64)) != 0 }
+        let (first, second) = Self.hashes(member)
+        for probe in 0..<Self.probes {
+            let position = (first &+ probe &* second) % bits
+            if words[Int(position / 64)] & (1 << (position % 64)) == 0 { return false }
+        }
+        return true
     }
 
-    private func positions(_ member: String) -> [UInt64] {
+    private static func hashes(_ member: String) -> (UInt64, UInt64) {
         let bytes = Array(member.utf8)
-        let first = XXH64.hash(bytes), second = XXH64.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15) | 1
-        return (0..<Self.probes).map { (first &+ $0 &* second) % bits }
+        return (XXH64.hash(bytes), XXH64.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15) | 1)
     }
 }
