@@ -26,6 +26,9 @@ public struct AlbumBuilder: Sendable {
         public var originals = AlbumOriginals.symlink
         public var photosPerPage = 60
         public var widths: [Double] = [375, 768, 1280]
+        /// The most files a build lets go of one by one (albums written again or removed); past
+        /// it, it sweeps the whole of media/ and originals/ instead, in the same memory.
+        public var removalList = 100_000
 
         public init(
             output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink

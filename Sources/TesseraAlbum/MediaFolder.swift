@@ -239,6 +239,12 @@ final class MediaFolder {
         missed.insert(relative)
     }
 
+    /// Notes files pages refer to that this build did not place (those of albums it left as
+    /// they were), so that `sweep` keeps them.
+    func keep(_ relatives: some Sequence<String>) {
+        for relative in relatives { referenced.insert(relative) }
+    }
+
     /// Removes the files of `relatives` (under `media/` and `originals/`) that no page of this
     /// build referred to; returns how many went.
     func remove(_ relatives: some Sequence<String>) -> Int {

@@ -23,6 +23,13 @@ final class SiteBuild {
     private let tree: AlbumTree
     private let albumFolders: [Int64: String]
     private let writer: CollectionPages
+    /// Files the albums written again or removed let go of, with each rendition's cache file.
+    ///
+    /// They are removed once every page of the build is written, so a build stopped before
+    /// then leaves every page's files in place. Past `Options.removalList` (a new rendition
+    /// setting changes every file) the build sweeps instead of remembering them.
+    private var gone: [String: String] = [:]
+    private var sweepInstead = false
 
     init(
         index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options, optionsKey: String
@@ -62,7 +69,7 @@ final class SiteBuild {
         try writeAlbums(shouldStop: shouldStop)
         try removeGoneAlbums()
         let (years, data) = try writeMonths(shouldStop: shouldStop)
-        removeUnusedFiles()
+        try removeUnusedFiles()
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
@@ -134,7 +141,7 @@ final class SiteBuild {
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
-            try removeUnused(oldFiles, keeping: files)
+            forget(oldFiles, keeping: files)
             manifest.albums[folder] = .init(
                 id: album.id, change: album.contentChange, frame: frame, card: card,
                 incomplete: media.misses > missingBefore)
@@ -148,7 +155,7 @@ final class SiteBuild {
         for folder in AlbumBuilder.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
             // What a build stopped half-way left is not an album: its files are the album's own.
             if !folder.hasSuffix(AlbumBuilder.staging) && !folder.hasSuffix(".retired") {
-                try removeUnused(AlbumFiles.read(folder, in: output), keeping: [:])
+                forget(AlbumFiles.read(folder, in: output), keeping: [:])
             }
             try output.remove(folder)
             try output.remove("originals/" + folder.dropFirst("albums/".count))
@@ -220,17 +227,29 @@ final class SiteBuild {
         return (years, data)
     }
 
-    /// After a build that wrote every album: whatever in media/ and originals/ no page of it
-    /// refers to.
-    private func removeUnusedFiles() {
-        if previous == nil || summary.unchanged == 0 { summary.removed += media.sweep() }
+    /// Notes what an album's pages referred to before (`old`) and refer to no more.
+    private func forget(_ old: [String: String], keeping kept: [String: String]) {
+        guard !sweepInstead else { return }
+        for (path, cache) in old where kept[path] == nil { gone[path] = cache }
+        if gone.count > options.removalList {
+            (sweepInstead, gone) = (true, [:])
+        }
     }
 
-    /// Removes what an album's pages referred to before (`old`) and refer to no more: unless a
-    /// page of this build refers to it, or it is a rendition of a photo the index still shows
-    /// (a copy in an album left as it was, or a photo that moved to an album written later).
-    private func removeUnused(_ old: [String: String], keeping kept: [String: String]) throws(AlbumError) {
-        let gone = old.filter { kept[$0.key] == nil }
+    /// Removes what no page of this build refers to: after a build that wrote every album (or
+    /// let go of too many files to list), whatever in media/ and originals/ none placed; else
+    /// the files the albums written again or removed let go of, unless a page of the build
+    /// refers to them or they are renditions of a photo still shown (a copy in an album left as
+    /// it was).
+    private func removeUnusedFiles() throws(AlbumError) {
+        if previous == nil || summary.unchanged == 0 || sweepInstead {
+            // Albums left as they were placed nothing in this build: their lists say what they show.
+            if summary.unchanged > 0 {
+                for folder in manifest.albums.keys { media.keep(AlbumFiles.read(folder, in: output).keys) }
+            }
+            summary.removed += media.sweep()
+            return
+        }
         guard !gone.isEmpty else { return }
         let shown: Set<String>
         do {

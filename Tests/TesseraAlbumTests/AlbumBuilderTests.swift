@@ -361,4 +361,46 @@ struct AlbumBuilderTests {
         let leftovers = FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? []
         #expect(!leftovers.contains { $0.hasSuffix("/\(gone.id).html") || $0.contains("/\(gone.id)-") })
     }
+
+    /// A build stopped after writing an album again, before the month that shows the same photos,
+    /// leaves every page's files in place: the month's old page still finds the photo that left.
+    @Test func aBuildStoppedBeforeItsMonthsRemovesNoFileAPageShows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (index, site, builder) = try Self.gardenSite(in: directory)
+        _ = try builder.build()
+        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
+        try FileManager.default.removeItem(atPath: gone.path.string)
+        try Self.scan(Self.gardens(in: directory), index)
+        // Two albums, then the first month: stopped there.
+        var asked = 0
+        #expect {
+            try builder.build(shouldStop: {
+                asked += 1
+                return asked > 2
+            })
+        } throws: { ($0 as? AlbumError)?.code == .stopped }
+        let references = try Self.references(in: site)
+        #expect(!references.isEmpty)
+        #expect(references.allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
+    }
+
+    /// A build that lets go of more files than it lists sweeps instead, and keeps the files of the
+    /// albums it left as they were.
+    @Test func aSweepInsteadOfAListKeepsTheAlbumsLeftAsTheyWere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try Self.twoGardens(in: directory, count: 3)
+        let site = directory.appending("site")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        options.removalList = 0
+        let builder = AlbumBuilder(index: index, options: options)
+        _ = try builder.build()
+        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
+        try FileManager.default.removeItem(atPath: gone.path.string)
+        try Self.scan(Self.gardens(in: directory), index)
+        let again = try builder.build()
+        #expect(again.written == 2 && again.unchanged == 2 && again.removed == 2)
+        #expect(try Self.references(in: site).allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
+    }
 }
