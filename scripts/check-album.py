@@ -432,8 +432,14 @@ def check_placeholders(browser, site):
 
 def lightbox_entries(folder):
     """The photos.js entries of an album or month folder, in its order."""
-    data = (folder / "photos.js").read_text(encoding="utf-8")
-    return json.loads(data[data.index("{"):data.rindex("}") + 1])["photos"]
+    text = (folder / "photos.js").read_text(encoding="utf-8")
+    data = json.loads(text[text.index("{"):text.rindex("}") + 1])
+    # Shared texts are numbers into `words` (docs/ALBUM.md, "The lightbox's data").
+    for entry in data["photos"]:
+        for key in ("format", "camera"):
+            if isinstance(entry["find"].get(key), int):
+                entry["find"][key] = data["words"][entry["find"][key]]
+    return data["photos"]
 
 
 def photo_address(album_page, name):

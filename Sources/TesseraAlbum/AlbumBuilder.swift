@@ -91,7 +91,9 @@ public struct AlbumBuilder: Sendable {
     ///   (collections not reached keep their previous pages) and throws.
     /// - Throws: `AlbumError` when the output cannot be written, the index cannot be read, or the
     ///   build was stopped.
-    public func build(shouldStop: () -> Bool = { false }, waiting: () -> Void = {}) throws(AlbumError) -> Summary {
+    public func build(
+        shouldStop: @escaping @Sendable () -> Bool = { false }, waiting: () -> Void = {}
+    ) throws(AlbumError) -> Summary {
         let output = FileSystem.absolute(options.output)
         try Self.makeDirectory(output)
         let lock: FileLock
@@ -108,7 +110,8 @@ public struct AlbumBuilder: Sendable {
         do {
             return try index.snapshot { snapshot throws(AlbumError) in
                 try SiteBuild(
-                    index: snapshot, output: OutputFolder(root: output), options: options, optionsKey: optionsKey
+                    index: snapshot, store: index, output: OutputFolder(root: output), options: options,
+                    optionsKey: optionsKey
                 )
                 .run(shouldStop: shouldStop)
             }
@@ -138,11 +141,11 @@ public struct AlbumBuilder: Sendable {
         (try? FileSystem.linkStatus(of: path))?.type == .regular
     }
 
-    static func photos(
+    static func outlines(
         _ index: any PhotoReading, _ query: PhotoQuery
-    ) throws(AlbumError) -> [PhotoRecord] {
+    ) throws(AlbumError) -> [PhotoOutline] {
         do {
-            return try index.photos(query)
+            return try index.outlines(query)
         } catch {
             throw AlbumError(.index, "\(error)")
         }
@@ -151,32 +154,18 @@ public struct AlbumBuilder: Sendable {
     /// What the pages are made with: other options, or another version of Tessera's pages,
     /// write every page again.
     private var optionsKey: String {
-        // v8: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
-        // decoded by album.js, the compact photos.js, and what the timeline's Find knows of
-        // each month in the manifest.
-        "v8|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        // v9: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
+        // decoded by album.js, photos.js with shared texts and names written once, and what
+        // the timeline's Find knows of each month in the manifest.
+        "v9|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.
     static let coverSide = 320
 
-    /// The cover: the best-rated photo with the pixels for the card, newest first among equals;
-    /// when none has them, the one with the most.
-    static func cover(_ photos: [PhotoRecord]) -> PhotoRecord? {
-        func side(_ photo: PhotoRecord) -> Int {
-            let size = PhotoMedia.displaySize(photo); return min(size.width, size.height)
-        }
-        let sharp = photos.filter { side($0) >= coverSide && !$0.renditions.isEmpty }
-        guard let best = sharp.max(by: { ($0.annotations.rating ?? 0) < ($1.annotations.rating ?? 0) }) else {
-            return photos.max { side($0) < side($1) }
-        }
-        // `max` keeps the last of equals: the first (newest) of the best rating instead.
-        return sharp.first { ($0.annotations.rating ?? 0) == (best.annotations.rating ?? 0) }
-    }
-
     /// "12 photos", "1 photo, 2 videos".
-    static func count(_ photos: [PhotoRecord]) -> String {
-        let videos = photos.filter { $0.video != nil }.count, stills = photos.count - videos
+    static func count(_ photos: [PhotoOutline]) -> String {
+        let videos = photos.filter(\.isVideo).count, stills = photos.count - videos
         return [
             stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil,
             videos > 0 ? Wording.count(videos, "video") : nil,

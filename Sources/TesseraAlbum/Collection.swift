@@ -8,7 +8,7 @@ struct Collection {
     var title: String
     var subtitle: String
     /// Newest first, as the index returns them.
-    var photos: [PhotoRecord]
+    var photos: [PhotoOutline]
     /// The albums above this one, outermost first, with links relative to its folder.
     var crumbs: [(name: String, href: String)] = []
     /// Cover cards of the albums inside this one, shown above its photos.

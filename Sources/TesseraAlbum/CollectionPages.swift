@@ -11,39 +11,63 @@ import TesseraLayout
 /// without script shows. album.js lays the same photos out again for a wider window's
 /// breakpoint with layout.js, the engine's rules in script, and the drawing rules below
 /// (`render`), so the page is the same as if it had been laid out here at that width.
+///
+/// The collection is laid out from its photos' outlines; their records are read a page at a
+/// time, and `photos.js` is written as the pages are: memory follows a page, not the collection.
 struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
     let output: OutputFolder
     /// The output-relative folder of each album id, for photo links and originals.
     let albumFolders: [Int64: String]
+    let index: any PhotoReading
 
-    /// Writes the collection into its folder, emptied first; returns how many album pages it wrote.
-    func write(_ collection: Collection) throws(AlbumError) -> Int {
+    /// What writing a collection saw of its photos on the way.
+    struct Written {
+        var pages = 0
+        var cover = CoverChoice()
+        var find = MonthFind()
+    }
+
+    /// Writes the collection into its folder, emptied first.
+    func write(_ collection: Collection) throws(AlbumError) -> Written {
         let directory = collection.folder
         _ = try output.recreate(directory)
-        let (byID, documents) = try layouts(collection.photos)
-        let pages = documents.first?.document.pages ?? []
-        // The album's order is the pages' order; a tile's hidden photos follow the tile.
-        var order: [PhotoRecord] = []
+        let (width, document) = try layout(collection.photos)
+        let pages = document?.pages ?? []
+        var written = Written(pages: pages.count)
+        let data = try output.file(directory + "/photos.js")
+        var lightbox = LightboxData(media: media, albumFolders: albumFolders, base: Collection.prefix)
+        try data.append(lightbox.start)
+        // Tiles show six photos a section: each larger section gets a page of all its photos.
+        var sections: [(id: String, title: String, page: Int, photos: [Int])] = []
         var seen: Set<Int64> = []
-        for page in pages {
-            for item in page.items {
-                for id in (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? []) {
-                    guard let photo = byID[id], seen.insert(photo.id).inserted else { continue }
-                    order.append(photo)
+        for (number, page) in pages.enumerated() {
+            // The collection's order is the pages' order; a tile's hidden photos follow the tile.
+            var positions: [Int] = []
+            for item in page.items where item.type == .photo {
+                let shown = (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? [])
+                let onPage = shown.compactMap { Int($0) }.filter { collection.photos.indices.contains($0) }
+                positions += onPage
+                if options.style == .tiles {
+                    if sections.last?.id != item.sectionId || sections.last?.page != number {
+                        sections.append((item.sectionId, "", number, []))
+                    }
+                    sections[sections.count - 1].photos += onPage
                 }
             }
-        }
-        for number in pages.indices {
-            let layouts = documents.compactMap { width, document in
-                number < document.pages.count ? render(document.pages[number], width: width, byID: byID) : nil
+            for item in page.items where item.type == .header {
+                if let index = sections.firstIndex(where: { $0.id == item.sectionId && $0.page == number }) {
+                    sections[index].title =
+                        item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
+                }
             }
+            let records = try self.records(positions, of: collection)
             let body = """
                 <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
-                \(layouts.joined(separator: "\n"))
+                \(render(page, width: width, byID: records))
                 </main>
                 \(pager(current: number, count: pages.count))
                 """
@@ -51,85 +75,85 @@ struct CollectionPages {
                 HTML.document(
                     title: collection.title, body: body, bodyAttributes: " data-photos=\"photos.js\""),
                 to: directory + "/" + Self.pageFile(number))
-        }
-        try output.write(
-            LightboxData(media: media, albumFolders: albumFolders).script(order, base: Collection.prefix),
-            to: directory + "/photos.js")
-        if options.style == .tiles {
-            // Tiles show six photos a section: each larger section gets a page of all its photos.
-            var sections: [(id: String, title: String, page: Int, photos: [PhotoRecord])] = []
-            for (number, page) in pages.enumerated() {
-                for item in page.items where item.type == .photo {
-                    let ids = (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? [])
-                    if sections.last?.id != item.sectionId || sections.last?.page != number {
-                        sections.append((item.sectionId, "", number, []))
-                    }
-                    sections[sections.count - 1].photos += ids.compactMap { byID[$0] }
-                }
-                for item in page.items where item.type == .header {
-                    if let index = sections.firstIndex(where: { $0.id == item.sectionId && $0.page == number }) {
-                        sections[index].title =
-                            item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
-                    }
-                }
+            var entries = ""
+            for position in positions {
+                guard let photo = records[Self.layoutID(position)], seen.insert(photo.id).inserted else { continue }
+                entries += lightbox.entry(photo)
+                written.cover.consider(photo, position: position)
+                written.find.add(photo)
             }
-            // One section's photos in justified rows, under no headers of their own.
-            var expanded = options
-            (expanded.style, expanded.sections) = (.justified, .none)
-            let writer = CollectionPages(
-                options: expanded, media: media, output: output, albumFolders: albumFolders)
-            let shown = layoutConfig(width: options.widths.first ?? 375).tilesMaxShown
-            for section in sections where section.photos.count > shown {
-                try writer.writeSection(
-                    section.photos, collection: collection, title: section.title,
-                    file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
-            }
+            try data.append(entries)
         }
-        return pages.count
+        try data.append(lightbox.end)
+        try data.close()
+        guard options.style == .tiles else { return written }
+        // One section's photos in justified rows, under no headers of their own.
+        var expanded = options
+        (expanded.style, expanded.sections) = (.justified, .none)
+        let writer = CollectionPages(
+            options: expanded, media: media, output: output, albumFolders: albumFolders, index: index)
+        let shown = layoutConfig(width: options.widths.first ?? 375).tilesMaxShown
+        for section in sections where section.photos.count > shown {
+            try writer.writeSection(
+                section.photos.map { collection.photos[$0] }, collection: collection, title: section.title,
+                file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
+        }
+        return written
     }
 
-    /// The photos laid out at the narrowest breakpoint width, with the engine's ids for them.
-    private func layouts(
-        _ photos: [PhotoRecord], pageCount: Int? = nil
-    ) throws(AlbumError)
-        -> (byID: [String: PhotoRecord], documents: [(width: Double, document: LayoutDocument)])
-    {
-        // The engine breaks ties of capture time by id: ids that sort as the photos came (the
-        // index's order, that of `tessera list`) keep equal times in that order.
-        let digits = String(photos.count).count
-        let layoutIDs = photos.indices.map { number in
-            let text = String(number)
-            return String(repeating: "0", count: digits - text.count) + text
+    /// The records of the photos at `positions` of the collection, by their ids in its layout.
+    private func records(_ positions: [Int], of collection: Collection) throws(AlbumError) -> [String: PhotoRecord] {
+        let records: [PhotoRecord]
+        do {
+            records = try index.photos(ids: positions.map { collection.photos[$0].id })
+        } catch {
+            throw AlbumError(.index, "\(error)")
         }
-        let byID = Dictionary(zip(layoutIDs, photos), uniquingKeysWith: { first, _ in first })
-        let records = zip(layoutIDs, photos).map { LayoutPhoto($1, id: $0) }
-        var documents: [(width: Double, document: LayoutDocument)] = []
-        for width in options.widths.min().map({ [$0] }) ?? [] {
-            var config = layoutConfig(width: width)
-            if let pageCount { config.pageCount = max(1, pageCount) }
-            do {
-                documents.append((width, try AlbumLayout.layout(records, config: config)))
-            } catch {
-                throw AlbumError(.layout, "layout failed: \(error)")
-            }
+        let positionByID = Dictionary(
+            positions.map { (collection.photos[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            records.compactMap { record in positionByID[record.id].map { (Self.layoutID($0), record) } },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A photo's id in its collection's layout: its position there, so that the engine, which
+    /// breaks ties of capture time by id, keeps equal times in the index's order (that of
+    /// `tessera list`); digits enough for any collection, so ids sort as positions do.
+    private static func layoutID(_ position: Int) -> String {
+        let text = String(position)
+        return String(repeating: "0", count: max(0, 12 - text.count)) + text
+    }
+
+    /// The photos laid out at the narrowest breakpoint width.
+    private func layout(
+        _ photos: [PhotoOutline], pageCount: Int? = nil
+    ) throws(AlbumError) -> (width: Double, document: LayoutDocument?) {
+        let width = options.widths.min() ?? 375
+        var config = layoutConfig(width: width)
+        if let pageCount { config.pageCount = max(1, pageCount) }
+        let records = photos.enumerated().map { LayoutPhoto($1, id: Self.layoutID($0)) }
+        do {
+            return (width, try AlbumLayout.layout(records, config: config))
+        } catch {
+            throw AlbumError(.layout, "layout failed: \(error)")
         }
-        return (byID, documents)
     }
 
     /// One section's page (what a tile's "+N" leads to): all its photos in one layout, under
     /// the album's title and the section's, with a way back to the album page holding the tile.
     func writeSection(
-        _ photos: [PhotoRecord], collection: Collection, title: String, file: String, back: String
+        _ photos: [PhotoOutline], collection: Collection, title: String, file: String, back: String
     ) throws(AlbumError) {
-        let (byID, documents) = try layouts(photos, pageCount: photos.count)
-        let layouts = documents.compactMap { width, document in
-            document.pages.first.map { render($0, width: width, byID: byID) }
+        let (width, document) = try layout(photos, pageCount: photos.count)
+        let section = Collection(folder: collection.folder, title: collection.title, subtitle: "", photos: photos)
+        let page = try document?.pages.first.map { page throws(AlbumError) in
+            render(page, width: width, byID: try records(Array(photos.indices), of: section))
         }
         let body = """
             <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
             <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · <a rel="up" href="\(back)">back to the album</a></p></header>
             <main>
-            \(layouts.joined(separator: "\n"))
+            \(page ?? "")
             </main>
             """
         try output.write(
@@ -292,7 +316,6 @@ struct CollectionPages {
         more: String? = nil
     ) -> String {
         let name = AlbumBuilder.name(photo)
-        let title = HTML.escape("\(name) (\(photo.format.rawValue.uppercased()))")
         let sources = ImageSources(
             photo, width: frame.width, height: frame.height, fit: fit, placed: { media.rendition($0.path) })
         // No rendition in place (the cache lost them): the placeholder alone, not a request for "".
@@ -312,7 +335,7 @@ struct CollectionPages {
             "<a class=\"photo\(more == nil ? "" : " more")\" href=\"\(more ?? plainLink(photo))\" data-id=\"\(photo.id)\" style=\"\(Self.frame(frame))\" "
             + layoutBox + Self.sizes(photo) + "><img \(image)\(Self.placeholder(photo))"
             + "width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
-            + "loading=\"lazy\" decoding=\"async\" alt=\"\(HTML.escape(name))\" title=\"\(title)\">"
+            + "loading=\"lazy\" alt=\"\(HTML.escape(name))\">"
             + (Motion(photo).map { "<span class=\"badge\">\(HTML.escape($0.badge))</span>" } ?? "")
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
     }

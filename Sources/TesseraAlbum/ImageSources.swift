@@ -14,7 +14,7 @@ struct ImageSources {
         case cover
     }
 
-    struct Candidate: Equatable, Codable {
+    struct Candidate: Equatable, Codable, Sendable {
         /// Relative to the output folder.
         var path: String
         /// The width of the largest region of the frame's aspect inside the image: what the

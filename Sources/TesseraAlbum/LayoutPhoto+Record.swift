@@ -10,4 +10,11 @@ extension LayoutPhoto {
             pixelHeight: record.height.map(Double.init),
             orientation: record.orientation, capturedAt: record.capturedAt.map { $0 + (record.utcOffset ?? "") })
     }
+
+    /// The layout engine's view of a photo's outline, as `init(_:id:)` gives that of its record.
+    init(_ outline: PhotoOutline, id: String) {
+        self.init(
+            id: id, pixelWidth: outline.width.map(Double.init), pixelHeight: outline.height.map(Double.init),
+            orientation: outline.orientation, capturedAt: outline.capturedAt.map { $0 + (outline.utcOffset ?? "") })
+    }
 }

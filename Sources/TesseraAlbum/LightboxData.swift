@@ -5,55 +5,100 @@ import TesseraSystem
 /// `photos.js`: what the lightbox and Find read of a collection's photos, in its order, loaded
 /// by album.js on first use (docs/ALBUM.md, "The lightbox's data").
 ///
-/// Written by hand rather than by an encoder: it is most of what a build writes, and the same
-/// index gives the same bytes, build after build.
+/// Written by hand rather than by an encoder, a page of photos at a time: `start`, an `entry`
+/// for each photo, then `end`, which lists the albums and shared texts the entries name by
+/// number. It is most of what a build writes, and the same index gives the same bytes, build
+/// after build.
 struct LightboxData {
     let media: MediaFolder
     /// The output-relative folder of each album id.
     let albumFolders: [Int64: String]
+    /// From the file's folder to the output's.
+    let base: String
+    private var albums: [Int64: Int] = [:]
+    private var albumList: [String] = []
+    private var words = Words()
+    private var entries = 0
+
+    init(media: MediaFolder, albumFolders: [Int64: String], base: String) {
+        self.media = media
+        self.albumFolders = albumFolders
+        self.base = base
+    }
 
     /// Formats every current browser draws, so an original in one of them can be shown at 1:1.
     static let browserFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
     /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
     static let zoomPixels = 50_000_000
 
-    /// The script for `photos`; its paths are relative to the output, under `base`.
-    func script(_ photos: [PhotoRecord], base: String) -> String {
-        var albums: [Int64: Int] = [:]
-        var albumList: [String] = []
-        var entries: [String] = []
-        entries.reserveCapacity(photos.count)
-        for photo in photos {
-            let album =
-                albums[photo.albumID]
-                ?? {
-                    albumList.append(HTML.url(Array((albumFolders[photo.albumID] ?? "").utf8)))
-                    albums[photo.albumID] = albumList.count - 1
-                    return albumList.count - 1
-                }()
-            entries.append(entry(photo, album: album))
-        }
-        return
-            "window.tesseraPhotos = {\"base\":\(JSONString.quoted(base)),\"albums\":[\(albumList.map(JSONString.quoted).joined(separator: ","))],\"photos\":[\n"
-            + entries.joined(separator: ",\n") + "]};\n"
+    var start: String {
+        "window.tesseraPhotos = {\"base\":\(JSONString.quoted(base)),\"photos\":["
     }
 
-    /// One photo: its id, name, album, size, renditions (paths under `media/`, the fits with
-    /// their widths, the smallest square for the filmstrip), original, what 1:1 shows, facts,
-    /// motion and what Find compares.
-    private func entry(_ photo: PhotoRecord, album: Int) -> String {
+    var end: String {
+        "],\n\"albums\":[\(albumList.map(JSONString.quoted).joined(separator: ","))],"
+            + "\"words\":[\(words.list.map(JSONString.quoted).joined(separator: ","))]};\n"
+    }
+
+    /// The next photo's entry, on a line of its own.
+    mutating func entry(_ photo: PhotoRecord) -> String {
+        let album =
+            albums[photo.albumID]
+            ?? {
+                albumList.append(HTML.url(Array((albumFolders[photo.albumID] ?? "").utf8)))
+                albums[photo.albumID] = albumList.count - 1
+                return albumList.count - 1
+            }()
+        entries += 1
+        return (entries == 1 ? "\n" : ",\n") + fields(photo, album: album)
+    }
+
+    /// The texts many photos share (fact labels, where a date came from, cameras, lenses,
+    /// formats), each written once and named by its place in the list.
+    private struct Words {
+        private(set) var list: [String] = []
+        private var numbers: [String: Int] = [:]
+
+        mutating func number(_ text: String) -> String {
+            if let known = numbers[text] { return String(known) }
+            list.append(text)
+            numbers[text] = list.count - 1
+            return String(list.count - 1)
+        }
+    }
+
+    /// Fact labels whose values repeat across a library.
+    private static let sharedValues: Set<String> = ["Date from", "Camera", "Lens"]
+
+    /// One photo: its id, name, album, size, renditions (the fits with their widths, the
+    /// smallest square for the filmstrip), original, what 1:1 shows, facts, motion and what Find
+    /// compares.
+    private mutating func fields(_ photo: PhotoRecord, album: Int) -> String {
         let size = PhotoMedia.displaySize(photo)
         let sources = PhotoMedia.sources(photo, media: media)
+        let media = self.media
+        let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
+            .lazy.compactMap { media.rendition($0.path) }.first
+        // A rendition's path under media/ is its kind's folder and a name; where every one of
+        // the photo's shares the name, `media` holds it once and each names only its folder.
+        let named = (sources.map(\.path) + (square.map { [$0] } ?? [])).map(Self.mediaParts)
+        let shared = named.first.flatMap { first in named.allSatisfy { $0.name == first.name } ? first.name : nil }
+        let path = { (relative: String) in
+            let parts = Self.mediaParts(relative)
+            return JSONString.quoted(shared == nil ? parts.folder + "/" + parts.name : parts.folder)
+        }
         var fields = [
             "\"id\":\"\(photo.id)\"", "\"name\":\(JSONString.quoted(AlbumBuilder.name(photo)))", "\"album\":\(album)",
             "\"width\":\(size.width)", "\"height\":\(size.height)",
-            "\"sources\":[\(sources.map { "[\(Self.mediaPath($0.path)),\($0.width)]" }.joined(separator: ","))]",
         ]
-        let square = photo.renditions.filter { $0.spec.kind == .square }.sorted { $0.width < $1.width }
-            .lazy.compactMap { media.rendition($0.path) }.first
-        if let square { fields.append("\"thumb\":\(Self.mediaPath(square))") }
+        if let shared { fields.append("\"media\":\(JSONString.quoted(shared))") }
+        fields.append("\"sources\":[\(sources.map { "[\(path($0.path)),\($0.width)]" }.joined(separator: ","))]")
+        if let square { fields.append("\"thumb\":\(path(square))") }
         let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders)
-        if let original { fields.append("\"original\":\(JSONString.quoted(original))") }
+        // Always in the album's folder under originals/: only its name is written.
+        if let original, let name = original.split(separator: "/").last {
+            fields.append("\"original\":\(JSONString.quoted(String(name)))")
+        }
         // 1:1 shows the original where browsers draw its format within `zoomPixels`, else the
         // largest rendition; a video has none.
         if photo.video == nil {
@@ -65,7 +110,9 @@ struct LightboxData {
             }
         }
         let facts = PhotoFact.facts(of: photo).map { fact in
-            "[\(JSONString.quoted(fact.label)),\(JSONString.quoted(fact.value))"
+            let value =
+                Self.sharedValues.contains(fact.label) ? words.number(fact.value) : JSONString.quoted(fact.value)
+            return "[\(words.number(fact.label)),\(value)"
                 + (fact.guess || fact.link != nil ? ",\(fact.guess ? 1 : 0)" : "")
                 + (fact.link.map { ",\(JSONString.quoted($0))" } ?? "") + "]"
         }
@@ -73,13 +120,15 @@ struct LightboxData {
         // What plays: live (on press or hover, muted) or with controls, and whether a browser
         // can (else the viewer offers the file).
         if let motion = Motion(photo), let video = media.video(motion.source) {
+            let parts = Self.mediaParts(video)
             fields.append(
-                "\"video\":[\(Self.mediaPath(video)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]")
+                "\"video\":[\(JSONString.quoted(parts.folder + "/" + parts.name)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]"
+            )
         }
         let compared = FindFacts(photo)
-        var find = ["\"format\":\(JSONString.quoted(compared.format))"]
+        var find = ["\"format\":\(words.number(compared.format))"]
         if let day = compared.day { find.append("\"day\":\(JSONString.quoted(day))") }
-        if let camera = compared.camera { find.append("\"camera\":\(JSONString.quoted(camera))") }
+        if let camera = compared.camera { find.append("\"camera\":\(words.number(camera))") }
         if !compared.keywords.isEmpty {
             find.append("\"keywords\":[\(compared.keywords.map(JSONString.quoted).joined(separator: ","))]")
         }
@@ -88,9 +137,11 @@ struct LightboxData {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
-    /// A placed file under `media/`, as a URL path below it.
-    private static func mediaPath(_ relative: String) -> String {
-        JSONString.quoted(HTML.url(Array(relative.utf8.dropFirst("media/".utf8.count))))
+    /// A placed file under `media/`, URL-encoded, as its folder below `media/` and the rest.
+    private static func mediaParts(_ relative: String) -> (folder: String, name: String) {
+        let below = HTML.url(Array(relative.utf8.dropFirst("media/".utf8.count)))
+        guard let slash = below.firstIndex(of: "/") else { return ("", below) }
+        return (String(below[..<slash]), String(below[below.index(after: slash)...]))
     }
 }
 

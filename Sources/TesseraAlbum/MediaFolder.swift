@@ -112,15 +112,20 @@ final class MediaFolder {
         }
         do {
             try output.parent(of: relative)
-            if let placed = try? FileSystem.linkStatus(of: target), placed.type == .regular, placed.size == length {
-                referenced.insert(relative)
-                return relative
+            if let placed = try? FileSystem.linkStatus(of: target) {
+                if placed.type == .regular && placed.size == length {
+                    referenced.insert(relative)
+                    return relative
+                }
+                try output.remove(relative)
             }
             let bytes = try FileReader.withFile(at: source, opening: { $0 }) { reader throws(FileReadError) in
                 try reader.readExactly(at: offset, count: Int(length), what: "its video")
             }
-            try FileSystem.writeAtomically(bytes, to: target)
-            copied += 1
+            let writer = try FileWriter(target)
+            try writer.append(bytes)
+            // (false: written meanwhile by the build's other writer, which counts it)
+            if try writer.finish(replacing: false) { copied += 1 }
             referenced.insert(relative)
             return relative
         } catch {
@@ -190,6 +195,8 @@ final class MediaFolder {
                 try FileSystem.symbolicLink(to: photo.path, at: target)
                 return relative
             } catch {
+                // Made meanwhile by the build's other writer (the months beside the albums).
+                if FileSystem.linkTarget(of: target)?.rawBytes == photo.pathBytes { return relative }
                 miss(relative)
                 return nil
             }
@@ -220,10 +227,13 @@ final class MediaFolder {
             case nil: break
             case _?: try output.remove(relative)
             }
+            // A file there now was placed meanwhile by the build's other writer (the months
+            // beside the albums): the one that placed it counts it.
             if !copy, (try? FileSystem.hardLink(source, at: target)) != nil {
                 linked += 1
-            } else {
-                try FileSystem.copyFile(source, to: target)
+            } else if (try? FileSystem.linkStatus(of: target))?.type != .regular,
+                try FileSystem.copyFile(source, to: target, replacing: false)
+            {
                 copied += 1
             }
             referenced.insert(relative)
@@ -243,6 +253,24 @@ final class MediaFolder {
     /// they were), so that `sweep` keeps them.
     func keep(_ relatives: some Sequence<String>) {
         for relative in relatives { referenced.insert(relative) }
+    }
+
+    /// What another folder of the same output placed, as `absorb` takes it.
+    struct Tally: Sendable {
+        var referenced: BloomFilter
+        var linked: Int, copied: Int, missing: Int
+    }
+
+    var tally: Tally { Tally(referenced: referenced, linked: linked, copied: copied, missing: missing) }
+
+    /// Takes in what `other` placed in the same output (the months, written beside the albums):
+    /// false when its filter cannot be merged, and then nothing may be removed.
+    func absorb(_ other: Tally) -> Bool {
+        linked += other.linked
+        copied += other.copied
+        // A month shows its albums' photos, so most of its misses are theirs too.
+        missing = max(missing, other.missing)
+        return referenced.formUnion(other.referenced)
     }
 
     /// Removes the files of `relatives` (under `media/` and `originals/`) that no page of this

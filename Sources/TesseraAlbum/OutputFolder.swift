@@ -93,6 +93,17 @@ final class OutputFolder {
         }
     }
 
+    /// A file to write in parts, put in place at `relative` whole when closed.
+    func file(_ relative: String) throws(AlbumError) -> OutputFile {
+        try parent(of: relative)
+        let target = path(relative)
+        do throws(SystemError) {
+            return OutputFile(writer: try FileWriter(target))
+        } catch {
+            throw AlbumError(.output, "\(target): cannot write: \(error)")
+        }
+    }
+
     /// Writes `text` to `relative` unless the file there holds exactly that already: a build
     /// that changes nothing writes nothing.
     func writeIfChanged(_ text: String, to relative: String) throws(AlbumError) {
@@ -119,5 +130,27 @@ final class OutputFolder {
         }
         checked = checked.filter { !($0 == staging || $0.hasPrefix(staging + "/") || $0.hasPrefix(relative + "/")) }
         try remove(retired)
+    }
+}
+
+/// A file of the output written in parts (`OutputFolder.file`).
+struct OutputFile {
+    let writer: FileWriter
+
+    func append(_ text: String) throws(AlbumError) {
+        do throws(SystemError) {
+            try writer.append(text.utf8)
+        } catch {
+            throw AlbumError(.output, "\(writer.path): cannot write: \(error)")
+        }
+    }
+
+    /// Puts the file in place.
+    func close() throws(AlbumError) {
+        do throws(SystemError) {
+            try writer.finish()
+        } catch {
+            throw AlbumError(.output, "\(writer.path): cannot write: \(error)")
+        }
     }
 }

@@ -19,7 +19,8 @@ struct PhotoFact: Equatable {
         self.guess = guess
     }
 
-    /// Date and where it came from, camera, lens, exposure, size and format, place, file name.
+    /// Date and where it came from, camera, lens, exposure, size and format, place (the viewer
+    /// adds the file name, which the data holds anyway).
     static func facts(of photo: PhotoRecord) -> [PhotoFact] {
         var facts: [PhotoFact] = []
         if let captured = photo.capturedAt {
@@ -55,7 +56,6 @@ struct PhotoFact: Equatable {
                         "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=15/\(latitude)/\(longitude)"
                 ))
         }
-        facts.append(PhotoFact("File", AlbumBuilder.name(photo)))
         return facts
     }
 

@@ -5,11 +5,18 @@ import TesseraIndex
 /// the lightbox and the page without script link to.
 enum PhotoMedia {
     /// The photo's fit renditions (its squares when it has none), smallest first, as placed in
-    /// the output: what a viewer shows.
+    /// the output, each file once: what a viewer shows.
     static func sources(_ photo: PhotoRecord, media: MediaFolder) -> [(path: String, width: Int)] {
         let fits = photo.renditions.filter { $0.spec.kind == .fit }
-        return (fits.isEmpty ? photo.renditions : fits).sorted { $0.width < $1.width }
-            .compactMap { entry in media.rendition(entry.path).map { ($0, entry.width) } }
+        var sources: [(path: String, width: Int)] = []
+        // The fits a small photo is under all name one file.
+        for entry in (fits.isEmpty ? photo.renditions : fits).sorted(by: { $0.width < $1.width }) {
+            guard let path = media.rendition(entry.path), !sources.contains(where: { $0.path == path }) else {
+                continue
+            }
+            sources.append((path, entry.width))
+        }
+        return sources
     }
 
     /// The original, placed in the output as the options say; relative to the output.

@@ -8,9 +8,13 @@ import TesseraSystem
 ///
 /// It reads the albums, the months and the index's change counter once, and the last build's
 /// manifest; what it gathers on the way (the new manifest, the files albums refer to, the
-/// summary) is its own state.
+/// summary) is its own state. The months are written on a second thread while the albums are,
+/// in a second read of the index that sees the same state (`MonthPages`).
 final class SiteBuild {
     private let index: any PhotoReading
+    /// Where a second read of the index comes from, for the months' thread.
+    private let store: (any PhotoStore)?
+    private let counter: Int64
     private let output: OutputFolder
     private let options: AlbumBuilder.Options
     private let albums: [AlbumRecord]
@@ -32,17 +36,18 @@ final class SiteBuild {
     private var sweepInstead = false
 
     init(
-        index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options, optionsKey: String
+        index: any PhotoReading, store: (any PhotoStore)?, output: OutputFolder, options: AlbumBuilder.Options,
+        optionsKey: String
     )
         throws(AlbumError)
     {
-        let counter: Int64
         do {
             (albums, months, counter) = (try index.albums(), try index.months(), try index.changeCounter())
         } catch {
             throw AlbumError(.index, "\(error)")
         }
         self.index = index
+        self.store = store
         self.output = output
         self.options = options
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
@@ -55,24 +60,32 @@ final class SiteBuild {
         albumFolders = Dictionary(
             albums.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first })
         writer = CollectionPages(
-            options: options, media: media, output: output, albumFolders: albumFolders)
+            options: options, media: media, output: output, albumFolders: albumFolders, index: index)
     }
 
     /// Writes what changed since the last build, removes what went, and returns what it did.
-    func run(shouldStop: () -> Bool) throws(AlbumError) -> AlbumBuilder.Summary {
+    func run(shouldStop: @escaping @Sendable () -> Bool) throws(AlbumError) -> AlbumBuilder.Summary {
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
         try output.writeIfChanged(
             "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
         for (name, text) in Assets.files(widths: options.widths) {
             try output.writeIfChanged(text, to: "assets/" + name)
         }
-        try writeAlbums(shouldStop: shouldStop)
-        try removeGoneAlbums()
-        let (years, data) = try writeMonths(shouldStop: shouldStop)
-        try removeUnusedFiles()
+        let months = try writeMonths(shouldStop: shouldStop) { () throws(AlbumError) in
+            try writeAlbums(shouldStop: shouldStop)
+            try removeGoneAlbums()
+        }
+        manifest.months = months.manifest
+        summary.months = months.months
+        summary.written += months.written
+        summary.unchanged += months.unchanged
+        summary.pages += months.pages
+        // Without every file the months refer to, nothing may be removed.
+        if media.absorb(months.files) { try removeUnusedFiles() }
         summary.linked = media.linked
         summary.copied = media.copied
         summary.missing = media.missing
+        let (years, data) = (months.years, months.data)
         let all = AlbumBuilder.count(total: albums.reduce(0) { $0 + $1.photoCount })
         try output.writeIfChanged(
             SitePages.albumList(
@@ -99,7 +112,7 @@ final class SiteBuild {
             prefix: prefix)
     }
 
-    private func writeAlbums(shouldStop: () -> Bool) throws(AlbumError) {
+    private func writeAlbums(shouldStop: @Sendable () -> Bool) throws(AlbumError) {
         // Albums deepest first: each is drawn with the cards of the albums inside it as this
         // build leaves them. An album is written again when its photos changed (the index's
         // change counter says so without reading them), when what surrounds them on its pages
@@ -126,18 +139,19 @@ final class SiteBuild {
                 summary.unchanged += 1
                 continue
             }
-            let photos = try AlbumBuilder.photos(index, .init(albumID: album.id))
+            let photos = try AlbumBuilder.outlines(index, .init(albumID: album.id))
             guard !photos.isEmpty else { continue }
             let count = AlbumBuilder.count(photos)
             let missingBefore = media.misses
             media.startRecording()
-            let card = SitePages.card(cover: AlbumBuilder.cover(photos), count: count, media: media)
             let oldFiles = AlbumFiles.read(folder, in: output)
-            summary.pages += try writer.write(
+            let written = try writer.write(
                 Collection(
                     folder: folder + AlbumBuilder.staging, title: tree.title(album),
                     subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos,
                     crumbs: crumbs, children: children))
+            summary.pages += written.pages
+            let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
@@ -162,69 +176,55 @@ final class SiteBuild {
         }
     }
 
-    /// The months, newest first: each written again when the index marks it changed since its
-    /// pages were written; returns their cards by year and their `photos.js` with what Find
-    /// knows of each, for the timeline.
+    /// Writes the months on a thread of their own while `albums` runs on this one, in a second
+    /// read of the index; on this thread afterwards, in the build's own read, when that second
+    /// read sees another state (a scan committed in between) or there is no store to read again.
     private func writeMonths(
-        shouldStop: () -> Bool
-    ) throws(AlbumError)
-        -> (years: [(year: String, cards: [String])], data: [(file: String, find: MonthFind)])
-    {
-        var years: [(year: String, cards: [String])] = []
-        var data: [(file: String, find: MonthFind)] = []
-        // Months: written again when the index marks them changed since the pages were written.
-        let changedMonths: Set<String>
-        do {
-            changedMonths =
-                try previous.map { previous throws(IndexError) in try index.monthChanges(since: previous.change) } ?? []
+        shouldStop: @escaping @Sendable () -> Bool, besides albums: () throws(AlbumError) -> Void
+    ) throws(AlbumError) -> MonthPages.Result {
+        let (options, months, previous, albumFolders, root, counter) = (
+            self.options, self.months, self.previous, self.albumFolders, output.root, self.counter
+        )
+        let photos = self.albums.reduce(0) { $0 + $1.photoCount }
+        let pages = { @Sendable (index: any PhotoReading) in
+            MonthPages(
+                index: index, output: OutputFolder(root: root), options: options, months: months, previous: previous,
+                albumFolders: albumFolders, photos: photos)
+        }
+        guard let store else {
+            try albums()
+            return try pages(index).run(shouldStop: shouldStop)
+        }
+        let outcome = Condition<Result<MonthPages.Result?, AlbumError>?>(nil)
+        let abandoned = Condition(false)
+        let thread = DedicatedThread.start("album months") {
+            let result: Result<MonthPages.Result?, AlbumError>
+            do {
+                result = .success(
+                    try store.snapshot { second in
+                        guard try second.changeCounter() == counter else { return nil }
+                        return try pages(second).run(shouldStop: { shouldStop() || abandoned.withLock { $0 } })
+                    })
+            } catch let error as AlbumError {
+                result = .failure(error)
+            } catch {
+                result = .failure(AlbumError(.index, "\(error)"))
+            }
+            outcome.withLock { $0 = result }
+        }
+        do throws(AlbumError) {
+            try albums()
         } catch {
-            throw AlbumError(.index, "\(error)")
+            abandoned.withLock { $0 = true }
+            thread.join()
+            throw error
         }
-        for (month, _) in months {
-            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
-            let folder = "months/" + month
-            let title = FriendlyDate.section(month)
-            if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
-                AlbumBuilder.isPage(output.path(folder + "/index.html"))
-            {
-                manifest.months[month] = old
-                summary.unchanged += 1
-            } else {
-                let photos = try AlbumBuilder.photos(index, .init(month: month)).filter {
-                    albumFolders[$0.albumID] != nil
-                }
-                guard !photos.isEmpty else { continue }
-                let missingBefore = media.misses
-                let count = AlbumBuilder.count(photos)
-                media.startRecording()
-                let card = SitePages.card(cover: AlbumBuilder.cover(photos), count: count, media: media)
-                summary.pages += try writer.write(
-                    Collection(
-                        folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
-                // (a month's files are its albums' own: recorded there)
-                _ = media.finishRecording()
-                try output.replace(folder, with: folder + AlbumBuilder.staging)
-                manifest.months[month] = .init(
-                    card: card, incomplete: media.misses > missingBefore, find: MonthFind(photos))
-                summary.written += 1
-            }
-            guard let entry = manifest.months[month] else { continue }
-            summary.months += 1
-            data.append((folder + "/photos.js", entry.find))
-            let year = String(month.prefix(4))
-            let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
-            if years.last?.year == year {
-                years[years.count - 1].cards.append(card)
-            } else {
-                years.append((year, [card]))
-            }
+        thread.join()
+        switch outcome.withLock({ $0 }) {
+        case .success(let written?)?: return written
+        case .failure(let error)?: throw error
+        case .success(nil)?, nil: return try pages(index).run(shouldStop: shouldStop)
         }
-        for folder in AlbumBuilder.folders(in: "months", of: output).subtracting(
-            manifest.months.keys.map { "months/" + $0 })
-        {
-            try output.remove(folder)
-        }
-        return (years, data)
     }
 
     /// Notes what an album's pages referred to before (`old`) and refer to no more.

@@ -26,7 +26,7 @@ struct SiteManifest: Codable {
         var incomplete: Bool
     }
 
-    struct Month: Codable {
+    struct Month: Codable, Sendable {
         var card: Card
         var incomplete: Bool
         var find: MonthFind
@@ -52,7 +52,7 @@ struct SiteManifest: Codable {
 
 /// What the timeline's Find knows of a month without loading its photos: how many of them each
 /// value of each filter matches, so that it loads only the months that can hold what is asked.
-struct MonthFind: Codable, Equatable {
+struct MonthFind: Codable, Equatable, Sendable {
     var days: [String: Int] = [:]
     var cameras: [String: Int] = [:]
     var formats: [String: Int] = [:]
@@ -60,20 +60,19 @@ struct MonthFind: Codable, Equatable {
     /// How many are rated at least 1, 2, 3, 4 and 5.
     var ratings = [0, 0, 0, 0, 0]
 
-    init(_ photos: [PhotoRecord]) {
-        for photo in photos {
-            let facts = FindFacts(photo)
-            if let day = facts.day { days[day, default: 0] += 1 }
-            if let camera = facts.camera { cameras[camera, default: 0] += 1 }
-            formats[facts.format, default: 0] += 1
-            for keyword in Set(facts.keywords) { keywords[keyword, default: 0] += 1 }
-            for level in 1...5 where (facts.rating ?? 0) >= level { ratings[level - 1] += 1 }
-        }
+    /// Counts `photo`'s values.
+    mutating func add(_ photo: PhotoRecord) {
+        let facts = FindFacts(photo)
+        if let day = facts.day { days[day, default: 0] += 1 }
+        if let camera = facts.camera { cameras[camera, default: 0] += 1 }
+        formats[facts.format, default: 0] += 1
+        for keyword in Set(facts.keywords) { keywords[keyword, default: 0] += 1 }
+        for level in 1...5 where (facts.rating ?? 0) >= level { ratings[level - 1] += 1 }
     }
 }
 
 /// A cover card's content: what it shows of its album or month, without the photos.
-struct Card: Codable, Equatable {
+struct Card: Codable, Equatable, Sendable {
     /// The cover's renditions, relative to the output; empty when it has none in place.
     var cover: [ImageSources.Candidate]
     /// "12 photos", "1 photo, 2 videos".

@@ -14,6 +14,16 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.photos(query, db) }
     }
 
+    /// See `PhotoIndex.outlines(_:)`.
+    func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline] {
+        try answer { try PhotoIndex.outlines(query, db) }
+    }
+
+    /// See `PhotoIndex.photos(ids:)`.
+    func photos(ids: [Int64]) throws(IndexError) -> [PhotoRecord] {
+        try answer { try PhotoIndex.photos(ids: ids, db) }
+    }
+
     /// See `PhotoIndex.albums()`.
     func albums() throws(IndexError) -> [AlbumRecord] {
         try answer { try PhotoIndex.albums(db) }

@@ -57,6 +57,46 @@ extension PhotoIndex {
     }
 
     static func photos(_ query: PhotoQuery, _ db: Database) throws -> [PhotoRecord] {
+        let (sql, arguments) = selection(RecordColumn.selection, query)
+        return try records(Row.fetchAll(db, sql: sql, arguments: arguments), db)
+    }
+
+    /// See `PhotoReading.outlines(_:)`.
+    public func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline] {
+        try read { db in try Self.outlines(query, db) }
+    }
+
+    static func outlines(_ query: PhotoQuery, _ db: Database) throws -> [PhotoOutline] {
+        let (sql, arguments) = selection(
+            "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at, p.utc_offset, p.kind", query)
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            PhotoOutline(
+                id: row[0], albumID: row[1], width: row[2], height: row[3], orientation: row[4], capturedAt: row[5],
+                utcOffset: row[6], isVideo: row[7] as String? == "video")
+        }
+    }
+
+    /// See `PhotoReading.photos(ids:)`.
+    public func photos(ids: [Int64]) throws(IndexError) -> [PhotoRecord] {
+        try read { db in try Self.photos(ids: ids, db) }
+    }
+
+    static func photos(ids: [Int64], _ db: Database) throws -> [PhotoRecord] {
+        var rows: [Int64: Row] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let sql = """
+                SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id
+                WHERE p.id IN (\(databaseQuestionMarks(count: chunk.count)))
+                """
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Array(chunk))) {
+                rows[row[.id]] = row
+            }
+        }
+        return try records(ids.compactMap { rows[$0] }, db)
+    }
+
+    /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
+    private static func selection(_ columns: String, _ query: PhotoQuery) -> (String, StatementArguments) {
         var conditions: [String]
         switch query.kind {
         case .photos:
@@ -99,14 +139,18 @@ extension PhotoIndex {
         // Undated photos (no instant) come after the dated ones.
         let order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
         var sql = """
-            SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id
+            SELECT \(columns) FROM photos p JOIN albums a ON a.id = p.album_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
             """
         if let limit = query.limit {
             sql += " LIMIT ?"
             arguments.append(limit)
         }
-        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+        return (sql, StatementArguments(arguments))
+    }
+
+    /// Whole records of `rows` (RecordColumn's), with their renditions and Live Photo videos.
+    private static func records(_ rows: [Row], _ db: Database) throws -> [PhotoRecord] {
         let ids = rows.map { $0[.id] as Int64 }
         let renditions = try Self.renditions(of: ids, db)
         let motion = try Self.livePhotoVideos(of: ids, db)

@@ -8,6 +8,11 @@ public import TesseraSystem
 public protocol PhotoReading {
     /// Photos as `query` asks, newest first.
     func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord]
+    /// What laying out the photos `query` asks for needs of each, in the same order: a small
+    /// fraction of a record, so a reader of many holds these and reads records a part at a time.
+    func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline]
+    /// The records of `ids`, in that order; ids no longer in the index are left out.
+    func photos(ids: [Int64]) throws(IndexError) -> [PhotoRecord]
     /// The albums, newest first.
     func albums() throws(IndexError) -> [AlbumRecord]
     /// How many photos each month holds, newest first.

@@ -26,36 +26,30 @@ extension FileSystem {
         return FilePath(rawBytes: buffer.prefix(count).map { UInt8(bitPattern: $0) })
     }
 
-    /// Copies the regular file at `source` to `path` through a temporary file and a rename, so
-    /// a reader never sees half a copy; memory stays at one 1 MiB buffer whatever the size.
-    public static func copyFile(_ source: FilePath, to path: FilePath) throws(SystemError) {
+    /// Copies the regular file at `source` to `path` through a temporary file, so a reader
+    /// never sees half a copy; memory stays at one 1 MiB buffer whatever the size.
+    ///
+    /// - Parameter replacing: false keeps a file another writer put at `path` meanwhile.
+    /// - Returns: whether this copy is the one in place.
+    @discardableResult
+    public static func copyFile(
+        _ source: FilePath, to path: FilePath, replacing: Bool = true
+    ) throws(SystemError)
+        -> Bool
+    {
         let input = try Syscall.retrying("open", path: source) {
             source.withPlatformString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         }
         defer { close(input) }
-        let temporary = temporary(beside: path)
-        let output = try Syscall.retrying("create", path: temporary) {
-            temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        }
-        do {
-            defer { close(output) }
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let count = try Syscall.retrying("read", path: source) {
-                    buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-                }
-                guard count > 0 else { break }
-                var written = 0
-                while written < count {
-                    written += try Syscall.retrying("write-file", path: temporary) {
-                        buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + written }, count - written) }
-                    }
-                }
+        let output = try FileWriter(path)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = try Syscall.retrying("read", path: source) {
+                buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             }
-        } catch {
-            _ = temporary.withPlatformString(unlink)
-            throw error
+            guard count > 0 else { break }
+            try output.append(buffer[..<count])
         }
-        try replace(path, with: temporary)
+        return try output.finish(replacing: replacing)
     }
 }

@@ -47,35 +47,9 @@ public enum FileSystem {
     public static func writeAtomically(
         _ bytes: some Collection<UInt8>, to path: FilePath, mode: UInt32 = 0o644, directoryMode: UInt32 = 0o755
     ) throws(SystemError) {
-        let temporary = temporary(beside: path)
-        func create() throws(SystemError) -> Int32 {
-            try Syscall.retrying("create", path: temporary) {
-                temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode)) }
-            }
-        }
-        let descriptor: Int32
-        do {
-            descriptor = try create()
-        } catch  where error.errno == .noSuchFileOrDirectory {
-            // The folder is made only when it is missing: not a mkdir per component per write.
-            try createDirectories(path.removingLastComponent(), mode: directoryMode)
-            descriptor = try create()
-        }
-        do {
-            let data = Array(bytes)
-            var written = 0
-            while written < data.count {
-                written += try Syscall.retrying("write-file", path: temporary) {
-                    data.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + written }, $0.count - written) }
-                }
-            }
-        } catch {
-            close(descriptor)
-            _ = temporary.withPlatformString(unlink)
-            throw error
-        }
-        close(descriptor)
-        try replace(path, with: temporary)
+        let writer = try FileWriter(path, mode: mode, directoryMode: directoryMode)
+        try writer.append(bytes)
+        try writer.finish()
     }
 
     /// A name for a temporary file beside `path`, to be renamed over it.

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import TesseraAlbum
 import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 import TesseraLayout
@@ -73,16 +74,20 @@ struct AlbumBuildConsistencyTests {
             try Self.photo(directory.appending("north/Pond/\(photo).jpg"), month: 2, day: 1 + photo, seed: 500 + photo)
         }
         let site = directory.appending("site")
-        var scanned = false
+        // The first to ask (the albums' thread or the months') scans; the months, when their
+        // own read of the index began after it, are written from the build's first read.
+        let scanned = Condition(false)
         let summary = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build(shouldStop: {
-            if !scanned {
-                scanned = true
-                let writer = try? PhotoIndex(path: index.path)
-                if let writer { try? Gardens.scan(Gardens.gardens(in: directory), writer) }
+            let first = scanned.withLock { done in
+                defer { done = true }
+                return !done
             }
+            guard first else { return false }
+            let writer = try? PhotoIndex(path: index.path)
+            if let writer { try? Gardens.scan(Gardens.gardens(in: directory), writer) }
             return false
         })
-        #expect(scanned)
+        #expect(scanned.withLock { $0 })
         #expect(try index.photos(.init()).count == 10, "the scan committed")
         #expect(summary.albums == 2, "the build saw the index as it was when it began")
         try Self.expectWhole(site)
@@ -194,5 +199,54 @@ struct AlbumBuildConsistencyTests {
             builds.append(script)
         }
         #expect(builds[0] == builds[1], "photos.js is the same, byte for byte")
+    }
+
+    /// A collection of several pages is read and written a page at a time: its photos.js
+    /// still lists every photo once, in the pages' order, and every file it names (by the
+    /// shared-name and album-folder rules of docs/ALBUM.md) is in the site.
+    @Test func photosJSWrittenPageByPageNamesEveryPhotoAndFilesThatExist() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Gardens.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("north"))]
+        configuration.renditions = [.square(64), .fit(128)]
+        for number in 0..<7 {
+            try Self.photo(directory.appending("north/Pond/p\(number).jpg"), day: 1 + number % 3, seed: number)
+        }
+        let index = try PhotoIndex(path: configuration.index)
+        try Gardens.scan(configuration, index)
+        let site = directory.appending("site")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        (options.photosPerPage, options.originals) = (3, .copy)
+        _ = try AlbumBuilder(index: index, options: options).build()
+        let album = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first)
+        var shown: [String] = []
+        for page in ["index.html", "page-2.html", "page-3.html"] {
+            let html = try String(contentsOfFile: "\(site)/albums/\(album)/\(page)", encoding: .utf8)
+            shown += html.matches(of: #/data-id="(\d+)"/#).map { String($0.output.1) }
+        }
+        #expect(shown.count == 7 && Set(shown).count == 7, "three pages show the seven photos")
+        let script = try String(contentsOfFile: "\(site)/albums/\(album)/photos.js", encoding: .utf8)
+        let first = try #require(script.firstIndex(of: "{")), last = try #require(script.lastIndex(of: "}"))
+        let json = script[first...last]
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let photos = try #require(data["photos"] as? [[String: Any]])
+        let albums = try #require(data["albums"] as? [String])
+        #expect(photos.compactMap { $0["id"] as? String } == shown, "photos.js in the pages' order")
+        for photo in photos {
+            let shared = photo["media"] as? String
+            let named =
+                ((photo["sources"] as? [[Any]]) ?? []).compactMap { $0.first as? String }
+                + [photo["thumb"] as? String].compactMap { $0 }
+            #expect(named.count == 2, "a fit and a square")
+            for name in named {
+                let path = "\(site)/media/" + (shared.map { "\(name)/\($0)" } ?? name)
+                #expect(FileManager.default.fileExists(atPath: path.removingPercentEncoding ?? path), "\(path)")
+            }
+            let number = try #require(photo["album"] as? Int), name = try #require(photo["original"] as? String)
+            let folder = try #require(albums[number].split(separator: "/").last)
+            let original = "\(site)/originals/\(folder)/\(name)"
+            #expect(FileManager.default.fileExists(atPath: original.removingPercentEncoding ?? original), "\(original)")
+        }
     }
 }

@@ -186,18 +186,22 @@ document.addEventListener('DOMContentLoaded', () => {
     const data = window.tesseraPhotos || {photos: []};
     const root = new URL(data.base, new URL(file, location.href));
     const at = (path) => new URL(path, root).href;
-    const media = (path) => at(`media/${path}`);
+    const word = (value) => (typeof value === 'number' ? data.words[value] : value);
     return data.photos.map((entry) => {
+      // A rendition is its folder under media/, then `media` where the photo's share one name.
+      const media = (path) => at(`media/${entry.media ? `${path}/${entry.media}` : path}`);
       const sources = entry.sources.map(([path, width]) => ({url: media(path), width}));
-      const original = entry.original && at(entry.original);
+      const album = data.albums[entry.album];
+      const original = entry.original && at(`originals/${album.slice(album.indexOf('/') + 1)}/${entry.original}`);
       return {
         id: entry.id, name: entry.name, width: entry.width, height: entry.height, sources, original,
-        view: at(`${data.albums[entry.album]}/index.html#photo-${entry.id}`),
+        view: at(`${album}/index.html#photo-${entry.id}`),
         thumb: entry.thumb && media(entry.thumb),
         zoom: entry.zoom === 'original' ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
-        facts: entry.facts.map(([label, value, guess, link]) => ({label, value, guess: guess === 1, link})),
-        video: entry.video && {url: media(entry.video[0]), live: entry.video[1] === 1, playable: entry.video[2] === 1},
-        find: Object.assign({keywords: []}, entry.find),
+        facts: [...entry.facts.map(([label, value, guess, link]) => ({label: word(label), value: word(value), guess: guess === 1, link})),
+                {label: 'File', value: entry.name}],
+        video: entry.video && {url: at(`media/${entry.video[0]}`), live: entry.video[1] === 1, playable: entry.video[2] === 1},
+        find: Object.assign({keywords: []}, entry.find, {format: word(entry.find.format), camera: word(entry.find.camera)}),
       };
     });
   };

@@ -1,0 +1,99 @@
+import TesseraIndex
+import TesseraSystem
+
+/// The timeline's months, newest first, written with files and state of their own so that
+/// they can be written on a second thread while the albums are (`SiteBuild`): each month is
+/// written again when the index marks it changed since its pages were written.
+final class MonthPages {
+    /// What the months' writing leaves for the rest of the build.
+    struct Result: Sendable {
+        var manifest: [String: SiteManifest.Month] = [:]
+        /// The months' cards by year, for the timeline.
+        var years: [(year: String, cards: [String])] = []
+        /// Each month's `photos.js` with what Find knows of it.
+        var data: [(file: String, find: MonthFind)] = []
+        var months = 0, written = 0, unchanged = 0, pages = 0
+        var files: MediaFolder.Tally
+    }
+
+    private let index: any PhotoReading
+    private let output: OutputFolder
+    private let months: [(month: String, count: Int)]
+    private let previous: SiteManifest?
+    private let albumFolders: [Int64: String]
+    private let media: MediaFolder
+    private let writer: CollectionPages
+
+    /// - Parameter output: this writer's own view of the build's output.
+    init(
+        index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options,
+        months: [(month: String, count: Int)], previous: SiteManifest?, albumFolders: [Int64: String], photos: Int
+    ) {
+        self.index = index
+        self.output = output
+        self.months = months
+        self.previous = previous
+        self.albumFolders = albumFolders
+        media = MediaFolder(
+            output: output, copyRenditions: options.copyRenditions, originals: options.originals, photos: photos)
+        writer = CollectionPages(
+            options: options, media: media, output: output, albumFolders: albumFolders, index: index)
+    }
+
+    func run(shouldStop: () -> Bool) throws(AlbumError) -> Result {
+        var result = Result(files: media.tally)
+        let changedMonths: Set<String>
+        do {
+            changedMonths =
+                try previous.map { previous throws(IndexError) in try index.monthChanges(since: previous.change) } ?? []
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
+        for (month, _) in months {
+            guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
+            let folder = "months/" + month
+            let title = FriendlyDate.section(month)
+            if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
+                AlbumBuilder.isPage(output.path(folder + "/index.html"))
+            {
+                result.manifest[month] = old
+                result.unchanged += 1
+            } else {
+                let photos = try AlbumBuilder.outlines(index, .init(month: month)).filter {
+                    albumFolders[$0.albumID] != nil
+                }
+                guard !photos.isEmpty else { continue }
+                let missingBefore = media.misses
+                let count = AlbumBuilder.count(photos)
+                media.startRecording()
+                let written = try writer.write(
+                    Collection(folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
+                let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
+                // (a month's files are its albums' own: recorded there)
+                _ = media.finishRecording()
+                try output.replace(folder, with: folder + AlbumBuilder.staging)
+                result.manifest[month] = .init(
+                    card: card, incomplete: media.misses > missingBefore, find: written.find)
+                result.pages += written.pages
+                result.written += 1
+            }
+            guard let entry = result.manifest[month] else { continue }
+            result.months += 1
+            result.data.append((folder + "/photos.js", entry.find))
+            let year = String(month.prefix(4))
+            let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
+            if result.years.last?.year == year {
+                result.years[result.years.count - 1].cards.append(card)
+            } else {
+                result.years.append((year, [card]))
+            }
+        }
+        for folder in AlbumBuilder.folders(in: "months", of: output).subtracting(
+            result.manifest.keys.map { "months/" + $0 })
+        {
+            try output.remove(folder)
+        }
+        result.files = media.tally
+        return result
+    }
+}
