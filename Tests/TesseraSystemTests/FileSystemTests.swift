@@ -69,4 +69,27 @@ struct FileSystemTests {
             (error as? SystemError)?.errno == .notDirectory
         }
     }
+
+    /// Two writers placing the same file (an album's and a month's): without replacing, the
+    /// first in place stays, the second is told so, and neither leaves a temporary file.
+    @Test func aFileFinishedWithoutReplacingKeepsTheOneAlreadyThere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = FilePath(directory.appending("media/a.jpg"))
+        let first = try FileWriter(path), second = try FileWriter(path)
+        try first.append(Array("first".utf8))
+        try second.append(Array("second".utf8))
+        #expect(try first.finish(replacing: false))
+        #expect(try !second.finish(replacing: false))
+        #expect(try String(contentsOfFile: path.string, encoding: .utf8) == "first")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending("media")) == ["a.jpg"])
+        let source = FilePath(directory.appending("source.jpg"))
+        try FileSystem.writeAtomically(Array("copy".utf8), to: source)
+        #expect(try !FileSystem.copyFile(source, to: path, replacing: false))
+        #expect(try FileSystem.copyFile(source, to: path))
+        #expect(try String(contentsOfFile: path.string, encoding: .utf8) == "copy")
+        // A writer given up leaves nothing behind.
+        do { try FileWriter(FilePath(directory.appending("media/b.jpg"))).append(Array("x".utf8)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending("media")) == ["a.jpg"])
+    }
 }
