@@ -14,14 +14,8 @@ final class MediaFolder {
     let originals: AlbumOriginals
     private(set) var linked = 0
     private(set) var copied = 0
-    /// Files that could not be placed, each counted once however many collections ask for it
-    /// (as the filter tells them apart: about one in a hundred may go uncounted).
-    private(set) var missing = 0
-    private var missed: BloomFilter
-    /// Paths relative to the output of the files pages of this build refer to, for removing
-    /// the others: a filter of fixed size, so memory stays flat whatever the library's size
-    /// (a wrong "perhaps" leaves an unused file in place; nothing used is ever removed).
-    private var referenced: BloomFilter
+    /// Shared with the build's other writer.
+    let shared: PlacedFiles
     /// Paths are strings here: a `FilePath` operation per file costs more than the link it makes.
     private let outputText: String
     /// Files placed for the collection being written (nil: missing), so each is placed once
@@ -33,16 +27,16 @@ final class MediaFolder {
     /// file it came from ("" for the others).
     private var recording: [String: String]?
 
-    /// Starts a collection: files are placed again as its pages ask for them, and noted for
-    /// `finishRecording`.
-    func startRecording() {
+    /// Starts a collection: files are placed again as its pages ask for them, and, when
+    /// `recording` (an album), noted for `finishRecording`.
+    func start(recording: Bool) {
         renditions = [:]
         placedOriginals = [:]
         placedVideos = [:]
-        recording = [:]
+        self.recording = recording ? [:] : nil
     }
 
-    /// The files referred to since `startRecording`, by path relative to the output, with the
+    /// The files referred to since `start(recording: true)`, by path relative to the output, with the
     /// cache file of each rendition.
     func finishRecording() -> [String: String] {
         defer { recording = nil }
@@ -110,11 +104,11 @@ final class MediaFolder {
             miss(relative)
             return nil
         }
-        do {
+        do throws(any Error) {
             try output.parent(of: relative)
-            if let placed = try? FileSystem.linkStatus(of: target) {
-                if placed.type == .regular && placed.size == length {
-                    referenced.insert(relative)
+            if let existing = try? FileSystem.linkStatus(of: target) {
+                if existing.type == .regular && existing.size == length {
+                    shared.refer(relative)
                     return relative
                 }
                 try output.remove(relative)
@@ -126,7 +120,7 @@ final class MediaFolder {
             try writer.append(bytes)
             // (false: written meanwhile by the build's other writer, which counts it)
             if try writer.finish(replacing: false) { copied += 1 }
-            referenced.insert(relative)
+            shared.refer(relative)
             return relative
         } catch {
             miss(relative)
@@ -134,16 +128,9 @@ final class MediaFolder {
         }
     }
 
-    /// The most members a filter is sized for: 16 Mi at 10 bits each.
-    static let largestFilter = 1 << 24
-
-    /// - Parameter photos: about how many photos the build shows, to size what it remembers.
-    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals, photos: Int) {
-        // A rendition or two, an original and perhaps a video each; at most 20 MiB a filter
-        // (past 4 million photos, more unused files may stay behind; none used goes).
-        let members = min(max(0, photos), Self.largestFilter / 4) * 4
-        referenced = BloomFilter(expected: members)
-        missed = BloomFilter(expected: members)
+    /// - Parameter placed: what the build's writers share of the files they place.
+    init(output: OutputFolder, copyRenditions: Bool, originals: AlbumOriginals, placed: PlacedFiles) {
+        self.shared = placed
         self.output = output
         self.copyRenditions = copyRenditions
         self.originals = originals
@@ -188,7 +175,7 @@ final class MediaFolder {
             return nil
         }
         if originals == .symlink {
-            referenced.insert(relative)
+            shared.refer(relative)
             if FileSystem.linkTarget(of: target)?.rawBytes == photo.pathBytes { return relative }
             do {
                 try output.remove(relative)
@@ -222,7 +209,7 @@ final class MediaFolder {
             try output.parent(of: relative)
             switch (try? FileSystem.linkStatus(of: target))?.type {
             case .regular?:
-                referenced.insert(relative)
+                shared.refer(relative)
                 return true
             case nil: break
             case _?: try output.remove(relative)
@@ -236,7 +223,7 @@ final class MediaFolder {
             {
                 copied += 1
             }
-            referenced.insert(relative)
+            shared.refer(relative)
             return true
         } catch {
             miss(relative)
@@ -245,32 +232,19 @@ final class MediaFolder {
     }
 
     private func miss(_ relative: String) {
-        if !missed.mayContain(relative) { missing += 1 }
-        missed.insert(relative)
+        shared.miss(relative)
     }
 
     /// Notes files pages refer to that this build did not place (those of albums it left as
     /// they were), so that `sweep` keeps them.
     func keep(_ relatives: some Sequence<String>) {
-        for relative in relatives { referenced.insert(relative) }
+        for relative in relatives { shared.refer(relative) }
     }
 
-    /// What another folder of the same output placed, as `absorb` takes it.
-    struct Tally: Sendable {
-        var referenced: BloomFilter
-        var linked: Int, copied: Int, missing: Int
-    }
-
-    var tally: Tally { Tally(referenced: referenced, linked: linked, copied: copied, missing: missing) }
-
-    /// Takes in what `other` placed in the same output (the months, written beside the albums):
-    /// false when its filter cannot be merged, and then nothing may be removed.
-    func absorb(_ other: Tally) -> Bool {
-        linked += other.linked
-        copied += other.copied
-        // A month shows its albums' photos, so most of its misses are theirs too.
-        missing = max(missing, other.missing)
-        return referenced.formUnion(other.referenced)
+    /// Takes in the counts of the build's other writer (the months, written beside the albums).
+    func absorb(linked: Int, copied: Int) {
+        self.linked += linked
+        self.copied += copied
     }
 
     /// Removes the files of `relatives` (under `media/` and `originals/`) that no page of this
@@ -278,7 +252,7 @@ final class MediaFolder {
     func remove(_ relatives: some Sequence<String>) -> Int {
         var removed = 0
         for relative in relatives
-        where !referenced.mayContain(relative) && (relative.hasPrefix("media/") || relative.hasPrefix("originals/")) {
+        where !shared.mayBeReferred(relative) && (relative.hasPrefix("media/") || relative.hasPrefix("originals/")) {
             guard (try? FileSystem.linkStatus(of: output.path(relative))) != nil else { continue }
             // Checked by `remove`: nothing outside the output is reached through a link.
             if (try? output.remove(relative)) != nil { removed += 1 }
@@ -297,7 +271,7 @@ final class MediaFolder {
                 let child = relative + "/" + text
                 if (try? FileSystem.linkStatus(of: path))?.type == .directory {
                     walk(path, child)
-                } else if !referenced.mayContain(child) {
+                } else if !shared.mayBeReferred(child) {
                     if (try? FileSystem.removeFile(path)) != nil { removed += 1 }
                 }
             }

@@ -13,7 +13,8 @@ final class MonthPages {
         /// Each month's `photos.js` with what Find knows of it.
         var data: [(file: String, find: MonthFind)] = []
         var months = 0, written = 0, unchanged = 0, pages = 0
-        var files: MediaFolder.Tally
+        /// Files this writer placed, by how.
+        var linked = 0, copied = 0
     }
 
     private let index: any PhotoReading
@@ -27,7 +28,8 @@ final class MonthPages {
     /// - Parameter output: this writer's own view of the build's output.
     init(
         index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options,
-        months: [(month: String, count: Int)], previous: SiteManifest?, albumFolders: [Int64: String], photos: Int
+        months: [(month: String, count: Int)], previous: SiteManifest?, albumFolders: [Int64: String],
+        placed: PlacedFiles
     ) {
         self.index = index
         self.output = output
@@ -35,13 +37,13 @@ final class MonthPages {
         self.previous = previous
         self.albumFolders = albumFolders
         media = MediaFolder(
-            output: output, copyRenditions: options.copyRenditions, originals: options.originals, photos: photos)
+            output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
         writer = CollectionPages(
             options: options, media: media, output: output, albumFolders: albumFolders, index: index)
     }
 
     func run(shouldStop: () -> Bool) throws(AlbumError) -> Result {
-        var result = Result(files: media.tally)
+        var result = Result()
         let changedMonths: Set<String>
         do {
             changedMonths =
@@ -65,12 +67,10 @@ final class MonthPages {
                 guard !photos.isEmpty else { continue }
                 let missingBefore = media.misses
                 let count = AlbumBuilder.count(photos)
-                media.startRecording()
+                media.start(recording: false)
                 let written = try writer.write(
                     Collection(folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
                 let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
-                // (a month's files are its albums' own: recorded there)
-                _ = media.finishRecording()
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
                 result.manifest[month] = .init(
                     card: card, incomplete: media.misses > missingBefore, find: written.find)
@@ -93,7 +93,7 @@ final class MonthPages {
         {
             try output.remove(folder)
         }
-        result.files = media.tally
+        (result.linked, result.copied) = (media.linked, media.copied)
         return result
     }
 }

@@ -24,13 +24,15 @@ final class SiteBuild {
     private var manifest: SiteManifest
     private(set) var summary: AlbumBuilder.Summary
     private let media: MediaFolder
+    private let placed: PlacedFiles
     private let tree: AlbumTree
     private let albumFolders: [Int64: String]
     private let writer: CollectionPages
     /// Files the albums written again or removed let go of, with each rendition's cache file.
     ///
     /// They are removed once every page of the build is written, so a build stopped before
-    /// then leaves every page's files in place. Past `Options.removalList` (a new rendition
+    /// then leaves every page's files in place; listed in the output as they are let go of, so
+    /// the next build removes them when this one does not get that far. Past `Options.removalList` (a new rendition
     /// setting changes every file) the build sweeps instead of remembering them.
     private var gone: [String: String] = [:]
     private var sweepInstead = false
@@ -52,10 +54,13 @@ final class SiteBuild {
         self.options = options
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
         previous = SiteManifest.load(from: output.root).flatMap { $0.options == optionsKey ? $0 : nil }
+        // What a build that failed let go of (without a manifest of these options, all is swept).
+        gone = AlbumFiles.gone(in: output)
+        if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
         manifest = SiteManifest(options: optionsKey, change: counter)
+        placed = PlacedFiles(photos: albums.reduce(0) { $0 + $1.photoCount })
         media = MediaFolder(
-            output: output, copyRenditions: options.copyRenditions, originals: options.originals,
-            photos: albums.reduce(0) { $0 + $1.photoCount })
+            output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
         tree = AlbumTree(albums)
         albumFolders = Dictionary(
             albums.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first })
@@ -80,11 +85,11 @@ final class SiteBuild {
         summary.written += months.written
         summary.unchanged += months.unchanged
         summary.pages += months.pages
-        // Without every file the months refer to, nothing may be removed.
-        if media.absorb(months.files) { try removeUnusedFiles() }
+        media.absorb(linked: months.linked, copied: months.copied)
+        try removeUnusedFiles()
         summary.linked = media.linked
         summary.copied = media.copied
-        summary.missing = media.missing
+        summary.missing = placed.missing
         let (years, data) = (months.years, months.data)
         let all = AlbumBuilder.count(total: albums.reduce(0) { $0 + $1.photoCount })
         try output.writeIfChanged(
@@ -143,7 +148,7 @@ final class SiteBuild {
             guard !photos.isEmpty else { continue }
             let count = AlbumBuilder.count(photos)
             let missingBefore = media.misses
-            media.startRecording()
+            media.start(recording: true)
             let oldFiles = AlbumFiles.read(folder, in: output)
             let written = try writer.write(
                 Collection(
@@ -154,8 +159,8 @@ final class SiteBuild {
             let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
+            try forget(oldFiles, keeping: files)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
-            forget(oldFiles, keeping: files)
             manifest.albums[folder] = .init(
                 id: album.id, change: album.contentChange, frame: frame, card: card,
                 incomplete: media.misses > missingBefore)
@@ -169,7 +174,7 @@ final class SiteBuild {
         for folder in AlbumBuilder.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
             // What a build stopped half-way left is not an album: its files are the album's own.
             if !folder.hasSuffix(AlbumBuilder.staging) && !folder.hasSuffix(".retired") {
-                forget(AlbumFiles.read(folder, in: output), keeping: [:])
+                try forget(AlbumFiles.read(folder, in: output), keeping: [:])
             }
             try output.remove(folder)
             try output.remove("originals/" + folder.dropFirst("albums/".count))
@@ -182,14 +187,13 @@ final class SiteBuild {
     private func writeMonths(
         shouldStop: @escaping @Sendable () -> Bool, besides albums: () throws(AlbumError) -> Void
     ) throws(AlbumError) -> MonthPages.Result {
-        let (options, months, previous, albumFolders, root, counter) = (
-            self.options, self.months, self.previous, self.albumFolders, output.root, self.counter
+        let (options, months, previous, albumFolders, root, counter, placed) = (
+            self.options, self.months, self.previous, self.albumFolders, output.root, self.counter, self.placed
         )
-        let photos = self.albums.reduce(0) { $0 + $1.photoCount }
         let pages = { @Sendable (index: any PhotoReading) in
             MonthPages(
                 index: index, output: OutputFolder(root: root), options: options, months: months, previous: previous,
-                albumFolders: albumFolders, photos: photos)
+                albumFolders: albumFolders, placed: placed)
         }
         guard let store else {
             try albums()
@@ -227,12 +231,16 @@ final class SiteBuild {
         }
     }
 
-    /// Notes what an album's pages referred to before (`old`) and refer to no more.
-    private func forget(_ old: [String: String], keeping kept: [String: String]) {
+    /// Notes what an album's pages referred to before (`old`) and refer to no more, in the
+    /// output too (`AlbumFiles.goneList`), before the album's new pages replace the old.
+    private func forget(_ old: [String: String], keeping kept: [String: String]) throws(AlbumError) {
         guard !sweepInstead else { return }
-        for (path, cache) in old where kept[path] == nil { gone[path] = cache }
+        let letGo = old.filter { kept[$0.key] == nil }
+        gone.merge(letGo) { _, new in new }
         if gone.count > options.removalList {
             (sweepInstead, gone) = (true, [:])
+        } else {
+            try AlbumFiles.addGone(letGo, in: output)
         }
     }
 
@@ -248,15 +256,17 @@ final class SiteBuild {
                 for folder in manifest.albums.keys { media.keep(AlbumFiles.read(folder, in: output).keys) }
             }
             summary.removed += media.sweep()
-            return
+        } else if !gone.isEmpty {
+            let shown: Set<String>
+            do {
+                shown = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
+            } catch {
+                throw AlbumError(.index, "\(error)")
+            }
+            summary.removed += media.remove(gone.filter { !shown.contains($0.value) }.keys.sorted())
         }
-        guard !gone.isEmpty else { return }
-        let shown: Set<String>
-        do {
-            shown = try index.shownRenditions(among: gone.values.filter { !$0.isEmpty })
-        } catch {
-            throw AlbumError(.index, "\(error)")
+        if (try? FileSystem.linkStatus(of: output.path(AlbumFiles.goneList))) != nil {
+            try output.remove(AlbumFiles.goneList)
         }
-        summary.removed += media.remove(gone.filter { !shown.contains($0.value) }.keys.sorted())
     }
 }

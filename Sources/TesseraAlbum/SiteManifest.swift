@@ -83,10 +83,35 @@ struct Card: Codable, Equatable, Sendable {
 /// that writes it again, or removes it, knows which files it may take away.
 enum AlbumFiles {
     static let fileName = ".tessera-files"
+    /// Files albums written again or removed let go of, until a build has removed them: a
+    /// build that fails before then leaves them for the next.
+    static let goneList = ".tessera-gone"
 
     /// Paths relative to the output, each rendition with the cache file it came from ("" for others).
     static func read(_ folder: String, in output: OutputFolder) -> [String: String] {
-        guard let bytes = FileSystem.smallFileContents(output.path(folder + "/" + fileName), limit: 256 << 20) else {
+        list(folder + "/" + fileName, in: output)
+    }
+
+    static func write(_ files: [String: String], _ folder: String, in output: OutputFolder) throws(AlbumError) {
+        try output.write(lines(files), to: folder + "/" + fileName)
+    }
+
+    /// The files let go of and not removed yet.
+    static func gone(in output: OutputFolder) -> [String: String] {
+        list(goneList, in: output)
+    }
+
+    static func addGone(_ files: [String: String], in output: OutputFolder) throws(AlbumError) {
+        guard !files.isEmpty else { return }
+        do throws(SystemError) {
+            try FileSystem.append(Array(lines(files).utf8), to: output.path(goneList))
+        } catch {
+            throw AlbumError(.output, "\(output.path(goneList)): cannot write: \(error)")
+        }
+    }
+
+    private static func list(_ relative: String, in output: OutputFolder) -> [String: String] {
+        guard let bytes = FileSystem.smallFileContents(output.path(relative), limit: 256 << 20) else {
             return [:]
         }
         var files: [String: String] = [:]
@@ -97,8 +122,7 @@ enum AlbumFiles {
         return files
     }
 
-    static func write(_ files: [String: String], _ folder: String, in output: OutputFolder) throws(AlbumError) {
-        let text = files.keys.sorted().map { "\($0)\t\(files[$0] ?? "")" }.joined(separator: "\n")
-        try output.write(text + "\n", to: folder + "/" + fileName)
+    private static func lines(_ files: [String: String]) -> String {
+        files.keys.sorted().map { "\($0)\t\(files[$0] ?? "")" }.joined(separator: "\n") + "\n"
     }
 }

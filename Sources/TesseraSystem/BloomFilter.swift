@@ -36,14 +36,6 @@ public struct BloomFilter: Sendable {
         return true
     }
 
-    /// Adds every member of `other`, a filter of the same size (false, and nothing added, when
-    /// the sizes differ).
-    public mutating func formUnion(_ other: BloomFilter) -> Bool {
-        guard other.bits == bits else { return false }
-        for index in words.indices { words[index] |= other.words[index] }
-        return true
-    }
-
     private static func hashes(_ member: String) -> (UInt64, UInt64) {
         let bytes = Array(member.utf8)
         return (XXH64.hash(bytes), XXH64.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15) | 1)

@@ -52,6 +52,22 @@ public enum FileSystem {
         try writer.finish()
     }
 
+    /// Adds `bytes` at the end of the file at `path`, made when missing (a list that grows as
+    /// work is done, and that a crash leaves with what was added before it).
+    public static func append(_ bytes: some Collection<UInt8>, to path: FilePath) throws(SystemError) {
+        let descriptor = try Syscall.retrying("open", path: path) {
+            path.withPlatformString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+        }
+        defer { close(descriptor) }
+        let data = Array(bytes)
+        var written = 0
+        while written < data.count {
+            written += try Syscall.retrying("write-file", path: path) {
+                data.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + written }, $0.count - written) }
+            }
+        }
+    }
+
     /// A name for a temporary file beside `path`, to be renamed over it.
     static func temporary(beside path: FilePath) -> FilePath {
         path.removingLastComponent().appending(

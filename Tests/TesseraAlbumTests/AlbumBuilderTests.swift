@@ -372,8 +372,8 @@ struct AlbumBuilderTests {
         let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
         try FileManager.default.removeItem(atPath: gone.path.string)
         try Self.scan(Self.gardens(in: directory), index)
-        // Two albums, then the first month: stopped there.
-        // (asked by the albums' thread and the months' alike)
+        // Stopped at the third collection asked for, an album or a month (the two threads ask
+        // alike): whichever was written, the build removes nothing.
         let asked = Condition(0)
         #expect {
             try builder.build(shouldStop: {
@@ -386,6 +386,29 @@ struct AlbumBuilderTests {
         let references = try Self.references(in: site)
         #expect(!references.isEmpty)
         #expect(references.allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
+    }
+
+    /// A build stopped after writing an album again, before it removes what that album let go
+    /// of, leaves those files for the next build to remove: the list of them is in the output.
+    @Test func whatAStoppedBuildLetGoOfTheNextRemoves() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (index, site, builder) = try Self.gardenSite(in: directory)
+        _ = try builder.build()
+        // The south garden's photos are the newest: its album is written first.
+        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("south/Garden/1-1.jpg") })
+        try FileManager.default.removeItem(atPath: gone.path.string)
+        try Self.scan(Self.gardens(in: directory), index)
+        let list = site + "/.tessera-gone"
+        #expect {
+            try builder.build(shouldStop: { FileManager.default.fileExists(atPath: list) })
+        } throws: { ($0 as? AlbumError)?.code == .stopped }
+        let files = { FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String } ?? [] }
+        let original = try #require(files().first { $0.hasPrefix("originals/") && $0.contains("/\(gone.id)-") })
+        let again = try builder.build()
+        #expect(again.removed >= 2, "its original link and its rendition")
+        #expect(!files().contains(original) && !FileManager.default.fileExists(atPath: list))
+        #expect(try Self.references(in: site).allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
     }
 
     /// A build that lets go of more files than it lists sweeps instead, and keeps the files of the

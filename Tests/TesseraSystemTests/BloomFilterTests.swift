@@ -19,18 +19,4 @@ import Testing
         for number in 0..<1000 { small.insert("\(number)") }
         #expect((0..<1000).allSatisfy { small.mayContain("\($0)") })
     }
-
-    @Test func aUnionHoldsTheMembersOfBothAndRefusesAnotherSize() {
-        var albums = BloomFilter(expected: 1000), months = BloomFilter(expected: 1000)
-        for number in 0..<500 { albums.insert("a\(number)") }
-        for number in 0..<500 { months.insert("m\(number)") }
-        #expect(!(0..<500).allSatisfy { albums.mayContain("m\($0)") }, "the test can tell them apart")
-        let merged = albums.formUnion(months)
-        #expect(merged)
-        #expect((0..<500).allSatisfy { albums.mayContain("a\($0)") && albums.mayContain("m\($0)") })
-        var other = BloomFilter(expected: 10)
-        let refused = !other.formUnion(months)
-        #expect(refused)
-        #expect(!other.mayContain("m0"), "nothing added from a filter of another size")
-    }
 }
