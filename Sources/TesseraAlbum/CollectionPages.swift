@@ -33,8 +33,7 @@ struct CollectionPages {
     func write(_ collection: Collection) throws(AlbumError) -> Written {
         let directory = collection.folder
         _ = try output.recreate(directory)
-        let (width, document) = try layout(collection.photos)
-        let pages = document?.pages ?? []
+        let (width, pages) = try layout(collection.photos)
         var written = Written(pages: pages.count)
         let data = try output.file(directory + "/photos.js")
         var lightbox = LightboxData(media: media, albumFolders: albumFolders, base: Collection.prefix)
@@ -42,7 +41,8 @@ struct CollectionPages {
         // Tiles show six photos a section: each larger section gets a page of all its photos.
         var sections: [(id: String, title: String, page: Int, photos: [Int])] = []
         var seen: Set<Int64> = []
-        for (number, page) in pages.enumerated() {
+        for number in 0..<pages.count {
+            let page = pages.page(number)
             // The collection's order is the pages' order; a tile's hidden photos follow the tile.
             var positions: [Int] = []
             for item in page.items where item.type == .photo {
@@ -124,16 +124,16 @@ struct CollectionPages {
         return String(repeating: "0", count: max(0, 12 - text.count)) + text
     }
 
-    /// The photos laid out at the narrowest breakpoint width.
+    /// The photos' pages at the narrowest breakpoint width, each laid out when asked for.
     private func layout(
         _ photos: [PhotoOutline], pageCount: Int? = nil
-    ) throws(AlbumError) -> (width: Double, document: LayoutDocument?) {
+    ) throws(AlbumError) -> (width: Double, pages: AlbumLayout.CountedPages) {
         let width = options.widths.min() ?? 375
         var config = layoutConfig(width: width)
         if let pageCount { config.pageCount = max(1, pageCount) }
         let records = photos.enumerated().map { LayoutPhoto($1, id: Self.layoutID($0)) }
         do {
-            return (width, try AlbumLayout.layout(records, config: config))
+            return (width, try AlbumLayout.CountedPages(records, config: config))
         } catch {
             throw AlbumError(.layout, "layout failed: \(error)")
         }
@@ -144,11 +144,11 @@ struct CollectionPages {
     func writeSection(
         _ photos: [PhotoOutline], collection: Collection, title: String, file: String, back: String
     ) throws(AlbumError) {
-        let (width, document) = try layout(photos, pageCount: photos.count)
+        let (width, pages) = try layout(photos, pageCount: photos.count)
         let section = Collection(folder: collection.folder, title: collection.title, subtitle: "", photos: photos)
-        let page = try document?.pages.first.map { page throws(AlbumError) in
-            render(page, width: width, byID: try records(Array(photos.indices), of: section))
-        }
+        let page =
+            pages.count > 0
+            ? render(pages.page(0), width: width, byID: try records(Array(photos.indices), of: section)) : nil
         let body = """
             <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
             <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · <a rel="up" href="\(back)">back to the album</a></p></header>

@@ -40,13 +40,25 @@ struct SiteManifest: Codable {
         return try? JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
     }
 
+    /// Writes the manifest, an entry at a time: the encoder's tree of a whole library's
+    /// manifest at once was the most a build held at its end.
     func save(to output: OutputFolder) throws(AlbumError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else {
-            throw AlbumError(.output, "cannot encode the build's manifest")
+        func object(_ entries: [String: some Encodable]) throws(AlbumError) -> String {
+            var members: [String] = []
+            for key in entries.keys.sorted() {
+                guard let value = entries[key], let data = try? encoder.encode(value) else {
+                    throw AlbumError(.output, "cannot encode the build's manifest")
+                }
+                members.append(JSONString.quoted(key) + ":" + String(decoding: data, as: UTF8.self))
+            }
+            return "{" + members.joined(separator: ",") + "}"
         }
-        try output.writeIfChanged(String(decoding: data, as: UTF8.self), to: Self.fileName)
+        let text =
+            "{\"albums\":\(try object(albums)),\"change\":\(change),\"months\":\(try object(months)),"
+            + "\"options\":\(JSONString.quoted(options))}"
+        try output.writeIfChanged(text, to: Self.fileName)
     }
 }
 

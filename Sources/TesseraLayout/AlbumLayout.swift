@@ -101,52 +101,12 @@ public enum AlbumLayout {
 
     /// §4.3: pages of up to K units, each laid out on its own.
     static func counted(_ sections: [Section], config: LayoutConfig) -> LayoutDocument {
-        // Pieces per page: (section, photo range).
-        var pages: [[(Section, Range<Int>)]] = []
-        var current: [(Section, Range<Int>)] = []
-        var units = 0
-        let capacity = config.pageCount
-        for section in sections {
-            if config.sectionStartsNewPage && !current.isEmpty {
-                pages.append(current)
-                (current, units) = ([], 0)
-            }
-            if config.style == .tiles {
-                if units == capacity {
-                    pages.append(current)
-                    (current, units) = ([], 0)
-                }
-                current.append((section, 0..<section.photos.count))
-                units += 1
-                continue
-            }
-            var start = 0
-            while start < section.photos.count {
-                if units == capacity {
-                    pages.append(current)
-                    (current, units) = ([], 0)
-                }
-                let take = min(capacity - units, section.photos.count - start)
-                current.append((section, start..<start + take))
-                units += take
-                start += take
-            }
-        }
-        if !current.isEmpty { pages.append(current) }
+        let pages = CountedPages(sections, config: config)
         var warnings: [LayoutWarning] = []
-        let laidOut = pages.enumerated().map { (index, pieces) in
-            var y = config.insets.top
-            var items: [LayoutItem] = []
-            for (number, (section, range)) in pieces.enumerated() {
-                let placed = place(
-                    section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
-                items += placed.items
-                warnings += placed.warnings
-                y += placed.height
-                if number < pieces.count - 1 { y += config.sectionSpacing }
-            }
-            return LayoutPage(
-                index: index, width: config.pageWidth, height: y + config.insets.bottom, documentY: nil, items: items)
+        let laidOut = pages.pieces.indices.map { index in
+            let (page, pageWarnings) = pages.page(index, rounded: false)
+            warnings += pageWarnings
+            return page
         }
         let records = sections.map { LayoutSection(id: $0.id, title: $0.title, photoCount: $0.photos.count) }
         return LayoutDocument(
@@ -154,18 +114,101 @@ public enum AlbumLayout {
             sections: records, pages: laidOut, warnings: warnings)
     }
 
+    /// Count paging (§4.3) a page at a time.
+    ///
+    /// Which photos each page holds is decided for the whole album up front, from its sections
+    /// alone, and a page is laid out only when asked for, so a reader of a large album holds one
+    /// page's geometry, not the album's. Each page is the one `layout` gives with the same inputs.
+    public struct CountedPages {
+        let config: LayoutConfig
+        /// Pieces per page: (section, photo range).
+        let pieces: [[(Section, Range<Int>)]]
+
+        /// - Throws: `LayoutError` naming the first invalid configuration field (§2.1), or
+        ///   `paging.mode` when it is not `count`.
+        public init(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) {
+            try config.validate()
+            guard config.paging == .count else { throw LayoutError(field: "paging.mode", "must be count") }
+            self.init(Section.group(photos, by: config.groupBy), config: config)
+        }
+
+        init(_ sections: [Section], config: LayoutConfig) {
+            self.config = config
+            var pages: [[(Section, Range<Int>)]] = []
+            var current: [(Section, Range<Int>)] = []
+            var units = 0
+            let capacity = config.pageCount
+            for section in sections {
+                if config.sectionStartsNewPage && !current.isEmpty {
+                    pages.append(current)
+                    (current, units) = ([], 0)
+                }
+                if config.style == .tiles {
+                    if units == capacity {
+                        pages.append(current)
+                        (current, units) = ([], 0)
+                    }
+                    current.append((section, 0..<section.photos.count))
+                    units += 1
+                    continue
+                }
+                var start = 0
+                while start < section.photos.count {
+                    if units == capacity {
+                        pages.append(current)
+                        (current, units) = ([], 0)
+                    }
+                    let take = min(capacity - units, section.photos.count - start)
+                    current.append((section, start..<start + take))
+                    units += take
+                    start += take
+                }
+            }
+            if !current.isEmpty { pages.append(current) }
+            pieces = pages
+        }
+
+        public var count: Int { pieces.count }
+
+        /// Page `index` (0 ..< `count`), rounded as the configuration says.
+        public func page(_ index: Int) -> LayoutPage {
+            page(index, rounded: config.pixelRounding).page
+        }
+
+        func page(_ index: Int, rounded: Bool) -> (page: LayoutPage, warnings: [LayoutWarning]) {
+            var y = config.insets.top
+            var items: [LayoutItem] = []
+            var warnings: [LayoutWarning] = []
+            let pagePieces = pieces.indices.contains(index) ? pieces[index] : []
+            for (number, (section, range)) in pagePieces.enumerated() {
+                let placed = place(
+                    section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
+                items += placed.items
+                warnings += placed.warnings
+                y += placed.height
+                if number < pagePieces.count - 1 { y += config.sectionSpacing }
+            }
+            var page = LayoutPage(
+                index: index, width: config.pageWidth, height: y + config.insets.bottom, documentY: nil, items: items)
+            if rounded { round(&page, scale: config.outputScale) }
+            return (page, warnings)
+        }
+    }
+
     /// §0.4 "pixel": snap edges to the device pixel grid, after everything else.
     static func round(_ document: inout LayoutDocument, scale: Double) {
+        for page in document.pages.indices { round(&document.pages[page], scale: scale) }
+    }
+
+    static func round(_ page: inout LayoutPage, scale: Double) {
         func snap(_ value: Double) -> Double { roundHalfUp(value * scale) / scale }
-        for page in document.pages.indices {
-            for index in document.pages[page].items.indices {
-                var item = document.pages[page].items[index]
-                let (x, y) = (snap(item.x), snap(item.y))
-                item.width = snap(item.x + item.width) - x
-                item.height = snap(item.y + item.height) - y
-                (item.x, item.y) = (x, y)
-                document.pages[page].items[index] = item
-            }
+        for index in page.items.indices {
+            var item = page.items[index]
+            let (x, y) = (snap(item.x), snap(item.y))
+            item.width = snap(item.x + item.width) - x
+            item.height = snap(item.y + item.height) - y
+            (item.x, item.y) = (x, y)
+            page.items[index] = item
         }
     }
 }

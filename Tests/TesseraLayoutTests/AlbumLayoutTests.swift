@@ -170,6 +170,32 @@ struct AlbumLayoutTests {
         #expect(document.pages.allSatisfy { $0.documentY == nil })
     }
 
+    /// A page laid out alone, as a builder of a large album asks for it, is the page of the
+    /// whole document: for every style, with sections, rounding and tiles' section units.
+    @Test(arguments: LayoutConfig.Style.allCases)
+    func countedPagesOneAtATimeAreTheDocumentsPages(style: LayoutConfig.Style) throws {
+        var generator = SplitMix(seed: 11)
+        let photos = (0..<250).map { index in
+            LayoutPhoto(
+                id: String(format: "%04d", index), pixelWidth: Double(300 + generator.next() % 4000),
+                pixelHeight: Double(300 + generator.next() % 4000),
+                capturedAt: "2023-06-\(10 + index / 40)T10:00:00")
+        }
+        var config = LayoutConfig()
+        // (a tiles page counts sections, not photos)
+        (config.style, config.paging, config.groupBy) = (style, .count, .day)
+        config.pageCount = style == .tiles ? 2 : 23
+        (config.pixelRounding, config.outputScale) = (true, 2)
+        let document = try AlbumLayout.layout(photos, config: config)
+        let pages = try AlbumLayout.CountedPages(photos, config: config)
+        #expect(pages.count == document.pages.count && pages.count > 2)
+        for index in 0..<pages.count {
+            #expect(pages.page(index) == document.pages[index], "page \(index)")
+        }
+        config.paging = .viewport
+        #expect(throws: LayoutError.self) { try AlbumLayout.CountedPages(photos, config: config) }
+    }
+
     @Test(arguments: LayoutConfig.Style.allCases, [0, 1, 7, 60])
     func propertiesOverRandomInputs(style: LayoutConfig.Style, seed: Int) throws {
         var generator = SplitMix(seed: UInt64(seed) + 1)
