@@ -162,11 +162,13 @@ struct ScanCommandTests {
         #expect(Set(formats) == ["heif", "webp", "raw"], "\(list.stdout)")
         let site = directory.appending("site")
         #expect(try TesseraProcess.run(["album", "build", "--out", site] + Self.store(directory)).status == 0)
-        let pages =
-            FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
-            ?? []
-        let html = try pages.map { try String(contentsOfFile: site + "/" + $0, encoding: .utf8) }.joined()
-        #expect(html.contains("IMG_2682.heic (HEIF)") && html.contains("canon_eos_6d.dng (RAW)"))
+        // The viewer's details say it, from the album's photos.js ("… px, HEIF").
+        let scripts =
+            FileManager.default.enumerator(atPath: site)?.compactMap { $0 as? String }.filter {
+                $0.hasPrefix("albums/") && $0.hasSuffix("/photos.js")
+            } ?? []
+        let data = try scripts.map { try String(contentsOfFile: site + "/" + $0, encoding: .utf8) }.joined()
+        #expect(!scripts.isEmpty && ["HEIF", "WEBP", "RAW"].allSatisfy { data.contains(", \($0)\"") }, "\(data)")
     }
 
     @Test func summariesCountWhatIsTrueNowAndTheirHintWorksWhenPasted() throws {
