@@ -32,6 +32,19 @@ struct AlbumBuilderTests {
         return index
     }
 
+    /// Builds the site, then takes the photo whose path ends in `suffix` out of the library and
+    /// scans again; returns the photo as the index had it.
+    @discardableResult
+    static func builtThenGone(
+        _ suffix: String, _ index: PhotoIndex, _ builder: AlbumBuilder, _ directory: TemporaryDirectory
+    ) throws -> PhotoRecord {
+        _ = try builder.build()
+        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix(suffix) })
+        try FileManager.default.removeItem(atPath: gone.path.string)
+        try scan(gardens(in: directory), index)
+        return gone
+    }
+
     /// Two gardens of three photos, and a builder of their site in `directory/site`.
     static func gardenSite(in directory: TemporaryDirectory) throws -> (PhotoIndex, String, AlbumBuilder) {
         let index = try twoGardens(in: directory, count: 3)
@@ -348,10 +361,7 @@ struct AlbumBuilderTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (index, site, builder) = try Self.gardenSite(in: directory)
-        _ = try builder.build()
-        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
-        try FileManager.default.removeItem(atPath: gone.path.string)
-        try Self.scan(Self.gardens(in: directory), index)
+        let gone = try Self.builtThenGone("north/Garden/0-1.jpg", index, builder, directory)
         let again = try builder.build()
         // Its album and its month are written again; its rendition and original link go.
         #expect(again.written == 2 && again.removed == 2)
@@ -368,10 +378,7 @@ struct AlbumBuilderTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (index, site, builder) = try Self.gardenSite(in: directory)
-        _ = try builder.build()
-        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
-        try FileManager.default.removeItem(atPath: gone.path.string)
-        try Self.scan(Self.gardens(in: directory), index)
+        try Self.builtThenGone("north/Garden/0-1.jpg", index, builder, directory)
         // Stopped at the third collection asked for, an album or a month (the two threads ask
         // alike): whichever was written, the build removes nothing.
         let asked = Condition(0)
@@ -394,11 +401,8 @@ struct AlbumBuilderTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (index, site, builder) = try Self.gardenSite(in: directory)
-        _ = try builder.build()
         // The south garden's photos are the newest: its album is written first.
-        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("south/Garden/1-1.jpg") })
-        try FileManager.default.removeItem(atPath: gone.path.string)
-        try Self.scan(Self.gardens(in: directory), index)
+        let gone = try Self.builtThenGone("south/Garden/1-1.jpg", index, builder, directory)
         let list = site + "/.tessera-gone"
         #expect {
             try builder.build(shouldStop: { FileManager.default.fileExists(atPath: list) })
@@ -421,10 +425,7 @@ struct AlbumBuilderTests {
         var options = AlbumBuilder.Options(output: FilePath(site))
         options.removalList = 0
         let builder = AlbumBuilder(index: index, options: options)
-        _ = try builder.build()
-        let gone = try #require(try index.photos(.init()).first { $0.path.string.hasSuffix("north/Garden/0-1.jpg") })
-        try FileManager.default.removeItem(atPath: gone.path.string)
-        try Self.scan(Self.gardens(in: directory), index)
+        try Self.builtThenGone("north/Garden/0-1.jpg", index, builder, directory)
         let again = try builder.build()
         #expect(again.written == 2 && again.unchanged == 2 && again.removed == 2)
         #expect(try Self.references(in: site).allSatisfy { FileManager.default.fileExists(atPath: $0.target) })
