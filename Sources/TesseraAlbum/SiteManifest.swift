@@ -127,7 +127,9 @@ enum AlbumFiles {
             return [:]
         }
         var files: [String: String] = [:]
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+        // Only whole lines: an append cut short (a crash, a full disk) leaves a partial last one.
+        let whole = bytes.lastIndex(of: UInt8(ascii: "\n")).map { bytes[...$0] } ?? []
+        for line in String(decoding: whole, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             files[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
