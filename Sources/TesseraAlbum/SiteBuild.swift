@@ -32,8 +32,9 @@ final class SiteBuild {
     ///
     /// They are removed once every page of the build is written, so a build stopped before
     /// then leaves every page's files in place; listed in the output as they are let go of, so
-    /// the next build removes them when this one does not get that far. Past `Options.removalList` (a new rendition
-    /// setting changes every file) the build sweeps instead of remembering them.
+    /// the next build removes them when this one does not get that far. Past
+    /// `Options.removalList` (a new rendition setting changes every file) the build sweeps
+    /// instead of remembering them.
     private var gone: [String: String] = [:]
     private var sweepInstead = false
 
