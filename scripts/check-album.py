@@ -142,6 +142,11 @@ def library(tessera, root):
               date=f"2023:{1 + day * 11 // 19:02d}:{1 + day % 27:02d} {9 + n % 10:02d}:00:00")
     for n in range(3):
         photo(root / "Sparse" / "Trip" / f"T{n}.jpg", 1600, 1200, 400 + n, date=f"2023:07:0{n + 1} 12:00:00")
+    # A folder tree: Trips holds only folders, Trips/2023 only folders, and albums below them.
+    for folder, count, month in (("Trips/2023/Rome", 3, 4), ("Trips/2023/Florence", 2, 5), ("Trips/2024 Summer", 2, 7)):
+        for n in range(count):
+            photo(root / folder / f"R{n}.jpg", 800, 600, 500 + month * 10 + n,
+                  date=f"{folder[6:10]}:{month:02d}:{n + 1:02d} 10:00:00")
     clips(root / "Clips")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
@@ -368,6 +373,7 @@ def main():
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
                     context.close()
         check_sparse(browser, tessera, store, sites, out, aspects)
+        check_tree(browser, sites["justified"], out)
         check_placeholders(browser, sites["justified"])
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
@@ -566,6 +572,55 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
         page.wait_for_load_state("load")
         check("/albums/sparse-" in page.url and "sparse-trip" not in page.url, f"the breadcrumb leads to {page.url}")
     context.close()
+
+
+def check_tree(browser, site, out):
+    """The folder tree: a folder of folders is an album with a cover of its albums' covers,
+    cards are titled by their own names, and breadcrumbs lead up one level each."""
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800}, device_scale_factor=2)
+        page = context.new_page()
+        page.goto((site / "index.html").as_uri(), wait_until="load")
+        names = page.eval_on_selector_all(".albums .name", "els => els.map(e => e.textContent)")
+        check("Trips" in names and not any("/" in name for name in names) and "Rome" not in names,
+              f"at {width} px the album list shows {names}")
+        card = page.locator(".albums a", has=page.locator(".name", has_text=re.compile("^Trips$")))
+        covers = card.locator(".mosaic img")
+        card.scroll_into_view_if_needed()
+        # (lazy images: in view, each loads; decode() settles when it has)
+        loaded = covers.evaluate_all(
+            "els => Promise.all(els.map(e => e.decode().then(() => e.naturalWidth > 0, () => false)))"
+            ".then(ok => ok.filter(Boolean).length)")
+        check(covers.count() == 2 and loaded == 2, f"at {width} px Trips' cover shows {loaded} of {covers.count()} covers")
+        meta = card.locator(".meta").inner_text()
+        check(meta.startswith("7 photos, 2 albums"), f"Trips' card says {meta!r}")
+        if width == 1280:
+            page.screenshot(path=str(out / f"tree-albums-{width}-2x.png"), full_page=True)
+        card.click()
+        page.wait_for_load_state("load")
+        check(page.inner_text("h1") == "Trips" and page.locator("a.photo").count() == 0, f"Trips' page: {page.inner_text('h1')!r}")
+        children = page.eval_on_selector_all(".children .albums .name", "els => els.map(e => e.textContent)")
+        check(children == ["2023", "2024 Summer"], f"Trips' albums: {children}")
+        check(page.inner_text("header p").startswith("7 photos"), f"Trips' subtitle: {page.inner_text('header p')!r}")
+        page.screenshot(path=str(out / f"tree-trips-{width}-2x.png"), full_page=True)
+        page.locator(".children .albums a", has=page.locator(".name", has_text=re.compile("^2023$"))).click()
+        page.wait_for_load_state("load")
+        children = page.eval_on_selector_all(".children .albums .name", "els => els.map(e => e.textContent)")
+        check(children == ["Florence", "Rome"], f"2023's albums: {children}")
+        page.locator(".children .albums a", has=page.locator(".name", has_text=re.compile("^Rome$"))).click()
+        page.wait_for_load_state("load")
+        trail = page.eval_on_selector_all("nav.crumbs .trail a", "els => els.map(e => e.textContent)")
+        check(page.inner_text("h1") == "Rome" and trail == ["Albums", "Trips", "2023"], f"Rome's breadcrumbs: {trail}")
+        check(page.locator(".layout:visible a.photo").count() == 3, "Rome's photos")
+        page.screenshot(path=str(out / f"tree-rome-{width}-2x.png"), full_page=True)
+        for level, title in ((2, "2023"), (1, "Trips"), (0, "Albums")):
+            page.locator("nav.crumbs .trail a").nth(level).click()
+            page.wait_for_load_state("load")
+            check(page.inner_text("h1") == title, f"the breadcrumb {title} leads to {page.inner_text('h1')!r}")
+            if level:
+                page.go_back()
+                page.wait_for_load_state("load")
+        context.close()
 
 
 def check_viewer(browser, site, out):

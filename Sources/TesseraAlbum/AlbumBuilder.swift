@@ -24,6 +24,8 @@ public struct AlbumBuilder: Sendable {
         /// Copy renditions into the output even where a hard link would do.
         public var copyRenditions = false
         public var originals = AlbumOriginals.symlink
+        /// How albums beside each other are ordered.
+        public var order = AlbumOrder.name
         public var photosPerPage = 60
         public var widths: [Double] = [375, 768, 1280]
         /// The most files a build lets go of one by one (albums written again or removed); past
@@ -31,9 +33,10 @@ public struct AlbumBuilder: Sendable {
         public var removalList = 100_000
 
         public init(
-            output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink
+            output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink,
+            order: AlbumOrder = .name
         ) {
-            (self.output, self.style, self.originals) = (output, style, originals)
+            (self.output, self.style, self.originals, self.order) = (output, style, originals, order)
         }
     }
 
@@ -154,10 +157,10 @@ public struct AlbumBuilder: Sendable {
     /// What the pages are made with: other options, or another version of Tessera's pages,
     /// write every page again.
     private var optionsKey: String {
-        // v9: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
-        // decoded by album.js, photos.js with shared texts and names written once, and what
-        // the timeline's Find knows of each month in the manifest.
-        "v9|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        // v10: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
+        // decoded by album.js, photos.js with shared texts and names written once, what the
+        // timeline's Find knows of each month in the manifest, and the folder tree.
+        "v10|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.
@@ -165,8 +168,13 @@ public struct AlbumBuilder: Sendable {
 
     /// "12 photos", "1 photo, 2 videos".
     static func count(_ photos: [PhotoOutline]) -> String {
-        let videos = photos.filter(\.isVideo).count, stills = photos.count - videos
-        return [
+        let videos = photos.filter(\.isVideo).count
+        return count(stills: photos.count - videos, videos: videos)
+    }
+
+    /// "12 photos", "1 photo, 2 videos".
+    static func count(stills: Int, videos: Int) -> String {
+        [
             stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil,
             videos > 0 ? Wording.count(videos, "video") : nil,
         ]
@@ -244,63 +252,5 @@ public struct AlbumError: Error, Sendable, CustomStringConvertible {
     public init(_ code: Code, _ description: String) {
         self.code = code
         self.description = description
-    }
-}
-
-/// Albums as the folder tree: each under the nearest folder above it that is an album too, so
-/// `Trips/2023/Rome` sits in `Trips` even when `Trips/2023` holds no photos.
-struct AlbumTree {
-    private(set) var roots: [AlbumRecord] = []
-    private(set) var children: [Int64: [AlbumRecord]] = [:]
-    private var parent: [Int64: AlbumRecord] = [:]
-
-    init(_ albums: [AlbumRecord]) {
-        let byPath = Dictionary(albums.map { ($0.pathBytes, $0) }, uniquingKeysWith: { first, _ in first })
-        for album in albums {
-            var path = album.pathBytes
-            var found: AlbumRecord?
-            // Up one folder at a time, while still inside the album's root (its name is relative to it).
-            var depth = album.name.split(separator: "/").count
-            while found == nil, depth > 0, let slash = path.lastIndex(of: UInt8(ascii: "/")) {
-                path = Array(path[..<slash])
-                depth -= 1
-                found = byPath[path]
-            }
-            if let found {
-                parent[album.id] = found
-                children[found.id, default: []].append(album)
-            } else {
-                roots.append(album)
-            }
-        }
-    }
-
-    /// How many albums it lies inside.
-    func depth(of id: Int64) -> Int {
-        var depth = 0
-        var current = parent[id]
-        while let album = current, depth < 256 {
-            depth += 1
-            current = parent[album.id]
-        }
-        return depth
-    }
-
-    /// From the outermost album down to the album's parent.
-    func ancestors(of id: Int64) -> [AlbumRecord] {
-        var chain: [AlbumRecord] = []
-        var current = parent[id]
-        while let album = current, chain.count < 256 {
-            chain.insert(album, at: 0)
-            current = parent[album.id]
-        }
-        return chain
-    }
-
-    /// The album's name below its parent ("Rome" in "Trips"; "2023/Rome" when 2023 is no album).
-    func title(_ album: AlbumRecord) -> String {
-        let own = AlbumBuilder.title(album)
-        guard let above = parent[album.id], !above.name.isEmpty, own.hasPrefix(above.name + "/") else { return own }
-        return String(own.dropFirst(above.name.count + 1))
     }
 }

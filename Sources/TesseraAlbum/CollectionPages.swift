@@ -34,14 +34,15 @@ struct CollectionPages {
         let directory = collection.folder
         _ = try output.recreate(directory)
         let (width, pages) = try layout(collection.photos)
-        var written = Written(pages: pages.count)
+        var written = Written(pages: max(1, pages.count))
         let data = try output.file(directory + "/photos.js")
         var lightbox = LightboxData(media: media, albumFolders: albumFolders, base: Collection.prefix)
         try data.append(lightbox.start)
         // Tiles show six photos a section: each larger section gets a page of all its photos.
         var sections: [(id: String, title: String, page: Int, photos: [Int])] = []
         var seen: Set<Int64> = []
-        for number in 0..<pages.count {
+        // A folder of albums has no photos: one page, of its albums.
+        for number in 0..<max(1, pages.count) {
             let page = pages.page(number)
             // The collection's order is the pages' order; a tile's hidden photos follow the tile.
             var positions: [Int] = []
@@ -64,10 +65,10 @@ struct CollectionPages {
             }
             let records = try self.records(positions, of: collection)
             let body = """
-                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.findForm)</header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(collection.photos.isEmpty ? "" : Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
-                \(render(page, width: width, byID: records))
+                \(collection.photos.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
                 \(pager(current: number, count: pages.count))
                 """

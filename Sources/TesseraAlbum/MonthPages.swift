@@ -51,6 +51,8 @@ final class MonthPages {
         } catch {
             throw AlbumError(.index, "\(error)")
         }
+        // (as the albums' folder: a month is left as it was only when its page is in the output)
+        try output.directory("months")
         for (month, _) in months {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
             let folder = "months/" + month

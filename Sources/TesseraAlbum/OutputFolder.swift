@@ -48,6 +48,7 @@ final class OutputFolder {
         return target
     }
 
+    @discardableResult
     func directory(_ relative: String) throws(AlbumError) -> FilePath {
         try directory(Substring(relative))
     }

@@ -59,12 +59,15 @@ final class SiteBuild {
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
         manifest = SiteManifest(options: optionsKey, change: counter)
-        placed = PlacedFiles(photos: albums.reduce(0) { $0 + $1.photoCount })
+        placed = PlacedFiles(
+            photos: albums.reduce(0) { $0 + $1.photoCount },
+            removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
-        tree = AlbumTree(albums)
+        tree = AlbumTree(albums, order: options.order)
         albumFolders = Dictionary(
-            albums.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first })
+            tree.nodes.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first }
+        )
         writer = CollectionPages(
             options: options, media: media, output: output, albumFolders: albumFolders, index: index)
     }
@@ -77,6 +80,9 @@ final class SiteBuild {
         for (name, text) in Assets.files(widths: options.widths) {
             try output.writeIfChanged(text, to: "assets/" + name)
         }
+        // A link where the albums' folder belongs goes first: an album is left as it was only when
+        // its page is in the output itself, whichever album is looked at first.
+        try output.directory("albums")
         let months = try writeMonths(shouldStop: shouldStop) { () throws(AlbumError) in
             try writeAlbums(shouldStop: shouldStop)
             try removeGoneAlbums()
@@ -109,8 +115,8 @@ final class SiteBuild {
     /// An album's card as its parent and the album list show it, from the manifest of this build.
     func card(_ album: AlbumRecord, prefix: String) -> String? {
         guard let folder = albumFolders[album.id], let entry = manifest.albums[folder] else { return nil }
-        let range = AlbumBuilder.dateRange(album)
-        let children = tree.children[album.id, default: []].count
+        let range = tree.range(of: album)
+        let children = shown(tree.children[album.id, default: []]).count
         return SitePages.card(
             entry.card, href: folder + "/index.html", name: tree.title(album),
             meta: entry.card.count + (children > 0 ? ", " + Wording.count(children, "album") : "")
@@ -119,11 +125,11 @@ final class SiteBuild {
     }
 
     private func writeAlbums(shouldStop: @Sendable () -> Bool) throws(AlbumError) {
-        // Albums deepest first: each is drawn with the cards of the albums inside it as this
-        // build leaves them. An album is written again when its photos changed (the index's
-        // change counter says so without reading them), when what surrounds them on its pages
-        // changed, or when its pages or some of its files are not in place.
-        for album in albums.sorted(by: { tree.depth(of: $0.id) > tree.depth(of: $1.id) }) {
+        // Deepest first: each node is drawn with the cards of the albums inside it as this build
+        // leaves them. An album is written again when its photos changed (the index's change
+        // counter says so without reading them), when what surrounds them on its pages changed,
+        // or when its pages or some of its files are not in place.
+        for album in tree.nodes {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
             guard let folder = albumFolders[album.id] else { continue }
             let old = previous?.albums[folder]
@@ -132,8 +138,10 @@ final class SiteBuild {
                     (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html")
                 }
             }
-            let children = tree.children[album.id, default: []].compactMap { self.card($0, prefix: Collection.prefix) }
-            let range = AlbumBuilder.dateRange(album)
+            let inside = shown(tree.children[album.id, default: []])
+            let children = inside.compactMap { self.card($0, prefix: Collection.prefix) }
+            let isFolder = AlbumTree.isFolder(album)
+            let range = isFolder ? tree.range(of: album) : AlbumBuilder.dateRange(album)
             var frame =
                 "\(tree.title(album))|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
             frame = XXH64.hex(XXH64.hash(Array((frame + children.joined()).utf8)))
@@ -145,29 +153,46 @@ final class SiteBuild {
                 summary.unchanged += 1
                 continue
             }
-            let photos = try AlbumBuilder.outlines(index, .init(albumID: album.id))
-            guard !photos.isEmpty else { continue }
-            let count = AlbumBuilder.count(photos)
+            let photos = isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id))
+            guard !photos.isEmpty || !inside.isEmpty else { continue }
+            // What it holds, and with the albums inside it, what its card counts.
+            let videos = photos.filter(\.isVideo).count
+            var total = (stills: photos.count - videos, videos: videos)
+            for child in inside {
+                guard let entry = albumFolders[child.id].flatMap({ manifest.albums[$0] }) else { continue }
+                (total.stills, total.videos) = (total.stills + entry.stills, total.videos + entry.videos)
+            }
+            let count = AlbumBuilder.count(stills: total.stills, videos: total.videos)
             let missingBefore = media.misses
             media.start(recording: true)
             let oldFiles = AlbumFiles.read(folder, in: output)
             let written = try writer.write(
                 Collection(
                     folder: folder + AlbumBuilder.staging, title: tree.title(album),
-                    subtitle: count + (range.isEmpty ? "" : " · " + range), photos: photos,
-                    crumbs: crumbs, children: children))
+                    subtitle: (isFolder ? count : AlbumBuilder.count(photos)) + (range.isEmpty ? "" : " · " + range),
+                    photos: photos, crumbs: crumbs, children: children))
             summary.pages += written.pages
-            let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
+            let card =
+                isFolder
+                ? SitePages.mosaic(
+                    tree.newestFirst(inside).compactMap { albumFolders[$0.id].flatMap { manifest.albums[$0]?.card } },
+                    count: count)
+                : SitePages.card(cover: written.cover.photo, count: count, media: media)
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
             try forget(oldFiles, keeping: files)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
             manifest.albums[folder] = .init(
-                id: album.id, change: album.contentChange, frame: frame, card: card,
-                incomplete: media.misses > missingBefore)
+                id: album.id, change: album.contentChange, frame: frame, card: card, stills: total.stills,
+                videos: total.videos, incomplete: media.misses > missingBefore)
             summary.albums += 1
             summary.written += 1
         }
+    }
+
+    /// The nodes among `nodes` this build has pages of, in the site's order.
+    private func shown(_ nodes: [AlbumRecord]) -> [AlbumRecord] {
+        nodes.filter { albumFolders[$0.id].flatMap { manifest.albums[$0] } != nil }
     }
 
     private func removeGoneAlbums() throws(AlbumError) {
@@ -251,7 +276,9 @@ final class SiteBuild {
     /// refers to them or they are renditions of a photo still shown (a copy in an album left as
     /// it was).
     private func removeUnusedFiles() throws(AlbumError) {
-        if previous == nil || summary.unchanged == 0 || sweepInstead {
+        if !placed.removing {
+            // The output held no files when the build began: every file in it is this build's.
+        } else if previous == nil || summary.unchanged == 0 || sweepInstead {
             // Albums left as they were placed nothing in this build: their lists say what they show.
             if summary.unchanged > 0 {
                 for folder in manifest.albums.keys { media.keep(AlbumFiles.read(folder, in: output).keys) }

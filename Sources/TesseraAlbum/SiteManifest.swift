@@ -22,6 +22,9 @@ struct SiteManifest: Codable {
         /// What its pages show besides its photos (title, crumbs, the cards of the albums inside).
         var frame: String
         var card: Card
+        /// Its photos and videos, with those of the albums inside it.
+        var stills: Int
+        var videos: Int
         /// Some of its files could not be placed: the next build writes it again.
         var incomplete: Bool
     }
@@ -87,6 +90,8 @@ struct MonthFind: Codable, Equatable, Sendable {
 struct Card: Codable, Equatable, Sendable {
     /// The cover's renditions, relative to the output; empty when it has none in place.
     var cover: [ImageSources.Candidate]
+    /// A folder of albums: the covers of some of them, shown together.
+    var mosaic: [[ImageSources.Candidate]]?
     /// "12 photos", "1 photo, 2 videos".
     var count: String
 }

@@ -65,17 +65,45 @@ enum SitePages {
         return Card(cover: sources?.candidates ?? [], count: count)
     }
 
+    /// The card of a folder of albums: the covers of the first of `cards` (newest first), two
+    /// side by side or four in a square.
+    static func mosaic(_ cards: [Card], count: String) -> Card {
+        let covers = cards.map { $0.mosaic?.first ?? $0.cover }.filter { !$0.isEmpty }
+        let shown = covers.count >= 4 ? 4 : covers.count >= 2 ? 2 : 0
+        return Card(cover: covers.first ?? [], mosaic: shown > 0 ? Array(covers.prefix(shown)) : nil, count: count)
+    }
+
     /// A link with a square cover image, for the album list, the timeline and an album's albums.
     /// - Parameter prefix: from the page's folder to the output's (`../../` from an album's).
     static func card(_ card: Card, href: String, name: String, meta: String, prefix: String = "") -> String {
-        let sources = ImageSources(candidates: card.cover)
-        let image =
-            sources.fallback(width: 320).map {
-                "<img src=\"\(prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: prefix))\" "
-                    + "sizes=\"(min-width: 400px) 200px, 45vw\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"\">"
-            } ?? "<img alt=\"\" width=\"160\" height=\"160\">"
+        let image: String
+        if let mosaic = card.mosaic, mosaic.count > 1 {
+            // Each cover a quarter of the card, or half of it (as tall, half as wide).
+            let (width, height) = mosaic.count >= 4 ? (80, 80) : (80, 160)
+            image =
+                "<div class=\"mosaic n\(mosaic.count)\">"
+                + mosaic.map { cover(ImageSources(candidates: $0), width: width, height: height, prefix: prefix) }
+                .joined() + "</div>"
+        } else {
+            image = cover(ImageSources(candidates: card.cover), width: 160, height: 160, prefix: prefix)
+        }
         return
             "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\">\(image)<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"
-            + "<div class=\"meta\">\(HTML.escape(meta))</div></a>"
+            + "<div class=\"meta\">\(Self.unbrokenDates(HTML.escape(meta)))</div></a>"
+    }
+
+    /// The text with each date ("2023-05-01") kept on one line.
+    private static func unbrokenDates(_ text: String) -> String {
+        text.replacing(#/\d{4}-\d{2}-\d{2}/#) { "<span class=\"d\">\($0.output)</span>" }
+    }
+
+    /// A cover image `width` × `height` CSS px of a card 160 px square (shown up to 200 px).
+    private static func cover(_ sources: ImageSources, width: Int, height: Int, prefix: String) -> String {
+        // Square renditions: a cover as tall as the card needs them as wide as it is tall.
+        let (size, side) = ("width=\"\(width)\" height=\"\(height)\"", max(width, height))
+        return sources.fallback(width: Double(2 * side)).map {
+            "<img src=\"\(prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: prefix))\" "
+                + "sizes=\"(min-width: 400px) \(side * 5 / 4)px, \(side * 45 / 160)vw\" \(size) loading=\"lazy\" alt=\"\">"
+        } ?? "<img alt=\"\" \(size)>"
     }
 }

@@ -12,7 +12,8 @@ extension Configuration {
         case roots, exclude, followSymlinks = "follow_symlinks", index, cache, workers, pixelLimit = "pixel_limit"
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
-        case albumStyle = "album_style", albumOriginals = "album_originals", keepMissingDays = "keep_missing_days"
+        case albumStyle = "album_style", albumOriginals = "album_originals", albumOrder = "album_order"
+        case keepMissingDays = "keep_missing_days"
         case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
     }
@@ -88,6 +89,7 @@ extension Configuration {
             case .albumDirectory: albumDirectory = try reader.path(value, name)
             case .albumStyle: albumStyle = try reader.choice(value, name)
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
+            case .albumOrder: albumOrder = try reader.choice(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             case .desktopThumbnails: desktopThumbnails = try reader.choice(value, name)
             case .desktopThumbnailSizes:

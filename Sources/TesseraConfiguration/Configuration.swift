@@ -46,6 +46,8 @@ public struct Configuration: Sendable {
     public var albumStyle = LayoutConfig.Style.justified
     /// What the album site carries of the originals.
     public var albumOriginals = AlbumOriginals.symlink
+    /// How the album site orders albums beside each other.
+    public var albumOrder = AlbumOrder.name
     /// Whether to fill the freedesktop thumbnail cache that file managers read.
     public var desktopThumbnails = DesktopThumbnails.auto
     /// Which of its sizes to fill.

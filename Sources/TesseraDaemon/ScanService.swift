@@ -172,7 +172,8 @@ public struct ScanService: Service {
         let builder = AlbumBuilder(
             index: index,
             options: AlbumBuilder.Options(
-                output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals))
+                output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals,
+                order: configuration.albumOrder))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in

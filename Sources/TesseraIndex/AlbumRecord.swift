@@ -16,4 +16,13 @@ public struct AlbumRecord: Sendable, Identifiable {
     public var contentChange: Int64 = 0
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }
+
+    public init(
+        id: Int64, pathBytes: [UInt8], name: String, photoCount: Int, newestCapturedAt: String? = nil,
+        oldestCapturedAt: String? = nil, coverPhotoID: Int64? = nil, contentChange: Int64 = 0
+    ) {
+        (self.id, self.pathBytes, self.name, self.photoCount) = (id, pathBytes, name, photoCount)
+        (self.newestCapturedAt, self.oldestCapturedAt) = (newestCapturedAt, oldestCapturedAt)
+        (self.coverPhotoID, self.contentChange) = (coverPhotoID, contentChange)
+    }
 }

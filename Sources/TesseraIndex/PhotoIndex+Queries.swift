@@ -18,6 +18,8 @@ public struct PhotoQuery: Sendable {
 
     /// Only the album with this id.
     public var albumID: Int64?
+    /// Only the albums in this folder and in the folders below it (the folder's path's bytes).
+    public var folder: [UInt8]?
     /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
     public var month: String?
     /// Only photos rated at least this.
@@ -36,11 +38,13 @@ public struct PhotoQuery: Sendable {
     }
 
     public init(
-        albumID: Int64? = nil, month: String? = nil, minimumRating: Int? = nil, keyword: String? = nil,
+        albumID: Int64? = nil, folder: [UInt8]? = nil, month: String? = nil, minimumRating: Int? = nil,
+        keyword: String? = nil,
         media: Media? = nil, limit: Int? = nil, kind: Kind = .photos
     ) {
         self.media = media
         self.albumID = albumID
+        self.folder = folder
         self.month = month
         self.minimumRating = minimumRating
         self.keyword = keyword
@@ -114,6 +118,11 @@ extension PhotoIndex {
         if let albumID = query.albumID {
             conditions.append("p.album_id = ?")
             arguments.append(albumID)
+        }
+        if let folder = query.folder {
+            // Its path, or one that continues it after a slash ('0' sorts just after '/').
+            conditions.append("p.album_id IN (SELECT id FROM albums WHERE path = ? OR (path >= ? AND path < ?))")
+            arguments += [Data(folder), Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])]
         }
         if let month = query.month {
             // A range, so that photos_month finds the month ('~' sorts after every character

@@ -168,6 +168,17 @@ public enum FileSystem {
         return count
     }
 
+    /// Whether `directory` holds anything (false when it cannot be read), without listing it all.
+    public static func hasEntries(_ directory: FilePath) -> Bool {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else { return false }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix(3).prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { return true }
+        }
+        return false
+    }
+
     /// The names in `directory` (without `.` and `..`), as bytes; nil when it cannot be listed.
     public static func entries(of directory: FilePath) -> [[UInt8]]? {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }

@@ -47,6 +47,9 @@ struct AlbumCommand: ParsableCommand {
                 """)
         var originals: AlbumOriginals?
 
+        @Option(help: "Albums beside each other by name, or newest first (default: the configuration's 'album_order').")
+        var albumOrder: AlbumOrder?
+
         @Option(help: "Photos per page.")
         var pageSize: Int = 60
 
@@ -56,10 +59,12 @@ struct AlbumCommand: ParsableCommand {
                 throw ValidationError("Name the output folder with --out, or set 'album_dir' in the configuration.")
             }
             var options = AlbumBuilder.Options(
-                output: output, style: configuration.albumStyle, originals: configuration.albumOriginals)
+                output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
+                order: configuration.albumOrder)
             if let style { options.style = style }
             if let sections { options.sections = sections }
             if let originals { options.originals = originals }
+            if let albumOrder { options.order = albumOrder }
             options.copyRenditions = copyRenditions
             options.photosPerPage = max(1, pageSize)
             try Self.publish(options, index: configuration.index)

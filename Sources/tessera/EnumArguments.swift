@@ -4,12 +4,14 @@ import TesseraImage
 import TesseraIndex
 import TesseraLayout
 
-// Lets `--style`, `--format`, `--originals` and `--kind` be parsed, listed in --help and completed from their names.
+// Lets `--style`, `--format`, `--originals`, `--album-order` and `--kind` be parsed, listed in --help and completed from their names.
 extension LayoutConfig.Style: ExpressibleByArgument {}
 
 extension RenderOptions.Format: ExpressibleByArgument {}
 
 extension AlbumOriginals: ExpressibleByArgument {}
+
+extension AlbumOrder: ExpressibleByArgument {}
 
 extension PhotoQuery.Media: ExpressibleByArgument {}
 extension LayoutConfig.GroupBy: ExpressibleByArgument {}

@@ -30,7 +30,7 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Page width in points.")
     var width: Double = 390
 
-    @Option(help: "Only this album (its folder relative to its root).")
+    @Option(help: "Only this album and the albums inside it (its folder relative to its root).")
     var album: String?
 
     @Option(help: "Sections by day, month or none.", completion: .list(LayoutConfig.GroupBy.allCases.map(\.rawValue)))
@@ -96,8 +96,8 @@ struct LayoutCommand: ParsableCommand {
     private func indexRecords() throws -> [LayoutPhoto] {
         let configuration = try store.configuration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
-        let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
-        return try index.photos(.init(albumID: albumID, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
+        let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
+        return try index.photos(.init(folder: folder, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
     }
 
     /// Photo records from JSON; every field is checked before the engine sees it.

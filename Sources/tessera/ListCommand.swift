@@ -14,7 +14,11 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "An array of objects with the fields of `tessera inspect --json` plus id, album, thumbnails, status.")
     var json = false
 
-    @Option(help: "Only this album: its folder relative to its root, or its absolute path.")
+    @Option(
+        help: """
+            Only this album and the albums inside it: its folder relative to its root, or its absolute path; \
+            a folder of albums lists theirs.
+            """)
     var album: String?
 
     @Option(help: "At most this many entries.")
@@ -53,9 +57,9 @@ struct ListCommand: ParsableCommand {
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
         let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
-        let albumID = try album.map { try AlbumArgument.resolve($0, in: index).id }
+        let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         let records = try index.photos(
-            .init(albumID: albumID, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
+            .init(folder: folder, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
         if json {
             try printJSON(records.map(PhotoReport.init(record:)))
             return

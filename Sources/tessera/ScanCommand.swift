@@ -79,7 +79,8 @@ struct ScanCommand: AsyncParsableCommand {
         if let directory = configuration.albumDirectory, !json {
             try AlbumCommand.Build.publish(
                 AlbumBuilder.Options(
-                    output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals),
+                    output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals,
+                    order: configuration.albumOrder),
                 index: configuration.index)
         }
     }

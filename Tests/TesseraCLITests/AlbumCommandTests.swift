@@ -66,7 +66,7 @@ struct AlbumCommandTests {
         let pages =
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []
-        #expect(pages.count == 8)
+        #expect(pages.count == 9)
         for page in pages {
             let url = URL(fileURLWithPath: out + "/" + page)
             let html = try String(contentsOf: url, encoding: .utf8)
@@ -76,7 +76,7 @@ struct AlbumCommandTests {
             }
         }
         let again = try TesseraProcess.run(["album", "build", "--out", out, "--style", "grid"] + store)
-        #expect(again.status == 0 && again.stdout.contains("4 written"), "\(again.stdout) \(again.stderr)")
+        #expect(again.status == 0 && again.stdout.contains("5 written"), "\(again.stdout) \(again.stderr)")
     }
 
     @Test func pagesEscapeNamesAndEveryLinkResolves() throws {
@@ -85,13 +85,14 @@ struct AlbumCommandTests {
         try Self.library(directory)
         let (result, out) = try Self.build(directory)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("3 albums, 1 month (4 written, 0 unchanged)"), "\(result.stdout)")
+        // The hostile name holds a slash: a folder ("<script>alert(1)<") of one album ("script>").
+        #expect(result.stdout.contains("4 albums, 1 month (5 written, 0 unchanged)"), "\(result.stdout)")
         let files =
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []
-        // The album list, the timeline, three albums and a month of one page each, and the page
-        // of the album's and the month's day that has more than six photos.
-        #expect(files.count == 8)
+        // The album list, the timeline, four albums (one a folder of one) and a month of one page
+        // each, and the page of the album's and the month's day that has more than six photos.
+        #expect(files.count == 9)
         var sawOverlay = false
         var inAlbums: Set<Substring> = []
         for file in files {
@@ -129,8 +130,8 @@ struct AlbumCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try Self.library(directory)
-        #expect(try Self.build(directory).0.stdout.contains("(4 written, 0 unchanged)"))
-        #expect(try Self.build(directory).0.stdout.contains("(0 written, 4 unchanged)"))
+        #expect(try Self.build(directory).0.stdout.contains("(5 written, 0 unchanged)"))
+        #expect(try Self.build(directory).0.stdout.contains("(0 written, 5 unchanged)"))
         let root = FilePath(directory.appending("photos"))
         try FileSystem.writeAtomically(
             SampleImage.jpeg(SampleImage.pixels(width: 200, height: 100, seed: 40)), to: root.appending("plain/new.jpg")
@@ -142,10 +143,10 @@ struct AlbumCommandTests {
             ])
         // Its album only: it has no date, so no month's page changes (its file time is no date).
         let rebuilt = try Self.build(directory).0.stdout
-        #expect(rebuilt.contains("(1 written, 3 unchanged)"), "\(rebuilt)")
+        #expect(rebuilt.contains("(1 written, 4 unchanged)"), "\(rebuilt)")
         // A different style changes every album and month.
         let restyled = try Self.build(directory, style: "masonry").0.stdout
-        #expect(restyled.contains("(4 written, 0 unchanged)"), "\(restyled)")
+        #expect(restyled.contains("(5 written, 0 unchanged)"), "\(restyled)")
     }
 
     @Test func aSecondBuildOfTheSameFolderWaitsForTheFirst() throws {

@@ -37,6 +37,38 @@ struct ListCommandTests {
         #expect(nope.status != 0 && nope.stderr.contains("no album is named \"Nope\""), "\(nope.stderr)")
     }
 
+    /// `--album` takes any level of the folder tree: a folder of albums lists the photos of the
+    /// albums inside it; a name two roots share asks for the path.
+    @Test func anAlbumAtAnyLevelListsThePhotosInItAndBelowIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (number, path) in [
+            "one/Trips/Rome/a.jpg", "one/Trips/2023/Paris/b.jpg", "one/Home/c.jpg", "two/Trips/d.jpg",
+        ]
+        .enumerated() {
+            let bytes = try SampleImage.jpeg(SampleImage.pixels(width: 80, height: 60, seed: number))
+            try FileSystem.writeAtomically(bytes, to: FilePath(directory.appending(path)))
+        }
+        let roots = [directory.appending("one"), directory.appending("two")]
+        #expect(try TesseraProcess.run(["scan"] + roots + ScanCommandTests.store(directory)).status == 0)
+        func names(_ album: String) throws -> [String] {
+            let result = try Self.run(["list", "--album", album, "--json"], directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+            return rows.compactMap { ($0["path"] as? String).map { String($0.suffix(6)) } }.sorted()
+        }
+        #expect(try names(directory.appending("one/Trips")) == ["/a.jpg", "/b.jpg"])
+        #expect(try names("Trips/2023") == ["/b.jpg"])
+        #expect(try names("Trips/2023/Paris") == ["/b.jpg"])
+        #expect(try names(directory.appending("two/Trips/")) == ["/d.jpg"])
+        let shared = try Self.run(["list", "--album", "Trips"], directory)
+        #expect(
+            shared.status != 0 && shared.stderr.contains("several folders are named \"Trips\"")
+                && shared.stderr.contains(directory.appending("one/Trips")), "\(shared.stderr)")
+        let none = try Self.run(["list", "--album", "Trip"], directory)
+        #expect(none.status != 0 && none.stderr.contains("no album is named \"Trip\""), "\(none.stderr)")
+    }
+
     @Test func listColumnsLineUpAndSayWhereEachDateCameFrom() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
