@@ -131,7 +131,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/album.css"), .embedInCode("Resources/album.js"),
-                .embedInCode("Resources/layout.js"),
+                .embedInCode("Resources/layout.js"), .embedInCode("Resources/icon.svg"),
             ],
             swiftSettings: swiftSettings),
         .target(

@@ -1,5 +1,5 @@
-/// The album folder's shared files under `assets/`: the style sheet and the script, kept as
-/// files in `Resources/` and built into the program, and the content width of each
+/// The album folder's shared files under `assets/`: the style sheet, the script and the icon,
+/// kept as files in `Resources/` and built into the program, and the content width of each
 /// breakpoint the pages are laid out at.
 enum Assets {
     static func files(widths: [Double]) -> [(name: String, text: String)] {
@@ -11,6 +11,8 @@ enum Assets {
                 String(decoding: PackageResources.layout_js, as: UTF8.self)
                     + String(decoding: PackageResources.album_js, as: UTF8.self)
             ),
+            // (a browser asks every site for one: without it, a missing file on every page)
+            ("icon.svg", String(decoding: PackageResources.icon_svg, as: UTF8.self)),
         ]
     }
 

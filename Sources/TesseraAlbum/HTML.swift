@@ -81,6 +81,7 @@ enum HTML {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="\(depth)assets/album.css">
+        <link rel="icon" href="\(depth)assets/icon.svg" type="image/svg+xml">
         <script src="\(depth)assets/album.js"></script>
         </head>
         <body\(bodyAttributes)>

@@ -45,7 +45,8 @@ public struct IndexStatus: Encodable {
 
     /// The lines, `now` telling how long ago the last scan was.
     public func text(now: Date = Date()) -> String {
-        var lines = [daemon, "  library      \(totals.summary)"]
+        // What it holds first: a library scanned by `tessera scan` alone has no daemon, and that is no fault.
+        var lines = ["No daemon: the index as the last scan left it", "  library      \(totals.summary)"]
         if let last = lastScan {
             let ago = Wording.duration(now.timeIntervalSince(last.finishedAt ?? last.startedAt))
             lines.append(
@@ -56,6 +57,7 @@ public struct IndexStatus: Encodable {
             lines.append("  last scan    none")
         }
         lines.append("  index        \(index)")
+        lines.append("  daemon       \(daemon)")
         return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 

@@ -56,7 +56,8 @@ struct AlbumCommand: ParsableCommand {
         func run() throws {
             let configuration = try store.configuration()
             guard let output = out.map({ FilePath($0) }) ?? configuration.albumDirectory else {
-                throw ValidationError("Name the output folder with --out, or set 'album_dir' in the configuration.")
+                throw CLIError(
+                    "no output folder: give one with --out DIR, or set 'album_dir' in the configuration", status: 2)
             }
             var options = AlbumBuilder.Options(
                 output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
