@@ -147,6 +147,18 @@ def library(tessera, root):
         for n in range(count):
             photo(root / folder / f"R{n}.jpg", 800, 600, 500 + month * 10 + n,
                   date=f"{folder[6:10]}:{month:02d}:{n + 1:02d} 10:00:00")
+    # Photos a photographer annotated (an XMP sidecar, as digiKam writes): title, caption, stars, keywords.
+    for n, (title, caption, rating, words) in enumerate((("Harbour at dawn", "Fishing boats, first light", 4, ("boats", "harbour")),
+                                                          ("Market", "", 2, ("people",)))):
+        photo(root / "Tagged" / f"H{n}.jpg", 1600, 1200, 600 + n, date=f"2022:06:0{n + 1} 07:00:00")
+        (root / "Tagged" / f"H{n}.jpg.xmp").write_text(
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" '
+            f'xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="{rating}">'
+            f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>'
+            + (f'<dc:description><rdf:Alt><rdf:li xml:lang="x-default">{caption}</rdf:li></rdf:Alt></dc:description>' if caption else "")
+            + "<dc:subject><rdf:Bag>" + "".join(f"<rdf:li>{w}</rdf:li>" for w in words) + "</rdf:Bag></dc:subject>"
+            "</rdf:Description></rdf:RDF></x:xmpmeta>", encoding="utf-8")
     clips(root / "Clips")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
@@ -374,6 +386,7 @@ def main():
                     context.close()
         check_sparse(browser, tessera, store, sites, out, aspects)
         check_tree(browser, sites["justified"], out)
+        check_viewer_details(browser, sites["justified"], out)
         check_placeholders(browser, sites["justified"])
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
@@ -621,6 +634,58 @@ def check_tree(browser, site, out):
                 page.go_back()
                 page.wait_for_load_state("load")
         context.close()
+
+
+def check_viewer_details(browser, site, out):
+    """The viewer as a photographer reads it: opaque, the photo's title, caption, stars and
+    keywords above its facts, `i` hiding them (remembered after a reload), and the previous and
+    next buttons beside the photo, never over it (on a phone, scrolling with it)."""
+    tagged = next(site.glob("albums/tagged-*/index.html"))
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+    page = context.new_page()
+    open_address(page, *photo_address(tagged, "H0.jpg"))
+    background = page.evaluate("getComputedStyle(document.querySelector('.lightbox')).backgroundColor")
+    check(background.startswith("rgb(") , f"the viewer's background is {background}, not opaque")
+    heading = page.inner_text(".lightbox .facts h2")
+    caption = page.inner_text(".lightbox .facts .caption") if page.locator(".lightbox .facts .caption").count() else None
+    stars = page.inner_text(".lightbox .facts .stars") if page.locator(".lightbox .facts .stars").count() else None
+    words = page.eval_on_selector_all(".lightbox .facts .keywords li", "els => els.map(e => e.textContent)")
+    check(heading == "Harbour at dawn" and caption == "Fishing boats, first light" and stars == "★★★★☆"
+          and words == ["boats", "harbour"], f"the viewer says {heading!r}, {caption!r}, {stars!r}, {words}")
+    image = page.locator(".lightbox figure img").bounding_box()
+    for name in ("prev", "next"):
+        button = page.locator(f".lightbox .{name}").bounding_box()
+        apart = button["x"] + button["width"] <= image["x"] + 0.5 or button["x"] >= image["x"] + image["width"] - 0.5
+        check(apart, f"at 1280 px the {name} button {button} lies over the photo {image}")
+    page.screenshot(path=str(out / "viewer-details-1280-2x.png"))
+    page.keyboard.press("i")
+    check(page.evaluate("getComputedStyle(document.querySelector('.lightbox .facts')).display") == "none",
+          "i does not hide the details")
+    wider = page.locator(".lightbox figure img").bounding_box()
+    check(wider["width"] > image["width"], f"without details the photo stays {wider['width']} px wide")
+    page.reload(wait_until="load")
+    page.wait_for_selector(".lightbox:not([hidden])")
+    check(page.evaluate("getComputedStyle(document.querySelector('.lightbox .facts')).display") == "none",
+          "the details come back after a reload: the choice is not remembered")
+    page.screenshot(path=str(out / "viewer-plain-1280-2x.png"))
+    page.keyboard.press("i")
+    check(page.evaluate("getComputedStyle(document.querySelector('.lightbox .facts')).display") != "none",
+          "i does not show the details again")
+    context.close()
+    # A phone: scrolled down to the details, the buttons have gone up with the photo.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    open_address(page, *photo_address(tagged, "H0.jpg"))
+    page.screenshot(path=str(out / "viewer-details-390-2x.png"))
+    before = page.locator(".lightbox .next").bounding_box()
+    page.evaluate("document.querySelector('.lightbox').scrollTop = 600")
+    page.wait_for_function("document.querySelector('.lightbox').scrollTop > 0")
+    after = page.locator(".lightbox .next").bounding_box()
+    strip = page.locator(".filmstrip").bounding_box()
+    overlaps = after["y"] < strip["y"] + strip["height"] and after["y"] + after["height"] > strip["y"]
+    check(after["y"] < before["y"] and not overlaps, f"at 390 px, scrolled, the next button {after} sits on the filmstrip {strip}")
+    page.screenshot(path=str(out / "viewer-details-390-scrolled-2x.png"))
+    context.close()
 
 
 def check_viewer(browser, site, out):

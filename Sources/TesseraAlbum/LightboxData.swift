@@ -1,3 +1,4 @@
+import Foundation
 import TesseraFacts
 import TesseraIndex
 import TesseraSystem
@@ -107,6 +108,12 @@ struct LightboxData {
                 fields.append("\"zoom\":\"original\"")
             } else if !sources.isEmpty {
                 fields.append("\"zoom\":\"largest\"")
+            }
+        }
+        // What the photographer wrote of it (XMP), shown above the facts.
+        for (key, text) in [("title", photo.annotations.title), ("caption", photo.annotations.description)] {
+            if let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+                fields.append("\"\(key)\":\(JSONString.quoted(text))")
             }
         }
         let facts = PhotoFact.facts(of: photo).map { fact in

@@ -17,7 +17,8 @@ final class SiteBuild {
     private let counter: Int64
     private let output: OutputFolder
     private let options: AlbumBuilder.Options
-    private let albums: [AlbumRecord]
+    /// How many photos the albums hold.
+    private let photoCount: Int
     private let months: [(month: String, count: Int)]
     /// The last build's manifest, when it was made with these options.
     private let previous: SiteManifest?
@@ -44,6 +45,7 @@ final class SiteBuild {
     )
         throws(AlbumError)
     {
+        let albums: [AlbumRecord]
         do {
             (albums, months, counter) = (try index.albums(), try index.months(), try index.changeCounter())
         } catch {
@@ -59,8 +61,9 @@ final class SiteBuild {
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
         manifest = SiteManifest(options: optionsKey, change: counter)
+        photoCount = albums.reduce(0) { $0 + $1.photoCount }
         placed = PlacedFiles(
-            photos: albums.reduce(0) { $0 + $1.photoCount },
+            photos: photoCount,
             removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
@@ -98,7 +101,7 @@ final class SiteBuild {
         summary.copied = media.copied
         summary.missing = placed.missing
         let (years, data) = (months.years, months.data)
-        let all = AlbumBuilder.count(total: albums.reduce(0) { $0 + $1.photoCount })
+        let all = AlbumBuilder.count(total: photoCount)
         try output.writeIfChanged(
             SitePages.albumList(
                 cards: tree.roots.compactMap { card($0, prefix: "") },
@@ -106,9 +109,9 @@ final class SiteBuild {
             to: "index.html")
         try output.writeIfChanged(SitePages.timeline(years: years, summary: all), to: "timeline.html")
         try output.writeIfChanged(
-            try SitePages.findIndex(data, photos: albums.reduce(0) { $0 + $1.photoCount }), to: "find.js")
+            try SitePages.findIndex(data, photos: photoCount), to: "find.js")
         if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
-        try manifest.save(to: output)
+        try manifest.save(to: output, unless: previous)
         return summary
     }
 

@@ -5,7 +5,7 @@ import TesseraSystem
 
 /// What the last build left in the output, in `.tessera-album.json`: enough for the next one to
 /// write only what changed since, and to draw every cover card without reading any photo again.
-struct SiteManifest: Codable {
+struct SiteManifest: Codable, Equatable {
     /// The options and page format the pages were written with: under others, all are written.
     var options: String
     /// The index's change counter the pages show (`PhotoReading.changeCounter`).
@@ -15,7 +15,7 @@ struct SiteManifest: Codable {
     /// By month (`YYYY-MM`).
     var months: [String: Month] = [:]
 
-    struct Album: Codable {
+    struct Album: Codable, Equatable {
         var id: Int64
         /// `AlbumRecord.contentChange` when its pages were written.
         var change: Int64
@@ -29,7 +29,7 @@ struct SiteManifest: Codable {
         var incomplete: Bool
     }
 
-    struct Month: Codable, Sendable {
+    struct Month: Codable, Equatable, Sendable {
         var card: Card
         var incomplete: Bool
         var find: MonthFind
@@ -43,25 +43,31 @@ struct SiteManifest: Codable {
         return try? JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
     }
 
-    /// Writes the manifest, an entry at a time: the encoder's tree of a whole library's
-    /// manifest at once was the most a build held at its end.
-    func save(to output: OutputFolder) throws(AlbumError) {
+    /// Writes the manifest unless it is `previous` (the one in the output), an entry at a time:
+    /// a whole library's manifest as one text, and the file read back to compare with it, were
+    /// the most a build held at its end.
+    func save(to output: OutputFolder, unless previous: SiteManifest?) throws(AlbumError) {
+        guard self != previous else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        func object(_ entries: [String: some Encodable]) throws(AlbumError) -> String {
-            var members: [String] = []
-            for key in entries.keys.sorted() {
+        let file = try output.file(Self.fileName)
+        func object(_ entries: [String: some Encodable]) throws(AlbumError) {
+            try file.append("{")
+            for (number, key) in entries.keys.sorted().enumerated() {
                 guard let value = entries[key], let data = try? encoder.encode(value) else {
                     throw AlbumError(.output, "cannot encode the build's manifest")
                 }
-                members.append(JSONString.quoted(key) + ":" + String(decoding: data, as: UTF8.self))
+                try file.append(
+                    (number > 0 ? "," : "") + JSONString.quoted(key) + ":" + String(decoding: data, as: UTF8.self))
             }
-            return "{" + members.joined(separator: ",") + "}"
+            try file.append("}")
         }
-        let text =
-            "{\"albums\":\(try object(albums)),\"change\":\(change),\"months\":\(try object(months)),"
-            + "\"options\":\(JSONString.quoted(options))}"
-        try output.writeIfChanged(text, to: Self.fileName)
+        try file.append("{\"albums\":")
+        try object(albums)
+        try file.append(",\"change\":\(change),\"months\":")
+        try object(months)
+        try file.append(",\"options\":\(JSONString.quoted(options))}")
+        try file.close()
     }
 }
 

@@ -194,7 +194,8 @@ document.addEventListener('DOMContentLoaded', () => {
       const album = data.albums[entry.album];
       const original = entry.original && at(`originals/${album.slice(album.indexOf('/') + 1)}/${entry.original}`);
       return {
-        id: entry.id, name: entry.name, width: entry.width, height: entry.height, sources, original,
+        id: entry.id, name: entry.name, title: entry.title, caption: entry.caption,
+        width: entry.width, height: entry.height, sources, original,
         view: at(`${album}/index.html#photo-${entry.id}`),
         thumb: entry.thumb && media(entry.thumb),
         zoom: entry.zoom === 'original' ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
@@ -225,10 +226,21 @@ document.addEventListener('DOMContentLoaded', () => {
   const next = element('button', {className: 'next', type: 'button', textContent: '›', title: 'Next (→)'});
   const close = element('button', {className: 'close', type: 'button', textContent: '×', title: 'Close (Esc)'});
   const counter = element('div', {className: 'counter'});
+  // The details beside (or below) the photo, shown or not as the person last chose.
+  const info = element('button', {className: 'info', type: 'button', textContent: 'i', title: 'Details (i)'});
+  const detailsKey = 'tessera-details';
+  const remembered = () => { try { return localStorage.getItem(detailsKey); } catch { return null; } };
+  const details = (shown) => {
+    viewer.classList.toggle('plain', !shown);
+    info.setAttribute('aria-pressed', String(shown));
+    try { localStorage.setItem(detailsKey, shown ? 'shown' : 'hidden'); } catch {}
+  };
   const facts = element('aside', {className: 'facts'});
   // Thumbnails of the whole album under the photo: the current one centred and at its own aspect.
   const strip = element('div', {className: 'filmstrip'});
-  const viewer = element('div', {className: 'lightbox', hidden: true}, figure, strip, facts, prev, next, close, counter);
+  const viewer = element('div', {className: 'lightbox', hidden: true}, figure, strip, facts, prev, next, info, close, counter);
+  viewer.classList.toggle('plain', remembered() === 'hidden');
+  info.setAttribute('aria-pressed', String(remembered() !== 'hidden'));
   const still = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   let thumbs = [];
   const buildStrip = () => {
@@ -356,7 +368,21 @@ document.addEventListener('DOMContentLoaded', () => {
     }
     const line = element('p');
     links.forEach((link, i) => line.append(...(i ? [' · ', link] : [link])));
-    facts.replaceChildren(element('h2', {textContent: photo.name}), list, line);
+    // Its title (else its file name), caption, stars and keywords, then the facts.
+    const heading = [element('h2', {textContent: photo.title || photo.name})];
+    if (photo.caption) heading.push(element('p', {className: 'caption', textContent: photo.caption}));
+    const rating = photo.find.rating;
+    if (rating > 0) {
+      heading.push(element('p', {className: 'stars', textContent: '★'.repeat(rating) + '☆'.repeat(5 - rating),
+                                 title: `Rated ${rating} of 5`}));
+    } else if (rating < 0) {
+      heading.push(element('p', {className: 'stars', textContent: 'Rejected'}));
+    }
+    const words = photo.find.keywords.filter((word) => typeof word === 'string' && word);
+    if (words.length) {
+      heading.push(element('ul', {className: 'keywords'}, ...words.map((word) => element('li', {textContent: word}))));
+    }
+    facts.replaceChildren(...heading, list, line);
     counter.textContent = `${index + 1} / ${photos.length}`;
     prev.disabled = index === 0;
     next.disabled = index === photos.length - 1;
@@ -552,6 +578,7 @@ document.addEventListener('DOMContentLoaded', () => {
   prev.addEventListener('click', () => show(current - 1));
   next.addEventListener('click', () => show(current + 1));
   close.addEventListener('click', leave);
+  info.addEventListener('click', () => details(viewer.classList.contains('plain')));
   document.addEventListener('keydown', (event) => {
     if (viewer.hidden) return;
     const playing = slideshow !== null;
@@ -564,6 +591,9 @@ document.addEventListener('DOMContentLoaded', () => {
     else if (event.key === ' ') {}
     else if (event.key === '+' || event.key === '=') zoom(true);
     else if (event.key === '-') zoom(false);
+    else if (event.key === 'i' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      details(viewer.classList.contains('plain'));
+    }
     else return;
     event.preventDefault();
   });
