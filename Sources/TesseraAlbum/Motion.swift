@@ -47,9 +47,12 @@ struct Motion {
         }
     }
 
-    /// "0:07", "1:02:03": a video's length as players show it.
-    static func clock(_ seconds: Double) -> String {
-        let total = max(0, Int(seconds.rounded()))
+    /// "0:07", "1:02:03": a video's length as players show it; nil for a length read from a
+    /// file that is none (not a number, or past a million hours).
+    static func clock(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds < 3.6e9 else { return nil }
+        // A clip shorter than a second is still a clip: "0:01", not "0:00".
+        let total = seconds > 0 && seconds < 1 ? 1 : max(0, Int(seconds.rounded()))
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
@@ -58,7 +61,7 @@ struct Motion {
     /// The badge a tile carries: a video's length, or LIVE.
     var badge: String {
         switch kind {
-        case .video: duration.map(Self.clock) ?? "▶"
+        case .video: duration.flatMap(Self.clock) ?? "▶"
         case .live: "LIVE"
         }
     }

@@ -35,13 +35,15 @@ struct PhotoFact: Equatable {
         if !exposure.isEmpty { facts.append(PhotoFact("Exposure", exposure)) }
         if let width = photo.displayWidth ?? photo.width, let height = photo.displayHeight ?? photo.height {
             let megapixels = Double(width) * Double(height) / 1_000_000
-            // A scan of a few thousand pixels has no megapixels worth saying.
-            let mp = megapixels >= 0.1 ? " (\(Wording.number(megapixels, decimals: 1)) MP)" : ""
+            // A scan of a few thousand pixels has no megapixels worth saying, nor has a video.
+            let mp =
+                megapixels >= 0.1 && Motion(photo)?.kind != .video
+                ? " (\(Wording.number(megapixels, decimals: 1)) MP)" : ""
             facts.append(PhotoFact("Size", "\(width) × \(height) px\(mp), \(photo.format.rawValue.uppercased())"))
         }
         if let motion = Motion(photo) {
             let parts = [
-                motion.duration.map(Motion.clock), motion.codec?.uppercased(),
+                motion.duration.flatMap(Motion.clock), motion.codec?.uppercased(),
                 photo.video?.frameRate.map { "\(Wording.number($0, decimals: 0)) fps" },
             ].compactMap { $0 }
             facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))

@@ -97,7 +97,7 @@ public struct Camera: Sendable, Equatable {
         return name.isEmpty ? nil : name
     }
 
-    /// "1/250 s, f/5.6, ISO 200, 18 mm (27 mm in 35 mm terms)": what was recorded of the
+    /// "1/250 s, f/5.6, ISO 200, 18 mm (27 mm equivalent)": what was recorded of the
     /// exposure, rounded for people (the fields stay exact); empty when nothing was.
     public var exposure: String {
         var parts: [String] = []
@@ -113,7 +113,7 @@ public struct Camera: Sendable, Equatable {
             if let equivalent = focalLength35mm, equivalent > 0, equivalent.isFinite,
                 abs(equivalent - focalLength) >= 0.5
             {
-                text += " (\(Wording.number(equivalent, decimals: 0)) mm in 35 mm terms)"
+                text += " (\(Wording.number(equivalent, decimals: 0)) mm equivalent)"
             }
             parts.append(text)
         }
