@@ -128,7 +128,7 @@ def browse(site, largest_album_page):
             results[label] = (timing, metrics.get("JSHeapUsedSize", 0) / 2**20, images)
             if label == "timeline":
                 month = sorted(p.name for p in (site / "months").iterdir())[len(list((site / "months").iterdir())) // 2]
-                page.focus("form.find input[name=from]")
+                page.click("form.find button.filters")
                 page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
                 answered = "document.querySelector('form.find output').textContent.includes(' of ')"
                 # Each query set at once (one input event), so only its answer is waited for.

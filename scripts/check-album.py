@@ -387,6 +387,7 @@ def main():
         check_sparse(browser, tessera, store, sites, out, aspects)
         check_tree(browser, sites["justified"], out)
         check_viewer_details(browser, sites["justified"], out)
+        check_find(browser, sites["justified"], out)
         check_placeholders(browser, sites["justified"])
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
@@ -557,6 +558,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     # Find: a date range shows exactly the album's photos of those days, across its pages; clearing it restores the pages.
     entries = lightbox_entries(sparse_page(site).parent)
     expected = [entry["id"] for entry in entries if entry["find"].get("day") and "2023-06-01" <= entry["find"]["day"] <= "2023-09-30"]
+    page.click("form.find button.filters")
     page.fill("form.find input[name=from]", "2023-06-01")
     page.fill("form.find input[name=to]", "2023-09-30")
     page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
@@ -634,6 +636,59 @@ def check_tree(browser, site, out):
                 page.go_back()
                 page.wait_for_load_state("load")
         context.close()
+
+
+def check_find(browser, site, out):
+    """Find as a phone shows it: behind its button; its one box finds a camera by name; results
+    laid out in rows that fill the width; photos and videos counted apart; only the filters the
+    album gives a choice of; none on a one-photo album."""
+    garden = next(site.glob("albums/garden-*/index.html"))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(garden.as_uri(), wait_until="load")
+    check(not page.locator("form.find").is_visible() and page.locator("button.find-open").is_visible(),
+          "at 390 px Find is not behind its button")
+    page.screenshot(path=str(out / "find-closed-390-2x.png"))
+    page.click("button.find-open")
+    check(page.locator("form.find input[name=text]").is_visible(), "the Find button does not open Find")
+    entries = lightbox_entries(garden.parent)
+    expected = [e["id"] for e in entries if e["find"].get("camera") is not None]
+    page.fill("form.find input[name=text]", "sample camera")
+    page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
+    shown = page.eval_on_selector_all("section.found a.photo", "els => els.map(e => e.dataset.id)")
+    said = page.inner_text("form.find output")
+    check(0 < len(expected) < len(entries) and sorted(shown) == sorted(expected)
+          and said == f"{len(expected)} photos of {len(entries)}", f"Find 'sample camera' shows {shown} ({said!r}), expected {expected}")
+    report = page.evaluate("""() => {
+        const links = [...document.querySelectorAll('section.found a.photo')].map(a => a.getBoundingClientRect());
+        const rows = new Map();
+        for (const r of links) rows.set(Math.round(r.top), Math.max(rows.get(Math.round(r.top)) || 0, r.right));
+        const layout = document.querySelector('section.found .layout').getBoundingClientRect();
+        return {rows: [...rows.values()], right: layout.right};
+    }""")
+    # Every row but the last ends at the layout's right inset (8 px on a phone), as an album's rows do.
+    full = report["rows"][:-1]
+    check(len(full) >= 1 and all(abs(right - (report["right"] - 8)) <= 1 for right in full),
+          f"Find's rows do not fill the width: {report}")
+    page.screenshot(path=str(out / "find-open-390-2x.png"), full_page=True)
+    context.close()
+    # A videos-only album offers no camera or rating, and counts its videos as videos.
+    clips = next(site.glob("albums/clips-*/index.html"))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(clips.as_uri(), wait_until="load")
+    page.click("form.find button.filters")
+    page.wait_for_function("document.querySelector('form.find').dataset.filled === '1'")
+    offered = page.eval_on_selector_all("form.find .facets label", "els => els.filter(e => !e.hidden).map(e => e.dataset.facet)")
+    check("camera" not in offered and "rating" not in offered, f"the clips album offers {offered}")
+    page.fill("form.find input[name=text]", "vid_")
+    page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
+    said = page.inner_text("form.find output")
+    check(said == "2 videos of 3", f"Find 'vid_' on the clips album says {said!r}")
+    context.close()
+    # A one-photo album has nothing to find in.
+    messages = next(site.glob("albums/messages-*/index.html"))
+    check("form class=\"find\"" not in messages.read_text(encoding="utf-8"), "a one-photo album offers Find")
 
 
 def check_viewer_details(browser, site, out):
@@ -931,6 +986,7 @@ def check_big_album(browser, sites, out):
     for month in sorted((sites["justified"] / "months").iterdir(), reverse=True):
         entries += lightbox_entries(month)
     expected = [e["id"] for e in entries if e["find"].get("day") and "2024-05-02" <= e["find"]["day"] <= "2024-05-02"]
+    page.click("form.find button.filters")
     page.fill("form.find input[name=from]", "2024-05-02")
     page.fill("form.find input[name=to]", "2024-05-02")
     page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')")
@@ -954,7 +1010,7 @@ def check_big_album(browser, sites, out):
     loaded = []
     page.on("request", lambda request: loaded.append(request.url) if request.url.endswith("/photos.js") else None)
     page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
-    page.focus("form.find select[name=format]")
+    page.click("form.find button.filters")
     page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
     page.select_option("form.find select[name=format]", rare)
     page.wait_for_function(f"document.querySelector('form.find output').textContent.startsWith('{len(ids)} photo')"

@@ -23,7 +23,7 @@ enum Assets {
     static func breakpoints(_ widths: [Double]) -> String {
         let sorted = widths.sorted()
         guard let narrowest = sorted.first else { return "" }
-        let text = ["header", ".albums", ".year", ".children", "section.found"]
+        let text = ["header", ".albums", ".year", ".children"]
         func content(_ width: Double) -> String { HTML.px(width - 2 * CollectionPages.side(width: width)) }
         var rules =
             "\(text.joined(separator: ",")){width:min(\(content(narrowest))px,100% - \(HTML.px(2 * CollectionPages.side(width: narrowest)))px)}\n"

@@ -43,6 +43,7 @@ struct CollectionPages {
         var seen: Set<Int64> = []
         // A folder of albums has no photos: one page, of its albums.
         for number in 0..<max(1, pages.count) {
+            media.startPage()
             let page = pages.page(number)
             // The collection's order is the pages' order; a tile's hidden photos follow the tile.
             var positions: [Int] = []
@@ -65,7 +66,7 @@ struct CollectionPages {
             }
             let records = try self.records(positions, of: collection)
             let body = """
-                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(collection.photos.isEmpty ? "" : Self.findForm)</header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(collection.photos.count < 2 ? "" : Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
                 \(collection.photos.isEmpty ? "" : render(page, width: width, byID: records))
@@ -173,18 +174,24 @@ struct CollectionPages {
                 }) + ".html"
     }
 
-    /// The filter over the whole collection (album.js fills its choices from `photos.js` and
-    /// shows it; without script it stays hidden).
+    /// The filter over the whole collection (album.js shows it and fills its choices from
+    /// `photos.js`; without script it stays hidden): one box whose words match a photo's camera,
+    /// lens, title, caption, keywords or file name, and, behind **Filters**, only the filters
+    /// the photos give a choice of. On a phone it waits behind a **Find** button.
     ///
     /// Nothing leaves the page: no server, no network.
     static let findForm = """
-        <form class="find" hidden role="search"><label>From <input type="date" name="from"></label>\
-        <label>To <input type="date" name="to"></label><label>Camera <select name="camera"><option value="">any</option></select></label>\
-        <label>Format <select name="format"><option value="">any</option></select></label>\
-        <label>Keyword <input type="search" name="keyword" list="find-keywords"><datalist id="find-keywords"></datalist></label>\
-        <label>Rating <select name="rating"><option value="">any</option><option value="1">★ and up</option>\
+        <button class="find-open" type="button" hidden aria-expanded="false">Find</button>\
+        <form class="find" hidden role="search"><input type="search" name="text" list="find-words" \
+        placeholder="Camera, lens, title, keyword, file name" aria-label="Find"><datalist id="find-words"></datalist>\
+        <button class="filters" type="button" aria-expanded="false">Filters</button><span class="facets" hidden>\
+        <label data-facet="day">From <input type="date" name="from"></label>\
+        <label data-facet="day">To <input type="date" name="to"></label>\
+        <label data-facet="camera">Camera <select name="camera"><option value="">any</option></select></label>\
+        <label data-facet="format">Format <select name="format"><option value="">any</option></select></label>\
+        <label data-facet="rating">Rating <select name="rating"><option value="">any</option><option value="1">★ and up</option>\
         <option value="2">★★ and up</option><option value="3">★★★ and up</option><option value="4">★★★★ and up</option>\
-        <option value="5">★★★★★</option></select></label><output></output></form>
+        <option value="5">★★★★★</option></select></label></span><output></output></form>
         """
 
     static func pageFile(_ number: Int) -> String {

@@ -18,8 +18,9 @@ final class MediaFolder {
     let shared: PlacedFiles
     /// Paths are strings here: a `FilePath` operation per file costs more than the link it makes.
     private let outputText: String
-    /// Files placed for the collection being written (nil: missing), so each is placed once
-    /// however many of its pages show it; forgotten at the next collection.
+    /// Files placed for the page being written (nil: missing), so each is placed once however
+    /// often the page and its photos' entries name it; forgotten at the next page (pages show
+    /// each photo once, so memory follows a page, not a collection).
     private var renditions: [String: String?] = [:]
     private var placedOriginals: [Int64: String?] = [:]
     private var placedVideos: [Int64: String?] = [:]
@@ -30,10 +31,15 @@ final class MediaFolder {
     /// Starts a collection: files are placed again as its pages ask for them, and, when
     /// `recording` (an album), noted for `finishRecording`.
     func start(recording: Bool) {
+        startPage()
+        self.recording = recording ? [:] : nil
+    }
+
+    /// Starts a page of the collection.
+    func startPage() {
         renditions = [:]
         placedOriginals = [:]
         placedVideos = [:]
-        self.recording = recording ? [:] : nil
     }
 
     /// The files referred to since `start(recording: true)`, by path relative to the output, with the

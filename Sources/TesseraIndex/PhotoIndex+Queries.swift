@@ -14,6 +14,8 @@ public struct PhotoQuery: Sendable {
         case errors
         /// Files that are not photos Tessera reads, by path.
         case unsupported
+        /// Photos indexed with recoverable problems (see `PhotoRecord.warnings`), by path.
+        case warnings
     }
 
     /// Only the album with this id.
@@ -113,6 +115,7 @@ extension PhotoIndex {
             ]
         case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
         case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
+        case .warnings: conditions = ["p.status = 'warning' AND p.missing_since_ms IS NULL"]
         }
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let albumID = query.albumID {

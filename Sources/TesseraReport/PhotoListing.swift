@@ -13,15 +13,24 @@ public enum PhotoListing {
             switch listing {
             case .errors: "No file has an error"
             case .unsupported: "No unsupported file"
+            case .warnings: "No photo has a warning"
             case .photos: media == .video ? "No video" : "No photo"
             }
         return "\(what) in \(place)."
     }
 
-    /// Date, where it came from, size, format and path a line; with `errors`, path and reason.
-    public static func table(_ records: [PhotoRecord], errors: Bool = false) -> String {
-        guard !errors else {
+    /// Date, where it came from, size, format and path a line; for `errors` and `unsupported`,
+    /// path and reason; for `warnings`, path and each warning.
+    public static func table(_ records: [PhotoRecord], listing: PhotoQuery.Kind = .photos) -> String {
+        switch listing {
+        case .errors, .unsupported:
             return lines(records.map { "\($0.path): \($0.error ?? "no reason recorded")" })
+        case .warnings:
+            return lines(
+                records.map {
+                    "\($0.path): \($0.warnings.isEmpty ? "no warning recorded" : $0.warnings.joined(separator: "; "))"
+                })
+        case .photos: break
         }
         let rows = records.map { record -> [String] in
             let date = (record.capturedAt ?? "undated") + (record.utcOffset.map { " \($0)" } ?? "")

@@ -30,6 +30,9 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "The files that are not photos Tessera reads, with why.")
     var unsupported = false
 
+    @Flag(help: "The photos indexed with warnings (recoverable problems), with them.")
+    var warnings = false
+
     @Flag(help: "The albums, newest first.")
     var albums = false
 
@@ -47,8 +50,8 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be between 0 and 5") }
-        if [errors, unsupported, albums].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --errors, --unsupported and --albums")
+        if [errors, unsupported, warnings, albums].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --errors, --unsupported, --warnings and --albums")
         }
     }
 
@@ -56,7 +59,7 @@ struct ListCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
-        let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : .photos
+        let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : warnings ? .warnings : .photos
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         let records = try index.photos(
             .init(folder: folder, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
@@ -69,7 +72,7 @@ struct ListCommand: ParsableCommand {
                 PhotoListing.nothing(
                     listing, media: kind, in: album.map { "album \($0)" } ?? "\(configuration.index)"))
         }
-        print(PhotoListing.table(records, errors: listing != .photos))
+        print(PhotoListing.table(records, listing: listing))
     }
 
     private func listAlbums(_ index: any PhotoStore) throws {

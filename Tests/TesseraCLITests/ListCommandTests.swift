@@ -69,6 +69,29 @@ struct ListCommandTests {
         #expect(none.status != 0 && none.stderr.contains("no album is named \"Trip\""), "\(none.stderr)")
     }
 
+    /// A photo indexed with a warning (a JPEG cut short: shown, with its warning) is listed
+    /// with it by `--warnings`; a clean library says it has none.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func photosWithWarningsAreListedWithThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 1, width: 120)
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        let none = try Self.run(["list", "--warnings"], directory)
+        #expect(
+            none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No photo has a warning"), "\(none.stderr)")
+        try FileManager.default.copyItem(
+            atPath: Corpus.path("broken/jpeg/32d08f4a5eb10332506ebedbb9bc7257.jpg"), toPath: photos + "/cut.jpg")
+        #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
+        let listed = try Self.run(["list", "--warnings"], directory)
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(
+            listed.status == 0 && lines.count == 1 && lines[0].hasPrefix(photos + "/cut.jpg: ")
+                && lines[0].contains("Premature end of JPEG file"), "\(listed.stdout)")
+        let both = try Self.run(["list", "--warnings", "--errors"], directory)
+        #expect(both.status != 0 && both.stderr.contains("at most one of"), "\(both.stderr)")
+    }
+
     @Test func listColumnsLineUpAndSayWhereEachDateCameFrom() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

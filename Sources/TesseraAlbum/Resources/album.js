@@ -462,54 +462,106 @@ document.addEventListener('DOMContentLoaded', () => {
   const form = document.querySelector('form.find');
   if (form) {
     form.hidden = false;
+    const opener = document.querySelector('button.find-open');
+    if (opener) {
+      opener.hidden = false;
+      opener.addEventListener('click', () => {
+        const open = form.classList.toggle('open');
+        opener.setAttribute('aria-expanded', String(open));
+        if (open) form.elements.text.focus();
+      });
+    }
     const found = element('section', {className: 'found', hidden: true});
     document.querySelector('main').before(found);
     const plural = (n, noun) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
     const timeline = document.body.dataset.find;
     let index = null;
     const indexed = () => index || (index = script(timeline).then(() => window.tesseraFind));
-    // Every value of a filter, for its choices: from the index on the timeline, else the photos.
+    // What there is to choose from: from the index on the timeline, else the photos.
     const values = () => timeline
-      ? indexed().then((i) => Object.fromEntries(['cameras', 'formats', 'keywords'].map((k) => [k, i.months.flatMap((m) => Object.keys(m.find[k]))])))
-      : load().then((list) => ({cameras: list.map((p) => p.find.camera), formats: list.map((p) => p.find.format), keywords: list.flatMap((p) => p.find.keywords)}));
+      ? indexed().then((i) => ({
+        cameras: i.months.flatMap((m) => Object.keys(m.find.cameras)),
+        formats: i.months.flatMap((m) => Object.keys(m.find.formats)),
+        keywords: i.months.flatMap((m) => Object.keys(m.find.keywords)),
+        dated: i.months.length > 0, rated: i.months.some((m) => m.find.ratings[0] > 0)}))
+      : load().then((list) => ({
+        cameras: list.map((p) => p.find.camera), formats: list.map((p) => p.find.format),
+        keywords: list.flatMap((p) => p.find.keywords), dated: list.some((p) => p.find.day),
+        rated: list.some((p) => p.find.rating > 0)}));
+    const facets = form.querySelector('.facets'), filters = form.querySelector('button.filters');
+    // Choices are filled once, and a filter is offered only when the photos give a choice.
     const fill = () => values().then((all) => {
       if (form.dataset.filled) return;
       form.dataset.filled = '1';
-      const sorted = (list) => [...new Set(list.filter(Boolean))].sort();
-      for (const [name, key] of [['camera', 'cameras'], ['format', 'formats']]) {
-        form.elements[name].append(...sorted(all[key]).map((value) => element('option', {value, textContent: value})));
-      }
-      form.querySelector('datalist').append(...sorted(all.keywords).map((word) => element('option', {value: word})));
+      const sorted = (list) => [...new Set(list.filter((v) => typeof v === 'string' && v))].sort();
+      const cameras = sorted(all.cameras), formats = sorted(all.formats);
+      form.elements.camera.append(...cameras.map((value) => element('option', {value, textContent: value})));
+      form.elements.format.append(...formats.map((value) => element('option', {value, textContent: value})));
+      form.querySelector('datalist').append(...sorted([...all.keywords, ...cameras]).map((word) => element('option', {value: word})));
+      const offered = {day: all.dated, camera: cameras.length > 0, format: formats.length > 1, rating: all.rated};
+      for (const label of facets.querySelectorAll('label')) label.hidden = !offered[label.dataset.facet];
+      filters.hidden = !Object.values(offered).some(Boolean);
     });
     form.addEventListener('focusin', fill);
-    form.addEventListener('pointerdown', fill);
+    filters.addEventListener('click', () => fill().then(() => {
+      facets.hidden = !facets.hidden;
+      filters.setAttribute('aria-expanded', String(!facets.hidden));
+    }));
     form.addEventListener('submit', (event) => event.preventDefault());
     const asked = () => {
       const value = (name) => form.elements[name].value.trim();
       return {from: value('from'), to: value('to'), camera: value('camera'), format: value('format'),
-              word: value('keyword').toLowerCase(), rating: value('rating')};
+              text: value('text').toLowerCase(), rating: value('rating')};
     };
-    const matches = (f, q) => (!q.from || (f.day && f.day >= q.from)) && (!q.to || (f.day && f.day <= q.to))
-      && (!q.camera || f.camera === q.camera) && (!q.format || f.format === q.format)
-      && (!q.rating || (f.rating || 0) >= +q.rating) && (!q.word || f.keywords.some((k) => k.toLowerCase().includes(q.word)));
-    const tile = (photo) => {
-      // 160 CSS px tall, never past the photo's own pixels.
-      const height = Math.min(160, photo.height), width = height * photo.width / photo.height;
-      const source = photo.sources.find((s) => s.width >= width * 2) || photo.sources[photo.sources.length - 1];
-      const link = element('a', {className: 'photo', href: photo.view});
-      link.dataset.id = photo.id;
-      link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(width), height: Math.round(height),
-                                  loading: 'lazy', decoding: 'async'}));
-      return link;
+    // The words a photo is found by: camera, lens, title, caption, keywords and file name.
+    const words = (photo) => photo.words || (photo.words = [photo.name, photo.title, photo.caption, photo.find.camera,
+      ...photo.facts.filter((f) => f.label === 'Lens').map((f) => f.value), ...photo.find.keywords]
+      .filter((w) => typeof w === 'string').join('\n').toLowerCase());
+    const matches = (photo, q) => {
+      const f = photo.find;
+      return (!q.from || (f.day && f.day >= q.from)) && (!q.to || (f.day && f.day <= q.to))
+        && (!q.camera || f.camera === q.camera) && (!q.format || f.format === q.format)
+        && (!q.rating || (f.rating || 0) >= +q.rating)
+        && (!q.text || q.text.split(/\s+/).every((word) => words(photo).includes(word)));
     };
-    // How many of a month's photos can match: exact for one filter, at most that for several.
+    const isVideo = (photo) => !!photo.video && !photo.video.live;
+    // "3 photos, 1 video".
+    const counted = (list) => {
+      const videos = list.filter(isVideo).length, stills = list.length - videos;
+      return [stills || !videos ? plural(stills, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(', ');
+    };
+    // The results in justified rows at the page's width, as an album lays its photos out.
+    const widths = (document.querySelector('.layout[data-widths]') || {dataset: {}}).dataset.widths || '375 768 1280';
+    const lay = (list, container) => {
+      const steps = widths.split(' ').map(Number).sort((a, b) => a - b);
+      const width = steps.filter((w) => window.innerWidth >= w).pop() || steps[0];
+      const laid = window.tesseraLayout.page([{header: false, photos: list.map((p) => p.width / p.height)}], 'justified', width);
+      const layout = element('div', {className: `layout w${width} laid`});
+      Object.assign(layout.style, {width: px(width), height: px(laid.height)});
+      for (const item of laid.items) {
+        const photo = list[item.photo];
+        if (!photo) continue;
+        const frame = unenlarged([photo.width, photo.height], {x: item.x, y: item.y, width: item.width, height: item.height});
+        const need = frame.width * (window.devicePixelRatio || 1);
+        const source = photo.sources.find((s) => s.width >= need) || photo.sources[photo.sources.length - 1];
+        const link = element('a', {className: 'photo', href: photo.view});
+        link.dataset.id = photo.id;
+        Object.assign(link.style, {left: px(frame.x), top: px(frame.y), width: px(frame.width), height: px(frame.height)});
+        link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(frame.width),
+                                    height: Math.round(frame.height), loading: 'lazy', decoding: 'async'}));
+        if (photo.video) link.append(element('span', {className: 'badge', textContent: photo.video.live ? 'LIVE' : '▶'}));
+        layout.append(link);
+      }
+      container.replaceChildren(layout);
+    };
+    // How many of a month's photos can match: exact for one filter, at most that for several;
+    // words may be in any photo's title or name, so they bound nothing.
     const atMost = (month, q) => {
-      const f = month.find, counts = [];
+      const f = month.find, counts = [Object.values(f.days).reduce((n, count) => n + count, 0)];
       const sum = (table, keep) => Object.entries(table).reduce((n, [key, count]) => n + (keep(key) ? count : 0), 0);
       if (q.from || q.to) counts.push(sum(f.days, (day) => (!q.from || day >= q.from) && (!q.to || day <= q.to)));
       if (q.camera) counts.push(f.cameras[q.camera] || 0);
       if (q.format) counts.push(f.formats[q.format] || 0);
-      if (q.word) counts.push(sum(f.keywords, (k) => k.toLowerCase().includes(q.word)));
       if (q.rating) counts.push(f.ratings[+q.rating - 1] || 0);
       return Math.min(...counts);
     };
@@ -524,25 +576,28 @@ document.addEventListener('DOMContentLoaded', () => {
       output.textContent = '';
       found.replaceChildren();
       if (!active) return;
+      const results = element('div');
       if (!timeline) {
         const list = await load();
         if (mine !== search) return;
-        const shown = list.filter((photo) => matches(photo.find, q));
-        output.textContent = `${plural(shown.length, 'photo')} of ${list.length.toLocaleString('en')}`;
-        found.replaceChildren(...shown.map(tile));
+        const shown = list.filter((photo) => matches(photo, q));
+        output.textContent = `${counted(shown)} of ${list.length.toLocaleString('en')}`;
+        found.replaceChildren(results);
+        lay(shown, results);
         return;
       }
       const { photos: total, months } = await indexed();
       const candidates = months.map((month) => [month, atMost(month, q)]).filter(([, n]) => n > 0);
       const bound = candidates.reduce((n, [, count]) => n + count, 0);
-      const exact = [q.from || q.to, q.camera, q.format, q.word, q.rating].filter(Boolean).length === 1;
-      // Months read so far, matches found in them (counted) and not shown yet (pending).
-      let next = 0, count = 0, pending = [];
+      const exact = !q.text && [q.from || q.to, q.camera, q.format, q.rating].filter(Boolean).length === 1;
+      // Months read so far, matches found in them (counted), shown, and not shown yet (pending).
+      let next = 0, count = [], shown = [], pending = [];
       const more = element('button', {type: 'button', className: 'more', textContent: 'More'});
       const say = () => {
         const done = next === candidates.length;
-        output.textContent = exact || done ? `${plural(exact ? bound : count, 'photo')} of ${total.toLocaleString('en')}`
-                                          : `up to ${plural(bound, 'photo')} of ${total.toLocaleString('en')}`;
+        output.textContent = done ? `${counted(count)} of ${total.toLocaleString('en')}`
+          : exact ? `${plural(bound, 'photo')} of ${total.toLocaleString('en')}`
+          : `up to ${plural(bound, 'photo')} of ${total.toLocaleString('en')}`;
         more.hidden = done && !pending.length;
       };
       // The next 120 matches, reading the next months as they are needed.
@@ -551,16 +606,17 @@ document.addEventListener('DOMContentLoaded', () => {
           const list = await read(candidates[next][0].file);
           if (mine !== search) return;
           next += 1;
-          const hits = list.filter((photo) => matches(photo.find, q));
-          count += hits.length;
+          const hits = list.filter((photo) => matches(photo, q));
+          count = count.concat(hits);
           pending.push(...hits);
         }
-        more.before(...pending.slice(0, 120).map(tile));
+        shown = shown.concat(pending.slice(0, 120));
         pending = pending.slice(120);
+        lay(shown, results);
         say();
       };
       more.addEventListener('click', show);
-      found.replaceChildren(more);
+      found.replaceChildren(results, more);
       say();
       await show();
     };
