@@ -174,10 +174,11 @@ struct CollectionPages {
                 }) + ".html"
     }
 
-    /// The filter over the whole collection (album.js shows it and fills its choices from
-    /// `photos.js`; without script it stays hidden): one box whose words match a photo's camera,
-    /// lens, title, caption, keywords or file name, and, behind **Filters**, only the filters
-    /// the photos give a choice of. On a phone it waits behind a **Find** button.
+    /// Find over the whole collection, which album.js shows (without script it stays hidden).
+    ///
+    /// One box whose words match a photo's camera, lens, title, caption, keywords or file name,
+    /// and, behind **Filters**, only the filters the photos give a choice of (album.js fills them
+    /// from `photos.js`). On a phone it waits behind a **Find** button.
     ///
     /// Nothing leaves the page: no server, no network.
     static let findForm = """
