@@ -381,9 +381,10 @@ struct CollectionPages {
     }
 
     /// The frame, shrunk about its centre so that the photo is never drawn larger than its own
-    /// pixels (a 75×100 scan in a 220 px row stays 75×100, not 165×220 and soft).
+    /// pixels, or its largest rendition's (a 75×100 scan in a 220 px row stays 75×100, not
+    /// 165×220 and soft).
     static func unenlarged(_ photo: PhotoRecord, in frame: LayoutItem) -> LayoutItem {
-        let size = PhotoMedia.displaySize(photo)
+        let size = PhotoMedia.drawableSize(photo)
         let scale = max(frame.width / Double(size.width), frame.height / Double(size.height))
         guard scale > 1 else { return frame }
         var inner = frame
@@ -399,13 +400,14 @@ struct CollectionPages {
     }
 
     /// What layout.js needs to lay the photo out again: its size as the engine sees it (`wh`,
-    /// turned by its orientation; 1 × 1 when unknown) and, when that differs, as displayed (`px`).
+    /// turned by its orientation; 1 × 1 when unknown) and, when that differs, the most it may be
+    /// drawn at (`px`: as displayed, or its largest rendition's pixels when fewer).
     static func sizes(_ photo: PhotoRecord) -> String {
         // (as `LayoutPhoto(photo)` gives it to the engine)
         let turned = [5, 6, 7, 8].contains(photo.orientation ?? 1)
         let (width, height) = turned ? (photo.height, photo.width) : (photo.width, photo.height)
         let layout = if let width, let height, width > 0, height > 0 { (width, height) } else { (1, 1) }
-        let shown = PhotoMedia.displaySize(photo)
+        let shown = PhotoMedia.drawableSize(photo)
         return "data-wh=\"\(layout.0) \(layout.1)\""
             + (shown == layout ? "" : " data-px=\"\(shown.width) \(shown.height)\"")
     }

@@ -27,6 +27,22 @@ enum PhotoMedia {
         }
     }
 
+    /// The most a page may draw the photo at: its size as displayed, or less when its largest
+    /// rendition has fewer pixels (a RAW whose only rendition is its small preview), so that no
+    /// image is drawn larger than the pixels served for it.
+    static func drawableSize(_ photo: PhotoRecord) -> (width: Int, height: Int) {
+        let size = displaySize(photo)
+        let fits = photo.renditions.filter { $0.spec.kind == .fit && $0.width > 0 && $0.height > 0 }
+        let candidates = fits.isEmpty ? photo.renditions.filter { $0.width > 0 && $0.height > 0 } : fits
+        guard let largest = candidates.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return size }
+        let scale = min(
+            1, Double(largest.width) / Double(size.width), Double(largest.height) / Double(size.height))
+        guard scale < 1 else { return size }
+        return (
+            max(1, Int((Double(size.width) * scale).rounded())), max(1, Int((Double(size.height) * scale).rounded()))
+        )
+    }
+
     /// The photo's size as displayed, from the index (its largest rendition when the index lacks it).
     static func displaySize(_ photo: PhotoRecord) -> (width: Int, height: Int) {
         if let width = photo.displayWidth, let height = photo.displayHeight, width > 0, height > 0 {

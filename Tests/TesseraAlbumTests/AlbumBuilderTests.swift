@@ -94,6 +94,34 @@ struct AlbumBuilderTests {
         #expect(sharp.renditions.contains { $0.path.hasSuffix(String(cover)) }, "the cover is \(cover)")
     }
 
+    /// A photo whose largest rendition is small (a RAW's preview; here a 1200×800 photo with
+    /// only a 160-pixel fit) is never drawn past that rendition's pixels, on the page as written
+    /// and in what album.js lays out again (`data-px`).
+    @Test func noPhotoIsDrawnLargerThanItsLargestRendition() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("photos"))]
+        configuration.renditions = [.fit(160)]
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = .init(dateTime: "2022:02:02 10:00:00")
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 1200, height: 800, seed: 7), exif: exif),
+            to: FilePath(directory.appending("photos/Raw/big.jpg")))
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let site = directory.appending("site")
+        _ = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build()
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first)
+        let page = try String(contentsOfFile: site + "/albums/\(folder)/index.html", encoding: .utf8)
+        let anchor = try #require(
+            page.firstMatch(of: #/<a class="photo"[^>]*style="[^"]*width:([\d.]+)px;height:([\d.]+)px"[^>]*>/#))
+        #expect(
+            Double(anchor.output.1) ?? 0 <= 160 && Double(anchor.output.2) ?? 0 <= 107,
+            "drawn \(anchor.output.1)×\(anchor.output.2)")
+        #expect(anchor.output.0.contains("data-wh=\"1200 800\" data-px=\"160 107\""), "\(anchor.output.0)")
+    }
+
     @Test func albumsOfTheSameNameUnderTwoRootsEachGetTheirOwnPhotos() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
