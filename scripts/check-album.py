@@ -121,6 +121,9 @@ def photo(path, width, height, seed, date=None, gps=None):
     image.save(path, "JPEG", quality=85, exif=exif(date, gps) if date else Image.Exif())
 
 
+LONG_NAME = ("The longest name anyone gave a folder of holiday photos, with every place " * 2)[:120].strip()
+
+
 def library(tessera, root):
     subprocess.run([tessera, "sample-library", str(root)], check=True, stdout=subprocess.DEVNULL)
     hostile = root / "<script>alert(1)</script>"
@@ -142,6 +145,8 @@ def library(tessera, root):
               date=f"2023:{1 + day * 11 // 19:02d}:{1 + day % 27:02d} {9 + n % 10:02d}:00:00")
     for n in range(3):
         photo(root / "Sparse" / "Trip" / f"T{n}.jpg", 1600, 1200, 400 + n, date=f"2023:07:0{n + 1} 12:00:00")
+    # A name of 120 characters, which its card shows in three lines at most.
+    photo(root / LONG_NAME / "L0.jpg", 900, 600, 700, date="2021:09:09 09:00:00")
     # A folder tree: Trips holds only folders, Trips/2023 only folders, and albums below them.
     for folder, count, month in (("Trips/2023/Rome", 3, 4), ("Trips/2023/Florence", 2, 5), ("Trips/2024 Summer", 2, 7)):
         for n in range(count):
@@ -327,8 +332,16 @@ def main():
         store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
         subprocess.run([tessera, "scan", str(photos), *store], check=True, stdout=subprocess.DEVNULL)
         with sqlite3.connect(work / "index.sqlite") as db:
-            aspects = {str(row[0]): {"width": row[1], "height": row[2], "aspect": row[1] / row[2]} for row in db.execute(
-                "SELECT id, display_width, display_height FROM photos WHERE status IN ('ok', 'warning')")}
+            # The most a photo may be drawn at: its pixels, or its largest fit rendition's when fewer
+            # (an image is never drawn larger than what is served for it).
+            def drawable(width, height, fit_width, fit_height):
+                scale = min(1, fit_width / width, fit_height / height) if fit_width and fit_height else 1
+                return {"width": width * scale, "height": height * scale, "aspect": width / height}
+            aspects = {str(row[0]): drawable(*row[1:]) for row in db.execute(
+                "SELECT id, display_width, display_height,"
+                " (SELECT max(width) FROM renditions r WHERE r.photo_id = p.id AND r.kind = 'fit'),"
+                " (SELECT max(height) FROM renditions r WHERE r.photo_id = p.id AND r.kind = 'fit')"
+                " FROM photos p WHERE status IN ('ok', 'warning')")}
         browser = playwright.chromium.launch(executable_path=browser_binary, args=["--no-sandbox"])
         sites = {}
         for style in STYLES:
@@ -607,6 +620,10 @@ def check_tree(browser, site, out):
             "els => Promise.all(els.map(e => e.decode().then(() => e.naturalWidth > 0, () => false)))"
             ".then(ok => ok.filter(Boolean).length)")
         check(covers.count() == 2 and loaded == 2, f"at {width} px Trips' cover shows {loaded} of {covers.count()} covers")
+        long = page.locator(".albums a", has=page.locator(".name", has_text=LONG_NAME[:40]))
+        lines = long.locator(".name").evaluate("e => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))")
+        check(long.count() == 1 and lines <= 3 and long.get_attribute("title") == LONG_NAME,
+              f"at {width} px the 120-character name takes {lines} lines on its card")
         meta = card.locator(".meta").inner_text()
         check(meta.startswith("7 photos, 2 albums"), f"Trips' card says {meta!r}")
         if width == 1280:

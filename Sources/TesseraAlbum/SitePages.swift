@@ -88,7 +88,7 @@ enum SitePages {
             image = cover(ImageSources(candidates: card.cover), width: 160, height: 160, prefix: prefix)
         }
         return
-            "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\">\(image)<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"
+            "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\" title=\"\(HTML.escape(name))\">\(image)<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"
             + "<div class=\"meta\">\(Self.unbrokenDates(HTML.escape(meta)))</div></a>"
     }
 

@@ -46,7 +46,7 @@ struct AlbumTreeTests {
     static func page(named name: String, from page: String, in site: String) throws -> String {
         let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
         let link = try #require(
-            html.matches(of: #/<a href="([^"]*)">(?:(?!</a>).)*?<div class="name">([^<]*)</div>/#).first {
+            html.matches(of: #/<a href="([^"]*)"[^>]*>(?:(?!</a>).)*?<div class="name">([^<]*)</div>/#).first {
                 $0.output.2 == name
             }?.output.1, "no card \(name) on \(page)")
         let base = URL(fileURLWithPath: site + "/" + page).deletingLastPathComponent()
