@@ -339,7 +339,7 @@ extension PhotoIndex {
                         newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
                         oldest_captured_at = (SELECT captured_at FROM photos p
                             WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
-                            ORDER BY sort_instant_ms ASC, path DESC LIMIT 1);
+                            ORDER BY sort_instant_ms IS NULL, sort_instant_ms ASC, path DESC LIMIT 1);
                     DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
                     """)
         }

@@ -13,6 +13,8 @@ struct Section {
 
     /// The id of the one section of `none`.
     static let allID = "all"
+    /// The id of `auto`'s one section of dated photos, when they are sparse at every level.
+    static let datedID = "dated"
 
     /// Sections newest first by key, undated last; photos newest first, ties by id bytes.
     static func group(_ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy) -> [Section] {
@@ -29,11 +31,20 @@ struct Section {
             return ka != kb ? ka > kb : byteOrder(a.record.id, b.record.id)
         }
         var sections: [Section] = []
-        switch groupBy == .auto ? autoLevel(dated.compactMap(\.key), undated: !undated.isEmpty) : groupBy {
-        case .none, .auto:
+        let level = groupBy == .auto ? autoLevel(dated.compactMap(\.key)) : groupBy
+        switch level {
+        case .none:
             let all = dated.sorted(by: newestFirst) + undated
             if !all.isEmpty { sections.append(Section(id: allID, title: "", photos: all)) }
             return sections
+        case .auto:
+            // Sparse at every level (a few photos over many years): the dated ones together, under
+            // the years they span, so the page still says when they are from.
+            let years = dated.compactMap(\.key?.year)
+            if let oldest = years.min(), let newest = years.max() {
+                let span = oldest == newest ? newest : "\(oldest) – \(newest)"
+                sections.append(Section(id: datedID, title: span, photos: dated.sorted(by: newestFirst)))
+            }
         case let level:
             var groups: [String: [Photo]] = [:]
             for photo in dated {
@@ -54,16 +65,17 @@ struct Section {
     static let autoMinimum = 4
 
     /// The finest level at which at most a quarter of the sections hold fewer than four photos
-    /// (a folder of one photo a day is shown by month or year, a day's outing by day); one
-    /// section when even years are that sparse, unless undated photos need their own header.
-    static func autoLevel(_ keys: [CaptureKey], undated: Bool) -> LayoutConfig.GroupBy {
+    /// (a folder of one photo a day is shown by month or year, a day's outing by day); `auto`
+    /// itself when even years are that sparse: one section of the dated photos, under the
+    /// years they span.
+    static func autoLevel(_ keys: [CaptureKey]) -> LayoutConfig.GroupBy {
         for level in [LayoutConfig.GroupBy.day, .month, .year] {
             var counts: [String: Int] = [:]
             for key in keys { counts[level.key(key), default: 0] += 1 }
             let sparse = counts.values.filter { $0 < autoMinimum }.count
             if Double(sparse) <= autoSparseShare * Double(counts.count) { return level }
         }
-        return undated ? .year : .none
+        return .auto
     }
 
     /// This section's photos laid out in `style` at width `width`.

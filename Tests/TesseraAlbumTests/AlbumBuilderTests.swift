@@ -177,6 +177,11 @@ struct AlbumBuilderTests {
             (page.components(separatedBy: ">Undated<").dropFirst().first ?? "")
             .components(separatedBy: "<div class=\"layout").first ?? ""
         #expect(undated.contains("alt=\"scan.jpg\"") && !undated.contains("alt=\"dated.jpg\""))
+        // The album's dates are its dated photos' (an undated one is neither its newest nor its oldest).
+        let album = try #require(try index.albums().first)
+        #expect(
+            album.oldestCapturedAt?.hasPrefix("2019-06-01") == true
+                && album.newestCapturedAt?.hasPrefix("2019-06-01") == true)
     }
 
     /// The style sheet shows each layout from its own width up, for whatever widths the pages

@@ -75,18 +75,18 @@ struct AlbumLayoutTests {
                     "2023-01-01", "2023-02-01", "2023-03-01", "2023-04-01",
                 ])
                 == ["2024", "2023"])
-        #expect(try sections((2001...2010).map { "\($0)-06-01" }) == ["all"])
+        // Sparse at every level: one section, under the years its photos span.
+        #expect(try sections((2001...2010).map { "\($0)-06-01" }) == ["dated"])
         let single = try AlbumLayout.layout(photos((2001...2010).map { "\($0)-06-01" }), config: config)
-        #expect(single.pages.flatMap(\.items).allSatisfy { $0.type == .photo })
-        // Undated photos keep their header: the dated ones are then shown by year.
+        let headers = single.pages.flatMap(\.items).filter { $0.type == .header }
+        #expect(headers.map(\.title) == ["2001 – 2010"] && single.pages.flatMap(\.items).count == 11)
+        // Undated photos form their own last section, after the dated ones kept together.
         let withUndated =
             photos((2001...2004).map { "\($0)-06-01" }) + [
                 LayoutPhoto(id: "u", pixelWidth: 3, pixelHeight: 2, capturedAt: nil)
             ]
         #expect(
-            try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == [
-                "2004", "2003", "2002", "2001", "undated",
-            ])
+            try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == ["dated", "undated"])
         config.groupBy = .year
         #expect(try sections(["2023-12-31", "2024-01-01"]) == ["2024", "2023"])
     }
