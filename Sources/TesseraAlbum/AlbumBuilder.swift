@@ -174,11 +174,7 @@ public struct AlbumBuilder: Sendable {
 
     /// "12 photos", "1 photo, 2 videos".
     static func count(stills: Int, videos: Int) -> String {
-        [
-            stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil,
-            videos > 0 ? Wording.count(videos, "video") : nil,
-        ]
-        .compactMap { $0 }.joined(separator: ", ")
+        AlbumMedia(stills: stills, videos: videos).summary
     }
 
     /// "12 photos": how many an album list or timeline sums up (videos among them).

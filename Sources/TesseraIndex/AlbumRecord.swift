@@ -1,6 +1,25 @@
 public import SystemPackage
 import TesseraSystem
 
+/// What an album shows: its stills and its videos.
+public struct AlbumMedia: Sendable, Equatable {
+    public var stills: Int
+    public var videos: Int
+
+    public init(stills: Int, videos: Int) {
+        (self.stills, self.videos) = (stills, videos)
+    }
+
+    /// "12 photos", "1 photo, 2 videos".
+    public var summary: String {
+        [
+            stills > 0 || videos == 0 ? Wording.count(stills, "photo") : nil,
+            videos > 0 ? Wording.count(videos, "video") : nil,
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
+    }
+}
+
 /// One album: a directory of photos, keyed by its row id (two roots may each hold a "Garden").
 public struct AlbumRecord: Sendable, Identifiable {
     public var id: Int64

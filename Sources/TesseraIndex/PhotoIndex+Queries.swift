@@ -278,6 +278,21 @@ extension PhotoIndex {
                 db, sql: "SELECT month FROM month_changes WHERE content_change > ?", arguments: [change]))
     }
 
+    public func albumMedia() throws(IndexError) -> [Int64: AlbumMedia] {
+        try read { db in
+            let (sql, arguments) = Self.selection("p.album_id, p.kind", PhotoQuery())
+            var media: [Int64: AlbumMedia] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT album_id, SUM(kind = 'video'), COUNT(*) FROM (\(sql)) GROUP BY album_id",
+                arguments: arguments)
+            while let row = try rows.next() {
+                let (videos, all): (Int, Int) = (row[1], row[2])
+                media[row[0]] = AlbumMedia(stills: all - videos, videos: videos)
+            }
+            return media
+        }
+    }
+
     /// The albums a person means by `text`: its folder relative to its root (several roots may
     /// each have one of that name), or its absolute path.
     public func albums(named text: String) throws(IndexError) -> [AlbumRecord] {

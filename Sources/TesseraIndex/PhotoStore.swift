@@ -122,6 +122,9 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func file(at path: FilePath) throws(IndexError) -> PhotoRecord?
     func isAlbum(_ folder: FilePath) throws(IndexError) -> Bool
     func albums(named text: String) throws(IndexError) -> [AlbumRecord]
+    /// How many stills and videos each album shows, by album id (a Live Photo's video is its
+    /// still's motion, not an item of its own).
+    func albumMedia() throws(IndexError) -> [Int64: AlbumMedia]
     func failingFiles() throws(IndexError) -> Int
     func totals() throws(IndexError) -> IndexTotals
 

@@ -43,27 +43,30 @@ public enum PhotoListing {
         return lines(aligned(rows))
     }
 
-    /// Id, photos, newest date and folder a line.
-    public static func table(_ albums: [AlbumRecord]) -> String {
+    /// Id, photos and videos, newest date and folder a line.
+    public static func table(_ albums: [AlbumRecord], media: [Int64: AlbumMedia]) -> String {
         let rows = albums.map { album in
-            [
-                String(album.id), Wording.count(album.photoCount, "photo"),
-                String((album.newestCapturedAt ?? "").prefix(10)), album.path.string,
+            let shown = media[album.id] ?? AlbumMedia(stills: album.photoCount, videos: 0)
+            return [
+                String(album.id), shown.summary, String((album.newestCapturedAt ?? "").prefix(10)), album.path.string,
             ]
         }
         return lines(aligned(rows))
     }
 
-    /// An album in `list --albums --json`.
+    /// An album in `list --albums --json`: its stills (`photos`) and videos as the site shows
+    /// them (a Live Photo is one photo).
     public struct Album: Encodable {
         var id: Int64
         var name: String
         var path: String
         var photos: Int
+        var videos: Int
         var newest, oldest: String?
 
-        public init(_ album: AlbumRecord) {
-            (id, name, path, photos) = (album.id, album.name, album.path.string, album.photoCount)
+        public init(_ album: AlbumRecord, media: AlbumMedia?) {
+            let shown = media ?? AlbumMedia(stills: album.photoCount, videos: 0)
+            (id, name, path, photos, videos) = (album.id, album.name, album.path.string, shown.stills, shown.videos)
             (newest, oldest) = (album.newestCapturedAt, album.oldestCapturedAt)
         }
     }

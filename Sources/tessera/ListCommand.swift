@@ -77,8 +77,9 @@ struct ListCommand: ParsableCommand {
 
     private func listAlbums(_ index: any PhotoStore) throws {
         let albums: [AlbumRecord] = try index.albums()
-        if json { return try printJSON(albums.map(PhotoListing.Album.init)) }
+        let media = try index.albumMedia()
+        if json { return try printJSON(albums.map { PhotoListing.Album($0, media: media[$0.id]) }) }
         guard !albums.isEmpty else { return printError("No album in the index yet.") }
-        print(PhotoListing.table(albums))
+        print(PhotoListing.table(albums, media: media))
     }
 }

@@ -92,6 +92,29 @@ struct ListCommandTests {
         #expect(both.status != 0 && both.stderr.contains("at most one of"), "\(both.stderr)")
     }
 
+    /// `list --albums` counts what an album shows as the site does: a Live Photo is one photo
+    /// (its video is its motion), a video is a video.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func albumsCountTheirPhotosAndVideosApart() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.appending("photos/Lisbon")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in ["media/live/IMG_3582.HEIC", "media/live/IMG_3582.mov", "media/videos/isom-avc1.mp4"] {
+            try FileManager.default.copyItem(
+                atPath: Corpus.path(file), toPath: folder + "/" + URL(fileURLWithPath: file).lastPathComponent)
+        }
+        let scan = try TesseraProcess.run(["scan", directory.appending("photos")] + ScanCommandTests.store(directory))
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let table = try Self.run(["list", "--albums"], directory)
+        #expect(table.stdout.contains("1 photo, 1 video") && table.stdout.contains("/Lisbon"), "\(table.stdout)")
+        let json = try Self.run(["list", "--albums", "--json"], directory)
+        let albums = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(
+            albums.count == 1 && albums.first?["photos"] as? Int == 1 && albums.first?["videos"] as? Int == 1,
+            "\(albums)")
+    }
+
     @Test func listColumnsLineUpAndSayWhereEachDateCameFrom() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
