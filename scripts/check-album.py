@@ -1037,6 +1037,16 @@ def check_big_album(browser, sites, out):
                    if any(e["find"]["format"] == rare for e in lightbox_entries(month))}
     check(shown == ids and len({url.split("/")[-2] for url in loaded}) <= len(months_with),
           f"timeline Find {rare}: {shown[:5]}, expected {ids[:5]}; loaded {len(loaded)} months for {len(months_with)}")
+    # A word finds a keyword, and loads only the month that holds it.
+    loaded.clear()
+    page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
+    page.fill("form.find input[name=text]", "harbour")
+    page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')"
+                           " && !document.querySelector('form.find output').textContent.startsWith('up to')")
+    shown = page.eval_on_selector_all("section.found a.photo", "els => els.map(e => e.dataset.id)")
+    expected = [e["id"] for e in entries if "harbour" in e["find"].get("keywords", [])]
+    check(len(expected) == 1 and shown == expected and len(loaded) == 1,
+          f"timeline Find 'harbour': {shown}, expected {expected}; loaded {len(loaded)} months")
     context.close()
 
 

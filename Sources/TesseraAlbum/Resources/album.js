@@ -513,9 +513,14 @@ document.addEventListener('DOMContentLoaded', () => {
       return {from: value('from'), to: value('to'), camera: value('camera'), format: value('format'),
               text: value('text').toLowerCase(), rating: value('rating')};
     };
-    // The words a photo is found by: camera, lens, title, caption, keywords and file name.
-    const words = (photo) => photo.words || (photo.words = [photo.name, photo.title, photo.caption, photo.find.camera,
-      ...photo.facts.filter((f) => f.label === 'Lens').map((f) => f.value), ...photo.find.keywords]
+    // The words a photo is found by: camera, lens, title, caption, keywords and file name; on
+    // the timeline, what find.js counts by month (camera and keywords), so that a word loads
+    // only the months that hold it.
+    if (timeline) form.elements.text.placeholder = 'Camera or keyword';
+    const words = (photo) => photo.words || (photo.words = (timeline
+      ? [photo.find.camera, ...photo.find.keywords]
+      : [photo.name, photo.title, photo.caption, photo.find.camera,
+         ...photo.facts.filter((f) => f.label === 'Lens').map((f) => f.value), ...photo.find.keywords])
       .filter((w) => typeof w === 'string').join('\n').toLowerCase());
     const matches = (photo, q) => {
       const f = photo.find;
@@ -554,11 +559,15 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       container.replaceChildren(layout);
     };
-    // How many of a month's photos can match: exact for one filter, at most that for several;
-    // words may be in any photo's title or name, so they bound nothing.
+    // How many of a month's photos can match: exact for one filter, at most that for several
+    // (a word, at most the photos whose camera or keywords hold it).
     const atMost = (month, q) => {
       const f = month.find, counts = [Object.values(f.days).reduce((n, count) => n + count, 0)];
       const sum = (table, keep) => Object.entries(table).reduce((n, [key, count]) => n + (keep(key) ? count : 0), 0);
+      for (const word of q.text ? q.text.split(/\s+/) : []) {
+        const holds = (key) => key.toLowerCase().includes(word);
+        counts.push(sum(f.cameras, holds) + sum(f.keywords, holds));
+      }
       if (q.from || q.to) counts.push(sum(f.days, (day) => (!q.from || day >= q.from) && (!q.to || day <= q.to)));
       if (q.camera) counts.push(f.cameras[q.camera] || 0);
       if (q.format) counts.push(f.formats[q.format] || 0);
