@@ -28,6 +28,7 @@ Prints "N passed, M failed" and exits non-zero on any failure.
 import argparse
 import html.parser
 import json
+import math
 import re
 import os
 import shutil
@@ -235,21 +236,28 @@ def page_metrics(page, style, scale, aspects):
         }
       }
       out.columns = lefts.size;
-      // Rows: photos sharing a top edge; a section's last row is followed by a header or nothing.
+      // How much of the window the photos span.
+      const spans = [...layout.querySelectorAll('a.photo')].map((a) => frameOf(a)).map(([x, , w]) => [x, x + w]);
+      out.extent = spans.length ? (Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]))) / window.innerWidth : 0;
+      // Rows: photos sharing a vertical middle (a photo kept at its own size sits in the middle
+      // of its row), within a pixel.
       const content = layout.offsetWidth - 2 * parseFloat(layout.querySelector('a.photo, .header')?.style.left || 0);
-      const headers = [...layout.querySelectorAll('.header')].map(h => h.offsetTop);
       const byTop = new Map();
-      for (const a of layout.querySelectorAll('a.photo')) {
+      const middles = [...layout.querySelectorAll('a.photo')].map((a) => [a, frameOf(a)])
+        .sort((p, q) => (p[1][1] + p[1][3] / 2) - (q[1][1] + q[1][3] / 2));
+      let middle = null;
+      for (const [a, [x, y, w, h]] of middles) {
         // The layout's frame: a photo smaller than its frame is drawn at its size inside it.
-        const [x, y, w, h] = frameOf(a);
-        const top = Math.round(y), row = byTop.get(top) || [];
+        if (middle === null || y + h / 2 - middle > 1) middle = y + h / 2;
+        const top = Math.round(middle), row = byTop.get(top) || [];
         row.push([x, x + w, h, a.dataset.id]);
         byTop.set(top, row);
       }
       const tops = [...byTop.keys()].sort((a, b) => a - b);
       tops.forEach((top, i) => {
         const row = byTop.get(top), next = tops[i + 1];
-        const last = next === undefined || headers.some(h => h > top && h < next);
+        // Sections share rows (album pages coalesce them): only the layout's last row may stop short.
+        const last = next === undefined;
         out.rows.push({top, fill: (Math.max(...row.map(r => r[1])) - Math.min(...row.map(r => r[0]))) / content, last, count: row.length});
       });
       // Where the title, the first date header and the leftmost photo frame start.
@@ -259,6 +267,13 @@ def page_metrics(page, style, scale, aspects):
       out.edges = {title: document.querySelector('header h1').getBoundingClientRect().left,
                    header: firstHeader ? firstHeader.getBoundingClientRect().left : null,
                    photo: frames.length ? Math.min(...frames) : null};
+      // Tiles: how far each cell is from its photo's proportions.
+      out.tileOff = [];
+      if (style === 'tiles') for (const a of layout.querySelectorAll('a.photo')) {
+        const [, , w, h] = frameOf(a), photo = aspects[a.dataset.id];
+        const off = photo ? Math.max(w / h / photo.aspect, photo.aspect / (w / h)) : 1;
+        if (off > 2.01) out.tileOff.push({id: a.dataset.id, cell: +(w / h).toFixed(2), photo: +photo.aspect.toFixed(2)});
+      }
       // A section of one photo (tiles): its frame and the photo's aspect.
       const items = [...layout.querySelectorAll('.header, a.photo')];
       items.forEach((item, i) => {
@@ -392,7 +407,7 @@ def main():
                     check(not report["lowres"], f"{where}: under 1.9 device px per CSS px: {report['lowres'][:3]}")
                     check_page(report, style, width, where)
                     if style == "strip":
-                        inset = 8 if width < 600 else (width - 1072) / 2
+                        inset = 8 if width < 600 else max(16, (width - 2528) / 2)
                         check(report["stripStart"] is not None and abs(report["stripStart"] - inset) <= 1,
                               f"{where}: the strip starts at x = {report['stripStart']}")
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
@@ -425,8 +440,13 @@ def check_page(report, style, width, where):
     if style == "justified":
         short = [row for row in report["rows"] if not row["last"] and row["fill"] < 0.95]
         check(not short, f"{where}: rows under 95 % of the width: {short[:3]}")
+    if style == "tiles":
+        check(not report["tileOff"], f"{where}: tiles more than 2× off their photo's proportions: {report['tileOff'][:3]}")
     if style == "masonry":
-        check(report["columns"] == (2 if width < 600 else 3 if width < 1000 else 4), f"{where}: {report['columns']} columns used")
+        side = 8 if width < 600 else max(16, (width - 2528) / 2)
+        columns = 2 if width < 600 else max(3, math.floor((width - 2 * side) / 280 + 0.5))
+        check(report["columns"] == columns, f"{where}: {report['columns']} columns used, not {columns}")
+
 
 
 def check_placeholders(browser, site):
@@ -502,8 +522,8 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
     singles keep their aspect; the folder tree with breadcrumbs and child albums."""
     for style, site in sites.items():
         sparse = sparse_page(site)
-        for width in (375, 390, 768, 1280):
-            for scale in (1, 2):
+        for width in (375, 390, 740, 768, 1280, 1920):
+            for scale in ((1, 2) if width in (375, 1280) else (2,)):
                 context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
                 page = context.new_page()
                 page.goto(sparse.as_uri(), wait_until="load")
@@ -512,7 +532,12 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                 # Tiles show six photos a section, the rest behind "+N".
                 check(report["images"] == (6 if style == "tiles" else 20), f"{where}: {report['images']} photos shown")
                 check_page(report, style, width, where)
-                if scale == 2 and width in (390, 1280):
+                # The photos fill the window at any width: a grid's whole columns, rows, masonry
+                # columns (but a strip, which scrolls, and tiles, which stand side by side only
+                # when there are sections enough: this album has one).
+                if style not in ("strip", "tiles"):
+                    check(report["extent"] >= 0.9, f"{where}: the photos span {report['extent']:.0%} of the window")
+                if scale == 2 and width in (390, 1280, 1920):
                     page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
                 if style == "tiles" and scale == 1:
                     # "+N" leads to a page of all the section's photos.

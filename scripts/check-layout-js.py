@@ -11,6 +11,7 @@ every header and photo frame, crop flag and "+N" count must agree within 1e-6.
 Usage: check-layout-js.py [TESSERA_BINARY]. Prints "N passed, M failed"; exits non-zero on a failure.
 """
 import json
+import math
 import random
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ from playwright.sync_api import sync_playwright
 PROJECT = Path(__file__).resolve().parent.parent
 SCRIPT = PROJECT / "Sources/TesseraAlbum/Resources/layout.js"
 STYLES = ("justified", "masonry", "grid", "strip", "tiles")
-WIDTHS = (320, 375, 599, 600, 768, 999, 1000, 1280, 1920)
+WIDTHS = (320, 375, 599, 600, 740, 768, 999, 1000, 1100, 1280, 1920, 2560, 3000)
 PER_PAGE = 60
 results = {"passed": 0, "failed": 0}
 
@@ -36,7 +37,8 @@ def check(condition, message):
 
 def photos(rng, count):
     """Photo records as `tessera layout --photos` reads them."""
-    shapes = [(4000, 3000), (3000, 4000), (1920, 1080), (1080, 1920), (1000, 1000), (6000, 1000), (800, 3000), (75, 100)]
+    shapes = [(4000, 3000), (3000, 4000), (1920, 1080), (1080, 1920), (1000, 1000), (6000, 1000), (800, 3000), (75, 100),
+              (100, 68), (600, 400), (300, 200)]
     spread = rng.choice([3, 40, 2000])
     made = []
     for number in range(count):
@@ -61,17 +63,28 @@ def aspect(record):
     return width / height if width and height else 1.0
 
 
+def limit(record):
+    """LayoutPhoto.heightLimit: the displayed height, unlimited when unknown or one pixel."""
+    width, height = record.get("width"), record.get("height")
+    if record.get("orientation") in (5, 6, 7, 8):
+        width, height = height, width
+    return height if width and height and height > 1 else float("inf")
+
+
 def options(style, width, sections):
     """CollectionPages.layoutConfig(width:) as `--option`s."""
     narrow, wide = width < 600, width >= 1000
-    side = max(8 if narrow else 16, (width - 1072) / 2)
-    right = max(side, width - side - 538) if style == "tiles" else side
-    item = 112 if narrow else 176
+    side = max(8 if narrow else 16, (width - 2528) / 2)
+    columns = max(1, math.ceil((width - 2 * side + 16) / (538 + 16))) if style == "tiles" else 1
+    square, content = (112 if narrow else 176), width - 2 * side
+    grid_columns = max(1, math.floor((content - 5) / (square + 5) + 0.5))
+    item = max(1, math.floor((content - 5 * (grid_columns + 1)) / grid_columns))
     values = {
-        "page.insets": f"8,{side},8,{right}", "paging.mode": "count",
+        "page.insets": f"8,{side},8,{side}", "tiles.columns": columns, "paging.mode": "count",
         "paging.count": max(1, PER_PAGE // 6) if style == "tiles" else PER_PAGE, "sections.groupBy": sections,
-        "masonry.fillColumns": "true", "tiles.singleAspect": "true", "tiles.margin": 0, "output.rounding": "pixel",
-        "output.scale": 2, "masonry.columns": 2 if narrow else 4 if wide else 3,
+        "masonry.fillColumns": "true", "tiles.singleAspect": "true", "tiles.fitOrientation": "true", "tiles.margin": 0, "output.rounding": "pixel",
+        "output.scale": 2, "masonry.columns": 2 if narrow else max(3, math.floor((width - 2 * side) / 280 + 0.5)),
+        "sections.coalesce": "true", "justified.noEnlarge": "true",
         "strip.height": 160 if narrow else 320 if wide else 240, "grid.itemWidth": item, "grid.itemHeight": item,
         "justified.targetRowHeight": 140 if narrow else 220,
     }
@@ -83,13 +96,22 @@ def pieces(page, by_id):
     found = []
     for item in page["items"]:
         if item["type"] == "header":
-            found.append({"header": True, "photos": [], "ids": []})
+            found.append({"header": True, "photos": [], "limits": [], "ids": []})
             continue
         if not found:
-            found.append({"header": False, "photos": [], "ids": []})
-        ids = [item["photoId"]] + (item.get("overlay") or {}).get("hiddenPhotoIds", [])
-        found[-1]["ids"] += ids
-        found[-1]["photos"] += [aspect(by_id[i]) for i in ids]
+            found.append({"header": False, "photos": [], "limits": [], "ids": []})
+        hidden = (item.get("overlay") or {}).get("hiddenPhotoIds", [])
+        found[-1]["ids"].append(item["photoId"])
+        found[-1]["photos"].append(aspect(by_id[item["photoId"]]))
+        found[-1]["limits"].append(limit(by_id[item["photoId"]]))
+        if hidden:
+            found[-1]["hidden"] = hidden
+    # The photos a "+N" tile stands for come after the section's shown ones, as in the engine.
+    for piece in found:
+        hidden = piece.pop("hidden", [])
+        piece["ids"] += hidden
+        piece["photos"] += [aspect(by_id[i]) for i in hidden]
+        piece["limits"] += [limit(by_id[i]) for i in hidden]
     return found
 
 

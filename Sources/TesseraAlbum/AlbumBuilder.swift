@@ -27,7 +27,9 @@ public struct AlbumBuilder: Sendable {
         /// How albums beside each other are ordered.
         public var order = AlbumOrder.name
         public var photosPerPage = 60
-        public var widths: [Double] = [375, 768, 1280]
+        /// The window width a page's HTML is laid out at: what shows without script (album.js
+        /// lays the photos out again at the window's own width).
+        public var staticWidth = 375.0
         /// The most files a build lets go of one by one (albums written again or removed); past
         /// it, it sweeps the whole of media/ and originals/ instead, in the same memory.
         public var removalList = 100_000
@@ -160,7 +162,7 @@ public struct AlbumBuilder: Sendable {
         // v10: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
         // decoded by album.js, photos.js with shared texts and names written once, what the
         // timeline's Find knows of each month in the manifest, and the folder tree.
-        "v10|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.widths)"
+        "v11|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

@@ -1,10 +1,10 @@
 /// The album folder's shared files under `assets/`: the style sheet, the script and the icon,
-/// kept as files in `Resources/` and built into the program, and the content width of each
-/// breakpoint the pages are laid out at.
+/// kept as files in `Resources/` and built into the program, and the widths of the text that
+/// goes with the photos.
 enum Assets {
-    static func files(widths: [Double]) -> [(name: String, text: String)] {
+    static func files(staticWidth: Double) -> [(name: String, text: String)] {
         [
-            ("album.css", String(decoding: PackageResources.album_css, as: UTF8.self) + breakpoints(widths)),
+            ("album.css", String(decoding: PackageResources.album_css, as: UTF8.self) + contentWidths(staticWidth)),
             // The layout at the window's width and the lightbox, in one file a page loads.
             (
                 "album.js",
@@ -16,22 +16,18 @@ enum Assets {
         ]
     }
 
-    /// The content width of each breakpoint, from its width up: album.js lays a page's photos
-    /// out at the breakpoint the window reaches, centred at that width, so the titles, album
-    /// cards and Find results start where its photos do; without script, all stay at the
-    /// narrowest.
-    static func breakpoints(_ widths: [Double]) -> String {
-        let sorted = widths.sorted()
-        guard let narrowest = sorted.first else { return "" }
+    /// The titles', album cards' and Find's width: the photos' content width.
+    ///
+    /// So they start where the photos do. With script album.js sets it (`--content`) from the window's width,
+    /// which it lays the photos out at; without, the static layout's.
+    static func contentWidths(_ staticWidth: Double) -> String {
         let text = ["header", ".albums", ".year", ".children"]
-        func content(_ width: Double) -> String { HTML.px(width - 2 * CollectionPages.side(width: width)) }
-        var rules =
-            "\(text.joined(separator: ",")){width:min(\(content(narrowest))px,100% - \(HTML.px(2 * CollectionPages.side(width: narrowest)))px)}\n"
-        // (without script the pages keep the narrowest layout, and everything its width)
-        let scripted = text.map { ".js " + $0 }.joined(separator: ",")
-        for width in sorted.dropFirst() {
-            rules += "@media (min-width:\(Int(width))px){\(scripted){width:\(content(width))px}}\n"
-        }
-        return rules
+        let phone = 2 * CollectionPages.side(width: 320)
+        let content = staticWidth - 2 * CollectionPages.side(width: staticWidth)
+        return """
+            \(text.joined(separator: ",")){width:min(\(HTML.px(content))px,100% - \(HTML.px(phone))px)}
+            \(text.map { ".js " + $0 }.joined(separator: ",")){width:var(--content,calc(100% - \(HTML.px(phone))px))}
+
+            """
     }
 }

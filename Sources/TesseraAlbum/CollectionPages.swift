@@ -94,7 +94,7 @@ struct CollectionPages {
         (expanded.style, expanded.sections) = (.justified, .none)
         let writer = CollectionPages(
             options: expanded, media: media, output: output, albumFolders: albumFolders, index: index)
-        let shown = layoutConfig(width: options.widths.first ?? 375).tilesMaxShown
+        let shown = layoutConfig(width: options.staticWidth).tilesMaxShown
         for section in sections where section.photos.count > shown {
             try writer.writeSection(
                 section.photos.map { collection.photos[$0] }, collection: collection, title: section.title,
@@ -130,7 +130,7 @@ struct CollectionPages {
     private func layout(
         _ photos: [PhotoOutline], pageCount: Int? = nil
     ) throws(AlbumError) -> (width: Double, pages: AlbumLayout.CountedPages) {
-        let width = options.widths.min() ?? 375
+        let width = options.staticWidth
         var config = layoutConfig(width: width)
         if let pageCount { config.pageCount = max(1, pageCount) }
         let records = photos.enumerated().map { LayoutPhoto($1, id: Self.layoutID($0)) }
@@ -211,39 +211,50 @@ struct CollectionPages {
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
     }
 
-    /// The layout's side inset at a breakpoint width: 8 on phones, 16, or what centres 1,072.
+    /// The widest content: a 2,560-px window filled but for its margins, wider ones centre it.
+    static let widestContent = 2528.0
+
+    /// The layout's side inset at a window width: 8 on phones, 16, or what centres the widest content.
     static func side(width: Double) -> Double {
-        max(width < 600 ? 8 : 16, (width - 1072) / 2)
+        max(width < 600 ? 8 : 16, (width - widestContent) / 2)
     }
 
-    /// The engine's settings for one breakpoint: count paging (a tiles page holds at most as
+    /// The engine's settings for a window width: count paging (a tiles page holds at most as
     /// many photos as any other page), and sizes that suit the width.
     ///
-    /// Content is at most 1,072 CSS px wide, so that a frame that spans it still gets 1.9 device
-    /// pixels per CSS pixel at a pixel ratio of 2 from a 2048-pixel fit rendition; tiles, a
-    /// social-post cell, at most 600, aligned with the title.
+    /// Photos fill the window at any width (album.js lays them out at the window's): rows
+    /// stay near their target height, masonry gains a column per 280 px; tiles, a social-post
+    /// cell, at most 538 wide, aligned with the title; sections side by side in justified rows.
     func layoutConfig(width: Double) -> LayoutConfig {
         let narrow = width < 600, wide = width >= 1000
         var config = LayoutConfig()
         config.style = options.style
         config.pageWidth = width
         let side = Self.side(width: width)
-        // Tiles, a social-post column, start where the title does (no margin of their own), at
-        // most 538 px wide: the 512-pixel squares then cover its half-width cells at a pixel ratio of 2.
-        let right = options.style == .tiles ? max(side, width - side - 538) : side
-        config.insets = .init(top: 8, left: side, bottom: 8, right: right)
+        config.insets = .init(top: 8, left: side, bottom: 8, right: side)
+        // Tiles, social-post cells side by side, start where the title does (no margin of their
+        // own), each at most 538 px wide: the 512-pixel squares then cover its half-width cells
+        // at a pixel ratio of 2.
+        config.tilesColumns =
+            options.style == .tiles ? max(1, Int(((width - 2 * side + 16) / (538 + 16)).rounded(.up))) : 1
         config.paging = .count
         config.pageCount =
             options.style == .tiles ? max(1, options.photosPerPage / config.tilesMaxShown) : options.photosPerPage
         config.groupBy = options.sections
         config.masonryFillColumns = true
         config.tilesSingleAspect = true
+        config.tilesFitOrientation = true
         config.tilesMargin = 0
         config.pixelRounding = true
         config.outputScale = 2
-        config.masonryColumns = narrow ? 2 : wide ? 4 : 3
+        config.coalesce = true
+        config.noEnlarge = true
+        config.masonryColumns = narrow ? 2 : max(3, Int(((width - 2 * side) / 280 + 0.5).rounded(.down)))
         config.stripHeight = narrow ? 160 : wide ? 320 : 240
-        config.gridItemWidth = narrow ? 112 : 176
+        // Grid squares near 112 or 176 px, sized so that whole columns span the width.
+        let square = narrow ? 112.0 : 176, content = width - 2 * side, gap = config.gridMinimumColumnGap
+        let columns = max(1, ((content - gap) / (square + gap) + 0.5).rounded(.down))
+        config.gridItemWidth = max(1, ((content - gap * (columns + 1)) / columns).rounded(.down))
         config.gridItemHeight = config.gridItemWidth
         config.targetRowHeight = narrow ? 140 : 220
         return config
@@ -262,7 +273,7 @@ struct CollectionPages {
         let config = layoutConfig(width: width)
         let (stripHeight, inset) = (config.stripHeight, config.insets.left)
         var out =
-            "<div class=\"layout w\(Int(width))\" data-style=\"\(options.style)\" data-widths=\"\(options.widths.map { String(Int($0)) }.joined(separator: " "))\" "
+            "<div class=\"layout w\(Int(width))\" data-style=\"\(options.style)\" "
             + "style=\"width:\(HTML.px(config.pageWidth))px;height:\(HTML.px(page.height))px\">"
         // A strip section becomes a natively scrolling row of its photos, unzoomed, side by
         // side from the content's left edge, so it starts at its first photo and needs no script.
@@ -281,7 +292,10 @@ struct CollectionPages {
                 closeStrip()
                 // Photos nothing dates (scans, downloads) gather at the end, never in the current month.
                 let title = item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
-                out += "<div class=\"header\" style=\"\(Self.frame(item))\">\(HTML.escape(title))</div>"
+                // (a label over a narrow photo ends in "…"; the whole of it is the header's title)
+                out +=
+                    "<div class=\"header\" style=\"\(Self.frame(item))\" title=\"\(HTML.escape(title))\">"
+                    + "<span>\(HTML.escape(title))</span></div>"
                 continue
             }
             guard let id = item.photoId, let photo = byID[id] else { continue }

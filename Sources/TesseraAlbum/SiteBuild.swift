@@ -80,7 +80,7 @@ final class SiteBuild {
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
         try output.writeIfChanged(
             "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)
-        for (name, text) in Assets.files(widths: options.widths) {
+        for (name, text) in Assets.files(staticWidth: options.staticWidth) {
             try output.writeIfChanged(text, to: "assets/" + name)
         }
         // A link where the albums' folder belongs goes first: an album is left as it was only when

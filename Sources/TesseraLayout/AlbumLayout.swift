@@ -8,7 +8,7 @@ public enum AlbumLayout {
     /// - Throws: `LayoutError` naming the first invalid configuration field (§2.1).
     public static func layout(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) -> LayoutDocument {
         try config.validate()
-        let sections = Section.group(photos, by: config.groupBy)
+        let sections = Section.group(photos, by: config.groupBy, sparse: config.flows ? .month : .auto)
         var document =
             config.paging == .viewport
             ? try viewport(sections, config: config) : counted(sections, config: config)
@@ -67,13 +67,25 @@ public enum AlbumLayout {
         var items: [LayoutItem] = []
         var records: [LayoutSection] = []
         var warnings: [LayoutWarning] = []
-        for (index, section) in sections.enumerated() {
-            let placed = place(section, photos: section.photos[...], y: y, continued: false, config: config)
-            items += placed.items
-            records.append(placed.record)
-            warnings += placed.warnings
+        if config.flows {
+            let flow = FlowRows.place(
+                sections.map { .init(section: $0, photos: $0.photos[...], continued: false) }, y: y, config: config)
+            (items, records) = (flow.items, flow.records)
+            y += flow.height
+        } else if config.tilesInColumns {
+            let placed = SectionColumns.place(
+                sections.map { ($0, $0.photos[...], false) }, y: y, config: config)
+            (items, records, warnings) = (placed.items, placed.records, placed.warnings)
             y += placed.height
-            if index < sections.count - 1 { y += config.sectionSpacing }
+        } else {
+            for (index, section) in sections.enumerated() {
+                let placed = place(section, photos: section.photos[...], y: y, continued: false, config: config)
+                items += placed.items
+                records.append(placed.record)
+                warnings += placed.warnings
+                y += placed.height
+                if index < sections.count - 1 { y += config.sectionSpacing }
+            }
         }
         let height = sections.isEmpty ? 0 : y + config.insets.bottom
         let pageHeight = config.pageHeight
@@ -129,7 +141,7 @@ public enum AlbumLayout {
         public init(_ photos: [LayoutPhoto], config: LayoutConfig) throws(LayoutError) {
             try config.validate()
             guard config.paging == .count else { throw LayoutError(field: "paging.mode", "must be count") }
-            self.init(Section.group(photos, by: config.groupBy), config: config)
+            self.init(Section.group(photos, by: config.groupBy, sparse: config.flows ? .month : .auto), config: config)
         }
 
         init(_ sections: [Section], config: LayoutConfig) {
@@ -180,7 +192,17 @@ public enum AlbumLayout {
             var items: [LayoutItem] = []
             var warnings: [LayoutWarning] = []
             let pagePieces = pieces.indices.contains(index) ? pieces[index] : []
-            for (number, (section, range)) in pagePieces.enumerated() {
+            if config.flows {
+                let flow = FlowRows.place(
+                    pagePieces.map { .init(section: $0, photos: $0.photos[$1], continued: $1.lowerBound > 0) }, y: y,
+                    config: config)
+                (items, y) = (flow.items, y + flow.height)
+            } else if config.tilesInColumns {
+                let placed = SectionColumns.place(
+                    pagePieces.map { ($0, $0.photos[$1], $1.lowerBound > 0) }, y: y, config: config)
+                (items, y, warnings) = (placed.items, y + placed.height, placed.warnings)
+            }
+            for (number, (section, range)) in pagePieces.enumerated() where !config.flows && !config.tilesInColumns {
                 let placed = place(
                     section, photos: section.photos[range], y: y, continued: range.lowerBound > 0, config: config)
                 items += placed.items

@@ -65,8 +65,7 @@ extension LayoutConfig {
         case "sections.groupBy": groupBy = try choice(GroupBy.self)
         case "sections.headerHeight": headerHeight = try number()
         case "sections.sectionSpacing": sectionSpacing = try number()
-        case "sections.coalesce":
-            guard try !flag() else { throw LayoutError(field: key, "is not supported (§4.4 is optional); only false") }
+        case "sections.coalesce": coalesce = try flag()
         case "style": style = try choice(Style.self)
         case "tiles.margin": tilesMargin = try number()
         case "tiles.singleHeight": tilesSingleHeight = try number()
@@ -77,6 +76,8 @@ extension LayoutConfig {
         case "tiles.sixSub": tilesSixSub = try number()
         case "tiles.maxShown": tilesMaxShown = try whole()
         case "tiles.singleAspect": tilesSingleAspect = try flag()
+        case "tiles.columns": tilesColumns = try whole()
+        case "tiles.fitOrientation": tilesFitOrientation = try flag()
         case "masonry.columns": masonryColumns = try whole()
         case "masonry.spacing": masonrySpacing = try number()
         case "masonry.insets": masonryInsets = try parseInsets()
@@ -121,6 +122,7 @@ extension LayoutConfig {
         case "justified.maxPhotosPerRow": maxPhotosPerRow = try optionalWhole()
         case "justified.maxRowHeight": maxRowHeight = try optionalNumber()
         case "justified.lastRow": lastRowRagged = try oneOf(["justify", "ragged"]) == "ragged"
+        case "justified.noEnlarge": noEnlarge = try flag()
         case "output.rounding": pixelRounding = try oneOf(["none", "pixel"]) == "pixel"
         case "output.scale": outputScale = try number()
         default: throw LayoutError(field: key, "is not a layout parameter (see docs/LAYOUT.md §2.1)")

@@ -34,6 +34,12 @@ public struct LayoutConfig: Sendable, Equatable {
     /// Album extension: a one-photo cell keeps the photo's aspect (at most as tall as it is wide
     /// × 1.25, narrower when a portrait would pass that) instead of a `singleHeight` slice.
     public var tilesSingleAspect = false
+    /// Album extension: the slots' pattern and the photos' places in it chosen so that no tile
+    /// is far from its photo's proportions (`Tiles.fitted`).
+    public var tilesFitOrientation = false
+    /// Album extension: sections side by side in this many columns, each section's cell in the
+    /// shortest column, so that a wide page holds several social-post cells across.
+    public var tilesColumns = 1
     // masonry
     public var masonryColumns = 2, masonrySpacing = 10.0, masonryInsets = Insets(), masonryBodyHeight = 0.0
     public var masonryMaxImageHeightRatio = Double.infinity
@@ -55,11 +61,20 @@ public struct LayoutConfig: Sendable, Equatable {
     public var photoPadding = 0.0, minPhotosPerRow: Int?, maxPhotosPerRow: Int?
     public var maxRowHeight: Double?
     public var lastRowRagged = false
+    /// Album extension: no photo framed taller than its pixels; it keeps its own size and the
+    /// row's other photos share the width it leaves (`OptimalRows.fitted`).
+    public var noEnlarge = false
     // output
     public var pixelRounding = false
     public var outputScale = 2.0
 
     public init() {}
+
+    /// Whether sections flow through shared justified rows (`coalesce`, optimal rows: §4.4).
+    var flows: Bool { coalesce && style == .justified && !justifiedGreedy }
+
+    /// Whether tiles sections stand in columns side by side (`tiles.columns` above 1).
+    var tilesInColumns: Bool { style == .tiles && tilesColumns > 1 }
 
     /// The content width `C` (§0.1).
     var contentWidth: Double { pageWidth - insets.left - insets.right }
@@ -100,6 +115,7 @@ public struct LayoutConfig: Sendable, Equatable {
         try count("paging.count", pageCount)
         try count("masonry.columns", masonryColumns, upTo: 1000)
         try count("tiles.maxShown", tilesMaxShown, upTo: 1000)
+        try count("tiles.columns", tilesColumns, upTo: 1000)
         try count("grid.preloadBuffer", gridPreloadBuffer, from: 0)
         try size("justified.targetRowHeight", targetRowHeight)
         guard tolerance >= 0 && tolerance < 1 else {

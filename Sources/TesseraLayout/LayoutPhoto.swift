@@ -30,6 +30,14 @@ public struct LayoutPhoto: Codable, Sendable, Equatable {
         }
         return (width / height, false)
     }
+
+    /// The most a frame may be tall without showing the photo larger than its pixels: its
+    /// displayed height; unlimited when unknown, or one pixel (as a page gives an unknown size).
+    var heightLimit: Double {
+        let height = [5, 6, 7, 8].contains(orientation ?? 1) ? pixelWidth : pixelHeight
+        guard aspect.estimated == false, let height, height > 1 else { return .infinity }
+        return height
+    }
 }
 
 /// The date facts of `capturedAt` (§1.3): keys from the wall clock as written, never converted.

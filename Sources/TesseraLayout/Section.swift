@@ -5,6 +5,8 @@ struct Section {
         let aspect: Double
         let aspectEstimated: Bool
         let key: CaptureKey?
+        /// `LayoutPhoto.heightLimit`.
+        let limit: Double
     }
 
     let id: String
@@ -17,12 +19,18 @@ struct Section {
     static let datedID = "dated"
 
     /// Sections newest first by key, undated last; photos newest first, ties by id bytes.
-    static func group(_ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy) -> [Section] {
+    ///
+    /// `sparse`: the level `auto` takes when the photos are sparse at every level; `auto`
+    /// itself gathers the dated ones in one section. Sections side by side (§4.4) take months:
+    /// small sections share rows there, and a month's label fits over one photo.
+    static func group(
+        _ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy, sparse: LayoutConfig.GroupBy = .auto
+    ) -> [Section] {
         let photos = records.map { record in
             let (aspect, estimated) = record.aspect
             return Photo(
                 record: record, aspect: aspect, aspectEstimated: estimated,
-                key: record.capturedAt.flatMap(CaptureKey.init))
+                key: record.capturedAt.flatMap(CaptureKey.init), limit: record.heightLimit)
         }
         let dated = photos.filter { $0.key != nil }
         let undated = photos.filter { $0.key == nil }.sorted { byteOrder($0.record.id, $1.record.id) }
@@ -31,7 +39,8 @@ struct Section {
             return ka != kb ? ka > kb : byteOrder(a.record.id, b.record.id)
         }
         var sections: [Section] = []
-        let level = groupBy == .auto ? autoLevel(dated.compactMap(\.key)) : groupBy
+        var level = groupBy == .auto ? autoLevel(dated.compactMap(\.key)) : groupBy
+        if level == .auto { level = sparse }
         switch level {
         case .none:
             let all = dated.sorted(by: newestFirst) + undated

@@ -163,13 +163,10 @@ struct AlbumBuilderTests {
             try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
         let headers = page.components(separatedBy: "<div class=\"header\"").dropFirst().map { part in
-            String(part.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+            String(part.drop { $0 != ">" }.dropFirst().dropFirst("<span>".count).prefix { $0 != "<" })
         }
-        // One layout per breakpoint, each with the dated section first.
-        #expect(!headers.isEmpty && headers.count % 2 == 0)
-        for pair in stride(from: 0, to: headers.count, by: 2) {
-            #expect(headers[pair].hasPrefix("2019") && headers[pair + 1] == "Undated", "\(headers)")
-        }
+        // The dated section first (sparse: its month), then the undated.
+        #expect(headers == ["June 2019", "Undated"])
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         #expect(!headers.contains { $0.contains(String(year)) })
         // In the first layout, after its "Undated" header: the undated photo alone.
@@ -184,30 +181,26 @@ struct AlbumBuilderTests {
                 && album.newestCapturedAt?.hasPrefix("2019-06-01") == true)
     }
 
-    /// The style sheet shows each layout from its own width up, for whatever widths the pages
-    /// are laid out at (before, it named 375, 768 and 1280 whatever the options said, and any
-    /// other widths hid every layout).
-    @Test func pagesHoldOneLayoutAtTheNarrowestWidthAndTheScriptTheOthers() throws {
+    /// A page holds its photos laid out once, at the static width, for the script to lay out
+    /// again at the window's; titles and cards take that layout's content width without script
+    /// and the script's with it.
+    @Test func pagesHoldOneLayoutAtTheStaticWidthAndTheScriptAnyOther() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let index = try Self.twoGardens(in: directory, count: 4)
         let output = FilePath(directory.appending("site"))
         var options = AlbumBuilder.Options(output: output)
-        options.widths = [1000, 420]
+        options.staticWidth = 420
         _ = try AlbumBuilder(index: index, options: options).build()
         let css = try String(contentsOfFile: output.appending("assets/album.css").string, encoding: .utf8)
-        // Titles and cards take each breakpoint's content width, so they start where its photos do.
         #expect(css.contains("header,.albums,.year,.children{width:min(404px,100% - 16px)}"))
-        #expect(
-            css.contains(
-                "@media (min-width:1000px){.js header,.js .albums,.js .year,.js .children{width:968px}}"
-            ))
+        #expect(css.contains(".js header,.js .albums,.js .year,.js .children{width:var(--content,calc(100% - 16px))}"))
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
         #expect(page.matches(of: #/class="layout /#).count == 1)
-        #expect(page.contains("class=\"layout w420\" data-style=\"justified\" data-widths=\"1000 420\""))
-        // Each photo says its size, for the script's layout at 1000.
+        #expect(page.contains("class=\"layout w420\" data-style=\"justified\" style=\"width:420px;"))
+        // Each photo says its size, for the script's layout at the window's width.
         #expect(page.matches(of: #/<a class="photo"[^>]* data-wh="\d+ \d+"/#).count == 4)
     }
 

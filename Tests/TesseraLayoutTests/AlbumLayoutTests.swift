@@ -87,6 +87,13 @@ struct AlbumLayoutTests {
             ]
         #expect(
             try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == ["dated", "undated"])
+        // Sections side by side keep each month's date instead: small sections share rows there.
+        config.coalesce = true
+        #expect(
+            try AlbumLayout.layout(withUndated, config: config).sections.map(\.id) == [
+                "2004-06", "2003-06", "2002-06", "2001-06", "undated",
+            ])
+        config.coalesce = false
         config.groupBy = .year
         #expect(try sections(["2023-12-31", "2024-01-01"]) == ["2024", "2023"])
     }

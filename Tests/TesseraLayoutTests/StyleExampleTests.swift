@@ -9,7 +9,8 @@ struct StyleExampleTests {
         aspects.enumerated().map { index, aspect in
             let record = LayoutPhoto(
                 id: "p\(index)", pixelWidth: aspect * 1000, pixelHeight: 1000, capturedAt: "\(day)T12:00:00")
-            return Section.Photo(record: record, aspect: aspect, aspectEstimated: false, key: nil)
+            return Section.Photo(
+                record: record, aspect: aspect, aspectEstimated: false, key: nil, limit: record.heightLimit)
         }
     }
 

@@ -2,9 +2,8 @@
 document.documentElement.classList.add('js');
 document.addEventListener('DOMContentLoaded', () => {
   'use strict';
-  // A page carries its photos laid out at the narrowest breakpoint width (what shows without
-  // script); for a wider window layout.js lays them out again at the breakpoint it reaches, and
-  // they are drawn as CollectionPages.render draws them: a frame that would crop a whole-photo
+  // A page carries its photos laid out at one width (what shows without script); layout.js
+  // lays them out again at the window's width whenever it changes, and they are drawn as CollectionPages.render draws them: a frame that would crop a whole-photo
   // style shows the photo whole inside it, no photo larger than its own pixels, and strips as
   // natively scrolling rows of unzoomed cells.
   const px = (value) => `${Math.round(value * 100) / 100}px`;
@@ -49,9 +48,10 @@ document.addEventListener('DOMContentLoaded', () => {
       layout.classList.add('laid');
     }
   };
+  // The width pages are laid out at: the window's, less a scroll bar.
+  const pageWidth = () => Math.max(1, document.documentElement.clientWidth);
   const layOut = (layout) => {
-    const widths = layout.dataset.widths.split(' ').map(Number).sort((a, b) => a - b);
-    const width = widths.filter((w) => window.innerWidth >= w).pop() || widths[0];
+    const width = pageWidth();
     if (!layout.classList.contains(`w${width}`)) {
       // The page's pieces: each section's photos on it, under its header when it has one (a
       // "+N" tile stands for the photos it hides).
@@ -59,21 +59,30 @@ document.addEventListener('DOMContentLoaded', () => {
       let current = null;
       for (const child of layout.children) {
         if (child.classList.contains('header')) {
-          pieces.push(current = {header: child, photos: [], anchors: [], strip: null});
+          pieces.push(current = {header: child, photos: [], limits: [], anchors: [], strip: null});
           continue;
         }
-        if (!current) pieces.push(current = {header: null, photos: [], anchors: [], strip: null});
+        if (!current) pieces.push(current = {header: null, photos: [], limits: [], anchors: [], strip: null});
         if (child.classList.contains('strip')) current.strip = child;
         for (const a of current.strip === child ? child.querySelectorAll('a.photo') : [child]) {
           const [w, h] = sizeOf(a, 'wh');
           current.anchors.push(a);
           current.photos.push(w / h);
+          // (as the engine's heightLimit: a size of 1 × 1 is an unknown one)
+          current.limits.push(h > 1 ? h : Infinity);
           const more = a.querySelector('span.more');
-          for (let k = parseInt(more ? more.textContent.slice(1) : '0', 10) || 0; k > 0; k--) current.photos.push(1);
+          current.hidden = (current.hidden || 0) + (parseInt(more ? more.textContent.slice(1) : '0', 10) || 0);
+        }
+      }
+      // The photos a "+N" tile stands for come after the section's shown ones, as in the engine.
+      for (const piece of pieces) {
+        for (let k = piece.hidden || 0; k > 0; k--) {
+          piece.photos.push(1);
+          piece.limits.push(Infinity);
         }
       }
       const style = layout.dataset.style;
-      const laid = window.tesseraLayout.page(pieces.map((p) => ({header: !!p.header, photos: p.photos})), style, width);
+      const laid = window.tesseraLayout.page(pieces.map((p) => ({header: !!p.header, photos: p.photos, limits: p.limits})), style, width);
       const c = laid.settings, whole = ['justified', 'masonry', 'strip'].includes(style), rows = new Map();
       for (const item of laid.items) {
         const piece = pieces[item.piece];
@@ -103,12 +112,26 @@ document.addEventListener('DOMContentLoaded', () => {
       Object.assign(layout.style, {width: px(width), height: px(laid.height)});
     }
   };
-  const layouts = document.querySelectorAll('.layout[data-widths]');
+  // Titles, cards and Find take the photos' content width, so that they start where the photos do.
+  const fitText = () => {
+    const c = window.tesseraLayout.settings('justified', pageWidth());
+    document.documentElement.style.setProperty('--content', px(c.width - c.insets.left - c.insets.right));
+  };
+  const layouts = document.querySelectorAll('.layout[data-style]');
+  fitText();
   layouts.forEach(relayout);
-  const breakpoints = new Set([...layouts].flatMap((layout) => layout.dataset.widths.split(' ')));
-  for (const width of breakpoints) {
-    window.matchMedia(`(min-width: ${width}px)`).addEventListener('change', () => layouts.forEach(relayout));
-  }
+  // Laid out again once a frame after the window's width changes (a resize sends many events).
+  let pending = false;
+  window.addEventListener('resize', () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fitText();
+      layouts.forEach(relayout);
+      window.dispatchEvent(new Event('tessera-relayout'));
+    });
+  });
   // A ThumbHash (base64 bytes) as a small image URL: TesseraImage's ThumbHash.decode, in script.
   const thumbHashURL = (text) => {
     const hash = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -536,11 +559,13 @@ document.addEventListener('DOMContentLoaded', () => {
       return [stills || !videos ? plural(stills, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(', ');
     };
     // The results in justified rows at the page's width, as an album lays its photos out.
-    const widths = (document.querySelector('.layout[data-widths]') || {dataset: {}}).dataset.widths || '375 768 1280';
+    let shownLast = null;
+    window.addEventListener('tessera-relayout', () => { if (shownLast) lay(...shownLast); });
     const lay = (list, container) => {
-      const steps = widths.split(' ').map(Number).sort((a, b) => a - b);
-      const width = steps.filter((w) => window.innerWidth >= w).pop() || steps[0];
-      const laid = window.tesseraLayout.page([{header: false, photos: list.map((p) => p.width / p.height)}], 'justified', width);
+      shownLast = [list, container];
+      const width = pageWidth();
+      const laid = window.tesseraLayout.page([{header: false, photos: list.map((p) => p.width / p.height),
+                                               limits: list.map((p) => p.height)}], 'justified', width);
       const layout = element('div', {className: `layout w${width} laid`});
       Object.assign(layout.style, {width: px(width), height: px(laid.height)});
       for (const item of laid.items) {

@@ -80,6 +80,27 @@ public enum OptimalRows {
         return rows.reversed()
     }
 
+    /// The height of a row's photos that are not held at their own size, when `available` is
+    /// the width left for photos: a photo whose `limits` is below the height keeps that height,
+    /// and the others share what it leaves; infinite when every photo is held.
+    static func fitted(_ indices: Range<Int>, aspects: [Double], limits: [Double], available: Double) -> Double {
+        var held = [Bool](repeating: false, count: indices.count)
+        while true {
+            var fixed = 0.0, free = 0.0
+            for k in indices {
+                if held[k - indices.lowerBound] { fixed += aspects[k] * limits[k] } else { free += aspects[k] }
+            }
+            guard free > 0 else { return .infinity }
+            let height = (available - fixed) / free
+            var more = false
+            for k in indices where !held[k - indices.lowerBound] && limits[k] < height {
+                held[k - indices.lowerBound] = true
+                more = true
+            }
+            if !more { return height }
+        }
+    }
+
     /// The album's default `justified` style.
     static func layout(_ photos: [Section.Photo], width contentWidth: Double, config: LayoutConfig) -> Body {
         var body = Body()
@@ -109,18 +130,30 @@ public enum OptimalRows {
         }
         let maxHeight = config.maxRowHeight ?? 2 * config.targetRowHeight
         let padding = config.photoPadding
+        let limits = photos.map { config.noEnlarge ? $0.limit : .infinity }
         var y = pad.top
         for row in rows {
-            let height = min(row.height, maxHeight)
+            let count = Double(row.indices.count)
+            let free =
+                row.ragged || !config.noEnlarge
+                ? row.height
+                : fitted(
+                    row.indices, aspects: aspects, limits: limits,
+                    available: rowWidth - (count - 1) * config.spacingHorizontal - 2 * padding * count)
+            let heights = row.indices.map { min(free, maxHeight, limits[$0]) }
+            let rowHeight = heights.max() ?? 0
             var x = pad.left
-            for index in row.indices {
+            for (index, height) in zip(row.indices, heights) {
                 let width = aspects[index] * height
-                var item = Body.Item(photo: index, x: x + padding, y: y + padding, width: width, height: height)
+                // (a photo held at its own size sits in the middle of the row's height)
+                var item = Body.Item(
+                    photo: index, x: x + padding, y: y + padding + (rowHeight - height) / 2, width: width,
+                    height: height)
                 item.crop = false
                 body.items.append(item)
                 x += width + 2 * padding + config.spacingHorizontal
             }
-            y += height + 2 * padding + config.spacingVertical
+            y += rowHeight + 2 * padding + config.spacingVertical
         }
         body.height = y - config.spacingVertical + pad.bottom
         return body
