@@ -10,8 +10,10 @@ folders of 20–200 photos, is scanned into a fresh index, then:
 - the same build again with nothing changed: wall time, and how many files it wrote;
 - 100 new photos in one event folder, a scan, and the build again: wall time, files written;
 - Chromium (Debian's, through Playwright) opens the timeline and the largest album page: load
-  event time, JS heap, and how many <img> the page holds; then the timeline's Find by one
-  month's dates and by format: time until it answers, and the JS heap after.
+  time (for the timeline, until its stream shows its first photos), JS heap, and how many <img>
+  the page holds; then goes through the timeline's stream a month at a time (the time a month
+  takes to show, and the most JS heap and <img> held meanwhile); then the timeline's Find by
+  one month's dates and by format: time until it answers, and the JS heap after.
 
 The scan itself is bench/scan.py's business; here it is only the way to an index.
 
@@ -123,11 +125,29 @@ def browse(site, largest_album_page):
             session.send("Performance.enable")
             page.goto(page_path.as_uri(), wait_until="load", timeout=600_000)
             timing = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+            if label == "timeline":
+                # The stream's first photos, laid out after find.js and the newest month are read.
+                page.wait_for_selector(".stream a.photo", timeout=600_000)
+                timing = max(timing, page.evaluate("() => performance.now()"))
             metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
             images = page.evaluate("() => document.images.length")
             results[label] = (timing, metrics.get("JSHeapUsedSize", 0) / 2**20, images)
             if label == "timeline":
-                month = sorted(p.name for p in (site / "months").iterdir())[len(list((site / "months").iterdir())) // 2]
+                # Through the whole stream, a month at a time: its photos shown each time, and
+                # what the page holds at most meanwhile.
+                months = page.evaluate("document.querySelectorAll('.stream section.month').length")
+                start, most_images, most_heap = time.perf_counter(), 0, 0.0
+                for number in range(months):
+                    page.evaluate(f"document.querySelectorAll('.stream section.month')[{number}].scrollIntoView()")
+                    page.wait_for_function(f"document.querySelectorAll('.stream section.month')[{number}]"
+                                           ".querySelector('a.photo')", timeout=600_000)
+                    most_images = max(most_images, page.evaluate("document.images.length"))
+                    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+                    most_heap = max(most_heap, metrics.get("JSHeapUsedSize", 0) / 2**20)
+                results["timeline, every month"] = (1000 * (time.perf_counter() - start) / max(1, months), most_heap, most_images)
+                page.evaluate("window.scrollTo(0, 0)")
+                dated = sorted(p.name for p in (site / "months").iterdir() if p.name != "undated")
+                month = dated[len(dated) // 2]
                 page.click("form.find button.filters")
                 page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
                 answered = "document.querySelector('form.find output').textContent.includes(' of ')"
@@ -197,6 +217,10 @@ def run(tessera, count, base, work):
     print(f"    unchanged rebuild   {unchanged:8.2f} s  {unchanged_written:,} files written")
     print(f"    after 100 new       {added:8.2f} s  {added_written:,} files written, peak RSS {added_rss:.0f} MiB")
     for label, (load, heap, images) in browsed.items():
+        if label == "timeline, every month":
+            print(f"    Chromium timeline, scrolled month by month: {load:5.0f} ms a month, at most JS heap {heap:.1f} MiB, "
+                  f"{images:,} <img>")
+            continue
         print(f"    Chromium {label:<14} load {load:7.0f} ms  JS heap {heap:6.1f} MiB  {images:,} <img>")
     for what, (seconds, heap, said) in finds.items():
         print(f"    timeline Find {what:<18} {seconds * 1000:7.0f} ms  JS heap {heap:6.1f} MiB  ({said})")

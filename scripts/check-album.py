@@ -122,6 +122,7 @@ def photo(path, width, height, seed, date=None, gps=None):
     image.save(path, "JPEG", quality=85, exif=exif(date, gps) if date else Image.Exif())
 
 
+UNDATED = 3
 LONG_NAME = ("The longest name anyone gave a folder of holiday photos, with every place " * 2)[:120].strip()
 
 
@@ -148,6 +149,9 @@ def library(tessera, root):
         photo(root / "Sparse" / "Trip" / f"T{n}.jpg", 1600, 1200, 400 + n, date=f"2023:07:0{n + 1} 12:00:00")
     # A name of 120 characters, which its card shows in three lines at most.
     photo(root / LONG_NAME / "L0.jpg", 900, 600, 700, date="2021:09:09 09:00:00")
+    # Scans nothing dates: the timeline ends with them.
+    for n in range(UNDATED):
+        photo(root / "Scans" / f"S{n}.jpg", 1200, 900 + 100 * n, 900 + n)
     # A folder tree: Trips holds only folders, Trips/2023 only folders, and albums below them.
     for folder, count, month in (("Trips/2023/Rome", 3, 4), ("Trips/2023/Florence", 2, 5), ("Trips/2024 Summer", 2, 7)):
         for n in range(count):
@@ -537,7 +541,7 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                 # when there are sections enough: this album has one).
                 if style not in ("strip", "tiles"):
                     check(report["extent"] >= 0.9, f"{where}: the photos span {report['extent']:.0%} of the window")
-                if scale == 2 and width in (390, 1280, 1920):
+                if scale == 2 and width in (390, 768, 1280, 1920):
                     page.screenshot(path=str(out / f"sparse-{style}-{width}-2x.png"), full_page=True)
                 if style == "tiles" and scale == 1:
                     # "+N" leads to a page of all the section's photos.
@@ -954,11 +958,15 @@ def check_videos(browser, site, out):
         page.goto(album.as_uri(), wait_until="load")
         where = f"videos at {width} px"
         tiles = page.evaluate("""[...[...document.querySelectorAll('.layout')].find(l => getComputedStyle(l).display !== 'none')
-            .querySelectorAll('a.photo')].map(a => [a.querySelector('img').alt, (a.querySelector('.badge') || {}).textContent || ''])""")
-        badges = dict(tiles)
+            .querySelectorAll('a.photo')].map(a => [a.querySelector('img').alt, [(a.querySelector('.badge') || {}).textContent || '',
+                                                    (a.querySelector('.badge') || {}).title || '']])""")
+        badges = {name: text for name, (text, _) in tiles}
+        titles = {name: title for name, (_, title) in tiles}
         check(set(badges) == {"VID_0001.mp4", "VID_0002.mov", "IMG_0500.JPG"}, f"{where}: tiles {sorted(badges)} (the Live Photo's video is no tile)")
-        check(badges.get("VID_0001.mp4") == "0:04" and badges.get("VID_0002.mov") == "0:02" and badges.get("IMG_0500.JPG") == "LIVE",
+        # The HEVC clip, which Chromium does not play, says a click offers it to download.
+        check(badges.get("VID_0001.mp4") == "0:04" and badges.get("VID_0002.mov") == "⤓ 0:02" and badges.get("IMG_0500.JPG") == "LIVE",
               f"{where}: badges {badges}")
+        check("HEVC" in titles.get("VID_0002.mov", "") and not titles.get("VID_0001.mp4"), f"{where}: badge titles {titles}")
         page.screenshot(path=str(out / f"videos-{width}-{scale}x.png"), full_page=True)
         # The lightbox plays the video in place of its poster.
         page.locator(".layout:visible a.photo", has=page.locator("img[alt='VID_0001.mp4']")).click()
@@ -1021,11 +1029,12 @@ def check_big_album(browser, sites, out):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
-    check(page.locator("section.year").count() >= 3, "the timeline lacks years")
+    check_stream(page, sites["justified"], out)
     # Find on the timeline looks through every photo of the site.
     # (the months' photos.js, newest month first, as the timeline lists them)
     entries = []
-    for month in sorted((sites["justified"] / "months").iterdir(), reverse=True):
+    # (newest first, the undated last)
+    for month in sorted((sites["justified"] / "months").iterdir(), key=lambda m: (m.name != "undated", m.name), reverse=True):
         entries += lightbox_entries(month)
     expected = [e["id"] for e in entries if e["find"].get("day") and "2024-05-02" <= e["find"]["day"] <= "2024-05-02"]
     page.click("form.find button.filters")
@@ -1052,6 +1061,9 @@ def check_big_album(browser, sites, out):
     loaded = []
     page.on("request", lambda request: loaded.append(request.url) if request.url.endswith("/photos.js") else None)
     page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
+    # (what the stream reads as the page opens is not Find's)
+    page.wait_for_selector(".stream a.photo")
+    loaded.clear()
     page.click("form.find button.filters")
     page.wait_for_function("document.querySelector('form.find select[name=format]').options.length > 1")
     page.select_option("form.find select[name=format]", rare)
@@ -1063,8 +1075,9 @@ def check_big_album(browser, sites, out):
     check(shown == ids and len({url.split("/")[-2] for url in loaded}) <= len(months_with),
           f"timeline Find {rare}: {shown[:5]}, expected {ids[:5]}; loaded {len(loaded)} months for {len(months_with)}")
     # A word finds a keyword, and loads only the month that holds it.
-    loaded.clear()
     page.goto((sites["justified"] / "timeline.html").as_uri(), wait_until="load")
+    page.wait_for_selector(".stream a.photo")
+    loaded.clear()
     page.fill("form.find input[name=text]", "harbour")
     page.wait_for_function("document.querySelector('form.find output').textContent.includes(' of ')"
                            " && !document.querySelector('form.find output').textContent.startsWith('up to')")
@@ -1073,6 +1086,81 @@ def check_big_album(browser, sites, out):
     check(len(expected) == 1 and shown == expected and len(loaded) == 1,
           f"timeline Find 'harbour': {shown}, expected {expected}; loaded {len(loaded)} months")
     context.close()
+
+
+def check_stream(page, site, out):
+    """The timeline is a stream of photos: the newest month's first, laid out in rows that span
+    the width, days side by side under their dates; a scrubber by year, whose last entry leads
+    to the undated photos; and months far from the window let their photos go."""
+    page.wait_for_function("document.querySelectorAll('.stream a.photo').length >= 10")
+    months = sorted((m for m in (site / "months").iterdir() if m.name != "undated"), reverse=True)
+    first = page.evaluate("document.querySelector('.stream section.month h2').textContent")
+    newest = lightbox_entries(months[0])
+    shown = page.eval_on_selector_all("#month-" + months[0].name + " a.photo", "els => els.map(e => e.dataset.id)")
+    check(shown == [e["id"] for e in newest], f"the stream's first month ({first}) shows {shown[:4]}, not its photos")
+    report = page.evaluate("""() => {
+      const block = document.querySelector('.stream section.month .layout');
+      const frames = [...block.querySelectorAll('a.photo')].map((a) => [a.offsetLeft, a.offsetTop, a.offsetWidth, a.offsetHeight]);
+      const rows = new Map();
+      for (const [x, y, w, h] of frames) {
+        const key = Math.round(y + h / 2);
+        const row = rows.get(key) || [Infinity, -Infinity];
+        rows.set(key, [Math.min(row[0], x), Math.max(row[1], x + w)]);
+      }
+      const spans = [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, [l, r]]) => r - l);
+      const headers = [...block.querySelectorAll('.header')].map((h) => h.textContent);
+      return {spans, headers, width: window.innerWidth, layout: block.offsetWidth,
+              scrubber: [...document.querySelectorAll('.scrubber a')].map((a) => a.textContent)};
+    }""")
+    content = report["layout"] - 2 * 16
+    short = [span for span in report["spans"][:-1] if span < 0.95 * content]
+    check(report["spans"] and not short, f"stream rows under 95 % of {content} px: {short[:3]} of {report['spans']}")
+    check(report["headers"] and all(re.match(r"^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) \d+ \w{3} \d{4}$", h) for h in report["headers"]),
+          f"the stream's day labels: {report['headers'][:4]}")
+    check(report["scrubber"][:1] == [months[0].name[:4]] and report["scrubber"][-1:] == ["Undated"],
+          f"the scrubber's years: {report['scrubber']}")
+    page.screenshot(path=str(out / "timeline-stream-1280.png"))
+    # The scrubber's last entry: the undated scans (and clips nothing dates), at the end.
+    undated = [e["id"] for e in lightbox_entries(site / "months" / "undated")]
+    names = [e["name"] for e in lightbox_entries(site / "months" / "undated")]
+    check(all(f"S{n}.jpg" in names for n in range(UNDATED)), f"the undated month holds {names}")
+    page.click(".scrubber a:text('Undated')")
+    page.wait_for_function(f"document.querySelectorAll('#month-undated a.photo').length === {len(undated)}"
+                           " && [...document.querySelectorAll('#month-undated img')].every((i) => i.complete && i.naturalWidth > 0)")
+    shown = page.eval_on_selector_all("#month-undated a.photo", "els => els.map(e => e.dataset.id)")
+    check(shown == undated, f"the stream's undated photos: {shown}, expected {undated}")
+    page.screenshot(path=str(out / "timeline-undated-1280.png"))
+    # Far from the window, the newest month has let its photos go (and kept its height).
+    page.wait_for_function("document.querySelectorAll('#month-" + months[0].name + " a.photo').length === 0")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("document.querySelectorAll('#month-" + months[0].name + " a.photo').length > 0")
+    # Each month's page leads to the months beside it, the oldest to the undated.
+    page.goto((months[0] / "index.html").as_uri(), wait_until="load")
+    check(page.locator("nav.months a[rel=prev]").count() == 0, "the newest month links to a newer one")
+    page.click("nav.months a[rel=next]")
+    page.wait_for_load_state("load")
+    check(page.url.endswith(f"months/{months[1].name}/index.html"), f"the newest month's next month is {page.url}")
+    page.goto((months[-1] / "index.html").as_uri(), wait_until="load")
+    page.click("nav.months a[rel=next]")
+    page.wait_for_load_state("load")
+    check(page.url.endswith("months/undated/index.html") and page.locator("nav.months a[rel=prev]").count() == 1,
+          f"the oldest month's next month is {page.url}")
+    # For a person to look at: the stream at a phone's, a tablet's and a wide screen's width.
+    for width in (390, 768, 1920):
+        context = page.context.browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 900},
+                                                   device_scale_factor=2)
+        wide = context.new_page()
+        wide.goto((site / "timeline.html").as_uri(), wait_until="load")
+        wide.wait_for_function("document.querySelectorAll('.stream a.photo').length >= 10")
+        wide.wait_for_function("[...document.querySelectorAll('.stream img')].slice(0, 10).every((i) => i.complete)")
+        spans = wide.evaluate("""() => { const l = document.querySelector('.stream .layout');
+          const xs = [...l.querySelectorAll('a.photo')].map((a) => [a.offsetLeft, a.offsetLeft + a.offsetWidth]);
+          return (Math.max(...xs.map((x) => x[1])) - Math.min(...xs.map((x) => x[0]))) / window.innerWidth; }""")
+        # (the scrubber's 44 px beside it)
+        check(spans >= (0.9 if width >= 740 else 0.8), f"the stream at {width} px spans {spans:.0%} of the window")
+        wide.screenshot(path=str(out / f"timeline-stream-{width}-2x.png"))
+        context.close()
+    page.goto((site / "timeline.html").as_uri(), wait_until="load")
 
 
 def check_portable(site, work):

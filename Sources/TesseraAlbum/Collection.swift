@@ -13,6 +13,9 @@ struct Collection {
     var crumbs: [(name: String, href: String)] = []
     /// Cover cards of the albums inside this one, shown above its photos.
     var children: [String] = []
+    /// A month's newer and older months (`prev` and `next`, as the timeline reads), with links
+    /// relative to its folder.
+    var neighbours: [(rel: String, name: String, href: String)] = []
 
     static let prefix = "../../"
 }

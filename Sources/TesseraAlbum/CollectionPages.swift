@@ -66,7 +66,7 @@ struct CollectionPages {
             }
             let records = try self.records(positions, of: collection)
             let body = """
-                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(collection.photos.count < 2 ? "" : Self.findForm)</header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\(collection.photos.count < 2 ? "" : Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
                 \(collection.photos.isEmpty ? "" : render(page, width: width, byID: records))
@@ -197,6 +197,16 @@ struct CollectionPages {
 
     static func pageFile(_ number: Int) -> String {
         number == 0 ? "index.html" : "page-\(number + 1).html"
+    }
+
+    /// A month's links to the months beside it: "‹ August 2023", "June 2023 ›".
+    private static func neighbours(_ collection: Collection) -> String {
+        guard !collection.neighbours.isEmpty else { return "" }
+        let links = collection.neighbours.map { rel, name, href in
+            let text = rel == "prev" ? "‹ \(HTML.escape(name))" : "\(HTML.escape(name)) ›"
+            return "<a rel=\"\(rel)\" href=\"\(HTML.url(Array(href.utf8)))\">\(text)</a>"
+        }
+        return "<nav class=\"months\">\(links.joined())</nav>"
     }
 
     /// Albums › the albums above this one › (this one's title is the heading), and the timeline.
@@ -359,7 +369,9 @@ struct CollectionPages {
             + layoutBox + Self.sizes(photo) + "><img \(image)\(Self.placeholder(photo))"
             + "width=\"\(Int(frame.width.rounded()))\" height=\"\(Int(frame.height.rounded()))\" "
             + "loading=\"lazy\" alt=\"\(HTML.escape(name))\">"
-            + (Motion(photo).map { "<span class=\"badge\">\(HTML.escape($0.badge))</span>" } ?? "")
+            + (Motion(photo).map {
+                "<span class=\"badge\"\($0.badgeTitle.map { " title=\"\(HTML.escape($0))\"" } ?? "")>\(HTML.escape($0.badge))</span>"
+            } ?? "")
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
     }
 

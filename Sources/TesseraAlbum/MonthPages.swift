@@ -10,8 +10,8 @@ final class MonthPages {
         var manifest: [String: SiteManifest.Month] = [:]
         /// The months' cards by year, for the timeline.
         var years: [(year: String, cards: [String])] = []
-        /// Each month's `photos.js` with what Find knows of it.
-        var data: [(file: String, find: MonthFind)] = []
+        /// Each month's `photos.js` with its key, its title and what Find knows of it.
+        var data: [(file: String, month: String, title: String, find: MonthFind)] = []
         var months = 0, written = 0, unchanged = 0, pages = 0
         /// Files this writer placed, by how.
         var linked = 0, copied = 0
@@ -42,6 +42,16 @@ final class MonthPages {
             options: options, media: media, output: output, albumFolders: albumFolders, index: index)
     }
 
+    /// A month's folder: `months/YYYY-MM`, or `months/undated` for the photos without a date.
+    static func folder(_ month: String) -> String {
+        "months/" + (month.isEmpty ? "undated" : month)
+    }
+
+    /// "July 2023", or "Undated".
+    static func title(_ month: String) -> String {
+        month.isEmpty ? "Undated" : FriendlyDate.section(month)
+    }
+
     func run(shouldStop: () -> Bool) throws(AlbumError) -> Result {
         var result = Result()
         let changedMonths: Set<String>
@@ -53,11 +63,14 @@ final class MonthPages {
         }
         // (as the albums' folder: a month is left as it was only when its page is in the output)
         try output.directory("months")
-        for (month, _) in months {
+        for (position, (month, _)) in months.enumerated() {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
-            let folder = "months/" + month
-            let title = FriendlyDate.section(month)
+            let folder = Self.folder(month)
+            let title = Self.title(month)
+            let beside = [position - 1, position + 1].map { months.indices.contains($0) ? months[$0].month : nil }
+            let neighbours = beside.map { $0 ?? "" }
             if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
+                old.neighbours == neighbours,
                 AlbumBuilder.isPage(output.path(folder + "/index.html"))
             {
                 result.manifest[month] = old
@@ -70,19 +83,28 @@ final class MonthPages {
                 let missingBefore = media.misses
                 let count = AlbumBuilder.count(photos)
                 media.start(recording: false)
-                let written = try writer.write(
-                    Collection(folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos))
+                var collection = Collection(
+                    folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos)
+                collection.neighbours = zip(["prev", "next"], beside).compactMap { rel, other in
+                    other.map {
+                        (
+                            rel, Self.title($0),
+                            "../" + String(Self.folder($0).dropFirst("months/".count)) + "/index.html"
+                        )
+                    }
+                }
+                let written = try writer.write(collection)
                 let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
                 result.manifest[month] = .init(
-                    card: card, incomplete: media.misses > missingBefore, find: written.find)
+                    card: card, incomplete: media.misses > missingBefore, find: written.find, neighbours: neighbours)
                 result.pages += written.pages
                 result.written += 1
             }
             guard let entry = result.manifest[month] else { continue }
             result.months += 1
-            result.data.append((folder + "/photos.js", entry.find))
-            let year = String(month.prefix(4))
+            result.data.append((folder + "/photos.js", month, title, entry.find))
+            let year = month.isEmpty ? "Undated" : String(month.prefix(4))
             let card = SitePages.card(entry.card, href: folder + "/index.html", name: title, meta: entry.card.count)
             if result.years.last?.year == year {
                 result.years[result.years.count - 1].cards.append(card)
@@ -91,7 +113,7 @@ final class MonthPages {
             }
         }
         for folder in AlbumBuilder.folders(in: "months", of: output).subtracting(
-            result.manifest.keys.map { "months/" + $0 })
+            result.manifest.keys.map(Self.folder))
         {
             try output.remove(folder)
         }

@@ -58,11 +58,21 @@ struct Motion {
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 
-    /// The badge a tile carries: a video's length, or LIVE.
+    /// The badge a tile carries: a video's length, or LIVE; marked ⤓ when a browser cannot
+    /// play it, so the badge says what a click does (the viewer offers the file to download).
     var badge: String {
-        switch kind {
-        case .video: duration.flatMap(Self.clock) ?? "▶"
-        case .live: "LIVE"
-        }
+        let text =
+            switch kind {
+            case .video: duration.flatMap(Self.clock) ?? "▶"
+            case .live: "LIVE"
+            }
+        return playable ? text : "⤓ " + text
+    }
+
+    /// What the badge of one a browser cannot play says when pointed at.
+    var badgeTitle: String? {
+        guard !playable else { return nil }
+        let what = codec.map { $0.uppercased() } ?? "this format"
+        return "Browsers do not play \(what) in \(container.rawValue.uppercased()): download it to watch"
     }
 }

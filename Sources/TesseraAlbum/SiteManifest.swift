@@ -33,6 +33,8 @@ struct SiteManifest: Codable, Equatable {
         var card: Card
         var incomplete: Bool
         var find: MonthFind
+        /// The newer and older months its pages link to ("" where there is none).
+        var neighbours: [String]?
     }
 
     static let fileName = ".tessera-album.json"
@@ -74,6 +76,8 @@ struct SiteManifest: Codable, Equatable {
 /// What the timeline's Find knows of a month without loading its photos: how many of them each
 /// value of each filter matches, so that it loads only the months that can hold what is asked.
 struct MonthFind: Codable, Equatable, Sendable {
+    /// How many photos the month has (the undated have no day to count them by).
+    var photos = 0
     var days: [String: Int] = [:]
     var cameras: [String: Int] = [:]
     var formats: [String: Int] = [:]
@@ -84,6 +88,7 @@ struct MonthFind: Codable, Equatable, Sendable {
     /// Counts `photo`'s values.
     mutating func add(_ photo: PhotoRecord) {
         let facts = FindFacts(photo)
+        photos += 1
         if let day = facts.day { days[day, default: 0] += 1 }
         if let camera = facts.camera { cameras[camera, default: 0] += 1 }
         formats[facts.format, default: 0] += 1

@@ -18,10 +18,13 @@ enum SitePages {
                 """, depth: "")
     }
 
-    /// The timeline: the months by year.
+    /// The timeline: every photo, newest first, the undated last.
     ///
+    /// Without script, the months' cards by year, each leading to its month's pages. With
+    /// script (album.js), one stream of justified rows, days side by side, each month read from
+    /// its `photos.js` as it nears the window and let go far from it, and a scrubber by year.
     /// Its Find reads `find.js` first, then only the months' `photos.js` that can hold what is
-    /// asked; a found photo opens in its album's viewer.
+    /// asked; a photo opens in its album's viewer.
     static func timeline(years: [(year: String, cards: [String])], summary: String) -> String {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
@@ -29,20 +32,25 @@ enum SitePages {
         return HTML.document(
             title: "Timeline",
             body: """
-                <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)) by the month they were taken</p>\(CollectionPages.findForm)</header>
+                <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)), newest first</p>\(CollectionPages.findForm)</header>
                 <main>
                 \(sections.joined(separator: "\n"))
                 </main>
                 """,
-            bodyAttributes: " data-find=\"find.js\" data-lightbox=\"off\"",
+            bodyAttributes: " data-find=\"find.js\" data-stream=\"find.js\" data-lightbox=\"off\"",
             depth: "")
     }
 
     /// `find.js`: each month's `photos.js`, newest first, with how many of its photos each
     /// value of each filter matches (docs/ALBUM.md, "Find").
-    static func findIndex(_ months: [(file: String, find: MonthFind)], photos: Int) throws(AlbumError) -> String {
+    static func findIndex(
+        _ months: [(file: String, month: String, title: String, find: MonthFind)], photos: Int
+    ) throws(AlbumError) -> String {
         struct Month: Encodable {
             var file: String
+            /// `YYYY-MM`, "" for the photos without a date.
+            var month: String
+            var title: String
             var find: MonthFind
         }
         struct Index: Encodable {

@@ -22,7 +22,8 @@ public struct PhotoQuery: Sendable {
     public var albumID: Int64?
     /// Only the albums in this folder and in the folders below it (the folder's path's bytes).
     public var folder: [UInt8]?
-    /// Only photos captured in this month (`YYYY-MM`, the wall clock's).
+    /// Only photos captured in this month (`YYYY-MM`, the wall clock's); "" for those without
+    /// a date.
     public var month: String?
     /// Only photos rated at least this.
     public var minimumRating: Int?
@@ -127,7 +128,9 @@ extension PhotoIndex {
             conditions.append("p.album_id IN (SELECT id FROM albums WHERE path = ? OR (path >= ? AND path < ?))")
             arguments += [Data(folder), Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])]
         }
-        if let month = query.month {
+        if query.month == "" {
+            conditions.append("p.captured_at IS NULL")
+        } else if let month = query.month {
             // A range, so that photos_month finds the month ('~' sorts after every character
             // of an ISO-8601 date).
             conditions.append("p.captured_at >= ? AND p.captured_at < ?")
@@ -245,7 +248,7 @@ extension PhotoIndex {
     }
 
     /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
-    /// how many photos each has.
+    /// how many photos each has; last, "" with the photos that have no date, if any.
     public func months() throws(IndexError) -> [(month: String, count: Int)] {
         try read(Self.months)
     }
@@ -254,8 +257,8 @@ extension PhotoIndex {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT substr(captured_at, 1, 7) AS month, COUNT(*) AS count FROM photos
-                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND captured_at IS NOT NULL GROUP BY month ORDER BY month DESC
+                SELECT coalesce(substr(captured_at, 1, 7), '') AS month, COUNT(*) AS count FROM photos
+                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL GROUP BY month ORDER BY month DESC
                 """
         ).map { ($0["month"], $0["count"]) }
     }

@@ -179,6 +179,20 @@ struct AlbumBuilderTests {
         #expect(
             album.oldestCapturedAt?.hasPrefix("2019-06-01") == true
                 && album.newestCapturedAt?.hasPrefix("2019-06-01") == true)
+        // The timeline's months end with one of the undated photos, and each leads to the next.
+        func text(_ path: String) throws -> String {
+            try String(contentsOfFile: output.appending(path).string, encoding: .utf8)
+        }
+        let june = try text("months/2019-06/index.html"), scans = try text("months/undated/index.html")
+        #expect(
+            june.contains("<nav class=\"months\"><a rel=\"next\" href=\"../undated/index.html\">Undated ›</a></nav>"))
+        #expect(
+            scans.contains("<nav class=\"months\"><a rel=\"prev\" href=\"../2019-06/index.html\">‹ June 2019</a></nav>")
+        )
+        #expect(scans.contains("alt=\"scan.jpg\"") && !scans.contains("alt=\"dated.jpg\""))
+        let find = try text("find.js")
+        #expect(find.contains(#""file":"months/undated/photos.js","find":{"cameras":{},"days":{},"#))
+        #expect(find.contains(#""month":"","title":"Undated""#))
     }
 
     /// A page holds its photos laid out once, at the static width, for the script to lay out
@@ -288,7 +302,7 @@ struct AlbumBuilderTests {
         defer { directory.remove() }
         var configuration = Self.gardens(in: directory)
         configuration.roots = [FilePath(directory.appending("north"))]
-        // No EXIF date: no month page shows either copy, so only the Garden's own list keeps the file.
+        // No EXIF date: the timeline's undated month shows both copies, and is written again.
         let jpeg = try SampleImage.jpeg(SampleImage.pixels(width: 90, height: 60, seed: 5))
         let (original, copy) = (directory.appending("north/Garden/a.jpg"), directory.appending("north/Pond/b.jpg"))
         for path in [original, copy] { try FileSystem.writeAtomically(jpeg, to: FilePath(path)) }
@@ -299,10 +313,16 @@ struct AlbumBuilderTests {
         let site = directory.appending("site")
         let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
         _ = try builder.build()
+        let before = try Self.stamps(of: site)
         try FileManager.default.removeItem(atPath: copy)
         try Self.scan(configuration, index)
         let summary = try builder.build()
-        #expect(summary.written == 0 && summary.unchanged == 1, "the Garden is left as it was: \(summary)")
+        #expect(
+            summary.albums == 1 && summary.months == 1 && summary.written == 1 && summary.unchanged == 1,
+            "the Garden is left as it was, the undated month written again: \(summary)")
+        let after = try Self.stamps(of: site)
+        let gardenPage = try #require(after.keys.first { $0.hasPrefix("albums/garden") && $0.hasSuffix("/index.html") })
+        #expect(before[gardenPage] == after[gardenPage])
         try AlbumBuildConsistencyTests.expectWhole(site)
     }
 

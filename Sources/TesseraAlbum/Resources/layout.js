@@ -332,7 +332,8 @@ window.tesseraLayout = (() => {
         if (!breakable(i) || !Number.isFinite(cost[i])) continue;
         const h = height(i, j);
         if (!(h > 0)) break;
-        const candidate = cost[i] + (j - i) * (h - target) * (h - target);
+        // (a ragged last row, taller than the target, is drawn at the target: it costs nothing)
+        const candidate = cost[i] + (c.raggedLast && j === n && h > target ? 0 : (j - i) * (h - target) * (h - target));
         if (!Number.isFinite(cost[j]) || (candidate < cost[j] && (candidate === 0 || cost[j] / candidate > 1.005))) {
           cost[j] = candidate;
           previous[j] = i;
@@ -350,7 +351,8 @@ window.tesseraLayout = (() => {
     const headers = pieces.map(() => []), photos = pieces.map(() => []);
     let y = top;
     found.forEach(([start, end], number) => {
-      const free = c.noEnlarge ? fitted(start, end, aspects, limits, available(start, end)) : height(start, end);
+      const ragged = c.raggedLast && end === n && height(start, end) > target;
+      const free = ragged ? target : c.noEnlarge ? fitted(start, end, aspects, limits, available(start, end)) : height(start, end);
       const heights = [];
       for (let k = start; k < end; k++) heights.push(Math.min(free, 2 * target, limits[k]));
       const h = Math.max(...heights);
@@ -380,8 +382,9 @@ window.tesseraLayout = (() => {
   // One page: its pieces ({header, photos: [aspect…]}), each a section's photos on this page
   // under its header when it has one, from the top; returns the items (headers and photos, in
   // order, photos naming their piece and index) and the page's height, snapped to device pixels.
-  const page = (pieces, style, width) => {
-    const c = settings(style, width);
+  // `overrides`: settings for a page only script lays out (the timeline's stream).
+  const page = (pieces, style, width, overrides = {}) => {
+    const c = {...settings(style, width), ...overrides};
     const content = width - c.insets.left - c.insets.right;
     const dx = style === 'strip' ? 0 : c.insets.left;
     const items = [];
