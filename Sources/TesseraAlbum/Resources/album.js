@@ -113,9 +113,13 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   };
   // Titles, cards and Find take the photos' content width, so that they start where the photos do.
+  // (the timeline's stream leaves its scrubber's width at the right: its text starts and ends
+  // with the stream, not centred in the window)
+  const scrubWidth = 44, streaming = !!document.body.dataset.stream;
   const fitText = () => {
-    const c = window.tesseraLayout.settings('justified', pageWidth());
+    const c = window.tesseraLayout.settings('justified', pageWidth() - (streaming ? scrubWidth : 0));
     document.documentElement.style.setProperty('--content', px(c.width - c.insets.left - c.insets.right));
+    document.documentElement.style.setProperty('--side', px(c.insets.left));
   };
   const layouts = document.querySelectorAll('.layout[data-style]');
   fitText();
@@ -675,7 +679,6 @@ document.addEventListener('DOMContentLoaded', () => {
       const [y, m, d] = day.split('-').map(Number);
       return `${weekdays[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]} ${d} ${monthNames[m - 1]} ${y}`;
     };
-    const scrubWidth = 44;
     // The month the scrubber went to, kept in place until the reader scrolls.
     let pinned = null;
     for (const type of ['wheel', 'touchstart', 'keydown']) window.addEventListener(type, () => { pinned = null; }, {passive: true});
