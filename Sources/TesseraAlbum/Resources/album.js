@@ -717,44 +717,73 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       // (a month's last row at the target height: one photo does not take a whole screen)
       const laid = window.tesseraLayout.page(pieces, 'justified', w, {raggedLast: true});
-      const nodes = [];
-      for (const item of laid.items) {
-        const piece = pieces[item.piece];
-        const box = {left: px(item.x), top: px(item.y), width: px(item.width), height: px(item.height)};
-        if (item.header) {
-          const text = dayTitle(piece.day);
-          const header = element('div', {className: 'header', title: text}, element('span', {textContent: text}));
-          Object.assign(header.style, box);
-          nodes.push(header);
-          continue;
-        }
-        const photo = piece.entries[item.photo];
-        const link = element('a', {className: 'photo', href: photo.view});
-        link.dataset.id = photo.id;
-        Object.assign(link.style, box);
-        const need = item.width * (window.devicePixelRatio || 1);
-        const source = photo.sources.find((s) => s.width >= need) || photo.sources[photo.sources.length - 1];
-        const img = element('img', {alt: photo.name, width: Math.round(item.width), height: Math.round(item.height),
-                                    loading: 'lazy', decoding: 'async'});
-        if (photo.sources.length > 1) {
-          img.sizes = px(item.width);
-          img.srcset = photo.sources.map((s) => `${s.url} ${s.width}w`).join(', ');
-        }
-        if (source) img.src = source.url;
-        link.append(img);
-        if (photo.video) link.append(badge(photo.video));
-        nodes.push(link);
-      }
       // What the window shows stays where it is as months above it take their height: the month
       // jumped to, else the first in the window, is moved back to where it was.
       const anchor = pinned || blocks.find((other) => other.section.getBoundingClientRect().bottom > 0) || block;
       const before = anchor.section.getBoundingClientRect().top;
-      block.layout.replaceChildren(...nodes);
+      block.items = laid.items.map((item) => ({item, piece: pieces[item.piece]}));
+      block.nodes = new Map();
+      block.layout.replaceChildren();
       Object.assign(block.layout.style, {width: px(w), height: px(laid.height)});
       const moved = anchor.section.getBoundingClientRect().top - before;
       if (moved) window.scrollBy(0, moved);
       block.title.style.paddingLeft = px(laid.settings.insets.left);
+      fill(block);
     };
+    // One item of a month's layout as an element: a day's label, or a photo's link.
+    const node = ({item, piece}) => {
+      const box = {left: px(item.x), top: px(item.y), width: px(item.width), height: px(item.height)};
+      if (item.header) {
+        const text = dayTitle(piece.day);
+        const header = element('div', {className: 'header', title: text}, element('span', {textContent: text}));
+        Object.assign(header.style, box);
+        return header;
+      }
+      const photo = piece.entries[item.photo];
+      const link = element('a', {className: 'photo', href: photo.view});
+      link.dataset.id = photo.id;
+      Object.assign(link.style, box);
+      const need = item.width * (window.devicePixelRatio || 1);
+      const source = photo.sources.find((s) => s.width >= need) || photo.sources[photo.sources.length - 1];
+      const img = element('img', {alt: photo.name, width: Math.round(item.width), height: Math.round(item.height),
+                                  loading: 'lazy', decoding: 'async'});
+      if (photo.sources.length > 1) {
+        img.sizes = px(item.width);
+        img.srcset = photo.sources.map((s) => `${s.url} ${s.width}w`).join(', ');
+      }
+      if (source) img.src = source.url;
+      link.append(img);
+      if (photo.video) link.append(badge(photo.video));
+      return link;
+    };
+    // A month's items within a screen of the window are in the page, the others not: a month of
+    // thousands of photos holds a few screens of them.
+    const fill = (block) => {
+      if (!block.items) return;
+      const top = block.layout.getBoundingClientRect().top, screen = window.innerHeight;
+      const [from, to] = [-top - screen, -top + 2 * screen];
+      const near = ({item}) => item.y + item.height >= from && item.y <= to;
+      for (const [k, shown] of block.nodes) {
+        if (near(block.items[k])) continue;
+        shown.remove();
+        block.nodes.delete(k);
+      }
+      block.items.forEach((entry, k) => {
+        if (block.nodes.has(k) || !near(entry)) return;
+        const made = node(entry);
+        block.layout.append(made);
+        block.nodes.set(k, made);
+      });
+    };
+    let filling = false;
+    window.addEventListener('scroll', () => {
+      if (filling) return;
+      filling = true;
+      requestAnimationFrame(() => {
+        filling = false;
+        for (const block of blocks) if (block.shown) fill(block);
+      });
+    }, {passive: true});
     const show = async (block) => {
       if (block.shown) return;
       block.shown = true;
@@ -770,7 +799,7 @@ document.addEventListener('DOMContentLoaded', () => {
     const hide = (block) => {
       if (!block.shown) return;
       block.shown = false;
-      block.list = null;
+      [block.list, block.items, block.nodes] = [null, null, null];
       block.layout.replaceChildren();
     };
     const near = new IntersectionObserver((entries) => {
