@@ -535,6 +535,9 @@ def check_sparse(browser, tessera, store, sites, out, aspects):
                 where = f"sparse {style} at {width} px, scale {scale}"
                 # Tiles show six photos a section, the rest behind "+N".
                 check(report["images"] == (6 if style == "tiles" else 20), f"{where}: {report['images']} photos shown")
+                # A sparse album keeps its dates: headers that say when, over its photos.
+                dates = page.eval_on_selector_all(".layout .header", "els => els.map((e) => e.textContent)")
+                check(dates and all(re.search(r"\b20\d\d\b", d) for d in dates), f"{where}: date headers {dates}")
                 check_page(report, style, width, where)
                 # The photos fill the window at any width: a grid's whole columns, rows, masonry
                 # columns (but a strip, which scrolls, and tiles, which stand side by side only

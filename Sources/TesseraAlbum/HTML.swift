@@ -69,9 +69,10 @@ enum HTML {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    /// A page that uses the shared style sheet and script, `depth` (`../../`) below the output.
+    /// A page that uses the shared style sheet and script, `depth` (`../../`) below the output;
+    /// `head`: more of its head (what it fetches first).
     static func document(
-        title: String, body: String, bodyAttributes: String = "", depth: String = "../../"
+        title: String, body: String, bodyAttributes: String = "", depth: String = "../../", head: String = ""
     ) -> String {
         """
         <!DOCTYPE html>
@@ -82,7 +83,7 @@ enum HTML {
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="\(depth)assets/album.css">
         <link rel="icon" href="\(depth)assets/icon.svg" type="image/svg+xml">
-        <script src="\(depth)assets/album.js"></script>
+        <script src="\(depth)assets/album.js"></script>\(head)
         </head>
         <body\(bodyAttributes)>
         \(body)

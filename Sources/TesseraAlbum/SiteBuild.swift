@@ -107,7 +107,8 @@ final class SiteBuild {
                 cards: tree.roots.compactMap { card($0, prefix: "") },
                 summary: "\(Wording.count(summary.albums, "album")), \(all)"),
             to: "index.html")
-        try output.writeIfChanged(SitePages.timeline(years: years, summary: all), to: "timeline.html")
+        try output.writeIfChanged(
+            SitePages.timeline(years: years, summary: all, newest: data.first?.file), to: "timeline.html")
         try output.writeIfChanged(
             try SitePages.findIndex(data, photos: photoCount), to: "find.js")
         if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }

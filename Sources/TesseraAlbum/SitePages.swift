@@ -25,7 +25,8 @@ enum SitePages {
     /// its `photos.js` as it nears the window and let go far from it, and a scrubber by year.
     /// Its Find reads `find.js` first, then only the months' `photos.js` that can hold what is
     /// asked; a photo opens in its album's viewer.
-    static func timeline(years: [(year: String, cards: [String])], summary: String) -> String {
+    /// - Parameter newest: the newest month's `photos.js`, which the stream shows first.
+    static func timeline(years: [(year: String, cards: [String])], summary: String, newest: String?) -> String {
         let sections = years.map { year, cards in
             "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
@@ -38,7 +39,10 @@ enum SitePages {
                 </main>
                 """,
             bodyAttributes: " data-find=\"find.js\" data-stream=\"find.js\" data-lightbox=\"off\"",
-            depth: "")
+            depth: "",
+            // (fetched while the page is read, not one after the other once the script asks)
+            head: "\n<link rel=\"preload\" href=\"find.js\" as=\"script\">"
+                + (newest.map { "\n<link rel=\"preload\" href=\"\(HTML.url(Array($0.utf8)))\" as=\"script\">" } ?? ""))
     }
 
     /// `find.js`: each month's `photos.js`, newest first, with how many of its photos each
