@@ -120,4 +120,27 @@ struct FlowRowsTests {
         let stretched = try AlbumLayout.layout(photos, config: config).pages.flatMap(\.items)
         #expect(stretched.first { $0.photoId == "scan" }.map { $0.height > 68 } == true)
     }
+
+    /// Days of four to six photos: one larger than a row begins a row of its own where the rows
+    /// still fill, and never with one photo at the end of the row before (its date cut to
+    /// "Thu 2 …").
+    @Test func aDayLargerThanARowBeginsWithRoomForItsDate() throws {
+        let shapes: [(Double, Double)] = [
+            (3000, 2000), (2000, 3000), (4000, 1000), (1000, 3000), (2400, 2400), (640, 480), (3200, 1800),
+            (1800, 2400),
+        ]
+        let photos = (0..<16).map { n in
+            LayoutPhoto(
+                id: "p\(n)", pixelWidth: shapes[n % 8].0, pixelHeight: shapes[n % 8].1,
+                capturedAt: "2024-05-0\(1 + n / 6)T\(10 + n % 12):00:00")
+        }
+        let config = Self.config(width: 1280)
+        let items = try AlbumLayout.layout(photos, config: config).pages.flatMap(\.items)
+        let headers = items.filter { $0.type == .header }
+        // (05-03 and 05-02 begin rows; 05-01 shares its first row, three of its photos under its date)
+        #expect(headers.map { abs($0.x - config.insets.left) < 0.01 } == [true, true, false])
+        let shared = try #require(headers.last)
+        let under = items.filter { $0.sectionId == shared.sectionId && $0.type == .photo && $0.y == shared.y + 32 }
+        #expect(under.count >= 2 && shared.width > 300)
+    }
 }

@@ -313,6 +313,14 @@ window.tesseraLayout = (() => {
     if (!n || !(width > 0)) return {items: [], height: 0};
     const gapAt = (k) => (owner[k - 1] === owner[k] ? c.spacing : c.sectionSpacing);
     const breakable = (j) => j === 0 || j === n || owner[j - 1] !== owner[j] || !atomic[owner[j]];
+    // FlowRows.midRowStart: a large piece beginning mid-row costs half a squared target height.
+    const largeStarts = [0];
+    for (let k = 0; k < n; k++) largeStarts.push(largeStarts[k] + (!atomic[owner[k]] && (k === 0 || owner[k - 1] !== owner[k]) ? 1 : 0));
+    const midStarts = (i, j) => (j - i < 2 ? 0 : largeStarts[j] - largeStarts[i + 1]);
+    // One begun mid-row has two photos in that row at least.
+    const lastLargeStart = [-1];
+    for (let k = 0; k < n; k++) lastLargeStart.push(!atomic[owner[k]] && (k === 0 || owner[k - 1] !== owner[k]) ? k : lastLargeStart[k]);
+    const roomy = (i, j) => lastLargeStart[j] <= i || j - lastLargeStart[j] >= 2;
     const prefix = [0], gaps = [0];
     for (let k = 0; k < n; k++) {
       prefix.push(prefix[k] + aspects[k]);
@@ -329,11 +337,12 @@ window.tesseraLayout = (() => {
     for (let j = 1; j <= n; j++) {
       if (!breakable(j)) continue;
       for (let i = j - 1; i >= Math.max(0, j - maximum); i--) {
-        if (!breakable(i) || !Number.isFinite(cost[i])) continue;
+        if (!breakable(i) || !Number.isFinite(cost[i]) || !roomy(i, j)) continue;
         const h = height(i, j);
         if (!(h > 0)) break;
         // (a ragged last row, taller than the target, is drawn at the target: it costs nothing)
-        const candidate = cost[i] + (c.raggedLast && j === n && h > target ? 0 : (j - i) * (h - target) * (h - target));
+        const candidate = cost[i] + (c.raggedLast && j === n && h > target ? 0 : (j - i) * (h - target) * (h - target))
+          + midStarts(i, j) * (0.5 * target * target);
         if (!Number.isFinite(cost[j]) || (candidate < cost[j] && (candidate === 0 || cost[j] / candidate > 1.005))) {
           cost[j] = candidate;
           previous[j] = i;

@@ -4,9 +4,11 @@
 /// The pieces' photos flow through one set of optimal rows, so that every row fills the width
 /// (but a last row, which stops at the largest row height): small day groups share rows, as in
 /// Google Photos, instead of each taking a row it leaves mostly empty. A piece that fits one row
-/// at the target height is never split; a larger one may begin mid-row. Photos of different
-/// pieces are `sectionSpacing` apart in a row, and a row where pieces begin has a band above it
-/// holding each one's label over its own photos.
+/// at the target height is never split; a larger one may begin mid-row at a cost (`midRowStart`),
+/// with two photos in that row at least, so that its date mostly stands over a row of its own
+/// and never over a lone photo at a row's end. Photos of different pieces are `sectionSpacing`
+/// apart in a row, and a row where pieces begin has a band above it holding each one's label
+/// over its own photos.
 enum FlowRows {
     /// One section's photos on the page.
     struct Piece {
@@ -98,6 +100,11 @@ enum FlowRows {
         return (items, y + pad.bottom - top, records)
     }
 
+    /// What a large piece beginning mid-row costs, in squared target heights: as much as one
+    /// photo drawn about 70 % off the target, so that a day's first row is its own unless that
+    /// leaves a row short.
+    static let midRowStart = 0.5
+
     /// The space between two photos in a row: the photo spacing within a piece, the section
     /// spacing between two.
     static func gap(_ config: LayoutConfig, _ samePiece: Bool) -> Double {
@@ -131,6 +138,22 @@ enum FlowRows {
         let n = aspects.count
         // A row may end before photo j when j starts or ends the flow, or a piece, or falls inside a large one.
         func breakable(_ j: Int) -> Bool { j == 0 || j == n || owner[j - 1] != owner[j] || !atomic[owner[j]] }
+        // largeStarts[k]: how many of photos 0..<k begin a large piece, which a row holds but
+        // first at a cost.
+        var largeStarts = [0]
+        for k in 0..<n {
+            largeStarts.append(largeStarts[k] + (!atomic[owner[k]] && (k == 0 || owner[k - 1] != owner[k]) ? 1 : 0))
+        }
+        func midStarts(_ i: Int, _ j: Int) -> Double { j - i < 2 ? 0 : Double(largeStarts[j] - largeStarts[i + 1]) }
+        // lastLargeStart[j]: the last photo before j that begins a large piece (-1: none). One
+        // begun mid-row has two photos in that row at least, so its date has room over them.
+        var lastLargeStart = [-1]
+        for k in 0..<n {
+            let begins = !atomic[owner[k]] && (k == 0 || owner[k - 1] != owner[k])
+            lastLargeStart.append(begins ? k : lastLargeStart[k])
+        }
+        func roomy(_ i: Int, _ j: Int) -> Bool { lastLargeStart[j] <= i || j - lastLargeStart[j] >= 2 }
+        let penalty = midRowStart * target * target
         // prefix[k]: the aspects of photos 0..<k; gaps[k]: the gaps between photos 0...k, so a
         // row i..<j holds gaps[j - 1] - gaps[i] of them.
         var prefix = [0.0], gaps = [0.0]
@@ -151,10 +174,10 @@ enum FlowRows {
             var i = j - 1
             while i >= max(0, j - maximum) {
                 defer { i -= 1 }
-                guard breakable(i), cost[i].isFinite else { continue }
+                guard breakable(i), cost[i].isFinite, roomy(i, j) else { continue }
                 let h = height(i, j)
                 guard h > 0 else { break }
-                let candidate = cost[i] + Double(j - i) * (h - target) * (h - target)
+                let candidate = cost[i] + Double(j - i) * (h - target) * (h - target) + midStarts(i, j) * penalty
                 if !cost[j].isFinite || (candidate < cost[j] && (candidate == 0 || cost[j] / candidate > 1.005)) {
                     cost[j] = candidate
                     previous[j] = i
