@@ -68,7 +68,8 @@ final class MonthPages {
             let folder = Self.folder(month)
             let title = Self.title(month)
             let beside = [position - 1, position + 1].map { months.indices.contains($0) ? months[$0].month : nil }
-            let neighbours = beside.map { $0 ?? "" }
+            // (by folder: the undated month's key is "", as is no month)
+            let neighbours = beside.map { $0.map(Self.folder) ?? "" }
             if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
                 old.neighbours == neighbours,
                 AlbumBuilder.isPage(output.path(folder + "/index.html"))

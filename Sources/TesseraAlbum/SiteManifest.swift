@@ -33,7 +33,7 @@ struct SiteManifest: Codable, Equatable {
         var card: Card
         var incomplete: Bool
         var find: MonthFind
-        /// The newer and older months its pages link to ("" where there is none).
+        /// The folders of the newer and older months its pages link to ("" where there is none).
         var neighbours: [String]?
     }
 
