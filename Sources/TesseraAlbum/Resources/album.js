@@ -207,7 +207,11 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   // One file at a time: each sets window.tesseraPhotos as it runs.
   let reading = Promise.resolve();
-  const read = (file) => (reading = reading.then(() => readNow(file), () => readNow(file)));
+  // (`wanted`: asked again when its turn comes; a month the stream has scrolled past is not read)
+  const read = (file, wanted = () => true) => {
+    const next = () => (wanted() ? readNow(file) : null);
+    return (reading = reading.then(next, next));
+  };
   const readNow = async (file) => {
     await script(file);
     const data = window.tesseraPhotos || {photos: []};
@@ -719,6 +723,11 @@ document.addEventListener('DOMContentLoaded', () => {
       const laid = window.tesseraLayout.page(pieces, 'justified', w, {raggedLast: true});
       // What the window shows stays where it is as months above it take their height: the month
       // jumped to, else the first in the window, is moved back to where it was.
+      // (the month jumped to, until the reader scrolls it out of the window)
+      if (pinned) {
+        const box = pinned.section.getBoundingClientRect();
+        if (box.bottom < 0 || box.top > window.innerHeight) pinned = null;
+      }
       const anchor = pinned || blocks.find((other) => other.section.getBoundingClientRect().bottom > 0) || block;
       const before = anchor.section.getBoundingClientRect().top;
       block.items = laid.items.map((item) => ({item, piece: pieces[item.piece]}));
@@ -788,8 +797,8 @@ document.addEventListener('DOMContentLoaded', () => {
       if (block.shown) return;
       block.shown = true;
       if (!block.list) {
-        const list = await read(block.month.file).catch(() => []);
-        if (!block.shown) return;
+        const list = await read(block.month.file, () => block.shown).catch(() => []);
+        if (!block.shown || !list) return;
         block.list = list;
       }
       lay(block);
