@@ -124,17 +124,24 @@ document.addEventListener('DOMContentLoaded', () => {
   const layouts = document.querySelectorAll('.layout[data-style]');
   fitText();
   layouts.forEach(relayout);
-  // Laid out again once a frame after the window's width changes (a resize sends many events).
-  let pending = false;
-  window.addEventListener('resize', () => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      fitText();
-      layouts.forEach(relayout);
-      window.dispatchEvent(new Event('tessera-relayout'));
-    });
+  // `work` once in the next frame after any number of `type` events (a resize or a scroll
+  // sends many).
+  const eachFrame = (type, work) => {
+    let pending = false;
+    window.addEventListener(type, () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        work();
+      });
+    }, {passive: true});
+  };
+  // Laid out again once a frame after the window's width changes.
+  eachFrame('resize', () => {
+    fitText();
+    layouts.forEach(relayout);
+    window.dispatchEvent(new Event('tessera-relayout'));
   });
   // A ThumbHash (base64 bytes) as a small image URL: TesseraImage's ThumbHash.decode, in script.
   const thumbHashURL = (text) => {
@@ -784,15 +791,9 @@ document.addEventListener('DOMContentLoaded', () => {
         block.nodes.set(k, made);
       });
     };
-    let filling = false;
-    window.addEventListener('scroll', () => {
-      if (filling) return;
-      filling = true;
-      requestAnimationFrame(() => {
-        filling = false;
-        for (const block of blocks) if (block.shown) fill(block);
-      });
-    }, {passive: true});
+    eachFrame('scroll', () => {
+      for (const block of blocks) if (block.shown) fill(block);
+    });
     const show = async (block) => {
       if (block.shown) return;
       block.shown = true;
