@@ -128,6 +128,7 @@ let package = Package(
             name: "TesseraAlbum",
             dependencies: [
                 "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [
                 .embedInCode("Resources/album.css"), .embedInCode("Resources/album.js"),

@@ -132,10 +132,28 @@ public struct AlbumBuilder: Sendable {
 
     /// The folders in `parent` of the output (`albums/<name>`), as a site's pages left them.
     static func folders(in parent: String, of output: OutputFolder) -> Set<String> {
-        Set(
-            (FileSystem.entries(of: output.path(parent)) ?? []).map {
-                parent + "/" + String(decoding: $0, as: UTF8.self)
-            })
+        var folders: Set<String> = []
+        forEachFolder(in: parent, of: output) { folders.insert($0) }
+        return folders
+    }
+
+    /// Calls `visit` with each folder in `parent` of the output, one entry of the listing at a
+    /// time: an album folder of any size is not held whole.
+    static func forEachFolder<E: Error>(
+        in parent: String, of output: OutputFolder, _ visit: (String) throws(E) -> Void
+    ) throws(E) {
+        guard let listing = try? DirectoryListing(opening: output.path(parent)) else { return }
+        var failure: E?
+        listing.forEach { entry in
+            do throws(E) {
+                try visit(parent + "/" + String(decoding: entry.name, as: UTF8.self))
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Beside a collection's folder while its pages are written, until they are all there.
@@ -161,8 +179,9 @@ public struct AlbumBuilder: Sendable {
     private var optionsKey: String {
         // v10: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
         // decoded by album.js, photos.js with shared texts and names written once, what the
-        // timeline's Find knows of each month in the manifest, and the folder tree.
-        "v11|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
+        // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
+        // manifest in the site's state database.
+        "v12|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

@@ -18,8 +18,8 @@ struct CollectionPages {
     let options: AlbumBuilder.Options
     let media: MediaFolder
     let output: OutputFolder
-    /// The output-relative folder of each album id, for photo links and originals.
-    let albumFolders: [Int64: String]
+    /// The output-relative folder of the photos' albums, for photo links and originals.
+    let folders: AlbumFolders
     let index: any PhotoReading
 
     /// What writing a collection saw of its photos on the way.
@@ -36,7 +36,7 @@ struct CollectionPages {
         let (width, pages) = try layout(collection.photos)
         var written = Written(pages: max(1, pages.count))
         let data = try output.file(directory + "/photos.js")
-        var lightbox = LightboxData(media: media, albumFolders: albumFolders, base: Collection.prefix)
+        var lightbox = LightboxData(media: media, folders: folders, base: Collection.prefix)
         try data.append(lightbox.start)
         // Tiles show six photos a section: each larger section gets a page of all its photos.
         var sections: [(id: String, title: String, page: Int, photos: [Int])] = []
@@ -93,7 +93,7 @@ struct CollectionPages {
         var expanded = options
         (expanded.style, expanded.sections) = (.justified, .none)
         let writer = CollectionPages(
-            options: expanded, media: media, output: output, albumFolders: albumFolders, index: index)
+            options: expanded, media: media, output: output, folders: folders, index: index)
         let shown = layoutConfig(width: options.staticWidth).tilesMaxShown
         for section in sections where section.photos.count > shown {
             try writer.writeSection(
@@ -111,6 +111,7 @@ struct CollectionPages {
         } catch {
             throw AlbumError(.index, "\(error)")
         }
+        try folders.load(records.map(\.albumID))
         let positionByID = Dictionary(
             positions.map { (collection.photos[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         return Dictionary(
@@ -133,7 +134,8 @@ struct CollectionPages {
         let width = options.staticWidth
         var config = layoutConfig(width: width)
         if let pageCount { config.pageCount = max(1, pageCount) }
-        let records = photos.enumerated().map { LayoutPhoto($1, id: Self.layoutID($0)) }
+        // Made as the engine reads them: the photos are held once more as its sections, not twice.
+        let records = photos.indices.lazy.map { LayoutPhoto(photos[$0], id: Self.layoutID($0)) }
         do {
             return (width, try AlbumLayout.CountedPages(records, config: config))
         } catch {
@@ -381,7 +383,7 @@ struct CollectionPages {
         let video = Motion(photo).flatMap { $0.kind == .video ? media.video($0.source) : nil }
         let largest = PhotoMedia.sources(photo, media: media).last?.path
         guard let path = video ?? largest else {
-            return PhotoMedia.original(photo, media: media, albumFolders: albumFolders).map { Collection.prefix + $0 }
+            return PhotoMedia.original(photo, media: media, folders: folders).map { Collection.prefix + $0 }
                 ?? Self.fragment(photo)
         }
         return Collection.prefix + HTML.url(Array(path.utf8))

@@ -12,8 +12,8 @@ import TesseraSystem
 /// after build.
 struct LightboxData {
     let media: MediaFolder
-    /// The output-relative folder of each album id.
-    let albumFolders: [Int64: String]
+    /// The output-relative folder of the photos' albums.
+    let folders: AlbumFolders
     /// From the file's folder to the output's.
     let base: String
     private var albums: [Int64: Int] = [:]
@@ -21,9 +21,9 @@ struct LightboxData {
     private var words = Words()
     private var entries = 0
 
-    init(media: MediaFolder, albumFolders: [Int64: String], base: String) {
+    init(media: MediaFolder, folders: AlbumFolders, base: String) {
         self.media = media
-        self.albumFolders = albumFolders
+        self.folders = folders
         self.base = base
     }
 
@@ -46,7 +46,7 @@ struct LightboxData {
         let album =
             albums[photo.albumID]
             ?? {
-                albumList.append(HTML.url(Array((albumFolders[photo.albumID] ?? "").utf8)))
+                albumList.append(HTML.url(Array((folders[photo.albumID] ?? "").utf8)))
                 albums[photo.albumID] = albumList.count - 1
                 return albumList.count - 1
             }()
@@ -95,7 +95,7 @@ struct LightboxData {
         if let shared { fields.append("\"media\":\(JSONString.quoted(shared))") }
         fields.append("\"sources\":[\(sources.map { "[\(path($0.path)),\($0.width)]" }.joined(separator: ","))]")
         if let square { fields.append("\"thumb\":\(path(square))") }
-        let original = PhotoMedia.original(photo, media: media, albumFolders: albumFolders)
+        let original = PhotoMedia.original(photo, media: media, folders: folders)
         // Always in the album's folder under originals/: only its name is written.
         if let original, let name = original.split(separator: "/").last {
             fields.append("\"original\":\(JSONString.quoted(String(name)))")

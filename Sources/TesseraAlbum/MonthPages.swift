@@ -20,26 +20,29 @@ final class MonthPages {
     private let index: any PhotoReading
     private let output: OutputFolder
     private let months: [(month: String, count: Int)]
-    private let previous: SiteManifest?
-    private let albumFolders: [Int64: String]
+    /// The last build's months, and the index's change counter its pages show.
+    private let previous: [String: SiteManifest.Month]?
+    private let change: Int64?
+    private let tree: AlbumTree
     private let media: MediaFolder
     private let writer: CollectionPages
 
     /// - Parameter output: this writer's own view of the build's output.
     init(
         index: any PhotoReading, output: OutputFolder, options: AlbumBuilder.Options,
-        months: [(month: String, count: Int)], previous: SiteManifest?, albumFolders: [Int64: String],
-        placed: PlacedFiles
+        months: [(month: String, count: Int)], previous: [String: SiteManifest.Month]?, change: Int64?,
+        tree: AlbumTree, placed: PlacedFiles
     ) {
         self.index = index
         self.output = output
         self.months = months
         self.previous = previous
-        self.albumFolders = albumFolders
+        self.change = change
+        self.tree = tree
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
         writer = CollectionPages(
-            options: options, media: media, output: output, albumFolders: albumFolders, index: index)
+            options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index)
     }
 
     /// A month's folder: `months/YYYY-MM`, or `months/undated` for the photos without a date.
@@ -57,7 +60,7 @@ final class MonthPages {
         let changedMonths: Set<String>
         do {
             changedMonths =
-                try previous.map { previous throws(IndexError) in try index.monthChanges(since: previous.change) } ?? []
+                try change.map { change throws(IndexError) in try index.monthChanges(since: change) } ?? []
         } catch {
             throw AlbumError(.index, "\(error)")
         }
@@ -70,16 +73,16 @@ final class MonthPages {
             let beside = [position - 1, position + 1].map { months.indices.contains($0) ? months[$0].month : nil }
             // (by folder: the undated month's key is "", as is no month)
             let neighbours = beside.map { $0.map(Self.folder) ?? "" }
-            if let old = previous?.months[month], !changedMonths.contains(month), !old.incomplete,
+            if let old = previous?[month], !changedMonths.contains(month), !old.incomplete,
                 old.neighbours == neighbours,
                 AlbumBuilder.isPage(output.path(folder + "/index.html"))
             {
                 result.manifest[month] = old
                 result.unchanged += 1
             } else {
-                let photos = try AlbumBuilder.outlines(index, .init(month: month)).filter {
-                    albumFolders[$0.albumID] != nil
-                }
+                var photos = try AlbumBuilder.outlines(index, .init(month: month))
+                let shown = try tree.folders(of: Set(photos.map(\.albumID)))
+                photos.removeAll { shown[$0.albumID] == nil }
                 guard !photos.isEmpty else { continue }
                 let missingBefore = media.misses
                 let count = AlbumBuilder.count(photos)

@@ -10,8 +10,10 @@ import TesseraSystem
 final class OutputFolder {
     let root: FilePath
     private let rootText: String
-    /// Relative folders checked (or made) in this build.
+    /// Relative folders checked (or made) in this build; forgotten past `remembered` (checked
+    /// again when next written to), so that a site of any number of albums holds a bounded set.
     private var checked: Set<Substring> = [""]
+    static let remembered = 4096
 
     init(root: FilePath) {
         self.root = root
@@ -44,6 +46,7 @@ final class OutputFolder {
         } catch {
             throw AlbumError(.output, "\(target): cannot create the folder: \(error)")
         }
+        if checked.count >= Self.remembered { checked = [""] }
         checked.insert(relative)
         return target
     }

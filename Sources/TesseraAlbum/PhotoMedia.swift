@@ -20,8 +20,8 @@ enum PhotoMedia {
     }
 
     /// The original, placed in the output as the options say; relative to the output.
-    static func original(_ photo: PhotoRecord, media: MediaFolder, albumFolders: [Int64: String]) -> String? {
-        guard let folder = albumFolders[photo.albumID] else { return nil }
+    static func original(_ photo: PhotoRecord, media: MediaFolder, folders: AlbumFolders) -> String? {
+        guard let folder = folders[photo.albumID] else { return nil }
         return media.original(photo, albumFolder: String(folder.dropFirst("albums/".count))).map {
             HTML.url(Array($0.utf8))
         }

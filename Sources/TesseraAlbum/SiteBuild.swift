@@ -6,10 +6,11 @@ import TesseraSystem
 /// One build of the album site, step by step: the albums, what left the index, the months, the
 /// files no page refers to any more, and the site's own pages.
 ///
-/// It reads the albums, the months and the index's change counter once, and the last build's
-/// manifest; what it gathers on the way (the new manifest, the files albums refer to, the
-/// summary) is its own state. The months are written on a second thread while the albums are,
-/// in a second read of the index that sees the same state (`MonthPages`).
+/// It reads the months and the index's change counter once, and makes the folder tree in the
+/// site's state (`SiteState`, `AlbumTree`), where each album's entry is kept as its pages are
+/// put in place; what else it gathers on the way (the files albums refer to, the summary) is
+/// its own state. The months are written on a second thread while the albums are, in a second
+/// read of the index that sees the same state (`MonthPages`).
 final class SiteBuild {
     private let index: any PhotoReading
     /// Where a second read of the index comes from, for the months' thread.
@@ -20,15 +21,14 @@ final class SiteBuild {
     /// How many photos the albums hold.
     private let photoCount: Int
     private let months: [(month: String, count: Int)]
-    /// The last build's manifest, when it was made with these options.
-    private let previous: SiteManifest?
-    private var manifest: SiteManifest
+    /// The last build's entries and this build's tree.
+    private let state: SiteState
+    /// The last build's months, when it was made with these options.
+    private let previousMonths: [String: SiteManifest.Month]?
     private(set) var summary: AlbumBuilder.Summary
     private let media: MediaFolder
     private let placed: PlacedFiles
     private let tree: AlbumTree
-    private let albumFolders: [Int64: String]
-    private let writer: CollectionPages
     /// Files the albums written again or removed let go of, with each rendition's cache file.
     ///
     /// They are removed once every page of the build is written, so a build stopped before
@@ -45,9 +45,8 @@ final class SiteBuild {
     )
         throws(AlbumError)
     {
-        let albums: [AlbumRecord]
         do {
-            (albums, months, counter) = (try index.albums(), try index.months(), try index.changeCounter())
+            (months, counter) = (try index.months(), try index.changeCounter())
         } catch {
             throw AlbumError(.index, "\(error)")
         }
@@ -56,23 +55,18 @@ final class SiteBuild {
         self.output = output
         self.options = options
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
-        previous = SiteManifest.load(from: output.root).flatMap { $0.options == optionsKey ? $0 : nil }
+        state = try SiteState(output: output, options: optionsKey)
+        previousMonths = state.matches ? try state.months() : nil
         // What a build that failed let go of (without a manifest of these options, all is swept).
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
-        manifest = SiteManifest(options: optionsKey, change: counter)
-        photoCount = albums.reduce(0) { $0 + $1.photoCount }
+        tree = try AlbumTree(index: index, state: state, order: options.order)
+        photoCount = try tree.photoCount()
         placed = PlacedFiles(
             photos: photoCount,
             removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
-        tree = AlbumTree(albums, order: options.order)
-        albumFolders = Dictionary(
-            tree.nodes.map { ($0.id, "albums/" + AlbumBuilder.folderName($0)) }, uniquingKeysWith: { first, _ in first }
-        )
-        writer = CollectionPages(
-            options: options, media: media, output: output, albumFolders: albumFolders, index: index)
     }
 
     /// Writes what changed since the last build, removes what went, and returns what it did.
@@ -90,7 +84,6 @@ final class SiteBuild {
             try writeAlbums(shouldStop: shouldStop)
             try removeGoneAlbums()
         }
-        manifest.months = months.manifest
         summary.months = months.months
         summary.written += months.written
         summary.unchanged += months.unchanged
@@ -104,7 +97,7 @@ final class SiteBuild {
         let all = AlbumBuilder.count(total: photoCount)
         try output.writeIfChanged(
             SitePages.albumList(
-                cards: tree.roots.compactMap { card($0, prefix: "") },
+                cards: try cards(try tree.roots(), prefix: ""),
                 summary: "\(Wording.count(summary.albums, "album")), \(all)"),
             to: "index.html")
         try output.writeIfChanged(
@@ -112,17 +105,27 @@ final class SiteBuild {
         try output.writeIfChanged(
             try SitePages.findIndex(data, photos: photoCount), to: "find.js")
         if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
-        try manifest.save(to: output, unless: previous)
+        try state.removeAlbums(keeping: tree)
+        try state.finish(months: months.manifest, old: previousMonths ?? [:], change: counter)
         return summary
     }
 
-    /// An album's card as its parent and the album list show it, from the manifest of this build.
-    func card(_ album: AlbumRecord, prefix: String) -> String? {
-        guard let folder = albumFolders[album.id], let entry = manifest.albums[folder] else { return nil }
-        let range = tree.range(of: album)
-        let children = shown(tree.children[album.id, default: []]).count
+    /// The cards of those of `nodes` this build has pages of.
+    private func cards(_ nodes: [AlbumTree.Node], prefix: String) throws(AlbumError) -> [String] {
+        var cards: [String] = []
+        for node in nodes where node.shown {
+            if let card = try card(node, prefix: prefix) { cards.append(card) }
+        }
+        return cards
+    }
+
+    /// A node's card as its parent and the album list show it, from its entry of this build.
+    private func card(_ node: AlbumTree.Node, prefix: String) throws(AlbumError) -> String? {
+        guard let entry = try state.album(node.folder) else { return nil }
+        let range = node.range
+        let children = try tree.children(of: node).filter(\.shown).count
         return SitePages.card(
-            entry.card, href: folder + "/index.html", name: tree.title(album),
+            entry.card, href: node.folder + "/index.html", name: node.title,
             meta: entry.card.count + (children > 0 ? ", " + Wording.count(children, "album") : "")
                 + (range.isEmpty ? "" : " · " + range),
             prefix: prefix)
@@ -133,38 +136,38 @@ final class SiteBuild {
         // leaves them. An album is written again when its photos changed (the index's change
         // counter says so without reading them), when what surrounds them on its pages changed,
         // or when its pages or some of its files are not in place.
-        for album in tree.nodes {
+        let writer = CollectionPages(
+            options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index)
+        try tree.forEachNode { album throws(AlbumError) in
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every album was written") }
-            guard let folder = albumFolders[album.id] else { continue }
-            let old = previous?.albums[folder]
-            let crumbs = tree.ancestors(of: album.id).compactMap { ancestor in
-                albumFolders[ancestor.id].map {
-                    (name: tree.title(ancestor), href: Collection.prefix + $0 + "/index.html")
-                }
+            let folder = album.folder
+            let old = state.matches ? try state.album(folder) : nil
+            let crumbs = try tree.ancestors(of: album).map { ancestor in
+                (name: ancestor.title, href: Collection.prefix + ancestor.folder + "/index.html")
             }
-            let inside = shown(tree.children[album.id, default: []])
-            let children = inside.compactMap { self.card($0, prefix: Collection.prefix) }
-            let isFolder = AlbumTree.isFolder(album)
-            let range = isFolder ? tree.range(of: album) : AlbumBuilder.dateRange(album)
-            var frame =
-                "\(tree.title(album))|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
+            let inside = try tree.children(of: album).filter(\.shown)
+            let children = try cards(inside, prefix: Collection.prefix)
+            let range = album.isFolder ? album.range : AlbumBuilder.dateRange(album.album)
+            var frame = "\(album.title)|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
             frame = XXH64.hex(XXH64.hash(Array((frame + children.joined()).utf8)))
-            if let old, old.id == album.id, old.change == album.contentChange, old.frame == frame, !old.incomplete,
-                AlbumBuilder.isPage(output.path(folder + "/index.html"))
+            if let old, old.id == album.id, old.change == album.album.contentChange, old.frame == frame,
+                !old.incomplete, AlbumBuilder.isPage(output.path(folder + "/index.html"))
             {
-                manifest.albums[folder] = old
+                try tree.markShown(album)
                 summary.albums += 1
                 summary.unchanged += 1
-                continue
+                return
             }
-            let photos = isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id))
-            guard !photos.isEmpty || !inside.isEmpty else { continue }
+            let photos = album.isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id))
+            guard !photos.isEmpty || !inside.isEmpty else { return }
             // What it holds, and with the albums inside it, what its card counts.
             let videos = photos.filter(\.isVideo).count
             var total = (stills: photos.count - videos, videos: videos)
+            var covers: [AlbumTree.Node] = []
             for child in inside {
-                guard let entry = albumFolders[child.id].flatMap({ manifest.albums[$0] }) else { continue }
+                guard let entry = try state.album(child.folder) else { continue }
                 (total.stills, total.videos) = (total.stills + entry.stills, total.videos + entry.videos)
+                covers.append(child)
             }
             let count = AlbumBuilder.count(stills: total.stills, videos: total.videos)
             let missingBefore = media.misses
@@ -172,36 +175,44 @@ final class SiteBuild {
             let oldFiles = AlbumFiles.read(folder, in: output)
             let written = try writer.write(
                 Collection(
-                    folder: folder + AlbumBuilder.staging, title: tree.title(album),
-                    subtitle: (isFolder ? count : AlbumBuilder.count(photos)) + (range.isEmpty ? "" : " · " + range),
+                    folder: folder + AlbumBuilder.staging, title: album.title,
+                    subtitle: (album.isFolder ? count : AlbumBuilder.count(photos))
+                        + (range.isEmpty ? "" : " · " + range),
                     photos: photos, crumbs: crumbs, children: children))
             summary.pages += written.pages
-            let card =
-                isFolder
-                ? SitePages.mosaic(
-                    tree.newestFirst(inside).compactMap { albumFolders[$0.id].flatMap { manifest.albums[$0]?.card } },
-                    count: count)
-                : SitePages.card(cover: written.cover.photo, count: count, media: media)
+            let card: Card
+            if album.isFolder {
+                var mosaic: [Card] = []
+                for child in tree.newestFirst(covers) {
+                    if let entry = try state.album(child.folder) { mosaic.append(entry.card) }
+                }
+                card = SitePages.mosaic(mosaic, count: count)
+            } else {
+                card = SitePages.card(cover: written.cover.photo, count: count, media: media)
+            }
             let files = media.finishRecording()
             try AlbumFiles.write(files, folder + AlbumBuilder.staging, in: output)
             try forget(oldFiles, keeping: files)
             try output.replace(folder, with: folder + AlbumBuilder.staging)
-            manifest.albums[folder] = .init(
-                id: album.id, change: album.contentChange, frame: frame, card: card, stills: total.stills,
-                videos: total.videos, incomplete: media.misses > missingBefore)
+            try state.setAlbum(
+                folder,
+                .init(
+                    id: album.id, change: album.album.contentChange, frame: frame, card: card, stills: total.stills,
+                    videos: total.videos, incomplete: media.misses > missingBefore),
+                old: old)
+            try tree.markShown(album)
             summary.albums += 1
             summary.written += 1
         }
     }
 
-    /// The nodes among `nodes` this build has pages of, in the site's order.
-    private func shown(_ nodes: [AlbumRecord]) -> [AlbumRecord] {
-        nodes.filter { albumFolders[$0.id].flatMap { manifest.albums[$0] } != nil }
-    }
-
     private func removeGoneAlbums() throws(AlbumError) {
         // Albums gone from the index (or from a site of other options) leave the output with their files.
-        for folder in AlbumBuilder.folders(in: "albums", of: output).subtracting(manifest.albums.keys).sorted() {
+        var gone: [String] = []
+        try AlbumBuilder.forEachFolder(in: "albums", of: output) { folder throws(AlbumError) in
+            if try !tree.isShown(folder: folder) { gone.append(folder) }
+        }
+        for folder in gone.sorted() {
             // What a build stopped half-way left is not an album: its files are the album's own.
             if !folder.hasSuffix(AlbumBuilder.staging) && !folder.hasSuffix(".retired") {
                 try forget(AlbumFiles.read(folder, in: output), keeping: [:])
@@ -217,13 +228,14 @@ final class SiteBuild {
     private func writeMonths(
         shouldStop: @escaping @Sendable () -> Bool, besides albums: () throws(AlbumError) -> Void
     ) throws(AlbumError) -> MonthPages.Result {
-        let (options, months, previous, albumFolders, root, counter, placed) = (
-            self.options, self.months, self.previous, self.albumFolders, output.root, self.counter, self.placed
+        let (options, months, previous, tree, root, counter, placed) = (
+            self.options, self.months, self.previousMonths, self.tree, output.root, self.counter, self.placed
         )
+        let change = previous == nil ? nil : state.change
         let pages = { @Sendable (index: any PhotoReading) in
             MonthPages(
                 index: index, output: OutputFolder(root: root), options: options, months: months, previous: previous,
-                albumFolders: albumFolders, placed: placed)
+                change: change, tree: tree, placed: placed)
         }
         guard let store else {
             try albums()
@@ -282,10 +294,10 @@ final class SiteBuild {
     private func removeUnusedFiles() throws(AlbumError) {
         if !placed.removing {
             // The output held no files when the build began: every file in it is this build's.
-        } else if previous == nil || summary.unchanged == 0 || sweepInstead {
+        } else if !state.matches || summary.unchanged == 0 || sweepInstead {
             // Albums left as they were placed nothing in this build: their lists say what they show.
             if summary.unchanged > 0 {
-                for folder in manifest.albums.keys { media.keep(AlbumFiles.read(folder, in: output).keys) }
+                try tree.forEachShownFolder { folder in media.keep(AlbumFiles.read(folder, in: output).keys) }
             }
             summary.removed += media.sweep()
         } else if !gone.isEmpty {

@@ -3,18 +3,10 @@ import SystemPackage
 import TesseraIndex
 import TesseraSystem
 
-/// What the last build left in the output, in `.tessera-album.json`: enough for the next one to
-/// write only what changed since, and to draw every cover card without reading any photo again.
-struct SiteManifest: Codable, Equatable {
-    /// The options and page format the pages were written with: under others, all are written.
-    var options: String
-    /// The index's change counter the pages show (`PhotoReading.changeCounter`).
-    var change: Int64 = 0
-    /// By album folder (`albums/<name>`).
-    var albums: [String: Album] = [:]
-    /// By month (`YYYY-MM`).
-    var months: [String: Month] = [:]
-
+/// What a build records of each album and month whose pages it wrote (`SiteState`): enough for
+/// the next one to write only what changed since, and to draw every cover card without reading
+/// any photo again.
+enum SiteManifest {
     struct Album: Codable, Equatable {
         var id: Int64
         /// `AlbumRecord.contentChange` when its pages were written.
@@ -35,41 +27,6 @@ struct SiteManifest: Codable, Equatable {
         var find: MonthFind
         /// The folders of the newer and older months its pages link to ("" where there is none).
         var neighbours: [String]?
-    }
-
-    static let fileName = ".tessera-album.json"
-
-    /// The manifest in `output`, or nil (none, unreadable, or of an older build).
-    static func load(from output: FilePath) -> SiteManifest? {
-        guard let bytes = FileSystem.smallFileContents(output.appending(fileName), limit: 256 << 20) else { return nil }
-        return try? JSONDecoder().decode(SiteManifest.self, from: Data(bytes))
-    }
-
-    /// Writes the manifest unless it is `previous` (the one in the output), an entry at a time:
-    /// a whole library's manifest as one text, and the file read back to compare with it, were
-    /// the most a build held at its end.
-    func save(to output: OutputFolder, unless previous: SiteManifest?) throws(AlbumError) {
-        guard self != previous else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let file = try output.file(Self.fileName)
-        func object(_ entries: [String: some Encodable]) throws(AlbumError) {
-            try file.append("{")
-            for (number, key) in entries.keys.sorted().enumerated() {
-                guard let value = entries[key], let data = try? encoder.encode(value) else {
-                    throw AlbumError(.output, "cannot encode the build's manifest")
-                }
-                try file.append(
-                    (number > 0 ? "," : "") + JSONString.quoted(key) + ":" + String(decoding: data, as: UTF8.self))
-            }
-            try file.append("}")
-        }
-        try file.append("{\"albums\":")
-        try object(albums)
-        try file.append(",\"change\":\(change),\"months\":")
-        try object(months)
-        try file.append(",\"options\":\(JSONString.quoted(options))}")
-        try file.close()
     }
 }
 

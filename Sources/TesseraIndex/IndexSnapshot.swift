@@ -29,6 +29,11 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.albums(db) }
     }
 
+    /// See `PhotoIndex.forEachAlbum(_:)`.
+    func forEachAlbum(_ visit: (AlbumRecord) -> Bool) throws(IndexError) {
+        try answer { try PhotoIndex.forEachAlbum(visit, db) }
+    }
+
     /// See `PhotoIndex.months()`.
     func months() throws(IndexError) -> [(month: String, count: Int)] {
         try answer { try PhotoIndex.months(db) }

@@ -247,6 +247,16 @@ extension PhotoIndex {
             .map(Self.album)
     }
 
+    /// See `PhotoReading.forEachAlbum(_:)`.
+    public func forEachAlbum(_ visit: (AlbumRecord) -> Bool) throws(IndexError) {
+        try read { db in try Self.forEachAlbum(visit, db) }
+    }
+
+    static func forEachAlbum(_ visit: (AlbumRecord) -> Bool, _ db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM albums WHERE photo_count > 0")
+        while let row = try rows.next(), visit(Self.album(row)) {}
+    }
+
     /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
     /// how many photos each has; last, "" with the photos that have no date, if any.
     public func months() throws(IndexError) -> [(month: String, count: Int)] {

@@ -15,6 +15,9 @@ public protocol PhotoReading {
     func photos(ids: [Int64]) throws(IndexError) -> [PhotoRecord]
     /// The albums, newest first.
     func albums() throws(IndexError) -> [AlbumRecord]
+    /// Calls `visit` with each album that has photos, in no set order, one row at a time (a
+    /// reader of a library of any size holds none of them), until it returns false.
+    func forEachAlbum(_ visit: (AlbumRecord) -> Bool) throws(IndexError)
     /// How many photos each month holds, newest first.
     func months() throws(IndexError) -> [(month: String, count: Int)]
     /// The index's change counter: it grows with every write of a photo or its renditions, and

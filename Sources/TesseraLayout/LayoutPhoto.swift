@@ -47,7 +47,6 @@ struct CaptureKey: Comparable {
     /// Seconds of the wall clock as if it were UTC, with the fraction.
     let sortValue: Double
 
-    var month: String { String(day.prefix(7)) }
     var year: String { String(day.prefix(4)) }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM]`; nil when invalid.

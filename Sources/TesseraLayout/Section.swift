@@ -24,47 +24,64 @@ struct Section {
     /// itself gathers the dated ones in one section. Sections side by side (§4.4) take months:
     /// small sections share rows there, and a month's label fits over one photo.
     static func group(
-        _ records: [LayoutPhoto], by groupBy: LayoutConfig.GroupBy, sparse: LayoutConfig.GroupBy = .auto
+        _ records: some Swift.Collection<LayoutPhoto>, by groupBy: LayoutConfig.GroupBy,
+        sparse: LayoutConfig.GroupBy = .auto
     ) -> [Section] {
-        let photos = records.map { record in
+        // One array of the photos, sorted in place and cut into the sections: a collection of
+        // any size is held once here, and once more as its sections.
+        var photos: [Photo] = []
+        photos.reserveCapacity(records.count)
+        for record in records {
             let (aspect, estimated) = record.aspect
-            return Photo(
-                record: record, aspect: aspect, aspectEstimated: estimated,
-                key: record.capturedAt.flatMap(CaptureKey.init), limit: record.heightLimit)
+            photos.append(
+                Photo(
+                    record: record, aspect: aspect, aspectEstimated: estimated,
+                    key: record.capturedAt.flatMap(CaptureKey.init), limit: record.heightLimit))
         }
-        let dated = photos.filter { $0.key != nil }
-        let undated = photos.filter { $0.key == nil }.sorted { byteOrder($0.record.id, $1.record.id) }
+        let split = photos.partition { $0.key == nil }
+        photos[split...].sort { byteOrder($0.record.id, $1.record.id) }
         func newestFirst(_ a: Photo, _ b: Photo) -> Bool {
             let (ka, kb) = (a.key?.sortValue ?? 0, b.key?.sortValue ?? 0)
             return ka != kb ? ka > kb : byteOrder(a.record.id, b.record.id)
         }
         var sections: [Section] = []
-        var level = groupBy == .auto ? autoLevel(dated.compactMap(\.key)) : groupBy
+        var level = groupBy == .auto ? autoLevel(photos[..<split].lazy.compactMap(\.key)) : groupBy
         if level == .auto { level = sparse }
         switch level {
         case .none:
-            let all = dated.sorted(by: newestFirst) + undated
-            if !all.isEmpty { sections.append(Section(id: allID, title: "", photos: all)) }
+            photos[..<split].sort(by: newestFirst)
+            if !photos.isEmpty { sections.append(Section(id: allID, title: "", photos: photos)) }
             return sections
         case .auto:
             // Sparse at every level (a few photos over many years): the dated ones together, under
             // the years they span, so the page still says when they are from.
-            let years = dated.compactMap(\.key?.year)
+            photos[..<split].sort(by: newestFirst)
+            let years = photos[..<split].compactMap(\.key?.year)
             if let oldest = years.min(), let newest = years.max() {
                 let span = oldest == newest ? newest : "\(oldest) – \(newest)"
-                sections.append(Section(id: datedID, title: span, photos: dated.sorted(by: newestFirst)))
+                sections.append(Section(id: datedID, title: span, photos: Array(photos[..<split])))
             }
         case let level:
-            var groups: [String: [Photo]] = [:]
-            for photo in dated {
-                guard let key = photo.key else { continue }
-                groups[level.key(key), default: []].append(photo)
+            // Newest section first (keys compared as the text they are), newest photo first in each.
+            let width = level.keyLength
+            func section(_ photo: Photo) -> Substring.UTF8View { (photo.key?.day ?? "").utf8.prefix(width) }
+            photos[..<split].sort { a, b in
+                let (first, second) = (section(a), section(b))
+                return first.elementsEqual(second) ? newestFirst(a, b) : second.lexicographicallyPrecedes(first)
             }
-            for key in groups.keys.sorted(by: >) {
-                sections.append(Section(id: key, title: key, photos: (groups[key] ?? []).sorted(by: newestFirst)))
+            var start = 0
+            while start < split {
+                let key = section(photos[start])
+                var end = start + 1
+                while end < split && section(photos[end]).elementsEqual(key) { end += 1 }
+                let title = String(Substring(key))
+                sections.append(Section(id: title, title: title, photos: Array(photos[start..<end])))
+                start = end
             }
         }
-        if !undated.isEmpty { sections.append(Section(id: "undated", title: "undated", photos: undated)) }
+        if split < photos.count {
+            sections.append(Section(id: "undated", title: "undated", photos: Array(photos[split...])))
+        }
         return sections
     }
 
@@ -77,7 +94,7 @@ struct Section {
     /// (a folder of one photo a day is shown by month or year, a day's outing by day); `auto`
     /// itself when even years are that sparse: one section of the dated photos, under the
     /// years they span.
-    static func autoLevel(_ keys: [CaptureKey]) -> LayoutConfig.GroupBy {
+    static func autoLevel(_ keys: some Swift.Collection<CaptureKey>) -> LayoutConfig.GroupBy {
         for level in [LayoutConfig.GroupBy.day, .month, .year] {
             var counts: [String: Int] = [:]
             for key in keys { counts[level.key(key), default: 0] += 1 }
@@ -109,10 +126,15 @@ struct Section {
 extension LayoutConfig.GroupBy {
     /// The section key of a dated photo at this level.
     func key(_ key: CaptureKey) -> String {
+        String(key.day.prefix(keyLength))
+    }
+
+    /// How much of a day (`YYYY-MM-DD`) the key at this level is.
+    var keyLength: Int {
         switch self {
-        case .day: key.day
-        case .month: key.month
-        case .year, .auto, .none: key.year
+        case .day: 10
+        case .month: 7
+        case .year, .auto, .none: 4
         }
     }
 }
