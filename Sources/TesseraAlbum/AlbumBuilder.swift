@@ -189,7 +189,7 @@ public struct AlbumBuilder: Sendable {
 
     /// "12 photos", "1 photo, 2 videos".
     static func count(_ photos: [PhotoOutline]) -> String {
-        let videos = photos.filter(\.isVideo).count
+        let videos = photos.lazy.filter(\.isVideo).count
         return count(stills: photos.count - videos, videos: videos)
     }
 

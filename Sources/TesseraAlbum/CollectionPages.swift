@@ -29,11 +29,17 @@ struct CollectionPages {
         var find = MonthFind()
     }
 
-    /// Writes the collection into its folder, emptied first.
-    func write(_ collection: Collection) throws(AlbumError) -> Written {
+    /// Writes the collection into its folder, emptied first; lets go of its photos' outlines
+    /// once they are laid out (`collection.photos` is empty afterwards).
+    func write(_ collection: inout Collection) throws(AlbumError) -> Written {
         let directory = collection.folder
         _ = try output.recreate(directory)
         let (width, pages) = try layout(collection.photos)
+        // From here on the pages need the photos' ids (and tiles' section pages their outlines):
+        // the outlines of a large collection go before its pages are written.
+        let ids = collection.photos.map(\.id)
+        let outlines = options.style == .tiles ? collection.photos : []
+        collection.photos = []
         var written = Written(pages: max(1, pages.count))
         let data = try output.file(directory + "/photos.js")
         var lightbox = LightboxData(media: media, folders: folders, base: Collection.prefix)
@@ -49,7 +55,7 @@ struct CollectionPages {
             var positions: [Int] = []
             for item in page.items where item.type == .photo {
                 let shown = (item.photoId.map { [$0] } ?? []) + (item.overlay?.hiddenPhotoIds ?? [])
-                let onPage = shown.compactMap { Int($0) }.filter { collection.photos.indices.contains($0) }
+                let onPage = shown.compactMap { Int($0) }.filter { ids.indices.contains($0) }
                 positions += onPage
                 if options.style == .tiles {
                     if sections.last?.id != item.sectionId || sections.last?.page != number {
@@ -64,12 +70,12 @@ struct CollectionPages {
                         item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
                 }
             }
-            let records = try self.records(positions, of: collection)
+            let records = try self.records(positions, ids: ids)
             let body = """
-                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\(collection.photos.count < 2 ? "" : Self.findForm)</header>
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\(ids.count < 2 ? "" : Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
                 <main>
-                \(collection.photos.isEmpty ? "" : render(page, width: width, byID: records))
+                \(ids.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
                 \(pager(current: number, count: pages.count))
                 """
@@ -97,23 +103,23 @@ struct CollectionPages {
         let shown = layoutConfig(width: options.staticWidth).tilesMaxShown
         for section in sections where section.photos.count > shown {
             try writer.writeSection(
-                section.photos.map { collection.photos[$0] }, collection: collection, title: section.title,
+                section.photos.map { outlines[$0] }, collection: collection, title: section.title,
                 file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
         }
         return written
     }
 
-    /// The records of the photos at `positions` of the collection, by their ids in its layout.
-    private func records(_ positions: [Int], of collection: Collection) throws(AlbumError) -> [String: PhotoRecord] {
+    /// The records of the photos at `positions` of a collection (of the photos `ids`), by their ids in its layout.
+    private func records(_ positions: [Int], ids: [Int64]) throws(AlbumError) -> [String: PhotoRecord] {
         let records: [PhotoRecord]
         do {
-            records = try index.photos(ids: positions.map { collection.photos[$0].id })
+            records = try index.photos(ids: positions.map { ids[$0] })
         } catch {
             throw AlbumError(.index, "\(error)")
         }
         try folders.load(records.map(\.albumID))
         let positionByID = Dictionary(
-            positions.map { (collection.photos[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+            positions.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
         return Dictionary(
             records.compactMap { record in positionByID[record.id].map { (Self.layoutID($0), record) } },
             uniquingKeysWith: { first, _ in first })
@@ -149,10 +155,9 @@ struct CollectionPages {
         _ photos: [PhotoOutline], collection: Collection, title: String, file: String, back: String
     ) throws(AlbumError) {
         let (width, pages) = try layout(photos, pageCount: photos.count)
-        let section = Collection(folder: collection.folder, title: collection.title, subtitle: "", photos: photos)
         let page =
             pages.count > 0
-            ? render(pages.page(0), width: width, byID: try records(Array(photos.indices), of: section)) : nil
+            ? render(pages.page(0), width: width, byID: try records(Array(photos.indices), ids: photos.map(\.id))) : nil
         let body = """
             <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
             <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · <a rel="up" href="\(back)">back to the album</a></p></header>

@@ -15,6 +15,6 @@ extension LayoutPhoto {
     init(_ outline: PhotoOutline, id: String) {
         self.init(
             id: id, pixelWidth: outline.width.map(Double.init), pixelHeight: outline.height.map(Double.init),
-            orientation: outline.orientation, capturedAt: outline.capturedAt.map { $0 + (outline.utcOffset ?? "") })
+            orientation: outline.orientation, capturedAt: outline.capturedAt)
     }
 }

@@ -80,15 +80,17 @@ final class MonthPages {
                 result.manifest[month] = old
                 result.unchanged += 1
             } else {
-                var photos = try AlbumBuilder.outlines(index, .init(month: month))
-                let shown = try tree.folders(of: Set(photos.map(\.albumID)))
-                photos.removeAll { shown[$0.albumID] == nil }
-                guard !photos.isEmpty else { continue }
-                let missingBefore = media.misses
-                let count = AlbumBuilder.count(photos)
-                media.start(recording: false)
+                // (the outlines in the collection alone: its writer lets them go once laid out)
                 var collection = Collection(
-                    folder: folder + AlbumBuilder.staging, title: title, subtitle: count, photos: photos)
+                    folder: folder + AlbumBuilder.staging, title: title, subtitle: "",
+                    photos: try AlbumBuilder.outlines(index, .init(month: month)))
+                let shown = try tree.folders(of: Set(collection.photos.map(\.albumID)))
+                collection.photos.removeAll { shown[$0.albumID] == nil }
+                guard !collection.photos.isEmpty else { continue }
+                let missingBefore = media.misses
+                let count = AlbumBuilder.count(collection.photos)
+                collection.subtitle = count
+                media.start(recording: false)
                 collection.neighbours = zip(["prev", "next"], beside).compactMap { rel, other in
                     other.map {
                         (
@@ -97,7 +99,7 @@ final class MonthPages {
                         )
                     }
                 }
-                let written = try writer.write(collection)
+                let written = try writer.write(&collection)
                 let card = SitePages.card(cover: written.cover.photo, count: count, media: media)
                 try output.replace(folder, with: folder + AlbumBuilder.staging)
                 result.manifest[month] = .init(

@@ -158,11 +158,15 @@ final class SiteBuild {
                 summary.unchanged += 1
                 return
             }
-            let photos = album.isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id))
-            guard !photos.isEmpty || !inside.isEmpty else { return }
+            // (the outlines in the collection alone: its writer lets them go once laid out)
+            var collection = Collection(
+                folder: folder + AlbumBuilder.staging, title: album.title, subtitle: "",
+                photos: album.isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id)),
+                crumbs: crumbs, children: children)
+            guard !collection.photos.isEmpty || !inside.isEmpty else { return }
             // What it holds, and with the albums inside it, what its card counts.
-            let videos = photos.filter(\.isVideo).count
-            var total = (stills: photos.count - videos, videos: videos)
+            let videos = collection.photos.lazy.filter(\.isVideo).count
+            var total = (stills: collection.photos.count - videos, videos: videos)
             var covers: [AlbumTree.Node] = []
             for child in inside {
                 guard let entry = try state.album(child.folder) else { continue }
@@ -173,12 +177,9 @@ final class SiteBuild {
             let missingBefore = media.misses
             media.start(recording: true)
             let oldFiles = AlbumFiles.read(folder, in: output)
-            let written = try writer.write(
-                Collection(
-                    folder: folder + AlbumBuilder.staging, title: album.title,
-                    subtitle: (album.isFolder ? count : AlbumBuilder.count(photos))
-                        + (range.isEmpty ? "" : " · " + range),
-                    photos: photos, crumbs: crumbs, children: children))
+            collection.subtitle =
+                (album.isFolder ? count : AlbumBuilder.count(collection.photos)) + (range.isEmpty ? "" : " · " + range)
+            let written = try writer.write(&collection)
             summary.pages += written.pages
             let card: Card
             if album.isFolder {

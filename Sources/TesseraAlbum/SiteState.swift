@@ -34,6 +34,13 @@ final class SiteState: Sendable {
         if (try? FileSystem.linkStatus(of: output.path(Self.formerManifest))) != nil {
             try output.remove(Self.formerManifest)
         }
+        // SQLite opens what a name points to: a link (or a folder) put in place of the file or
+        // its log is removed, so the state is never written outside the output.
+        for name in [Self.fileName, Self.fileName + "-wal", Self.fileName + "-shm"] {
+            if let status = try? FileSystem.linkStatus(of: output.path(name)), status.type != .regular {
+                try output.remove(name)
+            }
+        }
         var opened: (DatabaseQueue, Bool, Int64)?
         do {
             opened = try Self.open(path, options: options)

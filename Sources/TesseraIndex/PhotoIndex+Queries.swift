@@ -75,13 +75,14 @@ extension PhotoIndex {
 
     static func outlines(_ query: PhotoQuery, _ db: Database) throws -> [PhotoOutline] {
         let (sql, arguments) = selection(
-            "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at, p.utc_offset, p.kind", query)
+            "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at || coalesce(p.utc_offset, ''), p.kind",
+            query)
         // Read in place, row by row: a collection of any size holds its outlines, never its rows.
         return try Array(
             Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in
                 PhotoOutline(
                     id: row[0], albumID: row[1], width: row[2], height: row[3], orientation: row[4],
-                    capturedAt: row[5], utcOffset: row[6], isVideo: row[7] as String? == "video")
+                    capturedAt: row[5], isVideo: row[6] as String? == "video")
             })
     }
 

@@ -9,14 +9,13 @@ public struct PhotoOutline: Sendable, Equatable {
     public var width: Int?
     public var height: Int?
     public var orientation: Int?
-    /// As `PhotoRecord.capturedAt`: the wall clock, its offset apart.
+    /// The capture wall clock followed by its UTC offset when one is known
+    /// (`2023-05-01T10:00:00+02:00`): one text, as the layout engine reads it.
     public var capturedAt: String?
-    public var utcOffset: String?
     public var isVideo: Bool
 
     public init(
-        id: Int64, albumID: Int64, width: Int?, height: Int?, orientation: Int?, capturedAt: String?,
-        utcOffset: String?, isVideo: Bool
+        id: Int64, albumID: Int64, width: Int?, height: Int?, orientation: Int?, capturedAt: String?, isVideo: Bool
     ) {
         self.id = id
         self.albumID = albumID
@@ -24,7 +23,6 @@ public struct PhotoOutline: Sendable, Equatable {
         self.height = height
         self.orientation = orientation
         self.capturedAt = capturedAt
-        self.utcOffset = utcOffset
         self.isVideo = isVideo
     }
 }

@@ -138,7 +138,7 @@ public enum AlbumLayout {
 
         /// - Throws: `LayoutError` naming the first invalid configuration field (§2.1), or
         ///   `paging.mode` when it is not `count`.
-        public init(_ photos: some Swift.Collection<LayoutPhoto>, config: LayoutConfig) throws(LayoutError) {
+        public init(_ photos: some RandomAccessCollection<LayoutPhoto>, config: LayoutConfig) throws(LayoutError) {
             try config.validate()
             guard config.paging == .count else { throw LayoutError(field: "paging.mode", "must be count") }
             self.init(Section.group(photos, by: config.groupBy, sparse: config.flows ? .month : .auto), config: config)

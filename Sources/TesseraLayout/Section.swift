@@ -24,65 +24,77 @@ struct Section {
     /// itself gathers the dated ones in one section. Sections side by side (§4.4) take months:
     /// small sections share rows there, and a month's label fits over one photo.
     static func group(
-        _ records: some Swift.Collection<LayoutPhoto>, by groupBy: LayoutConfig.GroupBy,
+        _ records: some RandomAccessCollection<LayoutPhoto>, by groupBy: LayoutConfig.GroupBy,
         sparse: LayoutConfig.GroupBy = .auto
     ) -> [Section] {
-        // One array of the photos, sorted in place and cut into the sections: a collection of
-        // any size is held once here, and once more as its sections.
-        var photos: [Photo] = []
-        photos.reserveCapacity(records.count)
-        for record in records {
-            let (aspect, estimated) = record.aspect
-            photos.append(
-                Photo(
-                    record: record, aspect: aspect, aspectEstimated: estimated,
-                    key: record.capturedAt.flatMap(CaptureKey.init), limit: record.heightLimit))
+        // What ordering needs of each photo (a few words), sorted in place; each photo is made
+        // once, into its section: a collection of any size is held once, as its sections.
+        var order: [Place] = []
+        order.reserveCapacity(records.count)
+        for (position, record) in records.enumerated() {
+            order.append(Place(position: position, key: record.capturedAt.flatMap(CaptureKey.init), id: record.id))
         }
-        let split = photos.partition { $0.key == nil }
-        photos[split...].sort { byteOrder($0.record.id, $1.record.id) }
-        func newestFirst(_ a: Photo, _ b: Photo) -> Bool {
+        let split = order.partition { $0.key == nil }
+        order[split...].sort { byteOrder($0.id, $1.id) }
+        func photos(_ places: ArraySlice<Place>) -> [Photo] {
+            places.map { place in
+                let record = records[records.index(records.startIndex, offsetBy: place.position)]
+                let (aspect, estimated) = record.aspect
+                return Photo(
+                    record: record, aspect: aspect, aspectEstimated: estimated, key: place.key,
+                    limit: record.heightLimit)
+            }
+        }
+        func newestFirst(_ a: Place, _ b: Place) -> Bool {
             let (ka, kb) = (a.key?.sortValue ?? 0, b.key?.sortValue ?? 0)
-            return ka != kb ? ka > kb : byteOrder(a.record.id, b.record.id)
+            return ka != kb ? ka > kb : byteOrder(a.id, b.id)
         }
         var sections: [Section] = []
-        var level = groupBy == .auto ? autoLevel(photos[..<split].lazy.compactMap(\.key)) : groupBy
+        var level = groupBy == .auto ? autoLevel(order[..<split].lazy.compactMap(\.key)) : groupBy
         if level == .auto { level = sparse }
         switch level {
         case .none:
-            photos[..<split].sort(by: newestFirst)
-            if !photos.isEmpty { sections.append(Section(id: allID, title: "", photos: photos)) }
+            order[..<split].sort(by: newestFirst)
+            if !order.isEmpty { sections.append(Section(id: allID, title: "", photos: photos(order[...]))) }
             return sections
         case .auto:
             // Sparse at every level (a few photos over many years): the dated ones together, under
             // the years they span, so the page still says when they are from.
-            photos[..<split].sort(by: newestFirst)
-            let years = photos[..<split].compactMap(\.key?.year)
+            order[..<split].sort(by: newestFirst)
+            let years = order[..<split].compactMap(\.key?.year)
             if let oldest = years.min(), let newest = years.max() {
                 let span = oldest == newest ? newest : "\(oldest) – \(newest)"
-                sections.append(Section(id: datedID, title: span, photos: Array(photos[..<split])))
+                sections.append(Section(id: datedID, title: span, photos: photos(order[..<split])))
             }
         case let level:
             // Newest section first (keys compared as the text they are), newest photo first in each.
             let width = level.keyLength
-            func section(_ photo: Photo) -> Substring.UTF8View { (photo.key?.day ?? "").utf8.prefix(width) }
-            photos[..<split].sort { a, b in
+            func section(_ place: Place) -> Substring.UTF8View { (place.key?.day ?? "").utf8.prefix(width) }
+            order[..<split].sort { a, b in
                 let (first, second) = (section(a), section(b))
                 return first.elementsEqual(second) ? newestFirst(a, b) : second.lexicographicallyPrecedes(first)
             }
             var start = 0
             while start < split {
-                let key = section(photos[start])
+                let key = section(order[start])
                 var end = start + 1
-                while end < split && section(photos[end]).elementsEqual(key) { end += 1 }
+                while end < split && section(order[end]).elementsEqual(key) { end += 1 }
                 let title = String(Substring(key))
-                sections.append(Section(id: title, title: title, photos: Array(photos[start..<end])))
+                sections.append(Section(id: title, title: title, photos: photos(order[start..<end])))
                 start = end
             }
         }
-        if split < photos.count {
-            sections.append(Section(id: "undated", title: "undated", photos: Array(photos[split...])))
+        if split < order.count {
+            sections.append(Section(id: "undated", title: "undated", photos: photos(order[split...])))
         }
         return sections
+    }
+
+    /// A photo's place among the others: its position in the input, and what orders it.
+    private struct Place {
+        let position: Int
+        let key: CaptureKey?
+        let id: String
     }
 
     /// At most this share of `auto`'s sections may hold fewer than `autoMinimum` photos.

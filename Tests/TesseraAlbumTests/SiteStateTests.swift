@@ -69,4 +69,25 @@ struct SiteStateTests {
         #expect((try? FileSystem.linkStatus(of: FilePath(site + "/.tessera-album.json"))) == nil)
         #expect((try? FileSystem.linkStatus(of: FilePath(site + Self.stateFile)))?.type == .regular)
     }
+
+    /// A link put in place of the state file (or its log) is replaced: the build writes nothing
+    /// where it points.
+    @Test func aLinkInPlaceOfTheStateIsNotWrittenThrough() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try AlbumTreeTests.library(in: directory)
+        let site = directory.appending("site")
+        // Another program's database (a copy of the index will do): SQLite would gladly write in it.
+        let elsewhere = directory.appending("elsewhere.sqlite")
+        let theirs = try #require(FileSystem.smallFileContents(index.path, limit: 1 << 30))
+        try FileSystem.writeAtomically(theirs, to: FilePath(elsewhere))
+        try FileSystem.createDirectories(FilePath(site))
+        try FileSystem.symbolicLink(to: FilePath(elsewhere), at: FilePath(site + Self.stateFile))
+        try FileSystem.symbolicLink(to: FilePath(elsewhere), at: FilePath(site + Self.stateFile + "-wal"))
+        _ = try AlbumBuilder(index: index, options: .init(output: FilePath(site))).build()
+        let after = try #require(FileSystem.smallFileContents(FilePath(elsewhere), limit: 1 << 30))
+        #expect(XXH64.hash(after) == XXH64.hash(theirs), "the file the link points to is as it was")
+        #expect((try? FileSystem.linkStatus(of: FilePath(site + Self.stateFile)))?.type == .regular)
+        try AlbumBuildConsistencyTests.expectWhole(site)
+    }
 }
