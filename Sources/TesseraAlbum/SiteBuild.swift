@@ -71,6 +71,7 @@ final class SiteBuild {
 
     /// Writes what changed since the last build, removes what went, and returns what it did.
     func run(shouldStop: @escaping @Sendable () -> Bool) throws(AlbumError) -> AlbumBuilder.Summary {
+        defer { state.close() }
         // Marks the folder as Tessera's own output: a scan never walks it, even inside a root.
         try output.writeIfChanged(
             "Written by tessera album build; photo scans skip this folder.\n", to: FileSystem.ownOutputMarker)

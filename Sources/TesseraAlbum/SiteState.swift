@@ -94,6 +94,12 @@ final class SiteState: Sendable {
         return (queue, false, 0)
     }
 
+    /// Closes the connection: SQLite folds the log into the file and removes it and its index,
+    /// so the output holds the one file once the build is over, whoever still holds this.
+    func close() {
+        try? queue.close()
+    }
+
     /// Runs `body` on the state's connection.
     func access<T>(_ body: (Database) throws -> T) throws(AlbumError) -> T {
         do {

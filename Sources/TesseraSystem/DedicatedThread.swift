@@ -16,8 +16,14 @@ public final class DedicatedThread: Sendable {
     @discardableResult
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) -> DedicatedThread {
         let handle = DedicatedThread()
+        // Handed over, not captured: what `body` holds is let go of before `join` returns, so a
+        // joined thread keeps nothing alive (an open database, a file) past its caller's end.
+        let work = Mutex<(@Sendable () -> Void)?>(body)
         let thread = Thread {
-            body()
+            do {
+                let body = work.withLock { $0.take() }
+                body?()
+            }
             handle.done.withLock { $0 = true }
         }
         thread.name = name

@@ -39,6 +39,23 @@ struct SiteStateTests {
         try AlbumBuildConsistencyTests.expectWhole(site)
     }
 
+    /// A build leaves its state as one file, its write-ahead log folded in: a site copied or
+    /// served as it is holds no `-wal` or `-shm` file, after a first build or an unchanged one.
+    @Test func aBuildLeavesNoLogBeside() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try AlbumTreeTests.library(in: directory)
+        let site = directory.appending("site")
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        for _ in 0..<3 {
+            _ = try builder.build()
+            let left = try FileManager.default.contentsOfDirectory(atPath: site).filter {
+                $0.hasPrefix(".tessera-album.sqlite-")
+            }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+
     /// A state file that is not a database (cut short, overwritten) is made again: every page is
     /// written, and the next build writes nothing.
     @Test func anUnreadableStateIsMadeAgain() throws {
