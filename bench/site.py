@@ -17,6 +17,9 @@ folders of 20–200 photos, is scanned into a fresh index, then:
 
 The scan itself is bench/scan.py's business; here it is only the way to an index.
 
+With --keep DIR, the libraries and their indexes and caches are made in DIR and kept there: a
+later run with the same DIR rescans them instead of making them again (the sites are removed).
+
 Usage: bench/site.py [--steps 10000,100000] [--million] [--keep DIR]
 """
 import argparse
@@ -186,13 +189,15 @@ def largest_album(site):
     return best / "index.html"
 
 
-def run(tessera, count, base, work):
-    root = work / "library"
+def run(tessera, count, base, work, keep):
+    # (a kept library is kept at its size: the next run's smaller step does not scan a larger one)
+    root = work / (f"library-{count}" if keep else "library")
     start = time.perf_counter()
     planned = library(root, count, base)
     generated = time.perf_counter() - start
     store = work / f"store-{count}"
-    shutil.rmtree(store, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(store, ignore_errors=True)
     options = ["--index", str(store / "index.sqlite"), "--cache", str(store / "cache")]
     subprocess.run([tessera, "scan", str(root), *options], check=True, stdout=subprocess.DEVNULL)
     site = work / f"site-{count}"
@@ -231,7 +236,8 @@ def run(tessera, count, base, work):
         print(f"    Chromium {label:<14} load {load:7.0f} ms  JS heap {heap:6.1f} MiB  {images:,} <img>")
     for what, (seconds, heap, said) in finds.items():
         print(f"    timeline Find {what:<18} {seconds * 1000:7.0f} ms  JS heap {heap:6.1f} MiB  ({said})")
-    shutil.rmtree(store, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(store, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
 
 
@@ -239,21 +245,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", default="10000,100000", help="library sizes, e.g. 10000,100000")
     parser.add_argument("--million", action="store_true", help="also 1,000,000 photos")
+    parser.add_argument("--keep", metavar="DIR", help="make the libraries and indexes in DIR and keep them")
     args = parser.parse_args()
     steps = sorted({int(s) for s in args.steps.split(",") if s} | ({1_000_000} if args.million else set()))
     tessera = tessera_binary()
-    with tempfile.TemporaryDirectory(prefix="tessera-site-") as work:
-        work = Path(work)
-        sample = work / "sample"
+    with tempfile.TemporaryDirectory(prefix="tessera-site-") as scratch:
+        work = Path(args.keep) if args.keep else Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        sample = Path(scratch) / "sample"
         subprocess.run([tessera, "sample-library", str(sample)], check=True, stdout=subprocess.DEVNULL)
-        base_path = work / "base.jpg"
+        base_path = Path(scratch) / "base.jpg"
         subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--fit", "96", "-o",
                         str(base_path)], check=True)
         base = base_path.read_bytes()
         print("album site: generated libraries (event folders of 20–200 photos over 12 years), "
               "`tessera album build` (justified, the default)")
         for count in steps:
-            run(tessera, count, base, work)
+            run(tessera, count, base, work, keep=bool(args.keep))
 
 
 if __name__ == "__main__":

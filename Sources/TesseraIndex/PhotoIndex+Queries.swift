@@ -106,7 +106,7 @@ extension PhotoIndex {
     }
 
     /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
-    private static func selection(_ columns: String, _ query: PhotoQuery) -> (String, StatementArguments) {
+    static func selection(_ columns: String, _ query: PhotoQuery) -> (String, StatementArguments) {
         var conditions: [String]
         switch query.kind {
         case .photos:
@@ -129,13 +129,22 @@ extension PhotoIndex {
             conditions.append("p.album_id IN (SELECT id FROM albums WHERE path = ? OR (path >= ? AND path < ?))")
             arguments += [Data(folder), Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])]
         }
+        // Undated photos (no instant) come after the dated ones.
+        var order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
         if query.month == "" {
             conditions.append("p.captured_at IS NULL")
         } else if let month = query.month {
-            // A range, so that photos_month finds the month ('~' sorts after every character
-            // of an ISO-8601 date).
+            // The month's local dates ('~' sorts after every character of an ISO-8601 date).
             conditions.append("p.captured_at >= ? AND p.captured_at < ?")
             arguments += [month, month + "~"]
+            if query.kind == .photos, let (start, end) = Self.instants(around: month) {
+                // ...within the instants they can be (every dated photo has one, at most a UTC
+                // offset from its local time): read in order along photos_newest, a month of
+                // any size is never sorted whole.
+                conditions.append("p.sort_instant_ms >= ? AND p.sort_instant_ms < ?")
+                arguments += [start, end]
+                order = "p.sort_instant_ms DESC, p.path"
+            }
         }
         if let media = query.media {
             conditions.append("p.kind = ?")
@@ -154,10 +163,9 @@ extension PhotoIndex {
                 """)
             arguments += [keyword, "%/" + escaped, escaped + "/%", "%/" + escaped + "/%"]
         }
-        // Undated photos (no instant) come after the dated ones.
-        let order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
+        let from = order.hasPrefix("p.sort_instant_ms DESC") ? "photos p INDEXED BY photos_newest" : "photos p"
         var sql = """
-            SELECT \(columns) FROM photos p JOIN albums a ON a.id = p.album_id
+            SELECT \(columns) FROM \(from) JOIN albums a ON a.id = p.album_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
             """
         if let limit = query.limit {
@@ -165,6 +173,22 @@ extension PhotoIndex {
             arguments.append(limit)
         }
         return (sql, StatementArguments(arguments))
+    }
+
+    /// The instants (milliseconds since 1970) a photo taken in `month` (YYYY-MM, local time) can
+    /// have, a day wider on each side than any UTC offset; nil for a month that is not one.
+    static func instants(around month: String) -> (start: Int64, end: Int64)? {
+        let parts = month.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...12).contains(number),
+            (1...9999).contains(year)
+        else { return nil }
+        let first = WallClock(year: year, month: number, day: 1, hour: 0, minute: 0, second: 0)
+        let next =
+            number == 12
+            ? WallClock(year: year + 1, month: 1, day: 1, hour: 0, minute: 0, second: 0)
+            : WallClock(year: year, month: number + 1, day: 1, hour: 0, minute: 0, second: 0)
+        let margin: Int64 = 2 * 86_400
+        return ((first.secondsAsUTC - margin) * 1000, (next.secondsAsUTC + margin) * 1000)
     }
 
     /// Whole records of `rows` (RecordColumn's), with their renditions and Live Photo videos.

@@ -234,6 +234,59 @@ struct PhotoIndexTests {
         #expect(try index.monthChanges(since: beforeDelete).contains(String(photo.capturedAt?.prefix(7) ?? "")))
     }
 
+    /// A month holds the photos taken in it by their own clocks, whatever their UTC offsets (the
+    /// farthest a clock can be from UTC at either end of the month), newest instant first, and
+    /// is read in that order from an index: a month of any size is never sorted whole.
+    @Test func aMonthHoldsItsLocalDatesInOrderWithoutSortingThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        let album = FilePath("/photos/Edges")
+        let dates: [(String, String?)] = [
+            ("2024:04:30 23:59:00", "-12:00"), ("2024:05:01 00:10:00", "+14:00"), ("2024:05:15 12:00:00", nil),
+            ("2024:05:31 23:50:00", "-12:00"), ("2024:06:01 00:05:00", "+14:00"), ("2024:05:31 08:00:00", "+14:00"),
+        ]
+        var updates: [FileUpdate] = []
+        for (number, (date, offset)) in dates.enumerated() {
+            var exif = ExifBuilder()
+            exif.dateTimeOriginal = .init(dateTime: date, offset: offset)
+            let tiff = ExifReader.exifPrefix + exif.tiff()
+            let jpeg: [UInt8] =
+                [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
+                + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
+            let path = album.appending("e\(number).jpg")
+            let metadata = try MetadataReader.read(
+                contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+            updates.append(
+                FileUpdate(
+                    path: path, albumPath: album, root: "/photos",
+                    identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
+                    content: .photo(
+                        metadata.facts, warnings: [],
+                        renditions: PhotoRenditions(
+                            contentHash: "h\(number)", key: "k\(number)", renditions: [], thumbhash: [1],
+                            settings: "s"))))
+        }
+        let scan = try index.beginScan(roots: ["/photos"], full: true)
+        try index.apply(updates, moves: [], scanID: scan.id)
+        try index.refreshAlbums()
+        let may = try index.outlines(.init(month: "2024-05")).map(\.capturedAt)
+        #expect(
+            may == [
+                "2024-05-31T23:50:00-12:00", "2024-05-31T08:00:00+14:00", "2024-05-15T12:00:00",
+                "2024-05-01T00:10:00+14:00",
+            ])
+        #expect(try index.outlines(.init(month: "2024-04")).count == 1)
+        #expect(try index.outlines(.init(month: "2024-06")).count == 1)
+        let plan = try index.read { db in
+            let (sql, arguments) = PhotoIndex.selection("p.id", .init(month: "2024-05"))
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
+                $0["detail"] as String? ?? ""
+            }
+        }
+        #expect(!plan.joined().contains("TEMP B-TREE"), "\(plan)")
+    }
+
     @Test func anIndexFromANewerTesseraIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
