@@ -165,10 +165,10 @@ public struct AlbumBuilder: Sendable {
     }
 
     static func outlines(
-        _ index: any PhotoReading, _ query: PhotoQuery
+        _ index: any PhotoReading, _ query: PhotoQuery, expected: Int
     ) throws(AlbumError) -> [PhotoOutline] {
         do {
-            return try index.outlines(query)
+            return try index.outlines(query, expected: expected)
         } catch {
             throw AlbumError(.index, "\(error)")
         }

@@ -66,7 +66,7 @@ final class MonthPages {
         }
         // (as the albums' folder: a month is left as it was only when its page is in the output)
         try output.directory("months")
-        for (position, (month, _)) in months.enumerated() {
+        for (position, (month, count)) in months.enumerated() {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every month was written") }
             let folder = Self.folder(month)
             let title = Self.title(month)
@@ -83,7 +83,7 @@ final class MonthPages {
                 // (the outlines in the collection alone: its writer lets them go once laid out)
                 var collection = Collection(
                     folder: folder + AlbumBuilder.staging, title: title, subtitle: "",
-                    photos: try AlbumBuilder.outlines(index, .init(month: month)))
+                    photos: try AlbumBuilder.outlines(index, .init(month: month), expected: count))
                 let shown = try tree.folders(of: Set(collection.photos.map(\.albumID)))
                 collection.photos.removeAll { shown[$0.albumID] == nil }
                 guard !collection.photos.isEmpty else { continue }

@@ -162,7 +162,8 @@ final class SiteBuild {
             // (the outlines in the collection alone: its writer lets them go once laid out)
             var collection = Collection(
                 folder: folder + AlbumBuilder.staging, title: album.title, subtitle: "",
-                photos: album.isFolder ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id)),
+                photos: album.isFolder
+                    ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id), expected: album.album.photoCount),
                 crumbs: crumbs, children: children)
             guard !collection.photos.isEmpty || !inside.isEmpty else { return }
             // What it holds, and with the albums inside it, what its card counts.

@@ -15,8 +15,8 @@ struct IndexSnapshot: PhotoReading {
     }
 
     /// See `PhotoIndex.outlines(_:)`.
-    func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline] {
-        try answer { try PhotoIndex.outlines(query, db) }
+    func outlines(_ query: PhotoQuery, expected: Int) throws(IndexError) -> [PhotoOutline] {
+        try answer { try PhotoIndex.outlines(query, expected: expected, db) }
     }
 
     /// See `PhotoIndex.photos(ids:)`.

@@ -69,21 +69,25 @@ extension PhotoIndex {
     }
 
     /// See `PhotoReading.outlines(_:)`.
-    public func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline] {
-        try read { db in try Self.outlines(query, db) }
+    public func outlines(_ query: PhotoQuery, expected: Int) throws(IndexError) -> [PhotoOutline] {
+        try read { db in try Self.outlines(query, expected: expected, db) }
     }
 
-    static func outlines(_ query: PhotoQuery, _ db: Database) throws -> [PhotoOutline] {
+    static func outlines(_ query: PhotoQuery, expected: Int, _ db: Database) throws -> [PhotoOutline] {
         let (sql, arguments) = selection(
             "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at || coalesce(p.utc_offset, ''), p.kind",
             query)
         // Read in place, row by row: a collection of any size holds its outlines, never its rows.
-        return try Array(
-            Row.fetchCursor(db, sql: sql, arguments: arguments).map { row in
+        var outlines: [PhotoOutline] = []
+        outlines.reserveCapacity(max(0, min(expected, 10_000_000)))
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            outlines.append(
                 PhotoOutline(
                     id: row[0], albumID: row[1], width: row[2], height: row[3], orientation: row[4],
-                    capturedAt: row[5], isVideo: row[6] as String? == "video")
-            })
+                    capturedAt: row[5], isVideo: row[6] as String? == "video"))
+        }
+        return outlines
     }
 
     /// See `PhotoReading.photos(ids:)`.

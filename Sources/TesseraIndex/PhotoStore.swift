@@ -10,7 +10,8 @@ public protocol PhotoReading {
     func photos(_ query: PhotoQuery) throws(IndexError) -> [PhotoRecord]
     /// What laying out the photos `query` asks for needs of each, in the same order: a small
     /// fraction of a record, so a reader of many holds these and reads records a part at a time.
-    func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline]
+    /// `expected`, how many the caller knows there are, is room made at once rather than grown.
+    func outlines(_ query: PhotoQuery, expected: Int) throws(IndexError) -> [PhotoOutline]
     /// The records of `ids`, in that order; ids no longer in the index are left out.
     func photos(ids: [Int64]) throws(IndexError) -> [PhotoRecord]
     /// The albums, newest first.
@@ -137,6 +138,13 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func verify() throws(IndexError) -> IndexVerification
     /// Folds written pages into the store's main file, where that means something.
     func checkpoint()
+}
+
+extension PhotoReading {
+    /// `outlines(_:expected:)`, the number unknown.
+    public func outlines(_ query: PhotoQuery) throws(IndexError) -> [PhotoOutline] {
+        try outlines(query, expected: 0)
+    }
 }
 
 extension PhotoStore {
