@@ -13,6 +13,15 @@ import Testing
 
 /// The index file on its own: migrations, refusals, and the queries docs/INDEX.md promises.
 struct PhotoIndexTests {
+    /// What a scan reads of a 100×150 JPEG header carrying `exif`, at `path`.
+    static func metadata(_ exif: ExifBuilder, path: FilePath) throws -> PhotoMetadata {
+        let tiff = ExifReader.exifPrefix + exif.tiff()
+        let jpeg: [UInt8] =
+            [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
+            + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
+        return try MetadataReader.read(contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+    }
+
     /// Two photos in one album, one failed file, written the way a scan writes them.
     static func populate(_ index: PhotoIndex, root: FilePath) throws {
         let album = root.appending("Garden")
@@ -21,13 +30,8 @@ struct PhotoIndexTests {
             var exif = ExifBuilder()
             exif.dateTimeOriginal = .init(dateTime: date)
             exif.make = "Tessera"
-            let tiff = ExifReader.exifPrefix + exif.tiff()
-            let jpeg: [UInt8] =
-                [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
-                + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
             let path = album.appending("p\(number).jpg")
-            let metadata = try MetadataReader.read(
-                contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+            let metadata = try Self.metadata(exif, path: path)
             let key = "key\(number)"
             updates.append(
                 FileUpdate(
@@ -250,13 +254,8 @@ struct PhotoIndexTests {
         for (number, (date, offset)) in dates.enumerated() {
             var exif = ExifBuilder()
             exif.dateTimeOriginal = .init(dateTime: date, offset: offset)
-            let tiff = ExifReader.exifPrefix + exif.tiff()
-            let jpeg: [UInt8] =
-                [0xFF, 0xD8, 0xFF, 0xE1, UInt8((tiff.count + 2) >> 8), UInt8((tiff.count + 2) & 0xFF)] + tiff
-                + [0xFF, 0xC0, 0, 11, 8, 0, 100, 0, 150, 1, 1, 0x11, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]
             let path = album.appending("e\(number).jpg")
-            let metadata = try MetadataReader.read(
-                contents: jpeg, path: path, mtime: FileTime(seconds: 0, nanoseconds: 0))
+            let metadata = try Self.metadata(exif, path: path)
             updates.append(
                 FileUpdate(
                     path: path, albumPath: album, root: "/photos",
