@@ -1048,13 +1048,13 @@ def check_big_album(browser, sites, out):
     check(len(expected) == 6 and shown == expected, f"timeline Find 2 May 2024: {shown}, expected {expected}")
     page.screenshot(path=str(out / "timeline-find-1280.png"), full_page=True)
     page.locator("section.found a.photo").first.click()
-    # It opens in the viewer of its album, at its address.
+    # It opens in the timeline's viewer, among its month's photos, at its address.
     page.wait_for_selector(".lightbox:not([hidden])")
-    check("/albums/" in page.url and page.url.endswith(f"#photo-{expected[0]}")
+    check(page.url.endswith(f"timeline.html#2024-05/photo-{expected[0]}")
           and page.evaluate("document.querySelector('.lightbox').dataset.id") == expected[0],
           f"a photo found on the timeline opens {page.url}")
-    page.go_back()
-    page.wait_for_load_state("load")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".lightbox", state="hidden")
     page.screenshot(path=str(out / "timeline-1280.png"), full_page=True)
     # By its rarest format: find.js says which months hold it, and those are all that load.
     formats = {}
@@ -1123,6 +1123,9 @@ def check_stream(page, site, out):
     check(report["scrubber"][:1] == [months[0].name[:4]] and report["scrubber"][-1:] == ["Undated"],
           f"the scrubber's years: {report['scrubber']}")
     page.screenshot(path=str(out / "timeline-stream-1280.png"))
+    check_stream_viewer(page, months, out)
+    page.goto((site / "timeline.html").as_uri(), wait_until="load")
+    page.wait_for_function("document.querySelectorAll('.stream a.photo').length >= 10")
     # The scrubber's last entry: the undated scans (and clips nothing dates), at the end.
     undated = [e["id"] for e in lightbox_entries(site / "months" / "undated")]
     names = [e["name"] for e in lightbox_entries(site / "months" / "undated")]
@@ -1164,6 +1167,38 @@ def check_stream(page, site, out):
         wide.screenshot(path=str(out / f"timeline-stream-{width}-2x.png"))
         context.close()
     page.goto((site / "timeline.html").as_uri(), wait_until="load")
+
+
+def check_stream_viewer(page, months, out):
+    """A photo of the stream opens in the timeline's own viewer, among its month's photos, at an
+    address naming both; past the month's last photo comes the next month's first; the address
+    reopens the same photo; Esc closes it over the stream."""
+    newest, older = lightbox_entries(months[0]), lightbox_entries(months[1])
+    page.locator(f"#month-{months[0].name} a.photo").first.click()
+    page.wait_for_selector(".lightbox:not([hidden])")
+    viewing = lambda: page.evaluate("document.querySelector('.lightbox').dataset.id")
+    check(viewing() == newest[0]["id"] and page.url.endswith(f"timeline.html#{months[0].name}/photo-{newest[0]['id']}"),
+          f"a photo of the stream opens {viewing()} at {page.url}")
+    page.locator(".lightbox .filmstrip button").last.click()
+    page.wait_for_function(f"document.querySelector('.lightbox').dataset.id === '{newest[-1]['id']}'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"document.querySelector('.lightbox').dataset.id === '{older[0]['id']}'")
+    strip = page.locator(".lightbox .filmstrip button").count()
+    counter = page.evaluate("document.querySelector('.lightbox .counter').textContent")
+    title = page.evaluate(f"document.querySelector('#month-{months[1].name} h2').textContent")
+    check(page.url.endswith(f"#{months[1].name}/photo-{older[0]['id']}") and strip == len(older)
+          and counter == f"1 / {len(older)} · {title}",
+          f"past {months[0].name}'s last photo: {viewing()} at {page.url}, a filmstrip of {strip}, '{counter}'")
+    page.screenshot(path=str(out / "timeline-viewer-1280.png"))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.querySelector('.lightbox').dataset.id === '{newest[-1]['id']}'")
+    page.reload(wait_until="load")
+    page.wait_for_selector(".lightbox:not([hidden])")
+    check(viewing() == newest[-1]["id"] and "streaming" in page.evaluate("document.documentElement.className"),
+          f"the address of {newest[-1]['id']} reopens {viewing()} on the timeline")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".lightbox", state="hidden")
+    check(page.url.endswith("timeline.html"), f"closed, the timeline's address is {page.url}")
 
 
 def check_portable(site, work):

@@ -38,7 +38,7 @@ enum SitePages {
                 \(sections.joined(separator: "\n"))
                 </main>
                 """,
-            bodyAttributes: " data-find=\"find.js\" data-stream=\"find.js\" data-lightbox=\"off\"",
+            bodyAttributes: " data-find=\"find.js\" data-stream=\"find.js\"",
             depth: "",
             // (fetched while the page is read, not one after the other once the script asks)
             head: "\n<link rel=\"preload\" href=\"find.js\" as=\"script\">"

@@ -205,8 +205,13 @@ document.addEventListener('DOMContentLoaded', () => {
   }, {rootMargin: '100%'});
   document.querySelectorAll('img[data-th]').forEach((img) => paint.observe(img));
   let photos = null, loading = null, current = -1, savedScroll = 0, opener = null;
-  const fragment = (id) => `#photo-${id}`;
-  const photoInAddress = () => (location.hash.match(/^#photo-(\d+)$/) || [])[1];
+  // On the timeline the lightbox shows a month at a time, and goes on into the months beside
+  // it; the address names the month too (#2023-07/photo-12), so that it reopens without
+  // reading every month. `monthViewer` is set once the timeline's stream is made.
+  let monthViewer = null, month = null;
+  const fragment = (id) => (monthViewer ? `#${month}/photo-${id}` : `#photo-${id}`);
+  const address = () => location.hash.match(/^#(?:(\d{4}-\d{2}|undated)\/)?photo-(\d+)$/) || [];
+  const photoInAddress = () => address()[2];
   // The photos: an album's or month's photos.js (docs/ALBUM.md, "The lightbox's data"): its
   // paths lead from the file's own folder, which `base` leads from to the site's.
   const script = (src) => new Promise((resolve, reject) => {
@@ -285,7 +290,10 @@ document.addEventListener('DOMContentLoaded', () => {
   info.setAttribute('aria-pressed', String(remembered() !== 'hidden'));
   const still = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   let thumbs = [];
+  let stripOf = null;
   const buildStrip = () => {
+    if (stripOf === photos) return;
+    stripOf = photos;
     thumbs = photos.map((photo, index) => {
       const thumb = element('button', {type: 'button', title: photo.name});
       thumb.style.setProperty('--aspect', Math.min(2, Math.max(0.5, photo.width / photo.height)).toFixed(3));
@@ -351,13 +359,25 @@ document.addEventListener('DOMContentLoaded', () => {
   const stopSlideshow = () => { clearInterval(slideshow); slideshow = null; viewer.classList.remove('slideshow'); };
   const startSlideshow = () => {
     viewer.classList.add('slideshow');
-    slideshow = setInterval(() => { if (current + 1 < photos.length) show(current + 1); else stopSlideshow(); }, 4000);
+    slideshow = setInterval(() => { if (current + 1 < photos.length || beyond(1)) show(current + 1); else stopSlideshow(); }, 4000);
   };
   viewer.setAttribute('role', 'dialog');
   viewer.setAttribute('aria-modal', 'true');
   document.body.append(viewer);
 
+  // Whether there are photos past the list's end (-1: before its start): on the timeline, the
+  // next month's or the previous one's.
+  const beyond = (direction) => !!(monthViewer && monthViewer.beside(month, direction));
   const show = (index) => {
+    if (monthViewer && (index < 0 || index >= photos.length) && beyond(index < 0 ? -1 : 1)) {
+      monthViewer.across(month, index < 0 ? -1 : 1).then((list) => {
+        if (!list || !list.length || viewer.hidden) return;
+        photos = list;
+        buildStrip();
+        show(index < 0 ? list.length - 1 : 0);
+      });
+      return;
+    }
     if (index < 0 || index >= photos.length) return;
     current = index;
     zoom(false);
@@ -425,9 +445,10 @@ document.addEventListener('DOMContentLoaded', () => {
       heading.push(element('ul', {className: 'keywords'}, ...words.map((word) => element('li', {textContent: word}))));
     }
     facts.replaceChildren(...heading, list, line);
-    counter.textContent = `${index + 1} / ${photos.length}`;
-    prev.disabled = index === 0;
-    next.disabled = index === photos.length - 1;
+    // (on the timeline, of its month: "4 / 10 · July 2024")
+    counter.textContent = `${index + 1} / ${photos.length}${monthViewer ? ` · ${monthViewer.title(month)}` : ''}`;
+    prev.disabled = index === 0 && !beyond(-1);
+    next.disabled = index === photos.length - 1 && !beyond(1);
     viewer.dataset.id = photo.id;
     // The address is the photo's, to copy or bookmark.
     if (location.hash !== fragment(photo.id)) history.replaceState(history.state, '', fragment(photo.id));
@@ -455,13 +476,14 @@ document.addEventListener('DOMContentLoaded', () => {
   };
   const tileOf = (id) => [...document.querySelectorAll('a.photo')].find((a) => a.dataset.id === id && a.offsetParent);
   // Opens the lightbox on a photo, from its tile when there is one; false when the photo is not here.
-  const open = (id, tile, push) => load().then((list) => {
+  const open = (id, tile, push) => (monthViewer ? monthViewer.photosOf(id, tile) : load()).then((list) => {
     const index = list.findIndex((photo) => photo.id === id);
     if (index < 0) return false;
     opener = tile;
     savedScroll = window.scrollY;
     document.documentElement.classList.add('viewing');
-    if (thumbs.length !== list.length) buildStrip();
+    photos = list;
+    buildStrip();
     // An entry of its own in the history: Back (or a phone's back gesture) closes the photo.
     if (push) history.pushState({lightbox: true}, '', fragment(id));
     viewer.hidden = false;
@@ -477,7 +499,12 @@ document.addEventListener('DOMContentLoaded', () => {
     const id = photoInAddress();
     if (!id) dismiss();
     else if (viewer.hidden) open(id, tileOf(id), false);
-    else load().then((list) => show(list.findIndex((photo) => photo.id === id)));
+    else {
+      (monthViewer ? Promise.resolve(photos || []) : load()).then((list) => {
+        const index = list.findIndex((photo) => photo.id === id);
+        if (index >= 0) show(index); else open(id, tileOf(id), false);
+      });
+    }
   });
   let closing = false;
   const dismiss = () => {
@@ -595,6 +622,8 @@ document.addEventListener('DOMContentLoaded', () => {
         const source = photo.sources.find((s) => s.width >= need) || photo.sources[photo.sources.length - 1];
         const link = element('a', {className: 'photo', href: photo.view});
         link.dataset.id = photo.id;
+        // (on the timeline, the month whose photos the viewer goes through)
+        link.dataset.month = (photo.find.day || '').slice(0, 7) || 'undated';
         Object.assign(link.style, {left: px(frame.x), top: px(frame.y), width: px(frame.width), height: px(frame.height)});
         link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(frame.width),
                                     height: Math.round(frame.height), loading: 'lazy', decoding: 'async'}));
@@ -702,6 +731,31 @@ document.addEventListener('DOMContentLoaded', () => {
       return {month, section, title, layout, list: null, shown: false};
     });
     const byElement = new Map(blocks.map((block) => [block.section, block]));
+    // The lightbox's months: the month of the photo opened (its tile's, a found photo's, the
+    // address's), and the months beside it, read when they are not.
+    const key = (block) => block.month.month || 'undated';
+    const listOf = async (block) => {
+      const list = block.list || await read(block.month.file).catch(() => []);
+      month = key(block);
+      return list;
+    };
+    monthViewer = {
+      photosOf: (id, tile) => {
+        const section = tile && tile.closest('section.month');
+        const named = (tile && tile.dataset.month) || address()[1];
+        const block = (section && byElement.get(section)) || blocks.find((b) => key(b) === named);
+        return block ? listOf(block) : Promise.resolve([]);
+      },
+      beside: (at, direction) => {
+        const k = blocks.findIndex((b) => key(b) === at);
+        return k < 0 ? null : blocks[k + direction] || null;
+      },
+      title: (at) => (blocks.find((b) => key(b) === at) || {month: {title: ''}}).month.title,
+      across: (at, direction) => {
+        const block = monthViewer.beside(at, direction);
+        return block ? listOf(block) : Promise.resolve(null);
+      },
+    };
     stream.append(...blocks.map((block) => block.section));
     main.replaceChildren(stream);
     document.documentElement.classList.add('streaming');
@@ -886,17 +940,19 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       placeYears();
     });
+    if (photoInAddress()) open(photoInAddress(), null, false);
   };
   if (streamFrom) script(streamFrom).then(() => startStream(window.tesseraFind), () => {});
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a.photo');
     // A tile's "+N" leads to the page of all its section's photos.
-    if (!link || link.classList.contains('more') || document.body.dataset.lightbox === 'off' || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!link || link.classList.contains('more') || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     open(link.dataset.id, link, true).then((shown) => { if (!shown) location.href = link.href; }, () => { location.href = link.href; });
   });
-  // An address naming a photo (album/index.html#photo-12) opens it.
-  if (photoInAddress()) open(photoInAddress(), null, false);
+  // An address naming a photo (album/index.html#photo-12) opens it; on the timeline, once the
+  // stream is made.
+  if (photoInAddress() && !streamFrom) open(photoInAddress(), null, false);
   prev.addEventListener('click', () => show(current - 1));
   next.addEventListener('click', () => show(current + 1));
   close.addEventListener('click', leave);
