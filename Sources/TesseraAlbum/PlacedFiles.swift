@@ -5,27 +5,19 @@ import TesseraSystem
 /// files they place: which ones pages refer to, for removing the others, and which could not be
 /// placed, each counted once.
 ///
-/// Filters of bounded size (a wrong "perhaps" leaves an unused file in place, or a miss
-/// uncounted; nothing used is ever removed), each made only when needed: a build into a
-/// folder that holds no files yet has none to remove, and one that misses none counts none.
+/// Filters that grow with what the build placed (a wrong "perhaps" leaves an unused file in
+/// place, or a miss uncounted; nothing used is ever removed): a build into a folder that holds
+/// no files yet has none to remove, one that writes nothing refers to none, and one that misses
+/// none counts none.
 final class PlacedFiles: Sendable {
     /// Nil when nothing in the output can be unused (it held no files when the build began).
-    private let referenced: Mutex<BloomFilter>?
-    private let missed: Mutex<(filter: BloomFilter?, count: Int)>
-    private let members: Int
+    private let referenced: Mutex<GrowingFilter>?
+    private let missed: Mutex<(filter: GrowingFilter, count: Int)>
 
-    /// The most members a filter is sized for: 16 Mi at 10 bits each.
-    static let largestFilter = 1 << 24
-
-    /// - Parameters:
-    ///   - photos: about how many photos the build shows.
-    ///   - removing: whether files already in the output may have to be removed.
-    init(photos: Int, removing: Bool) {
-        // A rendition or two, an original and perhaps a video each; at most 20 MiB a filter
-        // (past 4 million photos, more unused files may stay behind; none used goes).
-        members = min(max(0, photos), Self.largestFilter / 4) * 4
-        referenced = removing ? Mutex(BloomFilter(expected: members)) : nil
-        missed = Mutex((nil, 0))
+    /// - Parameter removing: whether files already in the output may have to be removed.
+    init(removing: Bool) {
+        referenced = removing ? Mutex(GrowingFilter()) : nil
+        missed = Mutex((GrowingFilter(), 0))
     }
 
     /// Whether this build can tell unused files from used ones: when it began, the output held
@@ -45,12 +37,40 @@ final class PlacedFiles: Sendable {
     /// Notes that `relative` could not be placed.
     func miss(_ relative: String) {
         missed.withLock { missed in
-            if missed.filter == nil { missed.filter = BloomFilter(expected: members) }
-            if missed.filter?.mayContain(relative) == false { missed.count += 1 }
-            missed.filter?.insert(relative)
+            if !missed.filter.mayContain(relative) { missed.count += 1 }
+            missed.filter.insert(relative)
         }
     }
 
     /// Files that could not be placed, each counted once however many pages ask for it.
     var missing: Int { missed.withLock { $0.count } }
+}
+
+/// Bloom filters made as members come, each four times the last.
+///
+/// Memory follows what a build placed (none for a build that wrote nothing, 80 KiB for an album
+/// or a few), not the library; about 17 MiB at most (past that the last filter fills up and
+/// more unused files may stay behind; none used goes). A member is looked for in each: at most
+/// five, so that a wrong "perhaps" stays rare.
+struct GrowingFilter {
+    private var filters: [BloomFilter] = []
+    /// Members the last filter was made for, and how many more it takes.
+    private var size = 0, room = 0
+
+    static let first = 1 << 16
+    static let largest = 1 << 23
+
+    mutating func insert(_ member: String) {
+        if room == 0 && size < Self.largest {
+            size = size == 0 ? Self.first : min(4 * size, Self.largest)
+            filters.append(BloomFilter(expected: size))
+            room = size
+        }
+        filters[filters.count - 1].insert(member)
+        room = max(0, room - 1)
+    }
+
+    func mayContain(_ member: String) -> Bool {
+        filters.contains { $0.mayContain(member) }
+    }
 }

@@ -62,9 +62,7 @@ final class SiteBuild {
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
         tree = try AlbumTree(index: index, state: state, order: options.order)
         photoCount = try tree.photoCount()
-        placed = PlacedFiles(
-            photos: photoCount,
-            removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
+        placed = PlacedFiles(removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
     }
@@ -149,8 +147,13 @@ final class SiteBuild {
             let inside = try tree.children(of: album).filter(\.shown)
             let children = try cards(inside, prefix: Collection.prefix)
             let range = album.isFolder ? album.range : AlbumBuilder.dateRange(album.album)
-            var frame = "\(album.title)|\(range)|\(crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/"))|"
-            frame = XXH64.hex(XXH64.hash(Array((frame + children.joined()).utf8)))
+            // (hashed a card at a time: a folder of a thousand albums is not copied whole for it)
+            var hasher = XXH64.Hasher()
+            let trail = crumbs.map { "\($0.name)>\($0.href)" }.joined(separator: "/")
+            for var part in ["\(album.title)|\(range)|\(trail)|"] + children {
+                part.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+            }
+            let frame = XXH64.hex(hasher.finalize())
             if let old, old.id == album.id, old.change == album.album.contentChange, old.frame == frame,
                 !old.incomplete, AlbumBuilder.isPage(output.path(folder + "/index.html"))
             {
