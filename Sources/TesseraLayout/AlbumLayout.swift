@@ -47,7 +47,7 @@ public enum AlbumLayout {
             let photo = slice[item.photo]
             items.append(
                 LayoutItem(
-                    type: .photo, sectionId: section.id, photoId: photo.record.id, index: first + item.photo,
+                    type: .photo, sectionId: section.id, photoId: photo.id, index: first + item.photo,
                     x: item.x + dx, y: item.y + top, width: item.width, height: item.height, crop: item.crop ?? false,
                     aspectEstimated: photo.aspectEstimated, clipped: false, imageHeight: item.imageHeight,
                     scale: item.scale,

@@ -1,7 +1,11 @@
 /// A section of photos, newest first, and how photos are grouped into sections (docs/LAYOUT.md §1.4).
 struct Section {
+    /// What the styles need of a photo: not its record, whose capture time (a text of its own)
+    /// a collection of many need not keep once its sections are made.
     struct Photo {
-        let record: LayoutPhoto
+        let id: String
+        /// `LayoutPhoto.bodyHeight`.
+        let bodyHeight: Double?
         let aspect: Double
         let aspectEstimated: Bool
         let key: CaptureKey?
@@ -41,8 +45,8 @@ struct Section {
                 let record = records[records.index(records.startIndex, offsetBy: place.position)]
                 let (aspect, estimated) = record.aspect
                 return Photo(
-                    record: record, aspect: aspect, aspectEstimated: estimated, key: place.key,
-                    limit: record.heightLimit)
+                    id: record.id, bodyHeight: record.bodyHeight, aspect: aspect, aspectEstimated: estimated,
+                    key: place.key, limit: record.heightLimit)
             }
         }
         func newestFirst(_ a: Place, _ b: Place) -> Bool {

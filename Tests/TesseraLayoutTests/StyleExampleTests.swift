@@ -10,7 +10,8 @@ struct StyleExampleTests {
             let record = LayoutPhoto(
                 id: "p\(index)", pixelWidth: aspect * 1000, pixelHeight: 1000, capturedAt: "\(day)T12:00:00")
             return Section.Photo(
-                record: record, aspect: aspect, aspectEstimated: false, key: nil, limit: record.heightLimit)
+                id: record.id, bodyHeight: record.bodyHeight, aspect: aspect, aspectEstimated: false, key: nil,
+                limit: record.heightLimit)
         }
     }
 

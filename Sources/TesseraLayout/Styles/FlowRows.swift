@@ -67,7 +67,7 @@ enum FlowRows {
                 let index = pieces[piece].photos.startIndex + k - starts[piece]
                 photos[piece, default: []].append(
                     LayoutItem(
-                        type: .photo, sectionId: pieces[piece].section.id, photoId: photo.record.id, index: index,
+                        type: .photo, sectionId: pieces[piece].section.id, photoId: photo.id, index: index,
                         x: x + p, y: y + p + (rowHeight - height) / 2, width: frameWidth, height: height, crop: false,
                         aspectEstimated: photo.aspectEstimated, clipped: false))
                 runs[piece] = (runs[piece]?.left ?? x, x + frameWidth + 2 * p)

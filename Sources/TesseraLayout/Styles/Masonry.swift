@@ -30,7 +30,7 @@ enum Masonry {
                 crop = true
                 capped = true
             }
-            let cellHeight = imageHeight + (photo.record.bodyHeight ?? config.masonryBodyHeight)
+            let cellHeight = imageHeight + (photo.bodyHeight ?? config.masonryBodyHeight)
             var best = 0
             for column in 1..<columns where nextY[column] < nextY[best] - 1e-6 { best = column }
             var item = Body.Item(

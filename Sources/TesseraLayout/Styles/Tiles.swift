@@ -24,7 +24,7 @@ enum Tiles {
             item.crop = isCrop(width: frame.width, height: frame.height, aspect: photos[photo].aspect)
             // The last slot tells how many more there are.
             if frame.last, photos.count > 6 {
-                let hidden = photos[6...].map(\.record.id)
+                let hidden = photos[6...].map(\.id)
                 item.overlay = LayoutOverlay(count: hidden.count, text: "+\(hidden.count)", hiddenPhotoIds: hidden)
             }
             body.items.append(item)
