@@ -135,6 +135,7 @@ extension PhotoIndex {
         }
         // Undated photos (no instant) come after the dated ones.
         var order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
+        var from = "photos p"
         if query.month == "" {
             conditions.append("p.captured_at IS NULL")
         } else if let month = query.month {
@@ -147,7 +148,7 @@ extension PhotoIndex {
                 // any size is never sorted whole.
                 conditions.append("p.sort_instant_ms >= ? AND p.sort_instant_ms < ?")
                 arguments += [start, end]
-                order = "p.sort_instant_ms DESC, p.path"
+                (order, from) = ("p.sort_instant_ms DESC, p.path", "photos p INDEXED BY photos_newest")
             }
         }
         if let media = query.media {
@@ -167,7 +168,6 @@ extension PhotoIndex {
                 """)
             arguments += [keyword, "%/" + escaped, escaped + "/%", "%/" + escaped + "/%"]
         }
-        let from = order.hasPrefix("p.sort_instant_ms DESC") ? "photos p INDEXED BY photos_newest" : "photos p"
         var sql = """
             SELECT \(columns) FROM \(from) JOIN albums a ON a.id = p.album_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
