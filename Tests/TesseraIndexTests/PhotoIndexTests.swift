@@ -286,6 +286,28 @@ struct PhotoIndexTests {
         #expect(!plan.joined().contains("TEMP B-TREE"), "\(plan)")
     }
 
+    /// Pairing compares names within a folder: without an index of names it read every file of
+    /// the folder for each file, so a phone's folder of 30,000 took hours.
+    @Test func aFilesPartnerIsLookedUpByFolderAndNameNotByReadingTheFolder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        let lookups = [
+            "SELECT video_id FROM live_photos WHERE still_id = 1",
+            "SELECT still_id FROM live_photos WHERE video_id = 1",
+            "SELECT photo_id FROM photo_pairs WHERE raw_id = 1",
+        ]
+        let plans = try index.read { db in
+            try lookups.map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }
+            }
+        }
+        for plan in plans {
+            #expect(plan.contains { $0.contains("USING INDEX photos_album_stem") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("photos_album_newest") || $0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
+
     @Test func anIndexFromANewerTesseraIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
