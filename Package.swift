@@ -71,7 +71,7 @@ let package = Package(
         .systemLibrary(  // TesseraJXL
             name: "CBrotli", pkgConfig: "libbrotlidec",
             providers: [.apt(["libbrotli-dev"])]),
-        // FFmpeg (libavformat-dev, libavcodec-dev, libswscale-dev): its headers at build time, its
+        // FFmpeg (libavformat-dev, libavcodec-dev, libswscale-dev, libswresample-dev): its headers at build time, its
         // libraries opened on first use (see its header).
         .target(  // TesseraVideo
             name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),

@@ -17,7 +17,7 @@ set -euo pipefail
 
 # What the binary links against (scripts/package.sh checks it needs nothing else; libheif1
 # must be 1.19 or later, see install-libheif.sh), and procps for the unit's ExecReload=/bin/kill.
-packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 libexempi8 libjxl0.7 libbrotli1 libavformat59 libavcodec59 libswscale6 libavutil57 procps)
+packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 libexempi8 libjxl0.7 libbrotli1 libavformat59 libavcodec59 libswscale6 libswresample4 libavutil57 procps)
 
 roots=()
 user=false

@@ -16,7 +16,8 @@ static void load(void) {
     void *avformat = dlopen(SONAME(avformat, LIBAVFORMAT_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
     void *avcodec = dlopen(SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
     void *swscale = dlopen(SONAME(swscale, LIBSWSCALE_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    if (!avutil || !avformat || !avcodec || !swscale) {
+    void *swresample = dlopen(SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
+    if (!avutil || !avformat || !avcodec || !swscale || !swresample) {
         const char *why = dlerror();
         snprintf(error, sizeof error, "FFmpeg's libraries cannot be loaded: %s", why ? why : "unknown reason");
         return;

@@ -69,13 +69,13 @@ public enum FileSystem {
     }
 
     /// A name for a temporary file beside `path`, to be renamed over it.
-    static func temporary(beside path: FilePath) -> FilePath {
+    public static func temporary(beside path: FilePath) -> FilePath {
         path.removingLastComponent().appending(
             "\(temporaryPrefix)\(path.lastComponent?.string ?? "file")-\(UInt64.random(in: 0...UInt64.max))")
     }
 
     /// Renames the finished `temporary` over `path`; on failure the temporary file goes.
-    static func replace(_ path: FilePath, with temporary: FilePath) throws(SystemError) {
+    public static func replace(_ path: FilePath, with temporary: FilePath) throws(SystemError) {
         do {
             _ = try Syscall.retrying("rename", path: path) {
                 temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }

@@ -93,19 +93,24 @@ final class VideoFile {
     private final class Input {
         let stream: ByteStream
         let deadline: ContinuousClock.Instant
-        init(stream: ByteStream, deadline: ContinuousClock.Instant) {
+        let shouldStop: (@Sendable () -> Bool)?
+        init(stream: ByteStream, deadline: ContinuousClock.Instant, shouldStop: (@Sendable () -> Bool)?) {
             self.stream = stream
             self.deadline = deadline
+            self.shouldStop = shouldStop
         }
+
+        /// Whether reading should end now: past the deadline, or asked to stop.
+        var isOver: Bool { ContinuousClock.now > deadline || shouldStop?() == true }
     }
 
     /// Opens `stream` as a video container; reading anything from it ends with `.timedOut`
-    /// once `timeLimit` has passed.
-    init(stream: ByteStream, timeLimit: Duration) throws(VideoError) {
+    /// once `timeLimit` has passed or `shouldStop` says so.
+    init(stream: ByteStream, timeLimit: Duration, shouldStop: (@Sendable () -> Bool)? = nil) throws(VideoError) {
         let ff = try FFmpeg.functions()
         self.ff = ff
         ff.av_log_set_level(AV_LOG_QUIET)
-        input = Input(stream: stream, deadline: .now + timeLimit)
+        input = Input(stream: stream, deadline: .now + timeLimit, shouldStop: shouldStop)
         let opaque = Unmanaged.passUnretained(input).toOpaque()
         let bufferSize: Int32 = 1 << 16
         guard let buffer = ff.av_malloc(Int(bufferSize)) else {
@@ -157,7 +162,7 @@ final class VideoFile {
             opaque, buffer, size in
             guard let opaque, let buffer, size > 0 else { return tessera_averror_eof() }
             let input = Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue()
-            if ContinuousClock.now > input.deadline { return tessera_averror_exit() }
+            if input.isOver { return tessera_averror_exit() }
             let count = input.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
             return count > 0 ? Int32(count) : tessera_averror_eof()
         }
@@ -178,7 +183,7 @@ final class VideoFile {
 
     private static let interrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
         guard let opaque else { return 0 }
-        return ContinuousClock.now > Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().deadline ? 1 : 0
+        return Unmanaged<Input>.fromOpaque(opaque).takeUnretainedValue().isOver ? 1 : 0
     }
 
     /// The index of the stream a viewer would show, and the stream.
