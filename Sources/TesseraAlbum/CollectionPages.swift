@@ -385,7 +385,7 @@ struct CollectionPages {
     /// What a photo's tile links to for a browser without script: a video itself, else the
     /// largest rendition, else the original; the lightbox's address when none is in place.
     private func plainLink(_ photo: PhotoRecord) -> String {
-        let video = Motion(photo).flatMap { $0.kind == .video ? media.video($0.source) : nil }
+        let video = Motion(photo).flatMap { $0.kind == .video ? media.video($0)?.path : nil }
         let largest = PhotoMedia.sources(photo, media: media).last?.path
         guard let path = video ?? largest else {
             return PhotoMedia.original(photo, media: media, folders: folders).map { Collection.prefix + $0 }

@@ -126,10 +126,10 @@ struct LightboxData {
         fields.append("\"facts\":[\(facts.joined(separator: ","))]")
         // What plays: live (on press or hover, muted) or with controls, and whether a browser
         // can (else the viewer offers the file).
-        if let motion = Motion(photo), let video = media.video(motion.source) {
-            let parts = Self.mediaParts(video)
+        if let motion = Motion(photo), let video = media.video(motion) {
+            let parts = Self.mediaParts(video.path)
             fields.append(
-                "\"video\":[\(JSONString.quoted(parts.folder + "/" + parts.name)),\(motion.kind == .live ? 1 : 0),\(motion.playable ? 1 : 0)]"
+                "\"video\":[\(JSONString.quoted(parts.folder + "/" + parts.name)),\(motion.kind == .live ? 1 : 0),\(video.plays ? 1 : 0)]"
             )
         }
         let compared = FindFacts(photo)

@@ -100,6 +100,14 @@ final class MediaFolder {
         return placed
     }
 
+    /// Places what the page plays of `motion`: the original when browsers play it, else its
+    /// web rendition (hard-linked like a rendition), else the original to download; and
+    /// whether what was placed plays.
+    func video(_ motion: Motion) -> (path: String, plays: Bool)? {
+        if !motion.originalPlays, let web = motion.web, let placed = rendition(web) { return (placed, true) }
+        return video(motion.source).map { ($0, motion.originalPlays) }
+    }
+
     /// The largest motion-photo video written out (phones write a few megabytes).
     static let maxExtracted: Int64 = 256 << 20
 

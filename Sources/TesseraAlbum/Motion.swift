@@ -21,27 +21,28 @@ struct Motion {
     /// Where its bytes are: a whole file, or a range of one (a motion photo's MP4).
     let source: MediaFolder.VideoSource
 
-    /// What every current browser plays: H.264, VP8, VP9 and AV1, in MP4 (QuickTime and M4V
-    /// are read as MP4) or WebM.
-    ///
-    /// Not HEVC, MPEG-4 part 2 or MJPEG, nor MPEG-TS, AVI or Matroska.
-    static let playableCodecs: Set<String> = ["h264", "vp8", "vp9", "av1"]
-    static let playableContainers: Set<ImageFormat> = [.mp4, .mov, .m4v, .webm]
+    /// Its web rendition in the cache (H.264 and AAC), when browsers cannot play the original.
+    let web: String?
 
-    var playable: Bool {
-        (codec.map(Self.playableCodecs.contains) ?? false) && Self.playableContainers.contains(container)
-    }
+    /// Whether browsers play the original as it is.
+    var originalPlays: Bool { container.playsInBrowsers(codec: codec) }
+
+    /// Whether the page can play it: the original, or its web rendition.
+    var playable: Bool { originalPlays || web != nil }
 
     init?(_ photo: PhotoRecord) {
         if let video = photo.video {
             (kind, duration, codec, container) = (.video, video.duration, video.codec, photo.format)
             source = .file(photo.pathBytes, id: photo.id)
+            web = video.webVideo
         } else if let live = photo.livePhotoVideo {
             (kind, duration, codec, container) = (.live, live.duration, live.codec, live.format)
             source = .file(live.pathBytes, id: live.id)
+            web = live.webVideo
         } else if let motion = photo.motion {
             (kind, duration, codec, container) = (.live, motion.duration, motion.codec, .mp4)
             source = .range(photo.pathBytes, id: photo.id, offset: motion.offset, length: motion.length)
+            web = nil
         } else {
             return nil
         }

@@ -16,6 +16,7 @@ extension Configuration {
         case keepMissingDays = "keep_missing_days"
         case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
+        case webVideos = "web_videos", webVideoThreads = "web_video_threads"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -91,6 +92,8 @@ extension Configuration {
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
             case .albumOrder: albumOrder = try reader.choice(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
+            case .webVideos: webVideos = try reader.bool(value, name)
+            case .webVideoThreads: webVideoThreads = try reader.int(value, name, 1...64)
             case .desktopThumbnails: desktopThumbnails = try reader.choice(value, name)
             case .desktopThumbnailSizes:
                 desktopThumbnailSizes = Array(

@@ -27,6 +27,10 @@ public struct Configuration: Sendable {
     public var rendering = RenderOptions()
     /// Parallel render workers; 0 means one per core.
     public var workers = 0
+    /// Whether a scan makes a web rendition (H.264 and AAC) of each video browsers cannot play.
+    public var webVideos = true
+    /// The cores one web rendition takes while it is made: the budget videos get.
+    public var webVideoThreads = 1
     /// Time zone for capture times written without a UTC offset; nil means the system's.
     public var timeZone: TimeZone?
     /// Daemon: the control socket's path.

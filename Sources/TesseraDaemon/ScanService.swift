@@ -159,9 +159,7 @@ public struct ScanService: Service {
                     "STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) (\(progress.done)/\(progress.expected) files)"
                 )
             } else {
-                notifier.send(
-                    "STATUS=Scanning: \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))"
-                )
+                notifier.send("STATUS=Scanning: \(progress.summary)")
             }
         }
     }

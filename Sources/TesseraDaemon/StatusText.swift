@@ -9,9 +9,7 @@ extension DaemonStatus {
     public var text: String {
         var lines = ["tessera \(version), up \(Wording.duration(uptime)), \(state.rawValue)"]
         if let progress {
-            lines.append(
-                "  scanning     \(progress.done)/\(progress.expected) files, \(Wording.count(progress.errors, "error"))"
-            )
+            lines.append("  scanning     \(progress.summary)")
         }
         lines.append("  library      \(totals.summary)")
         if let lastScan { lines.append("  last scan    \(lastScan)") }

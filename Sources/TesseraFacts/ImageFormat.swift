@@ -32,4 +32,17 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .jpeg, .png, .webp, .heif, .avif, .jxl, .raw, .unsupported: false
         }
     }
+
+    /// Whether every current browser plays a video of this container whose picture is `codec`.
+    ///
+    /// `codec` as FFmpeg names it: H.264, VP8, VP9 and AV1 play, in MP4 (QuickTime and M4V are
+    /// read as MP4) or WebM; HEVC, MPEG-4 part 2 or MJPEG do not, nor 3GPP, MPEG-TS, AVI or
+    /// Matroska: those get a web video (`web_videos` in docs/INDEX.md).
+    public func playsInBrowsers(codec: String?) -> Bool {
+        guard let codec else { return false }
+        switch self {
+        case .mp4, .mov, .m4v, .webm: return ["h264", "vp8", "vp9", "av1"].contains(codec)
+        default: return false
+        }
+    }
 }

@@ -1,6 +1,7 @@
 public import SystemPackage
 public import TesseraFacts
 public import TesseraSystem
+public import TesseraVideo
 
 /// The on-disk rendition cache: one directory per kind and size, files named by a stable key.
 ///
@@ -21,6 +22,30 @@ public struct RenditionCache: Sendable {
     public func path(key: String, spec: RenditionSpec, format: RenderOptions.Format) -> FilePath {
         root.appending(Self.directoryName(spec)).appending(String(key.prefix(2))).appending(
             "\(key).\(format.fileExtension)")
+    }
+
+    /// Where the web rendition of the video whose content is `key` lives, made with `settings`:
+    /// `<root>/web-<short side>/<xx>/<key>.mp4`.
+    public func webVideoPath(key: String, settings: WebVideo.Settings) -> FilePath {
+        webVideoFolder(settings).appending(String(key.prefix(2))).appending("\(key).mp4")
+    }
+
+    private func webVideoFolder(_ settings: WebVideo.Settings) -> FilePath {
+        root.appending("web-\(settings.shortSide)")
+    }
+
+    /// Removes what web videos interrupted by a crash left (their temporary files), in the
+    /// folders of `settings`: one is made at a time, by the index's one writer, so none of
+    /// them is being written when that writer is about to make one.
+    public func removeInterruptedWebVideos(settings: WebVideo.Settings) {
+        let folder = webVideoFolder(settings)
+        for fanOut in FileSystem.entries(of: folder) ?? [] {
+            let directory = FilePath(rawBytes: folder.rawBytes + [UInt8(ascii: "/")] + fanOut)
+            for name in FileSystem.entries(of: directory) ?? []
+            where name.starts(with: Array(FileSystem.temporaryPrefix.utf8)) {
+                try? FileSystem.removeFile(FilePath(rawBytes: directory.rawBytes + [UInt8(ascii: "/")] + name))
+            }
+        }
     }
 
     /// Writes a rendition atomically.
@@ -56,7 +81,7 @@ public struct RenditionCache: Sendable {
         var removed = 0
         for name in FileSystem.entries(of: root) ?? [] {
             let text = String(decoding: name, as: UTF8.self)
-            guard Self.spec(directoryName: text) != nil else { continue }
+            guard Self.spec(directoryName: text) != nil || Self.isWebVideoDirectory(text) else { continue }
             let specDirectory = root.appending(text)
             for fanOut in FileSystem.entries(of: specDirectory) ?? [] {
                 let directory = FilePath(rawBytes: specDirectory.rawBytes + [UInt8(ascii: "/")] + fanOut)
@@ -84,6 +109,11 @@ public struct RenditionCache: Sendable {
         case .square: "\(spec.size)"
         case .fit: "fit-\(spec.size)"
         }
+    }
+
+    /// Whether a cache directory holds web videos (`webVideoPath`).
+    static func isWebVideoDirectory(_ name: String) -> Bool {
+        name.hasPrefix("web-") && Int(name.dropFirst(4)).map { $0 > 0 } == true
     }
 
     /// The spec a cache directory holds; nil for anything else found there.

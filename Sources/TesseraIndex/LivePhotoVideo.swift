@@ -9,13 +9,18 @@ public struct LivePhotoVideo: Sendable, Equatable {
     public var format: ImageFormat
     public var duration: Double?
     public var codec: String?
+    /// Its web rendition in the cache, when browsers cannot play it (`web_videos`).
+    public var webVideo: String?
 
-    public init(id: Int64, pathBytes: [UInt8], format: ImageFormat, duration: Double?, codec: String?) {
+    public init(
+        id: Int64, pathBytes: [UInt8], format: ImageFormat, duration: Double?, codec: String?, webVideo: String? = nil
+    ) {
         self.id = id
         self.pathBytes = pathBytes
         self.format = format
         self.duration = duration
         self.codec = codec
+        self.webVideo = webVideo
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }

@@ -253,14 +253,15 @@ extension PhotoIndex {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT l.still_id, v.id, v.path, v.format, v.duration_s, v.video_codec FROM live_photos l JOIN photos v ON v.id = l.video_id
+                    SELECT l.still_id, v.id, v.path, v.format, v.duration_s, v.video_codec,
+                        (SELECT w.path FROM web_videos w WHERE w.photo_id = v.id AND w.source_key = v.thumbnail_key)
+                    FROM live_photos l JOIN photos v ON v.id = l.video_id
                     WHERE l.still_id IN (\(databaseQuestionMarks(count: chunk.count)))
                     """, arguments: StatementArguments(Array(chunk)))
             for row in rows {
                 videos[row[0]] = LivePhotoVideo(
                     id: row[1], pathBytes: [UInt8](row[2] as Data), format: ImageFormat(rawValue: row[3]) ?? .mov,
-                    duration: row[4],
-                    codec: row[5])
+                    duration: row[4], codec: row[5], webVideo: row[6])
             }
         }
         return videos
@@ -429,6 +430,7 @@ extension PhotoIndex {
             video = PhotoRecord.Video(
                 duration: row[.duration], codec: row[.videoCodec], rotation: row[.rotation],
                 frameRate: row[.frameRate], posterTime: row[.posterTime])
+            video?.webVideo = row[.webVideo]
         }
         var motion: EmbeddedVideo?
         if let offset = row[.motionOffset] as Int64?, let length = row[.motionLength] as Int64? {

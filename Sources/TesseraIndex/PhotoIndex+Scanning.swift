@@ -365,6 +365,7 @@ extension PhotoIndex {
                 sql: """
                     DELETE FROM cache_deletions
                     WHERE EXISTS (SELECT 1 FROM renditions WHERE renditions.path = cache_deletions.path)
+                       OR EXISTS (SELECT 1 FROM web_videos WHERE web_videos.path = cache_deletions.path)
                     """)
             return try String.fetchAll(db, sql: "SELECT path FROM cache_deletions ORDER BY path")
         }
@@ -381,9 +382,19 @@ extension PhotoIndex {
         }
     }
 
-    /// Which of `paths` some rendition row refers to (for the cache sweep).
+    /// Which of `paths` some rendition or web video row refers to (for the cache sweep).
     public func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String> {
-        try read { db in try Self.renditionPaths(among: paths, db, shownOnly: false) }
+        try read { db in
+            var referenced = try Self.renditionPaths(among: paths, db, shownOnly: false)
+            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
+                referenced.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT path FROM web_videos WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        arguments: StatementArguments(Array(chunk))))
+            }
+            return referenced
+        }
     }
 
     public func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String> {

@@ -511,13 +511,31 @@ extension PhotoIndex {
         // live_photos and photo_pairs views compare them), so that pairing a file looks its
         // partner up instead of reading every file of its folder: quadratic in a folder's size
         // before (50 ms for the stills of one 200-photo folder; hours for a phone's 30,000).
+        // web_videos, the MP4 made of each video browsers cannot play (or why it could not be);
+        // writing one marks its album and month changed, and a file no row refers to any more
+        // goes to cache_deletions, as a rendition's does.
         migrator.registerMigration("v13") { db in
             try db.execute(
                 sql: """
                     CREATE INDEX photos_album_stem ON photos(album_id, lower(substr(path_text, 1, length(path_text)
                         - length(replace(path_text, rtrim(path_text, replace(path_text, '.', '')), '')))));
+                    CREATE TABLE web_videos (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        source_key TEXT NOT NULL,
+                        settings TEXT NOT NULL,
+                        path TEXT,
+                        width INTEGER,
+                        height INTEGER,
+                        bytes INTEGER,
+                        has_audio INTEGER,
+                        error TEXT,
+                        made_ms INTEGER NOT NULL,
+                        CHECK ((path IS NULL) <> (error IS NULL))
+                    );
+                    CREATE INDEX web_videos_path ON web_videos(path) WHERE path IS NOT NULL;
                     PRAGMA user_version = 13;
                     """)
+            try db.execute(sql: Self.webVideoTriggers)
         }
         return migrator
     }
@@ -545,6 +563,28 @@ extension PhotoIndex {
             CREATE TRIGGER photos_inserted AFTER INSERT ON photos BEGIN \(bump) \(mark("NEW")) END;
             CREATE TRIGGER photos_updated AFTER UPDATE ON photos BEGIN \(bump) \(mark("NEW", or: "OLD")) END;
             CREATE TRIGGER photos_deleted AFTER DELETE ON photos BEGIN \(bump) \(mark("OLD")) END;
+            """
+    }()
+
+    /// What a web video's row changes beside it: its album and month are marked changed (the
+    /// page plays it now), and a file it no longer names is due for deletion.
+    static let webVideoTriggers = {
+        let now = "(SELECT value FROM change_counter)"
+        let mark = """
+            UPDATE change_counter SET value = value + 1;
+            UPDATE albums SET content_change = \(now) WHERE id = (SELECT album_id FROM photos WHERE id = NEW.photo_id);
+            INSERT INTO month_changes (month, content_change)
+                SELECT substr(coalesce(captured_at, ''), 1, 7), \(now) FROM photos WHERE id = NEW.photo_id
+                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
+            """
+        let release = """
+            INSERT OR IGNORE INTO cache_deletions (path) SELECT OLD.path
+                WHERE OLD.path IS NOT NULL AND NOT EXISTS (SELECT 1 FROM web_videos WHERE path = OLD.path);
+            """
+        return """
+            CREATE TRIGGER web_videos_inserted AFTER INSERT ON web_videos BEGIN \(mark) END;
+            CREATE TRIGGER web_videos_updated AFTER UPDATE ON web_videos BEGIN \(mark) \(release) END;
+            CREATE TRIGGER web_videos_deleted AFTER DELETE ON web_videos BEGIN \(release) END;
             """
     }()
 

@@ -77,6 +77,9 @@ public struct PhotoRecord: Sendable, Identifiable {
         public var frameRate: Double?
         /// The time in seconds of the frame its renditions show.
         public var posterTime: Double?
+        /// Its web rendition in the cache, made from its present content, when browsers
+        /// cannot play it as it is (`web_videos`).
+        public var webVideo: String? = nil
 
         public init(duration: Double?, codec: String?, rotation: Int?, frameRate: Double?, posterTime: Double?) {
             self.duration = duration
@@ -92,7 +95,7 @@ public struct PhotoRecord: Sendable, Identifiable {
                 posterTime: posterTime)
         }
 
-        private enum Key: String, CodingKey { case duration, codec, rotation, frameRate, posterTime }
+        private enum Key: String, CodingKey { case duration, codec, rotation, frameRate, posterTime, webVideo }
 
         /// Every key written, `null` when unknown, as the rest of the report.
         public func encode(to encoder: any Encoder) throws {
@@ -102,6 +105,7 @@ public struct PhotoRecord: Sendable, Identifiable {
             try container.encode(rotation, forKey: .rotation)
             try container.encode(frameRate, forKey: .frameRate)
             try container.encode(posterTime, forKey: .posterTime)
+            try container.encode(webVideo, forKey: .webVideo)
         }
     }
 }

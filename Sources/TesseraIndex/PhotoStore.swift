@@ -108,6 +108,14 @@ public protocol PhotoStore: PhotoReading, Sendable {
         under root: FilePath, batch: Int, _ body: ([IndexedFile]) throws -> Void
     ) throws(IndexError)
 
+    // MARK: Web videos
+
+    /// Videos browsers cannot play whose web rendition made with `settings` from their present
+    /// content is not recorded, or whose recorded file `exists` says is gone.
+    func webVideoJobs(settings: String, exists: (String) -> Bool) throws(IndexError) -> [WebVideoJob]
+    /// Records how making a web rendition ended (nothing when the video changed meanwhile).
+    func recordWebVideo(_ job: WebVideoJob, settings: String, outcome: WebVideoOutcome) throws(IndexError)
+
     // MARK: Files a scan did not see
 
     /// Marks the files of vanished ids missing (or moved); how many of each.

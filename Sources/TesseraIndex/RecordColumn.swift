@@ -9,7 +9,7 @@ enum RecordColumn: Int, CaseIterable {
     case make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm
     case gpsLatitude, gpsLongitude, gpsAltitude, warnings, rating, label, title, description, keywords, sidecar
     case kind, duration, videoCodec, rotation, frameRate, posterTime, motionOffset, motionLength
-    case contentHash, thumbhash, contentIdentifier
+    case contentHash, thumbhash, contentIdentifier, webVideo
 
     /// Each column as the SELECT names it, in case order (photos as `p`, their album as `a`).
     private static let expressions = [
@@ -21,6 +21,7 @@ enum RecordColumn: Int, CaseIterable {
         "p.keywords", "p.sidecar", "p.kind", "p.duration_s", "p.video_codec", "p.rotation", "p.frame_rate",
         "p.poster_time_s", "p.motion_offset", "p.motion_length", "p.content_hash", "p.thumbhash",
         "p.content_identifier",
+        "(SELECT w.path FROM web_videos w WHERE w.photo_id = p.id AND w.source_key = p.thumbnail_key)",
     ]
 
     /// `SELECT`'s list for `record`, over `photos p JOIN albums a`.

@@ -148,9 +148,15 @@ public final class LibraryScanner: Sendable {
         progress.reset()
         let run = try begin(roots: RootSet(plan.present), full: full, stop: stop)
         var sightings = runStages(run)
-        return try finish(
+        let summary = try finish(
             run, sightings: &sightings, offline: plan.offline.map(\.root),
             retireUnconfigured: requested == nil && configuration.rootsFromFile)
+        // The scan is recorded: its files are in the index whatever happens to a video now.
+        if configuration.webVideos && summary.state == .finished {
+            _ = WebVideoStage(scanner: self, stop: stop).run()
+            progress.update { $0.phase = .finished }
+        }
+        return summary
     }
 
     /// Records the scan's start in the index, and sets up what its stages share.

@@ -30,6 +30,18 @@ public final class ProgressDisplay: @unchecked Sendable {
     }
 
     private func draw(_ snapshot: ScanProgress.Snapshot) {
+        if snapshot.phase == .videos, let total = snapshot.webVideosTotal, total > 0 {
+            let done = snapshot.webVideosDone ?? 0
+            let counts = "web videos: \(done) of \(total) made"
+            if terminal {
+                let columns = CurrentProcess.terminalColumns(CurrentProcess.standardError) ?? 80
+                let line = Self.line(fraction: Double(done) / Double(total), parts: [counts], columns: columns)
+                FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+            } else {
+                FileHandle.standardError.write(Data("scan: \(counts)\n".utf8))
+            }
+            return
+        }
         let expected = max(snapshot.expected, 1)
         let fraction = min(1, Double(snapshot.done) / Double(expected))
         let rate = String(format: "%.1f files/s", snapshot.rate)

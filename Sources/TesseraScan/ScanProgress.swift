@@ -8,7 +8,8 @@ import TesseraSystem
 public final class ScanProgress: Sendable {
     /// What the scan is doing now.
     public enum Phase: String, Sendable, Codable {
-        case walking, rendering, cleaning, finished
+        /// `videos`: the scan's files are done; web renditions of videos are being made.
+        case walking, rendering, cleaning, videos, finished
     }
 
     public struct Snapshot: Sendable, Codable {
@@ -21,11 +22,22 @@ public final class ScanProgress: Sendable {
         /// Files under the roots, from a count-only walk; nil until it has finished.
         public var total: Int?
         public var startedAt = Date()
+        /// While `videos`: web videos made (or that could not be) so far, of how many.
+        public var webVideosDone: Int?
+        public var webVideosTotal: Int?
 
         /// Files per second since the start.
         public var rate: Double {
             let elapsed = Date().timeIntervalSince(startedAt)
             return elapsed > 0 ? Double(done) / elapsed : 0
+        }
+
+        /// What a person reads of it: files done of how many and the errors; while `videos`,
+        /// the web videos made of how many too.
+        public var summary: String {
+            let files = "\(done)/\(expected) files, \(Wording.count(errors, "error"))"
+            guard phase == .videos, let total = webVideosTotal else { return files }
+            return files + "; web videos \(webVideosDone ?? 0)/\(total)"
         }
 
         /// Files to deal with in all: the count when known, else what the walk has found.
@@ -37,7 +49,9 @@ public final class ScanProgress: Sendable {
             return Double(max(0, expected - done)) / rate
         }
 
-        private enum CodingKeys: String, CodingKey { case phase, found, done, errors, total, startedAt }
+        private enum CodingKeys: String, CodingKey {
+            case phase, found, done, errors, total, startedAt, webVideosDone, webVideosTotal
+        }
         private enum DerivedKeys: String, CodingKey { case expected }
 
         /// The stored counts, and `expected`, the total that `done` is shown against everywhere
@@ -50,6 +64,8 @@ public final class ScanProgress: Sendable {
             try container.encode(errors, forKey: .errors)
             try container.encodeIfPresent(total, forKey: .total)
             try container.encode(startedAt, forKey: .startedAt)
+            try container.encodeIfPresent(webVideosDone, forKey: .webVideosDone)
+            try container.encodeIfPresent(webVideosTotal, forKey: .webVideosTotal)
             var derived = encoder.container(keyedBy: DerivedKeys.self)
             try derived.encode(expected, forKey: .expected)
         }
