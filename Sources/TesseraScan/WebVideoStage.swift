@@ -81,7 +81,8 @@ struct WebVideoStage {
         return result
     }
 
-    /// Makes one; nil when there is nothing to record (stopped, or the file gone meanwhile).
+    /// Makes one; nil when there is nothing to record (stopped, the file gone meanwhile, the
+    /// cache full).
     private static func make(
         _ job: WebVideoJob, at target: FilePath, settings: WebVideo.Settings, memory: Int, _ scanner: LibraryScanner,
         _ stop: StopFlag
@@ -110,7 +111,8 @@ struct WebVideoStage {
         } catch {
             guard case .video(let error) = error, !stop.isSet else { return nil }
             scanner.logger.warning("\(error)")
-            return .failed(error.message)
+            // A full disk passes: not recorded, so the next scan tries again.
+            return error.code == .unwritable ? nil : .failed(error.message)
         }
     }
 

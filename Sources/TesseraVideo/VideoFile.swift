@@ -9,7 +9,7 @@ import TesseraSystem
 public struct VideoError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String { case corrupt, truncated, noPicture, unsupported, tooLarge, timedOut }
+        private enum Kind: String { case corrupt, truncated, noPicture, unsupported, tooLarge, timedOut, unwritable }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
 
@@ -25,6 +25,8 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         public static let tooLarge = Code(.tooLarge)
         /// The file took longer than its time limit to give what was asked.
         public static let timedOut = Code(.timedOut)
+        /// What was made of it could not be written (a full disk, a read-only cache).
+        public static let unwritable = Code(.unwritable)
 
         public var description: String { kind.rawValue }
     }

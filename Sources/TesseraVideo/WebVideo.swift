@@ -49,7 +49,8 @@ public enum WebVideo {
     ///
     /// - Throws: `VideoError`: `.tooLarge` when the original's frames need more than
     ///   `memoryLimit`, `.timedOut` after `timeLimit` or when `shouldStop` says so, `.unsupported`
-    ///   when FFmpeg lacks a decoder or libx264, `.corrupt` when no frame decodes.
+    ///   when FFmpeg lacks a decoder or libx264, `.corrupt` when no frame decodes, `.unwritable`
+    ///   when the output cannot be written (a full disk: worth trying again later).
     public static func make(
         from stream: ByteStream, to path: FilePath, settings: Settings = Settings(), memoryLimit: Int,
         timeLimit: Duration, shouldStop: @escaping @Sendable () -> Bool = { false }
@@ -59,7 +60,7 @@ public enum WebVideo {
             do {
                 try FileSystem.createDirectories(path.removingLastComponent())
             } catch {
-                throw VideoError(.unsupported, "cannot make the web video's folder: \(error)")
+                throw VideoError(.unwritable, "cannot make the web video's folder: \(error)")
             }
             let made = try Transcode(
                 input: VideoFile(stream: stream, timeLimit: timeLimit, shouldStop: shouldStop),
@@ -68,7 +69,7 @@ public enum WebVideo {
             do {
                 try FileSystem.replace(path, with: temporary)
             } catch {
-                throw VideoError(.unsupported, "cannot put the web video in place: \(error)")
+                throw VideoError(.unwritable, "cannot put the web video in place: \(error)")
             }
             return made
         } catch {
@@ -185,10 +186,12 @@ private final class Transcode {
         _ = ff.av_dict_set(&options, "movflags", "+faststart", 0)
         defer { ff.av_dict_free(&options) }
         let openedFile = ff.avio_open(&output.pointee.pb, outputPath.string, AVIO_FLAG_WRITE)
-        guard openedFile >= 0 else { throw VideoError.ffmpeg(openedFile, "cannot create the web video", ff) }
+        guard openedFile >= 0 else {
+            throw VideoError.ffmpeg(openedFile, "cannot create the web video", kind: .unwritable, ff)
+        }
         opened = true
         let header = ff.avformat_write_header(output, &options)
-        guard header >= 0 else { throw VideoError.ffmpeg(header, "cannot start the web video", ff) }
+        guard header >= 0 else { throw VideoError.ffmpeg(header, "cannot start the web video", kind: .unwritable, ff) }
 
         let origin = video.pointee.start_time == tessera_nopts_value() ? 0 : video.pointee.start_time
         while true {
@@ -218,10 +221,12 @@ private final class Transcode {
             try drain(audioEncoder, into: audioOut, flushing: true)
         }
         let trailer = ff.av_write_trailer(output)
-        guard trailer >= 0 else { throw VideoError.ffmpeg(trailer, "cannot finish the web video", ff) }
+        guard trailer >= 0 else {
+            throw VideoError.ffmpeg(trailer, "cannot finish the web video", kind: .unwritable, ff)
+        }
         opened = false
         let closed = ff.avio_closep(&output.pointee.pb)
-        guard closed >= 0 else { throw VideoError.ffmpeg(closed, "cannot finish the web video", ff) }
+        guard closed >= 0 else { throw VideoError.ffmpeg(closed, "cannot finish the web video", kind: .unwritable, ff) }
         let end = lastPTS == Int64.min ? 0 : Double(lastPTS) * Double(timeBase.num) / Double(timeBase.den)
         return WebVideo.Made(
             width: size.width, height: size.height, hasAudio: audioDecoder != nil, duration: max(0, end))
@@ -467,7 +472,7 @@ private final class Transcode {
             ff.av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             let written = ff.av_interleaved_write_frame(output, packet)
-            guard written >= 0 else { throw VideoError.ffmpeg(written, "writing the web video", ff) }
+            guard written >= 0 else { throw VideoError.ffmpeg(written, "writing the web video", kind: .unwritable, ff) }
         }
     }
 }

@@ -107,4 +107,39 @@ struct WebVideoScanTests {
         _ = try TesseraProcess.run(["scan", root, "--config", small] + ScanCommandTests.store(directory))
         #expect(Self.rows(directory) == rows)
     }
+
+    @Test func aFullDiskIsNoReasonToGiveUpOnAVideo() throws {
+        // Given an HEVC clip full of detail, and a cache on a tmpfs with room for its renditions
+        // but not for its web video,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=2", "-vf", "noise=alls=40:allf=t",
+            "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+            root + "/busy.mov",
+        ])
+        let cache = directory.appending("cache")
+        try FileSystem.createDirectories(FilePath(cache))
+        let script = """
+            mount -t tmpfs -o size=400k tessera-test "$1" || exit 90
+            "$T" scan "$2" --index "$3" --cache "$1"; status=$?
+            echo "temporary=$(find "$1" -name '.tmp-*' | wc -l)"
+            exit $status
+            """
+        let full = try TesseraProcess.inMountNamespace(script, [cache, root, directory.appending("index.sqlite")])
+        try #require(
+            full.status != TesseraProcess.noNamespace, "cannot mount a tmpfs in a user namespace here: \(full.stderr)")
+        // when it is scanned, the scan finishes, says why the web video is not there, leaves
+        // nothing half-written, and records no failure,
+        #expect(full.status == 0, "\(full.stdout) \(full.stderr)")
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        #expect(full.stdout.contains("temporary=0"), "\(full.stdout)")
+        #expect(Self.rows(directory).isEmpty)
+        // so the next scan, with room, makes it.
+        let roomy = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
+        #expect(roomy.status == 0, Comment(rawValue: roomy.stderr))
+        #expect(Self.rows(directory).map { [$0[2], $0[4]] } == [["640x360", ""]])
+    }
 }
