@@ -64,12 +64,7 @@ public enum PosterFrame {
         of stream: ByteStream, longSide: Int, memoryLimit: Int, timeLimit: Duration
     ) throws(VideoError) -> VideoFrame {
         let file = try VideoFile(stream: stream, timeLimit: timeLimit)
-        let (index, video) = try file.videoStream(known: true)
-        guard let parameters = video.pointee.codecpar else {
-            throw VideoError(.corrupt, "the video stream has no parameters")
-        }
-        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
-        guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
+        let (index, video, parameters, width, height) = try file.picture()
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         // What one decoder thread that sees only keyframes holds: a few frames of 4:2:0 samples
         // (two bytes each for deep colour), and the RGB frame made from one.

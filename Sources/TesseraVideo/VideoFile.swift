@@ -208,6 +208,21 @@ final class VideoFile {
         return try best()
     }
 
+    /// The stream a viewer would show (`videoStream(known: true)`), its parameters and its stored
+    /// frame size; throws when it has none of them.
+    func picture() throws(VideoError) -> (
+        index: Int32, stream: UnsafeMutablePointer<AVStream>, parameters: UnsafeMutablePointer<AVCodecParameters>,
+        width: Int, height: Int
+    ) {
+        let (index, stream) = try videoStream(known: true)
+        guard let parameters = stream.pointee.codecpar else {
+            throw VideoError(.corrupt, "the video stream has no parameters")
+        }
+        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
+        guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
+        return (index, stream, parameters, width, height)
+    }
+
     private static func isKnown(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
         guard let parameters = stream.pointee.codecpar?.pointee else { return false }
         return parameters.width > 0 && parameters.height > 0 && parameters.codec_id != AV_CODEC_ID_NONE

@@ -140,12 +140,7 @@ private final class Transcode {
 
     func run() throws(VideoError) -> WebVideo.Made {
         let format = input.format
-        let (videoIndex, video) = try input.videoStream(known: true)
-        guard let parameters = video.pointee.codecpar else {
-            throw VideoError(.corrupt, "the video stream has no parameters")
-        }
-        let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
-        guard width > 0, height > 0 else { throw VideoError(.corrupt, "the video stream has no frame size") }
+        let (videoIndex, video, parameters, width, height) = try input.picture()
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= memoryLimit / WebVideo.bytesPerPixel else {
             throw VideoError(
