@@ -34,6 +34,27 @@ public enum CurrentProcess {
         _ = pthread_setschedparam(pthread_self(), schedIdle, &parameters)
     }
 
+    /// Has every allocation of `bytes` or more mapped on its own and returned to the system when
+    /// freed (glibc's `M_MMAP_THRESHOLD`, fixed).
+    ///
+    /// By default glibc raises that threshold to the largest block freed so far, up to 32 MiB:
+    /// after one large collection, each later one stays in its thread's heap once freed, and
+    /// the resident memory of a process that writes ever larger collections grows with the
+    /// largest of them. Fixed, a process's peak follows what it holds at once. Best effort.
+    public static func mapAllocations(from bytes: Int32) {
+        _ = mallopt?(mmapThreshold, bytes)
+    }
+
+    /// `M_MMAP_THRESHOLD` from <malloc.h>.
+    private static let mmapThreshold: Int32 = -3
+
+    /// glibc's `mallopt`, which Swift's Glibc module does not export (it is in <malloc.h>).
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+        // (RTLD_DEFAULT: the libraries already loaded, glibc among them)
+        guard let symbol = dlsym(nil, "mallopt") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }()
+
     /// `SCHED_IDLE` from <sched.h>, which the C module does not export.
     private static let schedIdle: Int32 = 5
 
