@@ -203,7 +203,7 @@ def page_metrics(page, style, scale, aspects):
         while (!test() && Date.now() < end) await new Promise(r => setTimeout(r, 25)); return test(); };
       const layouts = [...document.querySelectorAll('.layout')].filter(l => getComputedStyle(l).display !== 'none');
       const out = {layouts: layouts.length, images: 0, unloaded: [], misplaced: [], cropped: [], lowres: [],
-                   enlarged: [], columns: 0, stripStart: null, ids: [], rows: [], singles: []};
+                   enlarged: [], holes: [], columns: 0, stripStart: null, ids: [], rows: [], singles: []};
       if (layouts.length !== 1) return out;
       const layout = layouts[0];
       // The frame a photo is drawn in, and the layout's own when the photo is drawn smaller inside it.
@@ -222,6 +222,7 @@ def page_metrics(page, style, scale, aspects):
         if (got.some((v, i) => Math.abs(v - want[i]) > 1) || Math.abs(box.width - frame.width) > 1 || Math.abs(box.height - frame.height) > 1)
           out.misplaced.push({src: img.currentSrc.split('/').pop(), want, got});
         lefts.add(Math.round(frameOf(a)[0]));
+        if (a.dataset.frame) out.holes.push({id: a.dataset.id, frame: a.dataset.frame, drawn: drawn(a)});
         const photoSize = aspects[a.dataset.id];
         if (!photoSize) out.misplaced.push({id: a.dataset.id, unknown: 'no such photo in the index'});
         if (photoSize && (box.width > photoSize.width + 0.5 || box.height > photoSize.height + 0.5))
@@ -438,9 +439,13 @@ def main():
 def check_page(report, style, width, where):
     """What every album page owes at every width: images loaded and never past their pixels;
     title, date headers and photos starting together; justified rows filling the width but
-    for a section's last; every masonry column used."""
+    for a section's last; justified and masonry photos as large as their frames (no holes);
+    every masonry column used."""
     check(not report["unloaded"], f"{where}: images not loaded: {report['unloaded'][:3]}")
     check(not report["enlarged"], f"{where}: drawn larger than their pixels: {report['enlarged'][:3]}")
+    # Rows and columns are made of what is drawn: a photo smaller than its frame would leave a hole.
+    if style in ("justified", "masonry"):
+        check(not report["holes"], f"{where}: photos drawn smaller than their frames: {report['holes'][:3]}")
     edges = report["edges"]
     aligned = [edges["header"]] + ([edges["photo"]] if style != "grid" else [])
     check(all(edge is not None and abs(edge - edges["title"]) <= 1 for edge in aligned),

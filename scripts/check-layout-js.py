@@ -82,7 +82,7 @@ def options(style, width, sections):
     values = {
         "page.insets": f"8,{side},8,{side}", "tiles.columns": columns, "paging.mode": "count",
         "paging.count": max(1, PER_PAGE // 6) if style == "tiles" else PER_PAGE, "sections.groupBy": sections,
-        "masonry.fillColumns": "true", "tiles.singleAspect": "true", "tiles.fitOrientation": "true", "tiles.margin": 0, "output.rounding": "pixel",
+        "masonry.fillColumns": "true", "masonry.noEnlarge": "true", "tiles.singleAspect": "true", "tiles.fitOrientation": "true", "tiles.margin": 0, "output.rounding": "pixel",
         "output.scale": 2, "masonry.columns": 2 if narrow else max(3, math.floor((width - 2 * side) / 280 + 0.5)),
         "sections.coalesce": "true", "justified.noEnlarge": "true",
         "strip.height": 160 if narrow else 320 if wide else 240, "grid.itemWidth": item, "grid.itemHeight": item,

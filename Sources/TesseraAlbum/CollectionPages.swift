@@ -266,6 +266,7 @@ struct CollectionPages {
         config.outputScale = 2
         config.coalesce = true
         config.noEnlarge = true
+        config.masonryNoEnlarge = true
         config.masonryColumns = narrow ? 2 : max(3, Int(((width - 2 * side) / 280 + 0.5).rounded(.down)))
         config.stripHeight = narrow ? 160 : wide ? 320 : 240
         // Grid squares near 112 or 176 px, sized so that whole columns span the width.

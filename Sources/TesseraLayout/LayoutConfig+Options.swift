@@ -84,6 +84,7 @@ extension LayoutConfig {
         case "masonry.bodyHeight": masonryBodyHeight = try number()
         case "masonry.maxImageHeightRatio": masonryMaxImageHeightRatio = try optionalNumber() ?? .infinity
         case "masonry.fillColumns": masonryFillColumns = try flag()
+        case "masonry.noEnlarge": masonryNoEnlarge = try flag()
         case "grid.itemWidth": gridItemWidth = try number()
         case "grid.itemHeight": gridItemHeight = try number()
         case "grid.minimumColumnGap": gridMinimumColumnGap = try number()

@@ -45,6 +45,9 @@ public struct LayoutConfig: Sendable, Equatable {
     public var masonryMaxImageHeightRatio = Double.infinity
     /// Album extension: a section of fewer photos than columns gets one column per photo, so no column stays empty.
     public var masonryFillColumns = false
+    /// Album extension: no photo framed wider than its pixels; small photos that follow one
+    /// another share a column's width (`Masonry.Shelf`).
+    public var masonryNoEnlarge = false
     // grid
     public var gridItemWidth = 70.0, gridItemHeight = 70.0, gridMinimumColumnGap = 5.0, gridInsets = Insets()
     public var gridPreloadBuffer = 0

@@ -68,8 +68,9 @@ document.addEventListener('DOMContentLoaded', () => {
           const [w, h] = sizeOf(a, 'wh');
           current.anchors.push(a);
           current.photos.push(w / h);
-          // (as the engine's heightLimit: a size of 1 × 1 is an unknown one)
-          current.limits.push(h > 1 ? h : Infinity);
+          // The engine's heightLimit, from the pixels served (a RAW may have only a small
+          // preview): a size of 1 × 1 is an unknown one.
+          current.limits.push(h > 1 ? sizeOf(a, 'px')[1] : Infinity);
           const more = a.querySelector('span.more');
           current.hidden = (current.hidden || 0) + (parseInt(more ? more.textContent.slice(1) : '0', 10) || 0);
         }

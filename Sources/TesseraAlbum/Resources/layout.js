@@ -104,7 +104,8 @@ window.tesseraLayout = (() => {
     return body;
   };
 
-  const masonry = (aspects, width, c) => {
+  // Masonry.layout, shelves of small photos included.
+  const masonry = (aspects, width, c, limits) => {
     const body = {items: [], height: 0};
     let columns = Math.min(c.masonryColumns, aspects.length);
     const gap = c.masonrySpacing;
@@ -115,11 +116,25 @@ window.tesseraLayout = (() => {
     }
     if (!(cell > 0)) return body;
     const next = new Array(columns).fill(0), used = new Array(columns).fill(false);
+    let shelf = null;
     aspects.forEach((aspect, index) => {
-      const height = cell / aspect;
+      let [imageWidth, height] = [cell, cell / aspect];
+      const pixelWidth = (limits[index] ?? Infinity) * aspect;
+      if (c.noEnlarge && imageWidth > pixelWidth) [imageWidth, height] = [pixelWidth, height * pixelWidth / imageWidth];
+      const small = imageWidth < cell - 1e-9;
+      if (small && shelf && shelf.used + gap + imageWidth <= cell + 1e-9) {
+        body.items.push({photo: index, x: shelf.x + shelf.used + gap, y: shelf.top, width: imageWidth, height, crop: false});
+        shelf.used += gap + imageWidth;
+        shelf.height = Math.max(shelf.height, height);
+        for (let k = shelf.first; k < body.items.length; k++) body.items[k].y = shelf.top + (shelf.height - body.items[k].height) / 2;
+        next[shelf.column] = shelf.top + shelf.height + gap;
+        return;
+      }
       let best = 0;
       for (let column = 1; column < columns; column++) if (next[column] < next[best] - 1e-6) best = column;
-      body.items.push({photo: index, x: best * (cell + gap), y: next[best], width: cell, height, crop: false});
+      const x = best * (cell + gap);
+      body.items.push({photo: index, x, y: next[best], width: imageWidth, height, crop: false});
+      shelf = small ? {column: best, x, top: next[best], used: imageWidth, height, first: body.items.length - 1} : null;
       next[best] += height + gap;
       used[best] = true;
     });
