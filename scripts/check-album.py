@@ -47,6 +47,8 @@ from PIL import Image, ImageDraw
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, sync_playwright
 
 PROJECT = Path(__file__).resolve().parent.parent
+# A Samsung motion photo (an HEIC carrying an HEVC MP4), from the shared corpus when it is there.
+MOTION_PHOTO = PROJECT.parent / "shared/corpus/media/motion/samsung-one-ui-6.heic"
 VOID = {"meta", "img", "br", "hr", "input", "link", "source", "area", "base", "col", "embed", "wbr"}
 STYLES = ("justified", "masonry", "grid", "strip", "tiles")
 WHOLE = {"justified", "masonry", "strip"}  # styles that promise the whole photo
@@ -170,6 +172,11 @@ def library(tessera, root):
             + "<dc:subject><rdf:Bag>" + "".join(f"<rdf:li>{w}</rdf:li>" for w in words) + "</rdf:Bag></dc:subject>"
             "</rdf:Description></rdf:RDF></x:xmpmeta>", encoding="utf-8")
     clips(root / "Clips")
+    if MOTION_PHOTO.exists():
+        (root / "Motion").mkdir()
+        shutil.copyfile(MOTION_PHOTO, root / "Motion" / "motion.heic")
+    else:
+        print(f"no {MOTION_PHOTO}: a motion photo's video is not checked")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
         photo(root / "Big" / f"IMG_{n:05d}.jpg", width // 8, height // 8, n,
@@ -1011,6 +1018,19 @@ def check_videos(browser, site, out):
     page.hover(".lightbox .facts")
     check(page.evaluate("document.querySelector('.lightbox figure.live video').paused"),
           "the Live Photo keeps playing after the pointer left")
+    if MOTION_PHOTO.exists():
+        # A motion photo whose MP4 is HEVC: LIVE, not ⤓, and it moves under the pointer (its web video).
+        motion = next(site.glob("albums/motion-*/index.html"))
+        page.goto(motion.as_uri(), wait_until="load")
+        badge = page.locator(".layout:visible a.photo .badge").first.inner_text()
+        check(badge == "LIVE", f"the motion photo's badge says {badge!r}")
+        open_address(page, *photo_address(motion, "motion.heic"))
+        page.hover(".lightbox figure.live")
+        page.wait_for_function("""(() => { const v = document.querySelector('.lightbox figure.live.playing video');
+            return v && v.readyState >= 2 && v.currentTime > 0.1; })()""")
+        source = page.evaluate("document.querySelector('.lightbox figure.live video').currentSrc")
+        check("/media/web-1080/" in source, f"the motion photo plays {source}, not its web video")
+        page.screenshot(path=str(out / "motion-photo-1280.png"))
     # The HEVC clip and the camera's AVI play in the lightbox: their web videos.
     for name, size in (("VID_0002.mov", [320, 240]), ("VID_0003.avi", [640, 480])):
         open_address(page, *photo_address(album, name))

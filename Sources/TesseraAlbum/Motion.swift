@@ -42,7 +42,7 @@ struct Motion {
         } else if let motion = photo.motion {
             (kind, duration, codec, container) = (.live, motion.duration, motion.codec, .mp4)
             source = .range(photo.pathBytes, id: photo.id, offset: motion.offset, length: motion.length)
-            web = nil
+            web = photo.motionWebVideo
         } else {
             return nil
         }

@@ -438,7 +438,7 @@ extension PhotoIndex {
                 offset: offset, length: length, duration: row[.duration], codec: row[.videoCodec])
         }
         let dateSource = (row[.dateSource] as String?).flatMap(DateSource.init(rawValue:))
-        return PhotoRecord(
+        var record = PhotoRecord(
             id: row[.id], pathBytes: [UInt8](row[.path] as Data), albumID: row[.albumID],
             albumName: row[.albumName],
             status: PhotoRecord.Status(rawValue: row[.status]) ?? .error, error: row[.error],
@@ -451,6 +451,8 @@ extension PhotoIndex {
             contentHash: row[.contentHash], renditions: renditions,
             thumbhash: (row[.thumbhash] as Data?).map { [UInt8]($0) }, video: video, motion: motion,
             contentIdentifier: row[.contentIdentifier])
+        if motion != nil { record.motionWebVideo = row[.webVideo] }
+        return record
     }
 
     static func album(_ row: Row) -> AlbumRecord {

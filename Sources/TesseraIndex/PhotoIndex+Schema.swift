@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 13
+    public static let schemaVersion = 14
 
     /// Migrations in order, up to `version`.
     ///
@@ -536,6 +536,16 @@ extension PhotoIndex {
                     PRAGMA user_version = 13;
                     """)
             try db.execute(sql: Self.webVideoTriggers)
+        }
+        guard version >= 14 else { return migrator }
+        // v14: photos_motion, the motion photos alone, so that a scan finds those whose MP4
+        // browsers cannot play (Samsung's HEVC) without reading every row.
+        migrator.registerMigration("v14") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX photos_motion ON photos(id) WHERE motion_offset IS NOT NULL;
+                    PRAGMA user_version = 14;
+                    """)
         }
         return migrator
     }

@@ -13,9 +13,12 @@ public struct WebVideoJob: Sendable, Equatable {
     public var sourceKey: String
     /// Seconds, when known: what a time limit is measured against.
     public var duration: Double?
+    /// Where the video lies in the file when it is a motion photo's MP4; nil for a whole file.
+    public var embedded: Range<Int64>?
 
-    public init(photoID: Int64, path: FilePath, sourceKey: String, duration: Double?) {
+    public init(photoID: Int64, path: FilePath, sourceKey: String, duration: Double?, embedded: Range<Int64>? = nil) {
         (self.photoID, self.path, self.sourceKey, self.duration) = (photoID, path, sourceKey, duration)
+        self.embedded = embedded
     }
 }
 
@@ -28,7 +31,7 @@ public enum WebVideoOutcome: Sendable, Equatable {
 }
 
 extension PhotoIndex {
-    /// The videos browsers cannot play whose web rendition made with `settings` from their
+    /// The videos (and motion photos' MP4s) browsers cannot play whose web rendition made with `settings` from their
     /// present content is not recorded, or whose recorded file `exists` says is gone.
     public func webVideoJobs(settings: String, exists: (String) -> Bool) throws(IndexError) -> [WebVideoJob] {
         let rows = try read { db in
@@ -36,16 +39,24 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT p.id, p.path, p.format, p.video_codec, p.duration_s, p.thumbnail_key,
-                        w.source_key, w.settings, w.path AS made
-                    FROM photos p INDEXED BY photos_kind LEFT JOIN web_videos w ON w.photo_id = p.id
-                    WHERE p.kind <> 'photo' AND p.kind = 'video' AND p.status IN ('ok', 'warning')
-                      AND p.missing_since_ms IS NULL AND p.thumbnail_key IS NOT NULL
+                        p.motion_offset, p.motion_length, w.source_key, w.settings, w.path AS made
+                    FROM photos p LEFT JOIN web_videos w ON w.photo_id = p.id
+                    WHERE p.id IN (
+                        SELECT id FROM photos INDEXED BY photos_kind WHERE kind <> 'photo' AND kind = 'video'
+                        UNION ALL
+                        SELECT id FROM photos INDEXED BY photos_motion WHERE motion_offset IS NOT NULL)
+                      AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                      AND p.thumbnail_key IS NOT NULL
                     ORDER BY p.id
                     """)
         }
         var jobs: [WebVideoJob] = []
         for row in rows {
-            let format = (row["format"] as String?).flatMap(ImageFormat.init(rawValue:)) ?? .unsupported
+            let offset = row["motion_offset"] as Int64?, length = row["motion_length"] as Int64?
+            let embedded = offset.flatMap { offset in length.map { offset..<offset + max(0, $0) } }
+            // (a motion photo's video is an MP4, whatever the photo's format)
+            let format =
+                embedded != nil ? .mp4 : (row["format"] as String?).flatMap(ImageFormat.init(rawValue:)) ?? .unsupported
             guard !format.playsInBrowsers(codec: row["video_codec"]), let key = row["thumbnail_key"] as String?
             else { continue }
             let recorded = row["source_key"] as String? == key && row["settings"] as String? == settings
@@ -54,7 +65,7 @@ extension PhotoIndex {
             jobs.append(
                 WebVideoJob(
                     photoID: row["id"], path: FilePath(rawBytes: [UInt8](row["path"] as Data)), sourceKey: key,
-                    duration: row["duration_s"]))
+                    duration: row["duration_s"], embedded: embedded))
         }
         return jobs
     }

@@ -60,6 +60,9 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var video: Video? = nil
     /// A motion photo's embedded MP4: where it lies, and its facts.
     public var motion: EmbeddedVideo? = nil
+    /// The web rendition of a motion photo's MP4 in the cache, made from its present content,
+    /// when browsers cannot play the MP4 as it is (`web_videos`).
+    public var motionWebVideo: String? = nil
     /// Apple's Live Photo identifier, shared by a still and its video.
     public var contentIdentifier: String? = nil
     /// A Live Photo still's video (the `live_photos` view); nil otherwise.

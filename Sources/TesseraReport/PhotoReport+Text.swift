@@ -67,6 +67,7 @@ extension PhotoReport {
             text.add("frame rate", video.frameRate.map { "\(Wording.number($0, decimals: 2)) fps" })
             text.add("rotation", video.rotation.map { $0 == 0 ? "none" : "\($0)° clockwise" })
             text.add("poster", video.posterTime.map { "the frame at \(Wording.duration($0))" })
+            text.add("web video", video.webVideo)
         }
         if let motion = report.motion {
             text.add(
@@ -74,6 +75,7 @@ extension PhotoReport {
                 "an MP4 of \(motion.length) bytes at byte \(motion.offset)"
                     + ([motion.duration.map(Wording.duration), motion.codec].compactMap { $0 }.map { ", \($0)" }
                         .joined()))
+            text.add("web video", report.motionWebVideo)
         }
         text.add("Live Photo", report.contentIdentifier.map { "identifier \($0)" })
         text.add("its video", report.livePhotoVideo)

@@ -23,6 +23,8 @@ public struct PhotoReport: Encodable, Sendable {
     public var video: PhotoRecord.Video?
     /// A motion photo's embedded MP4 (offset, length, duration, codec); nil otherwise.
     public var motion: EmbeddedVideo?
+    /// The web rendition of a motion photo's MP4, when browsers cannot play it (index only).
+    public var motionWebVideo: String?
     /// The path of a Live Photo still's video (index only: `list`).
     public var livePhotoVideo: String?
     /// The Live Photo identifier a still and its video share (Apple's ContentIdentifier).
@@ -133,6 +135,7 @@ public struct PhotoReport: Encodable, Sendable {
         video = record.video
         contentIdentifier = record.contentIdentifier
         motion = record.motion
+        motionWebVideo = record.motionWebVideo
         width = record.width
         height = record.height
         orientation = record.orientation
@@ -152,11 +155,13 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     /// What the index holds of the file beside what was read from it: its row, album, status,
-    /// renditions and placeholder, and a Live Photo's video.
+    /// renditions and placeholder, a Live Photo's video, and web videos.
     public mutating func addIndexFields(of record: PhotoRecord) {
         id = record.id
         album = record.albumName
         livePhotoVideo = record.livePhotoVideo.map { Self.encode($0.pathBytes).0 }
+        video?.webVideo = record.video?.webVideo
+        motionWebVideo = record.motionWebVideo
         let squares = record.renditions.filter { $0.spec.kind == .square }
         thumbnails = Dictionary(
             squares.map { (String($0.spec.size), $0.path) }, uniquingKeysWith: { first, _ in first })
@@ -178,7 +183,8 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, motion, livePhotoVideo, contentIdentifier, width, height,
+        case path, pathBase64, format, kind, video, motion, motionWebVideo, livePhotoVideo, contentIdentifier, width,
+            height,
             orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm,
             gps
@@ -194,6 +200,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(kind, forKey: .kind)
         try container.encode(video, forKey: .video)
         try container.encode(motion, forKey: .motion)
+        if motion != nil && id != nil { try container.encode(motionWebVideo, forKey: .motionWebVideo) }
         try container.encode(contentIdentifier, forKey: .contentIdentifier)
         if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
         try container.encode(width, forKey: .width)

@@ -95,7 +95,8 @@ struct WebVideoStage {
                 reader throws(WebVideoFailure) in
                 do throws(VideoError) {
                     return try WebVideo.make(
-                        from: reader.stream(), to: target, settings: settings, memoryLimit: memory, timeLimit: limit,
+                        from: job.embedded.map { reader.stream(from: $0.lowerBound, count: Int64($0.count)) }
+                            ?? reader.stream(), to: target, settings: settings, memoryLimit: memory, timeLimit: limit,
                         shouldStop: {
                             // A long video is progress too: the daemon does not take it for a hang.
                             progress.beat()

@@ -19,14 +19,14 @@ struct WebVideoScanTests {
             """) ?? []
     }
 
-    /// The album page of the library's one folder, built now.
-    static func albumPage(_ directory: TemporaryDirectory) throws -> String {
+    /// The album page of the library's one folder (or another file of it), built now.
+    static func albumPage(_ directory: TemporaryDirectory, file: String = "index.html") throws -> String {
         let site = directory.appending("site")
         let build = try TesseraProcess.run(["album", "build", "--out", site] + ScanCommandTests.store(directory))
         try #require(build.status == 0, Comment(rawValue: build.stderr))
         let albums = try FileManager.default.contentsOfDirectory(atPath: site + "/albums")
         let folder = try #require(albums.first { $0.hasPrefix("photos") })
-        return try String(contentsOfFile: site + "/albums/" + folder + "/index.html", encoding: .utf8)
+        return try String(contentsOfFile: site + "/albums/" + folder + "/" + file, encoding: .utf8)
     }
 
     @Test func aVideoBrowsersCannotPlayGetsItsWebVideoOnceAndAgainWhenItChanges() throws {
@@ -52,6 +52,8 @@ struct WebVideoScanTests {
         // The site plays it: its page names the web video, and no badge offers a download.
         let page = try Self.albumPage(directory)
         #expect(page.contains("web-1080/") && !page.contains("⤓"))
+        let inspect = try TesseraProcess.run(["inspect", root + "/phone.mov"] + ScanCommandTests.store(directory))
+        #expect(inspect.stdout.contains("web video") && inspect.stdout.contains(made), "\(inspect.stdout)")
 
         // Unchanged: not made again.
         _ = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
@@ -77,6 +79,40 @@ struct WebVideoScanTests {
         #expect(changed.first?[2] == "640x360" && changed.first?[1] != made, "\(changed)")
         #expect(!FileManager.default.fileExists(atPath: made))
         #expect(FileManager.default.fileExists(atPath: changed.first?[1] ?? ""))
+    }
+
+    /// A Samsung motion photo's HEVC MP4 gets a web video made from those bytes alone.
+    ///
+    /// A Google motion photo's H.264 one plays as it is and gets none. The site plays the web
+    /// video; `inspect` names it.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func aMotionPhotosVideoBrowsersCannotPlayGetsAWebVideo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        for name in ["samsung-one-ui-6.heic", "motion_photo.jpeg"] {
+            try FileManager.default.copyItem(atPath: Corpus.path("media/motion/" + name), toPath: root + "/" + name)
+        }
+        let scan = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
+        #expect(scan.status == 0, Comment(rawValue: scan.stderr))
+        let rows = Self.rows(directory)
+        // The MP4 is 1440 × 1080, turned a quarter by its matrix (kept), with sound.
+        #expect(
+            rows.map { [($0[0] as NSString).lastPathComponent, $0[2], $0[3], $0[4]] } == [
+                ["samsung-one-ui-6.heic", "1440x1080", "1", ""]
+            ])
+        let made = try #require(rows.first?[1])
+        // H.264 and AAC sample entries in an MP4.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        let has = { (tag: String) in bytes.indices.dropLast(3).contains { bytes[$0..<$0 + 4].elementsEqual(tag.utf8) } }
+        #expect(has("ftyp") && has("avc1") && has("mp4a") && !has("hvc1"))
+        // The viewer's data names the web video; no badge offers a download.
+        #expect(try Self.albumPage(directory, file: "photos.js").contains("web-1080/"))
+        #expect(try !Self.albumPage(directory).contains("⤓"))
+        let inspect = try TesseraProcess.run(
+            ["inspect", root + "/samsung-one-ui-6.heic"] + ScanCommandTests.store(directory))
+        #expect(inspect.stdout.contains("web video") && inspect.stdout.contains(made), "\(inspect.stdout)")
     }
 
     @Test func aVideoThatCannotBeMadeIsRecordedWithItsReasonAndNotTriedAgain() throws {
@@ -141,5 +177,44 @@ struct WebVideoScanTests {
         let roomy = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
         #expect(roomy.status == 0, Comment(rawValue: roomy.stderr))
         #expect(Self.rows(directory).map { [$0[2], $0[4]] } == [["640x360", ""]])
+    }
+}
+
+extension WebVideoScanTests {
+    /// The temporary files a transcode writes under `cache` before renaming them into place.
+    static func halfWritten(_ cache: String) -> [String] {
+        let found = FileManager.default.enumerator(atPath: cache + "/web-1080")?.allObjects as? [String] ?? []
+        return found.filter { ($0 as NSString).lastPathComponent.hasPrefix(FileSystem.temporaryPrefix) }
+    }
+
+    @Test func aScanKilledInTheMiddleOfATranscodeMakesItWholeNextTime() throws {
+        // Given a camera's MJPEG AVI of 12 s at 720p with sound, long enough to be caught
+        // in the middle of its transcode,
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=12", "-f", "lavfi", "-i",
+            "sine=frequency=440:duration=12", "-c:v", "mjpeg", "-q:v", "5", "-c:a", "pcm_s16le", root + "/camera.avi",
+        ])
+        let cache = directory.appending("cache")
+        // when its scan is killed (SIGKILL) while the web video is being written,
+        let scan = try TesseraProcess.start(["scan", root] + ScanCommandTests.store(directory))
+        let caught = Deadline.wait(seconds: 120) { !Self.halfWritten(cache).isEmpty || !scan.isRunning }
+        kill(scan.pid, SIGKILL)
+        _ = scan.wait()
+        try #require(caught && !Self.halfWritten(cache).isEmpty, "the transcode was not caught half-way")
+        // then nothing is recorded of it, the index is whole, and the next scan makes it whole,
+        // leaving nothing half-written.
+        #expect(Self.rows(directory).isEmpty)
+        let index = directory.appending("index.sqlite")
+        #expect(SQLite.query(index, "PRAGMA integrity_check") == [["ok"]])
+        let again = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
+        #expect(again.status == 0, Comment(rawValue: again.stderr))
+        let rows = Self.rows(directory)
+        #expect(rows.map { [$0[2], $0[3], $0[4]] } == [["1280x720", "1", ""]], "\(rows)")
+        #expect(FileManager.default.fileExists(atPath: rows.first?[1] ?? ""))
+        #expect(Self.halfWritten(cache).isEmpty)
     }
 }
