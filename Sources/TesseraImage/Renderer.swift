@@ -60,6 +60,9 @@ public final class Renderer {
         public var renditions: [Rendition]
         /// The ThumbHash placeholder of the whole, upright photo; nil when not asked for.
         public var thumbhash: [UInt8]?
+        /// The perceptual hash of the whole, upright photo (`PerceptualHash`); nil when only
+        /// part of it was decoded.
+        public var perceptualHash: UInt64?
         /// Recoverable problems met while decoding (the metadata has its own).
         public var warnings: [String]
         /// For a video, the time in seconds of the frame its renditions show.
@@ -188,11 +191,10 @@ public final class Renderer {
                     spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source)
             )
         }
-        let thumbhash =
-            placeholder
-            ? plan.placeholder(from: sources).map { ThumbHash.encode($0.oriented(metadata.orientation)) } : nil
+        let whole = plan.placeholder(from: sources).map { $0.oriented(metadata.orientation) }
         return Rendered(
-            metadata: metadata, renditions: renditions, thumbhash: thumbhash, warnings: decoded.warnings,
+            metadata: metadata, renditions: renditions, thumbhash: placeholder ? whole.map(ThumbHash.encode) : nil,
+            perceptualHash: whole.map(PerceptualHash.compute), warnings: decoded.warnings,
             posterTime: decoded.posterTime, images: images)
     }
 

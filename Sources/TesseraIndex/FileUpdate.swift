@@ -14,10 +14,12 @@ public struct PhotoRenditions: Sendable {
     public var settings: String
     /// A video's: the time in seconds of the frame the renditions show (`poster_time_s`).
     public var posterTime: Double?
+    /// What the photo shows, as `PerceptualHash` computes it (`phash`); nil when not computed.
+    public var perceptualHash: UInt64?
 
     public init(
         contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String,
-        posterTime: Double? = nil
+        posterTime: Double? = nil, perceptualHash: UInt64? = nil
     ) {
         self.contentHash = contentHash
         self.key = key
@@ -25,6 +27,7 @@ public struct PhotoRenditions: Sendable {
         self.thumbhash = thumbhash
         self.settings = settings
         self.posterTime = posterTime
+        self.perceptualHash = perceptualHash
     }
 }
 

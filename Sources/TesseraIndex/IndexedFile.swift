@@ -22,7 +22,8 @@ public struct IndexedFile: Sendable {
         public var key: String
         /// The `render_settings` they answer to; nil for renditions from before it was recorded.
         public var settings: String?
-        public var hasThumbhash: Bool
+        /// Whether its placeholder and perceptual hash are recorded (else it is decoded again for them).
+        public var hasPixelHashes: Bool
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }

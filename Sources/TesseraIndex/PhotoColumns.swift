@@ -13,7 +13,7 @@ struct PhotoColumns {
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
         "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
-        "motion_offset", "motion_length",
+        "motion_offset", "motion_length", "phash",
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
@@ -47,6 +47,7 @@ struct PhotoColumns {
             values["content_hash"] = rendered.contentHash
             values["thumbnail_key"] = rendered.key
             values["thumbhash"] = rendered.thumbhash.map { Data($0) }
+            values["phash"] = rendered.perceptualHash.map { Int64(bitPattern: $0) }
             values["render_settings"] = rendered.settings
             values["poster_time_s"] = rendered.posterTime
             fill(facts)

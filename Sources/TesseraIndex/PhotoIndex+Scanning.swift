@@ -74,8 +74,8 @@ extension PhotoIndex {
                     SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
                         \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
                         p.sidecar_size, p.sidecar_mtime_ns,
-                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
-                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
+                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL AND p.phash IS NOT NULL THEN NULL ELSE p.content_hash END,
+                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL AND p.phash IS NOT NULL
                     FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                     """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
@@ -97,7 +97,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL AND phash IS NOT NULL
                     FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
@@ -192,24 +192,32 @@ extension PhotoIndex {
         return found
     }
 
-    /// The renditions and placeholder another photo with cache key `key` already has (a copy
-    /// of the same content), when it has every one of `specs`, and that photo's path.
+    /// The renditions, placeholder and perceptual hash another photo with cache key `key`
+    /// already has (a copy of the same content), when it has every one of `specs`, and that
+    /// photo's path.
     public func renditions(
         key: String, covering specs: [RenditionSpec]
-    ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)? {
+    ) throws(IndexError) -> (
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, source: FilePath
+    )? {
         try read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
-                    sql:
-                        "SELECT id, thumbhash, path FROM photos WHERE thumbnail_key = ? AND thumbhash IS NOT NULL LIMIT 1",
+                    sql: """
+                        SELECT id, thumbhash, phash, path FROM photos
+                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL AND phash IS NOT NULL LIMIT 1
+                        """,
                     arguments: [key])
             else { return nil }
             let id: Int64 = row["id"]
             let entries = try Self.renditions(of: [id], db)[id] ?? []
             let wanted = entries.filter { specs.contains($0.spec) }
             guard wanted.count == Set(specs).count else { return nil }
-            return (wanted, [UInt8](row["thumbhash"] as Data), FilePath(rawBytes: [UInt8](row["path"] as Data)))
+            return (
+                wanted, [UInt8](row["thumbhash"] as Data), UInt64(bitPattern: row["phash"]),
+                FilePath(rawBytes: [UInt8](row["path"] as Data))
+            )
         }
     }
 
@@ -264,8 +272,14 @@ extension PhotoIndex {
                 // month changed (`changeTriggers`).
                 try db.execute(
                     sql:
-                        "UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash) WHERE id = ?",
-                    arguments: [update.key, update.settings, update.thumbhash.map { Data($0) }, update.photoID])
+                        """
+                        UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash),
+                            phash = coalesce(?, phash) WHERE id = ?
+                        """,
+                    arguments: [
+                        update.key, update.settings, update.thumbhash.map { Data($0) },
+                        update.perceptualHash.map { Int64(bitPattern: $0) }, update.photoID,
+                    ])
                 for entry in update.renditions {
                     try db.execute(
                         sql: "DELETE FROM renditions WHERE photo_id = ? AND kind = ? AND size = ?",
@@ -441,7 +455,7 @@ extension PhotoIndex {
         var rendering: IndexedFile.Rendering?
         // A NULL hash (no renditions, or settled) ends the row: the rest is not decoded.
         if let hash = row[9] as String?, let key = row[10] as String? {
-            rendering = .init(contentHash: hash, key: key, settings: row[11], hasThumbhash: row[12])
+            rendering = .init(contentHash: hash, key: key, settings: row[11], hasPixelHashes: row[12])
         }
         var sidecar: SidecarStamp?
         if let size = row[7] as Int64?, let mtime = row[8] as Int64? {

@@ -539,15 +539,26 @@ extension PhotoIndex {
         }
         guard version >= 14 else { return migrator }
         // v14: photos_motion, the motion photos alone, so that a scan finds those whose MP4
-        // browsers cannot play (Samsung's HEVC) without reading every row.
+        // browsers cannot play (Samsung's HEVC) without reading every row. phash, what a photo
+        // shows (`PerceptualHash`), and an index on each of its four 16-bit bands, so that the
+        // photos near one are found by a few lookups (docs/DUPLICATES.md); a photo without one
+        // is decoded again by the next scan.
         migrator.registerMigration("v14") { db in
             try db.execute(
                 sql: """
                     CREATE INDEX photos_motion ON photos(id) WHERE motion_offset IS NOT NULL;
+                    ALTER TABLE photos ADD COLUMN phash INTEGER;
+                    \((0..<4).map { "CREATE INDEX photos_phash_\($0) ON photos(\(Self.phashBand($0))) WHERE phash IS NOT NULL;" }.joined(separator: "\n"))
                     PRAGMA user_version = 14;
                     """)
         }
         return migrator
+    }
+
+    /// The SQL of band `band` (0–3) of a photo's perceptual hash: 16 of its bits, as its
+    /// index on `photos` names them (a query must use the very same expression).
+    static func phashBand(_ band: Int) -> String {
+        "(phash >> \(16 * band)) & 65535"
     }
 
     /// What marks an album and a month changed.

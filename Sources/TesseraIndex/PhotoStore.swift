@@ -92,7 +92,9 @@ public protocol PhotoStore: PhotoReading, Sendable {
     /// Renditions already made under `key` that cover `specs` (a copy of a photo reuses them).
     func renditions(
         key: String, covering specs: [RenditionSpec]
-    ) throws(IndexError) -> (renditions: [RenditionEntry], thumbhash: [UInt8], source: FilePath)?
+    ) throws(IndexError) -> (
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, source: FilePath
+    )?
     func pendingCacheDeletions() throws(IndexError) -> [String]
     func forgetCacheDeletions(_ paths: [String]) throws(IndexError)
     /// Which of these cache paths a rendition row refers to.

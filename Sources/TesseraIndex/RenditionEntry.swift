@@ -35,10 +35,12 @@ public struct RenditionUpdate: Sendable {
     public var thumbhash: [UInt8]?
     /// The settings the photo's renditions now answer to (`render_settings`).
     public var settings: String
+    /// `PhotoRenditions.perceptualHash`; nil keeps the recorded one.
+    public var perceptualHash: UInt64?
 
     public init(
         photoID: Int64, key: String, renditions: [RenditionEntry], configured: Set<RenditionSpec>, thumbhash: [UInt8]?,
-        settings: String
+        settings: String, perceptualHash: UInt64? = nil
     ) {
         self.photoID = photoID
         self.key = key
@@ -46,5 +48,6 @@ public struct RenditionUpdate: Sendable {
         self.configured = configured
         self.thumbhash = thumbhash
         self.settings = settings
+        self.perceptualHash = perceptualHash
     }
 }

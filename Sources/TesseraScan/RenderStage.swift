@@ -134,13 +134,13 @@ struct RenderStage {
         // A copy of indexed content (or the same file touched) takes the renditions it already has,
         // and its desktop thumbnails are the other photo's, their text rewritten (when that one
         // has them all; else it is decoded).
-        if !full, let (entries, thumbhash, source) = try? index.renditions(key: key, covering: specs),
+        if !full, let (entries, thumbhash, perceptualHash, source) = try? index.renditions(key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
             desktop?.copy(from: source, to: .init(path: job.path, identity: identity)) ?? true
         {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
-                settings: configuration.renderSettings.recorded)
+                settings: configuration.renderSettings.recorded, perceptualHash: perceptualHash)
             return job.update(identity, .photo(metadata.facts, warnings: [], renditions: renditions))
         }
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
@@ -155,7 +155,7 @@ struct RenderStage {
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
             settings: desktopWritten
                 ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
-            posterTime: rendered.posterTime)
+            posterTime: rendered.posterTime, perceptualHash: rendered.perceptualHash)
         return job.update(identity, .photo(metadata.facts, warnings: rendered.warnings, renditions: renditions))
     }
 
@@ -198,7 +198,7 @@ struct RenderStage {
                 || !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings))
         // Same pixel settings, same key: the file need not even be opened when nothing is missing.
         let samePixels = configuration.renderSettings.samePixels(asRecorded: known.rendering.settings)
-        if samePixels && known.rendering.hasThumbhash && missing(key: known.rendering.key).isEmpty && !needsDesktop {
+        if samePixels && known.rendering.hasPixelHashes && missing(key: known.rendering.key).isEmpty && !needsDesktop {
             return recordOnly()
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
@@ -210,7 +210,7 @@ struct RenderStage {
                     contentHash: known.rendering.contentHash, metadata: metadata)
                 // Other pixel settings that do not concern this photo (a profile it lacks, previews
                 // it has none of) leave its key, and so its renditions, as they are.
-                if key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty
+                if key == known.rendering.key && known.rendering.hasPixelHashes && missing(key: key).isEmpty
                     && !needsDesktop
                 {
                     return recordOnly()
@@ -238,7 +238,8 @@ struct RenderStage {
                     RenditionUpdate(
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
                         thumbhash: rendered.thumbhash,
-                        settings: desktopWritten ? settings : configuration.renderSettings.recordedWithoutDesktop),
+                        settings: desktopWritten ? settings : configuration.renderSettings.recordedWithoutDesktop,
+                        perceptualHash: rendered.perceptualHash),
                     rerendered: true)
             }
         } catch {

@@ -148,7 +148,7 @@ struct WalkStage {
             push(job(file, asItWas ? .reread : .changed, sidecar: sidecar))
             return
         }
-        if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
+        if let rendering = known.rendering, rendering.settings != settings || !rendering.hasPixelHashes {
             // Counted as unchanged by the writer, once its renditions are settled.
             sightings.queued.insert(known.id)
             var job = job(file, .reread, sidecar: sidecar)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TesseraConfiguration
+import TesseraImage
 import TesseraIndex
 import TesseraReport
 
@@ -36,6 +37,13 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "The albums, newest first.")
     var albums = false
 
+    @Flag(
+        help: """
+            Groups of copies: the same bytes, or the same picture re-encoded, resized, converted or \
+            cropped a little; the one to keep first, and why. Nothing is deleted or moved.
+            """)
+    var duplicates = false
+
     @Option(help: "Only photos rated at least this (0–5; XMP xmp:Rating, from the file or its sidecar).")
     var rating: Int?
 
@@ -50,8 +58,8 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be between 0 and 5") }
-        if [errors, unsupported, warnings, albums].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --errors, --unsupported, --warnings and --albums")
+        if [errors, unsupported, warnings, albums, duplicates].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --errors, --unsupported, --warnings, --albums and --duplicates")
         }
     }
 
@@ -59,6 +67,7 @@ struct ListCommand: ParsableCommand {
         let configuration = try store.configuration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
+        if duplicates { return try listDuplicates(index) }
         let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : warnings ? .warnings : .photos
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         let records = try index.photos(
@@ -73,6 +82,14 @@ struct ListCommand: ParsableCommand {
                     listing, media: kind, in: album.map { "album \($0)" } ?? "\(configuration.index)"))
         }
         print(PhotoListing.table(records, listing: listing))
+    }
+
+    private func listDuplicates(_ index: PhotoIndex) throws {
+        let groups = try index.duplicateGroups(
+            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
+        if json { return try printJSON(groups.map(DuplicateListing.Group.init)) }
+        guard !groups.isEmpty else { return printError("No copies in \(index.path).") }
+        print(DuplicateListing.text(groups))
     }
 
     private func listAlbums(_ index: any PhotoStore) throws {

@@ -1,0 +1,110 @@
+import Foundation
+import SystemPackage
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+/// `tessera list --duplicates` on real photos and copies made of them here: every copy is
+/// grouped with its original, no two distinct photos are, and a burst's frames are not copies.
+@Suite(
+    .enabled(if: Corpus.isAvailable, Corpus.missingNote),
+    .enabled(if: VideoFixture.ffmpeg != nil, "ffmpeg is not installed"))
+struct DuplicateScanTests {
+    /// Distinct photos, among them two dark frames with a bright middle (a sunset and the moon)
+    /// whose perceptual hashes are 8 bits apart.
+    static let originals = [
+        "camera/Apple iPhone 4.jpg", "camera/Olympus PEN E-P3.jpg", "camera/HTC Desire.jpg",
+        "camera/FujiFilm FinePixS5500.jpg", "camera/Kodak PIXPRO FZ201.jpg",
+    ]
+
+    static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(tool) \(arguments.joined(separator: " "))")
+    }
+
+    /// The copies a library gathers of `original`, as other programs make them (without its
+    /// metadata, as most converters and mail clients leave them).
+    static func copies(of original: String, into folder: String) throws {
+        try FileSystem.createDirectories(FilePath(folder))
+        try FileManager.default.copyItem(atPath: original, toPath: folder + "/exact.jpg")
+        // (copied later, as `cp` without `-p` does: the original is the earlier file)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: folder + "/exact.jpg")
+        let ffmpeg = ["-v", "error", "-y", "-i", original]
+        try VideoFixture.run(ffmpeg + ["-q:v", "9", folder + "/quality-70.jpg"])
+        try VideoFixture.run(ffmpeg + ["-vf", "scale=iw/2:-2", "-q:v", "3", folder + "/half.jpg"])
+        try VideoFixture.run(ffmpeg + ["-c:v", "libwebp", "-quality", "80", folder + "/converted.webp"])
+        try VideoFixture.run(ffmpeg + [folder + "/lossless.png"])
+        try run("heif-enc", ["-q", "60", "-o", folder + "/converted.heic", folder + "/lossless.png"])
+        try FileManager.default.removeItem(atPath: folder + "/lossless.png")
+        try VideoFixture.run(ffmpeg + ["-vf", "crop=iw*0.94:ih*0.94", "-q:v", "3", folder + "/cropped.jpg"])
+        // The pixels turned a quarter counter-clockwise, the tag saying to turn them back.
+        try VideoFixture.run(ffmpeg + ["-vf", "transpose=2", "-q:v", "3", folder + "/turned.jpg"])
+        try run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", folder + "/turned.jpg"])
+    }
+
+    @Test func copiesAreGroupedWithTheirOriginalAndNothingElse() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        for (number, name) in Self.originals.enumerated() {
+            let folder = root + "/\(number)"
+            try FileSystem.createDirectories(FilePath(folder))
+            try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: folder + "/original.jpg")
+            try Self.copies(of: folder + "/original.jpg", into: folder + "/copies")
+        }
+        // Two frames of a real video a tenth of a second apart, written as a camera's burst:
+        // one camera, one second, two fractions.
+        let burst = root + "/burst"
+        try FileSystem.createDirectories(FilePath(burst))
+        for (frame, time) in [("1", "0.5"), ("2", "0.6")] {
+            try VideoFixture.run([
+                "-v", "error", "-y", "-ss", time, "-i", Corpus.path("media/videos/quicktime-hvc1.mov"), "-frames:v",
+                "1",
+                "-q:v", "2", burst + "/frame\(frame).jpg",
+            ])
+            try Self.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-Make=Tessera", "-Model=Burst",
+                    "-DateTimeOriginal=2024:05:01 10:00:00",
+                    "-SubSecTimeOriginal=\(frame)0", burst + "/frame\(frame).jpg",
+                ])
+        }
+        let scan = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
+        try #require(scan.status == 0, Comment(rawValue: scan.stderr))
+        let listed = try TesseraProcess.run(["list", "--duplicates", "--json"] + ScanCommandTests.store(directory))
+        try #require(listed.status == 0, Comment(rawValue: listed.stderr))
+        let groups = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let members = groups.map { group in
+            ((group["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        }
+        // One group a photo, its original kept first, holding all its copies and nothing else.
+        #expect(groups.count == Self.originals.count, "\(members)")
+        for number in Self.originals.indices {
+            let folder = root + "/\(number)/"
+            let group = try #require(members.first { $0.contains(folder + "original.jpg") }, "\(members)")
+            let copies = [
+                "exact.jpg", "quality-70.jpg", "half.jpg", "converted.webp", "converted.heic", "cropped.jpg",
+                "turned.jpg",
+            ]
+            #expect(
+                Set(group) == Set([folder + "original.jpg"] + copies.map { folder + "copies/" + $0 }),
+                "\(number): \(group)")
+            #expect(group.first == folder + "original.jpg", "\(number): \(group)")
+        }
+        #expect(!members.joined().contains { $0.contains("/burst/") }, "\(members)")
+        let exact = groups.filter { $0["rule"] as? String == "same-bytes" }
+        #expect(exact.isEmpty, "every group has a copy whose bytes differ")
+        // The text says which to keep and why.
+        let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
+        #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")
+    }
+}
