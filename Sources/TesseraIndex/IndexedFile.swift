@@ -22,8 +22,13 @@ public struct IndexedFile: Sendable {
         public var key: String
         /// The `render_settings` they answer to; nil for renditions from before it was recorded.
         public var settings: String?
-        /// Whether its placeholder and perceptual hash are recorded (else it is decoded again for them).
-        public var hasPixelHashes: Bool
+        /// Whether its placeholder is recorded (else it is decoded again for it).
+        public var hasThumbhash: Bool
+        /// Whether its perceptual hash is recorded (else it is made from a rendition of it).
+        public var hasPerceptualHash: Bool
+
+        /// Both: nothing is to be computed again from its pixels.
+        public var hasPixelHashes: Bool { hasThumbhash && hasPerceptualHash }
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }

@@ -75,7 +75,7 @@ extension PhotoIndex {
                         \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
                         p.sidecar_size, p.sidecar_mtime_ns,
                         CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL AND p.phash IS NOT NULL THEN NULL ELSE p.content_hash END,
-                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL AND p.phash IS NOT NULL
+                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL, p.phash IS NOT NULL
                     FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                     """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
@@ -97,7 +97,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL AND phash IS NOT NULL
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, phash IS NOT NULL
                     FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
@@ -455,7 +455,8 @@ extension PhotoIndex {
         var rendering: IndexedFile.Rendering?
         // A NULL hash (no renditions, or settled) ends the row: the rest is not decoded.
         if let hash = row[9] as String?, let key = row[10] as String? {
-            rendering = .init(contentHash: hash, key: key, settings: row[11], hasPixelHashes: row[12])
+            rendering = .init(
+                contentHash: hash, key: key, settings: row[11], hasThumbhash: row[12], hasPerceptualHash: row[13])
         }
         var sidecar: SidecarStamp?
         if let size = row[7] as Int64?, let mtime = row[8] as Int64? {

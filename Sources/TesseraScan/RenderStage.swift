@@ -201,6 +201,20 @@ struct RenderStage {
         if samePixels && known.rendering.hasPixelHashes && missing(key: known.rendering.key).isEmpty && !needsDesktop {
             return recordOnly()
         }
+        // Indexed before perceptual hashes: its smallest whole rendition gives the hash (the same
+        // picture, upright) for a fraction of decoding the photo again.
+        if samePixels && known.rendering.hasThumbhash && !known.rendering.hasPerceptualHash
+            && missing(key: known.rendering.key).isEmpty && !needsDesktop,
+            let fit = existing.filter({ $0.spec.kind == .fit }).min(by: { $0.width * $0.height < $1.width * $1.height }
+            ),
+            let hash = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false).perceptualHash
+        {
+            return .renditions(
+                RenditionUpdate(
+                    photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
+                    settings: settings, perceptualHash: hash),
+                rerendered: false)
+        }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
         do throws(PhotoError) {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {

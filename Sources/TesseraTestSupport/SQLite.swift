@@ -21,6 +21,15 @@ public enum SQLite {
         }
     }
 
+    /// Runs `sql` against the file at `path`, writing (as another program might); whether it worked.
+    public static func write(_ path: String, _ sql: String) -> Bool {
+        guard let process = try? Process.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [path, sql]) else {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     /// The first field of the first row of `sql`, as an integer; nil when there is none.
     public static func integer(_ path: String, _ sql: String, busyTimeout milliseconds: Int? = nil) -> Int? {
         query(path, sql, busyTimeout: milliseconds)?.first?.first.flatMap { Int($0) }

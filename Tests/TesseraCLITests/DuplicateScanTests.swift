@@ -108,3 +108,47 @@ struct DuplicateScanTests {
         #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")
     }
 }
+
+/// A library indexed before perceptual hashes gets them from its renditions, not its photos.
+struct PerceptualHashUpgradeTests {
+    @Test func aPhotoWithoutItsHashGetsItFromItsRenditionWithoutBeingDecodedAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let photos = try ScanCommandTests.library(in: directory, count: 3, width: 800)
+        let store = ScanCommandTests.store(directory)
+        let index = directory.appending("index.sqlite")
+        let scan = try TesseraProcess.run(["scan", photos] + store)
+        try #require(scan.status == 0, Comment(rawValue: scan.stderr))
+        let hashes = SQLite.query(index, "SELECT path_text, phash FROM photos ORDER BY path_text") ?? []
+        try #require(hashes.count == 3 && hashes.allSatisfy { !$0[1].isEmpty })
+        // Given an index as schema 13 left it, and photos whose bytes are now unreadable
+        // behind the same size and mtime (decoding one again would fail),
+        #expect(SQLite.write(index, "UPDATE photos SET phash = NULL"))
+        for row in hashes {
+            let saved = directory.appending("mtime")
+            #expect(FileManager.default.createFile(atPath: saved, contents: nil))
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: row[0])[.size] as? Int)
+            try Self.touch(["-r", row[0], saved])
+            let handle = try #require(FileHandle(forWritingAtPath: row[0]))
+            try handle.write(contentsOf: Data(count: size))
+            try handle.close()
+            try Self.touch(["-r", saved, row[0]])
+        }
+        // when it is scanned again, each photo has its hash back (the same, or within a few
+        // bits: it is made from a rendition) and is still read.
+        let again = try TesseraProcess.run(["scan", photos] + store)
+        #expect(again.status == 0, Comment(rawValue: again.stderr))
+        let after = SQLite.query(index, "SELECT path_text, phash, status FROM photos ORDER BY path_text") ?? []
+        #expect(after.map { $0[2] } == ["ok", "ok", "ok"], "\(after)")
+        for (before, now) in zip(hashes, after) {
+            let (a, b) = (UInt64(bitPattern: Int64(before[1]) ?? 0), UInt64(bitPattern: Int64(now[1]) ?? -1))
+            #expect((a ^ b).nonzeroBitCount <= 4, "\(before) → \(now)")
+        }
+    }
+
+    static func touch(_ arguments: [String]) throws {
+        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/touch"), arguments: arguments)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+    }
+}
