@@ -88,13 +88,9 @@ public enum DuplicateGroups {
         for (position, index) in hashed.enumerated() {
             near.forEach(within: position) { other in
                 let (a, b) = (files[index], files[hashed[other]])
-                guard a.contentHash != b.contentHash, !differentShots(a, b) else { return }
-                // No placeholder to compare is no evidence either way.
-                if let first = colour(index), let second = colour(hashed[other]), first.count == second.count,
-                    zip(first, second).reduce(0, { $0 + abs($1.0 - $1.1) }) / Double(max(1, first.count)) > colourLimit
-                {
-                    return
-                }
+                guard a.contentHash != b.contentHash, !differentShots(a, b),
+                    coloursAgree(colour(index), colour(hashed[other]), limit: colourLimit)
+                else { return }
                 sets.union(index, hashed[other])
             }
         }
@@ -103,6 +99,27 @@ public enum DuplicateGroups {
         return members.values.filter { $0.count > 1 }
             .map { indices in group(indices.map { files[$0] }) }
             .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+    }
+
+    /// How `a` is a copy of `b`, by the rules of `find` (directly, not through a third); nil
+    /// when it is not.
+    public static func rule(
+        _ a: DuplicateCandidate, _ b: DuplicateCandidate, threshold: Int = threshold, colourLimit: Double,
+        colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) -> DuplicateGroup.Rule? {
+        if a.contentHash == b.contentHash { return .sameBytes }
+        guard !a.isVideo, !b.isVideo, let ha = a.perceptualHash, let hb = b.perceptualHash,
+            (ha ^ hb).nonzeroBitCount <= threshold, !differentShots(a, b),
+            coloursAgree(a.placeholder.flatMap(colours), b.placeholder.flatMap(colours), limit: colourLimit)
+        else { return nil }
+        return .samePicture
+    }
+
+    /// Whether two photos' colours differ by a mean of at most `limit`; without both, no
+    /// evidence either way.
+    private static func coloursAgree(_ a: [Double]?, _ b: [Double]?, limit: Double) -> Bool {
+        guard let a, let b, a.count == b.count, !a.isEmpty else { return true }
+        return zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / Double(a.count) <= limit
     }
 
     /// Whether the metadata says two photos are different exposures.
@@ -210,10 +227,7 @@ struct NearHashes {
     init(_ hashes: [UInt64], radius: Int) {
         self.hashes = hashes
         self.radius = radius
-        let bandRadius = radius / Self.bands
-        var masks: [UInt16] = []
-        for mask in 0...Int(UInt16.max) where mask.nonzeroBitCount <= bandRadius { masks.append(UInt16(mask)) }
-        self.masks = masks
+        masks = Self.masks(within: radius / Self.bands)
         for band in 0..<Self.bands {
             var counts = [Int32](repeating: 0, count: 65_537)
             for hash in hashes { counts[Int(Self.value(hash, band)) + 1] += 1 }
@@ -228,6 +242,11 @@ struct NearHashes {
             order.append(positions)
             starts.append(counts)
         }
+    }
+
+    /// The 16-bit masks of at most `bits` bits: what turns a band's value into its neighbours.
+    static func masks(within bits: Int) -> [UInt16] {
+        (0...UInt16.max).filter { $0.nonzeroBitCount <= bits }
     }
 
     static func value(_ hash: UInt64, _ band: Int) -> UInt16 {

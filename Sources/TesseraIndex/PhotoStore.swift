@@ -118,6 +118,11 @@ public protocol PhotoStore: PhotoReading, Sendable {
     /// Records how making a web rendition ended (nothing when the video changed meanwhile).
     func recordWebVideo(_ job: WebVideoJob, settings: String, outcome: WebVideoOutcome) throws(IndexError)
 
+    /// The files that are copies of the one with row `id`, nearest first (docs/DUPLICATES.md).
+    func copies(
+        of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) throws(IndexError) -> [(file: DuplicateCandidate, rule: DuplicateGroup.Rule, distance: Int?)]
+
     // MARK: Files a scan did not see
 
     /// Marks the files of vanished ids missing (or moved); how many of each.

@@ -13,6 +13,18 @@ public struct IndexedFiles {
 
     public init(_ index: any PhotoStore) { self.index = index }
 
+    /// The copies of the indexed file with row `id` (`PhotoStore.copies`); none when the index
+    /// cannot say.
+    public func copies(
+        of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) -> [PhotoReport.Copy] {
+        ((try? index.copies(of: id, colourLimit: colourLimit, colours: colours)) ?? []).map { found in
+            PhotoReport.Copy(
+                path: String(decoding: found.file.pathBytes, as: UTF8.self), rule: found.rule.rawValue,
+                distance: found.distance)
+        }
+    }
+
     /// The row of the file at `path`, as given on a command line; nil when the index has none.
     public mutating func record(of path: FilePath) -> PhotoRecord? {
         guard let name = path.lastComponent else { return nil }

@@ -82,6 +82,10 @@ extension PhotoReport {
         text.group("In the index")
         text.add("album", report.album)
         text.add("status", report.status)
+        for copy in report.copies ?? [] {
+            let how = copy.distance.map { "same picture, hashes \($0) bits apart" } ?? "same bytes"
+            text.add("copy", "\(copy.path) (\(copy.rule == "same-bytes" ? "same bytes" : how))")
+        }
         for rendition in report.renditions ?? [] {
             let shape = rendition.kind == "square" ? "\(rendition.size) square" : "\(rendition.size) fit"
             text.add(shape, "\(rendition.width) × \(rendition.height), from \(rendition.source): \(rendition.path)")

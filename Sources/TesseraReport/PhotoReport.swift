@@ -25,6 +25,20 @@ public struct PhotoReport: Encodable, Sendable {
     public var motion: EmbeddedVideo?
     /// The web rendition of a motion photo's MP4, when browsers cannot play it (index only).
     public var motionWebVideo: String?
+    /// The indexed files that are copies of it (index only: docs/DUPLICATES.md).
+    public var copies: [Copy]?
+
+    /// A copy: its path, by which rule (`same-bytes`, `same-picture`), and how many bits its
+    /// perceptual hash is from this one's.
+    public struct Copy: Encodable, Sendable, Equatable {
+        public var path: String
+        public var rule: String
+        public var distance: Int?
+
+        public init(path: String, rule: String, distance: Int?) {
+            (self.path, self.rule, self.distance) = (path, rule, distance)
+        }
+    }
     /// The path of a Live Photo still's video (index only: `list`).
     public var livePhotoVideo: String?
     /// The Live Photo identifier a still and its video share (Apple's ContentIdentifier).
@@ -183,7 +197,8 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, motion, motionWebVideo, livePhotoVideo, contentIdentifier, width,
+        case path, pathBase64, format, kind, video, motion, motionWebVideo, copies, livePhotoVideo, contentIdentifier,
+            width,
             height,
             orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm,
@@ -201,6 +216,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(video, forKey: .video)
         try container.encode(motion, forKey: .motion)
         if motion != nil && id != nil { try container.encode(motionWebVideo, forKey: .motionWebVideo) }
+        if id != nil { try container.encode(copies ?? [], forKey: .copies) }
         try container.encode(contentIdentifier, forKey: .contentIdentifier)
         if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
         try container.encode(width, forKey: .width)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TesseraConfiguration
+import TesseraImage
 import TesseraIndex
 import TesseraMetadata
 import TesseraReport
@@ -77,7 +78,12 @@ struct InspectCommand: ParsableCommand {
         var failed = false
         for (number, path) in paths.enumerated() {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
-            if let record = indexed?.record(of: path) { report.addIndexFields(of: record) }
+            if let record = indexed?.record(of: path) {
+                report.addIndexFields(of: record)
+                report.copies = indexed?.copies(
+                    of: record.id, colourLimit: PerceptualHash.colourLimit,
+                    colours: PerceptualHash.colours(placeholder:))
+            }
             failed = failed || report.error != nil
             switch (json, paths.count) {
             case (true, 1): try printJSON(report)

@@ -17,6 +17,11 @@ struct DuplicateScanTests {
         "camera/FujiFilm FinePixS5500.jpg", "camera/Kodak PIXPRO FZ201.jpg",
     ]
 
+    /// What `copies(of:into:)` makes.
+    static let copyNames = [
+        "exact.jpg", "quality-70.jpg", "half.jpg", "converted.webp", "converted.heic", "cropped.jpg", "turned.jpg",
+    ]
+
     static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -91,18 +96,20 @@ struct DuplicateScanTests {
         for number in Self.originals.indices {
             let folder = root + "/\(number)/"
             let group = try #require(members.first { $0.contains(folder + "original.jpg") }, "\(members)")
-            let copies = [
-                "exact.jpg", "quality-70.jpg", "half.jpg", "converted.webp", "converted.heic", "cropped.jpg",
-                "turned.jpg",
-            ]
             #expect(
-                Set(group) == Set([folder + "original.jpg"] + copies.map { folder + "copies/" + $0 }),
+                Set(group) == Set([folder + "original.jpg"] + Self.copyNames.map { folder + "copies/" + $0 }),
                 "\(number): \(group)")
             #expect(group.first == folder + "original.jpg", "\(number): \(group)")
         }
         #expect(!members.joined().contains { $0.contains("/burst/") }, "\(members)")
         let exact = groups.filter { $0["rule"] as? String == "same-bytes" }
         #expect(exact.isEmpty, "every group has a copy whose bytes differ")
+        // `inspect` names the sunset's copies, found by index lookups, and not the moon's.
+        let inspect = try TesseraProcess.run(
+            ["inspect", "--json", root + "/3/original.jpg"] + ScanCommandTests.store(directory))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let named = ((report["copies"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(Set(named) == Set(Self.copyNames.map { root + "/3/copies/" + $0 }), "\(named)")
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
         #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")

@@ -308,6 +308,27 @@ struct PhotoIndexTests {
         }
     }
 
+    /// The photos near a perceptual hash are found band by band through the band indexes,
+    /// and a file's same-bytes copies by its content key: no question reads the whole table.
+    @Test func nearHashesAreLookedUpByTheirBandsNotByReadingEveryPhoto() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        let plans = try index.read { db in
+            try (0..<4).map { band in
+                try Row.fetchAll(
+                    db,
+                    sql: "EXPLAIN QUERY PLAN SELECT id FROM photos WHERE phash IS NOT NULL AND "
+                        + PhotoIndex.phashBand(band) + " IN (1, 2, 3) AND id <> 1"
+                ).map { $0["detail"] as String? ?? "" }
+            }
+        }
+        for (band, plan) in plans.enumerated() {
+            #expect(plan.contains { $0.contains("USING INDEX photos_phash_\(band)") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
+
     @Test func anIndexFromANewerTesseraIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

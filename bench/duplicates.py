@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Copies: what finding them costs, how fast a new photo is compared, and how right they are.
+
+1. Precision and recall on real photos: every JPEG of ../shared/corpus at least 400 × 300 (not
+   the broken ones), and seven copies of each, made as other programs make them (ffmpeg,
+   heif-enc, exiftool; without the original's metadata): the same bytes, quality 70, half size,
+   WebP, HEIC, 3 % cut from each side, turned a quarter with the orientation tag set to turn it
+   back. Look-alikes: five consecutive frames of each of three real videos written as bursts
+   (one camera, one second, stepping fractions), and the same frames without any metadata.
+   `tessera scan`, then `tessera list --duplicates --json`: recall (copies grouped with their
+   original), precision (pairs in a group that are copies of one photo), and the closest pairs
+   of distinct photos with their hash distance and the margin to the threshold.
+2. Hashing cost: the scan above under `perf record`; the share of its CPU samples spent in
+   `PerceptualHash.compute` (target: under 3 %).
+3. Lookup: 1,000,000 random hashes in an SQLite table with the index's four band indexes; the
+   time to find the hashes within 14 bits of a new one with the SQL a front end would use
+   (four queries, each an IN list of the 697 values within 3 bits of one band).
+
+No peer is run: none of the named peers (Immich, PhotoPrism, libvips, exiftool, sigal,
+thumbsup) has a duplicate finder that runs here without its server and models.
+
+Usage: bench/duplicates.py [--originals N]
+"""
+import argparse
+import csv
+import json
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from common import PROJECT, require_tools, tessera_binary, timed
+
+require_tools({"ffmpeg": "ffmpeg", "heif-enc": "libheif-examples", "exiftool": "libimage-exiftool-perl",
+               "perf": "linux-perf", "/usr/bin/time": "time"})
+
+CORPUS = PROJECT.parent / "shared" / "corpus"
+THRESHOLD = 14
+COPIES = ["exact.jpg", "quality-70.jpg", "half.jpg", "converted.webp", "converted.heic", "cropped.jpg", "turned.jpg"]
+VIDEOS = ["media/videos/quicktime-hvc1.mov", "media/videos/avi.avi", "media/videos/sample_mpeg4.mp4"]
+
+
+def run(*command):
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def originals(limit):
+    names = set()
+    for manifest in CORPUS.glob("*/MANIFEST.tsv"):
+        for row in csv.reader(open(manifest, encoding="utf-8"), delimiter="\t"):
+            if (len(row) > 6 and row[3] == "JPEG" and row[4].isdigit() and row[5].isdigit()
+                    and int(row[4]) >= 400 and int(row[5]) >= 300 and "broken" not in row[0]):
+                names.add(row[0])
+    return sorted(names)[:limit]
+
+
+def make_library(root, names):
+    for number, name in enumerate(names):
+        folder = root / f"{number:03d}"
+        copies = folder / "copies"
+        copies.mkdir(parents=True)
+        original = folder / "original.jpg"
+        shutil.copyfile(CORPUS / name, original)
+        shutil.copyfile(original, copies / "exact.jpg")
+        ffmpeg = ["ffmpeg", "-v", "error", "-y", "-i", str(original)]
+        run(*ffmpeg, "-q:v", "9", str(copies / "quality-70.jpg"))
+        run(*ffmpeg, "-vf", "scale=iw/2:-2", "-q:v", "3", str(copies / "half.jpg"))
+        run(*ffmpeg, "-c:v", "libwebp", "-quality", "80", str(copies / "converted.webp"))
+        run(*ffmpeg, str(copies / "lossless.png"))
+        run("heif-enc", "-q", "60", "-o", str(copies / "converted.heic"), str(copies / "lossless.png"))
+        (copies / "lossless.png").unlink()
+        run(*ffmpeg, "-vf", "crop=iw*0.94:ih*0.94", "-q:v", "3", str(copies / "cropped.jpg"))
+        run(*ffmpeg, "-vf", "transpose=2", "-q:v", "3", str(copies / "turned.jpg"))
+        run("exiftool", "-q", "-overwrite_original", "-Orientation#=6", str(copies / "turned.jpg"))
+    for number, video in enumerate(VIDEOS):
+        for kind in ("burst", "bare"):
+            folder = root / f"{kind}-{number}"
+            folder.mkdir()
+            for frame in range(5):
+                path = folder / f"frame{frame}.jpg"
+                run("ffmpeg", "-v", "error", "-y", "-ss", f"{0.2 + frame / 10:.1f}", "-i", str(CORPUS / video),
+                    "-frames:v", "1", "-q:v", "2", str(path))
+                if kind == "burst":
+                    run("exiftool", "-q", "-overwrite_original", "-Make=Bench", "-Model=Burst",
+                        "-DateTimeOriginal=2024:05:01 10:00:00", f"-SubSecTimeOriginal={frame + 1}0", str(path))
+
+
+# The corpus's own sets of one picture: an orientation test turned eight ways (two of them),
+# and an Ultra HDR sample with its base image. Their originals count as copies of one another.
+SAME = [re.compile(r"orientation/Landscape_"), re.compile(r"orientation/Portrait_"),
+        re.compile(r"Ultra_HDR_Samples_(Originals|Emulated)_01")]
+
+
+def source(path, names):
+    """What a file is a copy of: its original (or the corpus set it is one picture of), or its
+    own path for a burst frame."""
+    match = re.search(r"/(\d{3})/", path)
+    if not match:
+        return path
+    name = names[int(match.group(1))]
+    return next((pattern.pattern for pattern in SAME if pattern.search(name)), name)
+
+
+def accuracy(groups, root, names):
+    grouped = {}
+    for number, group in enumerate(groups):
+        for member in group["files"]:
+            grouped[member["path"]] = number
+    copies = [str(p) for p in root.glob("*/copies/*")]
+    found = sum(1 for c in copies if c in grouped and grouped[c] == grouped.get(str(Path(c).parent.parent / "original.jpg")))
+    pairs = right = 0
+    for group in groups:
+        paths = [m["path"] for m in group["files"]]
+        for i, a in enumerate(paths):
+            for b in paths[i + 1:]:
+                pairs += 1
+                right += source(a, names) == source(b, names)
+    bursts = {kind: sum(1 for g in groups for m in g["files"] if f"/{kind}-" in m["path"]) for kind in ("burst", "bare")}
+    return found, len(copies), right, pairs, bursts
+
+
+def closest_distinct(index, names):
+    """The originals of different pictures whose hashes are nearest."""
+    with sqlite3.connect(index) as db:
+        rows = [(path, phash & (2 ** 64 - 1)) for path, phash in db.execute(
+            "SELECT path_text, phash FROM photos WHERE path_text LIKE '%/original.jpg' AND phash IS NOT NULL")]
+    pairs = sorted((bin(a ^ b).count("1"), names[int(Path(p).parent.name)], names[int(Path(q).parent.name)])
+                   for i, (p, a) in enumerate(rows) for q, b in rows[i + 1:]
+                   if source(p, names) != source(q, names))
+    return pairs[:5]
+
+
+def hashing_share(tessera, root, work):
+    data = work / "perf.data"
+    run("perf", "record", "-F", "999", "-g", "-o", str(data), "--", tessera, "scan", str(root),
+        "--index", str(work / "perf.sqlite"), "--cache", str(work / "perf-cache"))
+    report = subprocess.run(["perf", "report", "-i", str(data), "--children", "--sort", "symbol", "--stdio",
+                             "-g", "none"], capture_output=True, text=True).stdout
+    share = sum(float(line.split("%")[0]) for line in report.splitlines()
+                if "PerceptualHashO7compute" in line)
+    return share
+
+
+def lookups(work, count=1_000_000, queries=200):
+    rng = random.Random(5)
+    path = work / "hashes.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, phash INTEGER)")
+        db.executemany("INSERT INTO photos (phash) VALUES (?)",
+                       ((rng.getrandbits(64) - 2 ** 63,) for _ in range(count)))
+        for band in range(4):
+            db.execute(f"CREATE INDEX photos_phash_{band} ON photos((phash >> {16 * band}) & 65535)"
+                       " WHERE phash IS NOT NULL")
+    masks = [m for m in range(65536) if bin(m).count("1") <= THRESHOLD // 4]
+    db = sqlite3.connect(path)
+    start = time.perf_counter()
+    near = 0
+    for _ in range(queries):
+        query = rng.getrandbits(64)
+        found = set()
+        for band in range(4):
+            value = (query >> (16 * band)) & 65535
+            values = ",".join(str(value ^ m) for m in masks)
+            for row_id, phash in db.execute(
+                    f"SELECT id, phash FROM photos WHERE phash IS NOT NULL"
+                    f" AND ((phash >> {16 * band}) & 65535) IN ({values})"):
+                if bin((phash & (2 ** 64 - 1)) ^ query).count("1") <= THRESHOLD:
+                    found.add(row_id)
+        near += len(found)
+    per_query = (time.perf_counter() - start) / queries
+    plan = " ".join(row[3] for row in db.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM photos WHERE phash IS NOT NULL AND ((phash >> 16) & 65535) IN (1, 2)"))
+    return per_query, near / queries, masks, plan
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--originals", type=int, default=1000, help="at most this many corpus photos")
+    args = parser.parse_args()
+    if not CORPUS.exists():
+        raise SystemExit(f"needs {CORPUS}")
+    tessera = tessera_binary()
+    with tempfile.TemporaryDirectory(prefix="tessera-duplicates-") as work:
+        work = Path(work)
+        root = work / "photos"
+        names = originals(args.originals)
+        print(f"making {len(names)} originals × {len(COPIES)} copies and {len(VIDEOS)} bursts of 5 frames …")
+        make_library(root, names)
+        store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
+        wall, cpu, rss = timed([tessera, "scan", str(root), *store])
+        start = time.perf_counter()
+        listed = subprocess.run([tessera, "list", "--duplicates", "--json", *store], check=True,
+                                capture_output=True, text=True).stdout
+        listing = time.perf_counter() - start
+        groups = json.loads(listed)
+        found, copies, right, pairs, bursts = accuracy(groups, root, names)
+        print(f"scan: {wall:.1f} s wall, {cpu:.1f} s CPU; list --duplicates: {listing:.2f} s, {len(groups)} groups")
+        print(f"recall:    {found} of {copies} copies grouped with their original ({found / copies:.1%})")
+        print(f"precision: {right} of {pairs} grouped pairs are copies of one photo ({right / max(pairs, 1):.1%})")
+        print(f"bursts with their metadata: {bursts['burst']} of {5 * len(VIDEOS)} frames grouped;"
+              f" without any: {bursts['bare']} of {5 * len(VIDEOS)}")
+        for distance, a, b in closest_distinct(work / "index.sqlite", names):
+            print(f"closest distinct originals: {a} and {b}, {distance} bits apart"
+                  f" (threshold {THRESHOLD}, margin {distance - THRESHOLD})")
+        share = hashing_share(tessera, root, work)
+        print(f"hashing: {share:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %)")
+        per_query, near, masks, plan = lookups(work)
+        print(f"lookup in 1,000,000 hashes: {per_query * 1000:.1f} ms a new photo"
+              f" ({4 * len(masks)} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
+
+
+if __name__ == "__main__":
+    main()
