@@ -98,6 +98,9 @@ SAME = [re.compile(r"orientation/Landscape_"), re.compile(r"orientation/Portrait
 def source(path, names):
     """What a file is a copy of: its original (or the corpus set it is one picture of), or its
     own path for a burst frame."""
+    frame = re.search(r"/(?:burst|bare)-(\d+)/frame(\d+)", path)
+    if frame:
+        return f"video {frame.group(1)}, frame {frame.group(2)}"
     match = re.search(r"/(\d{3})/", path)
     if not match:
         return path
@@ -119,7 +122,13 @@ def accuracy(groups, root, names):
             for b in paths[i + 1:]:
                 pairs += 1
                 right += source(a, names) == source(b, names)
-    bursts = {kind: sum(1 for g in groups for m in g["files"] if f"/{kind}-" in m["path"]) for kind in ("burst", "bare")}
+    # Frames of one burst grouped together (look-alikes taken for copies), with their metadata
+    # and without it.
+    bursts = {}
+    for kind in ("burst", "bare"):
+        bursts[kind] = sum(1 for g in groups
+                           for video in {re.search(r"-(\d+)/", m["path"]).group(1) for m in g["files"] if f"/{kind}-" in m["path"]}
+                           if sum(1 for m in g["files"] if f"/{kind}-{video}/" in m["path"]) > 1)
     return found, len(copies), right, pairs, bursts
 
 
@@ -128,7 +137,7 @@ def closest_distinct(index, names):
     with sqlite3.connect(index) as db:
         rows = [(path, phash & (2 ** 64 - 1)) for path, phash in db.execute(
             "SELECT path_text, phash FROM photos WHERE path_text LIKE '%/original.jpg' AND phash IS NOT NULL")]
-    pairs = sorted((bin(a ^ b).count("1"), names[int(Path(p).parent.name)], names[int(Path(q).parent.name)])
+    pairs = sorted((bin(a ^ b).count("1"), names[int(Path(p).parent.name)], names[int(Path(q).parent.name)], p, q)
                    for i, (p, a) in enumerate(rows) for q, b in rows[i + 1:]
                    if source(p, names) != source(q, names))
     return pairs[:5]
@@ -201,11 +210,13 @@ def main():
         print(f"scan: {wall:.1f} s wall, {cpu:.1f} s CPU; list --duplicates: {listing:.2f} s, {len(groups)} groups")
         print(f"recall:    {found} of {copies} copies grouped with their original ({found / copies:.1%})")
         print(f"precision: {right} of {pairs} grouped pairs are copies of one photo ({right / max(pairs, 1):.1%})")
-        print(f"bursts with their metadata: {bursts['burst']} of {5 * len(VIDEOS)} frames grouped;"
-              f" without any: {bursts['bare']} of {5 * len(VIDEOS)}")
-        for distance, a, b in closest_distinct(work / "index.sqlite", names):
-            print(f"closest distinct originals: {a} and {b}, {distance} bits apart"
-                  f" (threshold {THRESHOLD}, margin {distance - THRESHOLD})")
+        print(f"bursts of 5 frames taken for copies (two or more frames in one group): with their metadata"
+              f" {bursts['burst']} of {len(VIDEOS)}; without any {bursts['bare']} of {len(VIDEOS)}")
+        grouped = {m["path"]: number for number, g in enumerate(groups) for m in g["files"]}
+        for distance, a, b, pa, pb in closest_distinct(work / "index.sqlite", names):
+            together = pa in grouped and grouped.get(pa) == grouped.get(pb)
+            print(f"closest distinct originals: {a} and {b}, {distance} bits apart (threshold {THRESHOLD},"
+                  f" margin {distance - THRESHOLD}): {'GROUPED' if together else 'not grouped'}")
         share = hashing_share(tessera, root, work)
         print(f"hashing: {share:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %)")
         per_query, near, masks, plan = lookups(work)

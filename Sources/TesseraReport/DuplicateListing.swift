@@ -19,7 +19,7 @@ public enum DuplicateListing {
             let rows = group.members.enumerated().map { position, file in
                 [
                     position == 0 ? "  keep" : "      ", "\(file.width ?? 0)×\(file.height ?? 0)", file.format.rawValue,
-                    Wording.count(Int(file.bytes), "byte"), file.capturedAt ?? "undated",
+                    Wording.size(file.bytes), file.capturedAt ?? "undated",
                     String(decoding: file.pathBytes, as: UTF8.self),
                 ]
             }

@@ -5,6 +5,18 @@ public enum Wording {
     /// "1 photo", "2 photos", "0 files".
     public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
+    /// A file's size as file managers give it, in SI units: "812 bytes", "248 kB", "2.1 MB", "1.4 GB".
+    public static func size(_ bytes: Int64) -> String {
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = -1
+        while value >= 999.5 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        guard unit >= 0 else { return count(Int(bytes), "byte") }
+        return "\(number(value, decimals: value < 10 ? 1 : 0)) \(units[unit])"
+    }
+
     /// `value` with at most `decimals` decimals and no trailing zeros: "5.6", "18", "0.35".
     public static func number(_ value: Double, decimals: Int) -> String {
         var scale = 1.0

@@ -70,6 +70,13 @@ struct DuplicateGroupsTests {
                 Self.photo(2, hash: hash ^ 3, at: "2024-05-01T10:00:00", camera: "A"),
                 Self.photo(3, hash: hash ^ 0xFF, at: "2024-05-01T10:00:00.5"), Self.photo(4, hash: hash ^ 0xF00),
             ]) == [[1, 2, 3, 4]])
+        // A copy without metadata near two frames of a burst joins the nearer, never both into one.
+        #expect(
+            groups([
+                Self.photo(1, hash: hash, at: "2024-05-01T10:00:00.10", camera: "A"),
+                Self.photo(2, hash: hash ^ 0b1111, at: "2024-05-01T10:00:00.20", camera: "A"),
+                Self.photo(3, hash: hash ^ 0b1),
+            ]) == [[1, 3]])
         // Past the threshold, nothing.
         #expect(groups([Self.photo(1, hash: hash), Self.photo(2, hash: hash ^ 0x7FFF)]).isEmpty)
         // The same bytes whatever the hashes.

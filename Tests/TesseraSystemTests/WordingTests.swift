@@ -22,4 +22,12 @@ struct WordingTests {
                 && Wording.number(0.349, decimals: 2) == "0.35")
         #expect(Wording.number(-84.6817253, decimals: 6) == "-84.681725")
     }
+
+    @Test(arguments: [
+        (Int64(812), "812 bytes"), (1, "1 byte"), (248_531, "249 kB"), (2_140_000, "2.1 MB"), (999_999, "1 MB"),
+        (1_400_000_000, "1.4 GB"), (Int64.max, "9223372 TB"),
+    ])
+    func sizesInSIUnits(bytes: Int64, text: String) {
+        #expect(Wording.size(bytes) == text)
+    }
 }
