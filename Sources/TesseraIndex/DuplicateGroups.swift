@@ -1,8 +1,10 @@
 public import TesseraFacts
 
-/// What deciding copies needs of an indexed photo or video.
-public struct DuplicateCandidate: Sendable, Equatable {
+/// What deciding copies and stacks needs of an indexed photo or video.
+public struct ComparedFile: Sendable, Equatable {
     public var id: Int64
+    /// Its folder's row (`album_id`).
+    public var albumID: Int64
     public var pathBytes: [UInt8]
     public var format: ImageFormat
     public var isVideo: Bool
@@ -21,16 +23,19 @@ public struct DuplicateCandidate: Sendable, Equatable {
     public var model: String?
     /// Its ThumbHash placeholder, whose colours a second look compares.
     public var placeholder: [UInt8]?
+    /// XMP stars (0–5), when rated.
+    public var rating: Int?
 
     public init(
         id: Int64, pathBytes: [UInt8], format: ImageFormat, isVideo: Bool, width: Int?, height: Int?, bytes: Int64,
         mtimeNanoseconds: Int64, contentHash: String, perceptualHash: UInt64?, capturedAt: String?, make: String?,
-        model: String?, placeholder: [UInt8]? = nil
+        model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil
     ) {
         (self.id, self.pathBytes, self.format, self.isVideo) = (id, pathBytes, format, isVideo)
         (self.width, self.height, self.bytes, self.mtimeNanoseconds) = (width, height, bytes, mtimeNanoseconds)
         (self.contentHash, self.perceptualHash) = (contentHash, perceptualHash)
         (self.capturedAt, self.make, self.model, self.placeholder) = (capturedAt, make, model, placeholder)
+        (self.albumID, self.rating) = (albumID, rating)
     }
 
     var pixels: Int { (width ?? 0) * (height ?? 0) }
@@ -49,7 +54,7 @@ public struct DuplicateGroup: Sendable, Equatable {
 
     public var rule: Rule
     /// The one to keep first, then the others in the same order of preference.
-    public var members: [DuplicateCandidate]
+    public var members: [ComparedFile]
     /// Why the first is the one to keep.
     public var why: String
 }
@@ -69,7 +74,7 @@ public enum DuplicateGroups {
     /// `placeholder`, 8 × 8 RGB) differ by a mean of at most `colourLimit`. Groups join such
     /// pairs, nearest first, but never two photos that are different shots.
     public static func find(
-        _ files: [DuplicateCandidate], threshold: Int = threshold, colourLimit: Double,
+        _ files: [ComparedFile], threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
     ) -> [DuplicateGroup] {
         var sets = DisjointSets(count: files.count)
@@ -124,7 +129,7 @@ public enum DuplicateGroups {
     /// How `a` is a copy of `b`, by the rules of `find` (directly, not through a third); nil
     /// when it is not.
     public static func rule(
-        _ a: DuplicateCandidate, _ b: DuplicateCandidate, threshold: Int = threshold, colourLimit: Double,
+        _ a: ComparedFile, _ b: ComparedFile, threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
     ) -> DuplicateGroup.Rule? {
         if a.contentHash == b.contentHash { return .sameBytes }
@@ -147,7 +152,7 @@ public enum DuplicateGroups {
     /// They are when both name a camera and not the same one, or both say when they were taken
     /// and not the same instant (a burst, a bracket, two shots of one scene). A copy keeps its
     /// original's, or has none.
-    static func differentShots(_ a: DuplicateCandidate, _ b: DuplicateCandidate) -> Bool {
+    static func differentShots(_ a: ComparedFile, _ b: ComparedFile) -> Bool {
         if let ma = a.make, let mb = b.make, ma != mb { return true }
         if let ma = a.model, let mb = b.model, ma != mb { return true }
         guard let ta = a.capturedAt, let tb = b.capturedAt else { return false }
@@ -166,7 +171,7 @@ public enum DuplicateGroups {
         return (time[..<dot], fraction.isEmpty ? nil : fraction)
     }
 
-    private static func group(_ files: [DuplicateCandidate]) -> DuplicateGroup {
+    private static func group(_ files: [ComparedFile]) -> DuplicateGroup {
         let rule: DuplicateGroup.Rule = Set(files.map(\.contentHash)).count == 1 ? .sameBytes : .samePicture
         let ordered = files.sorted { preferred($0, over: $1) }
         return DuplicateGroup(rule: rule, members: ordered, why: reason(ordered[0], ordered[1]))
@@ -174,7 +179,7 @@ public enum DuplicateGroups {
 
     /// The order of preference: the most pixels, an original's format, with its camera's
     /// metadata, the earliest file, then by path.
-    static func preferred(_ a: DuplicateCandidate, over b: DuplicateCandidate) -> Bool {
+    static func preferred(_ a: ComparedFile, over b: ComparedFile) -> Bool {
         if a.pixels != b.pixels { return a.pixels > b.pixels }
         if rank(a.format) != rank(b.format) { return rank(a.format) < rank(b.format) }
         if a.hasExif != b.hasExif { return a.hasExif }
@@ -192,7 +197,7 @@ public enum DuplicateGroups {
         }
     }
 
-    private static func reason(_ kept: DuplicateCandidate, _ next: DuplicateCandidate) -> String {
+    private static func reason(_ kept: ComparedFile, _ next: ComparedFile) -> String {
         if kept.pixels != next.pixels { return "the most pixels (\(kept.width ?? 0) × \(kept.height ?? 0))" }
         if rank(kept.format) != rank(next.format) { return "an original's format (\(kept.format.rawValue))" }
         if kept.hasExif != next.hasExif { return "it keeps the camera's metadata" }

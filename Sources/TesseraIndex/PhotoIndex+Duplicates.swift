@@ -16,7 +16,7 @@ extension PhotoIndex {
     /// (docs/DUPLICATES.md); nearest first.
     public func copies(
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) throws(IndexError) -> [(file: DuplicateCandidate, rule: DuplicateGroup.Rule, distance: Int?)] {
+    ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)] {
         try read { db in
             let present = "status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL"
             guard
@@ -61,20 +61,25 @@ extension PhotoIndex {
 
     private static let candidateColumns = """
         id, path, format, kind, display_width, display_height, size, mtime_ns, content_hash, phash, captured_at,
-        make, model, thumbhash
+        make, model, thumbhash, album_id, rating
         """
 
-    private static func candidate(_ row: Row) -> DuplicateCandidate {
-        DuplicateCandidate(
+    private static func candidate(_ row: Row) -> ComparedFile {
+        ComparedFile(
             id: row[0], pathBytes: [UInt8](row[1] as Data), format: ImageFormat(rawValue: row[2]) ?? .unsupported,
             isVideo: row[3] as String? == "video", width: row[4], height: row[5], bytes: row[6] ?? 0,
             mtimeNanoseconds: row[7] ?? 0, contentHash: row[8],
             perceptualHash: (row[9] as Int64?).map { UInt64(bitPattern: $0) }, capturedAt: row[10], make: row[11],
-            model: row[12], placeholder: (row[13] as Data?).map { [UInt8]($0) })
+            model: row[12], placeholder: (row[13] as Data?).map { [UInt8]($0) }, albumID: row[14], rating: row[15])
+    }
+
+    /// The stacks among the indexed files that are present and were read (docs/DUPLICATES.md).
+    public func stacks() throws(IndexError) -> [Stack] {
+        StackGroups.find(try duplicateCandidates())
     }
 
     /// Every present, read file with what deciding copies needs of it.
-    func duplicateCandidates() throws(IndexError) -> [DuplicateCandidate] {
+    func duplicateCandidates() throws(IndexError) -> [ComparedFile] {
         try read { db in
             let rows = try Row.fetchCursor(
                 db,
@@ -82,7 +87,7 @@ extension PhotoIndex {
                     SELECT \(Self.candidateColumns) FROM photos
                     WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL
                     """)
-            var found: [DuplicateCandidate] = []
+            var found: [ComparedFile] = []
             while let row = try rows.next() { found.append(Self.candidate(row)) }
             return found
         }

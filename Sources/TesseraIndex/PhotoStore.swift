@@ -121,7 +121,7 @@ public protocol PhotoStore: PhotoReading, Sendable {
     /// The files that are copies of the one with row `id`, nearest first (docs/DUPLICATES.md).
     func copies(
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) throws(IndexError) -> [(file: DuplicateCandidate, rule: DuplicateGroup.Rule, distance: Int?)]
+    ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)]
 
     // MARK: Files a scan did not see
 

@@ -54,7 +54,7 @@ public enum DuplicateListing {
         var capturedAt: String?
         var make, model: String?
 
-        init(_ file: DuplicateCandidate) {
+        init(_ file: ComparedFile) {
             (id, path, format) = (file.id, String(decoding: file.pathBytes, as: UTF8.self), file.format.rawValue)
             (width, height, bytes, contentHash) = (file.width, file.height, file.bytes, file.contentHash)
             perceptualHash = file.perceptualHash.map { String($0, radix: 16) }

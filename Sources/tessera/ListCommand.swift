@@ -44,6 +44,13 @@ struct ListCommand: ParsableCommand {
             """)
     var duplicates = false
 
+    @Flag(
+        help: """
+            Stacks: a RAW file and the image made from it, and bursts (one camera, shots at most 1 s \
+            apart); the face first, and why.
+            """)
+    var stacks = false
+
     @Option(help: "Only photos rated at least this (0–5; XMP xmp:Rating, from the file or its sidecar).")
     var rating: Int?
 
@@ -58,8 +65,9 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if let rating, !(0...5).contains(rating) { throw ValidationError("--rating must be between 0 and 5") }
-        if [errors, unsupported, warnings, albums, duplicates].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --errors, --unsupported, --warnings, --albums and --duplicates")
+        if [errors, unsupported, warnings, albums, duplicates, stacks].filter({ $0 }).count > 1 {
+            throw ValidationError(
+                "give at most one of --errors, --unsupported, --warnings, --albums, --duplicates and --stacks")
         }
     }
 
@@ -68,6 +76,12 @@ struct ListCommand: ParsableCommand {
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
         if duplicates { return try listDuplicates(index) }
+        if stacks {
+            let found = try index.stacks()
+            if json { return try printJSON(found.map(StackListing.Group.init)) }
+            guard !found.isEmpty else { return printError("No stacks in \(index.path).") }
+            return print(StackListing.text(found))
+        }
         let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : warnings ? .warnings : .photos
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         let records = try index.photos(

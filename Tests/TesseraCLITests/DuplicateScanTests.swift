@@ -82,6 +82,14 @@ struct DuplicateScanTests {
                     "-SubSecTimeOriginal=\(frame)0", burst + "/frame\(frame).jpg",
                 ])
         }
+        // A camera's RAW and the JPEG it made beside it.
+        let pair = root + "/pair"
+        try FileSystem.createDirectories(FilePath(pair))
+        try FileManager.default.copyItem(
+            atPath: Corpus.path("formats/raw/Canon-R6-pruned.CR3"), toPath: pair + "/DSC_0001.CR3")
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=600x400", "-frames:v", "1", pair + "/DSC_0001.JPG",
+        ])
         let scan = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
         try #require(scan.status == 0, Comment(rawValue: scan.stderr))
         let listed = try TesseraProcess.run(["list", "--duplicates", "--json"] + ScanCommandTests.store(directory))
@@ -110,6 +118,18 @@ struct DuplicateScanTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         let named = ((report["copies"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
         #expect(Set(named) == Set(Self.copyNames.map { root + "/3/copies/" + $0 }), "\(named)")
+        // The burst's frames and the RAW pair are stacks: the JPEG and the first frame their faces.
+        let stacked = try TesseraProcess.run(["list", "--stacks", "--json"] + ScanCommandTests.store(directory))
+        let stacks = try #require(try JSONSerialization.jsonObject(with: Data(stacked.stdout.utf8)) as? [[String: Any]])
+        let shown = stacks.map { stack in
+            [stack["kind"] as? String ?? ""]
+                + ((stack["files"] as? [[String: Any]]) ?? []).compactMap {
+                    ($0["path"] as? String).map { ($0 as NSString).lastPathComponent }
+                }
+        }
+        #expect(
+            Set(shown) == [["burst", "frame1.jpg", "frame2.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"]],
+            "\(shown)")
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
         #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")

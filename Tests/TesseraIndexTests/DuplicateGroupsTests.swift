@@ -35,8 +35,8 @@ struct DuplicateGroupsTests {
 
     static func photo(
         _ id: Int64, hash: UInt64, content: String? = nil, at time: String? = nil, camera: String? = nil
-    ) -> DuplicateCandidate {
-        DuplicateCandidate(
+    ) -> ComparedFile {
+        ComparedFile(
             id: id, pathBytes: Array("/p/\(id).jpg".utf8), format: .jpeg, isVideo: false, width: 100, height: 100,
             bytes: 1, mtimeNanoseconds: id, contentHash: content ?? "c\(id)", perceptualHash: hash, capturedAt: time,
             make: camera, model: camera)

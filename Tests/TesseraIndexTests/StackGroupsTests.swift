@@ -1,0 +1,53 @@
+import TesseraFacts
+import Testing
+
+@testable import TesseraIndex
+
+/// RAW pairs and bursts, decided from names and metadata.
+struct StackGroupsTests {
+    static func file(
+        _ id: Int64, _ name: String, format: ImageFormat = .jpeg, at time: String? = nil, camera: String? = "A",
+        album: Int64 = 1, rating: Int? = nil
+    ) -> ComparedFile {
+        ComparedFile(
+            id: id, pathBytes: Array("/photos/\(name)".utf8), format: format, isVideo: false, width: 10, height: 10,
+            bytes: 1, mtimeNanoseconds: 0, contentHash: "c\(id)", perceptualHash: nil, capturedAt: time, make: camera,
+            model: camera, albumID: album, rating: rating)
+    }
+
+    @Test func aRawAndTheImageMadeFromItAreOneStackWithTheImageAsItsFace() {
+        let stacks = StackGroups.find([
+            Self.file(1, "DSC_0001.NEF", format: .raw), Self.file(2, "dsc_0001.jpg"),
+            // Pixel's names for one shot.
+            Self.file(3, "PXL_20240501_100000123.RAW-02.ORIGINAL.dng", format: .raw),
+            Self.file(4, "PXL_20240501_100000123.RAW-01.COVER.jpg"),
+            // Alone, or in another folder: no stack.
+            Self.file(5, "DSC_0002.NEF", format: .raw), Self.file(6, "DSC_0003.jpg", album: 2),
+            Self.file(7, "DSC_0003.NEF", format: .raw),
+        ])
+        #expect(stacks.map(\.kind) == [.rawPair, .rawPair])
+        #expect(Set(stacks.map { $0.members.map(\.id) }) == [[2, 1], [4, 3]])
+    }
+
+    @Test func shotsOneCameraTookWithinASecondOfEachOtherAreABurst() {
+        let stacks = StackGroups.find([
+            Self.file(1, "a.jpg", at: "2024-05-01T10:00:00.10"),
+            Self.file(2, "b.jpg", at: "2024-05-01T10:00:00.30", rating: 4),
+            Self.file(3, "c.jpg", at: "2024-05-01T10:00:01.20"),
+            // 1.5 s later: another burst; the same moment by another camera, or without a fraction: none.
+            Self.file(4, "d.jpg", at: "2024-05-01T10:00:02.70"), Self.file(5, "e.jpg", at: "2024-05-01T10:00:02.90"),
+            Self.file(6, "f.jpg", at: "2024-05-01T10:00:00.20", camera: "B"),
+            Self.file(7, "g.jpg", at: "2024-05-01T10:00:00"),
+            // Across midnight at the end of a month.
+            Self.file(8, "h.jpg", at: "2024-02-29T23:59:59.80"), Self.file(9, "i.jpg", at: "2024-03-01T00:00:00.30"),
+        ])
+        let bursts = stacks.map { $0.members.map(\.id) }
+        #expect(bursts == [[2, 1, 3], [4, 5], [8, 9]], "\(bursts)")
+        #expect(stacks.first?.why.contains("best rated") == true)
+    }
+
+    @Test(arguments: ["2024-13-01T00:00:00.5", "99999999999999-01-01T00:00:00.5", "2024-01-01", "", "x.5"])
+    func aCaptureTimeThatIsNoneIsNoInstant(time: String) {
+        #expect(StackGroups.seconds(time) == nil)
+    }
+}
