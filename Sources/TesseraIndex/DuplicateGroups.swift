@@ -72,7 +72,7 @@ public enum DuplicateGroups {
     /// Two photos whose bytes differ are the same picture when their hashes are at most
     /// `threshold` apart, nothing says they are different shots, and their `colours` (from
     /// `placeholder`, 8 × 8 RGB) differ by a mean of at most `colourLimit`. Groups join such
-    /// pairs, nearest first, but never two photos that are different shots.
+    /// pairs, each photo's nearest first, but never two photos that are different shots.
     public static func find(
         _ files: [ComparedFile], threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
@@ -91,33 +91,31 @@ public enum DuplicateGroups {
             decoded[index] = made
             return made
         }
-        var pairs: [(distance: Int, a: Int, b: Int)] = []
+        // Never a group holding two different shots: a copy without metadata near two frames of
+        // a burst joins the nearer, not both into one. Each photo's pairs nearest first, one
+        // photo at a time (memory bounded by one photo's neighbours, however dense a cluster).
+        var shots: [Int: [Int]] = [:]
+        for index in files.indices where files[index].hasExif { shots[sets.find(index), default: []].append(index) }
         for (position, index) in hashed.enumerated() {
+            var pairs: [(distance: Int, other: Int)] = []
             near.forEach(within: position) { other in
                 let (a, b) = (files[index], files[hashed[other]])
                 guard a.contentHash != b.contentHash, !differentShots(a, b),
                     coloursAgree(colour(index), colour(hashed[other]), limit: colourLimit)
                 else { return }
-                let distance = ((a.perceptualHash ?? 0) ^ (b.perceptualHash ?? 0)).nonzeroBitCount
-                pairs.append((distance, index, hashed[other]))
+                pairs.append((((a.perceptualHash ?? 0) ^ (b.perceptualHash ?? 0)).nonzeroBitCount, hashed[other]))
             }
-        }
-        // Nearest pairs first, and never a group holding two different shots: a copy without
-        // metadata, near two frames of a burst, joins one of them, not both into one.
-        var shots: [Int: [Int]] = [:]
-        for index in files.indices where files[index].hasExif { shots[sets.find(index), default: []].append(index) }
-        for pair in pairs.sorted(by: { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }) {
-            let (first, second) = (sets.find(pair.a), sets.find(pair.b))
-            guard first != second else { continue }
-            let (left, right) = (shots[first] ?? [], shots[second] ?? [])
-            guard !left.contains(where: { x in right.contains { differentShots(files[x], files[$0]) } }) else {
-                continue
+            for pair in pairs.sorted(by: { ($0.distance, $0.other) < ($1.distance, $1.other) }) {
+                let (first, second) = (sets.find(index), sets.find(pair.other))
+                guard first != second else { continue }
+                let (left, right) = (shots[first] ?? [], shots[second] ?? [])
+                guard !left.contains(where: { x in right.contains { differentShots(files[x], files[$0]) } }) else {
+                    continue
+                }
+                sets.union(first, second)
+                (shots[first], shots[second]) = (nil, nil)
+                if !(left + right).isEmpty { shots[sets.find(first)] = left + right }
             }
-            sets.union(first, second)
-            let root = sets.find(first)
-            shots[first] = nil
-            shots[second] = nil
-            if !(left + right).isEmpty { shots[root] = left + right }
         }
         var members: [Int: [Int]] = [:]
         for index in files.indices { members[sets.find(index), default: []].append(index) }
