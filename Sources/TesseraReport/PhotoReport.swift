@@ -25,7 +25,7 @@ public struct PhotoReport: Encodable, Sendable {
     public var motion: EmbeddedVideo?
     /// The web rendition of a motion photo's MP4, when browsers cannot play it (index only).
     public var motionWebVideo: String?
-    /// The indexed files that are copies of it (index only: docs/DUPLICATES.md).
+    /// The indexed files that are copies of it (`inspect` of an indexed file: docs/DUPLICATES.md).
     public var copies: [Copy]?
 
     /// A copy: its path, by which rule (`same-bytes`, `same-picture`), and how many bits its
@@ -216,7 +216,8 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(video, forKey: .video)
         try container.encode(motion, forKey: .motion)
         if motion != nil && id != nil { try container.encode(motionWebVideo, forKey: .motionWebVideo) }
-        if id != nil { try container.encode(copies ?? [], forKey: .copies) }
+        // (only where they were looked for: `inspect`; `list` does not)
+        try container.encodeIfPresent(copies, forKey: .copies)
         try container.encode(contentIdentifier, forKey: .contentIdentifier)
         if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
         try container.encode(width, forKey: .width)

@@ -118,6 +118,9 @@ struct DuplicateScanTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         let named = ((report["copies"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
         #expect(Set(named) == Set(Self.copyNames.map { root + "/3/copies/" + $0 }), "\(named)")
+        // `list` does not look for copies, so it does not say there are none.
+        let listing = try TesseraProcess.run(["list", "--json"] + ScanCommandTests.store(directory))
+        #expect(listing.status == 0 && !listing.stdout.contains("\"copies\""))
         // The burst's frames and the RAW pair are stacks: the JPEG and the first frame their faces.
         let stacked = try TesseraProcess.run(["list", "--stacks", "--json"] + ScanCommandTests.store(directory))
         let stacks = try #require(try JSONSerialization.jsonObject(with: Data(stacked.stdout.utf8)) as? [[String: Any]])
