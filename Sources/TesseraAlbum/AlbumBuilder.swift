@@ -33,12 +33,23 @@ public struct AlbumBuilder: Sendable {
         /// The most files a build lets go of one by one (albums written again or removed); past
         /// it, it sweeps the whole of media/ and originals/ instead, in the same memory.
         public var removalList = 100_000
+        /// Show every copy of a photo, not only the one to keep (docs/DUPLICATES.md); a stack
+        /// shows its face either way, and its members in the viewer.
+        public var showCopies = false
 
         public init(
             output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink,
-            order: AlbumOrder = .name
+            order: AlbumOrder = .name, showCopies: Bool = false
         ) {
             (self.output, self.style, self.originals, self.order) = (output, style, originals, order)
+            self.showCopies = showCopies
+        }
+
+        /// `query` for what the site shows: of a stack its face, of copies the one to keep.
+        func shown(_ query: PhotoQuery) -> PhotoQuery {
+            var query = query
+            (query.stackFacesOnly, query.keptCopiesOnly) = (true, !showCopies)
+            return query
         }
     }
 
@@ -180,8 +191,8 @@ public struct AlbumBuilder: Sendable {
         // v10: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
         // decoded by album.js, photos.js with shared texts and names written once, what the
         // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
-        // manifest in the site's state database.
-        "v12|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
+        // manifest in the site's state database; v13: stacks as one tile, copies hidden.
+        "v13|\(options.showCopies)|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

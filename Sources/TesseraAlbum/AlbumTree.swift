@@ -296,11 +296,6 @@ struct AlbumTree: Sendable {
         }
     }
 
-    /// How many photos the albums hold.
-    func photoCount() throws(AlbumError) -> Int {
-        try state.access { db in try Int.fetchOne(db, sql: "SELECT sum(photo_count) FROM nodes WHERE id >= 0") } ?? 0
-    }
-
     /// Whether this build has pages of the node in `folder`.
     func isShown(folder: String) throws(AlbumError) -> Bool {
         try state.access { db in

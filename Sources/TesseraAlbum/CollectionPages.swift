@@ -71,6 +71,7 @@ struct CollectionPages {
                 }
             }
             let records = try self.records(positions, ids: ids)
+            let members = try stackMembers(of: Array(records.values))
             let body = """
                 <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1><p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\(ids.count < 2 ? "" : Self.findForm)</header>
                 \(number == 0 && !collection.children.isEmpty ? "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">\(collection.children.joined(separator: "\n"))</div></section>" : "")
@@ -86,7 +87,7 @@ struct CollectionPages {
             var entries = ""
             for position in positions {
                 guard let photo = records[Self.layoutID(position)], seen.insert(photo.id).inserted else { continue }
-                entries += lightbox.entry(photo)
+                entries += lightbox.entry(photo, members: photo.stack?.memberIDs.compactMap { members[$0] } ?? [])
                 written.cover.consider(photo, position: position)
                 written.find.add(photo)
             }
@@ -107,6 +108,20 @@ struct CollectionPages {
                 file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
         }
         return written
+    }
+
+    /// The records of the other members of the stacks `faces` stand for, by id: those present.
+    private func stackMembers(of faces: [PhotoRecord]) throws(AlbumError) -> [Int64: PhotoRecord] {
+        let ids = faces.flatMap { $0.stack?.memberIDs ?? [] }
+        guard !ids.isEmpty else { return [:] }
+        let records: [PhotoRecord]
+        do {
+            records = try index.photos(ids: ids).filter { $0.status == .ok || $0.status == .warning }
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
+        try folders.load(records.map(\.albumID))
+        return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The records of the photos at `positions` of a collection (of the photos `ids`), by their ids in its layout.
@@ -379,6 +394,9 @@ struct CollectionPages {
             + "loading=\"lazy\" alt=\"\(HTML.escape(name))\">"
             + (Motion(photo).map {
                 "<span class=\"badge\"\($0.badgeTitle.map { " title=\"\(HTML.escape($0))\"" } ?? "")>\(HTML.escape($0.badge))</span>"
+            } ?? "")
+            + (photo.stack.map {
+                "<span class=\"badge stack\" title=\"\(HTML.escape(StackWording.title($0)))\">\(StackWording.badge($0))</span>"
             } ?? "")
             + (overlay.map { "<span class=\"more\">\(HTML.escape($0.text))</span>" } ?? "") + "</a>"
     }

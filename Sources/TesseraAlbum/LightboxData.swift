@@ -41,17 +41,27 @@ struct LightboxData {
             + "\"words\":[\(words.list.map(JSONString.quoted).joined(separator: ","))]};\n"
     }
 
-    /// The next photo's entry, on a line of its own.
-    mutating func entry(_ photo: PhotoRecord) -> String {
-        let album =
-            albums[photo.albumID]
-            ?? {
-                albumList.append(HTML.url(Array((folders[photo.albumID] ?? "").utf8)))
-                albums[photo.albumID] = albumList.count - 1
-                return albumList.count - 1
-            }()
+    /// The next photo's entry, on a line of its own; a stack's face holds the entries of its
+    /// `members` (`stack`), which the viewer shows after it.
+    mutating func entry(_ photo: PhotoRecord, members: [PhotoRecord] = []) -> String {
         entries += 1
-        return (entries == 1 ? "\n" : ",\n") + fields(photo, album: album)
+        var entry = fields(photo, album: album(photo))
+        if let stack = photo.stack, !members.isEmpty {
+            let title = StackWording.title(stack)
+            var nested: [String] = []
+            for member in members { nested.append(fields(member, album: album(member), stack: title)) }
+            entry.removeLast()
+            entry += ",\"stack\":{\"title\":\(JSONString.quoted(title)),\"photos\":[\(nested.joined(separator: ","))]}}"
+        }
+        return (entries == 1 ? "\n" : ",\n") + entry
+    }
+
+    /// The number of `photo`'s album in the list `end` writes.
+    private mutating func album(_ photo: PhotoRecord) -> Int {
+        if let known = albums[photo.albumID] { return known }
+        albumList.append(HTML.url(Array((folders[photo.albumID] ?? "").utf8)))
+        albums[photo.albumID] = albumList.count - 1
+        return albumList.count - 1
     }
 
     /// The texts many photos share (fact labels, where a date came from, cameras, lenses,
@@ -74,7 +84,7 @@ struct LightboxData {
     /// One photo: its id, name, album, size, renditions (the fits with their widths, the
     /// smallest square for the filmstrip), original, what 1:1 shows, facts, motion and what Find
     /// compares.
-    private mutating func fields(_ photo: PhotoRecord, album: Int) -> String {
+    private mutating func fields(_ photo: PhotoRecord, album: Int, stack: String? = nil) -> String {
         let size = PhotoMedia.displaySize(photo)
         let sources = PhotoMedia.sources(photo, media: media)
         let media = self.media
@@ -116,7 +126,8 @@ struct LightboxData {
                 fields.append("\"\(key)\":\(JSONString.quoted(text))")
             }
         }
-        let facts = PhotoFact.facts(of: photo).map { fact in
+        let stackFact = (stack ?? photo.stack.map(StackWording.title)).map { PhotoFact("Stack", $0) }
+        let facts = (PhotoFact.facts(of: photo) + (stackFact.map { [$0] } ?? [])).map { fact in
             let value =
                 Self.sharedValues.contains(fact.label) ? words.number(fact.value) : JSONString.quoted(fact.value)
             return "[\(words.number(fact.label)),\(value)"

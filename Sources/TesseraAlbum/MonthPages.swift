@@ -83,7 +83,8 @@ final class MonthPages {
                 // (the outlines in the collection alone: its writer lets them go once laid out)
                 var collection = Collection(
                     folder: folder + AlbumBuilder.staging, title: title, subtitle: "",
-                    photos: try AlbumBuilder.outlines(index, .init(month: month), expected: count))
+                    photos: try AlbumBuilder.outlines(index, writer.options.shown(.init(month: month)), expected: count)
+                )
                 let shown = try tree.folders(of: Set(collection.photos.map(\.albumID)))
                 collection.photos.removeAll { shown[$0.albumID] == nil }
                 guard !collection.photos.isEmpty else { continue }

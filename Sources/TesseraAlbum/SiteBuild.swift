@@ -18,8 +18,6 @@ final class SiteBuild {
     private let counter: Int64
     private let output: OutputFolder
     private let options: AlbumBuilder.Options
-    /// How many photos the albums hold.
-    private let photoCount: Int
     private let months: [(month: String, count: Int)]
     /// The last build's entries and this build's tree.
     private let state: SiteState
@@ -61,7 +59,6 @@ final class SiteBuild {
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
         tree = try AlbumTree(index: index, state: state, order: options.order)
-        photoCount = try tree.photoCount()
         placed = PlacedFiles(removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
@@ -93,6 +90,11 @@ final class SiteBuild {
         summary.copied = media.copied
         summary.missing = placed.missing
         let (years, data) = (months.years, months.data)
+        // What the albums show (a stack once, copies once), as their cards count it.
+        var photoCount = 0
+        for root in try tree.roots() where root.shown {
+            if let entry = try state.album(root.folder) { photoCount += entry.stills + entry.videos }
+        }
         let all = AlbumBuilder.count(total: photoCount)
         try output.writeIfChanged(
             SitePages.albumList(
@@ -166,7 +168,9 @@ final class SiteBuild {
             var collection = Collection(
                 folder: folder + AlbumBuilder.staging, title: album.title, subtitle: "",
                 photos: album.isFolder
-                    ? [] : try AlbumBuilder.outlines(index, .init(albumID: album.id), expected: album.album.photoCount),
+                    ? []
+                    : try AlbumBuilder.outlines(
+                        index, options.shown(.init(albumID: album.id)), expected: album.album.photoCount),
                 crumbs: crumbs, children: children)
             guard !collection.photos.isEmpty || !inside.isEmpty else { return }
             // What it holds, and with the albums inside it, what its card counts.

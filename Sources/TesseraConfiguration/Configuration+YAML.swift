@@ -13,6 +13,7 @@ extension Configuration {
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
         case albumStyle = "album_style", albumOriginals = "album_originals", albumOrder = "album_order"
+        case albumShowCopies = "album_show_copies"
         case keepMissingDays = "keep_missing_days"
         case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
@@ -91,6 +92,7 @@ extension Configuration {
             case .albumStyle: albumStyle = try reader.choice(value, name)
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
             case .albumOrder: albumOrder = try reader.choice(value, name)
+            case .albumShowCopies: albumShowCopies = try reader.bool(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             case .webVideos: webVideos = try reader.bool(value, name)
             case .webVideoThreads: webVideoThreads = try reader.int(value, name, 1...64)

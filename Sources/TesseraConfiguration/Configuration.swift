@@ -52,6 +52,8 @@ public struct Configuration: Sendable {
     public var albumOriginals = AlbumOriginals.symlink
     /// How the album site orders albums beside each other.
     public var albumOrder = AlbumOrder.name
+    /// Whether the album site shows every copy of a photo, not only the one to keep.
+    public var albumShowCopies = false
     /// Whether to fill the freedesktop thumbnail cache that file managers read.
     public var desktopThumbnails = DesktopThumbnails.auto
     /// Which of its sizes to fill.

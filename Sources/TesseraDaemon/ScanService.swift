@@ -171,7 +171,7 @@ public struct ScanService: Service {
             index: index,
             options: AlbumBuilder.Options(
                 output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals,
-                order: configuration.albumOrder))
+                order: configuration.albumOrder, showCopies: configuration.albumShowCopies))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in

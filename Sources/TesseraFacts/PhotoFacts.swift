@@ -69,6 +69,8 @@ public struct Camera: Sendable, Equatable {
     public var lensModel: String?
     /// Seconds.
     public var exposureTime: Double?
+    /// Exposure compensation, in EV.
+    public var exposureBias: Double?
     public var fNumber: Double?
     public var iso: Int?
     /// Millimetres.
@@ -78,10 +80,11 @@ public struct Camera: Sendable, Equatable {
 
     public init(
         make: String? = nil, model: String? = nil, lensModel: String? = nil, exposureTime: Double? = nil,
-        fNumber: Double? = nil, iso: Int? = nil, focalLength: Double? = nil, focalLength35mm: Double? = nil
+        exposureBias: Double? = nil, fNumber: Double? = nil, iso: Int? = nil, focalLength: Double? = nil,
+        focalLength35mm: Double? = nil
     ) {
         (self.make, self.model, self.lensModel) = (make, model, lensModel)
-        (self.exposureTime, self.fNumber, self.iso) = (exposureTime, fNumber, iso)
+        (self.exposureTime, self.exposureBias, self.fNumber, self.iso) = (exposureTime, exposureBias, fNumber, iso)
         (self.focalLength, self.focalLength35mm) = (focalLength, focalLength35mm)
     }
 
@@ -97,7 +100,7 @@ public struct Camera: Sendable, Equatable {
         return name.isEmpty ? nil : name
     }
 
-    /// "1/250 s, f/5.6, ISO 200, 18 mm (27 mm equivalent)": what was recorded of the
+    /// "1/250 s, f/5.6, ISO 200, −1 EV, 18 mm (27 mm equivalent)": what was recorded of the
     /// exposure, rounded for people (the fields stay exact); empty when nothing was.
     public var exposure: String {
         var parts: [String] = []
@@ -108,6 +111,9 @@ public struct Camera: Sendable, Equatable {
         }
         if let fNumber, fNumber > 0, fNumber.isFinite { parts.append("f/\(Wording.number(fNumber, decimals: 1))") }
         if let iso, iso > 0 { parts.append("ISO \(iso)") }
+        if let bias = exposureBias, bias != 0, bias.isFinite {
+            parts.append("\(bias > 0 ? "+" : "−")\(Wording.number(abs(bias), decimals: 1)) EV")
+        }
         if let focalLength, focalLength > 0, focalLength.isFinite {
             var text = "\(Wording.number(focalLength, decimals: 1)) mm"
             if let equivalent = focalLength35mm, equivalent > 0, equivalent.isFinite,

@@ -25,17 +25,20 @@ public struct ComparedFile: Sendable, Equatable {
     public var placeholder: [UInt8]?
     /// XMP stars (0–5), when rated.
     public var rating: Int?
+    /// Exposure compensation, in EV, when recorded.
+    public var exposureBias: Double?
 
     public init(
         id: Int64, pathBytes: [UInt8], format: ImageFormat, isVideo: Bool, width: Int?, height: Int?, bytes: Int64,
         mtimeNanoseconds: Int64, contentHash: String, perceptualHash: UInt64?, capturedAt: String?, make: String?,
-        model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil
+        model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil,
+        exposureBias: Double? = nil
     ) {
         (self.id, self.pathBytes, self.format, self.isVideo) = (id, pathBytes, format, isVideo)
         (self.width, self.height, self.bytes, self.mtimeNanoseconds) = (width, height, bytes, mtimeNanoseconds)
         (self.contentHash, self.perceptualHash) = (contentHash, perceptualHash)
         (self.capturedAt, self.make, self.model, self.placeholder) = (capturedAt, make, model, placeholder)
-        (self.albumID, self.rating) = (albumID, rating)
+        (self.albumID, self.rating, self.exposureBias) = (albumID, rating, exposureBias)
     }
 
     var pixels: Int { (width ?? 0) * (height ?? 0) }

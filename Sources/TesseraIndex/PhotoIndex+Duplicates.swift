@@ -3,14 +3,6 @@ import GRDB
 import TesseraFacts
 
 extension PhotoIndex {
-    /// The copies among the indexed files that are present and were read (docs/DUPLICATES.md),
-    /// as `DuplicateGroups.find` decides them.
-    public func duplicateGroups(
-        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) throws(IndexError) -> [DuplicateGroup] {
-        DuplicateGroups.find(try duplicateCandidates(), colourLimit: colourLimit, colours: colours)
-    }
-
     /// The files that are copies of the one with row `id` by `DuplicateGroups.rule`, found by
     /// index lookups: the same content key, and the hashes near its own, band by band
     /// (docs/DUPLICATES.md); nearest first.
@@ -18,35 +10,8 @@ extension PhotoIndex {
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
     ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)] {
         try read { db in
-            let present = "status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL"
-            guard
-                let photo = try Row.fetchOne(
-                    db, sql: "SELECT \(Self.candidateColumns) FROM photos WHERE id = ? AND \(present)", arguments: [id]
-                ).map(Self.candidate)
-            else { return [] }
-            var found = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.candidateColumns) FROM photos INDEXED BY photos_thumbnail_key
-                    WHERE thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1 AND \(present)
-                    """, arguments: [id]
-            ).map(Self.candidate)
-            if let hash = photo.perceptualHash {
-                let masks = NearHashes.masks(within: DuplicateGroups.threshold / NearHashes.bands)
-                for band in 0..<NearHashes.bands {
-                    let value = NearHashes.value(hash, band)
-                    found += try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT \(Self.candidateColumns) FROM photos
-                            WHERE phash IS NOT NULL AND \(Self.phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count)))
-                                AND id <> ? AND \(present)
-                            """, arguments: StatementArguments(masks.map { Int64(value ^ $0) } + [id])
-                    ).map(Self.candidate)
-                }
-            }
-            var seen = Set<Int64>()
-            return found.filter { seen.insert($0.id).inserted }
+            guard let photo = try Self.fetchCandidates(db, where: "id = ?", [id]).first else { return [] }
+            return try Self.nearCandidates(db, of: photo)
                 .compactMap { other in
                     DuplicateGroups.rule(photo, other, colourLimit: colourLimit, colours: colours).map { rule in
                         let distance = photo.perceptualHash.flatMap { a in
@@ -59,37 +24,65 @@ extension PhotoIndex {
         }
     }
 
-    private static let candidateColumns = """
-        id, path, format, kind, display_width, display_height, size, mtime_ns, content_hash, phash, captured_at,
-        make, model, thumbhash, album_id, rating
-        """
-
-    private static func candidate(_ row: Row) -> ComparedFile {
-        ComparedFile(
-            id: row[0], pathBytes: [UInt8](row[1] as Data), format: ImageFormat(rawValue: row[2]) ?? .unsupported,
-            isVideo: row[3] as String? == "video", width: row[4], height: row[5], bytes: row[6] ?? 0,
-            mtimeNanoseconds: row[7] ?? 0, contentHash: row[8],
-            perceptualHash: (row[9] as Int64?).map { UInt64(bitPattern: $0) }, capturedAt: row[10], make: row[11],
-            model: row[12], placeholder: (row[13] as Data?).map { [UInt8]($0) }, albumID: row[14], rating: row[15])
-    }
-
-    /// The stacks among the indexed files that are present and were read (docs/DUPLICATES.md).
-    public func stacks() throws(IndexError) -> [Stack] {
-        StackGroups.find(try duplicateCandidates())
-    }
-
-    /// Every present, read file with what deciding copies needs of it.
-    func duplicateCandidates() throws(IndexError) -> [ComparedFile] {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT \(Self.candidateColumns) FROM photos
-                    WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL
-                    """)
-            var found: [ComparedFile] = []
-            while let row = try rows.next() { found.append(Self.candidate(row)) }
-            return found
+    /// The present files that may be copies of `photo`: the same content key, or a hash within
+    /// `DuplicateGroups.threshold` bits, found by the band indexes (each candidate once).
+    static func nearCandidates(_ db: Database, of photo: ComparedFile) throws -> [ComparedFile] {
+        var found = try fetchCandidates(
+            db, indexedBy: "photos_thumbnail_key",
+            where: "thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1", [photo.id])
+        if let hash = photo.perceptualHash {
+            let masks = NearHashes.masks(within: DuplicateGroups.threshold / NearHashes.bands)
+            for band in 0..<NearHashes.bands {
+                let value = NearHashes.value(hash, band)
+                found += try fetchCandidates(
+                    db,
+                    where: """
+                        phash IS NOT NULL AND \(phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count)))
+                            AND id <> ?
+                        """, StatementArguments(masks.map { Int64(value ^ $0) } + [photo.id]))
+            }
         }
+        var seen = Set<Int64>()
+        return found.filter { other in
+            guard seen.insert(other.id).inserted else { return false }
+            if other.contentHash == photo.contentHash { return true }
+            guard let a = photo.perceptualHash, let b = other.perceptualHash else { return false }
+            return (a ^ b).nonzeroBitCount <= DuplicateGroups.threshold
+        }
+    }
+
+    /// The present, read files (`filter` over `photos`) with what deciding copies needs of them.
+    static func fetchCandidates(
+        _ db: Database, indexedBy index: String? = nil, where filter: String, _ arguments: StatementArguments
+    ) throws -> [ComparedFile] {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT \(prefixedCandidateColumns) FROM photos \(index.map { "INDEXED BY \($0)" } ?? "")
+                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL
+                    AND (\(filter))
+                """, arguments: arguments)
+        var found: [ComparedFile] = []
+        while let row = try rows.next() { found.append(candidate(row, from: 0)) }
+        return found
+    }
+
+    /// What `candidate` reads, of `photos`.
+    static let prefixedCandidateColumns = [
+        "id", "path", "format", "kind", "display_width", "display_height", "size", "mtime_ns", "content_hash", "phash",
+        "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias",
+    ].map { "photos.\($0)" }.joined(separator: ", ")
+
+    /// The file in `row`, its `prefixedCandidateColumns` from column `first` on.
+    static func candidate(_ row: Row, from first: Int) -> ComparedFile {
+        let at = { (column: Int) in first + column }
+        return ComparedFile(
+            id: row[at(0)], pathBytes: [UInt8](row[at(1)] as Data),
+            format: ImageFormat(rawValue: row[at(2)]) ?? .unsupported, isVideo: row[at(3)] as String? == "video",
+            width: row[at(4)], height: row[at(5)], bytes: row[at(6)] ?? 0, mtimeNanoseconds: row[at(7)] ?? 0,
+            contentHash: row[at(8)], perceptualHash: (row[at(9)] as Int64?).map { UInt64(bitPattern: $0) },
+            capturedAt: row[at(10)], make: row[at(11)], model: row[at(12)],
+            placeholder: (row[at(13)] as Data?).map { [UInt8]($0) }, albumID: row[at(14)], rating: row[at(15)],
+            exposureBias: row[at(16)])
     }
 }

@@ -34,6 +34,10 @@ public struct PhotoQuery: Sendable {
     public var media: Media?
     public var limit: Int?
     public var kind: Kind
+    /// Of each stack, only its face (docs/DUPLICATES.md): what an album shows as one.
+    public var stackFacesOnly = false
+    /// Of each group of copies, only the one to keep, and any that is a stack's face.
+    public var keptCopiesOnly = false
 
     /// The `kind` column: what an item of the library is.
     public enum Media: String, Sendable, CaseIterable {
@@ -151,6 +155,16 @@ extension PhotoIndex {
                 (order, from) = ("p.sort_instant_ms DESC, p.path", "photos p INDEXED BY photos_newest")
             }
         }
+        if query.stackFacesOnly {
+            conditions.append("NOT EXISTS (SELECT 1 FROM stack_members s WHERE s.photo_id = p.id AND s.position > 0)")
+        }
+        if query.keptCopiesOnly {
+            conditions.append(
+                """
+                NOT EXISTS (SELECT 1 FROM copy_members c WHERE c.photo_id = p.id AND c.position > 0
+                    AND NOT EXISTS (SELECT 1 FROM stack_members s WHERE s.photo_id = p.id AND s.position = 0))
+                """)
+        }
         if let media = query.media {
             conditions.append("p.kind = ?")
             arguments.append(media.rawValue)
@@ -200,11 +214,34 @@ extension PhotoIndex {
         let ids = rows.map { $0[.id] as Int64 }
         let renditions = try Self.renditions(of: ids, db)
         let motion = try Self.livePhotoVideos(of: ids, db)
+        let stacks = try Self.stacksFaced(by: ids, db)
         return rows.map { row in
             var record = Self.record(row, renditions: renditions[row[.id]] ?? [])
             record.livePhotoVideo = motion[record.id]
+            record.stack = stacks[record.id]
             return record
         }
+    }
+
+    /// The stacks whose faces are among `ids`, by face: their kind and other members, in order.
+    static func stacksFaced(by ids: [Int64], _ db: Database) throws -> [Int64: PhotoRecord.StackFace] {
+        var stacks: [Int64: PhotoRecord.StackFace] = [:]
+        for chunk in ids.chunks(of: 500) {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.photo_id, s.kind, m.photo_id FROM stack_members f JOIN stacks s ON s.id = f.stack_id
+                    JOIN stack_members m ON m.stack_id = f.stack_id AND m.position > 0
+                    WHERE f.position = 0 AND f.photo_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    ORDER BY f.photo_id, m.position
+                    """, arguments: StatementArguments(Array(chunk)))
+            for row in rows {
+                let face: Int64 = row[0]
+                stacks[face, default: PhotoRecord.StackFace(kind: Stack.Kind(rawValue: row[1]) ?? .burst)]
+                    .memberIDs.append(row[2])
+            }
+        }
+        return stacks
     }
 
     /// Whether the index holds files directly inside `folder` (an album: compared by its exact bytes).
@@ -417,7 +454,7 @@ extension PhotoIndex {
         }
         let camera = Camera(
             make: row[.make], model: row[.model], lensModel: row[.lensModel], exposureTime: row[.exposureTime],
-            fNumber: row[.fNumber], iso: row[.iso], focalLength: row[.focalLength],
+            exposureBias: row[.exposureBias], fNumber: row[.fNumber], iso: row[.iso], focalLength: row[.focalLength],
             focalLength35mm: row[.focalLength35mm])
         let keywords = (row[.keywords] as String?).flatMap {
             try? JSONDecoder().decode([String].self, from: Data($0.utf8))

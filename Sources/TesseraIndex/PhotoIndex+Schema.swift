@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 14
+    public static let schemaVersion = 15
 
     /// Migrations in order, up to `version`.
     ///
@@ -552,7 +552,91 @@ extension PhotoIndex {
                     PRAGMA user_version = 14;
                     """)
         }
+        guard version >= 15 else { return migrator }
+        // v15: exposure_bias, what an exposure bracket steps. Stacks and copies as the scans
+        // decide them (docs/DUPLICATES.md), so that a front end shows each stack's face and
+        // hides copies with one query: a group's rows, each member's position in it (0: the
+        // face, or the copy to keep). A member's row goes with its photo's; a change of either
+        // marks the photo's album and month changed, as the page shows it otherwise.
+        migrator.registerMigration("v15") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE photos ADD COLUMN exposure_bias REAL;
+                    CREATE TABLE stacks (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('raw-pair', 'burst', 'bracket')),
+                        why TEXT NOT NULL
+                    );
+                    CREATE TABLE stack_members (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        stack_id INTEGER NOT NULL REFERENCES stacks(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL
+                    );
+                    CREATE INDEX stack_members_stack ON stack_members(stack_id, position);
+                    CREATE TABLE copy_groups (
+                        id INTEGER PRIMARY KEY,
+                        rule TEXT NOT NULL CHECK (rule IN ('same-bytes', 'same-picture')),
+                        why TEXT NOT NULL
+                    );
+                    CREATE TABLE copy_members (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        group_id INTEGER NOT NULL REFERENCES copy_groups(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        distance INTEGER
+                    );
+                    CREATE INDEX copy_members_group ON copy_members(group_id, position);
+                    CREATE TABLE group_pending (photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE);
+                    PRAGMA user_version = 15;
+                    """)
+            try db.execute(
+                sql: Self.memberTriggers("stack_members", shownWhen: nil)
+                    + Self.memberTriggers("copy_members", shownWhen: "position = 0") + Self.pendingTriggers)
+        }
         return migrator
+    }
+
+    /// What marks a photo's groups to be decided again (`refreshGroups`): a new row, or a
+    /// change of anything stacks and copies are decided by.
+    static let pendingTriggers = {
+        let decidedBy = [
+            "path", "album_id", "status", "missing_since_ms", "content_hash", "phash", "thumbhash", "format",
+            "display_width", "display_height", "captured_at", "make", "model", "rating", "exposure_bias",
+        ]
+        let changed = decidedBy.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+        // (not INSERT OR IGNORE: a trigger takes the conflict policy of the statement that fired it)
+        let mark =
+            "INSERT INTO group_pending SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM group_pending WHERE photo_id = NEW.id);"
+        return """
+            CREATE TRIGGER photos_group_inserted AFTER INSERT ON photos BEGIN \(mark) END;
+            CREATE TRIGGER photos_group_updated AFTER UPDATE ON photos WHEN \(changed) BEGIN \(mark) END;
+            """
+    }()
+
+    /// What a change of a group's member marks: its photo's album and month.
+    ///
+    /// `shownWhen`: when only whether the photo is shown changes its page (a copy kept is shown
+    /// as if alone), a change that leaves that as it was marks nothing.
+    static func memberTriggers(_ table: String, shownWhen shown: String?) -> String {
+        func mark(_ row: String) -> String {
+            """
+            UPDATE change_counter SET value = value + 1;
+            UPDATE albums SET content_change = (SELECT value FROM change_counter)
+                WHERE id = (SELECT album_id FROM photos WHERE id = \(row).photo_id);
+            INSERT INTO month_changes (month, content_change)
+                SELECT substr(coalesce(captured_at, ''), 1, 7), (SELECT value FROM change_counter)
+                FROM photos WHERE id = \(row).photo_id
+                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
+            """
+        }
+        let (inserted, updated, deleted) =
+            shown.map {
+                ("WHEN NOT (NEW.\($0))", "WHEN (NEW.\($0)) IS NOT (OLD.\($0))", "WHEN NOT (OLD.\($0))")
+            } ?? ("", "", "")
+        return """
+            CREATE TRIGGER \(table)_inserted AFTER INSERT ON \(table) \(inserted) BEGIN \(mark("NEW")) END;
+            CREATE TRIGGER \(table)_updated AFTER UPDATE ON \(table) \(updated) BEGIN \(mark("NEW")) END;
+            CREATE TRIGGER \(table)_deleted AFTER DELETE ON \(table) \(deleted) BEGIN \(mark("OLD")) END;
+            """
     }
 
     /// The SQL of band `band` (0–3) of a photo's perceptual hash: 16 of its bits, as its

@@ -58,6 +58,14 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var thumbhash: [UInt8]?
     /// A video's facts; nil for a photo.
     public var video: Video? = nil
+    /// The stack it is the face of, if any (docs/DUPLICATES.md).
+    public var stack: StackFace? = nil
+
+    /// A stack, as its face knows it: its kind and its other members' ids, in order.
+    public struct StackFace: Sendable, Equatable {
+        public var kind: Stack.Kind
+        public var memberIDs: [Int64] = []
+    }
     /// A motion photo's embedded MP4: where it lies, and its facts.
     public var motion: EmbeddedVideo? = nil
     /// The web rendition of a motion photo's MP4 in the cache, made from its present content,

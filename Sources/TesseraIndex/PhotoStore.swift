@@ -122,6 +122,12 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func copies(
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
     ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)]
+    /// The stack and the copy group the file with row `id` is recorded in.
+    func groups(of id: Int64) throws(IndexError) -> (stack: Stack?, copies: DuplicateGroup?)
+    /// Decides again the stacks and copies of what changed, and records them.
+    func refreshGroups(
+        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) throws(IndexError) -> GroupRefresh
 
     // MARK: Files a scan did not see
 

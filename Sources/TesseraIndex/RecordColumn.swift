@@ -9,7 +9,7 @@ enum RecordColumn: Int, CaseIterable {
     case make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm
     case gpsLatitude, gpsLongitude, gpsAltitude, warnings, rating, label, title, description, keywords, sidecar
     case kind, duration, videoCodec, rotation, frameRate, posterTime, motionOffset, motionLength
-    case contentHash, thumbhash, contentIdentifier, webVideo
+    case contentHash, thumbhash, contentIdentifier, webVideo, exposureBias
 
     /// Each column as the SELECT names it, in case order (photos as `p`, their album as `a`).
     private static let expressions = [
@@ -22,6 +22,7 @@ enum RecordColumn: Int, CaseIterable {
         "p.poster_time_s", "p.motion_offset", "p.motion_length", "p.content_hash", "p.thumbhash",
         "p.content_identifier",
         "(SELECT w.path FROM web_videos w WHERE w.photo_id = p.id AND w.source_key = p.thumbnail_key)",
+        "p.exposure_bias",
     ]
 
     /// `SELECT`'s list for `record`, over `photos p JOIN albums a`.

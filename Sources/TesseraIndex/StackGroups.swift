@@ -8,6 +8,9 @@ public struct Stack: Sendable, Equatable {
         case rawPair = "raw-pair"
         /// Shots one camera took in a row, at most `StackGroups.burstGap` apart.
         case burst
+        /// Shots one camera took in a row at stepped exposure compensations (auto exposure
+        /// bracketing), for HDR or to pick the best exposed.
+        case bracket
     }
 
     public var kind: Kind
@@ -19,31 +22,74 @@ public struct Stack: Sendable, Equatable {
 
 /// Stacks, decided from names and metadata; nothing is moved.
 public enum StackGroups {
-    /// The longest time between two shots of one burst, in seconds.
+    /// The longest time between two shots of one burst or bracket, in seconds.
     public static let burstGap = 1.0
 
-    /// The stacks of `files`: RAW pairs, then bursts (of the stills that are no RAW with a
-    /// partner), each largest first.
+    /// What decides stacks, as the index records it: a change decides them all again.
+    static let rules = "RAW pairs by name; brackets and bursts \(burstGap) s apart at most"
+
+    /// One shot: a RAW pair (the processed images, the preferred first, then the RAWs), or one file.
+    struct Shot {
+        var files: [ComparedFile]
+        var face: ComparedFile { files[0] }
+        var isPair: Bool { files.count > 1 }
+    }
+
+    /// The stacks of `files`, largest first; a file is in one stack at most.
+    ///
+    /// Brackets, then bursts, of shots (a RAW pair is one shot), then the RAW pairs in neither.
     public static func find(_ files: [ComparedFile]) -> [Stack] {
-        let stills = files.filter { !$0.isVideo }
-        var pairs: [String: [ComparedFile]] = [:]
-        for file in stills { pairs["\(file.albumID)/\(shotName(file.pathBytes))", default: []].append(file) }
-        var stacks: [Stack] = []
-        var paired = Set<Int64>()
-        for members in pairs.values where members.contains(where: { $0.format == .raw }) {
-            let processed = members.filter { $0.format != .raw }.sorted { DuplicateGroups.preferred($0, over: $1) }
-            guard let face = processed.first else { continue }
+        var byName: [String: [ComparedFile]] = [:]
+        for file in files where !file.isVideo {
+            byName["\(file.albumID)/\(shotName(file.pathBytes))", default: []].append(file)
+        }
+        var shots: [Shot] = []
+        for members in byName.values {
             let raws = members.filter { $0.format == .raw }.sorted {
                 $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
             }
+            let processed = members.filter { $0.format != .raw }.sorted { DuplicateGroups.preferred($0, over: $1) }
+            if !raws.isEmpty && !processed.isEmpty {
+                shots.append(Shot(files: processed + raws))
+            } else {
+                shots += members.map { Shot(files: [$0]) }
+            }
+        }
+        var stacks: [Stack] = []
+        var taken = Set<Int64>()
+        for run in brackets(shots) {
+            taken.formUnion(run.map(\.face.id))
+            stacks.append(stack(.bracket, of: run))
+        }
+        for run in bursts(shots.filter { !taken.contains($0.face.id) }) {
+            taken.formUnion(run.map(\.face.id))
+            stacks.append(stack(.burst, of: run))
+        }
+        for shot in shots where shot.isPair && !taken.contains(shot.face.id) {
             stacks.append(
                 Stack(
-                    kind: .rawPair, members: processed + raws,
-                    why: "the \(face.format.rawValue) the camera made from its RAW"))
-            paired.formUnion(raws.map(\.id))
+                    kind: .rawPair, members: shot.files,
+                    why: "the \(shot.face.format.rawValue) the camera made from its RAW"))
         }
-        stacks += bursts(stills.filter { !paired.contains($0.id) })
         return stacks.sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+    }
+
+    /// A bracket's or a burst's stack: its face's shot first, then the others' in time order.
+    private static func stack(_ kind: Stack.Kind, of run: [Shot]) -> Stack {
+        var face = run[0]
+        var why = "the first"
+        if kind == .bracket {
+            // The metered exposure: the compensation nearest 0.
+            face = run.min { abs($0.face.exposureBias ?? 0) < abs($1.face.exposureBias ?? 0) } ?? face
+            let bias = face.face.exposureBias ?? 0
+            why = bias == 0 ? "the metered exposure (0 EV)" : "the nearest the metered exposure (\(bias) EV)"
+        } else if let best = run.max(by: { ($0.face.rating ?? 0) < ($1.face.rating ?? 0) }), (best.face.rating ?? 0) > 0
+        {
+            face = best
+            why = "the best rated (\(best.face.rating ?? 0) stars)"
+        }
+        let others = run.filter { $0.face.id != face.face.id }
+        return Stack(kind: kind, members: face.files + others.flatMap(\.files), why: why)
     }
 
     /// A file's name without its extension, lower-cased, and without the part that numbers the
@@ -56,39 +102,74 @@ public enum StackGroups {
         return stem
     }
 
-    /// Runs of one camera's shots in one folder, each within `burstGap` of the one before, by
-    /// capture times that have a fraction of a second (bursts are timed to it); the face is
-    /// the best rated, else the first.
-    static func bursts(_ stills: [ComparedFile]) -> [Stack] {
-        var cameras: [String: [(instant: Double, file: ComparedFile)]] = [:]
-        for file in stills {
-            guard let time = file.capturedAt, time.contains("."), let instant = seconds(time) else { continue }
-            cameras["\(file.albumID)/\(file.make ?? "")/\(file.model ?? "")", default: []].append((instant, file))
+    /// Each camera's shots in each folder, in the order they were taken (by capture time, then
+    /// by name: cameras number their files), that `when` can time.
+    private static func timeline(
+        _ shots: [Shot], when: (ComparedFile) -> Double?
+    ) -> [[(instant: Double, shot: Shot)]] {
+        var cameras: [String: [(instant: Double, shot: Shot)]] = [:]
+        for shot in shots {
+            guard let instant = when(shot.face) else { continue }
+            let file = shot.face
+            cameras["\(file.albumID)/\(file.make ?? "")/\(file.model ?? "")", default: []].append((instant, shot))
         }
-        var stacks: [Stack] = []
-        for shots in cameras.values {
-            let ordered = shots.sorted { ($0.instant, $0.file.id) < ($1.instant, $1.file.id) }
-            var run: [ComparedFile] = []
+        return cameras.values.map { taken in
+            taken.sorted {
+                $0.instant != $1.instant
+                    ? $0.instant < $1.instant : $0.shot.face.pathBytes.lexicographicallyPrecedes($1.shot.face.pathBytes)
+            }
+        }
+    }
+
+    /// Exposure brackets: runs of one camera's shots, each within `burstGap` of the one before,
+    /// whose exposure compensations all differ (auto exposure bracketing steps it; a value
+    /// met again begins the next bracket), at least one of them not 0.
+    static func brackets(_ shots: [Shot]) -> [[Shot]] {
+        var runs: [[Shot]] = []
+        for taken in timeline(shots, when: { $0.exposureBias == nil ? nil : $0.capturedAt.flatMap(seconds) }) {
+            var run: [Shot] = []
             var last = -Double.infinity
             func close() {
-                if run.count > 1 {
-                    let best = run.max { ($0.rating ?? 0) < ($1.rating ?? 0) } ?? run[0]
-                    let face = (best.rating ?? 0) > 0 ? best : run[0]
-                    stacks.append(
-                        Stack(
-                            kind: .burst, members: [face] + run.filter { $0.id != face.id },
-                            why: face.id == run[0].id ? "the first" : "the best rated (\(face.rating ?? 0) stars)"))
-                }
+                if run.count > 1, run.contains(where: { $0.face.exposureBias != 0 }) { runs.append(run) }
                 run = []
             }
-            for shot in ordered {
-                if shot.instant - last > burstGap { close() }
-                run.append(shot.file)
-                last = shot.instant
+            for (instant, shot) in taken {
+                if instant - last > burstGap || run.contains(where: { $0.face.exposureBias == shot.face.exposureBias })
+                {
+                    close()
+                }
+                run.append(shot)
+                last = instant
             }
             close()
         }
-        return stacks
+        return runs
+    }
+
+    /// Bursts: runs of one camera's shots, each within `burstGap` of the one before.
+    ///
+    /// By capture times that have a fraction of a second (bursts are timed to it). Files of
+    /// the very same instant alone are versions of one shot (an edit beside its original).
+    static func bursts(_ shots: [Shot]) -> [[Shot]] {
+        var runs: [[Shot]] = []
+        let timed = { (file: ComparedFile) in
+            file.capturedAt?.contains(".") == true ? file.capturedAt.flatMap(seconds) : nil
+        }
+        for taken in timeline(shots, when: timed) {
+            var run: [(instant: Double, shot: Shot)] = []
+            func close() {
+                if let first = run.first, run.contains(where: { $0.instant != first.instant }) {
+                    runs.append(run.map(\.shot))
+                }
+                run = []
+            }
+            for shot in taken {
+                if let last = run.last, shot.instant - last.instant > burstGap { close() }
+                run.append(shot)
+            }
+            close()
+        }
+        return runs
     }
 
     /// Seconds since 0001-01-01 of a wall clock `YYYY-MM-DDTHH:MM:SS.fff` (its offset ignored:

@@ -8,6 +8,7 @@ public struct ExifFields: Sendable, Equatable {
         lhs.orientation == rhs.orientation && lhs.dateTimeOriginal == rhs.dateTimeOriginal
             && lhs.dateTimeDigitized == rhs.dateTimeDigitized && lhs.dateTime == rhs.dateTime && lhs.make == rhs.make
             && lhs.model == rhs.model && lhs.lensModel == rhs.lensModel && lhs.exposureTime == rhs.exposureTime
+            && lhs.exposureBias == rhs.exposureBias
             && lhs.fNumber == rhs.fNumber && lhs.iso == rhs.iso && lhs.focalLength == rhs.focalLength
             && lhs.focalLength35mm == rhs.focalLength35mm && lhs.gps == rhs.gps && lhs.gpsInstant == rhs.gpsInstant
             && lhs.xmp == rhs.xmp && lhs.warnings == rhs.warnings
@@ -37,6 +38,8 @@ public struct ExifFields: Sendable, Equatable {
     public var lensModel: String?
     /// Exposure time in seconds.
     public var exposureTime: Double?
+    /// Exposure compensation (`ExposureBiasValue`), in EV: what an exposure bracket steps.
+    public var exposureBias: Double?
     public var fNumber: Double?
     public var iso: Int?
     /// Focal length in millimetres.
@@ -66,6 +69,7 @@ public struct ExifFields: Sendable, Equatable {
         merged.model = model ?? other.model
         merged.lensModel = lensModel ?? other.lensModel
         merged.exposureTime = exposureTime ?? other.exposureTime
+        merged.exposureBias = exposureBias ?? other.exposureBias
         merged.fNumber = fNumber ?? other.fNumber
         merged.iso = iso ?? other.iso
         merged.focalLength = focalLength ?? other.focalLength
@@ -147,6 +151,7 @@ public enum ExifReader {
             view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
             ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lens(tiff) : nil)
         fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
+        fields.exposureBias = view.signedRational(EXIF_TAG_EXPOSURE_BIAS_VALUE, in: view.exifIFDs)
         fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
         fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: view.exifIFDs)
         fields.focalLength = view.rational(EXIF_TAG_FOCAL_LENGTH, in: view.exifIFDs)
@@ -236,6 +241,16 @@ private struct ExifView {
             Int(entry.pointee.components) > index, Int(entry.pointee.size) >= 8 * (index + 1)
         else { return nil }
         let value = exif_get_rational(bytes + 8 * index, order)
+        guard value.denominator != 0 else { return nil }
+        return Double(value.numerator) / Double(value.denominator)
+    }
+
+    /// The first SRATIONAL of an entry, or nil when absent or its denominator is 0.
+    func signedRational(_ tag: ExifTag, in ifds: [ExifIfd]) -> Double? {
+        guard let entry = entry(tag, in: ifds), let bytes = entry.pointee.data,
+            entry.pointee.format == EXIF_FORMAT_SRATIONAL, entry.pointee.components >= 1, entry.pointee.size >= 8
+        else { return nil }
+        let value = exif_get_srational(bytes, order)
         guard value.denominator != 0 else { return nil }
         return Double(value.numerator) / Double(value.denominator)
     }

@@ -15,7 +15,7 @@ import TesseraVideo
 public enum MetadataReader {
     /// Names what the readers read; when it changes, the next complete scan reads every file
     /// again, once, so that the index holds what they read now.
-    public static let version = "2: XMP and sidecars, RAW TIFF IFDs and CR3 boxes, undated photos"
+    public static let version = "3: XMP and sidecars, RAW TIFF IFDs and CR3 boxes, undated photos, exposure bias"
 
     /// Reads the metadata of the file at `path`.
     ///

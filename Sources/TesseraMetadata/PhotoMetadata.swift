@@ -80,7 +80,8 @@ public struct PhotoMetadata: Sendable {
             coding: coding, hdr: hdrTransfer, captureDate: captureDate,
             camera: Camera(
                 make: exif?.make, model: exif?.model, lensModel: exif?.lensModel, exposureTime: exif?.exposureTime,
-                fNumber: exif?.fNumber, iso: exif?.iso, focalLength: exif?.focalLength,
+                exposureBias: exif?.exposureBias, fNumber: exif?.fNumber, iso: exif?.iso,
+                focalLength: exif?.focalLength,
                 focalLength35mm: focalLength35mm),
             gps: exif?.gps,
             annotations: Annotations(

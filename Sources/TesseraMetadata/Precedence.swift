@@ -25,6 +25,7 @@ enum Precedence {
         fields.model = fields.model ?? xmp.model
         fields.lensModel = fields.lensModel ?? xmp.lensModel
         fields.exposureTime = fields.exposureTime ?? xmp.exposureTime
+        fields.exposureBias = fields.exposureBias ?? xmp.exposureBias
         fields.fNumber = fields.fNumber ?? xmp.fNumber
         fields.iso = fields.iso ?? xmp.iso
         fields.focalLength = fields.focalLength ?? xmp.focalLength

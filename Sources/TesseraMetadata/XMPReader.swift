@@ -20,12 +20,13 @@ public struct XMPFields: Sendable, Equatable {
     /// `tiff:Orientation`.
     public var orientation: Int?
     /// What a sidecar or an editor records of the camera's: `tiff:Make`, `tiff:Model`,
-    /// `exifEX:LensModel` (or `aux:Lens`), `exif:ExposureTime`, `exif:FNumber`,
+    /// `exifEX:LensModel` (or `aux:Lens`), `exif:ExposureTime`, `exif:ExposureBiasValue`, `exif:FNumber`,
     /// `exif:ISOSpeedRatings`, `exif:FocalLength`, `exif:FocalLengthIn35mmFilm`.
     public var make: String?
     public var model: String?
     public var lensModel: String?
     public var exposureTime: Double?
+    public var exposureBias: Double?
     public var fNumber: Double?
     public var iso: Int?
     public var focalLength: Double?
@@ -53,6 +54,7 @@ public struct XMPFields: Sendable, Equatable {
         merged.model = model ?? other.model
         merged.lensModel = lensModel ?? other.lensModel
         merged.exposureTime = exposureTime ?? other.exposureTime
+        merged.exposureBias = exposureBias ?? other.exposureBias
         merged.fNumber = fNumber ?? other.fNumber
         merged.iso = iso ?? other.iso
         merged.focalLength = focalLength ?? other.focalLength
@@ -175,6 +177,7 @@ private struct XMPDocument: ~Copyable {
         fields.model = text(XMPReader.tiff, "Model")
         fields.lensModel = text(XMPReader.exifEX, "LensModel") ?? text(XMPReader.exifAux, "Lens")
         fields.exposureTime = text(XMPReader.exif, "ExposureTime").flatMap(Self.number)
+        fields.exposureBias = text(XMPReader.exif, "ExposureBiasValue").flatMap(Self.number)
         fields.fNumber = text(XMPReader.exif, "FNumber").flatMap(Self.number)
         fields.iso = (items(XMPReader.exif, "ISOSpeedRatings").first ?? text(XMPReader.exif, "ISOSpeedRatings")).flatMap
         { Int($0) }

@@ -13,16 +13,26 @@ public struct IndexedFiles {
 
     public init(_ index: any PhotoStore) { self.index = index }
 
-    /// The copies of the indexed file with row `id` (`PhotoStore.copies`); none when the index
-    /// cannot say.
-    public func copies(
-        of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) -> [PhotoReport.Copy] {
-        ((try? index.copies(of: id, colourLimit: colourLimit, colours: colours)) ?? []).map { found in
-            PhotoReport.Copy(
-                path: String(decoding: found.file.pathBytes, as: UTF8.self), rule: found.rule.rawValue,
-                distance: found.distance)
+    /// The stack and the copies the indexed file with row `id` is recorded in; none when the
+    /// index cannot say.
+    public func groups(of id: Int64) -> (stack: PhotoReport.Group?, copies: PhotoReport.Group?) {
+        guard let found = try? index.groups(of: id) else { return (nil, nil) }
+        func files(_ members: [ComparedFile]) -> [(path: String, distance: Int?)] {
+            members.map { member in
+                let distance = members[0].perceptualHash.flatMap { a in
+                    member.perceptualHash.map { ($0 ^ a).nonzeroBitCount }
+                }
+                return (String(decoding: member.pathBytes, as: UTF8.self), distance)
+            }
         }
+        return (
+            found.stack.map { PhotoReport.Group(rule: $0.kind.rawValue, why: $0.why, files: files($0.members)) },
+            found.copies.map {
+                PhotoReport.Group(
+                    rule: $0.rule.rawValue, why: $0.why,
+                    files: $0.rule == .sameBytes ? files($0.members).map { ($0.path, nil) } : files($0.members))
+            }
+        )
     }
 
     /// The row of the file at `path`, as given on a command line; nil when the index has none.

@@ -82,9 +82,15 @@ extension PhotoReport {
         text.group("In the index")
         text.add("album", report.album)
         text.add("status", report.status)
-        for copy in report.copies ?? [] {
-            let how = copy.distance.map { "same picture, hashes \($0) bits apart" } ?? "same bytes"
-            text.add("copy", "\(copy.path) (\(copy.rule == "same-bytes" ? "same bytes" : how))")
+        for (title, group) in [("stack", report.stack), ("copies", report.copies)] {
+            guard let group, let first = group.files.first else { continue }
+            let this = group.files.firstIndex { $0.path == report.path } == 0 ? " (this file)" : ""
+            text.add(title, "\(group.rule), \(Wording.count(group.files.count, "file")); first: \(group.why)\(this)")
+            for (position, member) in group.files.enumerated() {
+                let distance = position == 0 ? "" : member.distance.map { ", hash \($0) bits from the first's" } ?? ""
+                text.add(
+                    position == 0 ? "  first" : "  then", member.path + (member.path == first.path ? "" : distance))
+            }
         }
         for rendition in report.renditions ?? [] {
             let shape = rendition.kind == "square" ? "\(rendition.size) square" : "\(rendition.size) fit"

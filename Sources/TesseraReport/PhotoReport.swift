@@ -25,18 +25,27 @@ public struct PhotoReport: Encodable, Sendable {
     public var motion: EmbeddedVideo?
     /// The web rendition of a motion photo's MP4, when browsers cannot play it (index only).
     public var motionWebVideo: String?
-    /// The indexed files that are copies of it (`inspect` of an indexed file: docs/DUPLICATES.md).
-    public var copies: [Copy]?
+    /// The stack and the group of copies the index records it in (`inspect` of an indexed
+    /// file: docs/DUPLICATES.md).
+    public var stack: Group?
+    public var copies: Group?
 
-    /// A copy: its path, by which rule (`same-bytes`, `same-picture`), and how many bits its
-    /// perceptual hash is from this one's.
-    public struct Copy: Encodable, Sendable, Equatable {
-        public var path: String
+    /// A stack or a group of copies: by which rule (`raw-pair`, `burst`, `bracket`;
+    /// `same-bytes`, `same-picture`), why its first is first (the face, or the copy to keep),
+    /// and its files in order, each picture's hash distance in bits from the first's.
+    public struct Group: Encodable, Sendable, Equatable {
         public var rule: String
-        public var distance: Int?
+        public var why: String
+        public var files: [Member]
 
-        public init(path: String, rule: String, distance: Int?) {
-            (self.path, self.rule, self.distance) = (path, rule, distance)
+        public struct Member: Encodable, Sendable, Equatable {
+            public var path: String
+            public var distance: Int?
+        }
+
+        public init(rule: String, why: String, files: [(path: String, distance: Int?)]) {
+            (self.rule, self.why) = (rule, why)
+            self.files = files.map { Member(path: $0.path, distance: $0.distance) }
         }
     }
     /// The path of a Live Photo still's video (index only: `list`).
@@ -197,11 +206,13 @@ public struct PhotoReport: Encodable, Sendable {
     }
 
     private enum Key: String, CodingKey {
-        case path, pathBase64, format, kind, video, motion, motionWebVideo, copies, livePhotoVideo, contentIdentifier,
+        case path, pathBase64, format, kind, video, motion, motionWebVideo, stack, copies, livePhotoVideo,
+            contentIdentifier,
             width,
             height,
             orientation, displayWidth, displayHeight, capturedAt
-        case utcOffset, dateSource, make, model, lensModel, exposureTime, fNumber, iso, focalLength, focalLength35mm,
+        case utcOffset, dateSource, make, model, lensModel, exposureTime, exposureBias, fNumber, iso, focalLength,
+            focalLength35mm,
             gps
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
@@ -217,6 +228,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(motion, forKey: .motion)
         if motion != nil && id != nil { try container.encode(motionWebVideo, forKey: .motionWebVideo) }
         // (only where they were looked for: `inspect`; `list` does not)
+        try container.encodeIfPresent(stack, forKey: .stack)
         try container.encodeIfPresent(copies, forKey: .copies)
         try container.encode(contentIdentifier, forKey: .contentIdentifier)
         if id != nil { try container.encode(livePhotoVideo, forKey: .livePhotoVideo) }
@@ -232,6 +244,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(camera.model, forKey: .model)
         try container.encode(camera.lensModel, forKey: .lensModel)
         try container.encode(camera.exposureTime, forKey: .exposureTime)
+        try container.encode(camera.exposureBias, forKey: .exposureBias)
         try container.encode(camera.fNumber, forKey: .fNumber)
         try container.encode(camera.iso, forKey: .iso)
         try container.encode(camera.focalLength, forKey: .focalLength)

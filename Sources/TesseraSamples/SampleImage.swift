@@ -4,19 +4,26 @@ public import TesseraMetadata
 
 /// Synthetic photos with known pixels and metadata, for sample libraries and tests.
 public enum SampleImage {
-    /// A `width`×`height` image: a diagonal colour gradient seeded by `seed`, with a white
-    /// block in the top-left corner so its orientation is visible.
+    /// A `width`×`height` image: a diagonal colour gradient seeded by `seed`, under a checker
+    /// of light and dark fields whose count the seed sets too (so that two seeds make two
+    /// pictures, not one in two tints: docs/DUPLICATES.md), with a white block in the top-left
+    /// corner so its orientation is visible.
     public static func pixels(width: Int, height: Int, seed: Int = 0, alpha: Bool = false) -> PixelBuffer {
         let channels = alpha ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
         let hue = seed &* 47
+        let (columns, rows) = (2 + abs(seed % 5), 1 + abs(seed / 5 % 4))
         for y in 0..<height {
             for x in 0..<width {
                 let o = (y * width + x) * channels
                 let marker = x < max(1, width / 5) && y < max(1, height / 5)
-                pixels[o] = marker ? 255 : UInt8(truncatingIfNeeded: (x * 255 / max(1, width - 1)) &+ hue)
-                pixels[o + 1] = marker ? 255 : UInt8(truncatingIfNeeded: (y * 255 / max(1, height - 1)) &+ hue / 2)
-                pixels[o + 2] = marker ? 255 : UInt8(truncatingIfNeeded: ((x + y) * 127 / max(1, width + height)) &+ 60)
+                let shade = (x * columns / max(1, width) + y * rows / max(1, height)) % 2 == 0 ? 24 : -24
+                func channel(_ value: Int) -> UInt8 {
+                    marker ? 255 : UInt8(clamping: Int(UInt8(truncatingIfNeeded: value)) + shade)
+                }
+                pixels[o] = channel((x * 255 / max(1, width - 1)) &+ hue)
+                pixels[o + 1] = channel((y * 255 / max(1, height - 1)) &+ hue / 2)
+                pixels[o + 2] = channel(((x + y) * 127 / max(1, width + height)) &+ 60)
                 if alpha { pixels[o + 3] = UInt8(truncatingIfNeeded: 255 - x * 255 / max(1, width)) }
             }
         }

@@ -298,6 +298,7 @@ public final class LibraryScanner: Sendable {
             + counts.unsupported + counts.errors + returned + run.redated > 0 || run.full || run.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
+            if completed { try refreshGroups() }
             if completed && run.newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
             if completed && run.newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(
@@ -318,6 +319,18 @@ public final class LibraryScanner: Sendable {
 }
 
 extension LibraryScanner {
+    /// Decides again the stacks and copies of what changed (docs/DUPLICATES.md), and logs how.
+    func refreshGroups() throws(IndexError) {
+        progress.update { $0.phase = .grouping }
+        let started = ContinuousClock.now
+        let refresh = try index.refreshGroups(
+            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
+        guard refresh.changedFiles > 0 || refresh.whole else { return }
+        logger.info(
+            "stacks and copies decided again \(refresh.whole ? "over the whole library" : "around \(Wording.count(refresh.changedFiles, "changed file"))") in \(Wording.duration(started.duration(to: .now).seconds))"
+        )
+    }
+
     /// When the configured time zone (or the system's) is not the one the index's dates were
     /// resolved in, resolves them again in it; returns how many changed.
     func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {

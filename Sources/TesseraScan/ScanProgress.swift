@@ -8,8 +8,9 @@ import TesseraSystem
 public final class ScanProgress: Sendable {
     /// What the scan is doing now.
     public enum Phase: String, Sendable, Codable {
-        /// `videos`: the scan's files are done; web renditions of videos are being made.
-        case walking, rendering, cleaning, videos, finished
+        /// `grouping`: stacks and copies are decided again; `videos`: the scan's files are done,
+        /// web renditions of videos are being made.
+        case walking, rendering, cleaning, grouping, videos, finished
     }
 
     public struct Snapshot: Sendable, Codable {

@@ -38,6 +38,12 @@ struct AlbumCommand: ParsableCommand {
                 """)
         var sections: LayoutConfig.GroupBy?
 
+        @Flag(
+            help:
+                "Show every copy of a photo, not only the one to keep (default: the configuration's 'album_show_copies')."
+        )
+        var showCopies = false
+
         @Flag(help: "Copy renditions into the output even where a hard link would do.")
         var copyRenditions = false
 
@@ -62,12 +68,13 @@ struct AlbumCommand: ParsableCommand {
             }
             var options = AlbumBuilder.Options(
                 output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
-                order: configuration.albumOrder)
+                order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
             if let style { options.style = style }
             if let sections { options.sections = sections }
             if let originals { options.originals = originals }
             if let albumOrder { options.order = albumOrder }
             options.copyRenditions = copyRenditions
+            options.showCopies = options.showCopies || showCopies
             options.photosPerPage = max(1, pageSize)
             try Self.publish(options, index: configuration.index)
         }

@@ -80,9 +80,7 @@ struct InspectCommand: ParsableCommand {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
             if let record = indexed?.record(of: path) {
                 report.addIndexFields(of: record)
-                report.copies = indexed?.copies(
-                    of: record.id, colourLimit: PerceptualHash.colourLimit,
-                    colours: PerceptualHash.colours(placeholder:))
+                if let groups = indexed?.groups(of: record.id) { (report.stack, report.copies) = groups }
             }
             failed = failed || report.error != nil
             switch (json, paths.count) {

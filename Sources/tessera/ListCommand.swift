@@ -77,7 +77,7 @@ struct ListCommand: ParsableCommand {
         if albums { return try listAlbums(index) }
         if duplicates { return try listDuplicates(index) }
         if stacks {
-            let found = try index.stacks()
+            let found = try index.recordedStacks()
             if json { return try printJSON(found.map(StackListing.Group.init)) }
             guard !found.isEmpty else { return printError("No stacks in \(index.path).") }
             return print(StackListing.text(found))
@@ -99,8 +99,7 @@ struct ListCommand: ParsableCommand {
     }
 
     private func listDuplicates(_ index: PhotoIndex) throws {
-        let groups = try index.duplicateGroups(
-            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
+        let groups = try index.recordedCopyGroups()
         if json { return try printJSON(groups.map(DuplicateListing.Group.init)) }
         guard !groups.isEmpty else { return printError("No copies in \(index.path).") }
         print(DuplicateListing.text(groups))

@@ -80,7 +80,7 @@ struct ScanCommand: AsyncParsableCommand {
             try AlbumCommand.Build.publish(
                 AlbumBuilder.Options(
                     output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals,
-                    order: configuration.albumOrder),
+                    order: configuration.albumOrder, showCopies: configuration.albumShowCopies),
                 index: configuration.index)
         }
     }

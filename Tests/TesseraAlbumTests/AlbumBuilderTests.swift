@@ -311,7 +311,8 @@ struct AlbumBuilderTests {
         let shared = try index.photos(.init()).map { $0.renditions.map(\.path) }
         #expect(shared.count == 2 && shared[0] == shared[1], "the copies share their renditions")
         let site = directory.appending("site")
-        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site)))
+        // (both shown: a site hides copies unless asked to show them)
+        let builder = AlbumBuilder(index: index, options: .init(output: FilePath(site), showCopies: true))
         _ = try builder.build()
         let before = try Self.stamps(of: site)
         try FileManager.default.removeItem(atPath: copy)

@@ -22,12 +22,12 @@ struct AlbumCommandTests {
 
     static func library(_ directory: TemporaryDirectory) throws {
         let root = FilePath(directory.appending("photos"))
-        for (album, count) in [(hostile, 9), (quoted, 2), ("plain", 3)] {
+        for (number, (album, count)) in [(hostile, 9), (quoted, 2), ("plain", 3)].enumerated() {
             for index in 0..<count {
                 var exif = ExifBuilder()
                 exif.dateTimeOriginal = .init(dateTime: "2023:05:01 1\(index):00:00")
                 let bytes = try SampleImage.jpeg(
-                    SampleImage.pixels(width: 160 + index * 20, height: 120, seed: index), exif: exif)
+                    SampleImage.pixels(width: 160 + index * 20, height: 120, seed: 10 * number + index), exif: exif)
                 try FileSystem.writeAtomically(bytes, to: root.appending(album).appending("p\(index) \"x\".jpg"))
             }
         }

@@ -82,6 +82,23 @@ struct DuplicateScanTests {
                     "-SubSecTimeOriginal=\(frame)0", burst + "/frame\(frame).jpg",
                 ])
         }
+        // Three frames written as an exposure bracket: one camera, one second after another
+        // (no fraction), exposure compensation 0, -2 and +2 EV, the frames brightened to match.
+        let bracket = root + "/bracket"
+        try FileSystem.createDirectories(FilePath(bracket))
+        for (number, bias) in [0, -2, 2].enumerated() {
+            let name = bracket + "/DSC_010\(number).jpg"
+            try VideoFixture.run([
+                "-v", "error", "-y", "-ss", "0.\(7 + number)", "-i", Corpus.path("media/videos/quicktime-hvc1.mov"),
+                "-frames:v", "1", "-vf", "eq=brightness=\(Double(bias) / 10)", "-q:v", "2", name,
+            ])
+            try Self.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-Make=Tessera", "-Model=Bracket",
+                    "-DateTimeOriginal=2024:05:02 09:00:0\(number)", "-ExposureCompensation=\(bias)", name,
+                ])
+        }
         // A camera's RAW and the JPEG it made beside it.
         let pair = root + "/pair"
         try FileSystem.createDirectories(FilePath(pair))
@@ -109,19 +126,23 @@ struct DuplicateScanTests {
                 "\(number): \(group)")
             #expect(group.first == folder + "original.jpg", "\(number): \(group)")
         }
-        #expect(!members.joined().contains { $0.contains("/burst/") }, "\(members)")
+        #expect(!members.joined().contains { $0.contains("/burst/") || $0.contains("/bracket/") }, "\(members)")
         let exact = groups.filter { $0["rule"] as? String == "same-bytes" }
         #expect(exact.isEmpty, "every group has a copy whose bytes differ")
-        // `inspect` names the sunset's copies, found by index lookups, and not the moon's.
+        // `inspect` names the sunset's group of copies, as the index records it, and not the moon's.
         let inspect = try TesseraProcess.run(
-            ["inspect", "--json", root + "/3/original.jpg"] + ScanCommandTests.store(directory))
+            ["inspect", "--json", root + "/3/copies/half.jpg"] + ScanCommandTests.store(directory))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
-        let named = ((report["copies"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
-        #expect(Set(named) == Set(Self.copyNames.map { root + "/3/copies/" + $0 }), "\(named)")
+        let copies = try #require(report["copies"] as? [String: Any], "\(inspect.stdout)")
+        let named = ((copies["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(copies["rule"] as? String == "same-picture" && report["stack"] == nil, "\(copies)")
+        let sunset = [root + "/3/original.jpg"] + Self.copyNames.map { root + "/3/copies/" + $0 }
+        #expect(Set(named) == Set(sunset) && named.first == sunset[0], "\(named)")
         // `list` does not look for copies, so it does not say there are none.
         let listing = try TesseraProcess.run(["list", "--json"] + ScanCommandTests.store(directory))
         #expect(listing.status == 0 && !listing.stdout.contains("\"copies\""))
-        // The burst's frames and the RAW pair are stacks: the JPEG and the first frame their faces.
+        // The burst's frames, the bracket and the RAW pair are stacks: the first frame, the
+        // metered exposure and the JPEG their faces.
         let stacked = try TesseraProcess.run(["list", "--stacks", "--json"] + ScanCommandTests.store(directory))
         let stacks = try #require(try JSONSerialization.jsonObject(with: Data(stacked.stdout.utf8)) as? [[String: Any]])
         let shown = stacks.map { stack in
@@ -131,7 +152,10 @@ struct DuplicateScanTests {
                 }
         }
         #expect(
-            Set(shown) == [["burst", "frame1.jpg", "frame2.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"]],
+            Set(shown) == [
+                ["burst", "frame1.jpg", "frame2.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"],
+                ["bracket", "DSC_0100.jpg", "DSC_0101.jpg", "DSC_0102.jpg"],
+            ],
             "\(shown)")
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))

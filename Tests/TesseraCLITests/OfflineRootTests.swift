@@ -484,7 +484,8 @@ struct OfflineRootTests {
         defer { directory.remove() }
         let library = try ScanCommandTests.library(in: directory, count: 12, width: 320)
         let config = directory.appending("config.yaml")
-        try Data("watch: true\nalbum_dir: \"\(directory.appending("site"))\"\n".utf8).write(
+        // (the photo that arrives is a copy of one there, which the site shows when asked to)
+        try Data("watch: true\nalbum_show_copies: true\nalbum_dir: \"\(directory.appending("site"))\"\n".utf8).write(
             to: URL(fileURLWithPath: config))
         let script =
             Self.counts + """

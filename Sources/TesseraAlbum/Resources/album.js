@@ -231,7 +231,7 @@ document.addEventListener('DOMContentLoaded', () => {
     const root = new URL(data.base, new URL(file, location.href));
     const at = (path) => new URL(path, root).href;
     const word = (value) => (typeof value === 'number' ? data.words[value] : value);
-    return data.photos.map((entry) => {
+    const photo = (entry) => {
       // A rendition is its folder under media/, then `media` where the photo's share one name.
       const media = (path) => at(`media/${entry.media ? `${path}/${entry.media}` : path}`);
       const sources = entry.sources.map(([path, width]) => ({url: media(path), width}));
@@ -247,8 +247,19 @@ document.addEventListener('DOMContentLoaded', () => {
                 {label: 'File', value: entry.name}],
         video: entry.video && {url: at(`media/${entry.video[0]}`), live: entry.video[1] === 1, playable: entry.video[2] === 1},
         find: Object.assign({keywords: []}, entry.find, {format: word(entry.find.format), camera: word(entry.find.camera)}),
+        // A stack's face: its other members, which the viewer shows after it.
+        stack: entry.stack && {title: entry.stack.title, photos: entry.stack.photos.map(photo)},
       };
-    });
+    };
+    return data.photos.map(photo);
+  };
+  // A list with the members of the stack at `index` after it (once): the viewer's list as it
+  // expands a stack; the same list when there is none to add.
+  const expanded = (list, index) => {
+    const stack = list[index] && list[index].stack;
+    if (!stack || !stack.photos.length || list.includes(stack.photos[0])) return list;
+    stack.photos.forEach((member) => { member.memberOf = list[index].id; });
+    return [...list.slice(0, index + 1), ...stack.photos, ...list.slice(index + 1)];
   };
   const load = () => loading || (loading = (async () => {
     const list = [];
@@ -259,6 +270,9 @@ document.addEventListener('DOMContentLoaded', () => {
   const badge = (video) => element('span', {className: 'badge',
     textContent: `${video.playable ? '' : '⤓ '}${video.live ? 'LIVE' : '▶'}`,
     title: video.playable ? '' : 'Browsers do not play this format: download it to watch'});
+  // StackWording.badge: how many files the tile stands for.
+  const stackBadge = (stack) => element('span', {className: 'badge stack', textContent: `${stack.photos.length + 1}`,
+    title: stack.title});
   const element = (tag, props = {}, ...children) => {
     const node = Object.assign(document.createElement(tag), props);
     node.append(...children);
@@ -296,7 +310,8 @@ document.addEventListener('DOMContentLoaded', () => {
     if (stripOf === photos) return;
     stripOf = photos;
     thumbs = photos.map((photo, index) => {
-      const thumb = element('button', {type: 'button', title: photo.name});
+      const thumb = element('button', {type: 'button', title: photo.name,
+                                       className: photo.memberOf ? 'member' : photo.stack ? 'stacked' : ''});
       thumb.style.setProperty('--aspect', Math.min(2, Math.max(0.5, photo.width / photo.height)).toFixed(3));
       // A square rendition (256 px), not a fit: a strip of them stays light.
       const src = photo.thumb || (photo.sources.length ? photo.sources[0].url : '');
@@ -380,6 +395,12 @@ document.addEventListener('DOMContentLoaded', () => {
       return;
     }
     if (index < 0 || index >= photos.length) return;
+    // A stack opens out: its members follow its face in the list and the filmstrip.
+    const grown = expanded(photos, index);
+    if (grown !== photos) {
+      photos = grown;
+      buildStrip();
+    }
     current = index;
     zoom(false);
     const photo = photos[index];
@@ -477,7 +498,10 @@ document.addEventListener('DOMContentLoaded', () => {
   };
   const tileOf = (id) => [...document.querySelectorAll('a.photo')].find((a) => a.dataset.id === id && a.offsetParent);
   // Opens the lightbox on a photo, from its tile when there is one; false when the photo is not here.
-  const open = (id, tile, push) => (monthViewer ? monthViewer.photosOf(id, tile) : load()).then((list) => {
+  const open = (id, tile, push) => (monthViewer ? monthViewer.photosOf(id, tile) : load()).then((all) => {
+    // A stack's member is found in its face's stack, which opens out.
+    const face = all.findIndex((photo) => photo.stack && photo.stack.photos.some((member) => member.id === id));
+    const list = face >= 0 ? expanded(all, face) : all;
     const index = list.findIndex((photo) => photo.id === id);
     if (index < 0) return false;
     opener = tile;
@@ -629,6 +653,7 @@ document.addEventListener('DOMContentLoaded', () => {
         link.append(element('img', {src: source ? source.url : '', alt: photo.name, width: Math.round(frame.width),
                                     height: Math.round(frame.height), loading: 'lazy', decoding: 'async'}));
         if (photo.video) link.append(badge(photo.video));
+        if (photo.stack) link.append(stackBadge(photo.stack));
         layout.append(link);
       }
       container.replaceChildren(layout);
@@ -825,6 +850,7 @@ document.addEventListener('DOMContentLoaded', () => {
       if (source) img.src = source.url;
       link.append(img);
       if (photo.video) link.append(badge(photo.video));
+      if (photo.stack) link.append(stackBadge(photo.stack));
       return link;
     };
     // A month's items within a screen of the window are in the page, the others not: a month of

@@ -1,0 +1,268 @@
+import Foundation
+import GRDB
+import TesseraFacts
+
+/// What one refresh of the recorded stacks and copies did.
+public struct GroupRefresh: Sendable, Equatable {
+    /// Files changed since the refresh before.
+    public var changedFiles = 0
+    /// Whether copies were decided over the whole library, not only around what changed.
+    public var whole = false
+}
+
+extension PhotoIndex {
+    /// What the recorded groups were decided by: a change decides them all again.
+    static let groupRules = "1: \(StackGroups.rules); copies within \(DuplicateGroups.threshold) bits"
+
+    /// Copies are decided over the whole library when more than one file in this many changed:
+    /// beyond that, one lookup a changed file costs more than one pass over every hash.
+    static let wholeLibraryShare = 200
+
+    /// Decides again the stacks and copies of the files changed since the last refresh, and
+    /// records them (`stacks`, `stack_members`, `copy_groups`, `copy_members`).
+    ///
+    /// A file changes when its row is written or found missing or back (the `group_pending`
+    /// triggers say which). Stacks are decided again folder by folder, for each folder with a
+    /// changed file (a stack never crosses folders). Copies of a changed file are found by
+    /// index lookups (`copies(of:)`'s), and decided again with the groups of every file found;
+    /// when many changed, or the rules did, over every file (`DuplicateGroups.find`).
+    public func refreshGroups(
+        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) throws(IndexError) -> GroupRefresh {
+        try write { db in
+            var refresh = GroupRefresh()
+            let rules = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'group_rules'")
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_pending") ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
+            refresh.changedFiles = pending
+            refresh.whole = rules != Self.groupRules || pending * Self.wholeLibraryShare > total
+            let broken = try Self.brokenGroups(db)
+            guard refresh.whole || pending > 0 || broken else { return refresh }
+
+            // Stacks: the folders of what changed, and of stacks a deletion left broken.
+            let albums =
+                refresh.whole
+                ? try Int64.fetchAll(db, sql: "SELECT id FROM albums")
+                : try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT album_id FROM photos WHERE id IN (SELECT photo_id FROM group_pending)
+                        UNION SELECT p.album_id FROM stack_members m JOIN photos p ON p.id = m.photo_id
+                            WHERE m.stack_id IN (\(Self.brokenStacks))
+                        """)
+            for album in albums {
+                let files = try Self.fetchCandidates(db, where: "album_id = ?", [album])
+                try Self.recordStacks(db, StackGroups.find(files), replacing: files.map(\.id))
+            }
+
+            // Copies.
+            if refresh.whole {
+                let files = try Self.fetchCandidates(db, where: "true", [])
+                let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
+                try Self.recordCopies(db, groups, replacing: nil)
+            } else {
+                var around: [Int64: ComparedFile] = [:]
+                let changed = try Self.fetchCandidates(
+                    db, where: "id IN (SELECT photo_id FROM group_pending)", [])
+                for file in changed {
+                    around[file.id] = file
+                    for near in try Self.nearCandidates(db, of: file) { around[near.id] = near }
+                }
+                // With the groups of all of them, and of groups left broken, each whole.
+                let grouped = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT photo_id FROM copy_members WHERE group_id IN (
+                            SELECT group_id FROM copy_members WHERE photo_id IN (SELECT photo_id FROM group_pending)
+                            UNION \(Self.brokenCopyGroups))
+                        """)
+                let known = Set(around.keys)
+                let ids = Set(grouped).union(
+                    try Self.groupMates(db, of: Array(known))
+                ).subtracting(known)
+                for chunk in Array(ids).chunks(of: 500) {
+                    for file in try Self.fetchCandidates(
+                        db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        StatementArguments(Array(chunk))
+                    ) {
+                        around[file.id] = file
+                    }
+                }
+                let files = Array(around.values)
+                let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
+                try Self.recordCopies(db, groups, replacing: Array(known.union(ids)))
+            }
+            try db.execute(sql: "DELETE FROM group_pending")
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('group_rules', ?)", arguments: [Self.groupRules]
+            )
+            return refresh
+        }
+    }
+
+    /// Stacks and copy groups a deleted file left with fewer than two members or without a first.
+    private static let brokenStacks = """
+        SELECT stack_id FROM stack_members GROUP BY stack_id HAVING COUNT(*) < 2 OR MIN(position) > 0
+        UNION SELECT id FROM stacks WHERE id NOT IN (SELECT stack_id FROM stack_members)
+        """
+    private static let brokenCopyGroups = """
+        SELECT group_id FROM copy_members GROUP BY group_id HAVING COUNT(*) < 2 OR MIN(position) > 0
+        """
+
+    private static func brokenGroups(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (\(brokenStacks) UNION \(brokenCopyGroups))") ?? false
+    }
+
+    /// The members of the copy groups `ids` are in.
+    private static func groupMates(_ db: Database, of ids: [Int64]) throws -> [Int64] {
+        var mates: [Int64] = []
+        for chunk in ids.chunks(of: 500) {
+            mates += try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT photo_id FROM copy_members WHERE group_id IN (
+                        SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count))))
+                    """, arguments: StatementArguments(Array(chunk)))
+        }
+        return mates
+    }
+
+    /// Replaces the stacks of the files `replacing` by `stacks`, unless they are already those.
+    private static func recordStacks(_ db: Database, _ stacks: [Stack], replacing ids: [Int64]) throws {
+        let old = try storedStacks(db, members: ids)
+        let key = { (stack: Stack) in "\(stack.kind.rawValue) \(stack.why) \(stack.members.map(\.id))" }
+        guard Set(old.map(key)) != Set(stacks.map(key)) else { return }
+        for chunk in ids.chunks(of: 500) {
+            try db.execute(
+                sql: """
+                    DELETE FROM stacks WHERE id IN (SELECT stack_id FROM stack_members
+                        WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count))))
+                    """, arguments: StatementArguments(Array(chunk)))
+        }
+        try db.execute(sql: "DELETE FROM stacks WHERE id IN (\(brokenStacks))")
+        for stack in stacks {
+            try db.execute(
+                sql: "INSERT INTO stacks (kind, why) VALUES (?, ?)", arguments: [stack.kind.rawValue, stack.why])
+            let id = db.lastInsertedRowID
+            for (position, member) in stack.members.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO stack_members (photo_id, stack_id, position) VALUES (?, ?, ?)",
+                    arguments: [member.id, id, position])
+            }
+        }
+    }
+
+    /// Replaces the copy groups of the files `replacing` (nil: every group) by `groups`,
+    /// leaving a group as it is when it is decided the same again.
+    private static func recordCopies(_ db: Database, _ groups: [DuplicateGroup], replacing ids: [Int64]?) throws {
+        let old = try storedCopies(db, members: ids)
+        let key = { (group: DuplicateGroup) in "\(group.rule.rawValue) \(group.why) \(group.members.map(\.id))" }
+        let kept = Set(old.map { key($0.group) }).intersection(groups.map(key))
+        let gone = old.filter { !kept.contains(key($0.group)) }.map(\.id)
+        for chunk in gone.chunks(of: 500) {
+            try db.execute(
+                sql: "DELETE FROM copy_groups WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(Array(chunk)))
+        }
+        try db.execute(sql: "DELETE FROM copy_groups WHERE id IN (\(brokenCopyGroups))")
+        try db.execute(sql: "DELETE FROM copy_groups WHERE id NOT IN (SELECT group_id FROM copy_members)")
+        for group in groups where !kept.contains(key(group)) {
+            try db.execute(
+                sql: "INSERT INTO copy_groups (rule, why) VALUES (?, ?)", arguments: [group.rule.rawValue, group.why])
+            let id = db.lastInsertedRowID
+            let first = group.members[0].perceptualHash
+            for (position, member) in group.members.enumerated() {
+                let distance = first.flatMap { a in member.perceptualHash.map { ($0 ^ a).nonzeroBitCount } }
+                try db.execute(
+                    sql: "INSERT INTO copy_members (photo_id, group_id, position, distance) VALUES (?, ?, ?, ?)",
+                    arguments: [member.id, id, position, group.rule == .sameBytes ? nil : distance])
+            }
+        }
+    }
+
+    /// The recorded stacks, largest first.
+    public func recordedStacks() throws(IndexError) -> [Stack] {
+        try read { db in try Self.storedStacks(db, members: nil) }
+    }
+
+    /// The recorded copy groups, largest first.
+    public func recordedCopyGroups() throws(IndexError) -> [DuplicateGroup] {
+        try read { db in try Self.storedCopies(db, members: nil).map(\.group) }
+    }
+
+    /// The stack and the copy group the file with row `id` is in, as recorded.
+    public func groups(of id: Int64) throws(IndexError) -> (stack: Stack?, copies: DuplicateGroup?) {
+        try read { db in
+            (try Self.storedStacks(db, members: [id]).first, try Self.storedCopies(db, members: [id]).first?.group)
+        }
+    }
+
+    /// The recorded stacks that hold any of `members` (nil: all), largest first.
+    private static func storedStacks(_ db: Database, members: [Int64]?) throws -> [Stack] {
+        var stacks: [Int64: Stack] = [:]
+        for chunk in batches(members) {
+            let filter = chunk.map {
+                "WHERE s.id IN (SELECT stack_id FROM stack_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.id, s.kind, s.why, \(prefixedCandidateColumns) FROM stacks s
+                    JOIN stack_members m ON m.stack_id = s.id JOIN photos ON photos.id = m.photo_id
+                    \(filter ?? "") ORDER BY s.id, m.position
+                    """, arguments: StatementArguments(chunk ?? []))
+            for row in rows {
+                let id: Int64 = row[0]
+                let member = candidate(row, from: 3)
+                if stacks[id] == nil {
+                    stacks[id] = Stack(kind: Stack.Kind(rawValue: row[1]) ?? .burst, members: [], why: row[2])
+                }
+                stacks[id]?.members.append(member)
+            }
+        }
+        return stacks.values.sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+    }
+
+    /// The recorded copy groups that hold any of `members` (nil: all), largest first.
+    private static func storedCopies(_ db: Database, members: [Int64]?) throws -> [(id: Int64, group: DuplicateGroup)] {
+        var groups: [Int64: DuplicateGroup] = [:]
+        for chunk in batches(members) {
+            let filter = chunk.map {
+                "WHERE g.id IN (SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT g.id, g.rule, g.why, \(prefixedCandidateColumns) FROM copy_groups g
+                    JOIN copy_members m ON m.group_id = g.id JOIN photos ON photos.id = m.photo_id
+                    \(filter ?? "") ORDER BY g.id, m.position
+                    """, arguments: StatementArguments(chunk ?? []))
+            for row in rows {
+                let id: Int64 = row[0]
+                if groups[id] == nil {
+                    groups[id] = DuplicateGroup(
+                        rule: DuplicateGroup.Rule(rawValue: row[1]) ?? .samePicture, members: [], why: row[2])
+                }
+                groups[id]?.members.append(candidate(row, from: 3))
+            }
+        }
+        return groups.map { ($0.key, $0.value) }.sorted {
+            ($0.group.members.count, $1.group.members[0].id) > ($1.group.members.count, $0.group.members[0].id)
+        }
+    }
+}
+
+extension PhotoIndex {
+    /// `ids` in statements' worth, or one statement for all rows when nil.
+    fileprivate static func batches(_ ids: [Int64]?) -> [[Int64]?] {
+        ids.map { $0.chunks(of: 500).map { Array($0) } } ?? [nil]
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements (SQLite's bound on one
+    /// statement's arguments).
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
