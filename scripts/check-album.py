@@ -132,8 +132,9 @@ def library(tessera, root):
     subprocess.run([tessera, "sample-library", str(root)], check=True, stdout=subprocess.DEVNULL)
     hostile = root / "<script>alert(1)</script>"
     hostile.mkdir(parents=True)  # "/" nests it: the album name is exactly this string
-    for source in sorted((root / "Garden").glob("IMG_*.jpg"))[:8]:
-        shutil.copyfile(source, hostile / f"it's \"{source.name}\"")
+    # (pictures of their own: copies of the Garden's would be left out of the site as copies)
+    for n in range(8):
+        photo(hostile / f"it's \"IMG_{1010 + n}.jpg\"", 1200, 900, 1010 + n, date=f"2022:02:0{n + 1} 12:00:00")
     shapes = [(3000, 2000), (2000, 3000), (4000, 1000), (1000, 3000), (2400, 2400), (640, 480), (3200, 1800), (1800, 2400)]
     for n in range(16):
         width, height = shapes[n % len(shapes)]
@@ -172,6 +173,7 @@ def library(tessera, root):
             + "<dc:subject><rdf:Bag>" + "".join(f"<rdf:li>{w}</rdf:li>" for w in words) + "</rdf:Bag></dc:subject>"
             "</rdf:Description></rdf:RDF></x:xmpmeta>", encoding="utf-8")
     clips(root / "Clips")
+    stacks_and_copies(root)
     if MOTION_PHOTO.exists():
         (root / "Motion").mkdir()
         shutil.copyfile(MOTION_PHOTO, root / "Motion" / "motion.heic")
@@ -181,6 +183,36 @@ def library(tessera, root):
         width, height = shapes[n % len(shapes)]
         photo(root / "Big" / f"IMG_{n:05d}.jpg", width // 8, height // 8, n,
               date=f"2021:{1 + n // 252 % 12:02d}:{1 + n // 9 % 28:02d} {n % 24:02d}:{n % 60:02d}:00")
+
+
+BURST = 5
+
+
+def stacks_and_copies(root):
+    """A burst: five consecutive frames of a video, one camera, one second, stepping fractions;
+    and copies of a Large photo (its very bytes, and half its size) beside a photo of their own."""
+    burst = root / "Burst"
+    burst.mkdir(parents=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1200x800:r=10:d=1",
+                    "-frames:v", str(BURST), "-q:v", "3", str(burst / "frame%d.jpg")], check=True)
+    for n in range(BURST):
+        frame = burst / f"frame{n + 1}.jpg"
+        data = Image.Exif()
+        data[0x010F], data[0x0110] = "Tessera", "Burst"  # Make, Model
+        data.get_ifd(0x8769)[0x9003] = "2024:03:03 10:00:00"  # DateTimeOriginal
+        data.get_ifd(0x8769)[0x9291] = f"{n + 1}00"  # SubSecTimeOriginal
+        with Image.open(frame) as image:
+            image.load()
+        image.save(burst / f"IMG_{n + 1:04d}.jpg", "JPEG", quality=90, exif=data)
+        frame.unlink()
+    copies = root / "Copies"
+    copies.mkdir(parents=True)
+    original = root / "Large" / "DSC_0004.jpg"
+    shutil.copyfile(original, copies / "DSC_0004 copy.jpg")
+    with Image.open(original) as image:
+        image.resize((image.width // 2, image.height // 2)).save(copies / "DSC_0004 small.jpg", "JPEG", quality=80,
+                                                                  exif=image.getexif())
+    photo(copies / "own.jpg", 1200, 800, 800, date="2024:03:04 10:00:00")
 
 
 def clips(folder):
@@ -435,6 +467,7 @@ def main():
         check_placeholders(browser, sites["justified"])
         check_viewer(browser, sites["justified"], out)
         check_videos(browser, sites["justified"], out)
+        check_stacks_and_copies(browser, tessera, store, sites["justified"], work, out)
         check_big_album(browser, sites, out)
         check_portable(sites["justified"], work)
         browser.close()
@@ -1045,6 +1078,83 @@ def check_videos(browser, site, out):
         check(page.locator(".lightbox a", has_text="Video").count() == 0, f"{name} is offered to download as if it could not play")
     page.screenshot(path=str(out / "video-avi-1280.png"))
     context.close()
+
+
+def check_stacks_and_copies(browser, tessera, store, site, work, out):
+    """A burst is one tile whose badge counts its frames, and the viewer opens it out: its
+    frames in the filmstrip, each shown in turn. Copies are on no page and in no photos.js,
+    unless the site is asked to show them."""
+    with sqlite3.connect(work / "index.sqlite") as db:
+        copies = {str(row[0]) for row in db.execute("SELECT photo_id FROM copy_members WHERE position > 0")}
+        frames = [str(row[0]) for row in db.execute(
+            "SELECT m.photo_id FROM stack_members m JOIN stacks s ON s.id = m.stack_id WHERE s.kind = 'burst'"
+            " ORDER BY m.position")]
+        named = dict(db.execute("SELECT id, path_text FROM photos"))
+    check(len(frames) == BURST, f"the burst's frames stack as one: {frames}")
+    check(sorted(Path(named[int(i)]).name for i in copies) == ["DSC_0004 copy.jpg", "DSC_0004 small.jpg"],
+          f"the copies hidden: {[named[int(i)] for i in copies]}")
+    burst = next(site.glob("albums/burst-*/index.html"))
+    for width, scale in ((1280, 1), (390, 2)):
+        context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800},
+                                      device_scale_factor=scale, has_touch=width < 600)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(burst.as_uri(), wait_until="load")
+        where = f"the burst at {width} px"
+        tiles = page.locator(".layout:visible a.photo")
+        badge = tiles.first.locator(".badge.stack")
+        check(tiles.count() == 1 and tiles.first.get_attribute("data-id") == frames[0],
+              f"{where}: {tiles.count()} tiles, the first {tiles.first.get_attribute('data-id')}, not the face {frames[0]}")
+        check(badge.count() == 1 and badge.inner_text() == str(BURST) and badge.is_visible(),
+              f"{where}: the tile's badge says {badge.all_inner_texts()}")
+        check("5 photos" in (badge.get_attribute("title") or ""), f"{where}: the badge's title {badge.get_attribute('title')!r}")
+        if width == 1280:
+            page.screenshot(path=str(out / f"stack-album-{width}.png"))
+        tiles.first.click()
+        page.wait_for_selector(".lightbox:not([hidden])")
+        strip = page.eval_on_selector_all(".filmstrip button", "els => els.map(e => e.className)")
+        check(len(strip) == BURST and strip[0].startswith("stacked") and all(c.startswith("member") for c in strip[1:]),
+              f"{where}: the filmstrip holds {strip}")
+        shown = []
+        for _ in range(BURST):
+            page.wait_for_function("""(() => { const i = document.querySelector('.lightbox figure img');
+                return i.complete && i.naturalWidth > 0; })()""")
+            shown.append(page.evaluate("document.querySelector('.lightbox').dataset.id"))
+            facts = page.inner_text(".lightbox .facts")
+            check("A burst of 5 photos" in facts, f"{where}: the details of {shown[-1]} say {facts!r}")
+            if len(shown) == 2:
+                page.screenshot(path=str(out / f"stack-viewer-{width}-{scale}x.png"))
+            page.keyboard.press("ArrowRight")
+        check(shown == frames, f"{where}: the viewer showed {shown}, the frames are {frames}")
+        # A frame's own address opens the viewer on it, its stack opened out.
+        page.goto(burst.as_uri() + f"#photo-{frames[3]}", wait_until="load")
+        page.reload(wait_until="load")
+        page.wait_for_selector(".lightbox:not([hidden])")
+        opened = page.evaluate("document.querySelector('.lightbox').dataset.id")
+        check(opened == frames[3], f"{where}: #photo-{frames[3]} opens {opened}")
+        check(not errors, f"{where}: script errors {errors}")
+        context.close()
+    # Copies: on no page, in no lightbox data, and the total says what is shown.
+    def ids(folder_site):
+        on_pages, listed = set(), set()
+        for page in folder_site.rglob("*.html"):
+            on_pages |= set(re.findall(r'data-id="(\d+)"', page.read_text(encoding="utf-8")))
+        for data in folder_site.rglob("photos.js"):
+            listed |= {entry["id"] for entry in lightbox_entries(data.parent)}
+        return on_pages, listed
+    on_pages, listed = ids(site)
+    check(not copies & (on_pages | listed), f"copies shown: {copies & (on_pages | listed)}")
+    check(not set(frames[1:]) & on_pages, f"the burst's frames have tiles of their own: {set(frames[1:]) & on_pages}")
+    shown_site = out / "sites" / "show-copies"
+    subprocess.run([tessera, "album", "build", "--out", str(shown_site), "--show-copies", *store],
+                   check=True, stdout=subprocess.DEVNULL)
+    on_pages, listed = ids(shown_site)
+    check(copies <= on_pages and copies <= listed, f"--show-copies leaves out {copies - on_pages}")
+    counts = [re.search(r"<p>[^<]*?([\d,]+) photos", (s / "index.html").read_text(encoding="utf-8")) for s in (site, shown_site)]
+    totals = [int(m.group(1).replace(",", "")) if m else None for m in counts]
+    check(None not in totals and totals[1] - totals[0] == len(copies),
+          f"the album list counts {totals[0]} photos, and {totals[1]} with the copies shown")
 
 
 def check_big_album(browser, sites, out):

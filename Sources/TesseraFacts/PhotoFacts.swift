@@ -29,18 +29,21 @@ public struct PhotoFacts: Sendable {
     public var motion: EmbeddedVideo?
     /// Apple's Live Photo identifier, shared by a still and its video.
     public var contentIdentifier: String?
+    /// The identifier the frames of one burst share (Apple's BurstUUID).
+    public var burstIdentifier: String?
     public var warnings: [String]
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Int, bitDepth: Int, coding: String,
         hdr: HDRTransfer? = nil, captureDate: CaptureDate? = nil, camera: Camera = Camera(), gps: GPSPosition? = nil,
         annotations: Annotations = Annotations(), video: Video? = nil, motion: EmbeddedVideo? = nil,
-        contentIdentifier: String? = nil, warnings: [String] = []
+        contentIdentifier: String? = nil, burstIdentifier: String? = nil, warnings: [String] = []
     ) {
         (self.format, self.width, self.height, self.orientation) = (format, width, height, orientation)
         (self.bitDepth, self.coding, self.hdr, self.captureDate) = (bitDepth, coding, hdr, captureDate)
         (self.camera, self.gps, self.annotations) = (camera, gps, annotations)
         (self.video, self.motion, self.contentIdentifier, self.warnings) = (video, motion, contentIdentifier, warnings)
+        self.burstIdentifier = burstIdentifier
     }
 
     public var displayWidth: Int { orientation >= 5 ? height : width }

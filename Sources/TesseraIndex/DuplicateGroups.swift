@@ -1,4 +1,5 @@
 public import TesseraFacts
+import TesseraSystem
 
 /// What deciding copies and stacks needs of an indexed photo or video.
 public struct ComparedFile: Sendable, Equatable {
@@ -27,18 +28,21 @@ public struct ComparedFile: Sendable, Equatable {
     public var rating: Int?
     /// Exposure compensation, in EV, when recorded.
     public var exposureBias: Double?
+    /// What the frames of one burst share: Apple's BurstUUID (`burst_id`).
+    public var burstIdentifier: String?
 
     public init(
         id: Int64, pathBytes: [UInt8], format: ImageFormat, isVideo: Bool, width: Int?, height: Int?, bytes: Int64,
         mtimeNanoseconds: Int64, contentHash: String, perceptualHash: UInt64?, capturedAt: String?, make: String?,
         model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil,
-        exposureBias: Double? = nil
+        exposureBias: Double? = nil, burstIdentifier: String? = nil
     ) {
         (self.id, self.pathBytes, self.format, self.isVideo) = (id, pathBytes, format, isVideo)
         (self.width, self.height, self.bytes, self.mtimeNanoseconds) = (width, height, bytes, mtimeNanoseconds)
         (self.contentHash, self.perceptualHash) = (contentHash, perceptualHash)
         (self.capturedAt, self.make, self.model, self.placeholder) = (capturedAt, make, model, placeholder)
         (self.albumID, self.rating, self.exposureBias) = (albumID, rating, exposureBias)
+        self.burstIdentifier = burstIdentifier
     }
 
     var pixels: Int { (width ?? 0) * (height ?? 0) }
@@ -103,7 +107,7 @@ public enum DuplicateGroups {
             var pairs: [(distance: Int, other: Int)] = []
             near.forEach(within: position) { other in
                 let (a, b) = (files[index], files[hashed[other]])
-                guard a.contentHash != b.contentHash, !differentShots(a, b),
+                guard a.contentHash != b.contentHash, differentShots(a, b) == nil,
                     coloursAgree(colour(index), colour(hashed[other]), limit: colourLimit)
                 else { return }
                 pairs.append((((a.perceptualHash ?? 0) ^ (b.perceptualHash ?? 0)).nonzeroBitCount, hashed[other]))
@@ -112,7 +116,8 @@ public enum DuplicateGroups {
                 let (first, second) = (sets.find(index), sets.find(pair.other))
                 guard first != second else { continue }
                 let (left, right) = (shots[first] ?? [], shots[second] ?? [])
-                guard !left.contains(where: { x in right.contains { differentShots(files[x], files[$0]) } }) else {
+                guard !left.contains(where: { x in right.contains { differentShots(files[x], files[$0]) != nil } })
+                else {
                     continue
                 }
                 sets.union(first, second)
@@ -127,41 +132,65 @@ public enum DuplicateGroups {
             .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
     }
 
-    /// How `a` is a copy of `b`, by the rules of `find` (directly, not through a third); nil
-    /// when it is not.
-    public static func rule(
+    /// Whether one file is a copy of another, by which rule, and why, in words.
+    public struct Verdict: Sendable, Equatable {
+        /// Nil: not a copy.
+        public var rule: DuplicateGroup.Rule?
+        public var reason: String
+        /// Their perceptual hashes' distance in bits, when both have one.
+        public var distance: Int?
+    }
+
+    /// How `a` is a copy of `b`, by the rules of `find` (directly, not through a third), or
+    /// why it is not.
+    public static func verdict(
         _ a: ComparedFile, _ b: ComparedFile, threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) -> DuplicateGroup.Rule? {
-        if a.contentHash == b.contentHash { return .sameBytes }
-        guard !a.isVideo, !b.isVideo, let ha = a.perceptualHash, let hb = b.perceptualHash,
-            (ha ^ hb).nonzeroBitCount <= threshold, !differentShots(a, b),
-            coloursAgree(a.placeholder.flatMap(colours), b.placeholder.flatMap(colours), limit: colourLimit)
-        else { return nil }
-        return .samePicture
+    ) -> Verdict {
+        let distance = a.perceptualHash.flatMap { ha in b.perceptualHash.map { ($0 ^ ha).nonzeroBitCount } }
+        func no(_ reason: String) -> Verdict { Verdict(rule: nil, reason: reason, distance: distance) }
+        if a.contentHash == b.contentHash { return Verdict(rule: .sameBytes, reason: "the same bytes", distance: nil) }
+        if a.isVideo || b.isVideo { return no("a video is a copy only of the same bytes") }
+        guard let distance else { return no("no perceptual hash to compare yet") }
+        guard distance <= threshold else { return no("hashes \(distance) bits apart, beyond \(threshold)") }
+        if let why = differentShots(a, b) { return no("different shots: \(why)") }
+        let difference = colourDifference(a.placeholder.flatMap(colours), b.placeholder.flatMap(colours))
+        let colour = difference.map { Wording.number($0, decimals: 1) }
+        if let difference, difference > colourLimit {
+            return no("colours \(colour ?? "") apart, beyond \(Wording.number(colourLimit, decimals: 0))")
+        }
+        return Verdict(
+            rule: .samePicture,
+            reason: "hashes \(distance) bits apart, nothing says they are different shots"
+                + (colour.map { ", colours \($0) apart" } ?? ""),
+            distance: distance)
+    }
+
+    /// The mean difference of two photos' colours (0–255); nil without both.
+    private static func colourDifference(_ a: [Double]?, _ b: [Double]?) -> Double? {
+        guard let a, let b, a.count == b.count, !a.isEmpty else { return nil }
+        return zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / Double(a.count)
     }
 
     /// Whether two photos' colours differ by a mean of at most `limit`; without both, no
     /// evidence either way.
     private static func coloursAgree(_ a: [Double]?, _ b: [Double]?, limit: Double) -> Bool {
-        guard let a, let b, a.count == b.count, !a.isEmpty else { return true }
-        return zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / Double(a.count) <= limit
+        colourDifference(a, b).map { $0 <= limit } ?? true
     }
 
-    /// Whether the metadata says two photos are different exposures.
+    /// What in the metadata says two photos are different exposures; nil when nothing does.
     ///
     /// They are when both name a camera and not the same one, or both say when they were taken
     /// and not the same instant (a burst, a bracket, two shots of one scene). A copy keeps its
     /// original's, or has none.
-    static func differentShots(_ a: ComparedFile, _ b: ComparedFile) -> Bool {
-        if let ma = a.make, let mb = b.make, ma != mb { return true }
-        if let ma = a.model, let mb = b.model, ma != mb { return true }
-        guard let ta = a.capturedAt, let tb = b.capturedAt else { return false }
+    static func differentShots(_ a: ComparedFile, _ b: ComparedFile) -> String? {
+        if let ma = a.make, let mb = b.make, ma != mb { return "cameras \(ma) and \(mb)" }
+        if let ma = a.model, let mb = b.model, ma != mb { return "cameras \(ma) and \(mb)" }
+        guard let ta = a.capturedAt, let tb = b.capturedAt else { return nil }
         let (sa, fa) = split(ta), (sb, fb) = split(tb)
-        if sa != sb { return true }
         // A copy may have lost the fraction of a second: only two fractions can differ.
-        if let fa, let fb, fa != fb { return true }
-        return false
+        if sa != sb || (fa != nil && fb != nil && fa != fb) { return "taken at \(ta) and \(tb)" }
+        return nil
     }
 
     /// A capture time's whole seconds, and its fraction without trailing zeros (nil when none).

@@ -11,7 +11,7 @@ struct PhotoColumns {
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
-        "exposure_bias",
+        "exposure_bias", "burst_id",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
         "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
         "motion_offset", "motion_length", "phash",
@@ -82,6 +82,7 @@ struct PhotoColumns {
         values["rotation"] = facts.video?.rotation
         values["frame_rate"] = facts.video?.frameRate
         values["content_identifier"] = facts.contentIdentifier
+        values["burst_id"] = facts.burstIdentifier
         values["width"] = facts.width
         values["height"] = facts.height
         values["orientation"] = facts.orientation

@@ -3,24 +3,17 @@ import GRDB
 import TesseraFacts
 
 extension PhotoIndex {
-    /// The files that are copies of the one with row `id` by `DuplicateGroups.rule`, found by
-    /// index lookups: the same content key, and the hashes near its own, band by band
-    /// (docs/DUPLICATES.md); nearest first.
-    public func copies(
+    /// The files that may be copies of the one with row `id`, found by index lookups (the
+    /// same content key, and the hashes near its own, band by band: docs/DUPLICATES.md), each
+    /// with `DuplicateGroups.verdict`'s: whether it is one, by which rule, and why; nearest first.
+    public func comparisons(
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)] {
+    ) throws(IndexError) -> [(file: ComparedFile, verdict: DuplicateGroups.Verdict)] {
         try read { db in
             guard let photo = try Self.fetchCandidates(db, where: "id = ?", [id]).first else { return [] }
             return try Self.nearCandidates(db, of: photo)
-                .compactMap { other in
-                    DuplicateGroups.rule(photo, other, colourLimit: colourLimit, colours: colours).map { rule in
-                        let distance = photo.perceptualHash.flatMap { a in
-                            other.perceptualHash.map { ($0 ^ a).nonzeroBitCount }
-                        }
-                        return (other, rule, rule == .sameBytes ? nil : distance)
-                    }
-                }
-                .sorted { ($0.distance ?? -1, $0.file.id) < ($1.distance ?? -1, $1.file.id) }
+                .map { ($0, DuplicateGroups.verdict(photo, $0, colourLimit: colourLimit, colours: colours)) }
+                .sorted { ($0.verdict.distance ?? -1, $0.file.id) < ($1.verdict.distance ?? -1, $1.file.id) }
         }
     }
 
@@ -70,7 +63,7 @@ extension PhotoIndex {
     /// What `candidate` reads, of `photos`.
     static let prefixedCandidateColumns = [
         "id", "path", "format", "kind", "display_width", "display_height", "size", "mtime_ns", "content_hash", "phash",
-        "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias",
+        "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias", "burst_id",
     ].map { "photos.\($0)" }.joined(separator: ", ")
 
     /// The file in `row`, its `prefixedCandidateColumns` from column `first` on.
@@ -83,6 +76,6 @@ extension PhotoIndex {
             contentHash: row[at(8)], perceptualHash: (row[at(9)] as Int64?).map { UInt64(bitPattern: $0) },
             capturedAt: row[at(10)], make: row[at(11)], model: row[at(12)],
             placeholder: (row[at(13)] as Data?).map { [UInt8]($0) }, albumID: row[at(14)], rating: row[at(15)],
-            exposureBias: row[at(16)])
+            exposureBias: row[at(16)], burstIdentifier: row[at(17)])
     }
 }

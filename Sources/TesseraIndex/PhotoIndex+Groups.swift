@@ -6,8 +6,14 @@ import TesseraFacts
 public struct GroupRefresh: Sendable, Equatable {
     /// Files changed since the refresh before.
     public var changedFiles = 0
+    /// Whether groups a removed file left behind (fewer than two, or without a first) were
+    /// decided again.
+    public var mended = false
     /// Whether copies were decided over the whole library, not only around what changed.
     public var whole = false
+
+    /// Whether anything was decided again.
+    public var ran: Bool { whole || changedFiles > 0 || mended }
 }
 
 extension PhotoIndex {
@@ -24,7 +30,7 @@ extension PhotoIndex {
     /// A file changes when its row is written or found missing or back (the `group_pending`
     /// triggers say which). Stacks are decided again folder by folder, for each folder with a
     /// changed file (a stack never crosses folders). Copies of a changed file are found by
-    /// index lookups (`copies(of:)`'s), and decided again with the groups of every file found;
+    /// index lookups (`comparisons(of:)`'s), and decided again with the groups of every file found;
     /// when many changed, or the rules did, over every file (`DuplicateGroups.find`).
     public func refreshGroups(
         colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
@@ -36,8 +42,8 @@ extension PhotoIndex {
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
             refresh.changedFiles = pending
             refresh.whole = rules != Self.groupRules || pending * Self.wholeLibraryShare > total
-            let broken = try Self.brokenGroups(db)
-            guard refresh.whole || pending > 0 || broken else { return refresh }
+            refresh.mended = try Self.brokenGroups(db)
+            guard refresh.ran else { return refresh }
 
             // Stacks: the folders of what changed, and of stacks a deletion left broken.
             let albums =

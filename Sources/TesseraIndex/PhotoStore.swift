@@ -118,10 +118,11 @@ public protocol PhotoStore: PhotoReading, Sendable {
     /// Records how making a web rendition ended (nothing when the video changed meanwhile).
     func recordWebVideo(_ job: WebVideoJob, settings: String, outcome: WebVideoOutcome) throws(IndexError)
 
-    /// The files that are copies of the one with row `id`, nearest first (docs/DUPLICATES.md).
-    func copies(
+    /// The files that may be copies of the one with row `id`, each with whether it is one and
+    /// why, nearest first (docs/DUPLICATES.md).
+    func comparisons(
         of id: Int64, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
-    ) throws(IndexError) -> [(file: ComparedFile, rule: DuplicateGroup.Rule, distance: Int?)]
+    ) throws(IndexError) -> [(file: ComparedFile, verdict: DuplicateGroups.Verdict)]
     /// The stack and the copy group the file with row `id` is recorded in.
     func groups(of id: Int64) throws(IndexError) -> (stack: Stack?, copies: DuplicateGroup?)
     /// Decides again the stacks and copies of what changed, and records them.

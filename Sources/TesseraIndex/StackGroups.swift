@@ -25,8 +25,21 @@ public enum StackGroups {
     /// The longest time between two shots of one burst or bracket, in seconds.
     public static let burstGap = 1.0
 
+    /// The rule of a kind of stack, in words.
+    public static func rule(_ kind: Stack.Kind) -> String {
+        switch kind {
+        case .rawPair: "a RAW and the images the camera made of it: one folder, one name"
+        case .burst:
+            "one camera's shots in one folder that share a burst identifier (Apple's BurstUUID, a Google camera's "
+                + "BURST name), or timed to fractions of a second, each at most \(burstGap) s after the last"
+        case .bracket:
+            "one camera's shots in one folder, each at most \(burstGap) s after the last, at exposure compensations "
+                + "that all differ"
+        }
+    }
+
     /// What decides stacks, as the index records it: a change decides them all again.
-    static let rules = "RAW pairs by name; brackets and bursts \(burstGap) s apart at most"
+    static let rules = "RAW pairs by name; bursts by BurstUUID or name; brackets and bursts \(burstGap) s apart at most"
 
     /// One shot: a RAW pair (the processed images, the preferred first, then the RAWs), or one file.
     struct Shot {
@@ -57,7 +70,11 @@ public enum StackGroups {
         }
         var stacks: [Stack] = []
         var taken = Set<Int64>()
-        for run in brackets(shots) {
+        for run in namedBursts(shots) {
+            taken.formUnion(run.map(\.face.id))
+            stacks.append(stack(.burst, of: run))
+        }
+        for run in brackets(shots.filter { !taken.contains($0.face.id) }) {
             taken.formUnion(run.map(\.face.id))
             stacks.append(stack(.bracket, of: run))
         }
@@ -83,6 +100,9 @@ public enum StackGroups {
             face = run.min { abs($0.face.exposureBias ?? 0) < abs($1.face.exposureBias ?? 0) } ?? face
             let bias = face.face.exposureBias ?? 0
             why = bias == 0 ? "the metered exposure (0 EV)" : "the nearest the metered exposure (\(bias) EV)"
+        } else if let cover = run.first(where: { burstName($0.face.pathBytes)?.cover == true }) {
+            face = cover
+            why = "the one the camera picked (COVER)"
         } else if let best = run.max(by: { ($0.face.rating ?? 0) < ($1.face.rating ?? 0) }), (best.face.rating ?? 0) > 0
         {
             face = best
@@ -119,6 +139,41 @@ public enum StackGroups {
                     ? $0.instant < $1.instant : $0.shot.face.pathBytes.lexicographicallyPrecedes($1.shot.face.pathBytes)
             }
         }
+    }
+
+    /// Bursts the camera named: the shots in one folder that share Apple's BurstUUID, or a
+    /// Google camera's burst name, in the order they were taken.
+    static func namedBursts(_ shots: [Shot]) -> [[Shot]] {
+        var named: [String: [Shot]] = [:]
+        for shot in shots {
+            let file = shot.face
+            guard let name = file.burstIdentifier.map({ "uuid " + $0 }) ?? burstName(file.pathBytes)?.key else {
+                continue
+            }
+            named["\(file.albumID)/\(name)", default: []].append(shot)
+        }
+        return named.values.filter { $0.count > 1 }.map { run in
+            run.sorted {
+                let (a, b) = ($0.face.capturedAt.flatMap(seconds) ?? 0, $1.face.capturedAt.flatMap(seconds) ?? 0)
+                return a != b ? a < b : $0.face.pathBytes.lexicographicallyPrecedes($1.face.pathBytes)
+            }
+        }
+    }
+
+    /// What a Google camera's name says of a burst: the part its frames share, and whether this
+    /// is the frame it picked.
+    ///
+    /// `00001IMG_00001_BURST20200101120000123_COVER.jpg` shares `BURST20200101120000123`;
+    /// `IMG_20151025_160521_BURST002.jpg` shares what comes before `_BURST` (its number counts
+    /// the frames).
+    static func burstName(_ path: [UInt8]) -> (key: String, cover: Bool)? {
+        let name = (path.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            .uppercased()
+        guard let marker = name.range(of: "_BURST") else { return nil }
+        let digits = name[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let key = digits.count >= 14 ? "BURST" + digits : String(name[..<marker.lowerBound])
+        return (key, name.contains("_COVER"))
     }
 
     /// Exposure brackets: runs of one camera's shots, each within `burstGap` of the one before,

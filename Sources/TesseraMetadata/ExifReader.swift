@@ -56,6 +56,8 @@ public struct ExifFields: Sendable, Equatable {
     public var xmp: [UInt8]?
     /// A Live Photo still's identifier, shared with its video (Apple's maker note, tag 0x0011).
     public var contentIdentifier: String?
+    /// The identifier the frames of one burst share (Apple's maker note, tag 0x000B).
+    public var burstIdentifier: String?
     public var warnings: [String] = []
 
     /// This block's fields, with those it lacks taken from `other`.
@@ -79,6 +81,7 @@ public struct ExifFields: Sendable, Equatable {
         merged.gpsInstant = gpsInstant ?? other.gpsInstant
         merged.xmp = xmp ?? other.xmp
         merged.contentIdentifier = contentIdentifier ?? other.contentIdentifier
+        merged.burstIdentifier = burstIdentifier ?? other.burstIdentifier
         merged.warnings = warnings + other.warnings
         return merged
     }
@@ -164,8 +167,9 @@ public enum ExifReader {
         if let entry = view.entry(EXIF_TAG_MAKER_NOTE, in: view.exifIFDs), let bytes = entry.pointee.data,
             entry.pointee.size > 0
         {
-            fields.contentIdentifier = AppleMakerNote.contentIdentifier(
-                Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+            let note = Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
+            fields.contentIdentifier = AppleMakerNote.contentIdentifier(note)
+            fields.burstIdentifier = AppleMakerNote.burstIdentifier(note)
         }
         if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data,
             entry.pointee.size > 0,

@@ -90,7 +90,8 @@ public struct PhotoMetadata: Sendable {
             video: video.map {
                 PhotoFacts.Video(duration: $0.duration, codec: $0.codec, rotation: $0.rotation, frameRate: $0.frameRate)
             },
-            motion: motion, contentIdentifier: exif?.contentIdentifier, warnings: warnings)
+            motion: motion, contentIdentifier: exif?.contentIdentifier, burstIdentifier: exif?.burstIdentifier,
+            warnings: warnings)
     }
 }
 

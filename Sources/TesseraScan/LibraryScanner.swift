@@ -325,10 +325,14 @@ extension LibraryScanner {
         let started = ContinuousClock.now
         let refresh = try index.refreshGroups(
             colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
-        guard refresh.changedFiles > 0 || refresh.whole else { return }
+        guard refresh.ran else { return }
+        let around =
+            refresh.whole
+            ? "over the whole library"
+            : "around \(Wording.count(refresh.changedFiles, "changed file"))"
+                + (refresh.mended ? " and the groups of files gone" : "")
         logger.info(
-            "stacks and copies decided again \(refresh.whole ? "over the whole library" : "around \(Wording.count(refresh.changedFiles, "changed file"))") in \(Wording.duration(started.duration(to: .now).seconds))"
-        )
+            "stacks and copies decided again \(around) in \(Wording.duration(started.duration(to: .now).seconds))")
     }
 
     /// When the configured time zone (or the system's) is not the one the index's dates were

@@ -1,5 +1,7 @@
 import Foundation
 import SystemPackage
+import TesseraImage
+import TesseraSamples
 import TesseraSystem
 import TesseraTestSupport
 import Testing
@@ -64,24 +66,9 @@ struct DuplicateScanTests {
             try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: folder + "/original.jpg")
             try Self.copies(of: folder + "/original.jpg", into: folder + "/copies")
         }
-        // Two frames of a real video a tenth of a second apart, written as a camera's burst:
-        // one camera, one second, two fractions.
+        // Two frames of a real video, written as a camera's burst.
         let burst = root + "/burst"
-        try FileSystem.createDirectories(FilePath(burst))
-        for (frame, time) in [("1", "0.5"), ("2", "0.6")] {
-            try VideoFixture.run([
-                "-v", "error", "-y", "-ss", time, "-i", Corpus.path("media/videos/quicktime-hvc1.mov"), "-frames:v",
-                "1",
-                "-q:v", "2", burst + "/frame\(frame).jpg",
-            ])
-            try Self.run(
-                "exiftool",
-                [
-                    "-q", "-overwrite_original", "-Make=Tessera", "-Model=Burst",
-                    "-DateTimeOriginal=2024:05:01 10:00:00",
-                    "-SubSecTimeOriginal=\(frame)0", burst + "/frame\(frame).jpg",
-                ])
-        }
+        try Self.burst(into: burst, frames: 2)
         // Three frames written as an exposure bracket: one camera, one second after another
         // (no fraction), exposure compensation 0, -2 and +2 EV, the frames brightened to match.
         let bracket = root + "/bracket"
@@ -160,6 +147,115 @@ struct DuplicateScanTests {
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
         #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")
+        // `explain` says why a burst's frame is not a copy of its neighbour, and why a copy is one.
+        let frame = try Self.explained(burst + "/frame2.jpg", directory)
+        #expect(frame["stack"]?.value?.hasPrefix("burst of 2 files") == true, "\(frame)")
+        let neighbour = frame["copies"]?.candidates.first { $0.source == burst + "/frame1.jpg" }
+        #expect(neighbour?.outcome.hasPrefix("not a copy: different shots: taken at") == true, "\(frame)")
+        let copy = try Self.explained(root + "/3/copies/half.jpg", directory)
+        let original = copy["copies"]?.candidates.first { $0.source == root + "/3/original.jpg" }
+        #expect(original?.outcome.hasPrefix("a copy (same-picture): hashes") == true, "\(copy)")
+        #expect(copy["stack"]?.value == nil && copy["copies"]?.value?.contains("keep \(root)/3/original.jpg") == true)
+    }
+
+    /// `tessera explain --json` of `file`, by fact.
+    static func explained(_ file: String, _ directory: TemporaryDirectory) throws -> [String: Fact] {
+        let result = try TesseraProcess.run(["explain", "--json", file] + ScanCommandTests.store(directory))
+        try #require(result.status == 0, Comment(rawValue: result.stderr))
+        let facts = try JSONDecoder().decode([Fact].self, from: Data(result.stdout.utf8))
+        return Dictionary(facts.map { ($0.fact, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    struct Fact: Decodable {
+        var fact: String
+        var value: String?
+        var candidates: [Candidate]
+
+        struct Candidate: Decodable {
+            var source: String
+            var outcome: String
+        }
+    }
+
+    /// A rescan that changes one file in more than 200 decides stacks and copies around it, by
+    /// index lookups, and records what a decision over the whole library records: with a kept
+    /// copy gone, a new copy come, a burst's frame gone.
+    @Test func aRescanDecidesAroundWhatChangedAsOverTheWholeLibraryWould() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        // Distinct pictures (noise), two photos with their copies, and a burst of three frames.
+        var random = SplitMix(seed: 50)
+        for number in 0..<230 {
+            let pixels = (0..<(32 * 24 * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            try FileSystem.writeAtomically(
+                try SampleImage.jpeg(PixelBuffer(width: 32, height: 24, channels: 3, pixels: pixels)),
+                to: FilePath(root + "/noise/\(number).jpg"))
+        }
+        for (number, name) in Self.originals.prefix(2).enumerated() {
+            let folder = root + "/\(number)"
+            try FileSystem.createDirectories(FilePath(folder))
+            try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: folder + "/original.jpg")
+            try Self.copies(of: folder + "/original.jpg", into: folder + "/copies")
+        }
+        try Self.burst(into: root + "/burst", frames: 3)
+        let store = ScanCommandTests.store(directory)
+        try #require(try TesseraProcess.run(["scan", root] + store).status == 0)
+        let changes: [(String, () throws -> Void)] = [
+            ("the kept copy gone", { try FileManager.default.removeItem(atPath: root + "/0/original.jpg") }),
+            (
+                "a copy come",
+                {
+                    try FileSystem.createDirectories(FilePath(root + "/more"))
+                    try FileManager.default.copyItem(atPath: root + "/1/original.jpg", toPath: root + "/more/again.jpg")
+                }
+            ),
+            ("a frame gone", { try FileManager.default.removeItem(atPath: root + "/burst/frame2.jpg") }),
+        ]
+        for (change, make) in changes {
+            try make()
+            let scan = try TesseraProcess.run(["scan", "-v", root] + store)
+            #expect(scan.status == 0 && scan.stderr.contains("decided again around"), "\(change): \(scan.stderr)")
+            // The same index decided over the whole library, as after new rules.
+            let whole = directory.appending("whole.sqlite")
+            try? FileManager.default.removeItem(atPath: whole)
+            #expect(SQLite.write(directory.appending("index.sqlite"), "VACUUM INTO '\(whole)'"))
+            #expect(SQLite.write(whole, "DELETE FROM state WHERE key = 'group_rules'"))
+            let again = try TesseraProcess.run(
+                ["scan", "-v", root, "--index", whole, "--cache", directory.appending("cache")])
+            #expect(again.stderr.contains("over the whole library"), "\(change): \(again.stderr)")
+            for listing in ["--duplicates", "--stacks"] {
+                let around = try TesseraProcess.run(["list", listing, "--json"] + store)
+                let over = try TesseraProcess.run(
+                    ["list", listing, "--json", "--index", whole, "--cache", directory.appending("cache")])
+                #expect(around.status == 0 && around.stdout == over.stdout, "\(change) \(listing)")
+            }
+        }
+        // What the changes left: the sunset's copies without it, the new copy with its original,
+        // and the burst's two frames.
+        let listed = try TesseraProcess.run(["list", "--duplicates"] + store)
+        #expect(listed.stdout.contains("2 groups of copies: 16 files"), "\(listed.stdout)")
+        let stacks = try TesseraProcess.run(["list", "--stacks"] + store)
+        #expect(stacks.stdout.contains("1 stack: 2 files shown as 1"), "\(stacks.stdout)")
+    }
+
+    /// `frames` frames of a real video a tenth of a second apart, written as a camera's burst:
+    /// one camera, one second, stepping fractions.
+    static func burst(into folder: String, frames: Int) throws {
+        try FileSystem.createDirectories(FilePath(folder))
+        for frame in 1...frames {
+            try VideoFixture.run([
+                "-v", "error", "-y", "-ss", "0.\(4 + frame)", "-i", Corpus.path("media/videos/quicktime-hvc1.mov"),
+                "-frames:v", "1", "-q:v", "2", folder + "/frame\(frame).jpg",
+            ])
+            try Self.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-Make=Tessera", "-Model=Burst",
+                    "-DateTimeOriginal=2024:05:01 10:00:00", "-SubSecTimeOriginal=\(frame)0",
+                    folder + "/frame\(frame).jpg",
+                ])
+        }
     }
 }
 

@@ -284,6 +284,24 @@ struct PhotoIndexTests {
             }
         }
         #expect(!plan.joined().contains("TEMP B-TREE"), "\(plan)")
+        // What the album site shows of a month (a stack's face, the copy kept) is read in the
+        // same order, each photo's groups by their members' keys.
+        var shown = PhotoQuery(month: "2024-05")
+        (shown.stackFacesOnly, shown.keptCopiesOnly) = (true, true)
+        let grouped = try index.read { db in
+            let (sql, arguments) = PhotoIndex.selection("p.id", shown)
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
+                $0["detail"] as String? ?? ""
+            }
+        }
+        #expect(
+            !grouped.joined().contains("TEMP B-TREE")
+                && !grouped.contains { $0.hasPrefix("SCAN s") || $0.hasPrefix("SCAN c") }, "\(grouped)")
+        #expect(
+            grouped.filter {
+                $0.hasPrefix("SEARCH s USING INTEGER PRIMARY KEY") || $0.hasPrefix("SEARCH c USING INTEGER PRIMARY KEY")
+            }
+            .count == 3, "\(grouped)")
     }
 
     /// Pairing compares names within a folder: without an index of names it read every file of

@@ -7,12 +7,12 @@ import Testing
 struct StackGroupsTests {
     static func file(
         _ id: Int64, _ name: String, format: ImageFormat = .jpeg, at time: String? = nil, camera: String? = "A",
-        album: Int64 = 1, rating: Int? = nil
+        album: Int64 = 1, rating: Int? = nil, bias: Double? = nil, burst: String? = nil
     ) -> ComparedFile {
         ComparedFile(
             id: id, pathBytes: Array("/photos/\(name)".utf8), format: format, isVideo: false, width: 10, height: 10,
             bytes: 1, mtimeNanoseconds: 0, contentHash: "c\(id)", perceptualHash: nil, capturedAt: time, make: camera,
-            model: camera, albumID: album, rating: rating)
+            model: camera, albumID: album, rating: rating, exposureBias: bias, burstIdentifier: burst)
     }
 
     @Test func aRawAndTheImageMadeFromItAreOneStackWithTheImageAsItsFace() {
@@ -44,6 +44,57 @@ struct StackGroupsTests {
         let bursts = stacks.map { $0.members.map(\.id) }
         #expect(bursts == [[2, 1, 3], [4, 5], [8, 9]], "\(bursts)")
         #expect(stacks.first?.why.contains("best rated") == true)
+    }
+
+    @Test func stepsOfExposureCompensationAreABracketAndItsMeteredShotItsFace() {
+        let stacks = StackGroups.find([
+            // Two brackets in a row, of whole seconds: 0 met again begins the second.
+            Self.file(1, "a.jpg", at: "2024-05-01T10:00:00", bias: 0),
+            Self.file(2, "b.jpg", at: "2024-05-01T10:00:00", bias: -2),
+            Self.file(3, "c.jpg", at: "2024-05-01T10:00:01", bias: 2),
+            Self.file(4, "d.jpg", at: "2024-05-01T10:00:02", bias: -2),
+            Self.file(5, "e.jpg", at: "2024-05-01T10:00:02", bias: 0),
+            Self.file(6, "f.jpg", at: "2024-05-01T10:00:03", bias: 2),
+            // One compensation for every shot is no bracket; nor are shots seconds apart.
+            Self.file(7, "g.jpg", at: "2024-05-01T11:00:00", bias: -1),
+            Self.file(8, "h.jpg", at: "2024-05-01T11:00:00", bias: -1),
+            Self.file(9, "i.jpg", at: "2024-05-01T12:00:00", bias: 1),
+            Self.file(10, "j.jpg", at: "2024-05-01T12:00:05", bias: -1),
+        ])
+        #expect(stacks.map(\.kind) == [.bracket, .bracket], "\(stacks)")
+        #expect(Set(stacks.map { $0.members.map(\.id) }) == [[1, 2, 3], [5, 4, 6]], "\(stacks)")
+        #expect(stacks.allSatisfy { $0.why.contains("metered") })
+    }
+
+    @Test func aBurstTheCameraNamedIsOneWhateverItsTimes() {
+        let stacks = StackGroups.find([
+            // Apple's BurstUUID, with no fraction of a second, and a frame taken seconds later.
+            Self.file(1, "IMG_0001.JPG", at: "2024-05-01T10:00:00", burst: "U1"),
+            Self.file(2, "IMG_0002.JPG", at: "2024-05-01T10:00:00", burst: "U1"),
+            Self.file(3, "IMG_0003.JPG", at: "2024-05-01T10:00:04", burst: "U1"),
+            Self.file(4, "IMG_0004.JPG", at: "2024-05-01T10:00:00", burst: "U2"),
+            // A Google camera's names: the frame it picked is the face.
+            Self.file(5, "00000IMG_00000_BURST20200101120000123.jpg", camera: nil),
+            Self.file(6, "00001IMG_00001_BURST20200101120000123_COVER.jpg", camera: nil),
+            Self.file(7, "IMG_20151025_160521_BURST001_COVER.jpg"), Self.file(8, "IMG_20151025_160521_BURST002.jpg"),
+            Self.file(9, "IMG_20151025_170000_BURST001.jpg"),
+        ])
+        #expect(stacks.allSatisfy { $0.kind == .burst })
+        #expect(Set(stacks.map { $0.members.map(\.id) }) == [[1, 2, 3], [6, 5], [7, 8]], "\(stacks)")
+        #expect(stacks.filter { $0.why.contains("COVER") }.count == 2)
+    }
+
+    @Test func aBurstOfRawPairsIsOneStackWithTheJPEGOfItsFirstShotAsItsFace() {
+        let stacks = StackGroups.find([
+            Self.file(1, "DSC_0001.NEF", format: .raw, at: "2024-05-01T10:00:00.10"),
+            Self.file(2, "DSC_0001.JPG", at: "2024-05-01T10:00:00.10"),
+            Self.file(3, "DSC_0002.NEF", format: .raw, at: "2024-05-01T10:00:00.40"),
+            Self.file(4, "DSC_0002.JPG", at: "2024-05-01T10:00:00.40"),
+            // An edit beside its original, of the very same instant: no burst.
+            Self.file(5, "IMG_4120.JPG", at: "2024-05-01T11:00:00.50"),
+            Self.file(6, "IMG_E4120.JPG", at: "2024-05-01T11:00:00.50"),
+        ])
+        #expect(stacks.map(\.kind) == [.burst] && stacks.first?.members.map(\.id) == [2, 1, 4, 3], "\(stacks)")
     }
 
     @Test(arguments: ["2024-13-01T00:00:00.5", "99999999999999-01-01T00:00:00.5", "2024-01-01", "", "x.5"])
