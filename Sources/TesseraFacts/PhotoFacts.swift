@@ -80,15 +80,18 @@ public struct Camera: Sendable, Equatable {
     public var focalLength: Double?
     /// The 35 mm equivalent, in millimetres.
     public var focalLength35mm: Double?
+    /// The body's serial number: with the capture time, what pairs a RAW with its JPEG under
+    /// another name.
+    public var serialNumber: String?
 
     public init(
         make: String? = nil, model: String? = nil, lensModel: String? = nil, exposureTime: Double? = nil,
         exposureBias: Double? = nil, fNumber: Double? = nil, iso: Int? = nil, focalLength: Double? = nil,
-        focalLength35mm: Double? = nil
+        focalLength35mm: Double? = nil, serialNumber: String? = nil
     ) {
         (self.make, self.model, self.lensModel) = (make, model, lensModel)
         (self.exposureTime, self.exposureBias, self.fNumber, self.iso) = (exposureTime, exposureBias, fNumber, iso)
-        (self.focalLength, self.focalLength35mm) = (focalLength, focalLength35mm)
+        (self.focalLength, self.focalLength35mm, self.serialNumber) = (focalLength, focalLength35mm, serialNumber)
     }
 
     /// "NIKON D90", "Canon EOS 7D", "Apple iPhone 4": make and model, the make left out when

@@ -30,19 +30,22 @@ public struct ComparedFile: Sendable, Equatable {
     public var exposureBias: Double?
     /// What the frames of one burst share: Apple's BurstUUID (`burst_id`).
     public var burstIdentifier: String?
+    /// The camera body's serial number (`camera_serial`).
+    public var serialNumber: String?
 
     public init(
         id: Int64, pathBytes: [UInt8], format: ImageFormat, isVideo: Bool, width: Int?, height: Int?, bytes: Int64,
         mtimeNanoseconds: Int64, contentHash: String, perceptualHash: UInt64?, capturedAt: String?, make: String?,
         model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil,
-        exposureBias: Double? = nil, burstIdentifier: String? = nil
+        exposureBias: Double? = nil, burstIdentifier: String? = nil,
+        serialNumber: String? = nil
     ) {
         (self.id, self.pathBytes, self.format, self.isVideo) = (id, pathBytes, format, isVideo)
         (self.width, self.height, self.bytes, self.mtimeNanoseconds) = (width, height, bytes, mtimeNanoseconds)
         (self.contentHash, self.perceptualHash) = (contentHash, perceptualHash)
         (self.capturedAt, self.make, self.model, self.placeholder) = (capturedAt, make, model, placeholder)
         (self.albumID, self.rating, self.exposureBias) = (albumID, rating, exposureBias)
-        self.burstIdentifier = burstIdentifier
+        (self.burstIdentifier, self.serialNumber) = (burstIdentifier, serialNumber)
     }
 
     var pixels: Int { (width ?? 0) * (height ?? 0) }

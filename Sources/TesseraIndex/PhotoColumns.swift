@@ -11,7 +11,7 @@ struct PhotoColumns {
         "coding", "captured_at", "utc_offset", "date_source", "sort_instant_ms", "make", "model", "lens_model",
         "exposure_time", "f_number", "iso", "focal_length", "gps_latitude", "gps_longitude", "gps_altitude",
         "thumbnail_key", "scan_id", "error_code", "thumbhash", "render_settings", "hdr", "focal_length_35mm",
-        "exposure_bias", "burst_id",
+        "exposure_bias", "burst_id", "camera_serial",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
         "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
         "motion_offset", "motion_length", "phash",
@@ -105,6 +105,7 @@ struct PhotoColumns {
         values["iso"] = camera.iso
         values["focal_length"] = camera.focalLength
         values["focal_length_35mm"] = camera.focalLength35mm
+        values["camera_serial"] = camera.serialNumber
         let annotations = facts.annotations
         values["rating"] = annotations.rating
         values["label"] = annotations.label

@@ -63,7 +63,7 @@ extension PhotoIndex {
     /// What `candidate` reads, of `photos`.
     static let prefixedCandidateColumns = [
         "id", "path", "format", "kind", "display_width", "display_height", "size", "mtime_ns", "content_hash", "phash",
-        "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias", "burst_id",
+        "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias", "burst_id", "camera_serial",
     ].map { "photos.\($0)" }.joined(separator: ", ")
 
     /// The file in `row`, its `prefixedCandidateColumns` from column `first` on.
@@ -76,6 +76,7 @@ extension PhotoIndex {
             contentHash: row[at(8)], perceptualHash: (row[at(9)] as Int64?).map { UInt64(bitPattern: $0) },
             capturedAt: row[at(10)], make: row[at(11)], model: row[at(12)],
             placeholder: (row[at(13)] as Data?).map { [UInt8]($0) }, albumID: row[at(14)], rating: row[at(15)],
-            exposureBias: row[at(16)], burstIdentifier: row[at(17)])
+            exposureBias: row[at(16)], burstIdentifier: row[at(17)],
+            serialNumber: row[at(18)])
     }
 }

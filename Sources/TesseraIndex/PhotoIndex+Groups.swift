@@ -59,6 +59,7 @@ extension PhotoIndex {
             for album in albums {
                 let files = try Self.fetchCandidates(db, where: "album_id = ?", [album])
                 try Self.recordStacks(db, StackGroups.find(files), replacing: files.map(\.id))
+                try Self.pairAcrossFolders(db, album: album)
             }
 
             // Copies.
@@ -103,6 +104,33 @@ extension PhotoIndex {
                 sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('group_rules', ?)", arguments: [Self.groupRules]
             )
             return refresh
+        }
+    }
+
+    /// RAW pairs of the files of `album` in no stack with files in no stack in other folders:
+    /// the same camera (its serial number too, where both have one) at the same instant, to the
+    /// fraction of a second; found by the capture time's index.
+    private static func pairAcrossFolders(_ db: Database, album: Int64) throws {
+        let unstacked = "id NOT IN (SELECT photo_id FROM stack_members) AND kind = 'photo'"
+        let alone = try fetchCandidates(
+            db, where: "album_id = ? AND captured_at LIKE '%.%' AND \(unstacked)", [album])
+        for file in alone {
+            let partners = try fetchCandidates(
+                db, where: "captured_at = ? AND album_id <> ? AND (format = 'raw') <> ? AND \(unstacked)",
+                [file.capturedAt, album, file.format == .raw]
+            ).filter { $0.make == file.make && $0.model == file.model && StackGroups.sameBody($0, file) }
+            let processed = (file.format == .raw ? partners : [file]).sorted { DuplicateGroups.preferred($0, over: $1) }
+            let raws = (file.format == .raw ? [file] : partners).sorted {
+                $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
+            }
+            guard let face = processed.first, let raw = raws.first else { continue }
+            try recordStacks(
+                db,
+                [
+                    Stack(
+                        kind: .rawPair, members: [face, raw],
+                        why: "the \(face.format.rawValue) the camera made at the RAW's instant, in another folder")
+                ], replacing: [])
         }
     }
 

@@ -553,7 +553,7 @@ extension PhotoIndex {
                     """)
         }
         guard version >= 15 else { return migrator }
-        // v15: exposure_bias, what an exposure bracket steps; burst_id, what a burst's frames share. Stacks and copies as the scans
+        // v15: exposure_bias, what an exposure bracket steps; burst_id, what a burst's frames share; camera_serial, what pairs a RAW with its JPEG under another name. Stacks and copies as the scans
         // decide them (docs/DUPLICATES.md), so that a front end shows each stack's face and
         // hides copies with one query: a group's rows, each member's position in it (0: the
         // face, or the copy to keep). A member's row goes with its photo's; a change of either
@@ -563,6 +563,7 @@ extension PhotoIndex {
                 sql: """
                     ALTER TABLE photos ADD COLUMN exposure_bias REAL;
                     ALTER TABLE photos ADD COLUMN burst_id TEXT;
+                    ALTER TABLE photos ADD COLUMN camera_serial TEXT;
                     CREATE TABLE stacks (
                         id INTEGER PRIMARY KEY,
                         kind TEXT NOT NULL CHECK (kind IN ('raw-pair', 'burst', 'bracket')),
@@ -602,6 +603,7 @@ extension PhotoIndex {
         let decidedBy = [
             "path", "album_id", "status", "missing_since_ms", "content_hash", "phash", "thumbhash", "format",
             "display_width", "display_height", "captured_at", "make", "model", "rating", "exposure_bias", "burst_id",
+            "camera_serial",
         ]
         let changed = decidedBy.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         // (not INSERT OR IGNORE: a trigger takes the conflict policy of the statement that fired it)

@@ -68,6 +68,7 @@ public enum StackGroups {
                 shots += members.map { Shot(files: [$0]) }
             }
         }
+        shots = pairedByInstant(shots)
         var stacks: [Stack] = []
         var taken = Set<Int64>()
         for run in namedBursts(shots) {
@@ -110,6 +111,38 @@ public enum StackGroups {
         }
         let others = run.filter { $0.face.id != face.face.id }
         return Stack(kind: kind, members: face.files + others.flatMap(\.files), why: why)
+    }
+
+    /// `shots` with each RAW alone paired with an image alone that the same camera took at the
+    /// same instant, to the fraction of a second (a RAW and its JPEG under other names).
+    static func pairedByInstant(_ shots: [Shot]) -> [Shot] {
+        var processed: [String: Int] = [:]
+        for (index, shot) in shots.enumerated() where !shot.isPair && shot.face.format != .raw {
+            if let key = instant(shot.face) { processed[key] = processed[key] ?? index }
+        }
+        var paired = Set<Int>()
+        var pairs: [Shot] = []
+        for (index, shot) in shots.enumerated() where !shot.isPair && shot.face.format == .raw {
+            guard let key = instant(shot.face), let partner = processed[key], !paired.contains(partner),
+                sameBody(shots[partner].face, shot.face)
+            else { continue }
+            paired.formUnion([index, partner])
+            pairs.append(Shot(files: [shots[partner].face, shot.face]))
+        }
+        return pairs + shots.indices.filter { !paired.contains($0) }.map { shots[$0] }
+    }
+
+    /// A file's folder, camera and capture time, when the time has a fraction of a second.
+    static func instant(_ file: ComparedFile) -> String? {
+        guard let time = file.capturedAt, time.contains("."), file.make != nil || file.model != nil else { return nil }
+        return "\(file.albumID)/\(file.make ?? "")/\(file.model ?? "")/\(time)"
+    }
+
+    /// Whether two files of one camera model are of one body: their serial numbers agree where
+    /// both have one.
+    static func sameBody(_ a: ComparedFile, _ b: ComparedFile) -> Bool {
+        guard let sa = a.serialNumber, let sb = b.serialNumber else { return true }
+        return sa == sb
     }
 
     /// A file's name without its extension, lower-cased, and without the part that numbers the

@@ -8,7 +8,7 @@ public struct ExifFields: Sendable, Equatable {
         lhs.orientation == rhs.orientation && lhs.dateTimeOriginal == rhs.dateTimeOriginal
             && lhs.dateTimeDigitized == rhs.dateTimeDigitized && lhs.dateTime == rhs.dateTime && lhs.make == rhs.make
             && lhs.model == rhs.model && lhs.lensModel == rhs.lensModel && lhs.exposureTime == rhs.exposureTime
-            && lhs.exposureBias == rhs.exposureBias
+            && lhs.exposureBias == rhs.exposureBias && lhs.serialNumber == rhs.serialNumber
             && lhs.fNumber == rhs.fNumber && lhs.iso == rhs.iso && lhs.focalLength == rhs.focalLength
             && lhs.focalLength35mm == rhs.focalLength35mm && lhs.gps == rhs.gps && lhs.gpsInstant == rhs.gpsInstant
             && lhs.xmp == rhs.xmp && lhs.warnings == rhs.warnings
@@ -36,6 +36,8 @@ public struct ExifFields: Sendable, Equatable {
     public var make: String?
     public var model: String?
     public var lensModel: String?
+    /// The camera body's serial number (`BodySerialNumber`).
+    public var serialNumber: String?
     /// Exposure time in seconds.
     public var exposureTime: Double?
     /// Exposure compensation (`ExposureBiasValue`), in EV: what an exposure bracket steps.
@@ -70,6 +72,7 @@ public struct ExifFields: Sendable, Equatable {
         merged.make = make ?? other.make
         merged.model = model ?? other.model
         merged.lensModel = lensModel ?? other.lensModel
+        merged.serialNumber = serialNumber ?? other.serialNumber
         merged.exposureTime = exposureTime ?? other.exposureTime
         merged.exposureBias = exposureBias ?? other.exposureBias
         merged.fNumber = fNumber ?? other.fNumber
@@ -154,6 +157,7 @@ public enum ExifReader {
             view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
             ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lens(tiff) : nil)
         fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
+        fields.serialNumber = view.text(EXIF_TAG_BODY_SERIAL_NUMBER, in: view.exifIFDs)
         fields.exposureBias = view.signedRational(EXIF_TAG_EXPOSURE_BIAS_VALUE, in: view.exifIFDs)
         fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
         fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: view.exifIFDs)

@@ -82,7 +82,7 @@ public struct PhotoMetadata: Sendable {
                 make: exif?.make, model: exif?.model, lensModel: exif?.lensModel, exposureTime: exif?.exposureTime,
                 exposureBias: exif?.exposureBias, fNumber: exif?.fNumber, iso: exif?.iso,
                 focalLength: exif?.focalLength,
-                focalLength35mm: focalLength35mm),
+                focalLength35mm: focalLength35mm, serialNumber: exif?.serialNumber),
             gps: exif?.gps,
             annotations: Annotations(
                 rating: xmp?.rating, label: xmp?.label, title: xmp?.title, description: xmp?.description,

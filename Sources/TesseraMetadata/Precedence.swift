@@ -24,6 +24,7 @@ enum Precedence {
         fields.make = fields.make ?? xmp.make
         fields.model = fields.model ?? xmp.model
         fields.lensModel = fields.lensModel ?? xmp.lensModel
+        fields.serialNumber = fields.serialNumber ?? xmp.serialNumber
         fields.exposureTime = fields.exposureTime ?? xmp.exposureTime
         fields.exposureBias = fields.exposureBias ?? xmp.exposureBias
         fields.fNumber = fields.fNumber ?? xmp.fNumber

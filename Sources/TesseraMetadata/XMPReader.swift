@@ -25,6 +25,8 @@ public struct XMPFields: Sendable, Equatable {
     public var make: String?
     public var model: String?
     public var lensModel: String?
+    /// `exifEX:BodySerialNumber`, or `aux:SerialNumber`.
+    public var serialNumber: String?
     public var exposureTime: Double?
     public var exposureBias: Double?
     public var fNumber: Double?
@@ -53,6 +55,7 @@ public struct XMPFields: Sendable, Equatable {
         merged.make = make ?? other.make
         merged.model = model ?? other.model
         merged.lensModel = lensModel ?? other.lensModel
+        merged.serialNumber = serialNumber ?? other.serialNumber
         merged.exposureTime = exposureTime ?? other.exposureTime
         merged.exposureBias = exposureBias ?? other.exposureBias
         merged.fNumber = fNumber ?? other.fNumber
@@ -176,6 +179,7 @@ private struct XMPDocument: ~Copyable {
         fields.make = text(XMPReader.tiff, "Make")
         fields.model = text(XMPReader.tiff, "Model")
         fields.lensModel = text(XMPReader.exifEX, "LensModel") ?? text(XMPReader.exifAux, "Lens")
+        fields.serialNumber = text(XMPReader.exifEX, "BodySerialNumber") ?? text(XMPReader.exifAux, "SerialNumber")
         fields.exposureTime = text(XMPReader.exif, "ExposureTime").flatMap(Self.number)
         fields.exposureBias = text(XMPReader.exif, "ExposureBiasValue").flatMap(Self.number)
         fields.fNumber = text(XMPReader.exif, "FNumber").flatMap(Self.number)

@@ -94,6 +94,22 @@ struct DuplicateScanTests {
         try VideoFixture.run([
             "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=600x400", "-frames:v", "1", pair + "/DSC_0001.JPG",
         ])
+        // A RAW in one folder, and in another, under another name, the JPEG the same camera wrote
+        // at the same instant (its metadata copied from the RAW).
+        try FileSystem.createDirectories(FilePath(root + "/raw"))
+        try FileManager.default.copyItem(
+            atPath: Corpus.path("formats/raw/canon_eos_6d.dng"), toPath: root + "/raw/IMG_0001.DNG")
+        try FileSystem.createDirectories(FilePath(root + "/exported"))
+        try VideoFixture.run([
+            "-v", "error", "-y", "-f", "lavfi", "-i", "mandelbrot=s=640x480", "-frames:v", "1",
+            root + "/exported/holiday.jpg",
+        ])
+        try Self.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-TagsFromFile", root + "/raw/IMG_0001.DNG", "-exif:all",
+                root + "/exported/holiday.jpg",
+            ])
         let scan = try TesseraProcess.run(["scan", root] + ScanCommandTests.store(directory))
         try #require(scan.status == 0, Comment(rawValue: scan.stderr))
         let listed = try TesseraProcess.run(["list", "--duplicates", "--json"] + ScanCommandTests.store(directory))
@@ -142,6 +158,7 @@ struct DuplicateScanTests {
             Set(shown) == [
                 ["burst", "frame1.jpg", "frame2.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"],
                 ["bracket", "DSC_0100.jpg", "DSC_0101.jpg", "DSC_0102.jpg"],
+                ["raw-pair", "holiday.jpg", "IMG_0001.DNG"],
             ],
             "\(shown)")
         // The text says which to keep and why.

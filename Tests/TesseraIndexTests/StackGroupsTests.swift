@@ -7,12 +7,13 @@ import Testing
 struct StackGroupsTests {
     static func file(
         _ id: Int64, _ name: String, format: ImageFormat = .jpeg, at time: String? = nil, camera: String? = "A",
-        album: Int64 = 1, rating: Int? = nil, bias: Double? = nil, burst: String? = nil
+        album: Int64 = 1, rating: Int? = nil, bias: Double? = nil, burst: String? = nil, serial: String? = nil
     ) -> ComparedFile {
         ComparedFile(
             id: id, pathBytes: Array("/photos/\(name)".utf8), format: format, isVideo: false, width: 10, height: 10,
             bytes: 1, mtimeNanoseconds: 0, contentHash: "c\(id)", perceptualHash: nil, capturedAt: time, make: camera,
-            model: camera, albumID: album, rating: rating, exposureBias: bias, burstIdentifier: burst)
+            model: camera, albumID: album, rating: rating, exposureBias: bias, burstIdentifier: burst,
+            serialNumber: serial)
     }
 
     @Test func aRawAndTheImageMadeFromItAreOneStackWithTheImageAsItsFace() {
@@ -27,6 +28,19 @@ struct StackGroupsTests {
         ])
         #expect(stacks.map(\.kind) == [.rawPair, .rawPair])
         #expect(Set(stacks.map { $0.members.map(\.id) }) == [[2, 1], [4, 3]])
+    }
+
+    @Test func aRawAndAnImageOfOneBodyAndOneInstantAreAPairWhateverTheirNames() {
+        let stacks = StackGroups.find([
+            Self.file(1, "IMG_0001.CR3", format: .raw, at: "2024-05-01T10:00:00.92", serial: "S1"),
+            Self.file(2, "2024-05-01 holiday.jpg", at: "2024-05-01T10:00:00.92", serial: "S1"),
+            // Another body of the same model, or no fraction of a second: no pair.
+            Self.file(3, "IMG_0002.CR3", format: .raw, at: "2024-05-01T11:00:00.50", serial: "S1"),
+            Self.file(4, "other body.jpg", at: "2024-05-01T11:00:00.50", serial: "S2"),
+            Self.file(5, "IMG_0003.CR3", format: .raw, at: "2024-05-01T12:00:00"),
+            Self.file(6, "whole second.jpg", at: "2024-05-01T12:00:00"),
+        ])
+        #expect(stacks.map(\.kind) == [.rawPair] && stacks.first?.members.map(\.id) == [2, 1], "\(stacks)")
     }
 
     @Test func shotsOneCameraTookWithinASecondOfEachOtherAreABurst() {
