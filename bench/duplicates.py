@@ -16,6 +16,9 @@
 3. Lookup: 1,000,000 random hashes in an SQLite table with the index's four band indexes; the
    time to find the hashes within 14 bits of a new one with the SQL a front end would use
    (four queries, each an IN list of the 697 values within 3 bits of one band).
+4. Deciding over the whole library, as a first scan does: an index of N random hashes (photos
+   no scan can see), `tessera scan` of an empty folder after the recorded rules are forgotten;
+   its time and peak memory (`--whole`, default 100,000 and 1,000,000).
 
 No peer is run: none of the named peers (Immich, PhotoPrism, libvips, exiftool, sigal,
 thumbsup) has a duplicate finder that runs here without its server and models.
@@ -187,9 +190,36 @@ def lookups(work, count=1_000_000, queries=200):
     return per_query, near / queries, masks, plan
 
 
+def whole_library(tessera, work, count):
+    """Seconds and peak MB of deciding copies over `count` random hashes."""
+    rng = random.Random(count)
+    folder = work / f"whole-{count}"
+    (folder / "empty").mkdir(parents=True)
+    store = ["--index", str(folder / "index.sqlite"), "--cache", str(folder / "cache")]
+    subprocess.run([tessera, "scan", str(folder / "empty"), *store], check=True, capture_output=True)
+    with sqlite3.connect(folder / "index.sqlite") as db:
+        db.execute("INSERT INTO albums (path, root, name) VALUES (x'2f6c6962', x'2f6c6962', 'lib')")
+        album = db.execute("SELECT id FROM albums").fetchone()[0]
+        db.executemany(
+            "INSERT INTO photos (path, path_text, album_id, device, inode, size, mtime_ns, status, format, width,"
+            " height, display_width, display_height, date_source, content_hash, phash)"
+            " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?)",
+            ((f"/lib/{n}.jpg".encode(), f"/lib/{n}.jpg", album, n, f"{rng.getrandbits(64):016x}",
+              rng.getrandbits(64) - 2 ** 63) for n in range(count)))
+        db.execute("DELETE FROM state WHERE key = 'group_rules'")
+    timed = subprocess.run(["/usr/bin/time", "-f", "%e %M", tessera, "scan", "-v", str(folder / "empty"), *store],
+                           capture_output=True, text=True)
+    wall, rss = timed.stderr.strip().splitlines()[-1].split()
+    decided = re.search(r"decided again over the whole library in ([^\n]+)", timed.stderr)
+    shutil.rmtree(folder)
+    return float(wall), int(rss) / 1024, decided.group(1) if decided else "?"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--originals", type=int, default=1000, help="at most this many corpus photos")
+    parser.add_argument("--whole", type=int, nargs="*", default=[100_000, 1_000_000],
+                        help="library sizes to decide copies over the whole of")
     args = parser.parse_args()
     if not CORPUS.exists():
         raise SystemExit(f"needs {CORPUS}")
@@ -224,6 +254,10 @@ def main():
         per_query, near, masks, plan = lookups(work)
         print(f"lookup in 1,000,000 hashes: {per_query * 1000:.1f} ms a new photo"
               f" ({4 * len(masks)} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
+        for count in args.whole:
+            wall, peak, decided = whole_library(tessera, work, count)
+            print(f"deciding copies over the whole library of {count:,} random hashes (a first scan): {decided},"
+                  f" scan {wall:.1f} s, peak {peak:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -275,9 +275,11 @@ struct NearHashes {
     static let bands = 4
     private let hashes: [UInt64]
     private let radius: Int
-    /// Per band, the positions of the hashes sorted by that band's value, and where each
+    /// Per band, the positions of the hashes sorted by that band's value, the hashes in the
+    /// same order (read in runs, not looked up one by one across memory), and where each
     /// value's run starts (65,537 offsets).
     private var order: [[Int32]] = []
+    private var sorted: [[UInt64]] = []
     private var starts: [[Int32]] = []
     /// The 16-bit masks of at most `radius / 4` bits.
     private let masks: [UInt16]
@@ -292,12 +294,15 @@ struct NearHashes {
             for value in 1..<counts.count { counts[value] += counts[value - 1] }
             var next = counts
             var positions = [Int32](repeating: 0, count: hashes.count)
+            var inOrder = [UInt64](repeating: 0, count: hashes.count)
             for (position, hash) in hashes.enumerated() {
                 let value = Int(Self.value(hash, band))
                 positions[Int(next[value])] = Int32(position)
+                inOrder[Int(next[value])] = hash
                 next[value] += 1
             }
             order.append(positions)
+            sorted.append(inOrder)
             starts.append(counts)
         }
     }
@@ -317,13 +322,13 @@ struct NearHashes {
         var seen = Set<Int32>()
         for band in 0..<Self.bands {
             let value = Self.value(hash, band)
+            let (runs, inOrder, positions) = (starts[band], sorted[band], order[band])
             for mask in masks {
                 let bucket = Int(value ^ mask)
-                for slot in Int(starts[band][bucket])..<Int(starts[band][bucket + 1]) {
-                    let other = order[band][slot]
-                    guard Int(other) > position, (hashes[Int(other)] ^ hash).nonzeroBitCount <= radius,
-                        seen.insert(other).inserted
-                    else { continue }
+                for slot in Int(runs[bucket])..<Int(runs[bucket + 1])
+                where (inOrder[slot] ^ hash).nonzeroBitCount <= radius {
+                    let other = positions[slot]
+                    guard Int(other) > position, seen.insert(other).inserted else { continue }
                     body(Int(other))
                 }
             }
