@@ -32,8 +32,11 @@ extension PhotoIndex {
     /// changed file (a stack never crosses folders). Copies of a changed file are found by
     /// index lookups (`comparisons(of:)`'s), and decided again with the groups of every file found;
     /// when many changed, or the rules did, over every file (`DuplicateGroups.find`).
+    ///
+    /// `sharpness` measures a burst's frame from its renditions (nil when it cannot).
     public func refreshGroups(
-        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?,
+        sharpness: (_ renditions: [RenditionEntry]) -> Double? = { _ in nil }
     ) throws(IndexError) -> GroupRefresh {
         try write { db in
             var refresh = GroupRefresh()
@@ -58,7 +61,10 @@ extension PhotoIndex {
                         """)
             for album in albums {
                 let files = try Self.fetchCandidates(db, where: "album_id = ?", [album])
-                try Self.recordStacks(db, StackGroups.find(files), replacing: files.map(\.id))
+                let stacks = StackGroups.find(files) { file in
+                    (try? Self.renditions(of: [file.id], db)).flatMap { $0[file.id] }.flatMap(sharpness)
+                }
+                try Self.recordStacks(db, stacks, replacing: files.map(\.id))
                 try Self.pairAcrossFolders(db, album: album)
             }
 

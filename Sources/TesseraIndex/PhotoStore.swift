@@ -127,7 +127,8 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func groups(of id: Int64) throws(IndexError) -> (stack: Stack?, copies: DuplicateGroup?)
     /// Decides again the stacks and copies of what changed, and records them.
     func refreshGroups(
-        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+        colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?,
+        sharpness: (_ renditions: [RenditionEntry]) -> Double?
     ) throws(IndexError) -> GroupRefresh
 
     // MARK: Files a scan did not see

@@ -51,7 +51,10 @@ public enum StackGroups {
     /// The stacks of `files`, largest first; a file is in one stack at most.
     ///
     /// Brackets, then bursts, of shots (a RAW pair is one shot), then the RAW pairs in neither.
-    public static func find(_ files: [ComparedFile]) -> [Stack] {
+    ///
+    /// `sharpness` measures a burst's frames when neither the camera nor a rating picked one
+    /// (nil when it cannot: the face is then the first).
+    public static func find(_ files: [ComparedFile], sharpness: (ComparedFile) -> Double? = { _ in nil }) -> [Stack] {
         var byName: [String: [ComparedFile]] = [:]
         for file in files where !file.isVideo {
             byName["\(file.albumID)/\(shotName(file.pathBytes))", default: []].append(file)
@@ -73,7 +76,7 @@ public enum StackGroups {
         var taken = Set<Int64>()
         for run in namedBursts(shots) {
             taken.formUnion(run.map(\.face.id))
-            stacks.append(stack(.burst, of: run))
+            stacks.append(stack(.burst, of: run, sharpness: sharpness))
         }
         for run in brackets(shots.filter { !taken.contains($0.face.id) }) {
             taken.formUnion(run.map(\.face.id))
@@ -81,7 +84,7 @@ public enum StackGroups {
         }
         for run in bursts(shots.filter { !taken.contains($0.face.id) }) {
             taken.formUnion(run.map(\.face.id))
-            stacks.append(stack(.burst, of: run))
+            stacks.append(stack(.burst, of: run, sharpness: sharpness))
         }
         for shot in shots where shot.isPair && !taken.contains(shot.face.id) {
             stacks.append(
@@ -93,7 +96,9 @@ public enum StackGroups {
     }
 
     /// A bracket's or a burst's stack: its face's shot first, then the others' in time order.
-    private static func stack(_ kind: Stack.Kind, of run: [Shot]) -> Stack {
+    private static func stack(
+        _ kind: Stack.Kind, of run: [Shot], sharpness: (ComparedFile) -> Double? = { _ in nil }
+    ) -> Stack {
         var face = run[0]
         var why = "the first"
         if kind == .bracket {
@@ -108,6 +113,16 @@ public enum StackGroups {
         {
             face = best
             why = "the best rated (\(best.face.rating ?? 0) stars)"
+        } else if kind == .burst {
+            let measured = run.map { sharpness($0.face) }
+            if measured.allSatisfy({ $0 != nil }),
+                let sharpest = measured.indices.max(by: {
+                    (measured[$0] ?? 0) < (measured[$1] ?? 0)
+                })
+            {
+                face = run[sharpest]
+                why = "the sharpest"
+            }
         }
         let others = run.filter { $0.face.id != face.face.id }
         return Stack(kind: kind, members: face.files + others.flatMap(\.files), why: why)

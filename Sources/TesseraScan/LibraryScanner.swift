@@ -4,6 +4,7 @@ import Synchronization
 public import SystemPackage
 public import TesseraConfiguration
 import TesseraDesktop
+import TesseraFacts
 import TesseraImage
 public import TesseraIndex
 import TesseraMetadata
@@ -323,8 +324,20 @@ extension LibraryScanner {
     func refreshGroups() throws(IndexError) {
         progress.update { $0.phase = .grouping }
         let started = ContinuousClock.now
+        let renderer = Renderer(
+            options: configuration.rendering, pool: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1))
         let refresh = try index.refreshGroups(
-            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
+            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:)
+        ) { renditions in
+            // A burst's frame at `Sharpness.side`, from its smallest fit rendition that covers it.
+            let fits = renditions.filter { $0.spec.kind == .fit }.sorted { $0.width * $0.height < $1.width * $1.height }
+            guard let fit = fits.first(where: { max($0.width, $0.height) >= Sharpness.side }) ?? fits.last else {
+                return nil
+            }
+            let spec = RenditionSpec.fit(Sharpness.side)
+            return (try? renderer.render(file: FilePath(fit.path), specs: [], keeping: [spec], placeholder: false))
+                .flatMap { $0.images[spec] }.map(Sharpness.measure)
+        }
         guard refresh.ran else { return }
         let around =
             refresh.whole

@@ -66,9 +66,9 @@ struct DuplicateScanTests {
             try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: folder + "/original.jpg")
             try Self.copies(of: folder + "/original.jpg", into: folder + "/copies")
         }
-        // Two frames of a real video, written as a camera's burst.
+        // Two frames of a real video, written as a camera's burst, the first blurred.
         let burst = root + "/burst"
-        try Self.burst(into: burst, frames: 2)
+        try Self.burst(into: burst, frames: 2, sharp: 2)
         // Three frames written as an exposure bracket: one camera, one second after another
         // (no fraction), exposure compensation 0, -2 and +2 EV, the frames brightened to match.
         let bracket = root + "/bracket"
@@ -144,8 +144,8 @@ struct DuplicateScanTests {
         // `list` does not look for copies, so it does not say there are none.
         let listing = try TesseraProcess.run(["list", "--json"] + ScanCommandTests.store(directory))
         #expect(listing.status == 0 && !listing.stdout.contains("\"copies\""))
-        // The burst's frames, the bracket and the RAW pair are stacks: the first frame, the
-        // metered exposure and the JPEG their faces.
+        // The burst's frames, the bracket and the RAW pairs are stacks: the sharpest frame, the
+        // metered exposure and the JPEGs their faces.
         let stacked = try TesseraProcess.run(["list", "--stacks", "--json"] + ScanCommandTests.store(directory))
         let stacks = try #require(try JSONSerialization.jsonObject(with: Data(stacked.stdout.utf8)) as? [[String: Any]])
         let shown = stacks.map { stack in
@@ -156,7 +156,7 @@ struct DuplicateScanTests {
         }
         #expect(
             Set(shown) == [
-                ["burst", "frame1.jpg", "frame2.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"],
+                ["burst", "frame2.jpg", "frame1.jpg"], ["raw-pair", "DSC_0001.JPG", "DSC_0001.CR3"],
                 ["bracket", "DSC_0100.jpg", "DSC_0101.jpg", "DSC_0102.jpg"],
                 ["raw-pair", "holiday.jpg", "IMG_0001.DNG"],
             ],
@@ -257,14 +257,16 @@ struct DuplicateScanTests {
     }
 
     /// `frames` frames of a real video a tenth of a second apart, written as a camera's burst:
-    /// one camera, one second, stepping fractions.
-    static func burst(into folder: String, frames: Int) throws {
+    /// one camera, one second, stepping fractions; all but frame `sharp` blurred, as a shaken
+    /// hand blurs them.
+    static func burst(into folder: String, frames: Int, sharp: Int = 1) throws {
         try FileSystem.createDirectories(FilePath(folder))
         for frame in 1...frames {
-            try VideoFixture.run([
-                "-v", "error", "-y", "-ss", "0.\(4 + frame)", "-i", Corpus.path("media/videos/quicktime-hvc1.mov"),
-                "-frames:v", "1", "-q:v", "2", folder + "/frame\(frame).jpg",
-            ])
+            try VideoFixture.run(
+                [
+                    "-v", "error", "-y", "-ss", "0.\(4 + frame)", "-i", Corpus.path("media/videos/quicktime-hvc1.mov"),
+                    "-frames:v", "1", "-q:v", "2",
+                ] + (frame == sharp ? [] : ["-vf", "boxblur=3"]) + [folder + "/frame\(frame).jpg"])
             try Self.run(
                 "exiftool",
                 [
