@@ -65,8 +65,10 @@ extension PhotoIndex {
                     (try? Self.renditions(of: [file.id], db)).flatMap { $0[file.id] }.flatMap(sharpness)
                 }
                 try Self.recordStacks(db, stacks, replacing: files.map(\.id))
-                try Self.pairAcrossFolders(db, album: album)
+                if !refresh.whole { try Self.pairAcrossFolders(db, where: "album_id = ?", [album]) }
             }
+            // (over the whole library, from the RAW side alone: a library holds far fewer RAWs)
+            if refresh.whole { try Self.pairAcrossFolders(db, where: "format = 'raw'", []) }
 
             // Copies.
             if refresh.whole {
@@ -113,17 +115,20 @@ extension PhotoIndex {
         }
     }
 
-    /// RAW pairs of the files of `album` in no stack with files in no stack in other folders:
-    /// the same camera (its serial number too, where both have one) at the same instant, to the
-    /// fraction of a second; found by the capture time's index.
-    private static func pairAcrossFolders(_ db: Database, album: Int64) throws {
+    /// RAW pairs of the files `filter` selects in no stack with files in no stack in other
+    /// folders: the same camera (its serial number too, where both have one) at the same
+    /// instant, to the fraction of a second; found by the capture time's index.
+    private static func pairAcrossFolders(
+        _ db: Database, where filter: String, _ arguments: StatementArguments
+    )
+        throws
+    {
         let unstacked = "id NOT IN (SELECT photo_id FROM stack_members) AND kind = 'photo'"
-        let alone = try fetchCandidates(
-            db, where: "album_id = ? AND captured_at LIKE '%.%' AND \(unstacked)", [album])
+        let alone = try fetchCandidates(db, where: "\(filter) AND captured_at LIKE '%.%' AND \(unstacked)", arguments)
         for file in alone {
             let partners = try fetchCandidates(
                 db, where: "captured_at = ? AND album_id <> ? AND (format = 'raw') <> ? AND \(unstacked)",
-                [file.capturedAt, album, file.format == .raw]
+                [file.capturedAt, file.albumID, file.format == .raw]
             ).filter { $0.make == file.make && $0.model == file.model && StackGroups.sameBody($0, file) }
             let processed = (file.format == .raw ? partners : [file]).sorted { DuplicateGroups.preferred($0, over: $1) }
             let raws = (file.format == .raw ? [file] : partners).sorted {

@@ -299,7 +299,7 @@ public final class LibraryScanner: Sendable {
             + counts.unsupported + counts.errors + returned + run.redated > 0 || run.full || run.recovered
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
-            if completed { try refreshGroups() }
+            if completed { refreshGroups() }
             if completed && run.newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
             if completed && run.newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(
@@ -321,7 +321,18 @@ public final class LibraryScanner: Sendable {
 
 extension LibraryScanner {
     /// Decides again the stacks and copies of what changed (docs/DUPLICATES.md), and logs how.
-    func refreshGroups() throws(IndexError) {
+    ///
+    /// A failure leaves them as they were, and what changed pending: it is logged, and the
+    /// scan, whose files are recorded, is not failed for it (the next scan tries again).
+    func refreshGroups() {
+        do throws(IndexError) {
+            try decideGroups()
+        } catch {
+            logger.error("cannot decide stacks and copies: \(error); the next scan tries again")
+        }
+    }
+
+    private func decideGroups() throws(IndexError) {
         progress.update { $0.phase = .grouping }
         let started = ContinuousClock.now
         let renderer = Renderer(
