@@ -244,56 +244,47 @@ extension PhotoIndex {
 
     /// The recorded stacks that hold any of `members` (nil: all), largest first.
     private static func storedStacks(_ db: Database, members: [Int64]?) throws -> [Stack] {
-        var stacks: [Int64: Stack] = [:]
-        for chunk in batches(members) {
-            let filter = chunk.map {
-                "WHERE s.id IN (SELECT stack_id FROM stack_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
-            }
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.id, s.kind, s.why, \(prefixedCandidateColumns) FROM stacks s
-                    JOIN stack_members m ON m.stack_id = s.id JOIN photos ON photos.id = m.photo_id
-                    \(filter ?? "") ORDER BY s.id, m.position
-                    """, arguments: StatementArguments(chunk ?? []))
-            for row in rows {
-                let id: Int64 = row[0]
-                let member = candidate(row, from: 3)
-                if stacks[id] == nil {
-                    stacks[id] = Stack(kind: Stack.Kind(rawValue: row[1]) ?? .burst, members: [], why: row[2])
-                }
-                stacks[id]?.members.append(member)
-            }
+        try stored(db, groups: "stacks", kind: "kind", members: "stack_members", by: "stack_id", holding: members).map {
+            Stack(kind: Stack.Kind(rawValue: $0.rule) ?? .burst, members: $0.members, why: $0.why)
         }
-        return stacks.values.sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
     }
 
     /// The recorded copy groups that hold any of `members` (nil: all), largest first.
     private static func storedCopies(_ db: Database, members: [Int64]?) throws -> [(id: Int64, group: DuplicateGroup)] {
-        var groups: [Int64: DuplicateGroup] = [:]
-        for chunk in batches(members) {
+        try stored(db, groups: "copy_groups", kind: "rule", members: "copy_members", by: "group_id", holding: members)
+            .map {
+                (
+                    $0.id,
+                    DuplicateGroup(
+                        rule: DuplicateGroup.Rule(rawValue: $0.rule) ?? .samePicture, members: $0.members, why: $0.why)
+                )
+            }
+    }
+
+    /// The recorded groups of table `groups` (whose members are in table `members`, by column
+    /// `by`) that hold any of `holding` (nil: all), largest first: each one's row, `kind`
+    /// column, why its first is first, and its files in order.
+    private static func stored(
+        _ db: Database, groups: String, kind: String, members: String, by group: String, holding: [Int64]?
+    ) throws -> [(id: Int64, rule: String, why: String, members: [ComparedFile])] {
+        var found: [Int64: (id: Int64, rule: String, why: String, members: [ComparedFile])] = [:]
+        for chunk in batches(holding) {
             let filter = chunk.map {
-                "WHERE g.id IN (SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
+                "WHERE g.id IN (SELECT \(group) FROM \(members) WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
             }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT g.id, g.rule, g.why, \(prefixedCandidateColumns) FROM copy_groups g
-                    JOIN copy_members m ON m.group_id = g.id JOIN photos ON photos.id = m.photo_id
+                    SELECT g.id, g.\(kind), g.why, \(prefixedCandidateColumns) FROM \(groups) g
+                    JOIN \(members) m ON m.\(group) = g.id JOIN photos ON photos.id = m.photo_id
                     \(filter ?? "") ORDER BY g.id, m.position
                     """, arguments: StatementArguments(chunk ?? []))
             for row in rows {
                 let id: Int64 = row[0]
-                if groups[id] == nil {
-                    groups[id] = DuplicateGroup(
-                        rule: DuplicateGroup.Rule(rawValue: row[1]) ?? .samePicture, members: [], why: row[2])
-                }
-                groups[id]?.members.append(candidate(row, from: 3))
+                found[id, default: (id, row[1], row[2], [])].members.append(candidate(row, from: 3))
             }
         }
-        return groups.map { ($0.key, $0.value) }.sorted {
-            ($0.group.members.count, $1.group.members[0].id) > ($1.group.members.count, $0.group.members[0].id)
-        }
+        return found.values.sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
     }
 }
 
