@@ -62,13 +62,19 @@ extension PhotoIndex {
             for album in albums {
                 let files = try Self.fetchCandidates(db, where: "album_id = ?", [album])
                 let stacks = StackGroups.find(files) { file in
-                    (try? Self.renditions(of: [file.id], db)).flatMap { $0[file.id] }.flatMap(sharpness)
+                    try? Self.sharpness(of: file.id, db, measuring: sharpness)
                 }
                 try Self.recordStacks(db, stacks, replacing: files.map(\.id))
                 if !refresh.whole { try Self.pairAcrossFolders(db, where: "album_id = ?", [album]) }
             }
             // (over the whole library, from the RAW side alone: a library holds far fewer RAWs)
-            if refresh.whole { try Self.pairAcrossFolders(db, where: "format = 'raw'", []) }
+            if refresh.whole {
+                try Self.pairAcrossFolders(db, where: "format = 'raw'", [])
+                try db.execute(
+                    sql:
+                        "DELETE FROM sharpness WHERE key NOT IN (SELECT thumbnail_key FROM photos WHERE thumbnail_key IS NOT NULL)"
+                )
+            }
 
             // Copies.
             if refresh.whole {
@@ -113,6 +119,22 @@ extension PhotoIndex {
             )
             return refresh
         }
+    }
+
+    /// How sharp the photo with row `id` is: as recorded for its content (`sharpness`, by its
+    /// renditions' key), else measured from its renditions and recorded, so that a burst's frame
+    /// is measured once, however often its folder's stacks are decided again.
+    private static func sharpness(
+        of id: Int64, _ db: Database, measuring measure: (_ renditions: [RenditionEntry]) -> Double?
+    ) throws -> Double? {
+        guard let key = try String.fetchOne(db, sql: "SELECT thumbnail_key FROM photos WHERE id = ?", arguments: [id])
+        else { return nil }
+        if let known = try Double.fetchOne(db, sql: "SELECT value FROM sharpness WHERE key = ?", arguments: [key]) {
+            return known
+        }
+        guard let value = try renditions(of: [id], db)[id].flatMap(measure) else { return nil }
+        try db.execute(sql: "INSERT OR REPLACE INTO sharpness (key, value) VALUES (?, ?)", arguments: [key, value])
+        return value
     }
 
     /// RAW pairs of the files `filter` selects in no stack with files in no stack in other

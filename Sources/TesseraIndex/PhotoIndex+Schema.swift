@@ -588,6 +588,7 @@ extension PhotoIndex {
                     );
                     CREATE INDEX copy_members_group ON copy_members(group_id, position);
                     CREATE TABLE group_pending (photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE);
+                    CREATE TABLE sharpness (key TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;
                     PRAGMA user_version = 15;
                     """)
             try db.execute(

@@ -164,6 +164,13 @@ struct DuplicateScanTests {
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
         #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")
+        // Each frame was measured once, for its content: the sharp one the sharper.
+        let measured = SQLite.query(
+            directory.appending("index.sqlite"),
+            "SELECT p.path_text, s.value FROM photos p JOIN sharpness s ON s.key = p.thumbnail_key ORDER BY p.path_text"
+        )
+        let values = (measured ?? []).map { (String($0[0].split(separator: "/").last ?? ""), Double($0[1]) ?? 0) }
+        #expect(values.map(\.0) == ["frame1.jpg", "frame2.jpg"] && values[1].1 > values[0].1, "\(values)")
         // `explain` says why a burst's frame is not a copy of its neighbour, and why a copy is one.
         let frame = try Self.explained(burst + "/frame2.jpg", directory)
         #expect(frame["stack"]?.value?.hasPrefix("burst of 2 files") == true, "\(frame)")
