@@ -94,13 +94,6 @@ public enum DuplicateGroups {
         }
         let hashed = files.indices.filter { !files[$0].isVideo && files[$0].perceptualHash != nil }
         let near = NearHashes(hashed.map { files[$0].perceptualHash ?? 0 }, radius: threshold)
-        var decoded: [Int: [Double]?] = [:]
-        func colour(_ index: Int) -> [Double]? {
-            if let known = decoded[index] { return known }
-            let made = files[index].placeholder.flatMap(colours)
-            decoded[index] = made
-            return made
-        }
         // Never a group holding two different shots: a copy without metadata near two frames of
         // a burst joins the nearer, not both into one. Each photo's pairs nearest first, one
         // photo at a time (memory bounded by one photo's neighbours, however dense a cluster).
@@ -108,11 +101,14 @@ public enum DuplicateGroups {
         for index in files.indices where files[index].hasExif { shots[sets.find(index), default: []].append(index) }
         for (position, index) in hashed.enumerated() {
             var pairs: [(distance: Int, other: Int)] = []
+            // Colours decoded where they are compared, and not kept: 1.5 kB a photo, they would
+            // hold as much memory as the rest of a library's facts together.
+            var own: [Double]?? = nil
             near.forEach(within: position) { other in
                 let (a, b) = (files[index], files[hashed[other]])
-                guard a.contentHash != b.contentHash, differentShots(a, b) == nil,
-                    coloursAgree(colour(index), colour(hashed[other]), limit: colourLimit)
-                else { return }
+                guard a.contentHash != b.contentHash, differentShots(a, b) == nil else { return }
+                if own == nil { own = a.placeholder.flatMap(colours) }
+                guard coloursAgree(own ?? nil, b.placeholder.flatMap(colours), limit: colourLimit) else { return }
                 pairs.append((((a.perceptualHash ?? 0) ^ (b.perceptualHash ?? 0)).nonzeroBitCount, hashed[other]))
             }
             for pair in pairs.sorted(by: { ($0.distance, $0.other) < ($1.distance, $1.other) }) {
