@@ -168,7 +168,8 @@ def lookups(work, count=1_000_000, queries=200):
         for band in range(4):
             db.execute(f"CREATE INDEX photos_phash_{band} ON photos((phash >> {16 * band}) & 65535)"
                        " WHERE phash IS NOT NULL")
-    masks = [m for m in range(65536) if bin(m).count("1") <= THRESHOLD // 4]
+    # Some band of two hashes within the threshold is within its tolerance (docs/DUPLICATES.md).
+    tolerances = [(THRESHOLD - 3 + band) // 4 for band in range(4)]
     db = sqlite3.connect(path)
     start = time.perf_counter()
     near = 0
@@ -177,7 +178,7 @@ def lookups(work, count=1_000_000, queries=200):
         found = set()
         for band in range(4):
             value = (query >> (16 * band)) & 65535
-            values = ",".join(str(value ^ m) for m in masks)
+            values = ",".join(str(value ^ m) for m in range(65536) if bin(m).count("1") <= tolerances[band])
             for row_id, phash in db.execute(
                     f"SELECT id, phash FROM photos WHERE phash IS NOT NULL"
                     f" AND ((phash >> {16 * band}) & 65535) IN ({values})"):
@@ -187,32 +188,38 @@ def lookups(work, count=1_000_000, queries=200):
     per_query = (time.perf_counter() - start) / queries
     plan = " ".join(row[3] for row in db.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM photos WHERE phash IS NOT NULL AND ((phash >> 16) & 65535) IN (1, 2)"))
-    return per_query, near / queries, masks, plan
+    values = sum(sum(1 for m in range(65536) if bin(m).count("1") <= tolerance) for tolerance in tolerances)
+    return per_query, near / queries, values, plan
 
 
 def whole_library(tessera, work, count):
-    """Seconds and peak MB of deciding copies over `count` random hashes."""
+    """Seconds and peak MB of deciding copies over `count` random hashes, and the groups made."""
     rng = random.Random(count)
     folder = work / f"whole-{count}"
     (folder / "empty").mkdir(parents=True)
     store = ["--index", str(folder / "index.sqlite"), "--cache", str(folder / "cache")]
     subprocess.run([tessera, "scan", str(folder / "empty"), *store], check=True, capture_output=True)
     with sqlite3.connect(folder / "index.sqlite") as db:
-        db.execute("INSERT INTO albums (path, root, name) VALUES (x'2f6c6962', x'2f6c6962', 'lib')")
-        album = db.execute("SELECT id FROM albums").fetchone()[0]
+        # In folders of 1,000, as a library is.
+        db.executemany("INSERT INTO albums (id, path, root, name) VALUES (?, ?, x'2f6c6962', ?)",
+                       ((1 + a, f"/lib/{a}".encode(), str(a)) for a in range(count // 1000 + 1)))
         db.executemany(
             "INSERT INTO photos (path, path_text, album_id, device, inode, size, mtime_ns, status, format, width,"
             " height, display_width, display_height, date_source, content_hash, phash)"
             " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?)",
-            ((f"/lib/{n}.jpg".encode(), f"/lib/{n}.jpg", album, n, f"{rng.getrandbits(64):016x}",
-              rng.getrandbits(64) - 2 ** 63) for n in range(count)))
+            ((f"/lib/{n // 1000}/{n}.jpg".encode(), f"/lib/{n // 1000}/{n}.jpg", 1 + n // 1000, n,
+              f"{rng.getrandbits(64):016x}", rng.getrandbits(64) - 2 ** 63) for n in range(count)))
         db.execute("DELETE FROM state WHERE key = 'group_rules'")
     timed = subprocess.run(["/usr/bin/time", "-f", "%e %M", tessera, "scan", "-v", str(folder / "empty"), *store],
                            capture_output=True, text=True)
     wall, rss = timed.stderr.strip().splitlines()[-1].split()
     decided = re.search(r"decided again over the whole library in ([^\n]+)", timed.stderr)
+    if not decided:
+        print(timed.stderr[-2000:])
+    with sqlite3.connect(folder / "index.sqlite") as db:
+        grouped = db.execute("SELECT COUNT(DISTINCT group_id), COUNT(*) FROM copy_members").fetchone()
     shutil.rmtree(folder)
-    return float(wall), int(rss) / 1024, decided.group(1) if decided else "?"
+    return float(wall), int(rss) / 1024, decided.group(1) if decided else "?", grouped
 
 
 def main():
@@ -251,13 +258,14 @@ def main():
         hashing, grouping = hashing_share(tessera, root, work)
         print(f"hashing: {hashing:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %);"
               f" deciding the groups at its end: {grouping:.2f} %")
-        per_query, near, masks, plan = lookups(work)
+        per_query, near, values, plan = lookups(work)
         print(f"lookup in 1,000,000 hashes: {per_query * 1000:.1f} ms a new photo"
-              f" ({4 * len(masks)} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
+              f" ({values} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
         for count in args.whole:
-            wall, peak, decided = whole_library(tessera, work, count)
+            wall, peak, decided, (groups, members) = whole_library(tessera, work, count)
             print(f"deciding copies over the whole library of {count:,} random hashes (a first scan): {decided},"
-                  f" scan {wall:.1f} s, peak {peak:.0f} MB")
+                  f" scan {wall:.1f} s, peak {peak:.0f} MB; {members:,} of them in {groups:,} groups"
+                  f" (random hashes without metadata or placeholders: chance look-alikes)")
 
 
 if __name__ == "__main__":

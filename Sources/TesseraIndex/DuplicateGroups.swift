@@ -77,58 +77,117 @@ public enum DuplicateGroups {
     /// distinct photos mostly beyond 20.
     public static let threshold = 14
 
+    /// The largest distance between any two photos of one group: copies of one picture are
+    /// within it of one another (a 3 % crop is within 16 of a re-encoded copy), where a chain
+    /// of look-alikes, each near the next, soon is not.
+    public static let spread = 20
+
     /// The groups of two or more among `files`, largest first.
     ///
     /// Two photos whose bytes differ are the same picture when their hashes are at most
     /// `threshold` apart, nothing says they are different shots, and their `colours` (from
     /// `placeholder`, 8 × 8 RGB) differ by a mean of at most `colourLimit`. Groups join such
-    /// pairs, each photo's nearest first, but never two photos that are different shots.
+    /// pairs, each photo's nearest first, but never two photos that are different shots, nor
+    /// two whose hashes are more than `spread` apart.
     public static func find(
         _ files: [ComparedFile], threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
     ) -> [DuplicateGroup] {
-        var sets = DisjointSets(count: files.count)
-        var byContent: [String: Int] = [:]
-        for (index, file) in files.enumerated() {
-            if let first = byContent.updateValue(index, forKey: file.contentHash) { sets.union(first, index) }
+        copySets(CopyFacts.of(files), threshold: threshold, colourLimit: colourLimit) {
+            files[$0].placeholder.flatMap(colours)
         }
-        let hashed = files.indices.filter { !files[$0].isVideo && files[$0].perceptualHash != nil }
-        let near = NearHashes(hashed.map { files[$0].perceptualHash ?? 0 }, radius: threshold)
-        // Never a group holding two different shots: a copy without metadata near two frames of
-        // a burst joins the nearer, not both into one. Each photo's pairs nearest first, one
-        // photo at a time (memory bounded by one photo's neighbours, however dense a cluster).
+        .map { group($0.map { files[$0] }) }
+        .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+    }
+
+    /// The sets of two or more files among `facts` (their positions) that `find` groups.
+    ///
+    /// `colours(position)` gives a file's colours; they are asked for only where two files
+    /// would join. At most `pairLimit` near pairs are held at once: where a library has more
+    /// (a dense cluster of look-alikes), its files are taken in spans, one pass over the
+    /// hashes each.
+    static func copySets(
+        _ facts: [CopyFacts], threshold: Int = threshold, colourLimit: Double, pairLimit: Int = 4_000_000,
+        colours: (_ position: Int) -> [Double]?
+    ) -> [[Int]] {
+        var sets = DisjointSets(count: facts.count)
+        var previous: Int?
+        for index in facts.indices.map({ Int32(truncatingIfNeeded: $0) })
+            .sorted(by: { (facts[Int($0)].content, $0) < (facts[Int($1)].content, $1) }).lazy.map(Int.init)
+        {
+            if let previous, facts[previous].content == facts[index].content { sets.union(previous, index) }
+            previous = index
+        }
+        // Never a set holding two different shots: a copy without metadata near two frames of
+        // a burst joins the nearer, not both into one. So each set of two or more keeps its
+        // files with metadata, and each file's pairs are taken nearest first, file by file.
         var shots: [Int: [Int]] = [:]
-        for index in files.indices where files[index].hasExif { shots[sets.find(index), default: []].append(index) }
-        for (position, index) in hashed.enumerated() {
-            var pairs: [(distance: Int, other: Int)] = []
-            // Colours decoded where they are compared, and not kept: 1.5 kB a photo, they would
-            // hold as much memory as the rest of a library's facts together.
-            var own: [Double]?? = nil
-            near.forEach(within: position) { other in
-                let (a, b) = (files[index], files[hashed[other]])
-                guard a.contentHash != b.contentHash, differentShots(a, b) == nil else { return }
-                if own == nil { own = a.placeholder.flatMap(colours) }
-                guard coloursAgree(own ?? nil, b.placeholder.flatMap(colours), limit: colourLimit) else { return }
-                pairs.append((((a.perceptualHash ?? 0) ^ (b.perceptualHash ?? 0)).nonzeroBitCount, hashed[other]))
+        // And its hashed files, so that no chain of near pairs (each within the threshold,
+        // but the ends far apart) makes one group of look-alikes across a large library.
+        var spanned: [Int: [Int]] = [:]
+        for index in facts.indices where sets.size(of: index) > 1 {
+            if facts[index].hasExif { shots[sets.find(index), default: []].append(index) }
+            if facts[index].hashed { spanned[sets.find(index), default: []].append(index) }
+        }
+        let hashed = facts.indices.filter { facts[$0].hashed }.map { Int32(truncatingIfNeeded: $0) }
+        let hashes = hashed.map { facts[Int($0)].perceptualHash }
+        var (start, span) = (0, hashed.count)
+        while start < hashed.count {
+            let range = start..<min(hashed.count, start + span)
+            var pairs: [NearPair] = []
+            let complete = NearPairs.forEach(hashes, radius: threshold, firstIn: range) { a, b, distance in
+                let (x, y) = (facts[Int(hashed[a])], facts[Int(hashed[b])])
+                guard x.content != y.content, !x.differentShots(y) else { return true }
+                pairs.append(
+                    NearPair(
+                        a: Int32(truncatingIfNeeded: a), b: Int32(truncatingIfNeeded: b),
+                        distance: Int32(truncatingIfNeeded: distance)))
+                return pairs.count < pairLimit || range.count == 1
             }
-            for pair in pairs.sorted(by: { ($0.distance, $0.other) < ($1.distance, $1.other) }) {
-                let (first, second) = (sets.find(index), sets.find(pair.other))
+            guard complete else {
+                span = max(1, span / 2)
+                continue
+            }
+            pairs.sort { ($0.a, $0.distance, $0.b) < ($1.a, $1.distance, $1.b) }
+            var own: (index: Int, colours: [Double]?)?
+            for pair in pairs {
+                let (a, b) = (Int(hashed[Int(pair.a)]), Int(hashed[Int(pair.b)]))
+                let (first, second) = (sets.find(a), sets.find(b))
                 guard first != second else { continue }
-                let (left, right) = (shots[first] ?? [], shots[second] ?? [])
-                guard !left.contains(where: { x in right.contains { differentShots(files[x], files[$0]) != nil } })
-                else {
+                let ends = (spanned[first] ?? [first], spanned[second] ?? [second])
+                guard
+                    !ends.0.contains(where: { x in
+                        ends.1.contains {
+                            (facts[x].perceptualHash ^ facts[$0].perceptualHash).nonzeroBitCount > spread
+                        }
+                    })
+                else { continue }
+                if own?.index != a { own = (a, colours(a)) }
+                guard coloursAgree(own?.colours ?? nil, colours(b), limit: colourLimit) else { continue }
+                let left = shots[first] ?? (sets.size(of: first) == 1 && facts[first].hasExif ? [first] : [])
+                let right = shots[second] ?? (sets.size(of: second) == 1 && facts[second].hasExif ? [second] : [])
+                guard !left.contains(where: { x in right.contains { facts[x].differentShots(facts[$0]) } }) else {
                     continue
                 }
                 sets.union(first, second)
-                (shots[first], shots[second]) = (nil, nil)
+                (shots[first], shots[second], spanned[first], spanned[second]) = (nil, nil, nil, nil)
                 if !(left + right).isEmpty { shots[sets.find(first)] = left + right }
+                spanned[sets.find(first)] = ends.0 + ends.1
             }
+            start = range.upperBound
         }
         var members: [Int: [Int]] = [:]
-        for index in files.indices { members[sets.find(index), default: []].append(index) }
-        return members.values.filter { $0.count > 1 }
-            .map { indices in group(indices.map { files[$0] }) }
-            .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+        for index in facts.indices where sets.size(of: index) > 1 {
+            members[sets.find(index), default: []].append(index)
+        }
+        return Array(members.values)
+    }
+
+    /// Two files whose hashes are near (positions among the hashed), 12 bytes.
+    private struct NearPair {
+        var a: Int32
+        var b: Int32
+        var distance: Int32
     }
 
     /// Whether one file is a copy of another, by which rule, and why, in words.
@@ -193,14 +252,14 @@ public enum DuplicateGroups {
     }
 
     /// A capture time's whole seconds, and its fraction without trailing zeros (nil when none).
-    private static func split(_ time: String) -> (Substring, Substring?) {
+    static func split(_ time: String) -> (Substring, Substring?) {
         guard let dot = time.firstIndex(of: ".") else { return (time[...], nil) }
         var fraction = time[time.index(after: dot)...].prefix { $0.isNumber }
         while fraction.last == "0" { fraction.removeLast() }
         return (time[..<dot], fraction.isEmpty ? nil : fraction)
     }
 
-    private static func group(_ files: [ComparedFile]) -> DuplicateGroup {
+    static func group(_ files: [ComparedFile]) -> DuplicateGroup {
         let rule: DuplicateGroup.Rule = Set(files.map(\.contentHash)).count == 1 ? .sameBytes : .samePicture
         let ordered = files.sorted { preferred($0, over: $1) }
         return DuplicateGroup(rule: rule, members: ordered, why: reason(ordered[0], ordered[1]))
@@ -235,99 +294,33 @@ public enum DuplicateGroups {
     }
 }
 
-/// Union–find over `0..<count`, with path halving and union by size.
+/// Union–find over `0..<count`, with path halving and union by size (8 bytes an element).
 struct DisjointSets {
-    private var parent: [Int]
-    private var size: [Int]
+    private var parent: [Int32]
+    private var sizes: [Int32]
 
     init(count: Int) {
-        parent = Array(0..<count)
-        size = Array(repeating: 1, count: count)
+        parent = (0..<count).map { Int32(truncatingIfNeeded: $0) }
+        sizes = Array(repeating: 1, count: count)
     }
 
     mutating func find(_ element: Int) -> Int {
         var element = element
-        while parent[element] != element {
-            parent[element] = parent[parent[element]]
-            element = parent[element]
+        while Int(parent[element]) != element {
+            parent[element] = parent[Int(parent[element])]
+            element = Int(parent[element])
         }
         return element
     }
 
+    /// How many elements are in the set of `element`.
+    mutating func size(of element: Int) -> Int { Int(sizes[find(element)]) }
+
     mutating func union(_ a: Int, _ b: Int) {
         var (a, b) = (find(a), find(b))
         guard a != b else { return }
-        if size[a] < size[b] { swap(&a, &b) }
-        parent[b] = a
-        size[a] += size[b]
-    }
-}
-
-/// Hashes within a Hamming radius of one another, found by multi-index hashing (Norouzi,
-/// Punjani and Fleet, 2012): each hash is split into four 16-bit bands, and two hashes at most
-/// `radius` apart agree to within `radius / 4` bits in at least one band, so only the buckets
-/// that near reach are read, not every pair.
-struct NearHashes {
-    static let bands = 4
-    private let hashes: [UInt64]
-    private let radius: Int
-    /// Per band, the positions of the hashes sorted by that band's value, the hashes in the
-    /// same order (read in runs, not looked up one by one across memory), and where each
-    /// value's run starts (65,537 offsets).
-    private var order: [[Int32]] = []
-    private var sorted: [[UInt64]] = []
-    private var starts: [[Int32]] = []
-    /// The 16-bit masks of at most `radius / 4` bits.
-    private let masks: [UInt16]
-
-    init(_ hashes: [UInt64], radius: Int) {
-        self.hashes = hashes
-        self.radius = radius
-        masks = Self.masks(within: radius / Self.bands)
-        for band in 0..<Self.bands {
-            var counts = [Int32](repeating: 0, count: 65_537)
-            for hash in hashes { counts[Int(Self.value(hash, band)) + 1] += 1 }
-            for value in 1..<counts.count { counts[value] += counts[value - 1] }
-            var next = counts
-            var positions = [Int32](repeating: 0, count: hashes.count)
-            var inOrder = [UInt64](repeating: 0, count: hashes.count)
-            for (position, hash) in hashes.enumerated() {
-                let value = Int(Self.value(hash, band))
-                positions[Int(next[value])] = Int32(position)
-                inOrder[Int(next[value])] = hash
-                next[value] += 1
-            }
-            order.append(positions)
-            sorted.append(inOrder)
-            starts.append(counts)
-        }
-    }
-
-    /// The 16-bit masks of at most `bits` bits: what turns a band's value into its neighbours.
-    static func masks(within bits: Int) -> [UInt16] {
-        (0...UInt16.max).filter { $0.nonzeroBitCount <= bits }
-    }
-
-    static func value(_ hash: UInt64, _ band: Int) -> UInt16 {
-        UInt16(truncatingIfNeeded: hash >> (16 * UInt64(band)))
-    }
-
-    /// Calls `body` once with each position after `position` whose hash is within the radius.
-    func forEach(within position: Int, _ body: (Int) -> Void) {
-        let hash = hashes[position]
-        var seen = Set<Int32>()
-        for band in 0..<Self.bands {
-            let value = Self.value(hash, band)
-            let (runs, inOrder, positions) = (starts[band], sorted[band], order[band])
-            for mask in masks {
-                let bucket = Int(value ^ mask)
-                for slot in Int(runs[bucket])..<Int(runs[bucket + 1])
-                where (inOrder[slot] ^ hash).nonzeroBitCount <= radius {
-                    let other = positions[slot]
-                    guard Int(other) > position, seen.insert(other).inserted else { continue }
-                    body(Int(other))
-                }
-            }
-        }
+        if sizes[a] < sizes[b] { swap(&a, &b) }
+        parent[b] = Int32(truncatingIfNeeded: a)
+        sizes[a] += sizes[b]
     }
 }

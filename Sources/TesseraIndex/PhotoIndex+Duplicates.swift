@@ -17,6 +17,134 @@ extension PhotoIndex {
         }
     }
 
+    /// The copy groups of every present file, by `DuplicateGroups.find`'s rules, from each
+    /// file's `CopyFacts` (40 bytes) rather than its row: only the files that end in a group
+    /// are read whole, to order them.
+    static func copiesOfWholeLibrary(
+        _ db: Database, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
+    ) throws -> [CopyRecord] {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(presentAndRead)") ?? 0
+        var ids: [Int64] = []
+        var facts: [CopyFacts] = []
+        ids.reserveCapacity(count)
+        facts.reserveCapacity(count)
+        var names = CopyFacts.Names()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, kind, phash, content_hash, captured_at, make, model FROM photos
+                WHERE \(presentAndRead) ORDER BY id
+                """)
+        while let row = try rows.next() {
+            ids.append(row[0])
+            facts.append(
+                CopyFacts(
+                    isVideo: row[1] as String? == "video",
+                    perceptualHash: (row[2] as Int64?).map { UInt64(bitPattern: $0) },
+                    contentHash: row[3], capturedAt: row[4], make: row[5], model: row[6], names: &names))
+        }
+        let placeholder = try db.makeStatement(sql: "SELECT thumbhash FROM photos WHERE id = ?")
+        let sets = DuplicateGroups.copySets(facts, colourLimit: colourLimit) { position in
+            (try? Data.fetchOne(placeholder, arguments: [ids[position]])).flatMap { $0.map { colours([UInt8]($0)) } }
+                ?? nil
+        }
+        facts = []
+        // The groups' files, read 500 at a time.
+        var records: [CopyRecord] = []
+        var batch: [[Int64]] = []
+        func readBatch() throws {
+            var byID: [Int64: ComparedFile] = [:]
+            for chunk in batch.flatMap({ $0 }).chunks(of: 500) {
+                for file in try fetchCandidates(
+                    db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
+                {
+                    byID[file.id] = file
+                }
+            }
+            for set in batch {
+                let found = set.compactMap { byID[$0] }
+                if found.count > 1 { records.append(CopyRecord(DuplicateGroups.group(found))) }
+            }
+            batch = []
+        }
+        for set in sets {
+            if batch.reduce(0, { $0 + $1.count }) + set.count > 500 { try readBatch() }
+            batch.append(set.map { ids[$0] })
+        }
+        try readBatch()
+        return records
+    }
+
+    /// A copy group as recorded: its rule, why its first is first, and its files' rows in
+    /// order, each with its hash's distance from the first's.
+    struct CopyRecord {
+        var rule: DuplicateGroup.Rule
+        var why: String
+        var members: [Int64]
+        var distances: [Int?]
+
+        init(_ group: DuplicateGroup) {
+            (rule, why, members) = (group.rule, group.why, group.members.map(\.id))
+            let first = group.members[0].perceptualHash
+            distances = group.members.map { member in
+                group.rule == .sameBytes
+                    ? nil : first.flatMap { a in member.perceptualHash.map { ($0 ^ a).nonzeroBitCount } }
+            }
+        }
+
+        /// What makes it the same group when decided again.
+        var key: String { "\(rule.rawValue) \(why) \(members)" }
+    }
+
+    /// Replaces the copy groups of the files `replacing` (nil: every group) by `records`,
+    /// leaving a group as it is when it is decided the same again (its album is not changed).
+    static func recordCopies(_ db: Database, _ records: [CopyRecord], replacing ids: [Int64]?) throws {
+        var old: [String: Int64] = [:]
+        for chunk in batches(ids) {
+            let filter = chunk.map {
+                "WHERE g.id IN (SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
+            }
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT g.id, g.rule, g.why, m.photo_id FROM copy_groups g JOIN copy_members m ON m.group_id = g.id
+                    \(filter ?? "") ORDER BY g.id, m.position
+                    """, arguments: StatementArguments(chunk ?? []))
+            var current: (id: Int64, rule: String, why: String, members: [Int64])?
+            func close() {
+                if let group = current { old["\(group.rule) \(group.why) \(group.members)"] = group.id }
+            }
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if current?.id != id {
+                    close()
+                    current = (id, row[1], row[2], [])
+                }
+                current?.members.append(row[3])
+            }
+            close()
+        }
+        let kept = Set(records.map(\.key)).intersection(old.keys)
+        let gone = old.filter { !kept.contains($0.key) }.map(\.value)
+        for chunk in gone.chunks(of: 500) {
+            try db.execute(
+                sql: "DELETE FROM copy_groups WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(Array(chunk)))
+        }
+        try db.execute(sql: "DELETE FROM copy_groups WHERE id IN (\(brokenCopyGroups))")
+        try db.execute(sql: "DELETE FROM copy_groups WHERE id NOT IN (SELECT group_id FROM copy_members)")
+        for record in records where !kept.contains(record.key) {
+            try db.cachedStatement(sql: "INSERT INTO copy_groups (rule, why) VALUES (?, ?)").execute(
+                arguments: [record.rule.rawValue, record.why])
+            let id = db.lastInsertedRowID
+            for (position, (member, distance)) in zip(record.members, record.distances).enumerated() {
+                try db.cachedStatement(
+                    sql: "INSERT INTO copy_members (photo_id, group_id, position, distance) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [member, id, position, distance])
+            }
+        }
+    }
+
     /// The present files that may be copies of `photo`: the same content key, or a hash within
     /// `DuplicateGroups.threshold` bits, found by the band indexes (each candidate once).
     static func nearCandidates(_ db: Database, of photo: ComparedFile) throws -> [ComparedFile] {
@@ -24,9 +152,10 @@ extension PhotoIndex {
             db, indexedBy: "photos_thumbnail_key",
             where: "thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1", [photo.id])
         if let hash = photo.perceptualHash {
-            let masks = NearHashes.masks(within: DuplicateGroups.threshold / NearHashes.bands)
-            for band in 0..<NearHashes.bands {
-                let value = NearHashes.value(hash, band)
+            let tolerances = NearPairs.tolerances(radius: DuplicateGroups.threshold)
+            for band in 0..<NearPairs.bands where tolerances[band] >= 0 {
+                let masks = NearPairs.masks(within: tolerances[band])
+                let value = NearPairs.value(hash, band)
                 found += try fetchCandidates(
                     db,
                     where: """
@@ -52,13 +181,16 @@ extension PhotoIndex {
             db,
             sql: """
                 SELECT \(prefixedCandidateColumns) FROM photos \(index.map { "INDEXED BY \($0)" } ?? "")
-                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL
-                    AND (\(filter))
+                WHERE \(presentAndRead) AND (\(filter))
                 """, arguments: arguments)
         var found: [ComparedFile] = []
         while let row = try rows.next() { found.append(candidate(row, from: 0)) }
         return found
     }
+
+    /// The rows of files present and read.
+    static let presentAndRead =
+        "status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL"
 
     /// What `candidate` reads, of `photos`.
     static let prefixedCandidateColumns = [

@@ -18,7 +18,8 @@ public struct GroupRefresh: Sendable, Equatable {
 
 extension PhotoIndex {
     /// What the recorded groups were decided by: a change decides them all again.
-    static let groupRules = "1: \(StackGroups.rules); copies within \(DuplicateGroups.threshold) bits"
+    static let groupRules =
+        "1: \(StackGroups.rules); copies within \(DuplicateGroups.threshold) bits, \(DuplicateGroups.spread) across"
 
     /// Copies are decided over the whole library when more than one file in this many changed:
     /// beyond that, one lookup a changed file costs more than one pass over every hash.
@@ -31,7 +32,7 @@ extension PhotoIndex {
     /// triggers say which). Stacks are decided again folder by folder, for each folder with a
     /// changed file (a stack never crosses folders). Copies of a changed file are found by
     /// index lookups (`comparisons(of:)`'s), and decided again with the groups of every file found;
-    /// when many changed, or the rules did, over every file (`DuplicateGroups.find`).
+    /// when many changed, or the rules did, over every file (`copiesOfWholeLibrary`).
     ///
     /// `sharpness` measures a burst's frame from its renditions (nil when it cannot).
     public func refreshGroups(
@@ -78,9 +79,8 @@ extension PhotoIndex {
 
             // Copies.
             if refresh.whole {
-                let files = try Self.fetchCandidates(db, where: "true", [])
-                let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
-                try Self.recordCopies(db, groups, replacing: nil)
+                let records = try Self.copiesOfWholeLibrary(db, colourLimit: colourLimit, colours: colours)
+                try Self.recordCopies(db, records, replacing: nil)
             } else {
                 var around: [Int64: ComparedFile] = [:]
                 let changed = try Self.fetchCandidates(
@@ -109,9 +109,9 @@ extension PhotoIndex {
                         around[file.id] = file
                     }
                 }
-                let files = Array(around.values)
+                let files = around.values.sorted { $0.id < $1.id }
                 let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
-                try Self.recordCopies(db, groups, replacing: Array(known.union(ids)))
+                try Self.recordCopies(db, groups.map(CopyRecord.init), replacing: Array(known.union(ids)))
             }
             try db.execute(sql: "DELETE FROM group_pending")
             try db.execute(
@@ -146,25 +146,35 @@ extension PhotoIndex {
         throws
     {
         let unstacked = "id NOT IN (SELECT photo_id FROM stack_members) AND kind = 'photo'"
-        let alone = try fetchCandidates(db, where: "\(filter) AND captured_at LIKE '%.%' AND \(unstacked)", arguments)
-        for file in alone {
-            let partners = try fetchCandidates(
-                db, where: "captured_at = ? AND album_id <> ? AND (format = 'raw') <> ? AND \(unstacked)",
-                [file.capturedAt, file.albumID, file.format == .raw]
-            ).filter { $0.make == file.make && $0.model == file.model && StackGroups.sameBody($0, file) }
-            let processed = (file.format == .raw ? partners : [file]).sorted { DuplicateGroups.preferred($0, over: $1) }
-            let raws = (file.format == .raw ? [file] : partners).sorted {
-                $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
-            }
-            guard let face = processed.first, let raw = raws.first else { continue }
-            try recordStacks(
-                db,
-                [
-                    Stack(
-                        kind: .rawPair, members: [face, raw],
-                        why: "the \(face.format.rawValue) the camera made at the RAW's instant, in another folder")
-                ], replacing: [])
+        // (their rows read 500 at a time: a library may hold a great many RAWs)
+        let alone = try Int64.fetchAll(
+            db, sql: "SELECT id FROM photos WHERE \(filter) AND captured_at LIKE '%.%' AND \(unstacked) ORDER BY id",
+            arguments: arguments)
+        for chunk in alone.chunks(of: 500) {
+            let files = try fetchCandidates(
+                db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
+            for file in files.sorted(by: { $0.id < $1.id }) { try pair(db, file, unstacked: unstacked) }
         }
+    }
+
+    /// Records `file` and its RAW pair in another folder as a stack, when it has one.
+    private static func pair(_ db: Database, _ file: ComparedFile, unstacked: String) throws {
+        let partners = try fetchCandidates(
+            db, where: "captured_at = ? AND album_id <> ? AND (format = 'raw') <> ? AND \(unstacked)",
+            [file.capturedAt, file.albumID, file.format == .raw]
+        ).filter { $0.make == file.make && $0.model == file.model && StackGroups.sameBody($0, file) }
+        let processed = (file.format == .raw ? partners : [file]).sorted { DuplicateGroups.preferred($0, over: $1) }
+        let raws = (file.format == .raw ? [file] : partners).sorted {
+            $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
+        }
+        guard let face = processed.first, let raw = raws.first else { return }
+        try recordStacks(
+            db,
+            [
+                Stack(
+                    kind: .rawPair, members: [face, raw],
+                    why: "the \(face.format.rawValue) the camera made at the RAW's instant, in another folder")
+            ], replacing: [])
     }
 
     /// Stacks and copy groups a deleted file left with fewer than two members or without a first.
@@ -172,7 +182,7 @@ extension PhotoIndex {
         SELECT stack_id FROM stack_members GROUP BY stack_id HAVING COUNT(*) < 2 OR MIN(position) > 0
         UNION SELECT id FROM stacks WHERE id NOT IN (SELECT stack_id FROM stack_members)
         """
-    private static let brokenCopyGroups = """
+    static let brokenCopyGroups = """
         SELECT group_id FROM copy_members GROUP BY group_id HAVING COUNT(*) < 2 OR MIN(position) > 0
         """
 
@@ -208,41 +218,12 @@ extension PhotoIndex {
         }
         try db.execute(sql: "DELETE FROM stacks WHERE id IN (\(brokenStacks))")
         for stack in stacks {
-            try db.execute(
-                sql: "INSERT INTO stacks (kind, why) VALUES (?, ?)", arguments: [stack.kind.rawValue, stack.why])
+            try db.cachedStatement(sql: "INSERT INTO stacks (kind, why) VALUES (?, ?)").execute(
+                arguments: [stack.kind.rawValue, stack.why])
             let id = db.lastInsertedRowID
             for (position, member) in stack.members.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO stack_members (photo_id, stack_id, position) VALUES (?, ?, ?)",
-                    arguments: [member.id, id, position])
-            }
-        }
-    }
-
-    /// Replaces the copy groups of the files `replacing` (nil: every group) by `groups`,
-    /// leaving a group as it is when it is decided the same again.
-    private static func recordCopies(_ db: Database, _ groups: [DuplicateGroup], replacing ids: [Int64]?) throws {
-        let old = try storedCopies(db, members: ids)
-        let key = { (group: DuplicateGroup) in "\(group.rule.rawValue) \(group.why) \(group.members.map(\.id))" }
-        let kept = Set(old.map { key($0.group) }).intersection(groups.map(key))
-        let gone = old.filter { !kept.contains(key($0.group)) }.map(\.id)
-        for chunk in gone.chunks(of: 500) {
-            try db.execute(
-                sql: "DELETE FROM copy_groups WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                arguments: StatementArguments(Array(chunk)))
-        }
-        try db.execute(sql: "DELETE FROM copy_groups WHERE id IN (\(brokenCopyGroups))")
-        try db.execute(sql: "DELETE FROM copy_groups WHERE id NOT IN (SELECT group_id FROM copy_members)")
-        for group in groups where !kept.contains(key(group)) {
-            try db.execute(
-                sql: "INSERT INTO copy_groups (rule, why) VALUES (?, ?)", arguments: [group.rule.rawValue, group.why])
-            let id = db.lastInsertedRowID
-            let first = group.members[0].perceptualHash
-            for (position, member) in group.members.enumerated() {
-                let distance = first.flatMap { a in member.perceptualHash.map { ($0 ^ a).nonzeroBitCount } }
-                try db.execute(
-                    sql: "INSERT INTO copy_members (photo_id, group_id, position, distance) VALUES (?, ?, ?, ?)",
-                    arguments: [member.id, id, position, group.rule == .sameBytes ? nil : distance])
+                try db.cachedStatement(sql: "INSERT INTO stack_members (photo_id, stack_id, position) VALUES (?, ?, ?)")
+                    .execute(arguments: [member.id, id, position])
             }
         }
     }
@@ -312,7 +293,7 @@ extension PhotoIndex {
 
 extension PhotoIndex {
     /// `ids` in statements' worth, or one statement for all rows when nil.
-    fileprivate static func batches(_ ids: [Int64]?) -> [[Int64]?] {
+    static func batches(_ ids: [Int64]?) -> [[Int64]?] {
         ids.map { $0.chunks(of: 500).map { Array($0) } } ?? [nil]
     }
 }

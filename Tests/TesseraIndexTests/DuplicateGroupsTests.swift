@@ -6,7 +6,7 @@ import Testing
 
 /// The rules of `DuplicateGroups`, apart from the photos they are measured on.
 struct DuplicateGroupsTests {
-    /// Multi-index hashing finds exactly the pairs a comparison of every pair finds.
+    /// Multi-index hashing finds exactly the pairs a comparison of every pair finds, each once.
     @Test func nearHashesFindEveryPairWithinTheRadiusAndNoOther() {
         var random = SplitMix(seed: 3)
         var hashes: [UInt64] = []
@@ -19,18 +19,93 @@ struct DuplicateGroupsTests {
             hashes.append(near)
         }
         for radius in [0, 3, 7, 14] {
-            let index = NearHashes(hashes, radius: radius)
-            var found = Set<[Int]>()
-            for position in hashes.indices { index.forEach(within: position) { found.insert([position, $0]) } }
+            var found: [[Int]] = []
+            NearPairs.forEach(hashes, radius: radius, firstIn: hashes.indices) { a, b, distance in
+                #expect(distance == (hashes[a] ^ hashes[b]).nonzeroBitCount)
+                found.append([a, b])
+                return true
+            }
             var expected = Set<[Int]>()
             for a in hashes.indices {
                 for b in hashes.indices where b > a && (hashes[a] ^ hashes[b]).nonzeroBitCount <= radius {
                     expected.insert([a, b])
                 }
             }
-            #expect(found == expected, "radius \(radius): \(found.count) found, \(expected.count) expected")
+            // Each pair once, whichever bands it is near in.
+            #expect(found.count == Set(found).count, "radius \(radius): a pair given twice")
+            #expect(Set(found) == expected, "radius \(radius): \(found.count) found, \(expected.count) expected")
             #expect(radius < 7 || expected.count > 100)
+            // A span of the first positions gives the pairs that start in it.
+            var spanned = Set<[Int]>()
+            NearPairs.forEach(hashes, radius: radius, firstIn: 100..<300) { a, b, _ in
+                spanned.insert([a, b])
+                return true
+            }
+            #expect(spanned == expected.filter { (100..<300).contains($0[0]) })
         }
+    }
+
+    /// Some band of two hashes within the radius is within its tolerance: the tolerances sum to
+    /// `radius − 3`, so no four bands can each differ by more.
+    @Test func bandTolerancesAddUpToTheRadiusLessThree() {
+        for radius in 0...40 {
+            let tolerances = NearPairs.tolerances(radius: radius)
+            #expect(tolerances.reduce(0, +) == radius - NearPairs.bands + 1)
+            #expect(tolerances.max()! - tolerances.min()! <= 1)
+        }
+        #expect(NearPairs.tolerances(radius: 14) == [2, 3, 3, 3])
+    }
+
+    /// Files taken in spans, when their near pairs are more than are held at once, are grouped
+    /// as when taken all together.
+    @Test func aLibraryDecidedInSpansIsGroupedAsWhole() {
+        var random = SplitMix(seed: 11)
+        var files: [ComparedFile] = []
+        for id in 0..<600 {
+            // Clusters of 6 near hashes, some of them different shots, some the same bytes.
+            let base = UInt64(id / 6) &* 0x9E37_79B9_7F4A_7C15
+            let time = id % 3 == 0 ? "2024-05-01T10:00:0\(id % 2)" : nil
+            files.append(
+                Self.photo(
+                    Int64(id), hash: base ^ (1 << (random.next() % 64)) ^ (1 << (random.next() % 64)),
+                    content: id % 7 == 0 ? "same\(id / 6)" : nil, at: time))
+        }
+        let facts = CopyFacts.of(files)
+        let whole = Set(DuplicateGroups.copySets(facts, colourLimit: 20) { _ in nil }.map { $0.sorted() })
+        let spans = Set(DuplicateGroups.copySets(facts, colourLimit: 20, pairLimit: 7) { _ in nil }.map { $0.sorted() })
+        #expect(whole.count > 50)
+        #expect(spans == whole)
+    }
+
+    /// The compact facts say two files are different shots exactly when their rows do.
+    @Test func compactFactsTellDifferentShotsAsTheRowsDo() {
+        let times = [
+            nil, "2024-05-01T10:00:00", "2024-05-01T10:00:00.5", "2024-05-01T10:00:00.500", "2024-05-01T10:00:00.25",
+            "2024-05-01T10:00:01",
+        ]
+        let cameras = [nil, "A", "B"]
+        var files: [ComparedFile] = []
+        for time in times {
+            for camera in cameras { files.append(Self.photo(Int64(files.count), hash: 0, at: time, camera: camera)) }
+        }
+        // (a fraction of more than 9 digits too, and one that differs only past the 9th)
+        files.append(Self.photo(100, hash: 0, at: "2024-05-01T10:00:00.1234567891", camera: "A"))
+        files.append(Self.photo(101, hash: 0, at: "2024-05-01T10:00:00.1234567892", camera: "A"))
+        files.append(Self.photo(102, hash: 0, at: "2024-05-01T10:00:00.05", camera: "A"))
+        let facts = CopyFacts.of(files)
+        for (a, x) in zip(files, facts) {
+            for (b, y) in zip(files, facts) {
+                #expect(
+                    x.differentShots(y) == (DuplicateGroups.differentShots(a, b) != nil),
+                    "\(a.capturedAt ?? "-") \(a.make ?? "-") against \(b.capturedAt ?? "-") \(b.make ?? "-")")
+            }
+        }
+        let contents = CopyFacts.of([
+            Self.photo(1, hash: 0, content: "x"), Self.photo(2, hash: 1, content: "x"), Self.photo(3, hash: 0),
+            Self.photo(4, hash: 0, content: "00000000000000ab"), Self.photo(5, hash: 0, content: "ab"),
+        ]).map(\.content)
+        #expect(contents[0] == contents[1])
+        #expect(Set(contents[1...]).count == 4)
     }
 
     static func photo(
@@ -77,6 +152,10 @@ struct DuplicateGroupsTests {
                 Self.photo(2, hash: hash ^ 0b1111, at: "2024-05-01T10:00:00.20", camera: "A"),
                 Self.photo(3, hash: hash ^ 0b1),
             ]) == [[1, 3]])
+        // A chain of near pairs whose ends are far apart is not one group: each joins the nearer.
+        let chain: [UInt64] = [0, 0x3FF, 0x3FF ^ 0x1F_FC00, 0x3FF ^ 0x1F_FC00 ^ 0x3FE0_0000]
+        #expect(
+            groups(chain.enumerated().map { Self.photo(Int64($0.offset + 1), hash: $0.element) }) == [[1, 2], [3, 4]])
         // Past the threshold, nothing.
         #expect(groups([Self.photo(1, hash: hash), Self.photo(2, hash: hash ^ 0x7FFF)]).isEmpty)
         // The same bytes whatever the hashes.
