@@ -1135,6 +1135,24 @@ def check_stacks_and_copies(browser, tessera, store, site, work, out):
         check(opened == frames[3], f"{where}: #photo-{frames[3]} opens {opened}")
         check(not errors, f"{where}: script errors {errors}")
         context.close()
+    # Without script there is no viewer: the page lists the burst's frames, each a link to its rendition.
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(burst.as_uri(), wait_until="load")
+    page.screenshot(path=str(out / "stack-album-noscript-1280.png"), full_page=True)
+    links = page.locator(".stacks li a")
+    listed = [Path(named[int(i)]).name for i in frames]
+    check(links.all_inner_texts() == listed and "A burst of 5 photos" in page.inner_text(".stacks li"),
+          f"without script the burst lists {links.all_inner_texts()}, its frames are {listed}")
+    links.nth(3).click()
+    page.wait_for_load_state("load")
+    check("/media/fit-" in page.url and page.evaluate("document.images.length === 1 && document.images[0].naturalWidth > 0"),
+          f"without script the 4th frame's link opens {page.url}")
+    context.close()
+    with_script = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    with_script.goto(burst.as_uri(), wait_until="load")
+    check(not with_script.locator(".stacks").count(), "with script the stack's list is not shown")
+    with_script.context.close()
     # Copies: on no page, in no lightbox data, and the total says what is shown.
     def ids(folder_site):
         on_pages, listed = set(), set()

@@ -191,8 +191,9 @@ public struct AlbumBuilder: Sendable {
         // v10: one layout a page (layout.js the others), the viewer at #photo-ID, placeholders
         // decoded by album.js, photos.js with shared texts and names written once, what the
         // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
-        // manifest in the site's state database; v13: stacks as one tile, copies hidden.
-        "v13|\(options.showCopies)|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
+        // manifest in the site's state database; v13: stacks as one tile, copies hidden; v14: a
+        // stack's files listed for a browser without script.
+        "v14|\(options.showCopies)|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

@@ -78,6 +78,7 @@ struct CollectionPages {
                 <main>
                 \(ids.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
+                \(stackLinks(positions.compactMap { records[Self.layoutID($0)] }, members: members))
                 \(pager(current: number, count: pages.count))
                 """
             try output.write(
@@ -108,6 +109,21 @@ struct CollectionPages {
                 file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
         }
         return written
+    }
+
+    /// For a browser without script, which has no viewer to open a stack out: each stack of
+    /// the page (`faces` in page order) and links to its files, as its tile links to its face.
+    private func stackLinks(_ faces: [PhotoRecord], members: [Int64: PhotoRecord]) -> String {
+        var seen = Set<Int64>()
+        let items = faces.compactMap { face -> String? in
+            guard let stack = face.stack, seen.insert(face.id).inserted else { return nil }
+            let files = [face] + stack.memberIDs.compactMap { members[$0] }
+            guard files.count > 1 else { return nil }
+            let links = files.map { "<a href=\"\(plainLink($0))\">\(HTML.escape(AlbumBuilder.name($0)))</a>" }
+            return "<li>\(HTML.escape(StackWording.title(stack))): \(links.joined(separator: ", "))</li>"
+        }
+        guard !items.isEmpty else { return "" }
+        return "<noscript><section class=\"stacks\"><h2>Stacks</h2><ul>\(items.joined())</ul></section></noscript>"
     }
 
     /// The records of the other members of the stacks `faces` stand for, by id: those present.
