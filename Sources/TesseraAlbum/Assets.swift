@@ -16,12 +16,12 @@ enum Assets {
         ]
     }
 
-    /// The titles', album cards' and Find's width: the photos' content width.
+    /// The titles', album cards', Find's and the stacks list's width: the photos' content width.
     ///
     /// So they start where the photos do. With script album.js sets it (`--content`) from the window's width,
     /// which it lays the photos out at; without, the static layout's.
     static func contentWidths(_ staticWidth: Double) -> String {
-        let text = ["header", ".albums", ".year", ".children"]
+        let text = ["header", ".albums", ".year", ".children", ".stacks"]
         let phone = 2 * CollectionPages.side(width: 320)
         let content = staticWidth - 2 * CollectionPages.side(width: staticWidth)
         return """

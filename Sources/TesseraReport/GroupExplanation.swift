@@ -22,12 +22,19 @@ public enum GroupExplanation {
             rule: (copies.map { "keep the first: \($0.why); " } ?? "in no group of copies; ")
                 + "copies are the same bytes, or the same picture: perceptual hashes at most "
                 + "\(DuplicateGroups.threshold) bits apart, nothing in the metadata says they are different "
-                + "shots, and colours that agree",
+                + "shots, and colours that agree; a group holds no two different shots, nor hashes more than "
+                + "\(DuplicateGroups.spread) bits apart",
             candidates: near.map { other in
-                .init(
+                let grouped = copies?.members.contains { $0.id == other.file.id } ?? false
+                return .init(
                     source: path(other.file), value: other.verdict.distance.map { "(hash \($0) bits away)" } ?? "",
-                    outcome: other.verdict.rule.map { "a copy (\($0.rawValue)): \(other.verdict.reason)" }
-                        ?? "not a copy: \(other.verdict.reason)")
+                    outcome: other.verdict.rule.map {
+                        grouped
+                            ? "a copy (\($0.rawValue)): \(other.verdict.reason)"
+                            : "alike (\($0.rawValue)): \(other.verdict.reason); but grouped apart, as its group or "
+                                + "this file's would then hold different shots or hashes more than "
+                                + "\(DuplicateGroups.spread) bits apart"
+                    } ?? "not a copy: \(other.verdict.reason)")
             })
         return [stacked, copied]
     }

@@ -69,6 +69,13 @@ struct DuplicateScanTests {
         // Two frames of a real video, written as a camera's burst, the first blurred.
         let burst = root + "/burst"
         try Self.burst(into: burst, frames: 2, sharp: 2)
+        // The sharp frame sent on without its metadata, at half its size: a copy of one of the
+        // frames (the bracket's are of the same scene too), never of two.
+        try FileSystem.createDirectories(FilePath(root + "/sent"))
+        try VideoFixture.run([
+            "-v", "error", "-y", "-i", burst + "/frame2.jpg", "-vf", "scale=iw/2:-2", "-q:v", "3",
+            root + "/sent/frame.jpg",
+        ])
         // Three frames written as an exposure bracket: one camera, one second after another
         // (no fraction), exposure compensation 0, -2 and +2 EV, the frames brightened to match.
         let bracket = root + "/bracket"
@@ -120,7 +127,7 @@ struct DuplicateScanTests {
             ((group["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
         }
         // One group a photo, its original kept first, holding all its copies and nothing else.
-        #expect(groups.count == Self.originals.count, "\(members)")
+        #expect(groups.count == Self.originals.count + 1, "\(members)")
         for number in Self.originals.indices {
             let folder = root + "/\(number)/"
             let group = try #require(members.first { $0.contains(folder + "original.jpg") }, "\(members)")
@@ -129,7 +136,9 @@ struct DuplicateScanTests {
                 "\(number): \(group)")
             #expect(group.first == folder + "original.jpg", "\(number): \(group)")
         }
-        #expect(!members.joined().contains { $0.contains("/burst/") || $0.contains("/bracket/") }, "\(members)")
+        let shots = members.filter { $0.contains { $0.contains("/burst/") || $0.contains("/bracket/") } }
+        #expect(
+            shots.count == 1 && shots[0].count == 2 && shots[0].last == root + "/sent/frame.jpg", "\(members)")
         let exact = groups.filter { $0["rule"] as? String == "same-bytes" }
         #expect(exact.isEmpty, "every group has a copy whose bytes differ")
         // `inspect` names the sunset's group of copies, as the index records it, and not the moon's.
@@ -163,7 +172,7 @@ struct DuplicateScanTests {
             "\(shown)")
         // The text says which to keep and why.
         let text = try TesseraProcess.run(["list", "--duplicates"] + ScanCommandTests.store(directory))
-        #expect(text.stdout.contains("5 groups of copies: 40 files") && text.stdout.contains("keep"), "\(text.stdout)")
+        #expect(text.stdout.contains("6 groups of copies: 42 files") && text.stdout.contains("keep"), "\(text.stdout)")
         // Each frame was measured once, for its content: the sharp one the sharper.
         let measured = SQLite.query(
             directory.appending("index.sqlite"),
@@ -176,6 +185,14 @@ struct DuplicateScanTests {
         #expect(frame["stack"]?.value?.hasPrefix("burst of 2 files") == true, "\(frame)")
         let neighbour = frame["copies"]?.candidates.first { $0.source == burst + "/frame1.jpg" }
         #expect(neighbour?.outcome.hasPrefix("not a copy: different shots: taken at") == true, "\(frame)")
+        let blurred = try Self.explained(burst + "/frame1.jpg", directory)
+        let sent = blurred["copies"]?.candidates.first { $0.source == root + "/sent/frame.jpg" }
+        #expect(
+            sent?.outcome.hasPrefix("alike (same-picture): hashes") == true
+                && sent?.outcome.hasSuffix(
+                    "but grouped apart, as its group or this file's would then hold different "
+                        + "shots or hashes more than 20 bits apart") == true,
+            "\(blurred)")
         let copy = try Self.explained(root + "/3/copies/half.jpg", directory)
         let original = copy["copies"]?.candidates.first { $0.source == root + "/3/original.jpg" }
         #expect(original?.outcome.hasPrefix("a copy (same-picture): hashes") == true, "\(copy)")
