@@ -100,29 +100,11 @@ extension PhotoIndex {
     /// leaving a group as it is when it is decided the same again (its album is not changed).
     static func recordCopies(_ db: Database, _ records: [CopyRecord], replacing ids: [Int64]?) throws {
         var old: [String: Int64] = [:]
-        for chunk in batches(ids) {
-            let filter = chunk.map {
-                "WHERE g.id IN (SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
-            }
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT g.id, g.rule, g.why, m.photo_id FROM copy_groups g JOIN copy_members m ON m.group_id = g.id
-                    \(filter ?? "") ORDER BY g.id, m.position
-                    """, arguments: StatementArguments(chunk ?? []))
-            var current: (id: Int64, rule: String, why: String, members: [Int64])?
-            func close() {
-                if let group = current { old["\(group.rule) \(group.why) \(group.members)"] = group.id }
-            }
-            while let row = try rows.next() {
-                let id: Int64 = row[0]
-                if current?.id != id {
-                    close()
-                    current = (id, row[1], row[2], [])
-                }
-                current?.members.append(row[3])
-            }
-            close()
+        for group in try stored(
+            db, groups: "copy_groups", kind: "rule", members: "copy_members", by: "group_id", holding: ids,
+            columns: "m.photo_id", fromPhotos: false, member: { $0[3] as Int64 })
+        {
+            old["\(group.rule) \(group.why) \(group.members)"] = group.id
         }
         let kept = Set(records.map(\.key)).intersection(old.keys)
         let gone = old.filter { !kept.contains($0.key) }.map(\.value)

@@ -270,24 +270,44 @@ extension PhotoIndex {
     private static func stored(
         _ db: Database, groups: String, kind: String, members: String, by group: String, holding: [Int64]?
     ) throws -> [(id: Int64, rule: String, why: String, members: [ComparedFile])] {
-        var found: [Int64: (id: Int64, rule: String, why: String, members: [ComparedFile])] = [:]
+        try stored(
+            db, groups: groups, kind: kind, members: members, by: group, holding: holding,
+            columns: prefixedCandidateColumns, fromPhotos: true
+        ) { candidate($0, from: 3) }
+        .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+    }
+
+    /// The recorded groups of table `groups` that hold any of `holding` (nil: all), in no
+    /// particular order, each member made by `member` of a row of `g.id, g.<kind>, g.why` and
+    /// `columns` (of the member row `m`, and of `photos` when `fromPhotos`).
+    static func stored<Member>(
+        _ db: Database, groups: String, kind: String, members: String, by group: String, holding: [Int64]?,
+        columns: String, fromPhotos: Bool, member: (Row) -> Member
+    ) throws -> [(id: Int64, rule: String, why: String, members: [Member])] {
+        var found: [Int64: (id: Int64, rule: String, why: String, members: [Member])] = [:]
+        var earlier = Set<Int64>()
         for chunk in batches(holding) {
             let filter = chunk.map {
                 "WHERE g.id IN (SELECT \(group) FROM \(members) WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
             }
-            let rows = try Row.fetchAll(
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT g.id, g.\(kind), g.why, \(prefixedCandidateColumns) FROM \(groups) g
-                    JOIN \(members) m ON m.\(group) = g.id JOIN photos ON photos.id = m.photo_id
-                    \(filter ?? "") ORDER BY g.id, m.position
-                    """, arguments: StatementArguments(chunk ?? []))
-            for row in rows {
+                    SELECT g.id, g.\(kind), g.why, \(columns) FROM \(groups) g JOIN \(members) m ON m.\(group) = g.id
+                    \(fromPhotos ? "JOIN photos ON photos.id = m.photo_id" : "") \(filter ?? "") ORDER BY g.id, m.position
+                    """,
+                arguments: StatementArguments(chunk ?? []))
+            // (a group holding files of two statements' worth is read by both: kept once)
+            var read = Set<Int64>()
+            while let row = try rows.next() {
                 let id: Int64 = row[0]
-                found[id, default: (id, row[1], row[2], [])].members.append(candidate(row, from: 3))
+                guard !earlier.contains(id) else { continue }
+                read.insert(id)
+                found[id, default: (id, row[1], row[2], [])].members.append(member(row))
             }
+            earlier.formUnion(read)
         }
-        return found.values.sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
+        return Array(found.values)
     }
 }
 

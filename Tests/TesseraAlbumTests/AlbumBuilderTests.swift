@@ -207,8 +207,10 @@ struct AlbumBuilderTests {
         options.staticWidth = 420
         _ = try AlbumBuilder(index: index, options: options).build()
         let css = try String(contentsOfFile: output.appending("assets/album.css").string, encoding: .utf8)
-        #expect(css.contains("header,.albums,.year,.children{width:min(404px,100% - 16px)}"))
-        #expect(css.contains(".js header,.js .albums,.js .year,.js .children{width:var(--content,calc(100% - 16px))}"))
+        #expect(css.contains("header,.albums,.year,.children,.stacks{width:min(404px,100% - 16px)}"))
+        #expect(
+            css.contains(
+                ".js header,.js .albums,.js .year,.js .children,.js .stacks{width:var(--content,calc(100% - 16px))}"))
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)

@@ -183,6 +183,53 @@ struct PhotoIndexTests {
         #expect(try index.pendingCacheDeletions().isEmpty)
     }
 
+    /// A folder's stacks decided again the same are left as they are, in a folder of more files
+    /// than one statement reads (a stack whose files fall in two of them was read twice, taken
+    /// for another, and written again, marking its album changed at every scan).
+    @Test func aLargeFoldersStacksDecidedTheSameAreKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let index = try PhotoIndex(path: FilePath(directory.appending("index.sqlite")))
+        let (root, album) = (FilePath("/photos"), FilePath("/photos/Big"))
+        var updates: [FileUpdate] = []
+        // A JPEG first and the RAW of its shot last, by path and by row: 600 rows apart.
+        for number in 0...600 {
+            var exif = ExifBuilder()
+            exif.make = "Tessera"
+            if number == 0 || number == 600 {
+                exif.dateTimeOriginal = .init(dateTime: "2024:05:03 10:00:00", subSeconds: "25")
+            }
+            let name = number == 600 ? "z.NEF" : "p\(number).jpg"
+            var facts = try Self.metadata(exif, path: album.appending(name)).facts
+            if number == 600 { facts.format = .raw }
+            updates.append(
+                FileUpdate(
+                    path: album.appending(name), albumPath: album, root: root,
+                    identity: FileIdentity(device: 1, inode: UInt64(number + 1), size: 100, mtimeNanoseconds: 0),
+                    content: .photo(
+                        facts, warnings: [],
+                        renditions: PhotoRenditions(
+                            contentHash: "content\(number)", key: "key\(number)", renditions: [], thumbhash: nil,
+                            settings: "test"))))
+        }
+        let scan = try index.beginScan(roots: [root], full: false)
+        try index.apply(updates, moves: [], scanID: scan.id)
+        try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
+        _ = try index.refreshGroups(colourLimit: 20) { _ in nil }
+        let path = directory.appending("index.sqlite")
+        let first = SQLite.query(path, "SELECT id, kind FROM stacks")
+        #expect(first?.count == 1 && first?.first?[1] == "raw-pair", "\(first ?? [])")
+        let marked = SQLite.query(path, "SELECT value FROM change_counter")
+        // Another file of the folder changed: its stacks are decided again, the same.
+        #expect(
+            SQLite.write(
+                path, "INSERT INTO group_pending (photo_id) SELECT id FROM photos WHERE path_text LIKE '%/p7.jpg'"))
+        let again = try index.refreshGroups(colourLimit: 20) { _ in nil }
+        #expect(again.changedFiles == 1 && !again.whole)
+        #expect(SQLite.query(path, "SELECT id, kind FROM stacks") == first)
+        #expect(SQLite.query(path, "SELECT value FROM change_counter") == marked, "the album marked changed")
+    }
+
     /// Every write of a photo or of its renditions marks its album and its months changed, with
     /// the counter's next value; the other album and month, and reads, change nothing.
     @Test func writesMarkTheirAlbumAndMonthChangedAndNothingElse() throws {
