@@ -51,7 +51,7 @@ extension PhotoIndex {
         facts = []
         // The groups' files, read 500 at a time.
         var records: [CopyRecord] = []
-        var batch: [[Int64]] = []
+        var (batch, batched): ([[Int64]], Int) = ([], 0)
         func readBatch() throws {
             var byID: [Int64: ComparedFile] = [:]
             for chunk in batch.flatMap({ $0 }).chunks(of: 500) {
@@ -65,11 +65,12 @@ extension PhotoIndex {
                 let found = set.compactMap { byID[$0] }
                 if found.count > 1 { records.append(CopyRecord(DuplicateGroups.group(found))) }
             }
-            batch = []
+            (batch, batched) = ([], 0)
         }
         for set in sets {
-            if batch.reduce(0, { $0 + $1.count }) + set.count > 500 { try readBatch() }
+            if batched + set.count > 500 { try readBatch() }
             batch.append(set.map { ids[$0] })
+            batched += set.count
         }
         try readBatch()
         return records
