@@ -44,6 +44,7 @@ require_tools({"ffmpeg": "ffmpeg", "heif-enc": "libheif-examples", "exiftool": "
 
 CORPUS = PROJECT.parent / "shared" / "corpus"
 THRESHOLD = 14
+DETAIL_THRESHOLD = 90
 COPIES = ["exact.jpg", "quality-70.jpg", "half.jpg", "converted.webp", "converted.heic", "cropped.jpg", "turned.jpg"]
 VIDEOS = ["media/videos/quicktime-hvc1.mov", "media/videos/avi.avi", "media/videos/sample_mpeg4.mp4"]
 
@@ -136,15 +137,39 @@ def accuracy(groups, root, names):
     return found, len(copies), right, pairs, bursts
 
 
-def closest_distinct(index, names):
-    """The originals of different pictures whose hashes are nearest."""
+def hashes(index):
+    """Each photo's perceptual hash and detail hash (an int of 256 bits), by path."""
     with sqlite3.connect(index) as db:
-        rows = [(path, phash & (2 ** 64 - 1)) for path, phash in db.execute(
-            "SELECT path_text, phash FROM photos WHERE path_text LIKE '%/original.jpg' AND phash IS NOT NULL")]
-    pairs = sorted((bin(a ^ b).count("1"), names[int(Path(p).parent.name)], names[int(Path(q).parent.name)], p, q)
-                   for i, (p, a) in enumerate(rows) for q, b in rows[i + 1:]
+        return {path: (phash & (2 ** 64 - 1), int.from_bytes(detail, "little"))
+                for path, phash, detail in db.execute(
+                    "SELECT path_text, phash, phash_detail FROM photos WHERE phash_detail IS NOT NULL")}
+
+
+def bits(value):
+    return bin(value).count("1")
+
+
+def closest_distinct(known, names):
+    """The originals of different pictures whose hashes are nearest, with their details' distance."""
+    rows = [(path, *known[path]) for path in known if path.endswith("/original.jpg")]
+    pairs = sorted((bits(a ^ b), bits(da ^ db), names[int(Path(p).parent.name)], names[int(Path(q).parent.name)], p, q)
+                   for i, (p, a, da) in enumerate(rows) for q, b, db in rows[i + 1:]
                    if source(p, names) != source(q, names))
-    return pairs[:5]
+    return pairs[:5], sorted(pair[1] for pair in pairs)
+
+
+def detail_distances(known):
+    """Each kind of copy's detail distances to its original, where its perceptual hash is near."""
+    kinds = {}
+    for path, (phash, detail) in known.items():
+        original = known.get(str(Path(path).parent.parent / "original.jpg"))
+        if "/copies/" in path and original and bits(phash ^ original[0]) <= THRESHOLD:
+            kinds.setdefault(Path(path).stem, []).append(bits(detail ^ original[1]))
+    return {kind: sorted(values) for kind, values in sorted(kinds.items())}
+
+
+def percentile(values, share):
+    return values[min(len(values) - 1, int(share * len(values)))]
 
 
 def hashing_share(tessera, root, work):
@@ -205,10 +230,11 @@ def whole_library(tessera, work, count):
                        ((1 + a, f"/lib/{a}".encode(), str(a)) for a in range(count // 1000 + 1)))
         db.executemany(
             "INSERT INTO photos (path, path_text, album_id, device, inode, size, mtime_ns, status, format, width,"
-            " height, display_width, display_height, date_source, content_hash, phash)"
-            " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?)",
+            " height, display_width, display_height, date_source, content_hash, phash, phash_detail)"
+            " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?, ?)",
             ((f"/lib/{n // 1000}/{n}.jpg".encode(), f"/lib/{n // 1000}/{n}.jpg", 1 + n // 1000, n,
-              f"{rng.getrandbits(64):016x}", rng.getrandbits(64) - 2 ** 63) for n in range(count)))
+              f"{rng.getrandbits(64):016x}", rng.getrandbits(64) - 2 ** 63,
+              (rng.getrandbits(256) & ~1).to_bytes(32, "little")) for n in range(count)))
         db.execute("DELETE FROM state WHERE key = 'group_rules'")
     timed = subprocess.run(["/usr/bin/time", "-f", "%e %M", tessera, "scan", "-v", str(folder / "empty"), *store],
                            capture_output=True, text=True)
@@ -251,10 +277,19 @@ def main():
         print(f"bursts of 5 frames taken for copies (two or more frames in one group): with their metadata"
               f" {bursts['burst']} of {len(VIDEOS)}; without any {bursts['bare']} of {len(VIDEOS)}")
         grouped = {m["path"]: number for number, g in enumerate(groups) for m in g["files"]}
-        for distance, a, b, pa, pb in closest_distinct(work / "index.sqlite", names):
+        known = hashes(work / "index.sqlite")
+        closest, distinct_details = closest_distinct(known, names)
+        for distance, detail, a, b, pa, pb in closest:
             together = pa in grouped and grouped.get(pa) == grouped.get(pb)
             print(f"closest distinct originals: {a} and {b}, {distance} bits apart (threshold {THRESHOLD},"
-                  f" margin {distance - THRESHOLD}): {'GROUPED' if together else 'not grouped'}")
+                  f" margin {distance - THRESHOLD}), details {detail} apart (threshold {DETAIL_THRESHOLD}):"
+                  f" {'GROUPED' if together else 'not grouped'}")
+        for kind, values in detail_distances(known).items():
+            print(f"details of {kind} copies within {THRESHOLD} bits of their original: median"
+                  f" {percentile(values, 0.5)}, 95th percentile {percentile(values, 0.95)}, largest {values[-1]}"
+                  f" (threshold {DETAIL_THRESHOLD})")
+        print(f"details of the {len(distinct_details):,} distinct pairs of originals: smallest {distinct_details[:5]},"
+              f" 1st percentile {percentile(distinct_details, 0.01)}")
         hashing, grouping = hashing_share(tessera, root, work)
         print(f"hashing: {hashing:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %);"
               f" deciding the groups at its end: {grouping:.2f} %")

@@ -1,4 +1,5 @@
 import Foundation
+public import TesseraFacts
 
 /// A 64-bit fingerprint of what a photo shows, the same for the same picture re-encoded,
 /// resized, converted to another format or cropped by a few per cent, and far apart for
@@ -14,9 +15,13 @@ public enum PerceptualHash {
     static let side = 32
     /// The side of the block of lowest frequencies that gives the bits.
     static let block = 8
+    /// The side of the block that gives the detail hash's bits.
+    static let detailBlock = 16
 
-    /// The hash of `image`, which shows the whole photo upright (a copy at any size).
-    public static func compute(_ image: PixelBuffer) -> UInt64 {
+    /// The hash of `image`, which shows the whole photo upright (a copy at any size), and its
+    /// detail hash: one bit for each of the 16 × 16 lowest frequencies but the constant one,
+    /// set when the coefficient is above their median.
+    public static func compute(_ image: PixelBuffer) -> (hash: UInt64, detail: DetailHash) {
         let small = Resampler.resample(
             image, rect: Resampler.Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
             width: side, height: side, background: (128, 128, 128))
@@ -27,35 +32,40 @@ public enum PerceptualHash {
                 0.299 * Double(small.pixels[at]) + 0.587 * Double(small.pixels[at + 1])
                 + 0.114 * Double(small.pixels[at + 2])
         }
-        // The DCT-II, separable: each row against the 8 lowest horizontal cosines, then each
-        // of those columns against the 8 lowest vertical ones.
-        let cosines = (0..<block).map { frequency in
+        // The DCT-II, separable: each row against the lowest horizontal cosines, then each of
+        // those columns against the lowest vertical ones.
+        let cosines = (0..<detailBlock).map { frequency in
             (0..<side).map { x in cos(Double.pi / Double(side) * Double(frequency) * (Double(x) + 0.5)) }
         }
-        var rows = [Double](repeating: 0, count: side * block)
+        var rows = [Double](repeating: 0, count: side * detailBlock)
         for y in 0..<side {
-            for u in 0..<block {
+            for u in 0..<detailBlock {
                 var sum = 0.0
                 for x in 0..<side { sum += luma[y * side + x] * cosines[u][x] }
-                rows[y * block + u] = sum
+                rows[y * detailBlock + u] = sum
             }
         }
-        var coefficients = [Double](repeating: 0, count: block * block)
-        for v in 0..<block {
-            for u in 0..<block {
+        var coefficients = [Double](repeating: 0, count: detailBlock * detailBlock)
+        for v in 0..<detailBlock {
+            for u in 0..<detailBlock {
                 var sum = 0.0
-                for y in 0..<side { sum += rows[y * block + u] * cosines[v][y] }
-                coefficients[v * block + u] = sum
+                for y in 0..<side { sum += rows[y * detailBlock + u] * cosines[v][y] }
+                coefficients[v * detailBlock + u] = sum
             }
         }
-        // (63 terms: the median is one of them, with 31 above it)
-        let ac = coefficients.dropFirst().sorted()
+        let coarse = (0..<block).flatMap { v in (0..<block).map { u in coefficients[v * detailBlock + u] } }
+        return (
+            bits(aboveMedian: coarse).reduce(UInt64(0)) { $0 | 1 << UInt64($1) },
+            DetailHash(settingBits: bits(aboveMedian: coefficients))
+        )
+    }
+
+    /// The positions, but the first (the constant term), of the terms above the median of the
+    /// others (of an odd count, so half of them less one are above it).
+    private static func bits(aboveMedian terms: [Double]) -> [Int] {
+        let ac = terms.dropFirst().sorted()
         let median = ac[ac.startIndex + ac.count / 2]
-        var hash: UInt64 = 0
-        for index in 1..<coefficients.count where coefficients[index] > median {
-            hash |= 1 << UInt64(index)
-        }
-        return hash
+        return terms.indices.dropFirst().filter { terms[$0] > median }
     }
 
     /// The colours of a photo from its ThumbHash placeholder: red, green and blue (0–255) at

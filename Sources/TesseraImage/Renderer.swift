@@ -63,6 +63,8 @@ public final class Renderer {
         /// The perceptual hash of the whole, upright photo (`PerceptualHash`); nil when only
         /// part of it was decoded.
         public var perceptualHash: UInt64?
+        /// Its detail hash (`PerceptualHash`), with the perceptual hash.
+        public var detailHash: DetailHash?
         /// Recoverable problems met while decoding (the metadata has its own).
         public var warnings: [String]
         /// For a video, the time in seconds of the frame its renditions show.
@@ -192,9 +194,10 @@ public final class Renderer {
             )
         }
         let whole = plan.placeholder(from: sources).map { $0.oriented(metadata.orientation) }
+        let hashes = whole.map(PerceptualHash.compute)
         return Rendered(
             metadata: metadata, renditions: renditions, thumbhash: placeholder ? whole.map(ThumbHash.encode) : nil,
-            perceptualHash: whole.map(PerceptualHash.compute), warnings: decoded.warnings,
+            perceptualHash: hashes?.hash, detailHash: hashes?.detail, warnings: decoded.warnings,
             posterTime: decoded.posterTime, images: images)
     }
 

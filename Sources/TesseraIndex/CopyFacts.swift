@@ -1,8 +1,12 @@
-/// What deciding copies compares of one file, in 40 bytes: a million files' facts fit in
-/// 40 MB, where their rows would take a gigabyte.
+import TesseraFacts
+
+/// What deciding copies compares of one file, in 72 bytes: a million files' facts fit in
+/// 72 MB, where their rows would take a gigabyte.
 struct CopyFacts: Sendable, Equatable {
     /// `phash`, when `hashed`.
     var perceptualHash: UInt64
+    /// `phash_detail`, when `detailed`.
+    var detail: DetailHash
     /// The content hash's value (its 16 hex digits read, else its digest).
     var content: UInt64
     /// The digest of the capture time's whole seconds (0: no capture time).
@@ -15,6 +19,7 @@ struct CopyFacts: Sendable, Equatable {
     var model: UInt32
     /// A photo with a perceptual hash (not a video, not a photo waiting for one).
     var hashed: Bool
+    var detailed: Bool
 
     /// Numbers for the names of cameras: a library has few.
     struct Names {
@@ -37,16 +42,19 @@ struct CopyFacts: Sendable, Equatable {
 
     init(_ file: ComparedFile, names: inout Names) {
         self.init(
-            isVideo: file.isVideo, perceptualHash: file.perceptualHash, contentHash: file.contentHash,
-            capturedAt: file.capturedAt, make: file.make, model: file.model, names: &names)
+            isVideo: file.isVideo, perceptualHash: file.perceptualHash, detail: file.detailHash,
+            contentHash: file.contentHash, capturedAt: file.capturedAt, make: file.make, model: file.model,
+            names: &names)
     }
 
     init(
-        isVideo: Bool, perceptualHash: UInt64?, contentHash: String, capturedAt: String?, make: String?,
-        model: String?, names: inout Names
+        isVideo: Bool, perceptualHash: UInt64?, detail: DetailHash?, contentHash: String, capturedAt: String?,
+        make: String?, model: String?, names: inout Names
     ) {
         self.perceptualHash = perceptualHash ?? 0
         hashed = !isVideo && perceptualHash != nil
+        self.detail = detail ?? DetailHash(words: (0, 0, 0, 0))
+        detailed = detail != nil
         content =
             contentHash.utf8.count == 16
             ? UInt64(contentHash, radix: 16) ?? Self.digest(contentHash[...]) : Self.digest(contentHash[...])
@@ -65,6 +73,19 @@ struct CopyFacts: Sendable, Equatable {
         if model != 0, other.model != 0, model != other.model { return true }
         guard seconds != 0, other.seconds != 0 else { return false }
         return seconds != other.seconds || (fraction != 0 && other.fraction != 0 && fraction != other.fraction)
+    }
+
+    /// Whether a second look at their details agrees (`DuplicateGroups.detailThreshold`);
+    /// without both, no evidence either way.
+    func detailAgrees(_ other: CopyFacts) -> Bool {
+        !detailed || !other.detailed || detail.distance(to: other.detail) <= DuplicateGroups.detailThreshold
+    }
+
+    /// Whether the two may not be in one group: hashes more than `DuplicateGroups.spread` apart,
+    /// or details more than `DuplicateGroups.detailSpread`.
+    func spreadApart(_ other: CopyFacts) -> Bool {
+        (perceptualHash ^ other.perceptualHash).nonzeroBitCount > DuplicateGroups.spread
+            || (detailed && other.detailed && detail.distance(to: other.detail) > DuplicateGroups.detailSpread)
     }
 
     /// A fraction's digits (no trailing zeros, so not all zeros) as nanoseconds, never 0.

@@ -18,6 +18,8 @@ public struct ComparedFile: Sendable, Equatable {
     public var contentHash: String
     /// `phash`: what the photo shows; nil for a video, or a photo not hashed yet.
     public var perceptualHash: UInt64?
+    /// `phash_detail`: the finer hash computed with it.
+    public var detailHash: DetailHash?
     /// The capture wall clock (`captured_at`, seconds with their fraction when the camera wrote one).
     public var capturedAt: String?
     public var make: String?
@@ -38,14 +40,14 @@ public struct ComparedFile: Sendable, Equatable {
         mtimeNanoseconds: Int64, contentHash: String, perceptualHash: UInt64?, capturedAt: String?, make: String?,
         model: String?, placeholder: [UInt8]? = nil, albumID: Int64 = 0, rating: Int? = nil,
         exposureBias: Double? = nil, burstIdentifier: String? = nil,
-        serialNumber: String? = nil
+        serialNumber: String? = nil, detailHash: DetailHash? = nil
     ) {
         (self.id, self.pathBytes, self.format, self.isVideo) = (id, pathBytes, format, isVideo)
         (self.width, self.height, self.bytes, self.mtimeNanoseconds) = (width, height, bytes, mtimeNanoseconds)
         (self.contentHash, self.perceptualHash) = (contentHash, perceptualHash)
         (self.capturedAt, self.make, self.model, self.placeholder) = (capturedAt, make, model, placeholder)
         (self.albumID, self.rating, self.exposureBias) = (albumID, rating, exposureBias)
-        (self.burstIdentifier, self.serialNumber) = (burstIdentifier, serialNumber)
+        (self.burstIdentifier, self.serialNumber, self.detailHash) = (burstIdentifier, serialNumber, detailHash)
     }
 
     var pixels: Int { (width ?? 0) * (height ?? 0) }
@@ -82,13 +84,24 @@ public enum DuplicateGroups {
     /// of look-alikes, each near the next, soon is not.
     public static let spread = 20
 
+    /// The largest detail-hash distance (of 255 bits) at which two photos can be the same
+    /// picture, chosen on real photos and copies of them as `threshold` was (docs/DUPLICATES.md):
+    /// re-encoded, resized, converted and turned copies are within 12, 3 % crops within 86,
+    /// distinct photos at least 100 apart.
+    public static let detailThreshold = 90
+
+    /// The largest detail-hash distance between any two photos of one group, as `spread` is
+    /// for the perceptual hash.
+    public static let detailSpread = 100
+
     /// The groups of two or more among `files`, largest first.
     ///
     /// Two photos whose bytes differ are the same picture when their hashes are at most
-    /// `threshold` apart, nothing says they are different shots, and their `colours` (from
+    /// `threshold` apart (their detail hashes, when both have one, at most `detailThreshold`),
+    /// nothing says they are different shots, and their `colours` (from
     /// `placeholder`, 8 × 8 RGB) differ by a mean of at most `colourLimit`. Groups join such
     /// pairs, each photo's nearest first, but never two photos that are different shots, nor
-    /// two whose hashes are more than `spread` apart.
+    /// two whose hashes are more than `spread` apart (or details more than `detailSpread`).
     public static func find(
         _ files: [ComparedFile], threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
@@ -137,7 +150,7 @@ public enum DuplicateGroups {
             var pairs: [NearPair] = []
             let complete = NearPairs.forEach(hashes, radius: threshold, firstIn: range) { a, b, distance in
                 let (x, y) = (facts[Int(hashed[a])], facts[Int(hashed[b])])
-                guard x.content != y.content, !x.differentShots(y) else { return true }
+                guard x.content != y.content, !x.differentShots(y), x.detailAgrees(y) else { return true }
                 pairs.append(
                     NearPair(
                         a: Int32(truncatingIfNeeded: a), b: Int32(truncatingIfNeeded: b),
@@ -155,13 +168,9 @@ public enum DuplicateGroups {
                 let (first, second) = (sets.find(a), sets.find(b))
                 guard first != second else { continue }
                 let ends = (spanned[first] ?? [first], spanned[second] ?? [second])
-                guard
-                    !ends.0.contains(where: { x in
-                        ends.1.contains {
-                            (facts[x].perceptualHash ^ facts[$0].perceptualHash).nonzeroBitCount > spread
-                        }
-                    })
-                else { continue }
+                guard !ends.0.contains(where: { x in ends.1.contains { facts[x].spreadApart(facts[$0]) } }) else {
+                    continue
+                }
                 if own?.index != a { own = (a, colours(a)) }
                 guard coloursAgree(own?.colours ?? nil, colours(b), limit: colourLimit) else { continue }
                 let left = shots[first] ?? (sets.size(of: first) == 1 && facts[first].hasExif ? [first] : [])
@@ -212,6 +221,10 @@ public enum DuplicateGroups {
         guard let distance else { return no("no perceptual hash to compare yet") }
         guard distance <= threshold else { return no("hashes \(distance) bits apart, beyond \(threshold)") }
         if let why = differentShots(a, b) { return no("different shots: \(why)") }
+        let detail = a.detailHash.flatMap { da in b.detailHash.map { da.distance(to: $0) } }
+        if let detail, detail > detailThreshold {
+            return no("hashes \(distance) bits apart, but their details \(detail) apart, beyond \(detailThreshold)")
+        }
         let difference = colourDifference(a.placeholder.flatMap(colours), b.placeholder.flatMap(colours))
         let colour = difference.map { Wording.number($0, decimals: 1) }
         if let difference, difference > colourLimit {
@@ -219,7 +232,8 @@ public enum DuplicateGroups {
         }
         return Verdict(
             rule: .samePicture,
-            reason: "hashes \(distance) bits apart, nothing says they are different shots"
+            reason: "hashes \(distance) bits apart" + (detail.map { ", details \($0)" } ?? "")
+                + ", nothing says they are different shots"
                 + (colour.map { ", colours \($0) apart" } ?? ""),
             distance: distance)
     }

@@ -16,10 +16,12 @@ public struct PhotoRenditions: Sendable {
     public var posterTime: Double?
     /// What the photo shows, as `PerceptualHash` computes it (`phash`); nil when not computed.
     public var perceptualHash: UInt64?
+    /// Its detail hash (`phash_detail`), with it.
+    public var detailHash: DetailHash?
 
     public init(
         contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String,
-        posterTime: Double? = nil, perceptualHash: UInt64? = nil
+        posterTime: Double? = nil, perceptualHash: UInt64? = nil, detailHash: DetailHash? = nil
     ) {
         self.contentHash = contentHash
         self.key = key
@@ -28,6 +30,7 @@ public struct PhotoRenditions: Sendable {
         self.settings = settings
         self.posterTime = posterTime
         self.perceptualHash = perceptualHash
+        self.detailHash = detailHash
     }
 }
 

@@ -24,7 +24,8 @@ public struct IndexedFile: Sendable {
         public var settings: String?
         /// Whether its placeholder is recorded (else it is decoded again for it).
         public var hasThumbhash: Bool
-        /// Whether its perceptual hash is recorded (else it is made from a rendition of it).
+        /// Whether its perceptual and detail hashes are recorded (else they are made from a rendition
+        /// of it).
         public var hasPerceptualHash: Bool
 
         /// Both: nothing is to be computed again from its pixels.

@@ -14,7 +14,7 @@ struct PhotoColumns {
         "exposure_bias", "burst_id", "camera_serial",
         "rating", "label", "title", "description", "keywords", "sidecar", "sidecar_size", "sidecar_mtime_ns",
         "kind", "duration_s", "video_codec", "rotation", "frame_rate", "poster_time_s", "content_identifier",
-        "motion_offset", "motion_length", "phash",
+        "motion_offset", "motion_length", "phash", "phash_detail",
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
@@ -49,6 +49,7 @@ struct PhotoColumns {
             values["thumbnail_key"] = rendered.key
             values["thumbhash"] = rendered.thumbhash.map { Data($0) }
             values["phash"] = rendered.perceptualHash.map { Int64(bitPattern: $0) }
+            values["phash_detail"] = rendered.detailHash.map { Data($0.bytes) }
             values["render_settings"] = rendered.settings
             values["poster_time_s"] = rendered.posterTime
             fill(facts)

@@ -135,7 +135,7 @@ extension PhotoIndex {
                     db,
                     sql: """
                         SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                            content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, phash IS NOT NULL
+                            content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
                         FROM photos WHERE missing_since_ms IS NULL AND status IN ('ok', 'warning') AND id IN
                             (SELECT photo_id FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))
                         """, arguments: StatementArguments(Array(chunk)))
@@ -159,7 +159,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, phash IS NOT NULL
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
                     FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
                         AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
                     """, arguments: [low, high, after, batch]

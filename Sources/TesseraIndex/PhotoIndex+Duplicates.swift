@@ -18,7 +18,7 @@ extension PhotoIndex {
     }
 
     /// The copy groups of every present file, by `DuplicateGroups.find`'s rules, from each
-    /// file's `CopyFacts` (40 bytes) rather than its row: only the files that end in a group
+    /// file's `CopyFacts` (72 bytes) rather than its row: only the files that end in a group
     /// are read whole, to order them.
     static func copiesOfWholeLibrary(
         _ db: Database, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
@@ -32,7 +32,7 @@ extension PhotoIndex {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT id, kind, phash, content_hash, captured_at, make, model FROM photos
+                SELECT id, kind, phash, content_hash, captured_at, make, model, phash_detail FROM photos
                 WHERE \(presentAndRead) ORDER BY id
                 """)
         while let row = try rows.next() {
@@ -41,6 +41,7 @@ extension PhotoIndex {
                 CopyFacts(
                     isVideo: row[1] as String? == "video",
                     perceptualHash: (row[2] as Int64?).map { UInt64(bitPattern: $0) },
+                    detail: (row[7] as Data?).flatMap { DetailHash(bytes: $0) },
                     contentHash: row[3], capturedAt: row[4], make: row[5], model: row[6], names: &names))
         }
         let placeholder = try db.makeStatement(sql: "SELECT thumbhash FROM photos WHERE id = ?")
@@ -179,6 +180,7 @@ extension PhotoIndex {
     static let prefixedCandidateColumns = [
         "id", "path", "format", "kind", "display_width", "display_height", "size", "mtime_ns", "content_hash", "phash",
         "captured_at", "make", "model", "thumbhash", "album_id", "rating", "exposure_bias", "burst_id", "camera_serial",
+        "phash_detail",
     ].map { "photos.\($0)" }.joined(separator: ", ")
 
     /// The file in `row`, its `prefixedCandidateColumns` from column `first` on.
@@ -192,6 +194,6 @@ extension PhotoIndex {
             capturedAt: row[at(10)], make: row[at(11)], model: row[at(12)],
             placeholder: (row[at(13)] as Data?).map { [UInt8]($0) }, albumID: row[at(14)], rating: row[at(15)],
             exposureBias: row[at(16)], burstIdentifier: row[at(17)],
-            serialNumber: row[at(18)])
+            serialNumber: row[at(18)], detailHash: (row[at(19)] as Data?).flatMap { DetailHash(bytes: $0) })
     }
 }

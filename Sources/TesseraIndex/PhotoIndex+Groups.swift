@@ -19,7 +19,8 @@ public struct GroupRefresh: Sendable, Equatable {
 extension PhotoIndex {
     /// What the recorded groups were decided by: a change decides them all again.
     static let groupRules =
-        "1: \(StackGroups.rules); copies within \(DuplicateGroups.threshold) bits, \(DuplicateGroups.spread) across"
+        "1: \(StackGroups.rules); copies within \(DuplicateGroups.threshold) bits, \(DuplicateGroups.spread) across; "
+        + "details within \(DuplicateGroups.detailThreshold), \(DuplicateGroups.detailSpread) across"
 
     /// Copies are decided over the whole library when more than one file in this many changed:
     /// beyond that, one lookup a changed file costs more than one pass over every hash.

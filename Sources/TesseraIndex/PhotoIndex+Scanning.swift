@@ -74,8 +74,8 @@ extension PhotoIndex {
                     SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
                         \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
                         p.sidecar_size, p.sidecar_mtime_ns,
-                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL AND p.phash IS NOT NULL THEN NULL ELSE p.content_hash END,
-                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL, p.phash IS NOT NULL
+                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL AND \(Self.hashesRecordedSQL("p")) THEN NULL ELSE p.content_hash END,
+                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL, \(Self.hashesRecordedSQL("p"))
                     FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                     """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
@@ -97,7 +97,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, phash IS NOT NULL
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
                     FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
@@ -198,24 +198,28 @@ extension PhotoIndex {
     public func renditions(
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, source: FilePath
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, detailHash: DetailHash,
+        source: FilePath
     )? {
         try read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT id, thumbhash, phash, path FROM photos
-                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL AND phash IS NOT NULL LIMIT 1
+                        SELECT id, thumbhash, phash, phash_detail, path FROM photos
+                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL AND phash IS NOT NULL
+                            AND length(phash_detail) = \(DetailHash.byteCount) LIMIT 1
                         """,
                     arguments: [key])
             else { return nil }
             let id: Int64 = row["id"]
             let entries = try Self.renditions(of: [id], db)[id] ?? []
             let wanted = entries.filter { specs.contains($0.spec) }
-            guard wanted.count == Set(specs).count else { return nil }
+            guard wanted.count == Set(specs).count, let detail = DetailHash(bytes: row["phash_detail"] as Data) else {
+                return nil
+            }
             return (
-                wanted, [UInt8](row["thumbhash"] as Data), UInt64(bitPattern: row["phash"]),
+                wanted, [UInt8](row["thumbhash"] as Data), UInt64(bitPattern: row["phash"]), detail,
                 FilePath(rawBytes: [UInt8](row["path"] as Data))
             )
         }
@@ -274,11 +278,12 @@ extension PhotoIndex {
                     sql:
                         """
                         UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash),
-                            phash = coalesce(?, phash) WHERE id = ?
+                            phash = coalesce(?, phash), phash_detail = coalesce(?, phash_detail) WHERE id = ?
                         """,
                     arguments: [
                         update.key, update.settings, update.thumbhash.map { Data($0) },
-                        update.perceptualHash.map { Int64(bitPattern: $0) }, update.photoID,
+                        update.perceptualHash.map { Int64(bitPattern: $0) }, update.detailHash.map { Data($0.bytes) },
+                        update.photoID,
                     ])
                 for entry in update.renditions {
                     try db.execute(
@@ -450,6 +455,11 @@ extension PhotoIndex {
 
     /// Whether a row's error is one that may go away by itself (see `PhotoError.Code.isTransient`).
     static let retrySQL = "(status = 'error' AND error_code IN ('io', 'vanished', 'permission'))"
+
+    /// Whether a row (of `photos` as `table`) has both its perceptual and its detail hash.
+    static func hashesRecordedSQL(_ table: String = "photos") -> String {
+        "(\(table).phash IS NOT NULL AND \(table).phash_detail IS NOT NULL)"
+    }
 
     static func indexedFile(_ row: Row) -> IndexedFile {
         var rendering: IndexedFile.Rendering?

@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 15
+    public static let schemaVersion = 16
 
     /// Migrations in order, up to `version`.
     ///
@@ -593,19 +593,36 @@ extension PhotoIndex {
                     """)
             try db.execute(
                 sql: Self.memberTriggers("stack_members", shownWhen: nil)
-                    + Self.memberTriggers("copy_members", shownWhen: "position = 0") + Self.pendingTriggers)
+                    + Self.memberTriggers("copy_members", shownWhen: "position = 0") + Self.pendingTriggers(version: 15)
+            )
+        }
+        guard version >= 16 else { return migrator }
+        // v16: phash_detail, the 256-bit second look that parts different pictures whose phash
+        // is near by chance; a photo without one is hashed again from a rendition by the next
+        // scan, and its groups decided again.
+        migrator.registerMigration("v16") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE photos ADD COLUMN phash_detail BLOB;
+                    DROP TRIGGER photos_group_inserted;
+                    DROP TRIGGER photos_group_updated;
+                    \(Self.pendingTriggers(version: 16))
+                    PRAGMA user_version = 16;
+                    """)
         }
         return migrator
     }
 
     /// What marks a photo's groups to be decided again (`refreshGroups`): a new row, or a
-    /// change of anything stacks and copies are decided by.
-    static let pendingTriggers = {
-        let decidedBy = [
-            "path", "album_id", "status", "missing_since_ms", "content_hash", "phash", "thumbhash", "format",
-            "display_width", "display_height", "captured_at", "make", "model", "rating", "exposure_bias", "burst_id",
-            "camera_serial",
-        ]
+    /// change of anything stacks and copies are decided by (as of schema `version`).
+    static func pendingTriggers(version: Int) -> String {
+        let decidedBy =
+            [
+                "path", "album_id", "status", "missing_since_ms", "content_hash", "phash", "thumbhash", "format",
+                "display_width", "display_height", "captured_at", "make", "model", "rating", "exposure_bias",
+                "burst_id",
+                "camera_serial",
+            ] + (version >= 16 ? ["phash_detail"] : [])
         let changed = decidedBy.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         // (not INSERT OR IGNORE: a trigger takes the conflict policy of the statement that fired it)
         let mark =
@@ -614,7 +631,7 @@ extension PhotoIndex {
             CREATE TRIGGER photos_group_inserted AFTER INSERT ON photos BEGIN \(mark) END;
             CREATE TRIGGER photos_group_updated AFTER UPDATE ON photos WHEN \(changed) BEGIN \(mark) END;
             """
-    }()
+    }
 
     /// What a change of a group's member marks: its photo's album and month.
     ///

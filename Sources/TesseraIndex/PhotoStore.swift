@@ -93,7 +93,8 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func renditions(
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, source: FilePath
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, detailHash: DetailHash,
+        source: FilePath
     )?
     func pendingCacheDeletions() throws(IndexError) -> [String]
     func forgetCacheDeletions(_ paths: [String]) throws(IndexError)

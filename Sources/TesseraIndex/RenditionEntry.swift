@@ -37,10 +37,12 @@ public struct RenditionUpdate: Sendable {
     public var settings: String
     /// `PhotoRenditions.perceptualHash`; nil keeps the recorded one.
     public var perceptualHash: UInt64?
+    /// `PhotoRenditions.detailHash`; nil keeps the recorded one.
+    public var detailHash: DetailHash?
 
     public init(
         photoID: Int64, key: String, renditions: [RenditionEntry], configured: Set<RenditionSpec>, thumbhash: [UInt8]?,
-        settings: String, perceptualHash: UInt64? = nil
+        settings: String, perceptualHash: UInt64? = nil, detailHash: DetailHash? = nil
     ) {
         self.photoID = photoID
         self.key = key
@@ -49,5 +51,6 @@ public struct RenditionUpdate: Sendable {
         self.thumbhash = thumbhash
         self.settings = settings
         self.perceptualHash = perceptualHash
+        self.detailHash = detailHash
     }
 }

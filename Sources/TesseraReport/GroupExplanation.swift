@@ -21,9 +21,10 @@ public enum GroupExplanation {
             value: copies.map { "\($0.rule.rawValue), \($0.members.count) files, keep \(path($0.members[0]))" },
             rule: (copies.map { "keep the first: \($0.why); " } ?? "in no group of copies; ")
                 + "copies are the same bytes, or the same picture: perceptual hashes at most "
-                + "\(DuplicateGroups.threshold) bits apart, nothing in the metadata says they are different "
-                + "shots, and colours that agree; a group holds no two different shots, nor hashes more than "
-                + "\(DuplicateGroups.spread) bits apart",
+                + "\(DuplicateGroups.threshold) bits apart, their details at most \(DuplicateGroups.detailThreshold), "
+                + "nothing in the metadata says they are different shots, and colours that agree; a group holds no "
+                + "two different shots, nor hashes more than \(DuplicateGroups.spread) bits apart (details "
+                + "\(DuplicateGroups.detailSpread))",
             candidates: near.map { other in
                 let grouped = copies?.members.contains { $0.id == other.file.id } ?? false
                 return .init(
@@ -33,7 +34,7 @@ public enum GroupExplanation {
                             ? "a copy (\($0.rawValue)): \(other.verdict.reason)"
                             : "alike (\($0.rawValue)): \(other.verdict.reason); but grouped apart, as its group or "
                                 + "this file's would then hold different shots or hashes more than "
-                                + "\(DuplicateGroups.spread) bits apart"
+                                + "\(DuplicateGroups.spread) bits apart (details \(DuplicateGroups.detailSpread))"
                     } ?? "not a copy: \(other.verdict.reason)")
             })
         return [stacked, copied]

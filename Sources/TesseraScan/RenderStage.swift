@@ -134,13 +134,15 @@ struct RenderStage {
         // A copy of indexed content (or the same file touched) takes the renditions it already has,
         // and its desktop thumbnails are the other photo's, their text rewritten (when that one
         // has them all; else it is decoded).
-        if !full, let (entries, thumbhash, perceptualHash, source) = try? index.renditions(key: key, covering: specs),
+        if !full,
+            let (entries, thumbhash, perceptualHash, detailHash, source) = try? index.renditions(
+                key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
             desktop?.copy(from: source, to: .init(path: job.path, identity: identity)) ?? true
         {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
-                settings: configuration.renderSettings.recorded, perceptualHash: perceptualHash)
+                settings: configuration.renderSettings.recorded, perceptualHash: perceptualHash, detailHash: detailHash)
             return job.update(identity, .photo(metadata.facts, warnings: [], renditions: renditions))
         }
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
@@ -155,7 +157,7 @@ struct RenderStage {
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
             settings: desktopWritten
                 ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
-            posterTime: rendered.posterTime, perceptualHash: rendered.perceptualHash)
+            posterTime: rendered.posterTime, perceptualHash: rendered.perceptualHash, detailHash: rendered.detailHash)
         return job.update(identity, .photo(metadata.facts, warnings: rendered.warnings, renditions: renditions))
     }
 
@@ -201,18 +203,19 @@ struct RenderStage {
         if samePixels && known.rendering.hasPixelHashes && missing(key: known.rendering.key).isEmpty && !needsDesktop {
             return recordOnly()
         }
-        // Indexed before perceptual hashes: its smallest whole rendition gives the hash (the same
-        // picture, upright) for a fraction of decoding the photo again.
+        // Indexed before perceptual (or detail) hashes: its smallest whole rendition gives them (the
+        // same picture, upright) for a fraction of decoding the photo again.
         if samePixels && known.rendering.hasThumbhash && !known.rendering.hasPerceptualHash
             && missing(key: known.rendering.key).isEmpty && !needsDesktop,
             let fit = existing.filter({ $0.spec.kind == .fit }).min(by: { $0.width * $0.height < $1.width * $1.height }
             ),
-            let hash = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false).perceptualHash
+            let hashed = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false),
+            let hash = hashed.perceptualHash
         {
             return .renditions(
                 RenditionUpdate(
                     photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
-                    settings: settings, perceptualHash: hash),
+                    settings: settings, perceptualHash: hash, detailHash: hashed.detailHash),
                 rerendered: false)
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
@@ -253,7 +256,7 @@ struct RenderStage {
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
                         thumbhash: rendered.thumbhash,
                         settings: desktopWritten ? settings : configuration.renderSettings.recordedWithoutDesktop,
-                        perceptualHash: rendered.perceptualHash),
+                        perceptualHash: rendered.perceptualHash, detailHash: rendered.detailHash),
                     rerendered: true)
             }
         } catch {

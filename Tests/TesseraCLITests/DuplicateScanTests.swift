@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import TesseraFacts
 import TesseraImage
 import TesseraSamples
 import TesseraSystem
@@ -191,12 +192,92 @@ struct DuplicateScanTests {
             sent?.outcome.hasPrefix("alike (same-picture): hashes") == true
                 && sent?.outcome.hasSuffix(
                     "but grouped apart, as its group or this file's would then hold different "
-                        + "shots or hashes more than 20 bits apart") == true,
+                        + "shots or hashes more than 20 bits apart (details 100)") == true,
             "\(blurred)")
         let copy = try Self.explained(root + "/3/copies/half.jpg", directory)
         let original = copy["copies"]?.candidates.first { $0.source == root + "/3/original.jpg" }
         #expect(original?.outcome.hasPrefix("a copy (same-picture): hashes") == true, "\(copy)")
         #expect(copy["stack"]?.value == nil && copy["copies"]?.value?.contains("keep \(root)/3/original.jpg") == true)
+    }
+
+    /// Two different pictures alike in all that a 64-bit hash and the colours see are not copies.
+    ///
+    /// One photo's composition (its lowest frequencies) with its own fine structure, and the
+    /// same composition with another photo's, both without metadata. A copy of the first is
+    /// still its copy.
+    @Test func picturesAlikeOnlyInCompositionAreNotCopies() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.appending("photos")
+        try FileSystem.createDirectories(FilePath(root))
+        func luma(_ name: String) throws -> [Double] {
+            let raw = directory.appending("luma.gray")
+            try VideoFixture.run([
+                "-v", "error", "-y", "-i", Corpus.path(name), "-vf", "scale=32:32,format=gray", "-f", "rawvideo", raw,
+            ])
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: raw)))
+            try #require(bytes.count == 32 * 32)
+            return bytes.map(Double.init)
+        }
+        let composition = Self.dct(try luma(Self.originals[1]))
+        let texture = Self.dct(try luma(Self.originals[2]))
+        var mixed = composition
+        for v in 0..<32 {
+            for u in 0..<32 where u >= 8 || v >= 8 { mixed[v * 32 + u] = texture[v * 32 + u] }
+        }
+        for (name, coefficients) in [("first", composition), ("second", mixed)] {
+            let pixels = Self.inverseDCT(coefficients).map { UInt8(clamping: Int($0.rounded())) }
+            let pgm = directory.appending("\(name).pgm")
+            try Data(Array("P5 32 32 255\n".utf8) + pixels).write(to: URL(fileURLWithPath: pgm))
+            try VideoFixture.run([
+                "-v", "error", "-y", "-i", pgm, "-vf", "scale=320:320:flags=bicubic", "-q:v", "2",
+                root + "/\(name).jpg",
+            ])
+        }
+        try VideoFixture.run([
+            "-v", "error", "-y", "-i", root + "/first.jpg", "-vf", "scale=iw/2:-2", "-q:v", "9", root + "/copy.jpg",
+        ])
+        let store = ScanCommandTests.store(directory)
+        let scan = try TesseraProcess.run(["scan", root] + store)
+        try #require(scan.status == 0, Comment(rawValue: scan.stderr))
+        let listed = try TesseraProcess.run(["list", "--duplicates", "--json"] + store)
+        let groups = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let members = groups.map { group in
+            ((group["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.sorted()
+        }
+        #expect(members == [[root + "/copy.jpg", root + "/first.jpg"]], "\(members)")
+        let second = try Self.explained(root + "/second.jpg", directory)
+        let first = second["copies"]?.candidates.first { $0.source == root + "/first.jpg" }
+        let outcome = try #require(first?.outcome, "\(second)")
+        // Alike in all but the details: hashes within the threshold, so only they part them.
+        let distance = try #require(
+            outcome.firstMatch(of: /not a copy: hashes (\d+) bits apart, but their details \d+ apart, beyond/)
+                .flatMap { Int($0.1) }, "\(outcome)")
+        #expect(distance <= 14)
+    }
+
+    /// The two-dimensional DCT-II of a 32 × 32 image, every frequency.
+    static func dct(_ image: [Double]) -> [Double] {
+        transform(image) { k, n in cos(Double.pi / 32 * Double(k) * (Double(n) + 0.5)) }
+    }
+
+    /// The image whose `dct` is `coefficients`.
+    static func inverseDCT(_ coefficients: [Double]) -> [Double] {
+        transform(coefficients) { n, k in (k == 0 ? 1 : 2) / 32 * cos(Double.pi / 32 * Double(k) * (Double(n) + 0.5)) }
+    }
+
+    /// `values` (32 × 32) with `weight(out, in)` applied along rows, then along columns.
+    private static func transform(_ values: [Double], weight: (Int, Int) -> Double) -> [Double] {
+        let matrix = (0..<32).map { out in (0..<32).map { weight(out, $0) } }
+        var rows = [Double](repeating: 0, count: 1024)
+        for y in 0..<32 {
+            for out in 0..<32 { rows[y * 32 + out] = (0..<32).reduce(0) { $0 + matrix[out][$1] * values[y * 32 + $1] } }
+        }
+        var result = [Double](repeating: 0, count: 1024)
+        for x in 0..<32 {
+            for out in 0..<32 { result[out * 32 + x] = (0..<32).reduce(0) { $0 + matrix[out][$1] * rows[$1 * 32 + x] } }
+        }
+        return result
     }
 
     /// `tessera explain --json` of `file`, by fact.
@@ -302,7 +383,8 @@ struct DuplicateScanTests {
     }
 }
 
-/// A library indexed before perceptual hashes gets them from its renditions, not its photos.
+/// A library indexed before perceptual (or detail) hashes gets them from its renditions, not
+/// its photos.
 struct PerceptualHashUpgradeTests {
     @Test func aPhotoWithoutItsHashGetsItFromItsRenditionWithoutBeingDecodedAgain() throws {
         let directory = try TemporaryDirectory()
@@ -312,11 +394,14 @@ struct PerceptualHashUpgradeTests {
         let index = directory.appending("index.sqlite")
         let scan = try TesseraProcess.run(["scan", photos] + store)
         try #require(scan.status == 0, Comment(rawValue: scan.stderr))
-        let hashes = SQLite.query(index, "SELECT path_text, phash FROM photos ORDER BY path_text") ?? []
-        try #require(hashes.count == 3 && hashes.allSatisfy { !$0[1].isEmpty })
-        // Given an index as schema 13 left it, and photos whose bytes are now unreadable
-        // behind the same size and mtime (decoding one again would fail),
-        #expect(SQLite.write(index, "UPDATE photos SET phash = NULL"))
+        let select = "SELECT path_text, phash, hex(phash_detail), status FROM photos ORDER BY path_text"
+        let hashes = SQLite.query(index, select) ?? []
+        try #require(hashes.count == 3 && hashes.allSatisfy { !$0[1].isEmpty && $0[2].count == 64 })
+        // Given an index as schema 13 left it (the first photo) or schema 15 (the others), and
+        // photos whose bytes are now unreadable behind the same size and mtime (decoding one
+        // again would fail),
+        #expect(SQLite.write(index, "UPDATE photos SET phash_detail = NULL"))
+        #expect(SQLite.write(index, "UPDATE photos SET phash = NULL WHERE path_text = '\(hashes[0][0])'"))
         for row in hashes {
             let saved = directory.appending("mtime")
             #expect(FileManager.default.createFile(atPath: saved, contents: nil))
@@ -327,15 +412,26 @@ struct PerceptualHashUpgradeTests {
             try handle.close()
             try Self.touch(["-r", saved, row[0]])
         }
-        // when it is scanned again, each photo has its hash back (the same, or within a few
-        // bits: it is made from a rendition) and is still read.
+        // when it is scanned again, each photo has its hashes back (the same, or within a few
+        // bits: they are made from a rendition) and is still read.
         let again = try TesseraProcess.run(["scan", photos] + store)
         #expect(again.status == 0, Comment(rawValue: again.stderr))
-        let after = SQLite.query(index, "SELECT path_text, phash, status FROM photos ORDER BY path_text") ?? []
-        #expect(after.map { $0[2] } == ["ok", "ok", "ok"], "\(after)")
+        let after = SQLite.query(index, select) ?? []
+        #expect(after.map { $0[3] } == ["ok", "ok", "ok"], "\(after)")
         for (before, now) in zip(hashes, after) {
             let (a, b) = (UInt64(bitPattern: Int64(before[1]) ?? 0), UInt64(bitPattern: Int64(now[1]) ?? -1))
             #expect((a ^ b).nonzeroBitCount <= 4, "\(before) → \(now)")
+            let details = [before[2], now[2]].map { DetailHash(bytes: Self.bytes(hex: $0)) }
+            let distance = details[0].flatMap { a in details[1].map { a.distance(to: $0) } }
+            #expect(distance.map { $0 <= 12 } == true, "\(before) → \(now): \(distance ?? -1)")
+        }
+    }
+
+    /// The bytes hexadecimal `text` spells; short when it is not.
+    static func bytes(hex text: String) -> [UInt8] {
+        let digits = Array(text.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).compactMap {
+            UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)
         }
     }
 

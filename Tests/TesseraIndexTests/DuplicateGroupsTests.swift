@@ -109,12 +109,57 @@ struct DuplicateGroupsTests {
     }
 
     static func photo(
-        _ id: Int64, hash: UInt64, content: String? = nil, at time: String? = nil, camera: String? = nil
+        _ id: Int64, hash: UInt64, content: String? = nil, at time: String? = nil, camera: String? = nil,
+        detail: DetailHash? = nil
     ) -> ComparedFile {
         ComparedFile(
             id: id, pathBytes: Array("/p/\(id).jpg".utf8), format: .jpeg, isVideo: false, width: 100, height: 100,
             bytes: 1, mtimeNanoseconds: id, contentHash: content ?? "c\(id)", perceptualHash: hash, capturedAt: time,
-            make: camera, model: camera)
+            make: camera, model: camera, detailHash: detail)
+    }
+
+    /// A detail hash's bytes give it back, and its distance counts the bits that differ.
+    @Test func detailHashesKeepTheirBitsAndCountTheirDistance() {
+        let hash = DetailHash(settingBits: [1, 63, 64, 130, 255])
+        #expect(DetailHash(bytes: hash.bytes) == hash)
+        #expect(hash.bytes.count == DetailHash.byteCount)
+        #expect(hash.bytes[0] == 0b10 && hash.bytes[31] == 0x80)
+        #expect(DetailHash(bytes: hash.bytes.dropLast()) == nil)
+        #expect(hash.distance(to: DetailHash(settingBits: [1, 64, 200])) == 4)
+        #expect(hash.distance(to: hash) == 0)
+    }
+
+    /// Photos whose perceptual hashes are near, with nothing in their metadata to part them,
+    /// are not copies when their detail hashes are far apart: different pictures alike by chance.
+    @Test func detailsFarApartPartPhotosWhoseHashesAreNear() {
+        let hash: UInt64 = 0x0F0F_1234_5678_9ABC
+        let odd = Array(stride(from: 1, to: 256, by: 2))
+        let (threshold, spread) = (DuplicateGroups.detailThreshold, DuplicateGroups.detailSpread)
+        let groups = {
+            DuplicateGroups.find($0, colourLimit: 20) { _ in nil }.map { $0.members.map(\.id).sorted() }
+        }
+        // 2's details are far from all; 3's at the threshold from 1's; 4 has none to compare, so
+        // the hashes decide, but 2 does not join 4 in a group with 1.
+        let files = [
+            Self.photo(1, hash: hash, detail: DetailHash(settingBits: odd)),
+            Self.photo(2, hash: hash ^ 1, detail: DetailHash(settingBits: odd.map { $0 + 1 })),
+            Self.photo(3, hash: hash ^ 2, detail: DetailHash(settingBits: odd.dropFirst(threshold))),
+            Self.photo(4, hash: hash ^ 4),
+        ]
+        #expect(groups(files) == [[1, 3, 4]])
+        let verdict = DuplicateGroups.verdict(files[1], files[0], colourLimit: 20) { _ in nil }
+        #expect(verdict.rule == nil)
+        #expect(verdict.reason == "hashes 1 bits apart, but their details 255 apart, beyond \(threshold)")
+        let copy = DuplicateGroups.verdict(files[2], files[0], colourLimit: 20) { _ in nil }
+        #expect(copy.rule == .samePicture)
+        #expect(copy.reason.hasPrefix("hashes 1 bits apart, details \(threshold),"))
+        // A chain whose ends' details are more than the spread apart is not one group.
+        #expect(
+            groups([
+                Self.photo(1, hash: hash, detail: DetailHash(settingBits: odd)),
+                Self.photo(2, hash: hash ^ 1, detail: DetailHash(settingBits: odd.dropFirst(spread - 40))),
+                Self.photo(3, hash: hash ^ 3, detail: DetailHash(settingBits: odd.dropFirst(spread + 10))),
+            ]) == [[1, 2]])
     }
 
     /// Near hashes make copies unless the metadata says the two are different shots; a copy

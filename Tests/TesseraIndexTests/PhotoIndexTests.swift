@@ -107,6 +107,34 @@ struct PhotoIndexTests {
         #expect(try index.integrityCheck() == "ok")
     }
 
+    /// A photo recorded by schema 15 gets its detail hash by the next scan, and that decides its
+    /// groups again, as a change of its perceptual hash does.
+    @Test func aVersion15IndexMarksAPhotoWhoseDetailHashComesToBeGroupedAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        do {
+            let pool = try DatabasePool(path: path)
+            try PhotoIndex.migrator(upTo: 15).migrate(pool)
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                            width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, phash)
+                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
+                            '2020-01-01T00:00:00', 'undated', 0, 'h7', 12345);
+                        DELETE FROM group_pending;
+                        """)
+            }
+        }
+        _ = try PhotoIndex(path: FilePath(path))
+        #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
+        #expect(SQLite.query(path, "SELECT phash, phash_detail IS NULL FROM photos") == [["12345", "1"]])
+        #expect(SQLite.write(path, "UPDATE photos SET phash_detail = zeroblob(32) WHERE id = 7"))
+        #expect(SQLite.query(path, "SELECT photo_id FROM group_pending") == [["7"]])
+    }
+
     @Test func aVersion2IndexKeepsEveryThumbnailAsASquareRendition() throws {
         // Given an index written by schema 2: two photos with thumbnails at two sizes,
         let directory = try TemporaryDirectory()
