@@ -30,8 +30,8 @@ public enum StackGroups {
         switch kind {
         case .rawPair: "a RAW and the images the camera made of it: one folder, one name"
         case .burst:
-            "one camera's shots in one folder that share a burst identifier (Apple's BurstUUID, a Google camera's "
-                + "BURST name), or timed to fractions of a second, each at most \(burstGap) s after the last"
+            "one camera's shots in one folder that share a burst identifier (Apple's BurstUUID, a phone's burst "
+                + "names: Google, Sony, Motorola, Samsung), or timed to fractions of a second, each at most \(burstGap) s after the last"
         case .bracket:
             "one camera's shots in one folder, each at most \(burstGap) s after the last, at exposure compensations "
                 + "that all differ"
@@ -39,7 +39,8 @@ public enum StackGroups {
     }
 
     /// What decides stacks, as the index records it: a change decides them all again.
-    static let rules = "RAW pairs by name; bursts by BurstUUID or name; brackets and bursts \(burstGap) s apart at most"
+    static let rules =
+        "RAW pairs by name; bursts by BurstUUID or names (and Samsung's); brackets and bursts \(burstGap) s apart at most"
 
     /// One shot: a RAW pair (the processed images, the preferred first, then the RAWs), or one file.
     struct Shot {
@@ -208,20 +209,32 @@ public enum StackGroups {
         }
     }
 
-    /// What a Google camera's name says of a burst: the part its frames share, and whether this
-    /// is the frame it picked.
+    /// What a phone's name says of a burst: the part its frames share, and whether this is the
+    /// frame it picked.
     ///
-    /// `00001IMG_00001_BURST20200101120000123_COVER.jpg` shares `BURST20200101120000123`;
-    /// `IMG_20151025_160521_BURST002.jpg` shares what comes before `_BURST` (its number counts
-    /// the frames).
+    /// Google's and Sony's `00001IMG_00001_BURST20200101120000123_COVER.jpg` share
+    /// `BURST20200101120000123`; `IMG_20151025_160521_BURST002.jpg` (Google, Motorola) shares
+    /// what comes before `_BURST` (its number counts the frames); Samsung's
+    /// `20231207_101605_001.jpg` shares its date and time (its last number counts the frames).
     static func burstName(_ path: [UInt8]) -> (key: String, cover: Bool)? {
         let name = (path.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? "")
             .uppercased()
-        guard let marker = name.range(of: "_BURST") else { return nil }
+        guard let marker = name.range(of: "_BURST") else { return samsungBurst(name).map { ($0, false) } }
         let digits = name[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty else { return nil }
         let key = digits.count >= 14 ? "BURST" + digits : String(name[..<marker.lowerBound])
         return (key, name.contains("_COVER"))
+    }
+
+    /// The date and time a Samsung burst's frame shares (`20231207_101605` of
+    /// `20231207_101605_001.jpg`), when `name` is one: 8 digits, 6, 3 and an extension.
+    private static func samsungBurst(_ name: String) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        let fields = parts[0].split(separator: "_", omittingEmptySubsequences: false)
+        guard fields.map(\.count) == [8, 6, 3], fields.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return nil }
+        return "SAMSUNG " + fields[0] + "_" + fields[1]
     }
 
     /// Exposure brackets: runs of one camera's shots, each within `burstGap` of the one before,
