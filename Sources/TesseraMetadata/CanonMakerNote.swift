@@ -20,6 +20,20 @@ enum CanonMakerNote {
         return entries.first(where: { $0.tag == 0x0001 }).flatMap { lensType($0, in: structure) }
     }
 
+    /// The body's serial number: tag 0x000C, a LONG, as exiftool shows it for most bodies (ten
+    /// digits, zeros first).
+    static func serialNumber(_ tiff: [UInt8]) -> String? {
+        guard let structure = TIFFStructure(tiff), let ifd0 = structure.ifd(at: structure.firstIFDOffset),
+            let exifOffset = ifd0.first(where: { $0.tag == 0x8769 })?.value,
+            let exif = structure.ifd(at: Int(exifOffset)),
+            let note = exif.first(where: { $0.tag == 0x927C && $0.type == 7 && $0.count > 4 }),
+            let entries = structure.ifd(at: Int(note.value)),
+            let serial = entries.first(where: { $0.tag == 0x000C && $0.type == 4 && $0.count == 1 }), serial.value != 0
+        else { return nil }
+        let digits = String(serial.value)
+        return String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    }
+
     /// The LensModel text up to its NUL, without the spaces Canon pads some fields with.
     private static func lensModel(_ entry: TIFFStructure.Entry, in tiff: TIFFStructure) -> String? {
         guard entry.type == 2, entry.count > 0, entry.count <= 256 else { return nil }

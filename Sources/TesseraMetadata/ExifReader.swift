@@ -36,7 +36,7 @@ public struct ExifFields: Sendable, Equatable {
     public var make: String?
     public var model: String?
     public var lensModel: String?
-    /// The camera body's serial number (`BodySerialNumber`).
+    /// The camera body's serial number (`BodySerialNumber`, else a Canon or Nikon maker note's).
     public var serialNumber: String?
     /// Exposure time in seconds.
     public var exposureTime: Double?
@@ -157,7 +157,9 @@ public enum ExifReader {
             view.text(EXIF_TAG_LENS_MODEL, in: view.exifIFDs)
             ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.lens(tiff) : nil)
         fields.exposureTime = view.rational(EXIF_TAG_EXPOSURE_TIME, in: view.exifIFDs)
-        fields.serialNumber = view.text(EXIF_TAG_BODY_SERIAL_NUMBER, in: view.exifIFDs)
+        fields.serialNumber =
+            view.text(EXIF_TAG_BODY_SERIAL_NUMBER, in: view.exifIFDs)
+            ?? (fields.make?.hasPrefix("Canon") == true ? CanonMakerNote.serialNumber(tiff) : nil)
         fields.exposureBias = view.signedRational(EXIF_TAG_EXPOSURE_BIAS_VALUE, in: view.exifIFDs)
         fields.fNumber = view.rational(EXIF_TAG_FNUMBER, in: view.exifIFDs)
         fields.iso = view.integer(EXIF_TAG_ISO_SPEED_RATINGS, in: view.exifIFDs)
@@ -174,6 +176,9 @@ public enum ExifReader {
             let note = Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
             fields.contentIdentifier = AppleMakerNote.contentIdentifier(note)
             fields.burstIdentifier = AppleMakerNote.burstIdentifier(note)
+            if fields.serialNumber == nil, fields.make?.uppercased().hasPrefix("NIKON") == true {
+                fields.serialNumber = NikonMakerNote.serialNumber(note)
+            }
         }
         if let entry = view.entry(EXIF_TAG_XML_PACKET, in: [EXIF_IFD_0]), let bytes = entry.pointee.data,
             entry.pointee.size > 0,

@@ -15,7 +15,8 @@ import TesseraVideo
 public enum MetadataReader {
     /// Names what the readers read; when it changes, the next complete scan reads every file
     /// again, once, so that the index holds what they read now.
-    public static let version = "3: XMP and sidecars, RAW TIFF IFDs and CR3 boxes, undated photos, exposure bias"
+    public static let version =
+        "4: XMP and sidecars, RAW TIFF IFDs and CR3 boxes, undated photos, exposure bias, maker-note serial numbers"
 
     /// Reads the metadata of the file at `path`.
     ///

@@ -32,6 +32,8 @@ struct RAWStructure {
     var cutPreview: (offset: Int64, length: Int)?
     /// The full-resolution image's size, when an IFD or the CR3 says it.
     var size: (width: Int, height: Int)?
+    /// The body's serial number from a Nikon maker note (which `tiff` leaves out).
+    var makerNoteSerial: String?
 
     /// The most IFDs followed in one file, and entries read in one IFD.
     static let maxIFDs = 64
@@ -66,7 +68,8 @@ struct RAWStructure {
         }
         let head = try bytes.photoBytes(at: 0, count: 8, what: "the TIFF header")
         let walker = IFDWalker(little: little)
-        (structure.tiff, structure.xmp) = try walker.compact(ifd0: Int64(walker.uint32(head, 4)), in: bytes)
+        (structure.tiff, structure.xmp, structure.makerNoteSerial) = try walker.compact(
+            ifd0: Int64(walker.uint32(head, 4)), in: bytes)
         var pending = [Int64(walker.uint32(head, 4))]
         var visited: Set<Int64> = []
         var largest: UInt64 = 0  // pixels: two 32-bit sides can overflow an Int
@@ -280,11 +283,12 @@ private struct IFDWalker {
     /// a RAW file's EXIF IFD may lie anywhere.
     ///
     /// Maker notes, SubIFDs, the Interoperability IFD and
-    /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart.
+    /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart, and the serial
+    /// number of a Nikon maker note (which holds its own offsets, so it is read where it is).
     func compact(
         ifd0 offset: Int64, in bytes: borrowing FileReader
-    ) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?) {
-        guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil) }
+    ) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?, makerNoteSerial: String?) {
+        guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil, nil) }
         var xmp: [UInt8]?
         if let packet = ifd0.entries.first(where: { $0.tag == 700 }), packet.count > 4,
             packet.count <= XMPReader.maxLength,
@@ -299,6 +303,15 @@ private struct IFDWalker {
             {
                 children[pointer] = ifd.entries
             }
+        }
+        var serial: String?
+        if let note = children[0x8769]?.first(where: { $0.tag == 0x927C && $0.type == 7 }),
+            (18...Self.maxMakerNote).contains(note.count), Int64(note.value) <= bytes.size - Int64(note.count),
+            try bytes.photoBytes(at: Int64(note.value), count: 6, what: "the maker note").elementsEqual(
+                Array("Nikon".utf8) + [0])
+        {
+            serial = NikonMakerNote.serialNumber(
+                Array(try bytes.photoBytes(at: Int64(note.value), count: note.count, what: "the maker note")))
         }
         var out: [UInt8] = little ? [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0] : [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func put16(_ value: UInt32, at index: Int) {
@@ -351,8 +364,11 @@ private struct IFDWalker {
             put32(UInt32(out.count), at: at)
             _ = try write(list)
         }
-        return (out, xmp)
+        return (out, xmp, serial)
     }
+
+    /// The largest maker note read for its serial number.
+    static let maxMakerNote = 1 << 20
 
     func uint16(_ data: some Collection<UInt8>, _ offset: Int) -> UInt32 {
         little ? data.littleEndian(2, at: offset) : data.bigEndian(2, at: offset)

@@ -94,7 +94,8 @@ struct StackGroupsTests {
             Self.file(9, "IMG_20151025_170000_BURST001.jpg"),
             // Samsung's: a date and time shared, the frames counted after it; not a photo of
             // the same second saved again (`(1)`), nor a name of other digits.
-            Self.file(10, "20231207_101605_001.jpg", camera: nil), Self.file(11, "20231207_101605_002.jpg", camera: nil),
+            Self.file(10, "20231207_101605_001.jpg", camera: nil),
+            Self.file(11, "20231207_101605_002.jpg", camera: nil),
             Self.file(12, "20231207_101605_039.jpg", camera: nil), Self.file(13, "20231207_101605(1).jpg", camera: nil),
             Self.file(14, "20231207_101605_0001.jpg", camera: nil), Self.file(15, "20231207_101606_001.jpg"),
         ])
