@@ -131,9 +131,9 @@ def accuracy(groups, root, names):
     # and without it.
     bursts = {}
     for kind in ("burst", "bare"):
-        bursts[kind] = sum(1 for g in groups
-                           for video in {re.search(r"-(\d+)/", m["path"]).group(1) for m in g["files"] if f"/{kind}-" in m["path"]}
-                           if sum(1 for m in g["files"] if f"/{kind}-{video}/" in m["path"]) > 1)
+        bursts[kind] = len({video for g in groups
+                            for video in {re.search(r"-(\d+)/", m["path"]).group(1) for m in g["files"] if f"/{kind}-" in m["path"]}
+                            if sum(1 for m in g["files"] if f"/{kind}-{video}/" in m["path"]) > 1})
     return found, len(copies), right, pairs, bursts
 
 
@@ -290,6 +290,12 @@ def main():
                   f" (threshold {DETAIL_THRESHOLD})")
         print(f"details of the {len(distinct_details):,} distinct pairs of originals: smallest {distinct_details[:5]},"
               f" 1st percentile {percentile(distinct_details, 0.01)}")
+        neighbours = sorted((bits(a[0] ^ b[0]), bits(a[1] ^ b[1]))
+                            for number in range(len(VIDEOS)) for frame in range(4)
+                            for a, b in [(known.get(str(root / f"bare-{number}" / f"frame{frame}.jpg")),
+                                          known.get(str(root / f"bare-{number}" / f"frame{frame + 1}.jpg")))]
+                            if a and b)
+        print(f"consecutive frames a tenth of a second apart, without metadata (hash, details apart): {neighbours}")
         hashing, grouping = hashing_share(tessera, root, work)
         print(f"hashing: {hashing:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %);"
               f" deciding the groups at its end: {grouping:.2f} %")

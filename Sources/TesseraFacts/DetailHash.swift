@@ -37,6 +37,12 @@ public struct DetailHash: Sendable, Hashable {
         }
     }
 
+    /// `bytes` in hexadecimal (64 digits), as SQLite's `hex(phash_detail)` gives them.
+    public var hex: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
     /// How many bits two hashes differ in (0–256).
     public func distance(to other: DetailHash) -> Int {
         (words.0 ^ other.words.0).nonzeroBitCount + (words.1 ^ other.words.1).nonzeroBitCount

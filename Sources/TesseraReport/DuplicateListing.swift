@@ -51,6 +51,7 @@ public enum DuplicateListing {
         var bytes: Int64
         var contentHash: String
         var perceptualHash: String?
+        var detailHash: String?
         var capturedAt: String?
         var make, model: String?
 
@@ -58,6 +59,7 @@ public enum DuplicateListing {
             (id, path, format) = (file.id, String(decoding: file.pathBytes, as: UTF8.self), file.format.rawValue)
             (width, height, bytes, contentHash) = (file.width, file.height, file.bytes, file.contentHash)
             perceptualHash = file.perceptualHash.map { String($0, radix: 16) }
+            detailHash = file.detailHash?.hex
             (capturedAt, make, model) = (file.capturedAt, file.make, file.model)
         }
     }

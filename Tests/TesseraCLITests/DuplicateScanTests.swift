@@ -142,6 +142,9 @@ struct DuplicateScanTests {
             shots.count == 1 && shots[0].count == 2 && shots[0].last == root + "/sent/frame.jpg", "\(members)")
         let exact = groups.filter { $0["rule"] as? String == "same-bytes" }
         #expect(exact.isEmpty, "every group has a copy whose bytes differ")
+        // Each photo's hashes are listed: the detail hash as its 32 bytes in hexadecimal.
+        let details = groups.flatMap { ($0["files"] as? [[String: Any]]) ?? [] }.map { $0["detailHash"] as? String }
+        #expect(details.allSatisfy { $0?.count == 64 && $0?.allSatisfy(\.isHexDigit) == true }, "\(details)")
         // `inspect` names the sunset's group of copies, as the index records it, and not the moon's.
         let inspect = try TesseraProcess.run(
             ["inspect", "--json", root + "/3/copies/half.jpg"] + ScanCommandTests.store(directory))

@@ -124,6 +124,7 @@ struct DuplicateGroupsTests {
         #expect(DetailHash(bytes: hash.bytes) == hash)
         #expect(hash.bytes.count == DetailHash.byteCount)
         #expect(hash.bytes[0] == 0b10 && hash.bytes[31] == 0x80)
+        #expect(hash.hex == "02000000000000800100000000000000040000000000000000000000000000" + "80")
         #expect(DetailHash(bytes: hash.bytes.dropLast()) == nil)
         #expect(hash.distance(to: DetailHash(settingBits: [1, 64, 200])) == 4)
         #expect(hash.distance(to: hash) == 0)
