@@ -14,7 +14,7 @@ enum CanonMakerNote {
             let note = exif.first(where: { $0.tag == 0x927C && $0.type == 7 && $0.count > 4 }),
             let entries = structure.ifd(at: Int(note.value))
         else { return nil }
-        if let model = entries.first(where: { $0.tag == 0x0095 }).flatMap({ lensModel($0, in: structure) }) {
+        if let model = entries.first(where: { $0.tag == 0x0095 }).flatMap({ structure.text(of: $0, atMost: 256) }) {
             return model
         }
         return entries.first(where: { $0.tag == 0x0001 }).flatMap { lensType($0, in: structure) }
@@ -32,20 +32,6 @@ enum CanonMakerNote {
         else { return nil }
         let digits = String(serial.value)
         return String(repeating: "0", count: max(0, 10 - digits.count)) + digits
-    }
-
-    /// The LensModel text up to its NUL, without the spaces Canon pads some fields with.
-    private static func lensModel(_ entry: TIFFStructure.Entry, in tiff: TIFFStructure) -> String? {
-        guard entry.type == 2, entry.count > 0, entry.count <= 256 else { return nil }
-        let start = entry.count <= 4 ? entry.valueOffset : Int(entry.value)
-        guard start >= 8, start <= tiff.bytes.count - entry.count else { return nil }
-        let bytes = tiff.bytes[start..<(start + entry.count)].prefix { $0 != 0 }
-        let space = UInt8(ascii: " ")
-        guard let first = bytes.firstIndex(where: { $0 != space }), let last = bytes.lastIndex(where: { $0 != space })
-        else {
-            return nil
-        }
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// The lens CameraSettings (tag 0x0001, SHORTs) names by number (index 22, `CanonLensTypes`),

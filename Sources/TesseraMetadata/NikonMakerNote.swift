@@ -9,23 +9,8 @@ enum NikonMakerNote {
         guard note.count > 18, note.starts(with: Array("Nikon".utf8) + [0]), note[6] == 2,
             let tiff = TIFFStructure(Array(note[10...])), let entries = tiff.ifd(at: tiff.firstIFDOffset),
             let entry = [0x001D, 0x00A0].lazy.compactMap({ tag in entries.first { $0.tag == tag && $0.type == 2 } })
-                .first,
-            (1...64).contains(entry.count)
+                .first
         else { return nil }
-        let start = entry.count <= 4 ? entry.valueOffset : Int(entry.value)
-        guard start >= 8, start <= tiff.bytes.count - entry.count else { return nil }
-        let text = String(decoding: tiff.bytes[start..<(start + entry.count)].prefix { $0 != 0 }, as: UTF8.self)
-            .trimmingSpaces
-        return text.isEmpty ? nil : text
-    }
-}
-
-extension String {
-    /// Without the spaces cameras pad fields with.
-    var trimmingSpaces: String {
-        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else {
-            return ""
-        }
-        return String(self[first...last])
+        return tiff.text(of: entry, atMost: 64)
     }
 }
