@@ -72,26 +72,29 @@ struct PhotoIndexTests {
         try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
     }
 
+    /// The path of an index in `directory` written by schema `version`, holding the rows `sql` writes.
+    static func index(at version: Int, in directory: TemporaryDirectory, _ sql: String) throws -> String {
+        let path = directory.appending("index.sqlite")
+        let pool = try DatabasePool(path: path)
+        try PhotoIndex.migrator(upTo: version).migrate(pool)
+        try pool.write { db in try db.execute(sql: sql) }
+        return path
+    }
+
     @Test func aVersion1IndexIsMigratedWithEveryRowKept() throws {
         // Given an index written by schema 1, with a photo and its thumbnail,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.appending("index.sqlite")
-        do {
-            let pool = try DatabasePool(path: path)
-            try PhotoIndex.migrator(upTo: 1).migrate(pool)
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
-                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
-                            width, height, orientation, captured_at, date_source, sort_instant_ms, thumbnail_key)
-                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
-                            '2020-01-01T00:00:00', 'mtime', 0, 'k');
-                        INSERT INTO thumbnails (photo_id, size, side, path) VALUES (7, 256, 20, '/c/256/k/k.jpg');
-                        """)
-            }
-        }
+        let path = try Self.index(
+            at: 1, in: directory,
+            """
+                INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                    width, height, orientation, captured_at, date_source, sort_instant_ms, thumbnail_key)
+                VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
+                    '2020-01-01T00:00:00', 'mtime', 0, 'k');
+                INSERT INTO thumbnails (photo_id, size, side, path) VALUES (7, 256, 20, '/c/256/k/k.jpg');
+            """)
         // when this Tessera opens it for writing,
         let index = try PhotoIndex(path: FilePath(path))
         // then it is at the current version and the row, its id and its thumbnail are all there.
@@ -112,22 +115,16 @@ struct PhotoIndexTests {
     @Test func aVersion15IndexMarksAPhotoWhoseDetailHashComesToBeGroupedAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.appending("index.sqlite")
-        do {
-            let pool = try DatabasePool(path: path)
-            try PhotoIndex.migrator(upTo: 15).migrate(pool)
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
-                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
-                            width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, phash)
-                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
-                            '2020-01-01T00:00:00', 'undated', 0, 'h7', 12345);
-                        DELETE FROM group_pending;
-                        """)
-            }
-        }
+        let path = try Self.index(
+            at: 15, in: directory,
+            """
+                INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                    width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, phash)
+                VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1,
+                    '2020-01-01T00:00:00', 'undated', 0, 'h7', 12345);
+                DELETE FROM group_pending;
+            """)
         _ = try PhotoIndex(path: FilePath(path))
         #expect(SQLite.integer(path, "PRAGMA user_version") == PhotoIndex.schemaVersion)
         #expect(SQLite.query(path, "SELECT phash, phash_detail IS NULL FROM photos") == [["12345", "1"]])
@@ -139,26 +136,20 @@ struct PhotoIndexTests {
         // Given an index written by schema 2: two photos with thumbnails at two sizes,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.appending("index.sqlite")
-        do {
-            let pool = try DatabasePool(path: path)
-            try PhotoIndex.migrator(upTo: 2).migrate(pool)
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
-                        INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
-                            width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, thumbnail_key)
-                        VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 300, 200, 6,
-                            '2020-01-01T00:00:00', 'mtime', 0, 'h7', 'k7'),
-                            (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 40, 30, 1,
-                            '2020-01-02T00:00:00', 'mtime', 1, 'h8', 'k8');
-                        INSERT INTO thumbnails (photo_id, size, side, path) VALUES
-                            (7, 64, 64, '/c/64/k7/k7.jpg'), (7, 256, 200, '/c/256/k7/k7.jpg'),
-                            (8, 64, 30, '/c/64/k8/k8.jpg'), (8, 256, 30, '/c/256/k8/k8.jpg');
-                        """)
-            }
-        }
+        let path = try Self.index(
+            at: 2, in: directory,
+            """
+                INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                    width, height, orientation, captured_at, date_source, sort_instant_ms, content_hash, thumbnail_key)
+                VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 300, 200, 6,
+                    '2020-01-01T00:00:00', 'mtime', 0, 'h7', 'k7'),
+                    (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 40, 30, 1,
+                    '2020-01-02T00:00:00', 'mtime', 1, 'h8', 'k8');
+                INSERT INTO thumbnails (photo_id, size, side, path) VALUES
+                    (7, 64, 64, '/c/64/k7/k7.jpg'), (7, 256, 200, '/c/256/k7/k7.jpg'),
+                    (8, 64, 30, '/c/64/k8/k8.jpg'), (8, 256, 30, '/c/256/k8/k8.jpg');
+            """)
         // when this Tessera opens it,
         let index = try PhotoIndex(path: FilePath(path))
         // then every thumbnail is a square rendition at its own side, and the photos await a
