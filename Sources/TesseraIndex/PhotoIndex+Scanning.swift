@@ -198,7 +198,7 @@ extension PhotoIndex {
     public func renditions(
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, detailHash: DetailHash,
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64?, detailHash: DetailHash?,
         source: FilePath
     )? {
         try read { db in
@@ -207,19 +207,18 @@ extension PhotoIndex {
                     db,
                     sql: """
                         SELECT id, thumbhash, phash, phash_detail, path FROM photos
-                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL AND phash IS NOT NULL
-                            AND length(phash_detail) = \(DetailHash.byteCount) LIMIT 1
+                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL
+                        ORDER BY \(Self.hashesRecordedSQL()) DESC LIMIT 1
                         """,
                     arguments: [key])
             else { return nil }
             let id: Int64 = row["id"]
             let entries = try Self.renditions(of: [id], db)[id] ?? []
             let wanted = entries.filter { specs.contains($0.spec) }
-            guard wanted.count == Set(specs).count, let detail = DetailHash(bytes: row["phash_detail"] as Data) else {
-                return nil
-            }
+            guard wanted.count == Set(specs).count else { return nil }
             return (
-                wanted, [UInt8](row["thumbhash"] as Data), UInt64(bitPattern: row["phash"]), detail,
+                wanted, [UInt8](row["thumbhash"] as Data), (row["phash"] as Int64?).map { UInt64(bitPattern: $0) },
+                (row["phash_detail"] as Data?).flatMap { DetailHash(bytes: $0) },
                 FilePath(rawBytes: [UInt8](row["path"] as Data))
             )
         }

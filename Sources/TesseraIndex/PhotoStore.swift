@@ -89,11 +89,12 @@ public protocol PhotoStore: PhotoReading, Sendable {
     // MARK: Renditions
 
     func renditions(of ids: [Int64]) throws(IndexError) -> [Int64: [RenditionEntry]]
-    /// Renditions already made under `key` that cover `specs` (a copy of a photo reuses them).
+    /// Renditions already made under `key` that cover `specs` (a copy of a photo reuses them),
+    /// with the hashes recorded with them (nil: indexed before them).
     func renditions(
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64, detailHash: DetailHash,
+        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64?, detailHash: DetailHash?,
         source: FilePath
     )?
     func pendingCacheDeletions() throws(IndexError) -> [String]

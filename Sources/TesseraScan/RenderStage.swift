@@ -134,15 +134,19 @@ struct RenderStage {
         // A copy of indexed content (or the same file touched) takes the renditions it already has,
         // and its desktop thumbnails are the other photo's, their text rewritten (when that one
         // has them all; else it is decoded).
+        // Renditions from before the perceptual or detail hash give them as a photo indexed then
+        // gets them (`refresh`), not by decoding the photo again.
         if !full,
             let (entries, thumbhash, perceptualHash, detailHash, source) = try? index.renditions(
                 key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
+            let picture = perceptualHash.flatMap({ hash in detailHash.map { (hash, $0) } })
+                ?? hashes(fromRenditions: entries),
             desktop?.copy(from: source, to: .init(path: job.path, identity: identity)) ?? true
         {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
-                settings: configuration.renderSettings.recorded, perceptualHash: perceptualHash, detailHash: detailHash)
+                settings: configuration.renderSettings.recorded, perceptualHash: picture.0, detailHash: picture.1)
             return job.update(identity, .photo(metadata.facts, warnings: [], renditions: renditions))
         }
         let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
@@ -159,6 +163,19 @@ struct RenderStage {
                 ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
             posterTime: rendered.posterTime, perceptualHash: rendered.perceptualHash, detailHash: rendered.detailHash)
         return job.update(identity, .photo(metadata.facts, warnings: rendered.warnings, renditions: renditions))
+    }
+
+    /// The perceptual and detail hashes of a photo indexed before them, from its smallest whole
+    /// (`fit`) rendition among `entries`: the same picture, upright, for a fraction of decoding
+    /// the photo again (square renditions alone are crops: nil).
+    private func hashes(fromRenditions entries: [RenditionEntry]) -> (UInt64, DetailHash)? {
+        guard
+            let fit = entries.filter({ $0.spec.kind == .fit && cache.contains(FilePath($0.path)) })
+                .min(by: { $0.width * $0.height < $1.width * $1.height }),
+            let rendered = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false),
+            let hash = rendered.perceptualHash, let detail = rendered.detailHash
+        else { return nil }
+        return (hash, detail)
     }
 
     /// Brings the renditions of an unchanged photo up to date with the configuration: renders
@@ -203,19 +220,14 @@ struct RenderStage {
         if samePixels && known.rendering.hasPixelHashes && missing(key: known.rendering.key).isEmpty && !needsDesktop {
             return recordOnly()
         }
-        // Indexed before perceptual (or detail) hashes: its smallest whole rendition gives them (the
-        // same picture, upright) for a fraction of decoding the photo again.
         if samePixels && known.rendering.hasThumbhash && !known.rendering.hasPerceptualHash
             && missing(key: known.rendering.key).isEmpty && !needsDesktop,
-            let fit = existing.filter({ $0.spec.kind == .fit }).min(by: { $0.width * $0.height < $1.width * $1.height }
-            ),
-            let hashed = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false),
-            let hash = hashed.perceptualHash
+            let (hash, detail) = hashes(fromRenditions: existing)
         {
             return .renditions(
                 RenditionUpdate(
                     photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
-                    settings: settings, perceptualHash: hash, detailHash: hashed.detailHash),
+                    settings: settings, perceptualHash: hash, detailHash: detail),
                 rerendered: false)
         }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
