@@ -60,10 +60,22 @@ struct ScanFixture {
         _ = path.withPlatformString { utimensat(AT_FDCWD, $0, &times, 0) }
     }
 
+    /// Scans the library as `tessera scan` does: once the writer lock is free.
+    ///
+    /// The last scan gave the lock back, but a process spawned meanwhile by another test holds
+    /// a copy of its descriptor, and so the lock, from its fork to its exec: `tessera scan`
+    /// waits that out (`IndexLock.waitForTurn`), and so does this.
     func scan(full: Bool = false) throws -> ScanSummary {
         let index = try PhotoIndex(path: configuration.index)
-        return try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(
-            full: full, stop: StopFlag())
+        let lock = IndexLock(index: index.path)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while let holder = try lock.acquire(role: .scan, socket: nil) {
+            guard ContinuousClock.now < deadline else { throw ScanError(.busy, "\(index.path) is held by \(holder)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        defer { lock.release() }
+        return try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test"), lock: lock)
+            .scan(full: full, stop: StopFlag())
     }
 
     func photos(_ query: PhotoQuery = .init()) throws -> [PhotoRecord] {
