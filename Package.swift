@@ -20,6 +20,12 @@ let package = Package(
         .library(name: "TesseraIndex", targets: ["TesseraIndex"]),
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
     ],
+    // `--traits Cluster` builds the deployment beyond one machine (docs/SCALE.md): the index and the
+    // work queue in PostgreSQL, renditions in S3-compatible storage, `tessera worker`. Its client
+    // libraries take minutes to build on two cores, so the default build leaves them out.
+    traits: [
+        .trait(name: "Cluster", description: "PostgreSQL index and queue, S3 renditions, tessera worker")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -27,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // C libraries, one system-library target each; only the module named
@@ -166,6 +176,27 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
+        // Beyond one machine (the Cluster trait): without it these two modules are empty.
+        .target(
+            name: "TesseraObjectStore",
+            dependencies: [
+                "TesseraSystem",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Cluster"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Cluster"])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Cluster"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Cluster"])),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TesseraCluster",
+            dependencies: [
+                "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraObjectStore",
+                "TesseraScan", "TesseraSystem",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Cluster"])),
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "TesseraSamples",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
@@ -173,7 +204,9 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraAlbum", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraAlbum", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts",
+                "TesseraImage",
+                "TesseraIndex",
                 "TesseraLayout", "TesseraMetadata", "TesseraReport", "TesseraSamples", "TesseraScan", "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -41,7 +41,7 @@ ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | grep -vE "$system"
 done
 install -m 0644 "$manual" "$bundle/man/tessera.1"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
-  systemd/tessera-user.service systemd/tessera-user-rescan.service "$bundle/systemd/"
+  systemd/tessera-user.service systemd/tessera-user-rescan.service systemd/tessera-worker.service "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"
 install -m 0755 scripts/install.sh "$bundle/install.sh"
 install -m 0755 scripts/install-libheif.sh "$bundle/install-libheif.sh"

@@ -18,6 +18,7 @@ extension Configuration {
         case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
         case webVideos = "web_videos", webVideoThreads = "web_video_threads"
+        case indexURL = "index_url", renditionsURL = "renditions_url", renditionsCredentials = "renditions_credentials"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -69,6 +70,22 @@ extension Configuration {
                 }
             case .followSymlinks: followSymlinks = try reader.bool(value, name)
             case .index: index = try reader.path(value, name)
+            case .indexURL:
+                let text = try reader.string(value, name)
+                guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+                    throw ConfigurationError(
+                        file: file, key: name, "must be a postgres:// address (docs/SCALE.md)", at: value.position)
+                }
+                indexURL = text
+            case .renditionsURL:
+                let text = try reader.string(value, name)
+                guard text.hasPrefix("s3://"), text.count > 5 else {
+                    throw ConfigurationError(
+                        file: file, key: name, "must be an s3://BUCKET/PREFIX address (docs/SCALE.md)",
+                        at: value.position)
+                }
+                renditionsURL = text
+            case .renditionsCredentials: renditionsCredentials = try reader.path(value, name)
             case .cache: cache = try reader.path(value, name)
             case .workers: workers = try reader.int(value, name, 0...1024)
             case .pixelLimit: rendering.pixelLimit = try reader.int(value, name, 1...100_000) * 1_000_000

@@ -21,6 +21,15 @@ public struct Configuration: Sendable {
     public var followSymlinks = false
     public var index: FilePath
     public var cache: FilePath
+    /// The index and its work queue in PostgreSQL (`postgres://…`) instead of the `index` file.
+    ///
+    /// This is the deployment of docs/SCALE.md, which the Cluster build has. The `cache` then
+    /// holds a worker's renditions only until they are stored.
+    public var indexURL: String?
+    /// Where that deployment keeps renditions: `s3://BUCKET/PREFIX`.
+    public var renditionsURL: String?
+    /// An AWS credentials file for the object store, instead of the environment's keys.
+    public var renditionsCredentials: FilePath?
     /// The renditions every photo gets: squares for grids, fits for justified rows and the
     /// viewer, each at 1× and 2× of what a page shows.
     public var renditions: [RenditionSpec] = [.square(256), .square(512), .fit(1024), .fit(2048)]

@@ -1,5 +1,5 @@
 /// The transfer functions of high dynamic range images (ITU-R BT.2100).
-public enum HDRTransfer: String, Sendable {
+public enum HDRTransfer: String, Sendable, Codable {
     /// Perceptual quantizer, SMPTE ST 2084: absolute light up to 10,000 nits.
     case pq
     /// Hybrid log-gamma: scene light, relative to the display's peak.

@@ -6,7 +6,7 @@ import TesseraSystem
 ///
 /// TesseraMetadata makes these from what it reads (`PhotoMetadata.facts`); the index stores
 /// them, so a program that reads the index needs no codec and no metadata library.
-public struct PhotoFacts: Sendable {
+public struct PhotoFacts: Sendable, Codable {
     public var format: ImageFormat
     /// Stored pixel size, before orientation.
     public var width: Int
@@ -50,7 +50,7 @@ public struct PhotoFacts: Sendable {
     public var displayHeight: Int { orientation >= 5 ? width : height }
 
     /// What a video's container says of it.
-    public struct Video: Sendable, Equatable {
+    public struct Video: Sendable, Equatable, Codable {
         /// Seconds, when the container says.
         public var duration: Double?
         /// The codec, as FFmpeg names it ("h264", "hevc", …).
@@ -66,7 +66,7 @@ public struct PhotoFacts: Sendable {
 }
 
 /// Camera and exposure, from EXIF.
-public struct Camera: Sendable, Equatable {
+public struct Camera: Sendable, Equatable, Codable {
     public var make: String?
     public var model: String?
     public var lensModel: String?
@@ -134,7 +134,7 @@ public struct Camera: Sendable, Equatable {
 }
 
 /// What people give a photo in their tools (XMP, embedded or in a sidecar).
-public struct Annotations: Sendable, Equatable {
+public struct Annotations: Sendable, Equatable, Codable {
     /// -1 (rejected) to 5.
     public var rating: Int?
     public var label: String?
@@ -155,7 +155,7 @@ public struct Annotations: Sendable, Equatable {
 
 /// The MP4 a motion photo carries after its still (Google's Motion Photo and MicroVideo,
 /// Samsung's): where it lies in the file, as found and checked.
-public struct EmbeddedVideo: Sendable, Equatable, Encodable {
+public struct EmbeddedVideo: Sendable, Equatable, Codable {
     /// Bytes from the start of the file to the MP4's first box (`ftyp`).
     public var offset: Int64
     /// Bytes of its boxes (`ftyp`, `moov`, `mdat`…), up to the first bytes that are not a box.

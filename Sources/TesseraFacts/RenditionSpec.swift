@@ -1,5 +1,5 @@
 /// One rendition a photo gets: a kind and a size.
-public struct RenditionSpec: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct RenditionSpec: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         /// Aspect-fill: the centred square, `size` pixels a side.
         case square

@@ -14,21 +14,45 @@ import TesseraSystem
 /// (metadata, content hash, renditions, desktop thumbnails) and handing the writer each outcome.
 ///
 /// It writes the rendition cache and the desktop cache; it reads the index but never writes it.
+/// A worker of a cluster (`FileRendering`) runs it without an index: every file it is handed is
+/// read and rendered as new.
 struct RenderStage {
     typealias Job = LibraryScanner.Job
     typealias Outcome = LibraryScanner.Outcome
 
-    let scanner: LibraryScanner
+    let configuration: Configuration
+    /// Where renditions already made for the same content are found; nil for a cluster's worker.
+    let index: (any PhotoStore)?
+    let desktop: DesktopThumbnailCache?
+    let logger: Logger
     let renderer: Renderer
     let cache: RenditionCache
     /// `scan --full`: every rendition is written again.
     let full: Bool
-    let tally: ScanTally
+    /// Told when the cache's disk is full (a scan then stops); nil when the caller stops on its own.
+    let tally: ScanTally?
 
-    private var configuration: Configuration { scanner.configuration }
-    private var index: any PhotoStore { scanner.index }
-    private var desktop: DesktopThumbnailCache? { scanner.desktop }
-    private var logger: Logger { scanner.logger }
+    init(
+        scanner: LibraryScanner, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally
+    ) {
+        self.init(
+            configuration: scanner.configuration, index: scanner.index, desktop: scanner.desktop,
+            logger: scanner.logger, renderer: renderer, cache: cache, full: full, tally: tally)
+    }
+
+    init(
+        configuration: Configuration, index: (any PhotoStore)?, desktop: DesktopThumbnailCache?, logger: Logger,
+        renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally?
+    ) {
+        self.configuration = configuration
+        self.index = index
+        self.desktop = desktop
+        self.logger = logger
+        self.renderer = renderer
+        self.cache = cache
+        self.full = full
+        self.tally = tally
+    }
 
     /// Starts the workers.
     ///
@@ -136,7 +160,7 @@ struct RenderStage {
         // has them all; else it is decoded).
         // Renditions from before the perceptual or detail hash give them as a photo indexed then
         // gets them (`refresh`), not by decoding the photo again.
-        if !full,
+        if !full, let index,
             let (entries, thumbhash, perceptualHash, detailHash, source) = try? index.renditions(
                 key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
@@ -191,7 +215,7 @@ struct RenderStage {
         let settings = configuration.renderSettings.recorded
         let existing: [RenditionEntry]
         do throws(IndexError) {
-            existing = try index.renditions(of: [known.id])[known.id] ?? []
+            existing = try index?.renditions(of: [known.id])[known.id] ?? []
         } catch {
             return .retryLater(job.path, reason: "cannot read the index: \(error)")
         }
@@ -337,7 +361,7 @@ struct RenderStage {
         // A full cache disk fails every file alike: stop, and say why, rather than record a
         // whole library of errors.
         if error.isNoSpace {
-            tally.fail(ScanError(.diskFull, "cannot write renditions: \(error)"))
+            tally?.fail(ScanError(.diskFull, "cannot write renditions: \(error)"))
         }
         return .retryLater(job.path, reason: error.description)
     }

@@ -86,7 +86,7 @@ struct WalkStage {
         do throws(IndexError) {
             handing: while let chunk = listed.pop() {
                 entries = chunk.count
-                (sidecarOf, sidecarStamps) = Self.sidecars(in: chunk)
+                (sidecarOf, sidecarStamps) = DirectoryFiles.sidecars(in: chunk)
                 for event in chunk {
                     guard !run.stop.isSet else { break handing }
                     try handle(event)
@@ -222,21 +222,6 @@ struct WalkStage {
         }
         flush()
         scanner.hand(job, run, alone: &sightings.alone)
-    }
-
-    /// Which file each sidecar among a directory's files belongs to, and each sidecar's stamp.
-    static func sidecars(in events: [Walker.Event]) -> ([NameKey: NameKey], [NameKey: SidecarStamp]) {
-        var names: [[UInt8]] = []
-        var stamps: [NameKey: SidecarStamp] = [:]
-        for case .file(let file) in events {
-            names.append(file.name)
-            if Sidecar.isSidecar(file.name) {
-                stamps[NameKey(file.name)] = SidecarStamp(
-                    size: file.identity.size, mtimeNanoseconds: file.identity.mtimeNanoseconds)
-            }
-        }
-        guard !stamps.isEmpty else { return ([:], [:]) }
-        return (Sidecar.pairs(in: names), stamps)
     }
 
     /// The indexed file that `path` is, moved or renamed on the same filesystem: same device,

@@ -56,3 +56,19 @@ enum Fault {
         while true { sleep(3600) }
     }
 }
+
+/// A point in a protocol where a test must stop a process (`TESSERA_FAULT=NAME:STALL`): a cluster
+/// worker between storing a file's renditions and recording them, where a real crash can land
+/// but no test could time one.
+public enum FaultPoint {
+    /// Whether `TESSERA_FAULT` stalls `name`.
+    public static func stalls(_ name: String) -> Bool {
+        if case .stall = Fault.injected(for: name) { return true }
+        return false
+    }
+
+    /// Blocks the calling thread for good when `TESSERA_FAULT` stalls `name`.
+    public static func stallIfInjected(_ name: String) {
+        if stalls(name) { Fault.hang() }
+    }
+}

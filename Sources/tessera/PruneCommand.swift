@@ -5,7 +5,7 @@ import TesseraScan
 import TesseraSystem
 
 /// `tessera prune`: remove from the index what scans only hid, after saying what.
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Remove missing files, and files of folders no longer configured, from the index.",
@@ -14,7 +14,9 @@ struct PruneCommand: ParsableCommand {
             missing (hidden, its thumbnails kept) for 'keep_missing_days', and a folder that is offline \
             (an unmounted disk) is kept whole. Without --yes, prune lists what it would remove; with \
             --yes it removes those rows and their thumbnails. Files under folders taken out of the \
-            configuration file's 'roots' are removed too.
+            configuration file's 'roots' are removed too. With index_url (docs/SCALE.md), it removes the \
+            rows of files missing for 'keep_missing_days' and the objects in the store that no row names \
+            and that are older than --grace-hours.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -22,8 +24,16 @@ struct PruneCommand: ParsableCommand {
     @Flag(help: "Remove them; without it, only list what would go.")
     var yes = false
 
-    func run() throws {
-        let configuration = try store.configuration()
+    @Option(
+        help: "With index_url: hours an object no row names is kept (workers store renditions before recording them).")
+    var graceHours = 24
+
+    func run() async throws {
+        let configuration = try store.configuration(cluster: true)
+        if configuration.indexURL != nil {
+            guard graceHours >= 0 else { throw CLIError("--grace-hours cannot be negative", status: 2) }
+            return try await ClusterDeployment.prune(configuration, remove: yes, graceHours: graceHours)
+        }
         let index = try PhotoIndex(path: configuration.index, readOnly: false)
         let pruner = Pruner(configuration: configuration, index: index)
         let plan: Pruner.Plan = try pruner.plan()

@@ -45,7 +45,11 @@ struct ScanCommand: AsyncParsableCommand {
     static let busyStatus: Int32 = 75
 
     func run() async throws {
-        var configuration = try store.configuration()
+        var configuration = try store.configuration(cluster: true)
+        if configuration.indexURL != nil {
+            return try await ClusterDeployment.scan(
+                configuration, roots: roots.map(CommandLinePath.path), json: json)
+        }
         if let workers { configuration.workers = max(1, workers) }
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera")

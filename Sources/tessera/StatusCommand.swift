@@ -5,7 +5,7 @@ import TesseraDaemon
 import TesseraIndex
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the running daemon's state, or without a daemon what the index holds.",
         discussion: """
@@ -21,8 +21,10 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    func run() throws {
-        let path = try socket.map { FilePath($0) } ?? store.configuration().controlSocket
+    func run() async throws {
+        let configuration = try store.configuration(cluster: true)
+        if configuration.indexURL != nil { return try await ClusterDeployment.status(configuration, json: json) }
+        let path = socket.map { FilePath($0) } ?? configuration.controlSocket
         var status: DaemonStatus?
         do {
             try ControlClient.send(ControlRequest(command: .status), to: path) { status = $0.status ?? status }

@@ -15,11 +15,23 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "Thumbnail cache directory (overrides the configuration's 'cache').", completion: .directory)
     var cache: String?
 
-    /// The configuration with command-line overrides applied.
-    func configuration() throws -> Configuration {
+    /// The configuration with command-line overrides applied (an `--index` file wins over an
+    /// `index_url`).
+    ///
+    /// A PostgreSQL index (`index_url`) is for the commands that say they take one (`cluster`);
+    /// the others are told to read an exported file.
+    func configuration(cluster: Bool = false) throws -> Configuration {
         var configuration = try Configuration.load(explicit: config)
-        if let index { configuration.index = FilePath(index) }
+        if let index {
+            configuration.index = FilePath(index)
+            configuration.indexURL = nil
+        }
         if let cache { configuration.cache = FilePath(cache) }
+        if configuration.indexURL != nil && !cluster {
+            throw CLIError(
+                "this command reads an SQLite index, and the configuration names a PostgreSQL one (index_url): "
+                    + "write one with `tessera export-index --out FILE` and give it with --index FILE (docs/SCALE.md)")
+        }
         return configuration
     }
 }

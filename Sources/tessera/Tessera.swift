@@ -17,7 +17,7 @@ struct Tessera: AsyncParsableCommand {
             ExplainCommand.self,
             ThumbCommand.self, LayoutCommand.self, AlbumCommand.self, PruneCommand.self,
             SampleLibraryCommand.self,
-        ])
+        ] + clusterCommands)
 
     /// Runs the command line; a `CLIError` is one line on standard error and its own exit status.
     static func main() async {

@@ -48,6 +48,38 @@ struct ConfigurationTests {
         }
     }
 
+    /// A cluster's index and store are named by address (docs/SCALE.md); another kind of address
+    /// is refused where it is written.
+    @Test func aClusterIsNamedByItsAddressesAndAWrongOneByItsLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        try Data(
+            "index_url: postgres://tessera@db/photos\nrenditions_url: s3://renditions/library\nrenditions_credentials: ~/keys\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let loaded = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+        #expect(loaded.indexURL == "postgres://tessera@db/photos")
+        #expect(loaded.renditionsURL == "s3://renditions/library")
+        #expect(loaded.renditionsCredentials == FilePath(directory.appending("keys")))
+        #expect(Configuration(environment: ["HOME": directory.path]).indexURL == nil)
+        for (yaml, expected) in [
+            ("index_url: mysql://db/photos\n", ":1:12: key 'index_url': must be a postgres:// address (docs/SCALE.md)"),
+            (
+                "renditions_url: https://bucket.example/\n",
+                ":1:17: key 'renditions_url': must be an s3://BUCKET/PREFIX address (docs/SCALE.md)"
+            ),
+        ] {
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: file))
+            do {
+                _ = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect(error.description == file + expected, "\(error)")
+            }
+        }
+    }
+
     @Test func errorsNameTheLineAndColumnAndSuggestTheKeyMeant() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

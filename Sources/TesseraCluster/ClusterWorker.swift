@@ -1,0 +1,235 @@
+#if Cluster
+import Foundation
+public import Logging
+import Synchronization
+import SystemPackage
+public import TesseraConfiguration
+import TesseraImage
+import TesseraIndex
+public import TesseraObjectStore
+import TesseraScan
+import TesseraFacts
+import TesseraSystem
+
+/// `tessera worker`: claims files from the queue, reads and renders each with the scan's own
+/// render stage, stores its renditions, and records it, fenced by its lease (docs/SCALE.md).
+///
+/// Decoding runs on threads of its own, so the heartbeat that renews the lease (a task on the
+/// concurrency pool) keeps time however long a file takes.
+public final class ClusterWorker: Sendable {
+    public struct Options: Sendable {
+        /// Names the worker in the queue and in status; unique among the cluster's workers.
+        public var name: String
+        /// Jobs claimed at a time.
+        public var batch = 4
+        /// How long a claim holds without a heartbeat.
+        public var lease: Duration = .seconds(60)
+        /// Claims of one file before it is recorded as failed (a file that stops its workers).
+        public var maxAttempts = 3
+        /// Exit once nothing is pending or leased.
+        public var untilIdle = false
+        /// How often an idle worker looks for work.
+        public var poll: Duration = .seconds(2)
+        /// Read and render files; false records each as not a photo without opening it, which
+        /// measures the queue alone (bench/cluster.py).
+        public var render = true
+
+        public init(name: String) {
+            self.name = name
+        }
+    }
+
+    /// What a worker did.
+    public struct Summary: Sendable, Equatable {
+        public var recorded = 0
+        public var failed = 0
+        public var lost = 0
+        public var returned = 0
+    }
+
+    let index: ClusterIndex
+    let store: ObjectStore
+    let configuration: Configuration
+    let options: Options
+    let logger: Logger
+    private let stopped = Atomic<Bool>(false)
+
+    public init(
+        index: ClusterIndex, store: ObjectStore, configuration: Configuration, options: Options, logger: Logger
+    ) {
+        self.index = index
+        self.store = store
+        self.configuration = configuration
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Asks the worker to stop once the file in hand is recorded; the rest of its claim goes back.
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Runs until stopped (or, with `untilIdle`, until the queue is empty).
+    public func run() async throws(ClusterError) -> Summary {
+        try await index.register(
+            worker: options.name, host: ProcessInfo.processInfo.hostName,
+            pid: ProcessInfo.processInfo.processIdentifier)
+        // Renditions are made in a cache folder of this worker's own, and removed once stored.
+        let scratch = FilePath(
+            configuration.cache.string + "/worker-\(options.name.replacingOccurrences(of: "/", with: "_"))")
+        do throws(SystemError) {
+            try FileSystem.createDirectories(scratch)
+        } catch {
+            throw ClusterError(.local, "cannot make the worker's cache folder: \(error)")
+        }
+        let cache = RenditionCache(root: scratch)
+        let rendering = FileRendering(
+            configuration: configuration, cache: cache,
+            memory: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1), logger: logger)
+        var summary = Summary()
+        var reclaimed = ContinuousClock.now
+        while !isStopped {
+            // Expired leases are looked for when the queue runs dry, and once a lease's length
+            // while it does not, so a dead worker's files wait at most that long behind the rest.
+            let jobs = try await index.claim(worker: options.name, batch: options.batch, lease: options.lease)
+            var returned = 0
+            if jobs.isEmpty || ContinuousClock.now - reclaimed > options.lease {
+                reclaimed = .now
+                let (back, failed) = try await index.reclaimExpired(maxAttempts: options.maxAttempts)
+                if back + failed > 0 {
+                    logger.notice("reclaimed \(back) expired leases; \(failed) files failed for good")
+                }
+                returned = back
+            }
+            if jobs.isEmpty {
+                if returned > 0 { continue }
+                if options.untilIdle {
+                    let (pending, leased) = try await index.outstanding()
+                    if pending == 0 && leased == 0 { break }
+                }
+                try? await Task.sleep(for: options.poll)
+                continue
+            }
+            let heartbeat = startHeartbeat(token: jobs[0].token)
+            for (position, job) in jobs.enumerated() {
+                if isStopped {
+                    for left in jobs[position...] {
+                        try await index.release(
+                            left, reason: "its worker stopped", delay: .zero, maxAttempts: .max,
+                            worker: options.name)
+                        summary.returned += 1
+                    }
+                    break
+                }
+                try await process(job, rendering: rendering, cache: cache, summary: &summary)
+            }
+            heartbeat.cancel()
+        }
+        try? FileSystem.removeTree(scratch)
+        try await index.signOff(worker: options.name)
+        return summary
+    }
+
+    /// Renews the lease `token` every third of its length until cancelled.
+    private func startHeartbeat(token: Int64) -> Task<Void, Never> {
+        Task { [index, options, logger] in
+            let interval = options.lease / 3
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { return }
+                do throws(ClusterError) {
+                    guard try await index.renew(token: token, worker: options.name, lease: options.lease) else {
+                        return
+                    }
+                } catch {
+                    logger.warning("cannot renew lease \(token): \(error)")
+                }
+            }
+        }
+    }
+
+    /// Reads, stores and records one job.
+    private func process(
+        _ job: ClaimedJob, rendering: FileRendering, cache: RenditionCache, summary: inout Summary
+    ) async throws(ClusterError) {
+        let result =
+            options.render
+            ? await DedicatedThread.run("read \(job.fileID)") {
+                rendering.read(
+                    path: job.path, albumPath: job.albumPath, root: job.root, identity: job.identity,
+                    sidecar: job.sidecar)
+            }
+            : .read(
+                FileUpdate(
+                    path: job.path, albumPath: job.albumPath, root: job.root, identity: job.identity,
+                    content: .unsupported(reason: "not read (--no-render)")))
+        switch result {
+        case .read(let update):
+            let record = FileRecord(update, cacheRoot: cache.root)
+            let made = record.renditions?.entries ?? []
+            do throws(ObjectStoreError) {
+                // Each file once: renditions identical to a smaller one share its file.
+                for object in Set(made.map(\.object)).sorted() {
+                    guard
+                        let bytes = FileSystem.smallFileContents(
+                            FilePath(cache.root.string + "/" + object), limit: 256 << 20)
+                    else {
+                        throw ObjectStoreError(.badAnswer, "the rendition \(object) vanished from the worker's cache")
+                    }
+                    try await store.put(object, bytes: bytes, contentType: Self.contentType(of: object))
+                }
+            } catch {
+                remove(made, from: cache)
+                if error.code == .refused || error.code == .badAnswer {
+                    // Wrong keys, a missing bucket, no permission: every file would fail alike.
+                    // The file is not to blame: it goes back as it was, and the worker stops.
+                    try await index.release(
+                        job, reason: "the object store refused", delay: .zero, maxAttempts: .max,
+                        worker: options.name)
+                    throw ClusterError(.configuration, "the object store refuses to store renditions: \(error)")
+                }
+                logger.warning("\(job.path): cannot store its renditions: \(error)")
+                try await index.release(
+                    job, reason: "cannot store its renditions: \(error)", delay: .seconds(5),
+                    maxAttempts: options.maxAttempts, worker: options.name)
+                return
+            }
+            remove(made, from: cache)
+            if FaultPoint.stalls("commit") {
+                logger.notice("\(job.path): stored, stalling before recording it (TESSERA_FAULT)")
+                await DedicatedThread.run("stall") { FaultPoint.stallIfInjected("commit") }
+            }
+            let objects = made.map { (spec: $0.spec.description, key: $0.object) }
+            switch try await index.commit(job, record: record, objects: objects, worker: options.name) {
+            case .recorded:
+                summary.recorded += 1
+                if record.status == .failed { summary.failed += 1 }
+            case .leaseLost:
+                summary.lost += 1
+                logger.warning("\(job.path): lease lost before it was recorded; nothing written")
+            }
+        case .retryLater(let reason):
+            try await index.release(
+                job, reason: reason, delay: .seconds(5 * Int64(job.attempts)), maxAttempts: options.maxAttempts,
+                worker: options.name)
+            summary.returned += 1
+        case .vanished:
+            try await index.dropVanished(job)
+        }
+    }
+
+    private func remove(_ renditions: [FileRecord.Rendition], from cache: RenditionCache) {
+        _ = cache.remove(Set(renditions.map { cache.root.string + "/" + $0.object }))
+    }
+
+    static func contentType(of key: String) -> String {
+        switch key.split(separator: ".").last?.lowercased() {
+        case "webp": "image/webp"
+        case "avif": "image/avif"
+        case "png": "image/png"
+        case "mp4": "video/mp4"
+        default: "image/jpeg"
+        }
+    }
+}
+#endif

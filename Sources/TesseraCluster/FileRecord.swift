@@ -1,0 +1,163 @@
+#if Cluster
+import Foundation
+import SystemPackage
+import TesseraFacts
+import TesseraIndex
+import TesseraSystem
+
+/// What a worker read of a file, as `files.record` keeps it (JSON): the content of the
+/// `FileUpdate` a scan would write, with each rendition's key in the object store instead of
+/// its path in a cache.
+struct FileRecord: Codable, Sendable {
+    enum Status: String, Codable, Sendable { case ok, failed, unsupported }
+
+    struct Failure: Codable, Sendable, Equatable {
+        var format: ImageFormat
+        var code: String
+        var message: String
+        var cause: String?
+    }
+
+    struct Rendition: Codable, Sendable, Equatable {
+        var spec: RenditionSpec
+        var width: Int
+        var height: Int
+        var bytes: Int?
+        /// Relative to the store's prefix, as to the cache's root: `RenditionCache`'s own naming.
+        var object: String
+        var source: RenditionSource
+    }
+
+    struct Renditions: Codable, Sendable, Equatable {
+        var contentHash: String
+        var key: String
+        var entries: [Rendition]
+        /// Base64.
+        var thumbhash: String?
+        var settings: String
+        var posterTime: Double?
+        /// Hexadecimal (JSON numbers lose a 64-bit hash's low bits in many readers).
+        var perceptualHash: String?
+        /// Base64 of its 32 bytes, as the index keeps them.
+        var detailHash: String?
+    }
+
+    var status: Status
+    /// The identity of the file as it was read.
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var mtimeNanoseconds: Int64
+    var facts: PhotoFacts?
+    var warnings: [String] = []
+    var failure: Failure?
+    var unsupported: String?
+    var renditions: Renditions?
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }()
+
+    /// The record of `update`, whose rendition paths lie in the cache at `cacheRoot`.
+    init(_ update: FileUpdate, cacheRoot: FilePath) {
+        device = update.identity.device
+        inode = update.identity.inode
+        size = update.identity.size
+        mtimeNanoseconds = update.identity.mtimeNanoseconds
+        switch update.content {
+        case .photo(let facts, let warnings, let made):
+            status = .ok
+            self.facts = facts
+            self.warnings = warnings
+            renditions = Renditions(
+                contentHash: made.contentHash, key: made.key,
+                entries: made.renditions.map {
+                    Rendition(
+                        spec: $0.spec, width: $0.width, height: $0.height, bytes: $0.bytes,
+                        object: Self.object(of: $0.path, in: cacheRoot), source: $0.source)
+                },
+                thumbhash: made.thumbhash.map { Data($0).base64EncodedString() }, settings: made.settings,
+                posterTime: made.posterTime, perceptualHash: made.perceptualHash.map { String($0, radix: 16) },
+                detailHash: made.detailHash.map { Data($0.bytes).base64EncodedString() })
+        case .failed(let format, let error, let facts):
+            status = .failed
+            self.facts = facts
+            failure = Failure(
+                format: format, code: error.code.description, message: error.message, cause: error.cause)
+        case .unsupported(let reason):
+            status = .unsupported
+            unsupported = reason
+        }
+    }
+
+    /// A file whose workers kept stopping while reading it: recorded as failed, as a file
+    /// that crashes a scan's reader is.
+    init(crashed identity: FileIdentity, reason: String) {
+        status = .failed
+        device = identity.device
+        inode = identity.inode
+        size = identity.size
+        mtimeNanoseconds = identity.mtimeNanoseconds
+        failure = Failure(format: .unsupported, code: PhotoError.Code.crashed.description, message: reason)
+    }
+
+    /// The key of the cache file at `path`: its path below `root`.
+    static func object(of path: String, in root: FilePath) -> String {
+        let base = root.string.hasSuffix("/") ? root.string : root.string + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    var identity: FileIdentity {
+        FileIdentity(device: device, inode: inode, size: size, mtimeNanoseconds: mtimeNanoseconds)
+    }
+
+    /// The content of the update a scan would have written, its renditions in the cache at
+    /// `cacheRoot` (where `export-index` puts their objects).
+    func content(cacheRoot: FilePath) -> FileUpdate.Content {
+        switch status {
+        case .ok:
+            guard let facts, let renditions else {
+                return .failed(
+                    format: facts?.format ?? .unsupported,
+                    error: PhotoError(.corrupt, "the cluster's record of this file is incomplete"), facts: facts)
+            }
+            let base = cacheRoot.string.hasSuffix("/") ? cacheRoot.string : cacheRoot.string + "/"
+            return .photo(
+                facts, warnings: warnings,
+                renditions: PhotoRenditions(
+                    contentHash: renditions.contentHash, key: renditions.key,
+                    renditions: renditions.entries.map {
+                        RenditionEntry(
+                            spec: $0.spec, width: $0.width, height: $0.height, bytes: $0.bytes,
+                            path: base + $0.object, source: $0.source)
+                    },
+                    thumbhash: renditions.thumbhash.flatMap { Data(base64Encoded: $0) }.map { Array($0) },
+                    settings: renditions.settings, posterTime: renditions.posterTime,
+                    perceptualHash: renditions.perceptualHash.flatMap { UInt64($0, radix: 16) },
+                    detailHash: renditions.detailHash.flatMap { Data(base64Encoded: $0) }.flatMap {
+                        DetailHash(bytes: $0)
+                    }))
+        case .failed:
+            let failure = failure ?? Failure(format: .unsupported, code: "corrupt", message: "unknown failure")
+            return .failed(
+                format: failure.format,
+                error: PhotoError(
+                    PhotoError.Code(failure.code) ?? .corrupt, failure.message, cause: failure.cause),
+                facts: facts)
+        case .unsupported:
+            return .unsupported(reason: unsupported ?? "not a photo")
+        }
+    }
+}
+#endif

@@ -1,0 +1,317 @@
+#if Cluster
+import Foundation
+import NIOCore
+import PostgresNIO
+import SystemPackage
+import TesseraIndex
+import TesseraSystem
+
+/// One file to read, as a worker claimed it: held under `token` until the lease ends.
+struct ClaimedJob: Sendable {
+    var fileID: Int64
+    var token: Int64
+    var generation: Int64
+    /// How many times it was claimed, this time included.
+    var attempts: Int
+    var path: FilePath
+    var albumPath: FilePath
+    var root: FilePath
+    var identity: FileIdentity
+    var sidecar: SidecarIdentity?
+}
+
+/// How a commit ended.
+enum CommitResult: Sendable, Equatable {
+    case recorded
+    /// The lease was no longer this worker's (expired, reclaimed, or the file changed since):
+    /// nothing was written.
+    case leaseLost
+}
+
+/// The work queue, in the `jobs` table: claimed with `FOR UPDATE SKIP LOCKED` in one short
+/// transaction, held by a lease its worker's heartbeat renews, and recorded in one transaction
+/// fenced by the lease's token (docs/SCALE.md "The queue").
+extension ClusterIndex {
+    /// Records `worker` as running on `host` as process `pid` (again, after a restart).
+    func register(worker: String, host: String, pid: Int32) async throws(ClusterError) {
+        try await perform("register the worker") { client in
+            try await client.query(
+                """
+                INSERT INTO workers (name, host, pid) VALUES (\(worker), \(host), \(pid))
+                ON CONFLICT (name) DO UPDATE SET host = excluded.host, pid = excluded.pid, started_at = now(),
+                    seen_at = now(), stopped_at = NULL, done = 0, failed = 0, lost = 0
+                """, logger: logger)
+        }
+    }
+
+    /// Records `worker` as stopped.
+    func signOff(worker: String) async throws(ClusterError) {
+        try await perform("sign off") { client in
+            try await client.query(
+                "UPDATE workers SET stopped_at = now() WHERE name = \(worker)", logger: logger)
+        }
+    }
+
+    /// Claims up to `batch` pending jobs for `worker`, leased for `lease`.
+    func claim(worker: String, batch: Int, lease: Duration) async throws(ClusterError) -> [ClaimedJob] {
+        let seconds = Self.seconds(lease)
+        return try await perform("claim jobs") { client in
+            var jobs: [ClaimedJob] = []
+            let rows = try await client.query(
+                """
+                WITH picked AS (
+                    SELECT file_id FROM jobs
+                    WHERE state = 'pending' AND not_before <= now()
+                    ORDER BY file_id LIMIT \(batch)
+                    FOR UPDATE SKIP LOCKED),
+                token AS (SELECT nextval('lease_tokens') AS value),
+                claimed AS (
+                    UPDATE jobs SET state = 'leased', lease_token = token.value, worker = \(worker),
+                        lease_until = now() + make_interval(secs => \(seconds)), attempts = jobs.attempts + 1
+                    FROM picked, token WHERE jobs.file_id = picked.file_id
+                    RETURNING jobs.file_id, jobs.lease_token, jobs.generation, jobs.attempts)
+                SELECT c.file_id, c.lease_token, c.generation, c.attempts, f.path, f.album, f.root, f.device,
+                    f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size, f.sidecar_mtime_ns
+                FROM claimed c JOIN files f ON f.id = c.file_id ORDER BY c.file_id
+                """, logger: logger)
+            for try await row in rows {
+                let (id, token, generation, attempts, path, album, root) = try row.decode(
+                    (Int64, Int64, Int64, Int32, ByteBuffer, ByteBuffer, ByteBuffer).self)
+                let columns = row.makeRandomAccess()
+                let identity = FileIdentity(
+                    device: UInt64(bitPattern: try columns[7].decode(Int64.self)),
+                    inode: UInt64(bitPattern: try columns[8].decode(Int64.self)),
+                    size: try columns[9].decode(Int64.self),
+                    mtimeNanoseconds: try columns[10].decode(Int64.self))
+                var sidecar: SidecarIdentity?
+                if let name = try columns[11].decode(ByteBuffer?.self),
+                    let size = try columns[12].decode(Int64?.self),
+                    let mtime = try columns[13].decode(Int64?.self)
+                {
+                    sidecar = SidecarIdentity(
+                        name: Array(name.readableBytesView),
+                        stamp: SidecarStamp(size: size, mtimeNanoseconds: mtime))
+                }
+                jobs.append(
+                    ClaimedJob(
+                        fileID: id, token: token, generation: generation, attempts: Int(attempts),
+                        path: Self.path(path), albumPath: Self.path(album), root: Self.path(root),
+                        identity: identity, sidecar: sidecar))
+            }
+            return jobs
+        }
+    }
+
+    /// Moves the deadline of lease `token` on by `lease` from now; false when it is no longer held.
+    func renew(token: Int64, worker: String, lease: Duration) async throws(ClusterError) -> Bool {
+        let seconds = Self.seconds(lease)
+        return try await perform("renew a lease") { client in
+            try await client.query("UPDATE workers SET seen_at = now() WHERE name = \(worker)", logger: logger)
+            let rows = try await client.query(
+                """
+                UPDATE jobs SET lease_until = now() + make_interval(secs => \(seconds))
+                WHERE lease_token = \(token) AND state = 'leased' AND lease_until > now() RETURNING file_id
+                """, logger: logger)
+            var held = false
+            for try await _ in rows { held = true }
+            return held
+        }
+    }
+
+    /// Records what `worker` read of `job` and marks the job done, in one transaction, unless the
+    /// lease is no longer held (expired, reclaimed, or the file changed since it was claimed).
+    func commit(
+        _ job: ClaimedJob, record: FileRecord, objects: [(spec: String, key: String)], worker: String
+    ) async throws(ClusterError) -> CommitResult {
+        let json: String
+        do {
+            json = String(decoding: try FileRecord.encoder.encode(record), as: UTF8.self)
+        } catch {
+            throw ClusterError(.local, "cannot encode the record of \(job.path): \(error)")
+        }
+        let specs = objects.map(\.spec)
+        let keys = objects.map(\.key)
+        let logger = self.logger
+        return try await transaction("record \(job.path)") { connection in
+            // The fence: the job is still this lease's, unexpired, and for the file's present generation.
+            var fenced = false
+            for try await _ in try await connection.query(
+                """
+                DELETE FROM jobs USING files
+                WHERE jobs.file_id = \(job.fileID) AND jobs.lease_token = \(job.token) AND jobs.state = 'leased'
+                    AND jobs.lease_until > now() AND files.id = jobs.file_id
+                    AND files.generation = \(job.generation)
+                RETURNING jobs.file_id
+                """, logger: logger)
+            {
+                fenced = true
+            }
+            guard fenced else { return .leaseLost }
+            try await connection.query(
+                """
+                UPDATE files SET status = \(record.status.rawValue), record = \(json)::jsonb, read_at = now(),
+                    read_by = \(worker), read_generation = generation, device = \(Int64(bitPattern: record.device)),
+                    inode = \(Int64(bitPattern: record.inode)), size = \(record.size),
+                    mtime_ns = \(record.mtimeNanoseconds)
+                WHERE id = \(job.fileID)
+                """, logger: logger)
+            try await connection.query("DELETE FROM renditions WHERE file_id = \(job.fileID)", logger: logger)
+            if !specs.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO renditions (file_id, spec, object_key)
+                    SELECT \(job.fileID), spec, object_key FROM unnest(\(specs)::text[], \(keys)::text[])
+                        AS t(spec, object_key)
+                    """, logger: logger)
+            }
+            try await connection.query(
+                "UPDATE workers SET done = done + 1, seen_at = now() WHERE name = \(worker)", logger: logger)
+            return .recorded
+        }
+    }
+
+    /// Gives `job` back to the queue, to be tried again after `delay` (a transient failure), or
+    /// records it as failed with `reason` once it has been tried `maxAttempts` times.
+    func release(
+        _ job: ClaimedJob, reason: String, delay: Duration, maxAttempts: Int, worker: String
+    ) async throws(ClusterError) {
+        if job.attempts >= maxAttempts {
+            _ = try await fail(job, reason: "\(reason) (tried \(job.attempts) times)", worker: worker)
+            return
+        }
+        let seconds = Self.seconds(delay)
+        try await perform("give back \(job.path)") { client in
+            try await client.query(
+                """
+                UPDATE jobs SET state = 'pending', lease_token = NULL, worker = NULL, lease_until = NULL,
+                    reason = \(reason), not_before = now() + make_interval(secs => \(seconds))
+                WHERE file_id = \(job.fileID) AND lease_token = \(job.token) AND state = 'leased'
+                """, logger: logger)
+        }
+    }
+
+    /// Drops `job`, whose file is gone, and marks the file missing, as a walk would have.
+    func dropVanished(_ job: ClaimedJob) async throws(ClusterError) {
+        try await perform("drop \(job.path)") { client in
+            try await client.query(
+                """
+                WITH dropped AS (
+                    DELETE FROM jobs WHERE file_id = \(job.fileID) AND lease_token = \(job.token)
+                        AND state = 'leased' RETURNING file_id)
+                UPDATE files SET missing_since = now() WHERE id IN (SELECT file_id FROM dropped)
+                """, logger: logger)
+        }
+    }
+
+    /// Records `job`'s file as failed with `reason` (the job stays, failed, for status to show).
+    func fail(_ job: ClaimedJob, reason: String, worker: String) async throws(ClusterError) -> CommitResult {
+        let json: String
+        do {
+            json = String(
+                decoding: try FileRecord.encoder.encode(FileRecord(crashed: job.identity, reason: reason)),
+                as: UTF8.self)
+        } catch {
+            throw ClusterError(.local, "cannot encode the record of \(job.path): \(error)")
+        }
+        let logger = self.logger
+        return try await transaction("record \(job.path) as failed") { connection in
+            var fenced = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE jobs SET state = 'failed', reason = \(reason), lease_token = NULL, lease_until = NULL
+                WHERE file_id = \(job.fileID) AND lease_token = \(job.token) AND state = 'leased'
+                RETURNING file_id
+                """, logger: logger)
+            {
+                fenced = true
+            }
+            guard fenced else { return .leaseLost }
+            try await connection.query(
+                """
+                UPDATE files SET status = 'failed', record = \(json)::jsonb, read_at = now(), read_by = \(worker),
+                    read_generation = generation
+                WHERE id = \(job.fileID)
+                """, logger: logger)
+            try await connection.query(
+                "UPDATE workers SET failed = failed + 1 WHERE name = \(worker)", logger: logger)
+            return .recorded
+        }
+    }
+
+    /// Returns the jobs whose lease expired to the queue, or records them as failed.
+    ///
+    /// Their worker died, hung or was cut off; a job claimed `maxAttempts` times is a file that
+    /// stops every worker that reads it. How many were returned and failed.
+    func reclaimExpired(maxAttempts: Int) async throws(ClusterError) -> (returned: Int, failed: Int) {
+        let logger = self.logger
+        let expired = try await transaction("reclaim expired leases") { connection -> [(Int64, Int32, String?)] in
+            var rows: [(Int64, Int32, String?)] = []
+            for try await row in try await connection.query(
+                """
+                SELECT file_id, attempts, worker FROM jobs
+                WHERE state = 'leased' AND lease_until < now()
+                ORDER BY file_id LIMIT 10000 FOR UPDATE SKIP LOCKED
+                """, logger: logger
+            ).decode((Int64, Int32, String?).self) {
+                rows.append(row)
+            }
+            let ids = rows.map(\.0)
+            guard !ids.isEmpty else { return rows }
+            try await connection.query(
+                """
+                UPDATE workers SET lost = lost + counted.n
+                FROM (SELECT worker, count(*) AS n FROM jobs WHERE file_id = ANY(\(ids)) GROUP BY worker) counted
+                WHERE workers.name = counted.worker
+                """, logger: logger)
+            let reason = "the workers reading it stopped \(maxAttempts) times (crashed, killed or cut off)"
+            try await connection.query(
+                """
+                UPDATE files SET status = 'failed', read_at = now(), read_generation = generation,
+                    record = jsonb_build_object(
+                        'status', 'failed', 'device', device, 'inode', inode, 'size', size,
+                        'mtimeNanoseconds', mtime_ns, 'warnings', '[]'::jsonb,
+                        'failure', jsonb_build_object('format', 'unsupported', 'code', 'crashed',
+                            'message', \(reason)))
+                WHERE id IN (SELECT file_id FROM jobs WHERE file_id = ANY(\(ids)) AND attempts >= \(maxAttempts))
+                """, logger: logger)
+            try await connection.query(
+                """
+                UPDATE jobs SET
+                    state = CASE WHEN attempts >= \(maxAttempts) THEN 'failed' ELSE 'pending' END,
+                    reason = CASE WHEN attempts >= \(maxAttempts) THEN \(reason)
+                        ELSE 'its lease expired (worker ' || coalesce(worker, '?') || ')' END,
+                    lease_token = NULL, lease_until = NULL, worker = NULL, not_before = now()
+                WHERE file_id = ANY(\(ids))
+                """, logger: logger)
+            return rows
+        }
+        let failed = expired.filter { Int($0.1) >= maxAttempts }.count
+        return (expired.count - failed, failed)
+    }
+
+    /// Jobs waiting and jobs leased.
+    func outstanding() async throws(ClusterError) -> (pending: Int, leased: Int) {
+        try await perform("count jobs") { client in
+            var counts = (pending: 0, leased: 0)
+            for try await (pending, leased) in try await client.query(
+                """
+                SELECT count(*) FILTER (WHERE state = 'pending'), count(*) FILTER (WHERE state = 'leased')
+                FROM jobs
+                """, logger: logger
+            ).decode((Int64, Int64).self) {
+                counts = (Int(pending), Int(leased))
+            }
+            return counts
+        }
+    }
+
+    static func path(_ buffer: ByteBuffer) -> FilePath { FilePath(rawBytes: Array(buffer.readableBytesView)) }
+
+    static func bytes(_ path: FilePath) -> ByteBuffer { ByteBuffer(bytes: path.rawBytes) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, fraction) = duration.components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
+#endif

