@@ -194,6 +194,7 @@ let package = Package(
                 "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraObjectStore",
                 "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Cluster"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Cluster"])),
             ],
             swiftSettings: swiftSettings),

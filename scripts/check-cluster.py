@@ -265,9 +265,10 @@ def main():
         rescued = rescuer.wait()
         duplicates = cluster.postgres.value(
             "SELECT count(*) FROM (SELECT file_id, spec FROM renditions GROUP BY 1, 2 HAVING count(*) > 1) d")
-        check(held == "1" and rescued == 0 and cluster.jobs() == 0 and cluster.recorded() == count,
-              "a worker killed between storing and recording: its job is reclaimed and recorded",
-              f"held {held}, rescuer exit {rescued}, {cluster.jobs()} jobs left, {cluster.recorded()} recorded")
+        # It held the file in hand and the claim it made ahead.
+        check(int(held) >= 1 and rescued == 0 and cluster.jobs() == 0 and cluster.recorded() == count,
+              "a worker killed between storing and recording: its jobs are reclaimed and recorded",
+              f"it held {held}; rescuer exit {rescued}, {cluster.jobs()} jobs left, {cluster.recorded()} recorded")
         check(duplicates == "0" and sorted(objects(cluster.prefix)) == objects_before,
               "nothing is doubled after the kill", f"{duplicates} doubled rows; store unchanged: "
               f"{sorted(objects(cluster.prefix)) == objects_before}")

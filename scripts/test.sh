@@ -90,6 +90,10 @@ venv=.build-venv
 # command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.
 python3 scripts/check-first-run.py
 
+# Beyond one machine (docs/SCALE.md): a Cluster build in .build-cluster/, a throwaway PostgreSQL,
+# SeaweedFS serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
+scripts/check-cluster.sh
+
 # The service under a real systemd: package, install with install.sh into a booted Debian 12
 # (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
 scripts/systemd-check.sh

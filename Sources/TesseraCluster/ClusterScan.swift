@@ -65,8 +65,6 @@ public struct ClusterScan: Sendable {
                     queued = \(finished.queued), missing = \(finished.missing)
                 WHERE id = \(scanID)
                 """, logger: logger)
-            // A hint to idle workers; they poll anyway.
-            try await client.query("NOTIFY tessera_jobs", logger: logger)
         }
         return counts
     }

@@ -53,6 +53,8 @@ public final class ClusterWorker: Sendable {
     let options: Options
     let logger: Logger
     private let stopped = Atomic<Bool>(false)
+    /// The tokens of the claims in hand, which the heartbeat renews.
+    private let held = Mutex<Set<Int64>>([])
 
     public init(
         index: ClusterIndex, store: ObjectStore, configuration: Configuration, options: Options, logger: Logger
@@ -88,10 +90,19 @@ public final class ClusterWorker: Sendable {
             memory: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1), logger: logger)
         var summary = Summary()
         var reclaimed = ContinuousClock.now
+        var ahead: Task<Result<[ClaimedJob], ClusterError>, Never>?
+        let heartbeat = startHeartbeat()
+        defer { heartbeat.cancel() }
         while !isStopped {
+            let jobs: [ClaimedJob]
+            if let ahead {
+                jobs = try await ahead.value.get()
+            } else {
+                jobs = try await claim().get()
+            }
+            ahead = nil
             // Expired leases are looked for when the queue runs dry, and once a lease's length
             // while it does not, so a dead worker's files wait at most that long behind the rest.
-            let jobs = try await index.claim(worker: options.name, batch: options.batch, lease: options.lease)
             var returned = 0
             if jobs.isEmpty || ContinuousClock.now - reclaimed > options.lease {
                 reclaimed = .now
@@ -110,39 +121,67 @@ public final class ClusterWorker: Sendable {
                 try? await Task.sleep(for: options.poll)
                 continue
             }
-            let heartbeat = startHeartbeat(token: jobs[0].token)
             for (position, job) in jobs.enumerated() {
                 if isStopped {
-                    for left in jobs[position...] {
-                        try await index.release(
-                            left, reason: "its worker stopped", delay: .zero, maxAttempts: .max,
-                            worker: options.name)
-                        summary.returned += 1
-                    }
+                    summary.returned += try await giveBack(jobs[position...])
                     break
                 }
+                // The next claim travels while the last file of this one is read and recorded.
+                if position == jobs.count - 1 { ahead = Task { await self.claim() } }
                 try await process(job, rendering: rendering, cache: cache, summary: &summary)
             }
-            heartbeat.cancel()
+            release(jobs)
+        }
+        // Stopped with a claim made ahead: it goes back at once.
+        if let ahead, case .success(let jobs) = await ahead.value {
+            summary.returned += try await giveBack(jobs[...])
+            release(jobs)
         }
         try? FileSystem.removeTree(scratch)
         try await index.signOff(worker: options.name)
         return summary
     }
 
-    /// Renews the lease `token` every third of its length until cancelled.
-    private func startHeartbeat(token: Int64) -> Task<Void, Never> {
-        Task { [index, options, logger] in
+    /// Claims a batch, which the heartbeat renews from now on.
+    private func claim() async -> Result<[ClaimedJob], ClusterError> {
+        do throws(ClusterError) {
+            let jobs = try await index.claim(worker: options.name, batch: options.batch, lease: options.lease)
+            if let token = jobs.first?.token { held.withLock { _ = $0.insert(token) } }
+            return .success(jobs)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The heartbeat stops renewing the claim of `jobs`, done with.
+    private func release(_ jobs: [ClaimedJob]) {
+        if let token = jobs.first?.token { held.withLock { _ = $0.remove(token) } }
+    }
+
+    /// Gives `jobs` back untouched (the worker is stopping); how many.
+    private func giveBack(_ jobs: ArraySlice<ClaimedJob>) async throws(ClusterError) -> Int {
+        for job in jobs {
+            try await index.release(
+                job, reason: "its worker stopped", delay: .zero, maxAttempts: .max, worker: options.name)
+        }
+        return jobs.count
+    }
+
+    /// Renews the claims in hand every third of a lease, and says the worker is alive, until
+    /// cancelled: one task for the worker's life, one statement each time.
+    private func startHeartbeat() -> Task<Void, Never> {
+        Task { [self] in
             let interval = options.lease / 3
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }
+                let tokens = held.withLock { $0 }
                 do throws(ClusterError) {
-                    guard try await index.renew(token: token, worker: options.name, lease: options.lease) else {
-                        return
-                    }
+                    let kept = try await index.renew(tokens: tokens, worker: options.name, lease: options.lease)
+                    // A claim no longer held (expired, reclaimed): its late commits are fenced out anyway.
+                    held.withLock { $0.subtract(tokens.subtracting(kept)) }
                 } catch {
-                    logger.warning("cannot renew lease \(token): \(error)")
+                    logger.warning("cannot renew leases: \(error)")
                 }
             }
         }

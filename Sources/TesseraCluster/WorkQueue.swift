@@ -54,66 +54,88 @@ extension ClusterIndex {
 
     /// Claims up to `batch` pending jobs for `worker`, leased for `lease`.
     func claim(worker: String, batch: Int, lease: Duration) async throws(ClusterError) -> [ClaimedJob] {
-        let seconds = Self.seconds(lease)
+        let statement = ClaimStatement(batch: Int64(batch), worker: worker, seconds: Self.seconds(lease))
         return try await perform("claim jobs") { client in
             var jobs: [ClaimedJob] = []
-            let rows = try await client.query(
-                """
-                WITH picked AS (
-                    SELECT file_id FROM jobs
-                    WHERE state = 'pending' AND not_before <= now()
-                    ORDER BY file_id LIMIT \(batch)
-                    FOR UPDATE SKIP LOCKED),
-                token AS (SELECT nextval('lease_tokens') AS value),
-                claimed AS (
-                    UPDATE jobs SET state = 'leased', lease_token = token.value, worker = \(worker),
-                        lease_until = now() + make_interval(secs => \(seconds)), attempts = jobs.attempts + 1
-                    FROM picked, token WHERE jobs.file_id = picked.file_id
-                    RETURNING jobs.file_id, jobs.lease_token, jobs.generation, jobs.attempts)
-                SELECT c.file_id, c.lease_token, c.generation, c.attempts, f.path, f.album, f.root, f.device,
-                    f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size, f.sidecar_mtime_ns
-                FROM claimed c JOIN files f ON f.id = c.file_id ORDER BY c.file_id
-                """, logger: logger)
-            for try await row in rows {
-                let (id, token, generation, attempts, path, album, root) = try row.decode(
-                    (Int64, Int64, Int64, Int32, ByteBuffer, ByteBuffer, ByteBuffer).self)
-                let columns = row.makeRandomAccess()
-                let identity = FileIdentity(
-                    device: UInt64(bitPattern: try columns[7].decode(Int64.self)),
-                    inode: UInt64(bitPattern: try columns[8].decode(Int64.self)),
-                    size: try columns[9].decode(Int64.self),
-                    mtimeNanoseconds: try columns[10].decode(Int64.self))
-                var sidecar: SidecarIdentity?
-                if let name = try columns[11].decode(ByteBuffer?.self),
-                    let size = try columns[12].decode(Int64?.self),
-                    let mtime = try columns[13].decode(Int64?.self)
-                {
-                    sidecar = SidecarIdentity(
-                        name: Array(name.readableBytesView),
-                        stamp: SidecarStamp(size: size, mtimeNanoseconds: mtime))
-                }
-                jobs.append(
-                    ClaimedJob(
-                        fileID: id, token: token, generation: generation, attempts: Int(attempts),
-                        path: Self.path(path), albumPath: Self.path(album), root: Self.path(root),
-                        identity: identity, sidecar: sidecar))
-            }
+            for try await job in try await client.execute(statement, logger: logger) { jobs.append(job) }
             return jobs
         }
     }
 
-    /// Moves the deadline of lease `token` on by `lease` from now; false when it is no longer held.
-    func renew(token: Int64, worker: String, lease: Duration) async throws(ClusterError) -> Bool {
+    /// The claim, prepared once a connection: pending jobs taken with `FOR UPDATE SKIP LOCKED`
+    /// (so workers never wait on each other's rows), leased under one new token, with their files.
+    struct ClaimStatement: PostgresPreparedStatement {
+        static let sql = """
+            WITH picked AS (
+                SELECT file_id FROM jobs
+                WHERE state = 'pending' AND not_before <= now()
+                ORDER BY file_id LIMIT $1
+                FOR UPDATE SKIP LOCKED),
+            token AS (SELECT nextval('lease_tokens') AS value),
+            claimed AS (
+                UPDATE jobs SET state = 'leased', lease_token = token.value, worker = $2,
+                    lease_until = now() + make_interval(secs => $3), attempts = jobs.attempts + 1
+                FROM picked, token WHERE jobs.file_id = picked.file_id
+                RETURNING jobs.file_id, jobs.lease_token, jobs.generation, jobs.attempts)
+            SELECT c.file_id, c.lease_token, c.generation, c.attempts, f.path, f.album, f.root, f.device,
+                f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size, f.sidecar_mtime_ns
+            FROM claimed c JOIN files f ON f.id = c.file_id ORDER BY c.file_id
+            """
+        typealias Row = ClaimedJob
+
+        var batch: Int64
+        var worker: String
+        var seconds: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(batch)
+            bindings.append(worker)
+            bindings.append(seconds)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> ClaimedJob {
+            let (id, token, generation, attempts, path, album, root) = try row.decode(
+                (Int64, Int64, Int64, Int32, ByteBuffer, ByteBuffer, ByteBuffer).self)
+            let columns = row.makeRandomAccess()
+            let identity = FileIdentity(
+                device: UInt64(bitPattern: try columns[7].decode(Int64.self)),
+                inode: UInt64(bitPattern: try columns[8].decode(Int64.self)),
+                size: try columns[9].decode(Int64.self),
+                mtimeNanoseconds: try columns[10].decode(Int64.self))
+            var sidecar: SidecarIdentity?
+            if let name = try columns[11].decode(ByteBuffer?.self),
+                let size = try columns[12].decode(Int64?.self),
+                let mtime = try columns[13].decode(Int64?.self)
+            {
+                sidecar = SidecarIdentity(
+                    name: Array(name.readableBytesView), stamp: SidecarStamp(size: size, mtimeNanoseconds: mtime))
+            }
+            return ClaimedJob(
+                fileID: id, token: token, generation: generation, attempts: Int(attempts),
+                path: ClusterIndex.path(path), albumPath: ClusterIndex.path(album), root: ClusterIndex.path(root),
+                identity: identity, sidecar: sidecar)
+        }
+    }
+
+    /// Moves the deadlines of the leases `tokens` on by `lease` from now, and records `worker` as
+    /// alive; the tokens still held.
+    func renew(tokens: Set<Int64>, worker: String, lease: Duration) async throws(ClusterError) -> Set<Int64> {
         let seconds = Self.seconds(lease)
-        return try await perform("renew a lease") { client in
-            try await client.query("UPDATE workers SET seen_at = now() WHERE name = \(worker)", logger: logger)
-            let rows = try await client.query(
+        let tokens = Array(tokens)
+        return try await perform("renew leases") { client in
+            var held: Set<Int64> = []
+            for try await token in try await client.query(
                 """
+                WITH seen AS (UPDATE workers SET seen_at = now() WHERE name = \(worker))
                 UPDATE jobs SET lease_until = now() + make_interval(secs => \(seconds))
-                WHERE lease_token = \(token) AND state = 'leased' AND lease_until > now() RETURNING file_id
-                """, logger: logger)
-            var held = false
-            for try await _ in rows { held = true }
+                WHERE lease_token = ANY(\(tokens)::int8[]) AND state = 'leased' AND lease_until > now()
+                RETURNING lease_token
+                """, logger: logger
+            ).decode(Int64.self) {
+                held.insert(token)
+            }
             return held
         }
     }
@@ -129,45 +151,79 @@ extension ClusterIndex {
         } catch {
             throw ClusterError(.local, "cannot encode the record of \(job.path): \(error)")
         }
-        let specs = objects.map(\.spec)
-        let keys = objects.map(\.key)
-        let logger = self.logger
-        return try await transaction("record \(job.path)") { connection in
-            // The fence: the job is still this lease's, unexpired, and for the file's present generation.
-            var fenced = false
-            for try await _ in try await connection.query(
-                """
-                DELETE FROM jobs USING files
-                WHERE jobs.file_id = \(job.fileID) AND jobs.lease_token = \(job.token) AND jobs.state = 'leased'
-                    AND jobs.lease_until > now() AND files.id = jobs.file_id
-                    AND files.generation = \(job.generation)
-                RETURNING jobs.file_id
-                """, logger: logger)
-            {
-                fenced = true
-            }
-            guard fenced else { return .leaseLost }
-            try await connection.query(
-                """
-                UPDATE files SET status = \(record.status.rawValue), record = \(json)::jsonb, read_at = now(),
-                    read_by = \(worker), read_generation = generation, device = \(Int64(bitPattern: record.device)),
-                    inode = \(Int64(bitPattern: record.inode)), size = \(record.size),
-                    mtime_ns = \(record.mtimeNanoseconds)
-                WHERE id = \(job.fileID)
-                """, logger: logger)
-            try await connection.query("DELETE FROM renditions WHERE file_id = \(job.fileID)", logger: logger)
-            if !specs.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO renditions (file_id, spec, object_key)
-                    SELECT \(job.fileID), spec, object_key FROM unnest(\(specs)::text[], \(keys)::text[])
-                        AS t(spec, object_key)
-                    """, logger: logger)
-            }
-            try await connection.query(
-                "UPDATE workers SET done = done + 1, seen_at = now() WHERE name = \(worker)", logger: logger)
-            return .recorded
+        let statement = CommitStatement(
+            fileID: job.fileID, token: job.token, generation: job.generation, status: record.status.rawValue,
+            record: json, worker: worker, device: Int64(bitPattern: record.device),
+            inode: Int64(bitPattern: record.inode), size: record.size, mtime: record.mtimeNanoseconds,
+            specs: objects.map(\.spec), keys: objects.map(\.key))
+        return try await perform("record \(job.path)") { client in
+            var recorded: Int64 = 0
+            for try await count in try await client.execute(statement, logger: logger) { recorded = count }
+            return recorded == 1 ? .recorded : .leaseLost
         }
+    }
+
+    /// A worker's commit: one statement, prepared once a connection.
+    ///
+    /// One statement is one round trip and a transaction of its own. The fence: the job is still
+    /// this lease's, unexpired, and for the file's present generation; everything else writes only
+    /// what the fence let through. bench/cluster.py runs the same statement in pgbench.
+    struct CommitStatement: PostgresPreparedStatement {
+        static let sql = """
+            WITH fenced AS (
+                DELETE FROM jobs USING files
+                WHERE jobs.file_id = $1 AND jobs.lease_token = $2 AND jobs.state = 'leased'
+                    AND jobs.lease_until > now() AND files.id = jobs.file_id AND files.generation = $3
+                RETURNING jobs.file_id),
+            recorded AS (
+                UPDATE files SET status = $4, record = $5::jsonb, read_at = now(), read_by = $6,
+                    read_generation = generation, device = $7, inode = $8, size = $9, mtime_ns = $10
+                WHERE id IN (SELECT file_id FROM fenced) RETURNING id),
+            made AS (SELECT spec, object_key FROM unnest($11::text[], $12::text[]) AS t(spec, object_key)),
+            dropped AS (
+                DELETE FROM renditions WHERE file_id IN (SELECT id FROM recorded) AND spec <> ALL($11::text[])),
+            stored AS (
+                INSERT INTO renditions (file_id, spec, object_key)
+                SELECT recorded.id, made.spec, made.object_key FROM recorded, made
+                ON CONFLICT (file_id, spec) DO UPDATE SET object_key = excluded.object_key),
+            counted AS (
+                UPDATE workers SET done = done + 1, seen_at = now()
+                WHERE name = $6 AND EXISTS (SELECT 1 FROM recorded))
+            SELECT count(*) FROM recorded
+            """
+        typealias Row = Int64
+
+        var fileID: Int64
+        var token: Int64
+        var generation: Int64
+        var status: String
+        var record: String
+        var worker: String
+        var device: Int64
+        var inode: Int64
+        var size: Int64
+        var mtime: Int64
+        var specs: [String]
+        var keys: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 12)
+            bindings.append(fileID)
+            bindings.append(token)
+            bindings.append(generation)
+            bindings.append(status)
+            bindings.append(record)
+            bindings.append(worker)
+            bindings.append(device)
+            bindings.append(inode)
+            bindings.append(size)
+            bindings.append(mtime)
+            bindings.append(specs)
+            bindings.append(keys)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
     }
 
     /// Gives `job` back to the queue, to be tried again after `delay` (a transient failure), or

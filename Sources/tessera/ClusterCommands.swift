@@ -129,6 +129,7 @@ struct WorkerCommand: AsyncParsableCommand {
     var noRender = false
 
     func run() async throws {
+        let onEventLoops = ClusterIndex.runTasksOnEventLoops()
         let configuration = try store.configuration(cluster: true)
         guard (1...1000).contains(batch), (2...86_400).contains(lease), (1...100).contains(maxAttempts) else {
             throw CLIError("--batch takes 1–1000, --lease 2–86400, --max-attempts 1–100", status: 2)
@@ -149,7 +150,7 @@ struct WorkerCommand: AsyncParsableCommand {
             configuration: configuration, options: options, logger: logger)
         let interrupt = InterruptSignal(terminate: true) { worker.stop() }
         defer { withExtendedLifetime(interrupt) {} }
-        logger.notice("worker \(options.name) started")
+        logger.notice("worker \(options.name) started\(onEventLoops ? "" : " (tasks on their own threads)")")
         let summary: ClusterWorker.Summary
         do {
             summary = try await worker.run()
