@@ -130,6 +130,18 @@ def touch(paths):
         os.utime(path, (stamp, stamp))
 
 
+def drain_through(cluster, photos, name, fault):
+    """Every photo changed and queued again, two workers draining the queue, and `fault` once
+    they have recorded some: the workers' exit statuses and how many jobs failed."""
+    touch(photos)
+    cluster.scan()
+    drainers = [Worker(cluster, f"{name}{number}", "--until-idle", "--batch", "1") for number in (1, 2)]
+    wait_for("some files recorded", lambda: cluster.recorded() >= 2)
+    fault()
+    exits = [worker.wait() for worker in drainers]
+    return exits, cluster.postgres.value("SELECT count(*) FROM jobs WHERE state = 'failed'")
+
+
 def compare_indexes(exported, local, exported_cache, local_cache):
     """The documented tables, row for row, ids and times aside and cache folders named alike."""
     differences = []
@@ -292,39 +304,30 @@ def main():
               f"says lease lost: {'lease lost' in stopped.log()}")
 
         # PostgreSQL restarted mid-drain, fast then immediate.
-        touch(photos)
-        cluster.scan()
-        before = cluster.recorded()
-        drainers = [Worker(cluster, f"d{number}", "--until-idle", "--batch", "1") for number in (1, 2)]
-        wait_for("some files recorded", lambda: cluster.recorded() >= before + 3)
-        cluster.postgres.control("restart", "-m", "fast")
-        wait_for("more files recorded", lambda: cluster.recorded() >= before + 6)
-        cluster.postgres.control("restart", "-m", "immediate")
-        exits = [worker.wait() for worker in drainers]
-        failed = cluster.postgres.value("SELECT count(*) FROM jobs WHERE state = 'failed'")
+        def restarts():
+            cluster.postgres.control("restart", "-m", "fast")
+            wait_for("more files recorded", lambda: cluster.recorded() >= 6)
+            cluster.postgres.control("restart", "-m", "immediate")
+        exits, failed = drain_through(cluster, photos, "d", restarts)
         check(exits == [0, 0] and cluster.jobs() == 0 and cluster.recorded() == count and failed == "0",
               "PostgreSQL restarted fast and immediate mid-drain: the workers go on, nothing lost or failed",
               f"exits {exits}, {cluster.jobs()} jobs left, {cluster.recorded()} of {count} recorded, {failed} failed")
 
         # The store away for 30 s mid-drain.
-        touch(photos)
-        cluster.scan()
-        before = cluster.recorded()
-        drainers = [Worker(cluster, f"s{number}", "--until-idle", "--batch", "1") for number in (1, 2)]
-        wait_for("some files recorded", lambda: cluster.recorded() >= before + 2)
-        cluster.store.kill()
-        away_from = time.monotonic()
-        time.sleep(30)  # the outage itself
-        progress_while_away = cluster.recorded()
-        cluster.store.start()
-        exits = [worker.wait() for worker in drainers]
-        failed = cluster.postgres.value("SELECT count(*) FROM jobs WHERE state = 'failed'")
+        outage = {}
+        def store_away():
+            cluster.store.kill()
+            outage["from"], outage["recorded"] = time.monotonic(), cluster.recorded()
+            time.sleep(30)  # the outage itself
+            outage["meanwhile"] = cluster.recorded() - outage["recorded"]
+            cluster.store.start()
+        exits, failed = drain_through(cluster, photos, "s", store_away)
         keys = [key for (key,) in cluster.postgres.sql("SELECT DISTINCT object_key FROM renditions")]
         missing = [key for key in keys if request("GET", cluster.prefix + key) is None]
         check(exits == [0, 0] and cluster.jobs() == 0 and cluster.recorded() == count and failed == "0"
               and not missing,
               "the store away for 30 s: the workers wait and go on, nothing lost or failed",
-              f"away {time.monotonic() - away_from:.0f} s, {progress_while_away - before} recorded meanwhile "
+              f"away {time.monotonic() - outage['from']:.0f} s, {outage['meanwhile']} recorded meanwhile "
               f"(of {count}), exits {exits}, {cluster.jobs()} jobs left, {failed} failed, "
               f"{len(missing)} objects missing")
         status = cluster.run("status", "--config", str(cluster.config))
