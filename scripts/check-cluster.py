@@ -17,6 +17,7 @@ read). Then it checks, each as a PASS or FAIL line:
 - a worker stopped (SIGSTOP) past its lease while others take its files, then continued: its
   late commits change nothing;
 - `prune` removes from the store the objects no row names, once older than the grace period;
+- a worker idle on a long poll is woken by the notice a scan sends, and SIGTERM stops it;
 - PostgreSQL restarted (fast, then immediate) mid-drain, and the store away for 30 s: the
   workers wait and go on, and no job is lost, doubled or failed.
 
@@ -263,6 +264,19 @@ def main():
               f"within 24 h: {kept.strip()} / past 0 h: {swept.strip()}")
 
         photos = sorted(path for path in cluster.library.rglob("*") if path.suffix.lower() in {".jpg", ".heic"})
+
+        # An idle worker that would look again only in 10 minutes is woken by the scan's notice,
+        # and SIGTERM stops it.
+        idle = Worker(cluster, "idle", "--poll", "600")
+        wait_for("the idle worker to start", lambda: "started" in idle.log())
+        touch(photos[:1])
+        cluster.scan()
+        woken = wait_for("the notice to wake the idle worker", lambda: cluster.jobs() == 0, timeout=60)
+        idle.process.send_signal(signal.SIGTERM)
+        stopped_with = idle.wait(timeout=30)
+        check(woken and stopped_with == 0 and "stopped" in idle.log(),
+              "a scan's notice wakes an idle worker, and SIGTERM stops it",
+              f"queue empty within 60 s of a 600 s poll; exit {stopped_with} on SIGTERM")
 
         # SIGKILL between storing and recording.
         touch(photos[:3])

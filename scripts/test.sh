@@ -4,8 +4,8 @@
 # the headless-Chromium check of the album pages, a newcomer's first run in tmux, and the systemd
 # check (a booted container; needs root). Fails when any test fails or none ran.
 # Everything is built once: the build the run command shares (release, testable), which the
-# systemd check also packages and installs. About 12 minutes from a fresh clone on two cores;
-# about 9 after an earlier run.
+# systemd check also packages and installs; and the Cluster build (docs/SCALE.md), in .build-cluster/.
+# About 30 minutes from a fresh clone on two cores; about 17 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;

@@ -66,6 +66,7 @@ public struct ClusterScan: Sendable {
                 WHERE id = \(scanID)
                 """, logger: logger)
         }
+        if counts.queued > 0 { try await index.notifyJobs() }
         return counts
     }
 

@@ -28,7 +28,7 @@ public final class ClusterWorker: Sendable {
         public var maxAttempts = 3
         /// Exit once nothing is pending or leased.
         public var untilIdle = false
-        /// How often an idle worker looks for work.
+        /// How often an idle worker looks for work when no notification wakes it sooner.
         public var poll: Duration = .seconds(2)
         /// Read and render files; false records each as not a photo without opening it, which
         /// measures the queue alone (bench/cluster.py).
@@ -55,6 +55,8 @@ public final class ClusterWorker: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// The tokens of the claims in hand, which the heartbeat renews.
     private let held = Mutex<Set<Int64>>([])
+    /// Where the worker waits while the queue is empty.
+    private let wakeup = Wakeup()
 
     public init(
         index: ClusterIndex, store: ObjectStore, configuration: Configuration, options: Options, logger: Logger
@@ -67,7 +69,10 @@ public final class ClusterWorker: Sendable {
     }
 
     /// Asks the worker to stop once the file in hand is recorded; the rest of its claim goes back.
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+        wakeup.signal()
+    }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
@@ -92,7 +97,11 @@ public final class ClusterWorker: Sendable {
         var reclaimed = ContinuousClock.now
         var ahead: Task<Result<[ClaimedJob], ClusterError>, Never>?
         let heartbeat = startHeartbeat()
-        defer { heartbeat.cancel() }
+        let listener = index.listenForJobs { [wakeup] in wakeup.signal() }
+        defer {
+            heartbeat.cancel()
+            listener.cancel()
+        }
         while !isStopped {
             let jobs: [ClaimedJob]
             if let ahead {
@@ -118,7 +127,7 @@ public final class ClusterWorker: Sendable {
                     let (pending, leased) = try await index.outstanding()
                     if pending == 0 && leased == 0 { break }
                 }
-                try? await Task.sleep(for: options.poll)
+                await wakeup.wait(upTo: options.poll)
                 continue
             }
             for (position, job) in jobs.enumerated() {

@@ -125,14 +125,19 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Claims of one file before it is recorded as failed.")
     var maxAttempts = 3
 
+    @Option(help: "Seconds an idle worker waits before looking for work again, if no scan's notice wakes it first.")
+    var poll = 2
+
     @Flag(help: .hidden)  // bench/cluster.py: the queue alone, each file recorded unread
     var noRender = false
 
     func run() async throws {
         let onEventLoops = ClusterIndex.runTasksOnEventLoops()
         let configuration = try store.configuration(cluster: true)
-        guard (1...1000).contains(batch), (2...86_400).contains(lease), (1...100).contains(maxAttempts) else {
-            throw CLIError("--batch takes 1–1000, --lease 2–86400, --max-attempts 1–100", status: 2)
+        guard (1...1000).contains(batch), (2...86_400).contains(lease), (1...100).contains(maxAttempts),
+            (1...3600).contains(poll)
+        else {
+            throw CLIError("--batch takes 1–1000, --lease 2–86400, --max-attempts 1–100, --poll 1–3600", status: 2)
         }
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera-worker")
@@ -145,6 +150,7 @@ struct WorkerCommand: AsyncParsableCommand {
         options.maxAttempts = maxAttempts
         options.untilIdle = untilIdle
         options.render = !noRender
+        options.poll = .seconds(poll)
         let worker = ClusterWorker(
             index: index, store: try ClusterDeployment.objectStore(configuration, logger: logger),
             configuration: configuration, options: options, logger: logger)
