@@ -76,8 +76,8 @@ def fill_queue(postgres, jobs):
     """`jobs` synthetic files, each queued."""
     postgres.sql("TRUNCATE jobs, renditions, files, workers RESTART IDENTITY")
     postgres.sql(
-        "INSERT INTO files (path, album, root, device, inode, size, mtime_ns, seen_scan) "
-        f"SELECT convert_to('/synthetic/' || n || '.jpg', 'UTF8'), '\\x2f'::bytea, '\\x2f'::bytea, 1, n, 1000, n, 1 "
+        "INSERT INTO files (path, album, root, device, inode, size, mtime_ns) "
+        f"SELECT convert_to('/synthetic/' || n || '.jpg', 'UTF8'), '\\x2f'::bytea, '\\x2f'::bytea, 1, n, 1000, n "
         f"FROM generate_series(1, {jobs}) n")
     postgres.sql("INSERT INTO jobs (file_id, generation) SELECT id, generation FROM files")
     postgres.sql("INSERT INTO workers (name, host, pid) VALUES ('pgbench', 'localhost', 0)")

@@ -18,6 +18,7 @@ read). Then it checks, each as a PASS or FAIL line:
   late commits change nothing;
 - `prune` removes from the store the objects no row names, once older than the grace period;
 - a worker idle on a long poll is woken by the notice a scan sends, and SIGTERM stops it;
+- a rescan of an unchanged library writes no row, and a file or an album gone is marked missing;
 - PostgreSQL restarted (fast, then immediate) mid-drain, and the store away for 30 s: the
   workers wait and go on, and no job is lost, doubled or failed.
 
@@ -344,6 +345,21 @@ def main():
               f"away {time.monotonic() - outage['from']:.0f} s, {outage['meanwhile']} recorded meanwhile "
               f"(of {count}), exits {exits}, {cluster.jobs()} jobs left, {failed} failed, "
               f"{len(missing)} objects missing")
+        # A rescan of an unchanged library writes no row; then a file and a whole album are gone.
+        versions = "SELECT md5(string_agg(xmin::text, ',' ORDER BY id)) FROM files"
+        before = cluster.postgres.value(versions)
+        unchanged = cluster.scan()
+        check(unchanged["queued"] == 0 and unchanged["missing"] == 0 and cluster.postgres.value(versions) == before,
+              "a rescan of an unchanged library writes no row", f"{unchanged}")
+        gone = [path for path in (cluster.library / "Home").iterdir() if path.suffix.lower() == ".jpg"][:1]
+        gone[0].unlink()
+        trips = len(list((cluster.library / "Trips").iterdir()))
+        shutil.rmtree(cluster.library / "Trips")
+        after = cluster.scan()
+        missing = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL"))
+        check(after["missing"] == 1 + trips and missing == 1 + trips and after["queued"] == 0,
+              "a file gone and an album gone are marked missing, and nothing else",
+              f"{after}; {missing} rows missing, expected {1 + trips}")
         status = cluster.run("status", "--config", str(cluster.config))
         check("queue: 0 pending, 0 leased" in status and "worker s1" in status, "status shows the queue and workers",
               status.splitlines()[2] if len(status.splitlines()) > 2 else status)

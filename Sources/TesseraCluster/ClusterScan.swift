@@ -46,7 +46,6 @@ public struct ClusterScan: Sendable {
             return id
         }
         var counts = Counts()
-        var complete: [FilePath] = []
         for root in roots {
             guard FileSystem.isReadableDirectory(root) else {
                 // An unplugged disk: what is recorded under it stays as it is.
@@ -54,9 +53,8 @@ public struct ClusterScan: Sendable {
                 counts.unreadable.append(root.string)
                 continue
             }
-            if try await walk(root, scanID: scanID, counts: &counts) { complete.append(root) }
+            try await walk(root, counts: &counts)
         }
-        counts.missing = try await markMissing(under: complete, scanID: scanID)
         let finished = counts
         try await index.perform("finish the scan") { client in
             try await client.query(
@@ -70,70 +68,106 @@ public struct ClusterScan: Sendable {
         return counts
     }
 
-    private struct Found {
+    private struct Found: Sendable {
         var path: FilePath
         var album: FilePath
         var identity: FileIdentity
         var sidecar: SidecarIdentity?
     }
 
-    /// Walks one root, recording its files a batch at a time; false when part of it could not
-    /// be listed (its missing files are then not marked).
-    private func walk(_ root: FilePath, scanID: Int64, counts: inout Counts) async throws(ClusterError) -> Bool {
+    /// Whole directories of a walk, handed over together.
+    private struct Batch: Sendable {
+        var files: [Found] = []
+        /// The directories listed without a problem, by their paths' bytes: their files are all in
+        /// `files`, so their rows that are not are missing.
+        var listed: [[UInt8]] = []
+        /// Every directory listed (its rows stay where it was not listed at all).
+        var seen: [[UInt8]] = []
+        /// What could not be listed or read.
+        var problems: [String] = []
+    }
+
+    /// Walks one root, recording its files a batch of whole directories at a time.
+    ///
+    /// As one machine's walk does, a directory's rows are compared with what is found in it, and
+    /// only what differs is written. When the whole root was listed, the rows of directories gone
+    /// are marked missing too.
+    private func walk(_ root: FilePath, counts: inout Counts) async throws(ClusterError) {
         let walker = Walker(
             options: .init(
                 exclude: configuration.exclude, followSymlinks: configuration.followSymlinks,
                 skip: configuration.ownFiles))
-        var directory: [Walker.Event] = []
-        var pending: [Found] = []
+        // The walk blocks: it runs on a thread of its own while the batches before are recorded.
+        let batches = BoundedQueue<Batch>(capacity: 4)
+        let size = batch
+        let walking = DedicatedThread.start("walk") {
+            var current = Batch()
+            var entries: [Walker.Event] = []
+            var directory: [UInt8]?
+            var incomplete = false
+            func flush() {
+                guard let listed = directory else { return }
+                let (sidecarOf, stamps) = DirectoryFiles.sidecars(in: entries)
+                for case .file(let file) in entries where !DirectoryFiles.isSidecar(file.name) {
+                    let sidecar = sidecarOf[NameKey(file.name)].flatMap { name in
+                        stamps[name].map { SidecarIdentity(name: name.bytes, stamp: $0) }
+                    }
+                    current.files.append(
+                        Found(
+                            path: file.path, album: FilePath(rawBytes: file.directory), identity: file.identity,
+                            sidecar: sidecar))
+                }
+                current.seen.append(listed)
+                if !incomplete { current.listed.append(listed) }
+                (entries, directory, incomplete) = ([], nil, false)
+            }
+            walker.walk(root) { event in
+                switch event {
+                case .directory(_, let bytes, _):
+                    flush()
+                    if current.files.count >= size {
+                        guard batches.push(current) else { return false }
+                        current = Batch()
+                    }
+                    directory = bytes
+                case .file: entries.append(event)
+                case .unreadable(let path, let reason):
+                    // An entry of the directory in hand (or one of its folders): its rows stay as they are.
+                    incomplete = true
+                    current.problems.append("\(path): \(reason)")
+                case .vanished(let path):
+                    incomplete = true
+                    current.problems.append("\(path): gone")
+                }
+                return true
+            }
+            flush()
+            _ = batches.push(current)
+            batches.close()
+        }
+        var seen: [ByteBuffer] = []
         var whole = true
-        var unreadable: [String] = []
-        func flushDirectory() {
-            let (sidecarOf, stamps) = DirectoryFiles.sidecars(in: directory)
-            for case .file(let file) in directory where !DirectoryFiles.isSidecar(file.name) {
-                let sidecar = sidecarOf[NameKey(file.name)].flatMap { name in
-                    stamps[name].map { SidecarIdentity(name: name.bytes, stamp: $0) }
-                }
-                pending.append(
-                    Found(
-                        path: file.path, album: FilePath(rawBytes: file.directory), identity: file.identity,
-                        sidecar: sidecar))
-            }
-            directory.removeAll(keepingCapacity: true)
+        while let batch = await DedicatedThread.run("walk results", { batches.pop() }) {
+            counts.found += batch.files.count
+            let (queued, missing) = try await record(batch, root: root)
+            counts.queued += queued
+            counts.missing += missing
+            seen += batch.seen.map { ByteBuffer(bytes: $0) }
+            for line in batch.problems { logger.warning("cannot list \(line)") }
+            counts.unreadable += batch.problems
+            whole = whole && batch.problems.isEmpty
         }
-        // The walk is synchronous; it hands each directory over as it ends.
-        var batches: [[Found]] = []
-        walker.walk(root) { event in
-            switch event {
-            case .directory:
-                flushDirectory()
-                if pending.count >= batch {
-                    batches.append(pending)
-                    pending.removeAll(keepingCapacity: true)
-                }
-            case .file: directory.append(event)
-            case .unreadable(let path, let reason):
-                whole = false
-                unreadable.append("\(path): \(reason)")
-            case .vanished(let path):
-                whole = false
-                unreadable.append("\(path): gone")
-            }
-            return true
-        }
-        flushDirectory()
-        batches.append(pending)
-        for batch in batches where !batch.isEmpty {
-            counts.found += batch.count
-            counts.queued += try await record(batch, root: root, scanID: scanID)
-        }
-        for line in unreadable { logger.warning("cannot list \(line)") }
-        counts.unreadable += unreadable
-        return whole
+        walking.join()
+        if whole { counts.missing += try await markMissing(under: root, outside: seen) }
     }
 
-    /// Upserts `files` and queues those new, changed or never read; how many were queued.
-    private func record(_ files: [Found], root: FilePath, scanID: Int64) async throws(ClusterError) -> Int {
+    /// Records one batch of whole directories, writing only what differs.
+    ///
+    /// It upserts the files that are new, changed, back or not read yet, queues those whose present
+    /// generation has no record, and marks missing the rows of the batch's directories that were not
+    /// found. How many were queued and marked missing.
+    private func record(_ batch: Batch, root: FilePath) async throws(ClusterError) -> (Int, Int) {
+        let files = batch.files
         let paths = files.map { ClusterIndex.bytes($0.path) }
         let albums = files.map { ClusterIndex.bytes($0.album) }
         let devices = files.map { Int64(bitPattern: $0.identity.device) }
@@ -143,11 +177,12 @@ public struct ClusterScan: Sendable {
         let sidecarNames = files.map { $0.sidecar.map { ByteBuffer(bytes: $0.name) } ?? ByteBuffer() }
         let sidecarSizes = files.map { $0.sidecar?.stamp.size ?? -1 }
         let sidecarTimes = files.map { $0.sidecar?.stamp.mtimeNanoseconds ?? -1 }
+        let listed = batch.listed.map { ByteBuffer(bytes: $0) }
         let rootBytes = ClusterIndex.bytes(root)
         let logger = self.logger
         return try await index.transaction("record \(files.count) files") { connection in
-            var queued = 0
-            for try await count in try await connection.query(
+            var counts = (0, 0)
+            for try await (queued, missing) in try await connection.query(
                 """
                 WITH input AS (
                     SELECT * FROM unnest(\(paths)::bytea[], \(albums)::bytea[], \(devices)::int8[],
@@ -162,9 +197,9 @@ public struct ClusterScan: Sendable {
                     FROM input),
                 upserted AS (
                     INSERT INTO files AS f (path, album, root, device, inode, size, mtime_ns, sidecar_name,
-                        sidecar_size, sidecar_mtime_ns, seen_scan)
+                        sidecar_size, sidecar_mtime_ns)
                     SELECT path, album, \(rootBytes), device, inode, size, mtime_ns, sidecar_name, sidecar_size,
-                        sidecar_mtime_ns, \(scanID)
+                        sidecar_mtime_ns
                     FROM cleaned
                     ON CONFLICT (path) DO UPDATE SET
                         generation = f.generation + CASE WHEN
@@ -176,8 +211,14 @@ public struct ClusterScan: Sendable {
                         album = excluded.album, root = excluded.root, device = excluded.device,
                         inode = excluded.inode, size = excluded.size, mtime_ns = excluded.mtime_ns,
                         sidecar_name = excluded.sidecar_name, sidecar_size = excluded.sidecar_size,
-                        sidecar_mtime_ns = excluded.sidecar_mtime_ns, seen_scan = excluded.seen_scan,
-                        missing_since = NULL
+                        sidecar_mtime_ns = excluded.sidecar_mtime_ns, missing_since = NULL
+                    -- As it was: no write.
+                    WHERE (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
+                            f.sidecar_mtime_ns, f.album, f.root)
+                        IS DISTINCT FROM (excluded.device, excluded.inode, excluded.size, excluded.mtime_ns,
+                            excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns, excluded.album,
+                            excluded.root)
+                        OR f.missing_since IS NOT NULL OR f.read_generation IS DISTINCT FROM f.generation
                     RETURNING f.id, f.generation, f.read_generation),
                 queued AS (
                     INSERT INTO jobs (file_id, generation)
@@ -188,20 +229,26 @@ public struct ClusterScan: Sendable {
                         worker = NULL, lease_until = NULL, reason = NULL, not_before = now(),
                         enqueued_at = now()
                     WHERE jobs.generation <> excluded.generation
-                    RETURNING file_id)
-                SELECT count(*) FROM queued
+                    RETURNING file_id),
+                gone AS (
+                    UPDATE files SET missing_since = now()
+                    WHERE album = ANY(\(listed)::bytea[]) AND missing_since IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM input WHERE input.path = files.path)
+                    RETURNING id),
+                dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
+                SELECT (SELECT count(*) FROM queued), (SELECT count(*) FROM gone)
                 """, logger: logger
-            ).decode(Int64.self) {
-                queued = Int(count)
+            ).decode((Int64, Int64).self) {
+                counts = (Int(queued), Int(missing))
             }
-            return queued
+            return counts
         }
     }
 
-    /// Marks missing the files under `roots` this scan did not see, and drops their jobs.
-    private func markMissing(under roots: [FilePath], scanID: Int64) async throws(ClusterError) -> Int {
-        guard !roots.isEmpty else { return 0 }
-        let rootBytes = roots.map { ClusterIndex.bytes($0) }
+    /// Marks missing the files under `root` in directories the walk did not list (deleted, or
+    /// moved away), and drops their jobs.
+    private func markMissing(under root: FilePath, outside seen: [ByteBuffer]) async throws(ClusterError) -> Int {
+        let rootBytes = ClusterIndex.bytes(root)
         let logger = self.logger
         return try await index.transaction("mark missing files") { connection in
             var missing = 0
@@ -209,9 +256,10 @@ public struct ClusterScan: Sendable {
                 """
                 WITH gone AS (
                     UPDATE files SET missing_since = now()
-                    WHERE root = ANY(\(rootBytes)::bytea[]) AND seen_scan <> \(scanID) AND missing_since IS NULL
+                    WHERE root = \(rootBytes) AND missing_since IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM unnest(\(seen)::bytea[]) AS s(album) WHERE s.album = files.album)
                     RETURNING id),
-                dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone) RETURNING file_id)
+                dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
                 SELECT count(*) FROM gone
                 """, logger: logger
             ).decode(Int64.self) {

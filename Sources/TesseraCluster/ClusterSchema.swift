@@ -40,7 +40,6 @@ enum ClusterSchema {
                     sidecar_mtime_ns bigint,
                     generation bigint NOT NULL DEFAULT 1,
                     read_generation bigint,
-                    seen_scan bigint NOT NULL,
                     missing_since timestamptz,
                     status text CHECK (status IN ('ok', 'failed', 'unsupported')),
                     record jsonb,

@@ -5,7 +5,7 @@ import TesseraSystem
 /// `push` waits while the queue is full, so a fast producer (the walker) can never make
 /// memory grow with the size of the library; the elements live in a ring of `capacity`
 /// slots, so the queue's own storage never grows either, however long it stays non-empty.
-final class BoundedQueue<Element: Sendable>: Sendable {
+public final class BoundedQueue<Element: Sendable>: Sendable {
     private struct Ring {
         var slots: [Element?]
         var start = 0
@@ -32,7 +32,7 @@ final class BoundedQueue<Element: Sendable>: Sendable {
 
     private let ring: Condition<Ring>
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         ring = Condition(Ring(slots: [Element?](repeating: nil, count: max(1, capacity))))
     }
 
@@ -43,7 +43,7 @@ final class BoundedQueue<Element: Sendable>: Sendable {
     ///
     /// Returns false when the queue was closed.
     @discardableResult
-    func push(_ element: Element) -> Bool {
+    public func push(_ element: Element) -> Bool {
         ring.wait(until: { !$0.isFull || $0.closed }) { ring in
             guard !ring.closed else { return false }
             ring.append(element)
@@ -52,7 +52,7 @@ final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// The next element, waiting for one; nil once the queue is closed and drained.
-    func pop() -> Element? {
+    public func pop() -> Element? {
         ring.wait(until: { $0.count > 0 || $0.closed }) { $0.takeFirst() }
     }
 
@@ -67,7 +67,7 @@ final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// No more pushes; pops drain what is left, then return nil.
-    func close() {
+    public func close() {
         ring.withLock { $0.closed = true }
     }
 }
