@@ -19,6 +19,7 @@ read). Then it checks, each as a PASS or FAIL line:
 - `prune` removes from the store the objects no row names, once older than the grace period;
 - a worker idle on a long poll is woken by the notice a scan sends, and SIGTERM stops it;
 - a rescan of an unchanged library writes no row, and a file or an album gone is marked missing;
+- a disk unmounted below a root keeps its files: they are not marked missing;
 - PostgreSQL restarted (fast, then immediate) mid-drain, and the store away for 30 s: the
   workers wait and go on, and no job is lost, doubled or failed.
 
@@ -200,6 +201,7 @@ def main():
     cluster = Cluster(tessera, work)
     namespaces = []
     workers = []
+    mounted = []
     finished = False
     try:
         cluster.postgres.control("start")
@@ -360,6 +362,24 @@ def main():
         check(after["missing"] == 1 + trips and missing == 1 + trips and after["queued"] == 0,
               "a file gone and an album gone are marked missing, and nothing else",
               f"{after}; {missing} rows missing, expected {1 + trips}")
+        # A disk mounted below the root, indexed, then unmounted: its files are kept, not missing.
+        disk = cluster.library / "Disk"
+        disk.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tessera-check", str(disk)], check=True)
+        mounted.append(disk)
+        (disk / "Roll").mkdir()
+        for photo in sorted(CORPUS.glob("camera/*.jpg"))[-2:]:
+            shutil.copyfile(photo, disk / "Roll" / photo.name)
+        cluster.scan()
+        check(Worker(cluster, "disk", "--until-idle").wait() == 0, "the disk's photos are recorded", "exit 0")
+        missing_before = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL"))
+        subprocess.run(["umount", str(disk)], check=True)
+        mounted.remove(disk)
+        unplugged = cluster.scan()
+        missing_after = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL"))
+        check(unplugged["missing"] == 0 and missing_after == missing_before,
+              "a disk unmounted below a root: its files are kept, not marked missing",
+              f"{unplugged}; rows missing {missing_before} -> {missing_after}")
         status = cluster.run("status", "--config", str(cluster.config))
         check("queue: 0 pending, 0 leased" in status and "worker s1" in status, "status shows the queue and workers",
               status.splitlines()[2] if len(status.splitlines()) > 2 else status)
@@ -370,6 +390,8 @@ def main():
                 worker.process.kill()
         for namespace in namespaces:
             namespace.delete()
+        for disk in mounted:
+            subprocess.run(["umount", str(disk)], capture_output=True)
         if cluster.store.process and cluster.store.process.poll() is None:
             cluster.store.kill()
         subprocess.run(["runuser", "-u", "postgres", "--", str(cluster.postgres.bin / "pg_ctl"), "-D",

@@ -81,6 +81,8 @@ public struct ClusterScan: Sendable {
         /// The directories listed without a problem, by their paths' bytes: their files are all in
         /// `files`, so their rows that are not are missing.
         var listed: [[UInt8]] = []
+        /// The device each of `listed` is on.
+        var listedDevices: [Int64] = []
         /// Every directory listed (its rows stay where it was not listed at all).
         var seen: [[UInt8]] = []
         /// What could not be listed or read.
@@ -103,10 +105,10 @@ public struct ClusterScan: Sendable {
         let walking = DedicatedThread.start("walk") {
             var current = Batch()
             var entries: [Walker.Event] = []
-            var directory: [UInt8]?
+            var directory: (bytes: [UInt8], device: UInt64)?
             var incomplete = false
             func flush() {
-                guard let listed = directory else { return }
+                guard let (listed, device) = directory else { return }
                 let (sidecarOf, stamps) = DirectoryFiles.sidecars(in: entries)
                 for case .file(let file) in entries where !DirectoryFiles.isSidecar(file.name) {
                     let sidecar = sidecarOf[NameKey(file.name)].flatMap { name in
@@ -118,18 +120,21 @@ public struct ClusterScan: Sendable {
                             sidecar: sidecar))
                 }
                 current.seen.append(listed)
-                if !incomplete { current.listed.append(listed) }
+                if !incomplete {
+                    current.listed.append(listed)
+                    current.listedDevices.append(Int64(bitPattern: device))
+                }
                 (entries, directory, incomplete) = ([], nil, false)
             }
             walker.walk(root) { event in
                 switch event {
-                case .directory(_, let bytes, _):
+                case .directory(_, let bytes, let device):
                     flush()
                     if current.files.count >= size {
                         guard batches.push(current) else { return false }
                         current = Batch()
                     }
-                    directory = bytes
+                    directory = (bytes, device)
                 case .file: entries.append(event)
                 case .unreadable(let path, let reason):
                     // An entry of the directory in hand (or one of its folders): its rows stay as they are.
@@ -146,6 +151,7 @@ public struct ClusterScan: Sendable {
             batches.close()
         }
         var seen: [ByteBuffer] = []
+        var devices: Set<Int64> = []
         var whole = true
         while let batch = await DedicatedThread.run("walk results", { batches.pop() }) {
             counts.found += batch.files.count
@@ -153,12 +159,13 @@ public struct ClusterScan: Sendable {
             counts.queued += queued
             counts.missing += missing
             seen += batch.seen.map { ByteBuffer(bytes: $0) }
+            devices.formUnion(batch.listedDevices)
             for line in batch.problems { logger.warning("cannot list \(line)") }
             counts.unreadable += batch.problems
             whole = whole && batch.problems.isEmpty
         }
         walking.join()
-        if whole { counts.missing += try await markMissing(under: root, outside: seen) }
+        if whole { counts.missing += try await markMissing(under: root, outside: seen, on: Array(devices)) }
     }
 
     /// Records one batch of whole directories, writing only what differs.
@@ -178,6 +185,7 @@ public struct ClusterScan: Sendable {
         let sidecarSizes = files.map { $0.sidecar?.stamp.size ?? -1 }
         let sidecarTimes = files.map { $0.sidecar?.stamp.mtimeNanoseconds ?? -1 }
         let listed = batch.listed.map { ByteBuffer(bytes: $0) }
+        let listedDevices = batch.listedDevices
         let rootBytes = ClusterIndex.bytes(root)
         let logger = self.logger
         return try await index.transaction("record \(files.count) files") { connection in
@@ -232,8 +240,13 @@ public struct ClusterScan: Sendable {
                     RETURNING file_id),
                 gone AS (
                     UPDATE files SET missing_since = now()
-                    WHERE album = ANY(\(listed)::bytea[]) AND missing_since IS NULL
+                    WHERE missing_since IS NULL
                         AND NOT EXISTS (SELECT 1 FROM input WHERE input.path = files.path)
+                        -- Only on the device the directory is on now: a disk unmounted below a root
+                        -- leaves its mount point listed, empty, on another device.
+                        AND EXISTS (
+                            SELECT 1 FROM unnest(\(listed)::bytea[], \(listedDevices)::int8[]) AS l(album, device)
+                            WHERE l.album = files.album AND l.device = files.device)
                     RETURNING id),
                 dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
                 SELECT (SELECT count(*) FROM queued), (SELECT count(*) FROM gone)
@@ -247,7 +260,11 @@ public struct ClusterScan: Sendable {
 
     /// Marks missing the files under `root` in directories the walk did not list (deleted, or
     /// moved away), and drops their jobs.
-    private func markMissing(under root: FilePath, outside seen: [ByteBuffer]) async throws(ClusterError) -> Int {
+    ///
+    /// Only files on a device the walk met: those of a disk unmounted below the root are kept.
+    private func markMissing(
+        under root: FilePath, outside seen: [ByteBuffer], on devices: [Int64]
+    ) async throws(ClusterError) -> Int {
         let rootBytes = ClusterIndex.bytes(root)
         let logger = self.logger
         return try await index.transaction("mark missing files") { connection in
@@ -256,7 +273,7 @@ public struct ClusterScan: Sendable {
                 """
                 WITH gone AS (
                     UPDATE files SET missing_since = now()
-                    WHERE root = \(rootBytes) AND missing_since IS NULL
+                    WHERE root = \(rootBytes) AND missing_since IS NULL AND device = ANY(\(devices)::int8[])
                         AND NOT EXISTS (SELECT 1 FROM unnest(\(seen)::bytea[]) AS s(album) WHERE s.album = files.album)
                     RETURNING id),
                 dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
