@@ -12,6 +12,10 @@ read). Then it checks, each as a PASS or FAIL line:
   mode wrote for the same photo, no job is left, and every worker recorded some;
 - `export-index` writes an SQLite file equal, row for row in the documented tables, to the
   SQLite mode's, and `album build` from each writes the same site;
+- with `index_url`, `list` shows what the SQLite mode's shows and `album build` writes its site;
+  the file they read is brought up to date by what changed (equal to one made whole), three at
+  once agree, one a scan wrote is not overwritten, and a prune of rows it never saw go makes
+  it again whole;
 - a worker killed (SIGKILL) between storing a file's renditions and recording them: the job is
   reclaimed once its lease expires and recorded once, and no object or row is doubled;
 - a worker stopped (SIGSTOP) past its lease while others take its files, then continued: its
@@ -88,7 +92,8 @@ class Cluster:
         self.prefix = "library/"
         self.config.write_text(
             f"roots: [{self.library}]\nindex_url: {self.postgres.url}\n"
-            f"renditions_url: s3://{BUCKET}/{self.prefix}\ncache: {work / 'worker-cache'}\n")
+            f"renditions_url: s3://{BUCKET}/{self.prefix}\nindex: {work / 'mirror.sqlite'}\n"
+            f"cache: {work / 'mirror-cache'}\n")
         self.environment = dict(os.environ, AWS_ENDPOINT_URL=f"http://127.0.0.1:{S3_PORT}",
                                 AWS_ACCESS_KEY_ID=ACCESS_KEY, AWS_SECRET_ACCESS_KEY=SECRET_KEY, AWS_REGION=REGION)
 
@@ -164,6 +169,18 @@ def compare_indexes(exported, local, exported_cache, local_cache):
         if ours != theirs:
             differences.append(f"{table}: {len(ours)} rows against {len(theirs)}")
     return differences
+
+
+def listing(tessera, arguments, environment, cache):
+    """`tessera list --json` with `arguments`, each entry without its row id and with the cache
+    folder named alike, in path order."""
+    result = subprocess.run([tessera, "list", "--json", *arguments], env=environment, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"FAIL tessera list {' '.join(arguments)}: exit {result.returncode}: {result.stderr}")
+    entries = json.loads(result.stdout.replace(str(cache), "CACHE"))
+    for entry in entries:
+        entry.pop("id", None)
+    return sorted(entries, key=lambda entry: entry["path"])
 
 
 def site_files(root, index):
@@ -255,6 +272,29 @@ def main():
         differing = sorted(name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
         check(ours and not differing, "album build from each writes the same site (photo ids aside)",
               f"{len(ours)} files, {len(differing)} differ: {differing[:3]}")
+
+        # The commands that read an index read the cluster's: the configuration's `index` file,
+        # brought up to date first (and the renditions fetched for a site).
+        mirror, mirror_cache = work / "mirror.sqlite", work / "mirror-cache"
+        theirs_listed = listing(tessera, ["--config", str(local)], cluster.environment, local_cache)
+        ours_listed = listing(tessera, ["--config", str(cluster.config)], cluster.environment, mirror_cache)
+        unlike = [(ours["path"], key, ours.get(key), theirs.get(key)) for ours, theirs in zip(ours_listed, theirs_listed)
+                  for key in sorted(set(ours) | set(theirs)) if ours.get(key) != theirs.get(key)]
+        fetched = [key for key in keys if (mirror_cache / key).exists()]
+        check(ours_listed and len(ours_listed) == len(theirs_listed) and not unlike and not fetched,
+              "list with index_url shows what the SQLite mode's list shows, and fetches no rendition",
+              f"{len(ours_listed)} entries against {len(theirs_listed)}, {len(unlike)} fields differ {unlike[:2]}; "
+              f"renditions fetched: {len(fetched)}")
+        cluster.run("album", "build", "--config", str(cluster.config), "--out", str(work / "site-cluster"),
+                    "--copy-renditions")
+        ours = site_files(work / "site-cluster", mirror)
+        differing = sorted(name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
+        check(ours and not differing, "album build with index_url writes the SQLite mode's site",
+              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}")
+        again = cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
+                            "--renditions", str(exported_cache))
+        check(again.startswith("0 files written") and "changed since the last export" in again,
+              "export-index of an unchanged cluster writes nothing to the file it wrote", again.strip())
 
         # The orphan sweep: an object no row names goes once older than the grace period, and only then.
         request("PUT", cluster.prefix + "square-256/00/stray.jpg", data=b"left by a worker that died")
@@ -353,6 +393,36 @@ def main():
         unchanged = cluster.scan()
         check(unchanged["queued"] == 0 and unchanged["missing"] == 0 and cluster.postgres.value(versions) == before,
               "a rescan of an unchanged library writes no row", f"{unchanged}")
+        # The exported file, brought up to date by what changed since (files read again by the
+        # workers above), against a new export made whole.
+        updated = cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
+                              "--renditions", str(exported_cache))
+        cluster.run("export-index", "--config", str(cluster.config), "--out", str(work / "whole.sqlite"),
+                    "--renditions", str(exported_cache))
+        differences = compare_indexes(exported, work / "whole.sqlite", exported_cache, exported_cache)
+        check("changed since the last export" in updated and not differences,
+              "export-index brings the file it wrote up to date: equal to one made whole",
+              f"{updated.strip()}; {'; '.join(differences) or 'every documented table alike'}")
+        # Three reading commands at once, the configuration's file behind the files read again
+        # since: one brings it up to date, the others wait for it, and all show the same.
+        readers = [subprocess.Popen([tessera, "list", "--json", "--config", str(cluster.config)], env=cluster.environment,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        outputs = [reader.communicate() for reader in readers]
+        codes = [reader.returncode for reader in readers]
+        check(codes == [0, 0, 0] and len({out for out, _ in outputs}) == 1
+              and outputs[0][0] == cluster.run("list", "--json", "--config", str(cluster.config)),
+              "three lists at once with index_url: each exits 0 and shows the same", f"exits {codes}, "
+              f"{len({out for out, _ in outputs})} different outputs; {[err for _, err in outputs if err][:1]}")
+        # A one-machine index named as the configuration's `index` is not overwritten.
+        foreign = work / "foreign.yaml"
+        foreign.write_text(cluster.config.read_text().replace(str(mirror), str(work / "local.sqlite")))
+        before_bytes = (work / "local.sqlite").read_bytes()
+        refused = subprocess.run([tessera, "list", "--config", str(foreign)], env=cluster.environment,
+                                 capture_output=True, text=True)
+        check(refused.returncode == 1 and "a scan wrote on this machine" in refused.stderr
+              and (work / "local.sqlite").read_bytes() == before_bytes,
+              "a one-machine index as the configuration's index: refused, and left as it was",
+              f"exit {refused.returncode}: {refused.stderr.strip()}")
         gone = [path for path in (cluster.library / "Home").iterdir() if path.suffix.lower() == ".jpg"][:1]
         gone[0].unlink()
         trips = len(list((cluster.library / "Trips").iterdir()))
@@ -380,6 +450,26 @@ def main():
         check(unplugged["missing"] == 0 and missing_after == missing_before,
               "a disk unmounted below a root: its files are kept, not marked missing",
               f"{unplugged}; rows missing {missing_before} -> {missing_after}")
+        # Files gone leave what the reading commands show; the exported file learns it by what
+        # changed. Then a prune removes them: the configuration's file, last brought up to date
+        # before they went, never sees them go and is made again whole.
+        present = int(cluster.postgres.value(
+            "SELECT count(*) FROM files WHERE missing_since IS NULL AND status = 'ok'"))
+        cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
+                    "--renditions", str(exported_cache))
+        shown = sqlite3.connect(exported).execute(
+            "SELECT count(*) FROM photos WHERE status = 'ok' AND missing_since_ms IS NULL").fetchone()[0]
+        check(shown == present, "files gone leave the exported file brought up to date",
+              f"{shown} photos shown, {present} present")
+        pruning = work / "pruning.yaml"
+        pruning.write_text(cluster.config.read_text() + "keep_missing_days: 0\n")
+        cluster.run("prune", "--config", str(pruning), "--yes")
+        listed = listing(tessera, ["--config", str(cluster.config)], cluster.environment, mirror_cache)
+        pruned = {str(path) for path in gone} | {str(cluster.library / "Trips")}
+        check(len(listed) == present and not any(entry["path"] in pruned or entry["path"].startswith(
+                  str(cluster.library / "Trips") + "/") for entry in listed),
+              "a prune of files gone: list with index_url, last brought up to date before, shows none of them",
+              f"{len(listed)} listed, {present} present")
         status = cluster.run("status", "--config", str(cluster.config))
         check("queue: 0 pending, 0 leased" in status and "worker s1" in status, "status shows the queue and workers",
               status.splitlines()[2] if len(status.splitlines()) > 2 else status)

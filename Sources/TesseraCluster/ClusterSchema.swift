@@ -4,7 +4,7 @@ import PostgresNIO
 /// The PostgreSQL schema, by version.
 ///
 /// Versions are numbered with the SQLite index's (docs/INDEX.md), whose version 16 the first
-/// one matches. A newer database than the build is refused.
+/// one matches; 17 is PostgreSQL's alone. A newer database than the build is refused.
 enum ClusterSchema {
     /// Each version's statements, applied in one transaction.
     static let migrations: [(version: Int, statements: [String])] = [
@@ -87,7 +87,31 @@ enum ClusterSchema {
                     lost bigint NOT NULL DEFAULT 0)
                 """,
             ]
-        )
+        ),
+        (
+            // Versions go on from SQLite's: the SQLite index's next one is the next number unused.
+            17,
+            [
+                // The transaction that last changed each row, for a local file to be brought up
+                // to date by what changed since (ClusterMirror).
+                "ALTER TABLE files ADD COLUMN changed xid8 NOT NULL DEFAULT pg_current_xact_id()",
+                "CREATE INDEX files_changed ON files (changed)",
+                """
+                CREATE FUNCTION files_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN NEW.changed := pg_current_xact_id(); RETURN NEW; END $$
+                """,
+                "CREATE TRIGGER files_changed BEFORE UPDATE ON files FOR EACH ROW EXECUTE FUNCTION files_changed()",
+                // The cluster's id, and the last change of a row a prune removed: a local file
+                // brought up to date before it may still hold the row, and is made again whole.
+                """
+                CREATE TABLE cluster (
+                    id uuid NOT NULL DEFAULT gen_random_uuid(),
+                    pruned_through xid8 NOT NULL DEFAULT '0',
+                    one boolean PRIMARY KEY DEFAULT true CHECK (one))
+                """,
+                "INSERT INTO cluster DEFAULT VALUES",
+            ]
+        ),
     ]
 
     static var latest: Int { migrations.last?.version ?? 0 }

@@ -36,7 +36,11 @@ public struct ObjectSweep: Sendable {
                 remove
                 ? """
                 WITH gone AS (DELETE FROM files WHERE missing_since < now() - make_interval(days => \(days)::int)
-                    RETURNING id)
+                    RETURNING changed),
+                -- For local files brought up to date (ClusterMirror): one that has not seen these
+                -- rows' last change never will.
+                noted AS (UPDATE cluster SET pruned_through = greatest(pruned_through, (SELECT max(changed) FROM gone))
+                    WHERE EXISTS (SELECT 1 FROM gone))
                 SELECT count(*) FROM gone
                 """
                 : "SELECT count(*) FROM files WHERE missing_since < now() - make_interval(days => \(days)::int)"

@@ -12,7 +12,7 @@ struct AlbumCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "album", abstract: "Static HTML album pages.", subcommands: [Build.self])
 
-    struct Build: ParsableCommand {
+    struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "build",
             abstract: "Write the album site: folder albums and a timeline, newest first, with a photo viewer.",
@@ -60,8 +60,8 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "Photos per page.")
         var pageSize: Int = 60
 
-        func run() throws {
-            let configuration = try store.configuration()
+        func run() async throws {
+            let configuration = try await store.readingConfiguration(renditions: true)
             guard let output = out.map({ FilePath($0) }) ?? configuration.albumDirectory else {
                 throw CLIError(
                     "no output folder: give one with --out DIR, or set 'album_dir' in the configuration", status: 2)

@@ -13,9 +13,34 @@ import TesseraObjectStore
 /// What the commands do when the configuration names a PostgreSQL index (`index_url`): the
 /// deployment of docs/SCALE.md.
 enum ClusterDeployment {
-    static func open(_ configuration: Configuration, logger: Logger) async throws -> ClusterIndex {
+    static func open(
+        _ configuration: Configuration, logger: Logger, patience: Duration = .seconds(600)
+    ) async throws -> ClusterIndex {
         guard let url = configuration.indexURL else { throw CLIError("the configuration names no index_url") }
-        return try await ClusterIndex.open(url: url, environment: ProcessInfo.processInfo.environment, logger: logger)
+        return try await ClusterIndex.open(
+            url: url, environment: ProcessInfo.processInfo.environment, logger: logger, patience: patience)
+    }
+
+    /// The configuration's `index` file brought up to date from the cluster (with `fetch`, its
+    /// renditions fetched into the cache too), for a command that reads an SQLite index.
+    static func mirror(_ configuration: Configuration, fetch: Bool) async throws -> Configuration {
+        var logger = Logger(label: "tessera")
+        logger.logLevel = .notice
+        // A command someone waits for: a server away for half a minute is an error to show.
+        let index = try await open(configuration, logger: logger, patience: .seconds(30))
+        do {
+            _ = try await ClusterMirror(
+                index: index, store: try objectStore(configuration, logger: logger), configuration: configuration,
+                logger: logger
+            ).update(configuration.index, renditions: configuration.cache, fetch: fetch, replacing: false)
+        } catch {
+            await index.close()
+            throw error
+        }
+        await index.close()
+        var local = configuration
+        local.indexURL = nil
+        return local
     }
 
     static func objectStore(_ configuration: Configuration, logger: Logger) throws -> ObjectStore {
@@ -179,13 +204,15 @@ struct ExportIndexCommand: AsyncParsableCommand {
         discussion: """
             The file is the one `tessera scan` writes (docs/INDEX.md), made by the same code from what the \
             workers recorded, with every rendition fetched from the object store into the renditions folder \
-            its rows name; `list`, `inspect` and `album build` read it with --index. Files not read yet are \
-            left out and counted. Exits 0 when written, 1 when not.
+            its rows name. A file this wrote before is brought up to date by what changed since. Files not \
+            read yet are left out and counted. Exits 0 when written, 1 when not.
             """)
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "The SQLite file to write (replaced whole when done).", completion: .file(extensions: ["sqlite"]))
+    @Option(
+        help: "The SQLite file to write (made whole, then replaced at once; one written before, brought up to date).",
+        completion: .file(extensions: ["sqlite"]))
     var out: String
 
     @Option(help: "Where the renditions go (default: the configuration's 'cache').", completion: .directory)
@@ -196,19 +223,22 @@ struct ExportIndexCommand: AsyncParsableCommand {
         var logger = Logger(label: "tessera")
         logger.logLevel = .warning
         let index = try await ClusterDeployment.open(configuration, logger: logger)
-        let summary: ClusterExport.Summary
+        let summary: ClusterMirror.Summary
         do {
-            summary = try await ClusterExport(
+            summary = try await ClusterMirror(
                 index: index, store: try ClusterDeployment.objectStore(configuration, logger: logger),
                 configuration: configuration, logger: logger
-            ).run(to: FilePath(out), renditions: renditions.map { FilePath($0) } ?? configuration.cache)
+            ).update(
+                FilePath(out), renditions: renditions.map { FilePath($0) } ?? configuration.cache, fetch: true,
+                replacing: true)
         } catch {
             await index.close()
             throw error
         }
         await index.close()
         print(
-            "\(summary.files) files written to \(out), \(summary.fetched) renditions fetched"
+            "\(summary.files) files written to \(out) (\(summary.whole ? "made whole" : "changed since the last export")), "
+                + "\(summary.removed) removed, \(summary.fetched) renditions fetched"
                 + (summary.unread > 0 ? "; \(summary.unread) files not read yet were left out" : ""))
     }
 }
@@ -220,6 +250,10 @@ enum ClusterDeployment {
     }
 
     static func status(_ configuration: Configuration, json: Bool) async throws { throw unavailable }
+
+    static func mirror(_ configuration: Configuration, fetch: Bool) async throws -> Configuration {
+        throw unavailable
+    }
 
     static func prune(_ configuration: Configuration, remove: Bool, graceHours: Int) async throws {
         throw unavailable

@@ -7,7 +7,7 @@ import TesseraMetadata
 import TesseraReport
 
 /// `tessera explain`: how each fact of a photo was decided, and what lost.
-struct ExplainCommand: ParsableCommand {
+struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract:
@@ -27,7 +27,7 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "A JSON array of {fact, value, rule, candidates: [{source, value, outcome}]}.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         let path = CommandLinePath.path(file)
         var sidecars = SidecarFinder()
         let sidecarPath = sidecars.sidecar(of: path)
@@ -38,7 +38,7 @@ struct ExplainCommand: ParsableCommand {
             sidecar: sidecar?.name, unread: sidecar == nil ? sidecarPath?.lastComponent?.string : nil)
         // The index, when it holds the file: one named by --index must open, the configuration's
         // may be missing.
-        let configuration = try store.configuration()
+        let configuration = try await store.consultingConfiguration()
         let index =
             store.index != nil
             ? try PhotoIndex(path: configuration.index, readOnly: true)

@@ -6,7 +6,7 @@ import TesseraMetadata
 import TesseraReport
 
 /// `tessera inspect`: what Tessera reads from files, without decoding pixels.
-struct InspectCommand: ParsableCommand {
+struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what Tessera reads from each file: format, size, orientation, capture date, camera.",
@@ -70,10 +70,10 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var sidecars = SidecarFinder()
         let paths = try files.map(CommandLinePath.path) + (filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
-        var indexed = try indexToConsult().map(IndexedFiles.init)
+        var indexed = try await indexToConsult().map(IndexedFiles.init)
         var array = JSONArrayPrinter()
         var failed = false
         for (number, path) in paths.enumerated() {
@@ -96,8 +96,8 @@ struct InspectCommand: ParsableCommand {
     /// The index named by --index or the configuration, when there is one: inspecting files
     /// needs none, so only an index asked for by name must open (the configuration's may be
     /// missing, or of an older schema until the next scan migrates it).
-    private func indexToConsult() throws -> (any PhotoStore)? {
-        let configuration = try store.configuration()
+    private func indexToConsult() async throws -> (any PhotoStore)? {
+        let configuration = try await store.consultingConfiguration()
         guard store.index != nil else { return try? PhotoIndex(path: configuration.index, readOnly: true) }
         return try PhotoIndex(path: configuration.index, readOnly: true)
     }

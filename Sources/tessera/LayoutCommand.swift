@@ -6,7 +6,7 @@ import TesseraIndex
 import TesseraLayout
 
 /// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
-struct LayoutCommand: ParsableCommand {
+struct LayoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
         abstract: "Lay out album pages: frames for every photo, as JSON.",
@@ -61,7 +61,7 @@ struct LayoutCommand: ParsableCommand {
     @Flag(help: "Also report errors as JSON on standard output (layouts are always JSON).")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         var config = LayoutConfig()
         do {
             try config.set("style", style)
@@ -71,7 +71,7 @@ struct LayoutCommand: ParsableCommand {
             try config.set("page.height", String(pageHeight))
             try config.set("paging.count", String(pageSize))
             for assignment in option { try config.set(assignment: assignment) }
-            let records = try photos.map(Self.records(from:)) ?? indexRecords()
+            let records = if let photos { try Self.records(from: photos) } else { try await indexRecords() }
             print(try AlbumLayout.layout(records, config: config).canonicalJSON())
         } catch let error as LayoutError {
             if json {
@@ -93,8 +93,8 @@ struct LayoutCommand: ParsableCommand {
     }
 
     /// Photos from the index, newest first, with their row ids as ids.
-    private func indexRecords() throws -> [LayoutPhoto] {
-        let configuration = try store.configuration()
+    private func indexRecords() async throws -> [LayoutPhoto] {
+        let configuration = try await store.readingConfiguration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         return try index.photos(.init(folder: folder, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }

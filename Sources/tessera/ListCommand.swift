@@ -5,7 +5,7 @@ import TesseraIndex
 import TesseraReport
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List indexed photos newest first, the files that failed, or the albums.",
         discussion: "Reads the index read-only: it works while a scan or the daemon writes.")
@@ -71,8 +71,8 @@ struct ListCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let configuration = try store.configuration()
+    func run() async throws {
+        let configuration = try await store.readingConfiguration()
         let index = try PhotoIndex(path: configuration.index, readOnly: true)
         if albums { return try listAlbums(index) }
         if duplicates { return try listDuplicates(index) }

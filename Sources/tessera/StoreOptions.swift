@@ -19,7 +19,7 @@ struct StoreOptions: ParsableArguments {
     /// `index_url`).
     ///
     /// A PostgreSQL index (`index_url`) is for the commands that say they take one (`cluster`);
-    /// the others are told to read an exported file.
+    /// the others run on one machine's index, and say so.
     func configuration(cluster: Bool = false) throws -> Configuration {
         var configuration = try Configuration.load(explicit: config)
         if let index {
@@ -29,10 +29,34 @@ struct StoreOptions: ParsableArguments {
         if let cache { configuration.cache = FilePath(cache) }
         if configuration.indexURL != nil && !cluster {
             throw CLIError(
-                "this command reads an SQLite index, and the configuration names a PostgreSQL one (index_url): "
-                    + "write one with `tessera export-index --out FILE` and give it with --index FILE (docs/SCALE.md)")
+                "this command runs on one machine's SQLite index, and the configuration names a cluster's "
+                    + "PostgreSQL one (index_url): a cluster's machines run `tessera scan` and `tessera worker` "
+                    + "(docs/SCALE.md)")
         }
         return configuration
+    }
+
+    /// The configuration of a command that reads an index: with an `index_url`, the
+    /// configuration's `index` file is brought up to date from the cluster first, and read
+    /// (docs/SCALE.md, "Reading"); with `renditions`, its renditions are fetched into the cache.
+    func readingConfiguration(renditions: Bool = false) async throws -> Configuration {
+        let configuration = try configuration(cluster: true)
+        guard configuration.indexURL != nil else { return configuration }
+        return try await ClusterDeployment.mirror(configuration, fetch: renditions)
+    }
+
+    /// `readingConfiguration` for a command that needs no index but shows what one holds: a
+    /// cluster out of reach is said, and the file as it was last brought up to date is read.
+    func consultingConfiguration() async throws -> Configuration {
+        var configuration = try configuration(cluster: true)
+        guard configuration.indexURL != nil else { return configuration }
+        do {
+            return try await ClusterDeployment.mirror(configuration, fetch: false)
+        } catch {
+            printError("tessera: the cluster's index was not read (\(error)); showing \(configuration.index) as it was")
+            configuration.indexURL = nil
+            return configuration
+        }
     }
 }
 

@@ -5,8 +5,8 @@ import TesseraTestSupport
 import Testing
 
 /// A configuration that names a cluster's PostgreSQL index (docs/SCALE.md), met by the default
-/// build and by the commands that read an SQLite file: each says what to do instead of reading
-/// the configuration's `index` file as if nothing were amiss.
+/// build and by the daemon, which runs on one machine's index: each says what to do instead of
+/// reading the configuration's `index` file as if nothing were amiss.
 struct ClusterConfigurationTests {
     @Test func aClusterConfigurationIsRefusedWithWhatToDoAndAnIndexFileGivenIsRead() throws {
         let directory = try TemporaryDirectory()
@@ -17,16 +17,17 @@ struct ClusterConfigurationTests {
             Array(
                 "roots: [\(photos)]\nindex_url: postgres://tessera@/photos?host=\(directory.path)\nrenditions_url: s3://renditions/library\n"
                     .utf8), to: FilePath(config))
-        // This build has no cluster: the commands that would use it say which build does.
-        for command in [["scan"], ["status"], ["prune"]] {
+        // This build has no cluster: the commands that would use it, those that read an index
+        // too, say which build does.
+        for command in [["scan"], ["status"], ["prune"], ["list"], ["album", "build", "--out", directory.path]] {
             let result = try TesseraProcess.run(command + ["--config", config])
             #expect(
                 result.status == 1 && result.stderr.contains("built without the Cluster trait")
                     && result.stderr.contains("docs/SCALE.md"), "\(command): \(result.stderr)")
         }
-        // The commands that read an SQLite index name the export that writes one.
-        let list = try TesseraProcess.run(["list", "--config", config])
-        #expect(list.status == 1 && list.stderr.contains("tessera export-index --out FILE"), "\(list.stderr)")
+        // The daemon runs on one machine's index, and says what a cluster's machines run.
+        let serve = try TesseraProcess.run(["serve", "--config", config])
+        #expect(serve.status == 1 && serve.stderr.contains("tessera worker"), "\(serve.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appending("index.sqlite")))
         // An index file given on the command line wins over the configuration's address.
         #expect(try TesseraProcess.run(["scan", photos] + ScanCommandTests.store(directory)).status == 0)
