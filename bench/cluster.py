@@ -29,16 +29,15 @@ CORPUS = PROJECT.parent / "shared" / "corpus"
 
 CLAIM = """
 WITH picked AS (
-    SELECT file_id FROM jobs WHERE state = 'pending' AND not_before <= now()
+    SELECT ctid FROM jobs WHERE state = 'pending' AND not_before <= now()
     ORDER BY file_id LIMIT 1 FOR UPDATE SKIP LOCKED),
-token AS (SELECT nextval('lease_tokens') AS value),
 claimed AS (
-    UPDATE jobs SET state = 'leased', lease_token = token.value, worker = 'pgbench',
+    UPDATE jobs SET state = 'leased', lease_token = (SELECT nextval('lease_tokens')), worker = 'pgbench',
         lease_until = now() + make_interval(secs => 60), attempts = jobs.attempts + 1
-    FROM picked, token WHERE jobs.file_id = picked.file_id
-    RETURNING jobs.file_id, jobs.lease_token, jobs.generation)
+    WHERE jobs.ctid = ANY(ARRAY(SELECT ctid FROM picked))
+    RETURNING jobs.file_id, jobs.lease_token, jobs.generation, jobs.attempts)
 SELECT c.file_id AS id, c.lease_token AS token, c.generation AS generation, f.path
-FROM claimed c JOIN files f ON f.id = c.file_id
+FROM claimed c CROSS JOIN LATERAL (SELECT * FROM files WHERE files.id = c.file_id OFFSET 0) f
 UNION ALL SELECT 0, 0, 0, NULL LIMIT 1 \\gset
 """
 
@@ -186,6 +185,22 @@ def main():
                   f"{renditions / elapsed:6.1f} renditions/s ({elapsed:.1f} s; the workers' CPU "
                   f"{cpu[count] / files * 1000:.0f} ms a photo)")
         print(f"  4 workers against one machine's scan: {rates[4] * one_machine / files:.2f}")
+
+        # The reading side: the SQLite file made whole with every rendition fetched, then a
+        # reading command's update of it when nothing changed.
+        stored = int(postgres.value("SELECT count(DISTINCT object_key) FROM renditions"))
+        started = time.monotonic()
+        subprocess.run([tessera, "export-index", "--config", str(config), "--out", str(work / "export.sqlite"),
+                        "--renditions", str(work / "export-cache")], env=environment, check=True, capture_output=True)
+        exported = time.monotonic() - started
+        mirror = work / "mirror.yaml"
+        mirror.write_text(config.read_text() + f"index: {work / 'export.sqlite'}\n")
+        started = time.monotonic()
+        subprocess.run([tessera, "list", "--config", str(mirror), "--limit", "1"], env=environment, check=True,
+                       capture_output=True)
+        listed = time.monotonic() - started
+        print(f"\nexport-index, made whole: {files} photos, {stored} renditions fetched in {exported:.2f} s "
+              f"({stored / exported:.0f} objects/s); list --limit 1 of it unchanged since: {listed * 1000:.0f} ms")
         # Here the database and the store share the two cores with the workers; on 64 cores of
         # workers alone, each core renders a photo per the workers' own CPU time a photo.
         per_core = files / cpu[1]

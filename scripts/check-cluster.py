@@ -321,6 +321,25 @@ def main():
               "a scan's notice wakes an idle worker, and SIGTERM stops it",
               f"queue empty within 60 s of a 600 s poll; exit {stopped_with} on SIGTERM")
 
+        # Two scans at once (a timer's and someone's): both exit 0, and each touched file is
+        # found changed once and queued once.
+        touch(photos[:4])
+        rows_before = cluster.postgres.value("SELECT count(*) FROM files")
+        generations = "SELECT sum(generation) FROM files"
+        generation_before = int(cluster.postgres.value(generations))
+        scans = [subprocess.Popen([tessera, "scan", "--config", str(cluster.config), "--json"], env=cluster.environment,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        outcomes = [scan.communicate() for scan in scans]
+        codes = [scan.returncode for scan in scans]
+        raised = int(cluster.postgres.value(generations)) - generation_before
+        check(codes == [0, 0] and cluster.jobs() == 4 and raised == 4
+              and cluster.postgres.value("SELECT count(*) FROM files") == rows_before,
+              "two scans at once: both exit 0, each touched file queued once, no row doubled",
+              f"exits {codes}, {cluster.jobs()} jobs, generations raised by {raised}; "
+              f"{[err.strip()[-200:] for _, err in outcomes if err.strip()][:1]}")
+        check(Worker(cluster, "after-scans", "--until-idle").wait() == 0 and cluster.jobs() == 0,
+              "their queue drains", f"{cluster.jobs()} jobs left")
+
         # SIGKILL between storing and recording.
         touch(photos[:3])
         check(cluster.scan()["queued"] == 3, "a rescan queues the three touched photos", "3 queued")

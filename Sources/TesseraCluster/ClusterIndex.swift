@@ -18,9 +18,11 @@ public final class ClusterIndex: Sendable {
     let address: String
 
     /// Connects to `url` (`index_url`) and brings its schema up to date.
+    ///
+    /// `reusingPlans`: for a worker, whose statements differ only in their values.
     public static func open(
         url: String, environment: [String: String], logger: Logger,
-        patience: Duration = .seconds(600)
+        patience: Duration = .seconds(600), reusingPlans: Bool = false
     ) async throws(ClusterError) -> ClusterIndex {
         let address = try DatabaseAddress(url: url, environment: environment)
         var configuration: PostgresClient.Configuration
@@ -44,6 +46,14 @@ public final class ClusterIndex: Sendable {
         // A worker stopped (SIGSTOP, a frozen VM) inside a transaction would hold its rows' locks
         // for good, and the jobs they guard would never be reclaimed: the server ends it instead.
         configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "10000")]
+        // The server plans a prepared statement again for each execution while a plan for the
+        // values at hand looks cheaper than its one plan for all: always so for the claim, whose
+        // `LIMIT` it cannot know, and planning cost it more than running (bench/cluster.py). The
+        // worker's statements are written so that their one plan is the good one
+        // (`ClaimStatement`).
+        if reusingPlans {
+            configuration.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
+        }
         configuration.options.maximumConnections = 8
         // The pool's own log says again what `perform` says of a server away, and warns of a first
         // lease racing its start.

@@ -185,9 +185,9 @@ public struct ClusterMirror: Sendable {
                         throw ClusterError(.local, "\(error)")
                     }
                 }
+                if fetch { summary.fetched += try await self.fetch(page.rows, into: cache) }
                 var updates: [FileUpdate] = []
                 for row in page.rows {
-                    if fetch { summary.fetched += try await self.fetch(row.record, into: cache, for: row.path) }
                     updates.append(
                         FileUpdate(
                             path: row.path, albumPath: row.album, root: row.root, identity: row.record.identity,
@@ -246,31 +246,57 @@ public struct ClusterMirror: Sendable {
         }
     }
 
-    /// Fetches the renditions of `record` the cache lacks; how many.
-    private func fetch(
-        _ record: FileRecord, into cache: RenditionCache, for path: FilePath
-    ) async throws(ClusterError) -> Int {
-        var fetched = 0
-        for object in Set(record.renditions?.entries.map(\.object) ?? []) {
-            let file = FilePath(cache.root.string + "/" + object)
-            guard !cache.contains(file) else { continue }
-            let bytes: [UInt8]?
-            do throws(ObjectStoreError) {
-                bytes = try await store.get(object)
-            } catch {
-                throw ClusterError(.local, "cannot fetch \(object): \(error)")
+    /// Objects fetched at once: as many as the HTTP client keeps connections to one host.
+    static let fetchesAtOnce = 8
+
+    /// Fetches the renditions of `rows` the cache lacks, `fetchesAtOnce` at a time (one after
+    /// another, a million photos' renditions took hours of round trips); how many.
+    private func fetch(_ rows: [Row], into cache: RenditionCache) async throws(ClusterError) -> Int {
+        var wanted: [(object: String, file: FilePath, of: FilePath)] = []
+        var seen: Set<String> = []
+        for row in rows {
+            for object in row.record.renditions?.entries.map(\.object) ?? [] where seen.insert(object).inserted {
+                let file = FilePath(cache.root.string + "/" + object)
+                if !cache.contains(file) { wanted.append((object, file, row.path)) }
             }
-            guard let bytes else {
-                throw ClusterError(.local, "\(path): its rendition \(object) is not in \(store.location.description)")
-            }
-            do throws(SystemError) {
-                try cache.write(bytes, to: file)
-            } catch {
-                throw ClusterError(.local, "cannot write \(file): \(error)")
-            }
-            fetched += 1
         }
-        return fetched
+        let store = self.store
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (number, item) in wanted.enumerated() {
+                    if number >= Self.fetchesAtOnce { try await group.next() }
+                    group.addTask {
+                        try await Self.fetch(item.object, from: store, to: item.file, in: cache, of: item.of)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } catch let error as ClusterError {
+            throw error
+        } catch {
+            throw ClusterError(.local, "\(error)")
+        }
+        return wanted.count
+    }
+
+    /// Fetches one object into the cache.
+    private static func fetch(
+        _ object: String, from store: ObjectStore, to file: FilePath, in cache: RenditionCache, of path: FilePath
+    ) async throws(ClusterError) {
+        let bytes: [UInt8]?
+        do throws(ObjectStoreError) {
+            bytes = try await store.get(object)
+        } catch {
+            throw ClusterError(.local, "cannot fetch \(object): \(error)")
+        }
+        guard let bytes else {
+            throw ClusterError(.local, "\(path): its rendition \(object) is not in \(store.location.description)")
+        }
+        do throws(SystemError) {
+            try cache.write(bytes, to: file)
+        } catch {
+            throw ClusterError(.local, "cannot write \(file): \(error)")
+        }
     }
 
     /// The roots files were found under.

@@ -21,6 +21,13 @@ enum ClusterDeployment {
             url: url, environment: ProcessInfo.processInfo.environment, logger: logger, patience: patience)
     }
 
+    /// `open` for a worker: its statements' plans made once.
+    static func openForWorker(_ configuration: Configuration, logger: Logger) async throws -> ClusterIndex {
+        guard let url = configuration.indexURL else { throw CLIError("the configuration names no index_url") }
+        return try await ClusterIndex.open(
+            url: url, environment: ProcessInfo.processInfo.environment, logger: logger, reusingPlans: true)
+    }
+
     /// The configuration's `index` file brought up to date from the cluster (with `fetch`, its
     /// renditions fetched into the cache too), for a command that reads an SQLite index.
     static func mirror(_ configuration: Configuration, fetch: Bool) async throws -> Configuration {
@@ -167,7 +174,7 @@ struct WorkerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var logger = Logger(label: "tessera-worker")
         logger.logLevel = .notice
-        let index = try await ClusterDeployment.open(configuration, logger: logger)
+        let index = try await ClusterDeployment.openForWorker(configuration, logger: logger)
         var options = ClusterWorker.Options(
             name: name ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)")
         options.batch = batch
