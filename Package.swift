@@ -218,9 +218,8 @@ let package = Package(
         .executableTarget(
             name: "TesseraFuzz",
             dependencies: [
-                "CFuzzer", "TesseraConfiguration", "TesseraDaemon", "TesseraDesktop", "TesseraFacts", "TesseraJXL",
-                "TesseraMetadata",
-                "TesseraSystem", "TesseraVideo",
+                "CFuzzer", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon", "TesseraDesktop", "TesseraFacts",
+                "TesseraIndex", "TesseraJXL", "TesseraMetadata", "TesseraObjectStore", "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -265,6 +264,12 @@ let package = Package(
                 "TesseraAlbum", "TesseraConfiguration", "TesseraImage", "TesseraIndex", "TesseraMetadata",
                 "TesseraSamples",
                 "TesseraScan", "TesseraSystem", "TesseraTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraClusterTests",
+            dependencies: [
+                "TesseraCluster", "TesseraFacts", "TesseraIndex", "TesseraObjectStore", "TesseraSystem",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

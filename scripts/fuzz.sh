@@ -51,6 +51,21 @@ seeds() {
         rm -f "$into/gradient.ppm"
       fi ;;
     configuration) seed config/tessera.yaml ;;
+    s3-listing)
+      printf '<?xml version="1.0"?><ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>library/square-256/ab/c.jpg</Key><Size>12</Size><LastModified>2026-11-29T01:02:03.000Z</LastModified></Contents><Contents><Key>library/R&amp;D.jpg</Key><Size>3</Size></Contents></ListBucketResult>' \
+        > "$into/listing.xml" ;;
+    s3-credentials)
+      printf '# keys\r\n[default]\r\naws_access_key_id = AKID\r\naws_secret_access_key = secret\r\n[other]\naws_session_token = t\n' \
+        > "$into/credentials.ini" ;;
+    database-url)
+      printf 'postgres://tessera:p%%40ss@db.example:6543/library' > "$into/tcp.url"
+      printf 'postgresql:///library?host=/run/postgresql&port=5433' > "$into/socket.url"
+      printf 'postgres://u@[::1]:5432/d' > "$into/ipv6.url" ;;
+    file-record)
+      printf '{"status":"ok","device":1,"inode":2,"size":3,"mtimeNanoseconds":4,"warnings":[],"facts":{"format":"jpeg","width":640,"height":480,"orientation":6,"bitDepth":8,"coding":"baseline","camera":{},"annotations":{"keywords":[]},"warnings":[]},"renditions":{"contentHash":"0123456789abcdef","key":"0123456789abcdef","settings":"q85","thumbhash":"AAAA","perceptualHash":"ff","entries":[{"spec":{"kind":"square","size":256},"width":256,"height":256,"bytes":100,"object":"square-256/01/0123.jpg","source":"decoded"}]}}' \
+        > "$into/photo.json"
+      printf '{"status":"failed","device":1,"inode":2,"size":3,"mtimeNanoseconds":4,"warnings":[],"failure":{"format":"heif","code":"corrupt","message":"truncated"}}' \
+        > "$into/failed.json" ;;
     control-request)
       # The first byte sets the chunk size the lines arrive in.
       printf '\x05{"command":"status"}\n' > "$into/status.txt"

@@ -1,4 +1,3 @@
-#if Cluster
 /// Why the cluster's index, queue or workers could not do what was asked.
 public struct ClusterError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
@@ -25,4 +24,3 @@ public struct ClusterError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
-#endif

@@ -354,7 +354,7 @@ public struct ClusterMirror: Sendable {
                     page.unread += 1
                     continue
                 }
-                let record = try FileRecord.decoder.decode(FileRecord.self, from: Data(json.utf8))
+                let record = try FileRecord.read(Array(json.utf8))
                 var sidecar: SidecarIdentity?
                 if let sidecarName, let sidecarSize, let sidecarTime {
                     sidecar = SidecarIdentity(

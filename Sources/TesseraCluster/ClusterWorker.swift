@@ -218,13 +218,9 @@ public final class ClusterWorker: Sendable {
             do throws(ObjectStoreError) {
                 // Each file once: renditions identical to a smaller one share its file.
                 for object in Set(made.map(\.object)).sorted() {
-                    guard
-                        let bytes = FileSystem.smallFileContents(
-                            FilePath(cache.root.string + "/" + object), limit: 256 << 20)
-                    else {
-                        throw ObjectStoreError(.badAnswer, "the rendition \(object) vanished from the worker's cache")
-                    }
-                    try await store.put(object, bytes: bytes, contentType: Self.contentType(of: object))
+                    try await store.put(
+                        object, file: FilePath(cache.root.string + "/" + object),
+                        contentType: Self.contentType(of: object))
                 }
             } catch {
                 remove(made, from: cache)

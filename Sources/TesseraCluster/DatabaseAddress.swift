@@ -1,24 +1,25 @@
-#if Cluster
 import Foundation
 
 /// Where the PostgreSQL index is: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, as libpq
 /// reads it; a Unix socket by its directory, `?host=/run/postgresql` (or the host percent-encoded).
 ///
-/// The password may come from `PGPASSWORD` instead of the address; it is never shown.
-struct DatabaseAddress: Sendable, CustomStringConvertible {
-    enum Place: Sendable, Equatable {
+/// The password may come from `PGPASSWORD` instead of the address; it is never shown. (Fuzzed
+/// as `database-url`.)
+package struct DatabaseAddress: Sendable, CustomStringConvertible {
+    package enum Place: Sendable, Equatable {
         case tcp(host: String, port: Int)
         case socket(path: String)
     }
 
-    var place: Place
+    package var place: Place
     var user: String
     var password: String?
     var database: String
 
-    init(url: String, environment: [String: String]) throws(ClusterError) {
+    package init(url: String, environment: [String: String]) throws(ClusterError) {
         func fail(_ why: String) -> ClusterError { ClusterError(.badAddress, "index_url: \(why)") }
-        guard let schemeEnd = url.range(of: "://") else { throw fail("not a postgres:// address") }
+        guard let schemeEnd = url.range(of: "://"), ["postgres", "postgresql"].contains(url[..<schemeEnd.lowerBound])
+        else { throw fail("not a postgres:// address") }
         var rest = Substring(url[schemeEnd.upperBound...])
         var query: [String: String] = [:]
         if let mark = rest.firstIndex(of: "?") {
@@ -44,12 +45,19 @@ struct DatabaseAddress: Sendable, CustomStringConvertible {
         }
         var host = String(hostPort)
         var port = 5432
-        if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") {
-            guard let number = Int(host[host.index(after: colon)...]), (1...65535).contains(number) else {
-                throw fail("\"\(host[host.index(after: colon)...])\" is not a port")
+        // An IPv6 address is bracketed, its port after the bracket: `[::1]:5432`.
+        let bracket = host.hasPrefix("[") ? host.firstIndex(of: "]") : nil
+        if host.hasPrefix("[") && bracket == nil { throw fail("\"\(host)\" lacks its closing bracket") }
+        let portPart = bracket.map { host[host.index(after: $0)...] } ?? host[...]
+        if let colon = portPart.lastIndex(of: ":") {
+            let digits = portPart[portPart.index(after: colon)...]
+            guard let number = Int(digits), (1...65535).contains(number) else {
+                throw fail("\"\(digits)\" is not a port")
             }
             port = number
             host = String(host[..<colon])
+        } else if bracket != nil && !portPart.isEmpty {
+            throw fail("\"\(portPart)\" follows the host")
         }
         if let number = query["port"] {
             guard let value = Int(number), (1...65535).contains(value) else { throw fail("bad port \(number)") }
@@ -63,16 +71,17 @@ struct DatabaseAddress: Sendable, CustomStringConvertible {
         if host.hasPrefix("/") {
             place = .socket(path: host + "/.s.PGSQL.\(port)")
         } else {
+            // Found by fuzzing: `[@]` was a host until its brackets were taken off.
+            host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             guard !host.isEmpty else { throw fail("names no host (give one, or ?host=/socket/directory)") }
-            place = .tcp(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+            place = .tcp(host: host, port: port)
         }
     }
 
-    var description: String {
+    package var description: String {
         switch place {
         case .tcp(let host, let port): "postgres://\(user)@\(host):\(port)/\(database)"
         case .socket(let path): "postgres://\(user)@/\(database) (socket \(path))"
         }
     }
 }
-#endif

@@ -1,14 +1,13 @@
-#if Cluster
 import Foundation
-import SystemPackage
+package import SystemPackage
 import TesseraFacts
-import TesseraIndex
+package import TesseraIndex
 import TesseraSystem
 
 /// What a worker read of a file, as `files.record` keeps it (JSON): the content of the
 /// `FileUpdate` a scan would write, with each rendition's key in the object store instead of
 /// its path in a cache.
-struct FileRecord: Codable, Sendable {
+package struct FileRecord: Codable, Sendable {
     enum Status: String, Codable, Sendable { case ok, failed, unsupported }
 
     struct Failure: Codable, Sendable, Equatable {
@@ -69,6 +68,31 @@ struct FileRecord: Codable, Sendable {
         return decoder
     }()
 
+    /// The record `json` holds (a row's `record`; fuzzed as `file-record`).
+    ///
+    /// One whose renditions are not all named by plain paths (no `..`, no leading `/`: written
+    /// by something else than a worker) is read as a failed file without renditions, so no
+    /// reader fetches or writes a file outside its cache for it.
+    package static func read(_ json: [UInt8]) throws -> FileRecord {
+        var record = try decoder.decode(FileRecord.self, from: Data(json))
+        if let renditions = record.renditions, !renditions.entries.allSatisfy({ isPlainKey($0.object) }) {
+            record.status = .failed
+            record.renditions = nil
+            record.failure = Failure(
+                format: record.facts?.format ?? .unsupported, code: PhotoError.Code.corrupt.description,
+                message: "the cluster's record names a rendition outside the store's prefix")
+        }
+        return record
+    }
+
+    /// Whether `key` is a relative path of plain names: what a worker stores renditions under.
+    package static func isPlainKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= 1024 && !key.unicodeScalars.contains { $0.value < 0x20 || $0 == "\\" }
+            && key.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                !$0.isEmpty && $0 != "." && $0 != ".."
+            }
+    }
+
     /// The record of `update`, whose rendition paths lie in the cache at `cacheRoot`.
     init(_ update: FileUpdate, cacheRoot: FilePath) {
         device = update.identity.device
@@ -124,7 +148,7 @@ struct FileRecord: Codable, Sendable {
 
     /// The content of the update a scan would have written, its renditions in the cache at
     /// `cacheRoot` (where `export-index` puts their objects).
-    func content(cacheRoot: FilePath) -> FileUpdate.Content {
+    package func content(cacheRoot: FilePath) -> FileUpdate.Content {
         switch status {
         case .ok:
             guard let facts, let renditions else {
@@ -160,4 +184,3 @@ struct FileRecord: Codable, Sendable {
         }
     }
 }
-#endif

@@ -1,11 +1,14 @@
 import Foundation
 import SystemPackage
+import TesseraCluster
 import TesseraConfiguration
 import TesseraDaemon
 import TesseraDesktop
 import TesseraFacts
+import TesseraIndex
 import TesseraJXL
 import TesseraMetadata
+import TesseraObjectStore
 import TesseraSystem
 import TesseraVideo
 
@@ -18,6 +21,8 @@ enum FuzzTarget: String, CaseIterable {
         "png-text"
     case video
     case configuration, controlRequest = "control-request"
+    case s3Listing = "s3-listing", s3Credentials = "s3-credentials", databaseURL = "database-url",
+        fileRecord = "file-record"
 
     /// What the target reads, for `--list`.
     var summary: String {
@@ -37,6 +42,10 @@ enum FuzzTarget: String, CaseIterable {
         case .video: "a video's container facts and poster frame, FFmpeg reading through Tessera's AVIOContext"
         case .configuration: "the YAML configuration file"
         case .controlRequest: "the control socket's request lines, read in chunks as a client sends them"
+        case .s3Listing: "an object store's ListObjectsV2 answer (the cluster's prune)"
+        case .s3Credentials: "an S3 credentials file (renditions_credentials)"
+        case .databaseURL: "a PostgreSQL address (index_url)"
+        case .fileRecord: "a cluster row's record of a file, as the commands that read the cluster's index read it"
         }
     }
 
@@ -67,6 +76,18 @@ enum FuzzTarget: String, CaseIterable {
             ["roots:", "workers:", "memory_limit:", "thumbnails:", "fit:", "square:", "exclude:", "\n  - "]
         case .controlRequest:
             ["{\"command\":", "\"status\"", "\"rescan\"", "\"roots\":", "\"full\":", "\"wait\":", "true"]
+        case .s3Listing:
+            [
+                "<ListBucketResult>", "<Contents>", "</Contents>", "<Key>", "</Key>", "<Size>", "</Size>",
+                "<LastModified>", "</LastModified>", "<IsTruncated>true</IsTruncated>", "&amp;", "&lt;",
+            ]
+        case .s3Credentials: ["[default]", "aws_access_key_id", "aws_secret_access_key", "aws_session_token", " = "]
+        case .databaseURL: ["postgres://", "postgresql://", "@", ":5432", "?host=/", "&port=", "%2F", "[::1]"]
+        case .fileRecord:
+            [
+                "\"status\":\"ok\"", "\"facts\":", "\"renditions\":", "\"entries\":", "\"object\":", "../",
+                "\"failure\":", "\"format\":\"jpeg\"", "\"spec\":", "\"thumbhash\":", "\"detailHash\":",
+            ]
         }
     }
 
@@ -85,6 +106,10 @@ enum FuzzTarget: String, CaseIterable {
         case .video: ["mp4", "mov", "m4v", "3gp", "mkv", "webm", "avi", "mts", "m2ts", "ts", "mpg", "wmv"]
         case .configuration: ["yaml", "yml"]
         case .controlRequest: ["txt"]
+        case .s3Listing: ["xml"]
+        case .s3Credentials: ["ini"]
+        case .databaseURL: ["url"]
+        case .fileRecord: ["json"]
         }
     }
 
@@ -205,6 +230,33 @@ enum FuzzTarget: String, CaseIterable {
                         "a request line of \(line.count) bytes")
                     _ = try? ControlRequest.parse(line).requestedRoots()
                 }
+            }
+        case .s3Listing:
+            guard let page = try? ListingPage(xml: bytes, prefix: "library/") else { return }
+            // Each entry is a `<Contents>` element of its own.
+            check(page.entries.count * 10 <= bytes.count, "\(page.entries.count) objects in \(bytes.count) bytes")
+        case .s3Credentials:
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let found = try? ObjectStoreCredentials.read(text, profile: "default", of: path) else { return }
+            check(
+                !found.accessKeyID.isEmpty && !found.secretAccessKey.isEmpty
+                    && !(found.accessKeyID + found.secretAccessKey).contains(where: \.isNewline),
+                "credentials read as \(found.accessKeyID.debugDescription)")
+        case .databaseURL:
+            guard let text = String(validating: bytes, as: UTF8.self),
+                let address = try? DatabaseAddress(url: text, environment: ["USER": "fuzz"])
+            else { return }
+            switch address.place {
+            case .tcp(let host, let port): check(!host.isEmpty && (1...65535).contains(port), "\(host):\(port)")
+            case .socket(let socket): check(socket.hasPrefix("/"), "socket \(socket)")
+            }
+        case .fileRecord:
+            guard let record = try? FileRecord.read(bytes) else { return }
+            guard case .photo(_, _, let made) = record.content(cacheRoot: FilePath("/cache")) else { return }
+            for rendition in made.renditions {
+                check(
+                    rendition.path.hasPrefix("/cache/") && !rendition.path.split(separator: "/").contains(".."),
+                    "a rendition at \(rendition.path)")
             }
         }
     }

@@ -1,17 +1,25 @@
-#if Cluster
-import Foundation
+public import Foundation
 
-/// One page of a `ListObjectsV2` answer, read from its XML.
+/// One object of a listing.
+public struct StoredObject: Sendable, Equatable {
+    /// Relative to the prefix.
+    public var key: String
+    public var size: Int64
+    public var lastModified: Date?
+}
+
+/// One page of a `ListObjectsV2` answer, read from its XML (the store's answer: fuzzed as
+/// `s3-listing`).
 ///
 /// The answer's shape is fixed and flat (`Contents` elements holding `Key`, `Size` and
 /// `LastModified`), so it is read by its tags rather than by a general XML parser.
-struct ListingPage {
-    var entries: [ObjectStore.Entry] = []
+package struct ListingPage {
+    package var entries: [StoredObject] = []
     var truncated = false
     var nextToken: String?
 
     /// Keys lose `prefix`, the location's.
-    init(xml: [UInt8], prefix: String) throws(ObjectStoreError) {
+    package init(xml: [UInt8], prefix: String) throws(ObjectStoreError) {
         let text = String(decoding: xml, as: UTF8.self)
         guard text.contains("ListBucketResult") else {
             throw ObjectStoreError(.badAnswer, "a listing that is not a ListBucketResult")
@@ -25,7 +33,7 @@ struct ListingPage {
             guard let key = Self.text(of: "Key", in: part), key.hasPrefix(prefix) else { continue }
             let modified = Self.text(of: "LastModified", in: part)
             entries.append(
-                ObjectStore.Entry(
+                StoredObject(
                     key: String(key.dropFirst(prefix.count)),
                     size: Self.text(of: "Size", in: part).flatMap { Int64($0) } ?? 0,
                     lastModified: modified.flatMap { iso.date(from: $0) ?? plain.date(from: $0) }))
@@ -47,4 +55,3 @@ struct ListingPage {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
-#endif

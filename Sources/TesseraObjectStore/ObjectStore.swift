@@ -1,9 +1,12 @@
 #if Cluster
 import AsyncHTTPClient
-public import Foundation
+import Crypto
+import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
+public import SystemPackage
+import TesseraSystem
 
 /// An S3-compatible bucket (under a prefix) that renditions are written to: signed requests,
 /// tried again with backoff while the store is away, never given up early.
@@ -31,14 +34,6 @@ public final class ObjectStore: Sendable {
         }
     }
 
-    /// One object of a listing.
-    public struct Entry: Sendable, Equatable {
-        /// Relative to the prefix.
-        public var key: String
-        public var size: Int64
-        public var lastModified: Date?
-    }
-
     public let location: ObjectStoreLocation
     private let signer: SignatureV4
     private let patience: Patience
@@ -56,10 +51,20 @@ public final class ObjectStore: Sendable {
         client = HTTPClient.shared
     }
 
-    /// Writes `bytes` at `key`, unless an object is already there.
-    public func put(_ key: String, bytes: [UInt8], contentType: String) async throws(ObjectStoreError) {
+    /// Writes the file at `path` at `key`, unless an object is already there, streamed: its
+    /// SHA-256 is read first (the signature covers the payload), then each attempt sends it a
+    /// chunk at a time.
+    public func put(_ key: String, file path: FilePath, contentType: String) async throws(ObjectStoreError) {
+        let file: RegularFile
+        do {
+            file = try RegularFile(opening: path)
+        } catch {
+            throw ObjectStoreError(.unreadable, "cannot read \(path): \(error)")
+        }
+        let digest = await DedicatedThread.run("hash \(key)") { Self.sha256(of: file) }
         let answer = try await send(
-            "PUT", key: key, headers: ["content-type": contentType, "if-none-match": "*"], payload: bytes)
+            "PUT", key: key, headers: ["content-type": contentType, "if-none-match": "*"],
+            payload: .file(file, sha256: try digest.get()))
         // 412: the key exists (the conditional write declined). 200: written.
         guard answer.status == 200 || answer.status == 412 else {
             throw refused("PUT", key, answer)
@@ -93,7 +98,7 @@ public final class ObjectStore: Sendable {
     /// Calls `visit` with the objects under `prefix` (relative to the location's), a page at a
     /// time, in key order, while it returns true.
     public func list(
-        under prefix: String = "", _ visit: ([Entry]) async throws(ObjectStoreError) -> Bool
+        under prefix: String = "", _ visit: ([StoredObject]) async throws(ObjectStoreError) -> Bool
     ) async throws(ObjectStoreError) {
         var token: String?
         repeat {
@@ -112,6 +117,45 @@ public final class ObjectStore: Sendable {
         var body: [UInt8]
     }
 
+    /// What a request sends.
+    private enum Payload {
+        case empty
+        /// An open file, whose SHA-256 is `sha256` (hexadecimal).
+        case file(RegularFile, sha256: String)
+
+        static let emptySHA256 = SignatureV4.hex(SHA256.hash(data: [UInt8]()))
+
+        var sha256: String {
+            switch self {
+            case .empty: Self.emptySHA256
+            case .file(_, let sha256): sha256
+            }
+        }
+    }
+
+    /// The SHA-256 of `file` (hexadecimal), read a chunk at a time.
+    private static func sha256(of file: RegularFile) -> Result<String, ObjectStoreError> {
+        var hasher = SHA256()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: FileChunks.chunkSize, alignment: 1)
+        defer { chunk.deallocate() }
+        var offset: Int64 = 0
+        while offset < file.status.size {
+            let got: Int
+            do throws(SystemError) {
+                got = try file.read(at: offset, into: chunk)
+            } catch {
+                return .failure(ObjectStoreError(.unreadable, "cannot read \(file.path): \(error)"))
+            }
+            guard got > 0 else { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[..<got]))
+            offset += Int64(got)
+        }
+        guard offset == file.status.size else {
+            return .failure(ObjectStoreError(.unreadable, "\(file.path) was cut short while it was read"))
+        }
+        return .success(SignatureV4.hex(hasher.finalize()))
+    }
+
     private func refused(_ method: String, _ key: String, _ answer: Answer) -> ObjectStoreError {
         let message = ListingPage.text(of: "Message", in: answer.body) ?? ListingPage.text(of: "Code", in: answer.body)
         return ObjectStoreError(
@@ -123,7 +167,7 @@ public final class ObjectStore: Sendable {
     /// connection, a timeout, 5xx, 429), until `patience.retryFor` has passed.
     private func send(
         _ method: String, key: String?, query: [(String, String)] = [], headers: [String: String] = [:],
-        payload: [UInt8] = [], limit: Int = 1 << 20
+        payload: Payload = .empty, limit: Int = 1 << 20
     ) async throws(ObjectStoreError) -> Answer {
         let started = ContinuousClock.now
         var backoff = patience.firstBackoff
@@ -136,6 +180,8 @@ public final class ObjectStore: Sendable {
                     method, key: key, query: query, headers: headers, payload: payload, limit: limit)
                 if answer.status < 500 && answer.status != 429 && answer.status != 408 { return answer }
                 problem = "answered \(answer.status)"
+            } catch let error as ObjectStoreError where error.code == .unreadable {
+                throw error
             } catch {
                 problem = "\(error)"
             }
@@ -157,7 +203,7 @@ public final class ObjectStore: Sendable {
     }
 
     private func attemptOnce(
-        _ method: String, key: String?, query: [(String, String)], headers: [String: String], payload: [UInt8],
+        _ method: String, key: String?, query: [(String, String)], headers: [String: String], payload: Payload,
         limit: Int
     ) async throws -> Answer {
         var (url, host, path) = key.map { location.address(of: location.prefix + $0) } ?? location.bucketAddress()
@@ -171,18 +217,35 @@ public final class ObjectStore: Sendable {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in signer.sign(
-            method: method, path: path, query: query, headers: signed, payload: payload, at: Date())
+            method: method, path: path, query: query, headers: signed, payloadHash: payload.sha256, at: Date())
         {
             request.headers.add(name: name, value: value)
         }
-        if method == "PUT" {
-            request.body = .bytes(ByteBuffer(bytes: payload))
+        switch payload {
+        case .empty: break
+        case .file(let file, _):
+            request.body = .stream(FileChunks(file: file, size: file.status.size), length: .known(file.status.size))
         }
         let (seconds, attoseconds) = patience.requestTimeout.components
         let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let response = try await client.execute(request, timeout: timeout)
         let body = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: limit)
         return Answer(status: Int(response.status.code), body: Array(body.readableBytesView))
+    }
+}
+
+extension ObjectStoreLocation {
+    /// The address of `key` and the `host` header to sign with it.
+    func address(of key: String) -> (url: String, host: String, path: String) {
+        let encoded = SignatureV4.encode(key, path: true)
+        let scheme = endpoint.prefix { $0 != ":" }
+        let authority = String(endpoint.dropFirst(scheme.count + 3))
+        if pathStyle {
+            let path = "/\(bucket)/\(encoded)"
+            return (endpoint + path, authority, path)
+        }
+        let host = "\(bucket).\(authority)"
+        return ("\(scheme)://\(host)/\(encoded)", host, "/\(encoded)")
     }
 }
 #endif

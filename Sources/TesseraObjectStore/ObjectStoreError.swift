@@ -1,4 +1,3 @@
-#if Cluster
 /// Why the object store could not do what was asked.
 public struct ObjectStoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
@@ -13,6 +12,8 @@ public struct ObjectStoreError: Error, Sendable, CustomStringConvertible {
         public static let unavailable = Code(name: "unavailable")
         /// The store's answer could not be read.
         public static let badAnswer = Code(name: "bad answer")
+        /// The file to store could not be read on this machine.
+        public static let unreadable = Code(name: "unreadable")
     }
 
     public let code: Code
@@ -23,4 +24,3 @@ public struct ObjectStoreError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 public import SystemPackage
 import TesseraSystem
@@ -46,19 +45,6 @@ public struct ObjectStoreLocation: Sendable, Equatable {
         }
     }
 
-    /// The address of `key` and the `host` header to sign with it.
-    func address(of key: String) -> (url: String, host: String, path: String) {
-        let encoded = SignatureV4.encode(key, path: true)
-        let scheme = endpoint.prefix { $0 != ":" }
-        let authority = String(endpoint.dropFirst(scheme.count + 3))
-        if pathStyle {
-            let path = "/\(bucket)/\(encoded)"
-            return (endpoint + path, authority, path)
-        }
-        let host = "\(bucket).\(authority)"
-        return ("\(scheme)://\(host)/\(encoded)", host, "/\(encoded)")
-    }
-
     /// The bucket's own address (for listings) and its `host` header and path.
     func bucketAddress() -> (url: String, host: String, path: String) {
         let scheme = endpoint.prefix { $0 != ":" }
@@ -85,7 +71,7 @@ public struct ObjectStoreLocation: Sendable, Equatable {
 /// Their description never shows the secret.
 public struct ObjectStoreCredentials: Sendable, CustomStringConvertible {
     public var accessKeyID: String
-    var secretAccessKey: String
+    package var secretAccessKey: String
     var sessionToken: String?
 
     public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
@@ -117,11 +103,19 @@ public struct ObjectStoreCredentials: Sendable, CustomStringConvertible {
         guard let bytes = FileSystem.smallFileContents(file, limit: 1 << 20) else {
             throw ObjectStoreError(.noCredentials, "cannot read the credentials file \(file)")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let profile = environment["AWS_PROFILE"] ?? "default"
+        return try read(
+            String(decoding: bytes, as: UTF8.self), profile: environment["AWS_PROFILE"] ?? "default", of: file)
+    }
+
+    /// The credentials of section `profile` of `text`, a credentials file's (fuzzed as
+    /// `s3-credentials`).
+    package static func read(
+        _ text: String, profile: String, of file: FilePath
+    ) throws(ObjectStoreError) -> ObjectStoreCredentials {
         var section = ""
         var values: [String: String] = [:]
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end as any editor ends them: a "\r\n" is one Character, which "\n" does not split.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") {
@@ -137,7 +131,9 @@ public struct ObjectStoreCredentials: Sendable, CustomStringConvertible {
                     line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             }
         }
-        guard let id = values["aws_access_key_id"], let secret = values["aws_secret_access_key"] else {
+        guard let id = values["aws_access_key_id"], let secret = values["aws_secret_access_key"], !id.isEmpty,
+            !secret.isEmpty
+        else {
             throw ObjectStoreError(
                 .noCredentials,
                 "\(file): profile [\(profile)] lacks aws_access_key_id or aws_secret_access_key")
@@ -146,4 +142,3 @@ public struct ObjectStoreCredentials: Sendable, CustomStringConvertible {
             accessKeyID: id, secretAccessKey: secret, sessionToken: values["aws_session_token"])
     }
 }
-#endif

@@ -5,7 +5,7 @@ import Foundation
 /// AWS Signature Version 4 for S3 requests (the header form): what every S3-compatible store
 /// checks, so a request signed here is accepted by AWS, MinIO, SeaweedFS, Ceph or Garage alike.
 ///
-/// The payload is signed by its SHA-256 (renditions are held whole before they are written).
+/// The payload is signed by its SHA-256, which a streamed upload reads before it sends.
 struct SignatureV4: Sendable {
     let credentials: ObjectStoreCredentials
     let region: String
@@ -20,12 +20,11 @@ struct SignatureV4: Sendable {
     ///   - query: the query's items, not encoded.
     ///   - headers: the other headers to sign (`host` among them), by lower-case name.
     func sign(
-        method: String, path: String, query: [(String, String)], headers: [String: String], payload: [UInt8],
+        method: String, path: String, query: [(String, String)], headers: [String: String], payloadHash: String,
         at date: Date
     ) -> [(String, String)] {
         let stamp = Self.timestamp(date)
         let day = String(stamp.prefix(8))
-        let payloadHash = Self.hex(SHA256.hash(data: payload))
         var signed = headers
         signed["x-amz-date"] = stamp
         signed["x-amz-content-sha256"] = payloadHash
