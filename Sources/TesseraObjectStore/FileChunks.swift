@@ -11,7 +11,7 @@ import TesseraSystem
 /// hashed): the store would otherwise keep a body that is not the one signed.
 struct FileChunks: AsyncSequence, Sendable {
     /// Bytes read at a time.
-    static let chunkSize = 1 << 20
+    static let chunkSize = 256 << 10
 
     let file: RegularFile
     let size: Int64
