@@ -444,12 +444,37 @@ def main():
               and (work / "local.sqlite").read_bytes() == before_bytes,
               "a one-machine index as the configuration's index: refused, and left as it was",
               f"exit {refused.returncode}: {refused.stderr.strip()}")
+        # A photo moved to another folder is not read again: its new row takes the old one's
+        # record and renditions. Moved back, the same.
+        def row(path):
+            """A file's record (its digest), status, whether present, and its renditions' keys."""
+            found = cluster.postgres.sql(
+                "SELECT md5(record::text), status, missing_since IS NULL, (SELECT string_agg(object_key, ',' "
+                f"ORDER BY spec) FROM renditions WHERE file_id = f.id) FROM files f WHERE path = "
+                f"decode('{str(path).encode().hex()}', 'hex')")
+            return tuple(found[0]) if found else None
+        home = cluster.library / "Home"
+        moved_from = sorted(path for path in home.iterdir() if path.suffix.lower() == ".heic")[0]
+        before_move = row(moved_from)
+        (cluster.library / "Moved").mkdir()
+        moved_to = cluster.library / "Moved" / moved_from.name
+        os.rename(moved_from, moved_to)
+        moved = cluster.scan()
+        after_move = row(moved_to)
+        os.rename(moved_to, moved_from)
+        back = cluster.scan()
+        check(moved["queued"] == 0 and moved["missing"] == 1 and back["queued"] == 0 and before_move[3]
+              and after_move == before_move and row(moved_from) == before_move and row(moved_to)[2] == "f",
+              "a photo moved to another folder, and back: read again neither time, its record and renditions kept",
+              f"moved: {moved}, back: {back}; rows alike: {after_move == before_move}, "
+              f"{len(before_move[3].split(','))} renditions")
+        missing_before = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL"))
         gone = [path for path in (cluster.library / "Home").iterdir() if path.suffix.lower() == ".jpg"][:1]
         gone[0].unlink()
         trips = len(list((cluster.library / "Trips").iterdir()))
         shutil.rmtree(cluster.library / "Trips")
         after = cluster.scan()
-        missing = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL"))
+        missing = int(cluster.postgres.value("SELECT count(*) FROM files WHERE missing_since IS NOT NULL")) - missing_before
         check(after["missing"] == 1 + trips and missing == 1 + trips and after["queued"] == 0,
               "a file gone and an album gone are marked missing, and nothing else",
               f"{after}; {missing} rows missing, expected {1 + trips}")

@@ -96,6 +96,8 @@ enum ClusterSchema {
                 // to date by what changed since (ClusterMirror).
                 "ALTER TABLE files ADD COLUMN changed xid8 NOT NULL DEFAULT pg_current_xact_id()",
                 "CREATE INDEX files_changed ON files (changed)",
+                // A file found at a new path is looked for by its identity (ClusterScan: moves).
+                "CREATE INDEX files_identity ON files (device, inode)",
                 """
                 CREATE FUNCTION files_changed() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN NEW.changed := pg_current_xact_id(); RETURN NEW; END $$
