@@ -215,6 +215,17 @@ systemctl restart tessera.service
 exposure=$(systemd-analyze security tessera.service | sed -n 's/.*Overall exposure level for tessera.service: \([0-9.]*\).*/\1/p')
 check security "systemd-analyze security tessera.service: $exposure" awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 1.0) }'
 
+# 10b. The cluster worker's unit, in the bundle for a cluster's hosts (docs/SCALE.md): accepted by
+# this systemd, and as little exposed as the network it needs allows (the network alone rates
+# 1.0: no private network, Internet sockets, no address allow list).
+install -m 0644 /root/tessera/systemd/tessera-worker.service /etc/systemd/system/
+systemctl daemon-reload
+worker_verify=$(systemd-analyze verify --man=no /etc/systemd/system/tessera-worker.service 2>&1)
+worker_verified=$?
+worker_exposure=$(systemd-analyze security tessera-worker.service | sed -n 's/.*Overall exposure level for tessera-worker.service: \([0-9.]*\).*/\1/p')
+check worker-unit "systemd-analyze verify exit $worker_verified${worker_verify:+ ($worker_verify)}; security: $worker_exposure" \
+  sh -c '[ "$1" -eq 0 ] && awk -v e="$2" "BEGIN { exit !(e != \"\" && e <= 1.1) }"' _ "$worker_verified" "$worker_exposure"
+
 # 11. A quiet journal: no libdispatch complaints, whatever else was logged at warning or worse.
 noise=$(journalctl -u tessera.service -o cat | grep -c 'Failed to set thread priority' || true)
 worst=$(journalctl -u tessera.service -p warning -o cat | grep -vE '^(Started|Stopped|Stopping|Starting|tessera.service: )' | sort | uniq -c | sort -rn | head -4 | tr -s ' ' | tr '\n' ';')
