@@ -8,7 +8,9 @@
 # Exits 1 when a check fails, or when the container cannot boot (saying why); never skips.
 #
 # Needs root (it boots a container): run as root or with sudo available. Installs
-# debootstrap and systemd-container from Debian when missing. The Debian root file system
+# debootstrap and systemd-container from Debian when missing, and what the cluster worker's
+# check needs (scripts/cluster-tools.sh: the Cluster build, PostgreSQL, SeaweedFS): the worker's
+# unit runs in the container against a PostgreSQL on this machine, reached by its socket. The Debian root file system
 # is built once (from $TESSERA_CHECK_MIRROR, default deb.debian.org) and kept in
 # $TESSERA_CHECK_CACHE (default /var/cache/tessera-systemd-check).
 set -euo pipefail
@@ -23,6 +25,7 @@ scripts/install-deps.sh debootstrap systemd-container python3 python3-pil
 
 bundle=$(scripts/package.sh)
 packages=$("$bundle/install.sh" --print-packages)
+cluster_tessera=$(scripts/cluster-tools.sh)
 
 # The cached root file system: minimal Debian 12 with systemd and the packages install.sh
 # would fetch (the booted container has no network), keyed by that list.
@@ -59,12 +62,34 @@ fi
 
 # One run: a copy of the root file system, the bundle, photos and the check unit.
 run=$(mktemp -d /var/tmp/tessera-systemd-check.XXXXXX)
+chmod 0755 "$run"
+# The cluster worker's database: a throwaway PostgreSQL here, its socket bound into the container.
+stop_postgres() { runuser -u postgres -- "$(ls -d /usr/lib/postgresql/*/bin | tail -1)/pg_ctl" -D "$run/pg" -m immediate stop > /dev/null 2>&1 || true; }
 # Under sudo, what is kept belongs to the user who asked.
-trap 'rm -rf "$run"; [ -z "${SUDO_UID:-}" ] || chown -R "$SUDO_UID:$SUDO_GID" tessera-data/systemd-check' EXIT
+trap 'stop_postgres; rm -rf "$run"; [ -z "${SUDO_UID:-}" ] || chown -R "$SUDO_UID:$SUDO_GID" tessera-data/systemd-check' EXIT
+python3 - "$run" <<'EOF'
+import sys
+from pathlib import Path
+sys.path.insert(0, "scripts")
+from cluster_services import Postgres
+Postgres(Path(sys.argv[1])).control("start")
+EOF
 root="$run/root"
 cp -a "$rootfs" "$root"
 cp -a "$(realpath "$bundle")" "$root/root/tessera"
 install -m 0755 scripts/systemd-check/in-container.sh "$root/root/in-container.sh"
+# The worker's check: the Cluster build made to load the bundle's runtime as the packaged one does,
+# SeaweedFS to serve S3 inside the container, and the identity it signs with.
+strip -o "$root/root/tessera-cluster" "$cluster_tessera"
+patchelf --set-rpath '$ORIGIN/../lib/tessera' "$root/root/tessera-cluster"
+install -m 0755 .build-venv/bin/weed "$root/root/weed"
+python3 - "$root/root/s3.json" <<'EOF'
+import json, sys
+sys.path.insert(0, "scripts")
+from cluster_services import ACCESS_KEY, SECRET_KEY
+open(sys.argv[1], "w").write(json.dumps({"identities": [{"name": "tessera", "credentials": [
+    {"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}], "actions": ["Admin", "Read", "Write", "List"]}]}))
+EOF
 results=tessera-data/systemd-check
 rm -rf "$results"
 mkdir -p "$root/srv/photos" "$results"
@@ -112,7 +137,8 @@ ln -s ../tessera-check.service "$root/etc/systemd/system/multi-user.target.wants
 echo "Booting Debian $suite under systemd-nspawn (systemd as PID 1)..."
 set +e
 timeout --kill-after=30 900 systemd-nspawn --quiet --directory="$root" --boot --register=no --keep-unit \
-  --private-network --bind="$PWD/$results:/check" --console=read-only > "$results/console.log" 2>&1
+  --private-network --bind="$PWD/$results:/check" --bind="$run/pg-socket:/srv/tessera-check-pg" \
+  --console=read-only > "$results/console.log" 2>&1
 nspawn=$?
 set -e
 report="$results/report"

@@ -264,3 +264,52 @@ as_carol systemctl --user reload tessera.service
 wait_for 30 user_idle_after "$((started + 1))"
 check user-service-reload "systemctl --user reload: scans started $started -> $(user_field scansStarted), $(user_field state)" \
   test "$(user_field scansStarted)" -gt "${started:-0}" -a "$(user_field state)" = idle
+
+# 13. The cluster worker's unit live (docs/SCALE.md): the Cluster build in place of the installed
+# one (the same runtime), PostgreSQL on the host reached by its socket (bound in at
+# /srv/tessera-check-pg), SeaweedFS serving S3 here with one signed identity. A scan queues a
+# folder; the unit's worker, as the unit runs it (its user, sandbox and environment file), drains
+# the queue and logs to the journal; the site built from the cluster fetches what it stored; and
+# it stops on SIGTERM as a service should.
+systemctl stop tessera.service
+install -m 0755 /root/tessera-cluster /usr/local/bin/tessera
+install -d /srv/cluster
+cp -r /srv/photos/. /srv/cluster/ && rm -rf /srv/cluster/Private /srv/cluster/Big
+mkdir -p /var/tmp/weed
+/root/weed server -dir=/var/tmp/weed -s3 -s3.port=18333 -s3.config=/root/s3.json -ip=127.0.0.1 -master.port=19333 \
+  -volume.port=18080 -filer.port=18888 -metricsPort=0 > /check/weed.log 2>&1 &
+s3_answers() { (exec 3<> /dev/tcp/127.0.0.1/18333) 2> /dev/null; }
+bucket_made() { echo "s3.bucket.create -name photos" | /root/weed shell -master=127.0.0.1:19333 2>&1 | grep -qv -i error; }
+wait_for 90 s3_answers && wait_for 60 bucket_made
+cat > /etc/tessera/config.yaml <<'END'
+roots: [/srv/cluster]
+index_url: postgres://postgres@/postgres?host=/srv/tessera-check-pg
+renditions_url: s3://photos/library/
+END
+cat > /etc/tessera/worker.env <<'END'
+AWS_ENDPOINT_URL=http://127.0.0.1:18333
+AWS_ACCESS_KEY_ID=AKIDTESSERACHECK
+AWS_SECRET_ACCESS_KEY=tessera-check-secret
+AWS_REGION=us-east-1
+END
+chmod 0600 /etc/tessera/worker.env
+queued=$(tessera scan --json 2>&1 | sed -n 's/.*"queued" *: *\([0-9]*\).*/\1/p')
+queue_empty() { tessera status 2> /dev/null | grep -q "queue: 0 pending, 0 leased"; }
+systemctl start tessera-worker.service
+wait_for 180 queue_empty
+drained=$?
+worker_status=$(tessera status 2>&1 | grep -E '^(files|queue):' | tr '\n' ';')
+# Root reads the cluster's index as any reader does: its own file brought up to date.
+{ cat /etc/tessera/config.yaml; echo "index: /var/tmp/cluster-index.sqlite"; echo "cache: /var/tmp/cluster-cache"; } \
+  > /root/reader.yaml
+set -a && . /etc/tessera/worker.env && set +a
+built=$(tessera album build --config /root/reader.yaml --out /var/tmp/cluster-site 2>&1); site=$?
+fetched=$(find /var/tmp/cluster-site/media -name '*.jpg' 2> /dev/null | wc -l)
+worker_journal=$(journalctl -u tessera-worker.service -o cat --no-pager | grep -c 'worker .* started')
+check worker-live "scan queued ${queued:-none}; tessera-worker.service $(prop ActiveState tessera-worker.service) as $(prop User tessera-worker.service), drained: $drained; $worker_status album build from the cluster exit $site ($(echo "$built" | tail -1)), $fetched renditions fetched; $worker_journal start lines in its journal" \
+  test "${queued:-0}" -gt 0 -a "$drained" -eq 0 -a "$(prop ActiveState tessera-worker.service)" = active \
+  -a "$site" -eq 0 -a "$fetched" -gt 0 -a "$worker_journal" -ge 1
+systemctl stop tessera-worker.service
+stopped_line=$(journalctl -u tessera-worker.service -o cat --no-pager | grep -m1 'stopped: ')
+check worker-stop "systemctl stop: $(prop ActiveState tessera-worker.service), result $(prop Result tessera-worker.service); \"$stopped_line\"" \
+  test "$(prop ActiveState tessera-worker.service)" = inactive -a "$(prop Result tessera-worker.service)" = success -a -n "$stopped_line"
