@@ -203,22 +203,26 @@ public struct ClusterScan: Sendable {
                         CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_size END AS sidecar_size,
                         CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_mtime_ns END AS sidecar_mtime_ns
                     FROM input),
-                -- A new path whose file (device, inode, size, time, sidecar) another row has read:
-                -- moved, renamed or linked. It takes that record instead of being read again.
-                upserted AS (
-                    INSERT INTO files AS f (path, album, root, device, inode, size, mtime_ns, sidecar_name,
-                        sidecar_size, sidecar_mtime_ns, record, status, read_generation, read_at, read_by)
-                    SELECT c.path, c.album, \(rootBytes), c.device, c.inode, c.size, c.mtime_ns, c.sidecar_name,
-                        c.sidecar_size, c.sidecar_mtime_ns, read.record, read.status,
-                        CASE WHEN read.record IS NULL THEN NULL ELSE 1 END, read.read_at, read.read_by
-                    FROM cleaned c LEFT JOIN LATERAL (
-                        SELECT o.record, o.status, o.read_at, o.read_by FROM files o
+                -- A path whose file (device, inode, size, time, sidecar) another row has read: moved,
+                -- renamed or linked. New, it takes that row's record and renditions instead of being
+                -- read again.
+                moved AS (
+                    SELECT c.path, o.id AS source, o.record, o.status, o.read_at, o.read_by
+                    FROM cleaned c CROSS JOIN LATERAL (
+                        SELECT o.id, o.record, o.status, o.read_at, o.read_by FROM files o
                         WHERE o.device = c.device AND o.inode = c.inode AND o.size = c.size
                             AND o.mtime_ns = c.mtime_ns AND o.path <> c.path AND o.record IS NOT NULL
                             AND o.read_generation = o.generation
                             AND (o.sidecar_name, o.sidecar_size, o.sidecar_mtime_ns)
                                 IS NOT DISTINCT FROM (c.sidecar_name, c.sidecar_size, c.sidecar_mtime_ns)
-                        ORDER BY o.id DESC LIMIT 1) read ON true
+                        ORDER BY o.id DESC LIMIT 1) o),
+                upserted AS (
+                    INSERT INTO files AS f (path, album, root, device, inode, size, mtime_ns, sidecar_name,
+                        sidecar_size, sidecar_mtime_ns, record, status, read_generation, read_at, read_by)
+                    SELECT c.path, c.album, \(rootBytes), c.device, c.inode, c.size, c.mtime_ns, c.sidecar_name,
+                        c.sidecar_size, c.sidecar_mtime_ns, m.record, m.status,
+                        CASE WHEN m.source IS NULL THEN NULL ELSE 1 END, m.read_at, m.read_by
+                    FROM cleaned c LEFT JOIN moved m ON m.path = c.path
                     ON CONFLICT (path) DO UPDATE SET
                         generation = f.generation + CASE WHEN
                             (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
@@ -237,22 +241,12 @@ public struct ClusterScan: Sendable {
                             excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns, excluded.album,
                             excluded.root)
                         OR f.missing_since IS NOT NULL OR f.read_generation IS DISTINCT FROM f.generation
-                    RETURNING f.id, f.generation, f.read_generation, f.path, f.device, f.inode, f.size, f.mtime_ns,
-                        f.sidecar_name, f.sidecar_size, f.sidecar_mtime_ns, f.xmax = 0 AS inserted),
-                -- The renditions' keys of the row a new path took its record from, as it chose it.
+                    RETURNING f.id, f.generation, f.read_generation, f.path, f.xmax = 0 AS inserted),
                 adopted AS (
                     INSERT INTO renditions (file_id, spec, object_key)
                     SELECT u.id, r.spec, r.object_key
-                    FROM upserted u CROSS JOIN LATERAL (
-                        SELECT o.id FROM files o
-                        WHERE o.device = u.device AND o.inode = u.inode AND o.size = u.size
-                            AND o.mtime_ns = u.mtime_ns AND o.path <> u.path AND o.record IS NOT NULL
-                            AND o.read_generation = o.generation
-                            AND (o.sidecar_name, o.sidecar_size, o.sidecar_mtime_ns)
-                                IS NOT DISTINCT FROM (u.sidecar_name, u.sidecar_size, u.sidecar_mtime_ns)
-                        ORDER BY o.id DESC LIMIT 1) source
-                    JOIN renditions r ON r.file_id = source.id
-                    WHERE u.inserted AND u.read_generation IS NOT NULL
+                    FROM upserted u JOIN moved m ON m.path = u.path JOIN renditions r ON r.file_id = m.source
+                    WHERE u.inserted
                     ON CONFLICT DO NOTHING),
                 queued AS (
                     INSERT INTO jobs (file_id, generation)
