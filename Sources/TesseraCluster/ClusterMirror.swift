@@ -170,7 +170,6 @@ public struct ClusterMirror: Sendable {
             let scanner = LibraryScanner(configuration: local, index: photoIndex, logger: logger)
             var recording: LibraryScanner.Import?
             let cache = RenditionCache(root: renditions)
-            let roots = try await roots()
             var after: Int64 = 0
             while true {
                 let page = try await page(after: after, changedFrom: since)
@@ -179,6 +178,8 @@ public struct ClusterMirror: Sendable {
                 after = last
                 guard !page.rows.isEmpty || !page.removed.isEmpty else { continue }
                 if recording == nil {
+                    // Asked only when something changed: it reads every row.
+                    let roots = try await roots()
                     do throws(ScanError) {
                         recording = try scanner.importing(roots: roots)
                     } catch {
