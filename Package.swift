@@ -119,6 +119,11 @@ let package = Package(
                 "TesseraSystem", "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
+        // Per-photo analyses, run after a photo's renditions (docs/ARCHITECTURE.md, "Analyses").
+        .target(
+            name: "TesseraAnalysis",
+            dependencies: ["TesseraFacts", "TesseraImage", "TesseraSystem"],
+            swiftSettings: swiftSettings),
         .target(
             name: "TesseraDesktop",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
@@ -161,7 +166,8 @@ let package = Package(
         .target(
             name: "TesseraScan",
             dependencies: [
-                "TesseraConfiguration", "TesseraDesktop", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraAnalysis", "TesseraConfiguration", "TesseraDesktop", "TesseraFacts", "TesseraImage",
+                "TesseraIndex",
                 "TesseraMetadata",
                 "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
@@ -191,7 +197,8 @@ let package = Package(
         .target(
             name: "TesseraCluster",
             dependencies: [
-                "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraObjectStore",
+                "TesseraAnalysis", "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraObjectStore",
                 "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Cluster"])),
@@ -202,13 +209,22 @@ let package = Package(
             name: "TesseraSamples",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
             swiftSettings: swiftSettings),
+        // What each command does, called by the executable (and by tests, in their own process).
+        .target(
+            name: "TesseraCommands",
+            dependencies: [
+                "TesseraAlbum", "TesseraAnalysis", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon",
+                "TesseraFacts",
+                "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraObjectStore",
+                "TesseraReport", "TesseraScan", "TesseraSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "TesseraAlbum", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon", "TesseraFacts",
-                "TesseraImage",
-                "TesseraIndex",
-                "TesseraLayout", "TesseraMetadata", "TesseraReport", "TesseraSamples", "TesseraScan", "TesseraSystem",
+                "TesseraCluster", "TesseraCommands", "TesseraDaemon", "TesseraFacts", "TesseraImage", "TesseraIndex",
+                "TesseraLayout", "TesseraSamples", "TesseraScan", "TesseraSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -8,6 +8,21 @@
 # About 30 minutes from a fresh clone on two cores; about 17 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+log=$(mktemp)
+# Each step's time, printed at the end (and when a step fails): where the run's minutes go.
+times=()
+started=$SECONDS
+timed() {
+  local name=$1 from=$SECONDS
+  shift
+  "$@"
+  times+=("$(printf '%5d s  %s' $((SECONDS - from)) "$name")")
+}
+summary() {
+  printf 'test.sh: %s\n' "${times[@]}" "$(printf '%5d s  in all' $((SECONDS - started)))" >&2
+  rm -f "$log"
+}
+trap summary EXIT
 # sqlite3: tests read the index as a front end would; util-linux: unshare for a real full disk;
 # Pillow and NumPy (Debian's, for /usr/bin/python3): the colour-managed reference renditions.
 # time: GNU time measures the peak memory of tessera processes the tests start.
@@ -17,11 +32,9 @@ cd "$(dirname "$0")/.."
 # the corpus lacks. exiftool (libimage-exiftool-perl): the reference for metadata agreement.
 # python3-gi and gir1.2-gnomedesktop-3.0: GNOME's thumbnail factory, which reads the desktop thumbnails.
 # libjxl-tools: cjxl makes the JPEG XL files the tests decode.
-scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
+timed "install" scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
   libimage-exiftool-perl python3-gi gir1.2-gnomedesktop-3.0 libjxl-tools
-scripts/install-libheif.sh libheif-examples libheif-plugin-x265
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+timed "install libheif" scripts/install-libheif.sh libheif-examples libheif-plugin-x265
 # The tests run optimised (release, with testable imports): the pixel loops they exercise are
 # some fifty times slower without, and every module is built once, the same way.
 build=(swift build -c release -Xswiftc -enable-testing)
@@ -29,17 +42,21 @@ bin="$("${build[@]}" --show-bin-path)"
 # Lint first (it takes seconds): the rules of .swift-format (no force unwraps, no `try!`, no
 # implicitly unwrapped optionals, ordered imports, one-line doc summaries, 120 columns) and its
 # formatting; `swift format format -i -r Sources Tests Package.swift` fixes what it can.
-swift format lint --strict -r Sources Tests Package.swift
+timed "lint" swift format lint --strict -r Sources Tests Package.swift
 # Build next: a compiler warning in the project's own code fails the run.
+from=$SECONDS
 "${build[@]}" --build-tests 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+times+=("$(printf '%5d s  %s' $((SECONDS - from)) build)")
 if grep -E "^$PWD/(Sources|Tests|bench)/[^ ]+: warning:" "$log"; then
   echo "error: the build has compiler warnings (above); the project keeps none" >&2
   exit 1
 fi
 set +e
+from=$SECONDS
 swift test -c release -Xswiftc -enable-testing --skip-build 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+times+=("$(printf '%5d s  %s' $((SECONDS - from)) "swift test")")
 set -e
 [ "$status" -eq 0 ] || exit "$status"
 if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
@@ -49,10 +66,10 @@ fi
 
 # Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps or
 # hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
-scripts/fuzz.sh --smoke
+timed "fuzz smoke" scripts/fuzz.sh --smoke
 
 # The manual page the install steps install: generated from the commands, one section each.
-swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
+timed "manual" swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
   generate-manual --configuration release > /dev/null
 manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
 for command in scan serve rescan status list inspect thumb layout album prune; do
@@ -60,40 +77,40 @@ for command in scan serve rescan status list inspect thumb layout album prune; d
 done
 
 # Every reference resolves: documents named in sources and docs, layout sections, unit pages.
-python3 scripts/check-references.py
+timed "references" python3 scripts/check-references.py
 
 # docs/ARCHITECTURE.md's import table is what the code imports; files are written through
 # TesseraSystem only; no production module uses the test support or the sample builders.
-python3 scripts/check-architecture.py
+timed "architecture" python3 scripts/check-architecture.py
 
 # Metadata: every corpus photo against its manifest and against exiftool -n, fact by fact
 # (dates, 35 mm focal length, exposure, f-number, ISO, lens, rating, keywords: at least 99 %).
-python3 scripts/manifest-agreement.py "$bin/tessera"
+timed "metadata agreement" python3 scripts/manifest-agreement.py "$bin/tessera"
 
 # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
 # CIEDE2000 of 16x16 block means at most 1.0).
-/usr/bin/python3 scripts/check-colour.py "$bin/tessera"
+timed "colour" /usr/bin/python3 scripts/check-colour.py "$bin/tessera"
 
 # HEIF and AVIF: HDR squares against FFmpeg's tone mapping of libheif's decode, SDR ones against
 # libheif's decode through LittleCMS.
-/usr/bin/python3 scripts/check-hdr.py "$bin/tessera"
+timed "HDR" /usr/bin/python3 scripts/check-hdr.py "$bin/tessera"
 
 # The album site in a real browser; screenshots go to ./tessera-data/album-check/.
 venv=.build-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
-"$venv/bin/python" scripts/check-album.py "$bin/tessera"
+timed "playwright" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
+timed "album" "$venv/bin/python" scripts/check-album.py "$bin/tessera"
 # The layout pages get at a wider window (layout.js) against the engine's, frame by frame.
-"$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
+timed "layout.js" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
 
 # A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library, every
 # command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.
-python3 scripts/check-first-run.py
+timed "first run" python3 scripts/check-first-run.py
 
 # Beyond one machine (docs/SCALE.md): a Cluster build in .build-cluster/, a throwaway PostgreSQL,
 # SeaweedFS serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
-scripts/check-cluster.sh
+timed "cluster" scripts/check-cluster.sh
 
 # The service under a real systemd: package, install with install.sh into a booted Debian 12
 # (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
-scripts/systemd-check.sh
+timed "systemd" scripts/systemd-check.sh

@@ -80,7 +80,8 @@ public struct AlbumBuilder: Sendable {
                 }
             return [
                 "Album pages: \(counts) (\(written) written, \(unchanged) unchanged)",
-                "Files placed: \(linked) hard-linked, \(copied) copied into \(options.output.appending("media")) and originals/"
+                "Files placed: \(linked) hard-linked, \(copied) copied into \(options.output.appending("media"))"
+                    + " and originals/"
                     + (missing > 0 ? "; \(missing) missing from the cache or the disk" : "")
                     + (removed > 0 ? "; \(removed) no longer used, removed" : ""),
                 "Originals: \(originals)",
@@ -193,7 +194,10 @@ public struct AlbumBuilder: Sendable {
         // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
         // manifest in the site's state database; v13: stacks as one tile, copies hidden; v14: a
         // stack's files listed for a browser without script.
-        "v14|\(options.showCopies)|\(options.style)|\(options.sections)|\(options.copyRenditions)|\(options.originals)|\(options.photosPerPage)|\(options.staticWidth)"
+        [
+            "v14", "\(options.showCopies)", "\(options.style)", "\(options.sections)", "\(options.copyRenditions)",
+            "\(options.originals)", "\(options.photosPerPage)", "\(options.staticWidth)",
+        ].joined(separator: "|")
     }
 
     /// The pixels a cover card needs on its short side: 160 CSS px at a pixel ratio of 2.

@@ -27,8 +27,6 @@ struct LightboxData {
         self.base = base
     }
 
-    /// Formats every current browser draws, so an original in one of them can be shown at 1:1.
-    static let browserFormats: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
     /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
     static let zoomPixels = 50_000_000
 
@@ -113,7 +111,7 @@ struct LightboxData {
         // 1:1 shows the original where browsers draw its format within `zoomPixels`, else the
         // largest rendition; a video has none.
         if photo.video == nil {
-            let drawable = Self.browserFormats.contains(photo.format) && size.width * size.height <= Self.zoomPixels
+            let drawable = photo.format.traits.browsersDraw && size.width * size.height <= Self.zoomPixels
             if drawable && original != nil {
                 fields.append("\"zoom\":\"original\"")
             } else if !sources.isEmpty {
@@ -139,9 +137,10 @@ struct LightboxData {
         // can (else the viewer offers the file).
         if let motion = Motion(photo), let video = media.video(motion) {
             let parts = Self.mediaParts(video.path)
-            fields.append(
-                "\"video\":[\(JSONString.quoted(parts.folder + "/" + parts.name)),\(motion.kind == .live ? 1 : 0),\(video.plays ? 1 : 0)]"
-            )
+            let video =
+                [JSONString.quoted(parts.folder + "/" + parts.name), motion.kind == .live ? "1" : "0"]
+                + [video.plays ? "1" : "0"]
+            fields.append("\"video\":[\(video.joined(separator: ","))]")
         }
         let compared = FindFacts(photo)
         var find = ["\"format\":\(words.number(compared.format))"]

@@ -88,8 +88,8 @@ final class MediaFolder {
             let name = String(decoding: bytes, as: UTF8.self)
             let suffix =
                 name.split(separator: ".").last.map { $0.lowercased() }.flatMap { $0.count <= 4 ? "." + $0 : nil } ?? ""
-            let relative =
-                "media/video/\(id)\(suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") } ? suffix : "")"
+            let plain = suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }
+            let relative = "media/video/\(id)\(plain ? suffix : "")"
             placed = place(FilePath(rawBytes: bytes), relative: relative, copy: copyRenditions) ? relative : nil
         case .range(let bytes, _, let offset, let length):
             placed = extract(

@@ -54,8 +54,8 @@ struct PhotoFact: Equatable {
             facts.append(
                 PhotoFact(
                     "Place", "\(latitude), \(longitude)",
-                    link:
-                        "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=15/\(latitude)/\(longitude)"
+                    link: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)"
+                        + "#map=15/\(latitude)/\(longitude)"
                 ))
         }
         return facts

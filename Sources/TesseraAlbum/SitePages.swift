@@ -28,12 +28,14 @@ enum SitePages {
     /// - Parameter newest: the newest month's `photos.js`, which the stream shows first.
     static func timeline(years: [(year: String, cards: [String])], summary: String, newest: String?) -> String {
         let sections = years.map { year, cards in
-            "<section class=\"year\"><h2>\(HTML.escape(year))</h2><div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
+            "<section class=\"year\"><h2>\(HTML.escape(year))</h2>"
+                + "<div class=\"albums\">\(cards.joined(separator: "\n"))</div></section>"
         }
         return HTML.document(
             title: "Timeline",
             body: """
-                <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)), newest first</p>\(CollectionPages.findForm)</header>
+                <header>\(crumbs)<h1>Timeline</h1><p>\(HTML.escape(summary)), newest first</p>\
+                \(CollectionPages.findForm)</header>
                 <main>
                 \(sections.joined(separator: "\n"))
                 </main>
@@ -100,7 +102,8 @@ enum SitePages {
             image = cover(ImageSources(candidates: card.cover), width: 160, height: 160, prefix: prefix)
         }
         return
-            "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\" title=\"\(HTML.escape(name))\">\(image)<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"
+            "<a href=\"\(prefix + HTML.url(Array(href.utf8)))\" title=\"\(HTML.escape(name))\">\(image)"
+            + "<div class=\"name\">\(HTML.breakingAtSlashes(name))</div>"
             + "<div class=\"meta\">\(Self.unbrokenDates(HTML.escape(meta)))</div></a>"
     }
 
@@ -115,7 +118,8 @@ enum SitePages {
         let (size, side) = ("width=\"\(width)\" height=\"\(height)\"", max(width, height))
         return sources.fallback(width: Double(2 * side)).map {
             "<img src=\"\(prefix + HTML.url(Array($0.path.utf8)))\" srcset=\"\(sources.srcset(prefix: prefix))\" "
-                + "sizes=\"(min-width: 400px) \(side * 5 / 4)px, \(side * 45 / 160)vw\" \(size) loading=\"lazy\" alt=\"\">"
+                + "sizes=\"(min-width: 400px) \(side * 5 / 4)px, \(side * 45 / 160)vw\" \(size) "
+                + "loading=\"lazy\" alt=\"\">"
         } ?? "<img alt=\"\" \(size)>"
     }
 }

@@ -112,44 +112,15 @@ public struct ClusterMirror: Sendable {
         let (cluster, pruned) = try await clusterState()
         // Rows changed by transactions from this one on may not all be seen yet: the next update
         // reads them again.
-        let next = try await index.perform("read the oldest running transaction") { [logger] client in
-            var xmin: Int64 = 0
-            for try await value in try await client.query(
-                "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8", logger: logger
-            ).decode(Int64.self) {
-                xmin = value
-            }
-            return xmin
-        }
+        let next = try await oldestRunningTransaction()
         var existing: PhotoIndex?
         var marks: (rows: Int64, renditions: Int64)?
-        if !forced && (try? FileSystem.status(of: file)) != nil {
-            var scanned = false
-            do throws(IndexError) {
-                let opened = try PhotoIndex(path: file)
-                existing = opened
-                let source = try opened.state(Mark.cluster)
-                if source == nil { scanned = try opened.lastScan() != nil }
-                if source == cluster, let rows = try opened.state(Mark.rows).flatMap(Int64.init),
-                    rows > pruned
-                {
-                    marks = (rows, try opened.state(Mark.renditions).flatMap(Int64.init) ?? 0)
-                }
-            } catch {
-                logger.notice("\(file) cannot be brought up to date (\(error)): making it again whole")
-            }
-            if scanned && !replacing {
-                throw ClusterError(
-                    .local,
-                    "\(file) is an index a scan wrote on this machine, not a copy of the cluster's: "
-                        + "set the configuration's 'index' to another file for the cluster's")
-            }
-        }
+        if !forced { (existing, marks) = try opened(file, cluster: cluster, pruned: pruned, replacing: replacing) }
         let whole = marks == nil
         if whole { logger.notice("writing \(file) whole from the cluster's index") }
         let since = marks.map { fetch ? $0.renditions : $0.rows } ?? 0
         let target = whole ? FilePath(file.string + ".partial") : file
-        var summary = Summary(whole: whole)
+        var summary: Summary
         do {
             // The index is closed at the end of this block, its file whole.
             let photoIndex: PhotoIndex
@@ -164,49 +135,9 @@ public struct ClusterMirror: Sendable {
                     throw ClusterError(.local, "cannot write \(target): \(error)")
                 }
             }
-            var local = configuration
-            local.index = target
-            local.cache = renditions
-            let scanner = LibraryScanner(configuration: local, index: photoIndex, logger: logger)
-            var recording: LibraryScanner.Import?
-            let cache = RenditionCache(root: renditions)
-            var after: Int64 = 0
-            while true {
-                let page = try await page(after: after, changedFrom: since)
-                summary.unread += page.unread
-                guard let last = page.last else { break }
-                after = last
-                guard !page.rows.isEmpty || !page.removed.isEmpty else { continue }
-                if recording == nil {
-                    // Asked only when something changed: it reads every row.
-                    let roots = try await roots()
-                    do throws(ScanError) {
-                        recording = try scanner.importing(roots: roots)
-                    } catch {
-                        throw ClusterError(.local, "\(error)")
-                    }
-                }
-                if fetch { summary.fetched += try await self.fetch(page.rows, into: cache) }
-                var updates: [FileUpdate] = []
-                for row in page.rows {
-                    updates.append(
-                        FileUpdate(
-                            path: row.path, albumPath: row.album, root: row.root, identity: row.record.identity,
-                            sidecar: row.sidecar, content: row.record.content(cacheRoot: renditions)))
-                }
-                do throws(ScanError) {
-                    try recording?.add(updates)
-                    summary.removed += try remove(page.removed, from: photoIndex)
-                } catch {
-                    throw ClusterError(.local, "\(error)")
-                }
-                summary.files += updates.count
-            }
-            do throws(ScanError) {
-                _ = try recording?.finish()
-            } catch {
-                throw ClusterError(.local, "\(error)")
-            }
+            summary = try await copy(
+                changedFrom: since, into: photoIndex, at: target, renditions: renditions, fetch: fetch)
+            summary.whole = whole
             do throws(IndexError) {
                 try photoIndex.setState(Mark.cluster, cluster)
                 try photoIndex.setState(Mark.rows, String(max(next, marks?.rows ?? 0)))
@@ -230,6 +161,100 @@ public struct ClusterMirror: Sendable {
         }
         let prunedSince = try await clusterState().pruned
         return (summary, prunedSince > pruned && prunedSince >= since)
+    }
+
+    /// The oldest transaction still running: rows it or a later one change are read again next time.
+    private func oldestRunningTransaction() async throws(ClusterError) -> Int64 {
+        try await index.perform("read the oldest running transaction") { [logger] client in
+            var xmin: Int64 = 0
+            for try await value in try await client.query(
+                "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8", logger: logger
+            ).decode(Int64.self) {
+                xmin = value
+            }
+            return xmin
+        }
+    }
+
+    /// The file as it is, and its marks when it can be brought up to date from them (a copy of
+    /// this cluster that saw every row a prune removed); nil marks: it is made again whole.
+    ///
+    /// - Throws: when the file is an index a scan wrote on this machine, unless `replacing`.
+    private func opened(
+        _ file: FilePath, cluster: String, pruned: Int64, replacing: Bool
+    ) throws(ClusterError) -> (PhotoIndex?, (rows: Int64, renditions: Int64)?) {
+        guard (try? FileSystem.status(of: file)) != nil else { return (nil, nil) }
+        var existing: PhotoIndex?
+        var marks: (rows: Int64, renditions: Int64)?
+        var scanned = false
+        do throws(IndexError) {
+            let opened = try PhotoIndex(path: file)
+            existing = opened
+            let source = try opened.state(Mark.cluster)
+            if source == nil { scanned = try opened.lastScan() != nil }
+            if source == cluster, let rows = try opened.state(Mark.rows).flatMap(Int64.init), rows > pruned {
+                marks = (rows, try opened.state(Mark.renditions).flatMap(Int64.init) ?? 0)
+            }
+        } catch {
+            logger.notice("\(file) cannot be brought up to date (\(error)): making it again whole")
+        }
+        if scanned && !replacing {
+            throw ClusterError(
+                .local,
+                "\(file) is an index a scan wrote on this machine, not a copy of the cluster's: "
+                    + "set the configuration's 'index' to another file for the cluster's")
+        }
+        return (existing, marks)
+    }
+
+    /// Writes into `photoIndex` (at `target`) the rows changed from transaction `since` on, a
+    /// page at a time, through the scan's own writer; with `fetch`, their renditions too.
+    private func copy(
+        changedFrom since: Int64, into photoIndex: PhotoIndex, at target: FilePath, renditions: FilePath, fetch: Bool
+    ) async throws(ClusterError) -> Summary {
+        var summary = Summary(whole: false)
+        var local = configuration
+        local.index = target
+        local.cache = renditions
+        let scanner = LibraryScanner(configuration: local, index: photoIndex, logger: logger)
+        var recording: LibraryScanner.Import?
+        let cache = RenditionCache(root: renditions)
+        var after: Int64 = 0
+        while true {
+            let page = try await page(after: after, changedFrom: since)
+            summary.unread += page.unread
+            guard let last = page.last else { break }
+            after = last
+            guard !page.rows.isEmpty || !page.removed.isEmpty else { continue }
+            if recording == nil {
+                // Asked only when something changed: it reads every row.
+                let roots = try await roots()
+                do throws(ScanError) {
+                    recording = try scanner.importing(roots: roots)
+                } catch {
+                    throw ClusterError(.local, "\(error)")
+                }
+            }
+            if fetch { summary.fetched += try await self.fetch(page.rows, into: cache) }
+            let updates = page.rows.map { row in
+                FileUpdate(
+                    path: row.path, albumPath: row.album, root: row.root, identity: row.record.identity,
+                    sidecar: row.sidecar, content: row.record.content(cacheRoot: renditions))
+            }
+            do throws(ScanError) {
+                try recording?.add(updates)
+                summary.removed += try remove(page.removed, from: photoIndex)
+            } catch {
+                throw ClusterError(.local, "\(error)")
+            }
+            summary.files += updates.count
+        }
+        do throws(ScanError) {
+            _ = try recording?.finish()
+        } catch {
+            throw ClusterError(.local, "\(error)")
+        }
+        return summary
     }
 
     /// Deletes the rows of `paths` from `photoIndex`; how many there were.

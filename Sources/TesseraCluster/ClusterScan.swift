@@ -175,108 +175,115 @@ public struct ClusterScan: Sendable {
     /// found. How many were queued and marked missing.
     private func record(_ batch: Batch, root: FilePath) async throws(ClusterError) -> (Int, Int) {
         let files = batch.files
-        let paths = files.map { ClusterIndex.bytes($0.path) }
-        let albums = files.map { ClusterIndex.bytes($0.album) }
-        let devices = files.map { Int64(bitPattern: $0.identity.device) }
-        let inodes = files.map { Int64(bitPattern: $0.identity.inode) }
-        let sizes = files.map(\.identity.size)
-        let mtimes = files.map(\.identity.mtimeNanoseconds)
-        let sidecarNames = files.map { $0.sidecar.map { ByteBuffer(bytes: $0.name) } ?? ByteBuffer() }
-        let sidecarSizes = files.map { $0.sidecar?.stamp.size ?? -1 }
-        let sidecarTimes = files.map { $0.sidecar?.stamp.mtimeNanoseconds ?? -1 }
-        let listed = batch.listed.map { ByteBuffer(bytes: $0) }
-        let listedDevices = batch.listedDevices
-        let rootBytes = ClusterIndex.bytes(root)
+        var binds = PostgresBindings(capacity: 12)
+        binds.append(files.map { ClusterIndex.bytes($0.path) })
+        binds.append(files.map { ClusterIndex.bytes($0.album) })
+        binds.append(files.map { Int64(bitPattern: $0.identity.device) })
+        binds.append(files.map { Int64(bitPattern: $0.identity.inode) })
+        binds.append(files.map(\.identity.size))
+        binds.append(files.map(\.identity.mtimeNanoseconds))
+        binds.append(files.map { $0.sidecar.map { ByteBuffer(bytes: $0.name) } ?? ByteBuffer() })
+        binds.append(files.map { $0.sidecar?.stamp.size ?? -1 })
+        binds.append(files.map { $0.sidecar?.stamp.mtimeNanoseconds ?? -1 })
+        binds.append(ClusterIndex.bytes(root))
+        binds.append(batch.listed.map { ByteBuffer(bytes: $0) })
+        binds.append(batch.listedDevices)
+        let query = PostgresQuery(unsafeSQL: Self.recordStatement, binds: binds)
         let logger = self.logger
         return try await index.transaction("record \(files.count) files") { connection in
             var counts = (0, 0)
-            for try await (queued, missing) in try await connection.query(
-                """
-                WITH input AS (
-                    SELECT * FROM unnest(\(paths)::bytea[], \(albums)::bytea[], \(devices)::int8[],
-                        \(inodes)::int8[], \(sizes)::int8[], \(mtimes)::int8[], \(sidecarNames)::bytea[],
-                        \(sidecarSizes)::int8[], \(sidecarTimes)::int8[])
-                    AS t(path, album, device, inode, size, mtime_ns, sidecar_name, sidecar_size, sidecar_mtime_ns)),
-                cleaned AS (
-                    SELECT path, album, device, inode, size, mtime_ns,
-                        CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_name END AS sidecar_name,
-                        CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_size END AS sidecar_size,
-                        CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_mtime_ns END AS sidecar_mtime_ns
-                    FROM input),
-                -- A path whose file (device, inode, size, time, sidecar) another row has read: moved,
-                -- renamed or linked. New, it takes that row's record and renditions instead of being
-                -- read again.
-                moved AS (
-                    SELECT c.path, o.id AS source, o.record, o.status, o.read_at, o.read_by
-                    FROM cleaned c CROSS JOIN LATERAL (
-                        SELECT o.id, o.record, o.status, o.read_at, o.read_by FROM files o
-                        WHERE o.device = c.device AND o.inode = c.inode AND o.size = c.size
-                            AND o.mtime_ns = c.mtime_ns AND o.path <> c.path AND o.record IS NOT NULL
-                            AND o.read_generation = o.generation
-                            AND (o.sidecar_name, o.sidecar_size, o.sidecar_mtime_ns)
-                                IS NOT DISTINCT FROM (c.sidecar_name, c.sidecar_size, c.sidecar_mtime_ns)
-                        ORDER BY o.id DESC LIMIT 1) o),
-                upserted AS (
-                    INSERT INTO files AS f (path, album, root, device, inode, size, mtime_ns, sidecar_name,
-                        sidecar_size, sidecar_mtime_ns, record, status, read_generation, read_at, read_by)
-                    SELECT c.path, c.album, \(rootBytes), c.device, c.inode, c.size, c.mtime_ns, c.sidecar_name,
-                        c.sidecar_size, c.sidecar_mtime_ns, m.record, m.status,
-                        CASE WHEN m.source IS NULL THEN NULL ELSE 1 END, m.read_at, m.read_by
-                    FROM cleaned c LEFT JOIN moved m ON m.path = c.path
-                    ON CONFLICT (path) DO UPDATE SET
-                        generation = f.generation + CASE WHEN
-                            (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
-                                f.sidecar_mtime_ns)
-                            IS DISTINCT FROM (excluded.device, excluded.inode, excluded.size, excluded.mtime_ns,
-                                excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns)
-                            THEN 1 ELSE 0 END,
-                        album = excluded.album, root = excluded.root, device = excluded.device,
-                        inode = excluded.inode, size = excluded.size, mtime_ns = excluded.mtime_ns,
-                        sidecar_name = excluded.sidecar_name, sidecar_size = excluded.sidecar_size,
-                        sidecar_mtime_ns = excluded.sidecar_mtime_ns, missing_since = NULL
-                    -- As it was: no write.
-                    WHERE (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
-                            f.sidecar_mtime_ns, f.album, f.root)
-                        IS DISTINCT FROM (excluded.device, excluded.inode, excluded.size, excluded.mtime_ns,
-                            excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns, excluded.album,
-                            excluded.root)
-                        OR f.missing_since IS NOT NULL OR f.read_generation IS DISTINCT FROM f.generation
-                    RETURNING f.id, f.generation, f.read_generation, f.path, f.xmax = 0 AS inserted),
-                adopted AS (
-                    INSERT INTO renditions (file_id, spec, object_key)
-                    SELECT u.id, r.spec, r.object_key
-                    FROM upserted u JOIN moved m ON m.path = u.path JOIN renditions r ON r.file_id = m.source
-                    WHERE u.inserted
-                    ON CONFLICT DO NOTHING),
-                queued AS (
-                    INSERT INTO jobs (file_id, generation)
-                    SELECT id, generation FROM upserted
-                    WHERE read_generation IS DISTINCT FROM generation
-                    ON CONFLICT (file_id) DO UPDATE SET
-                        generation = excluded.generation, state = 'pending', attempts = 0, lease_token = NULL,
-                        worker = NULL, lease_until = NULL, reason = NULL, not_before = now(),
-                        enqueued_at = now()
-                    WHERE jobs.generation <> excluded.generation
-                    RETURNING file_id),
-                gone AS (
-                    UPDATE files SET missing_since = now()
-                    WHERE missing_since IS NULL
-                        AND NOT EXISTS (SELECT 1 FROM input WHERE input.path = files.path)
-                        -- Only on the device the directory is on now: a disk unmounted below a root
-                        -- leaves its mount point listed, empty, on another device.
-                        AND EXISTS (
-                            SELECT 1 FROM unnest(\(listed)::bytea[], \(listedDevices)::int8[]) AS l(album, device)
-                            WHERE l.album = files.album AND l.device = files.device)
-                    RETURNING id),
-                dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
-                SELECT (SELECT count(*) FROM queued), (SELECT count(*) FROM gone)
-                """, logger: logger
-            ).decode((Int64, Int64).self) {
+            for try await (queued, missing) in try await connection.query(query, logger: logger)
+                .decode((Int64, Int64).self)
+            {
                 counts = (Int(queued), Int(missing))
             }
             return counts
         }
     }
+
+    /// What `record` runs, in one transaction: $1 to $9 the files' paths, albums, devices,
+    /// inodes, sizes, mtimes and sidecars' names, sizes and mtimes (a size of -1: none), $10 the
+    /// root, $11 and $12 the directories listed and their devices.
+    static let recordStatement = """
+        WITH input AS (
+            SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::int8[],
+                $4::int8[], $5::int8[], $6::int8[], $7::bytea[],
+                $8::int8[], $9::int8[])
+            AS t(path, album, device, inode, size, mtime_ns, sidecar_name, sidecar_size, sidecar_mtime_ns)),
+        cleaned AS (
+            SELECT path, album, device, inode, size, mtime_ns,
+                CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_name END AS sidecar_name,
+                CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_size END AS sidecar_size,
+                CASE WHEN sidecar_size < 0 THEN NULL ELSE sidecar_mtime_ns END AS sidecar_mtime_ns
+            FROM input),
+        -- A path whose file (device, inode, size, time, sidecar) another row has read: moved,
+        -- renamed or linked. New, it takes that row's record and renditions instead of being
+        -- read again.
+        moved AS (
+            SELECT c.path, o.id AS source, o.record, o.status, o.read_at, o.read_by
+            FROM cleaned c CROSS JOIN LATERAL (
+                SELECT o.id, o.record, o.status, o.read_at, o.read_by FROM files o
+                WHERE o.device = c.device AND o.inode = c.inode AND o.size = c.size
+                    AND o.mtime_ns = c.mtime_ns AND o.path <> c.path AND o.record IS NOT NULL
+                    AND o.read_generation = o.generation
+                    AND (o.sidecar_name, o.sidecar_size, o.sidecar_mtime_ns)
+                        IS NOT DISTINCT FROM (c.sidecar_name, c.sidecar_size, c.sidecar_mtime_ns)
+                ORDER BY o.id DESC LIMIT 1) o),
+        upserted AS (
+            INSERT INTO files AS f (path, album, root, device, inode, size, mtime_ns, sidecar_name,
+                sidecar_size, sidecar_mtime_ns, record, status, read_generation, read_at, read_by)
+            SELECT c.path, c.album, $10, c.device, c.inode, c.size, c.mtime_ns, c.sidecar_name,
+                c.sidecar_size, c.sidecar_mtime_ns, m.record, m.status,
+                CASE WHEN m.source IS NULL THEN NULL ELSE 1 END, m.read_at, m.read_by
+            FROM cleaned c LEFT JOIN moved m ON m.path = c.path
+            ON CONFLICT (path) DO UPDATE SET
+                generation = f.generation + CASE WHEN
+                    (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
+                        f.sidecar_mtime_ns)
+                    IS DISTINCT FROM (excluded.device, excluded.inode, excluded.size, excluded.mtime_ns,
+                        excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns)
+                    THEN 1 ELSE 0 END,
+                album = excluded.album, root = excluded.root, device = excluded.device,
+                inode = excluded.inode, size = excluded.size, mtime_ns = excluded.mtime_ns,
+                sidecar_name = excluded.sidecar_name, sidecar_size = excluded.sidecar_size,
+                sidecar_mtime_ns = excluded.sidecar_mtime_ns, missing_since = NULL
+            -- As it was: no write.
+            WHERE (f.device, f.inode, f.size, f.mtime_ns, f.sidecar_name, f.sidecar_size,
+                    f.sidecar_mtime_ns, f.album, f.root)
+                IS DISTINCT FROM (excluded.device, excluded.inode, excluded.size, excluded.mtime_ns,
+                    excluded.sidecar_name, excluded.sidecar_size, excluded.sidecar_mtime_ns, excluded.album,
+                    excluded.root)
+                OR f.missing_since IS NOT NULL OR f.read_generation IS DISTINCT FROM f.generation
+            RETURNING f.id, f.generation, f.read_generation, f.path, f.xmax = 0 AS inserted),
+        adopted AS (
+            INSERT INTO renditions (file_id, spec, object_key)
+            SELECT u.id, r.spec, r.object_key
+            FROM upserted u JOIN moved m ON m.path = u.path JOIN renditions r ON r.file_id = m.source
+            WHERE u.inserted
+            ON CONFLICT DO NOTHING),
+        queued AS (
+            INSERT INTO jobs (file_id, generation)
+            SELECT id, generation FROM upserted
+            WHERE read_generation IS DISTINCT FROM generation
+            ON CONFLICT (file_id) DO UPDATE SET
+                generation = excluded.generation, state = 'pending', attempts = 0, lease_token = NULL,
+                worker = NULL, lease_until = NULL, reason = NULL, not_before = now(),
+                enqueued_at = now()
+            WHERE jobs.generation <> excluded.generation
+            RETURNING file_id),
+        gone AS (
+            UPDATE files SET missing_since = now()
+            WHERE missing_since IS NULL
+                AND NOT EXISTS (SELECT 1 FROM input WHERE input.path = files.path)
+                -- Only on the device the directory is on now: a disk unmounted below a root
+                -- leaves its mount point listed, empty, on another device.
+                AND EXISTS (
+                    SELECT 1 FROM unnest($11::bytea[], $12::int8[]) AS l(album, device)
+                    WHERE l.album = files.album AND l.device = files.device)
+            RETURNING id),
+        dropped AS (DELETE FROM jobs WHERE file_id IN (SELECT id FROM gone))
+        SELECT (SELECT count(*) FROM queued), (SELECT count(*) FROM gone)
+        """
 
     /// Marks missing the files under `root` in directories the walk did not list (deleted, or
     /// moved away), and drops their jobs.

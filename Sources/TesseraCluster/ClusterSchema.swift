@@ -123,7 +123,10 @@ enum ClusterSchema {
         let found = try await index.transaction("migrate the schema") { connection -> Int in
             try await connection.query("SELECT pg_advisory_xact_lock(7715011)", logger: index.logger)
             try await connection.query(
-                "CREATE TABLE IF NOT EXISTS tessera_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                """
+                CREATE TABLE IF NOT EXISTS tessera_schema
+                    (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """,
                 logger: index.logger)
             var current = 0
             for try await version in try await connection.query(

@@ -1,5 +1,6 @@
 import Foundation
 package import SystemPackage
+import TesseraAnalysis
 import TesseraFacts
 package import TesseraIndex
 import TesseraSystem
@@ -35,10 +36,22 @@ package struct FileRecord: Codable, Sendable {
         var thumbhash: String?
         var settings: String
         var posterTime: Double?
-        /// Hexadecimal (JSON numbers lose a 64-bit hash's low bits in many readers).
+        /// The picture hashes (`AnalysisOutput.pictureHashes`), hexadecimal (JSON numbers lose a
+        /// 64-bit hash's low bits in many readers); nil when not done.
         var perceptualHash: String?
         /// Base64 of its 32 bytes, as the index keeps them.
         var detailHash: String?
+
+        /// The picture-hashes analysis as recorded: pending (for the analysis stage of whatever
+        /// scans the exported index) when the worker could not do it.
+        var pictureHashes: AnalysisResult {
+            let analysis = PictureHashing()
+            guard let hash = perceptualHash.flatMap({ UInt64($0, radix: 16) }),
+                let detail = detailHash.flatMap({ Data(base64Encoded: $0) }).flatMap(DetailHash.init(bytes:))
+            else { return AnalysisResult(name: analysis.name, version: analysis.version, outcome: .pending) }
+            return AnalysisResult(
+                name: analysis.name, version: analysis.version, outcome: .done(.pictureHashes(hash, detail)))
+        }
     }
 
     var status: Status
@@ -112,8 +125,11 @@ package struct FileRecord: Codable, Sendable {
                         object: Self.object(of: $0.path, in: cacheRoot), source: $0.source)
                 },
                 thumbhash: made.thumbhash.map { Data($0).base64EncodedString() }, settings: made.settings,
-                posterTime: made.posterTime, perceptualHash: made.perceptualHash.map { String($0, radix: 16) },
-                detailHash: made.detailHash.map { Data($0.bytes).base64EncodedString() })
+                posterTime: made.posterTime)
+            for case .pictureHashes(let hash, let detail) in made.analyses.compactMap(\.output) {
+                renditions?.perceptualHash = String(hash, radix: 16)
+                renditions?.detailHash = Data(detail.bytes).base64EncodedString()
+            }
         case .failed(let format, let error, let facts):
             status = .failed
             self.facts = facts
@@ -168,10 +184,7 @@ package struct FileRecord: Codable, Sendable {
                     },
                     thumbhash: renditions.thumbhash.flatMap { Data(base64Encoded: $0) }.map { Array($0) },
                     settings: renditions.settings, posterTime: renditions.posterTime,
-                    perceptualHash: renditions.perceptualHash.flatMap { UInt64($0, radix: 16) },
-                    detailHash: renditions.detailHash.flatMap { Data(base64Encoded: $0) }.flatMap {
-                        DetailHash(bytes: $0)
-                    }))
+                    analyses: [renditions.pictureHashes]))
         case .failed:
             let failure = failure ?? Failure(format: .unsupported, code: "corrupt", message: "unknown failure")
             return .failed(

@@ -4,6 +4,7 @@ import TesseraDesktop
 import TesseraFacts
 import TesseraImage
 import TesseraLayout
+import TesseraSystem
 import Yams
 
 extension Configuration {
@@ -157,9 +158,11 @@ extension Configuration {
                 }
             case .format:
                 let text = try reader.string(value, key)
-                guard let format = RenderOptions.Format(rawValue: text) else {
+                guard let format = ImageFormat(rawValue: text), format.traits.encodable else {
+                    let names = ImageFormat.all(\.encodable).map(\.rawValue)
                     throw ConfigurationError(
-                        file: reader.file, key: key, "must be jpeg, png or webp, not \"\(text)\"", at: value.position)
+                        file: reader.file, key: key, "must be \(Wording.either(names)), not \"\(text)\"",
+                        at: value.position)
                 }
                 rendering.format = format
             case .quality: rendering.quality = try reader.int(value, key, RenderOptions.qualities)

@@ -105,9 +105,8 @@ public final class Daemon: Sendable {
         var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: shutdownSignals, logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(9)
-        logger.info(
-            "tessera \(version) serving \(configuration.roots.map(\.string).joined(separator: ", ")); control socket \(configuration.controlSocket)"
-        )
+        let roots = configuration.roots.map(\.string).joined(separator: ", ")
+        logger.info("tessera \(version) serving \(roots); control socket \(configuration.controlSocket)")
         notifier.send("READY=1\nSTATUS=Started")
         try await ServiceGroup(configuration: groupConfiguration).run()
         // A scan left running at shutdown may be inside a transaction: leave the file, and the

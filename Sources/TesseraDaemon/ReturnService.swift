@@ -49,9 +49,8 @@ public struct ReturnService: Service {
                     }
                 }
                 guard !back.isEmpty else { continue }
-                logger.notice(
-                    "\(back.map(\.string).joined(separator: ", ")): offline until now, and changed (a disk mounted?); rescanning"
-                )
+                let folders = back.map(\.string).joined(separator: ", ")
+                logger.notice("\(folders): offline until now, and changed (a disk mounted?); rescanning")
                 coordinator.trigger(full: false)
             }
         }

@@ -82,8 +82,10 @@ public struct ScanService: Service {
             }
             guard let result, let first = result.missing.first else { continue }
             logger.notice(
-                "cache check: \(result.missing.count) of \(result.checked) rendition files are gone; scanning to render them again"
-            )
+                """
+                cache check: \(result.missing.count) of \(result.checked) rendition files are gone; \
+                scanning to render them again
+                """)
             CacheCheck.resume(at: first, in: index)
             coordinator.trigger(full: false)
         }
@@ -156,8 +158,8 @@ public struct ScanService: Service {
             let stalled = coordinator.progress.sinceProgress
             if stalled >= stallLimit {
                 notifier.send(
-                    "STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) (\(progress.done)/\(progress.expected) files)"
-                )
+                    "STATUS=Stalled: no progress for \(Wording.duration(stalled.seconds)) "
+                        + "(\(progress.done)/\(progress.expected) files)")
             } else {
                 notifier.send("STATUS=Scanning: \(progress.summary)")
             }
@@ -167,11 +169,7 @@ public struct ScanService: Service {
     /// Rebuilds album pages when the configuration asks for them; a failure is logged, not fatal.
     private func buildAlbums(_ configuration: Configuration) async {
         guard let directory = configuration.albumDirectory else { return }
-        let builder = AlbumBuilder(
-            index: index,
-            options: AlbumBuilder.Options(
-                output: directory, style: configuration.albumStyle, originals: configuration.albumOriginals,
-                order: configuration.albumOrder, showCopies: configuration.albumShowCopies))
+        let builder = AlbumBuilder(index: index, options: AlbumBuilder.Options(configuration, output: directory))
         let stop = StopFlag()
         let outcome = await DedicatedThread.run("album pages", cancel: { stop.stop() }, grace: Self.stopGrace) {
             Result { () throws(AlbumError) in

@@ -12,6 +12,7 @@ extension DaemonStatus {
             lines.append("  scanning     \(progress.summary)")
         }
         lines.append("  library      \(totals.summary)")
+        lines += totals.analysisLines.map { "  analyses     \($0)" }
         if let lastScan { lines.append("  last scan    \(lastScan)") }
         if let lastError { lines.append("  last error   \(lastError)") }
         lines.append("  index        \(index)")
@@ -45,6 +46,7 @@ public struct IndexStatus: Encodable {
     public func text(now: Date = Date()) -> String {
         // What it holds first: a library scanned by `tessera scan` alone has no daemon, and that is no fault.
         var lines = ["No daemon: the index as the last scan left it", "  library      \(totals.summary)"]
+        lines += totals.analysisLines.map { "  analyses     \($0)" }
         if let last = lastScan {
             let ago = Wording.duration(now.timeIntervalSince(last.finishedAt ?? last.startedAt))
             lines.append(

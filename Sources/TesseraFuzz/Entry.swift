@@ -8,7 +8,7 @@ import CFuzzer
 @main
 enum Fuzzer {
     static func main() {
-        guard FuzzTarget(rawValue: ProcessInfo.processInfo.environment["TESSERA_FUZZ_TARGET"] ?? "") != nil else {
+        guard FuzzTarget.named(ProcessInfo.processInfo.environment["TESSERA_FUZZ_TARGET"] ?? "") != nil else {
             FileHandle.standardError.write(Data("TESSERA_FUZZ_TARGET names no target (see --list)\n".utf8))
             exit(2)
         }
@@ -16,14 +16,15 @@ enum Fuzzer {
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(
             tessera_fuzzer_run(&argc, &argv) { data, size in
-                selected.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                selected(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
                 return 0
             })
     }
 }
 
 /// Checked by `main` before the first input.
-private let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["TESSERA_FUZZ_TARGET"] ?? "") ?? .boxes
+private let selected =
+    FuzzTarget.named(ProcessInfo.processInfo.environment["TESSERA_FUZZ_TARGET"] ?? "") ?? FuzzTarget.all[0]
 #else
 /// Without libFuzzer: the targets listed, their dictionaries, and any input files run through
 /// a target as the fuzzer runs them (the regression tests and the smoke run of the test command).
@@ -33,21 +34,21 @@ enum Replay {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "--list":
-            for target in FuzzTarget.allCases { print("\(target.rawValue)\t\(target.summary)") }
+            for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)") }
         case "--dictionary":
-            guard let target = arguments.dropFirst().first.flatMap(FuzzTarget.init(rawValue:)) else { usage() }
+            guard let target = arguments.dropFirst().first.flatMap(FuzzTarget.named) else { usage() }
             for word in target.dictionary { print("\"\(escaped(word))\"") }
         case "--extensions":
-            guard let target = arguments.dropFirst().first.flatMap(FuzzTarget.init(rawValue:)) else { usage() }
+            guard let target = arguments.dropFirst().first.flatMap(FuzzTarget.named) else { usage() }
             print(target.seedExtensions.sorted().joined(separator: " "))
         case let name?:
-            guard let target = FuzzTarget(rawValue: name) else { usage() }
+            guard let target = FuzzTarget.named(name) else { usage() }
             for file in arguments.dropFirst() {
                 guard let bytes = FileManager.default.contents(atPath: file) else {
                     FileHandle.standardError.write(Data("\(file): cannot be read\n".utf8))
                     exit(1)
                 }
-                target.run([UInt8](bytes))
+                target([UInt8](bytes))
             }
         case nil:
             usage()

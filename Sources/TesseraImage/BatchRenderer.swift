@@ -22,7 +22,7 @@ public struct BatchRenderer: Sendable {
 
         /// `input`'s renditions in `directory`: `<name>.jpg` (or the format's extension) for a
         /// single rendition, `<name>-<size>.jpg` and `<name>-fit-<size>.jpg` for several.
-        public init(input: FilePath, specs: [RenditionSpec], into directory: FilePath, format: RenderOptions.Format) {
+        public init(input: FilePath, specs: [RenditionSpec], into directory: FilePath, format: ImageFormat) {
             let stem = input.stem ?? "photo"
             let outputs = specs.map { spec in
                 let suffix = specs.count == 1 ? "" : spec.kind == .square ? "-\(spec.size)" : "-fit-\(spec.size)"

@@ -365,9 +365,8 @@ final class HEIFDecoder {
             // libheif 1.19 loads its decoders as plugins, which Debian packages apart.
             return PhotoError(
                 .unsupported, what,
-                cause:
-                    "\(message); is libheif's decoder plugin installed (libheif-plugin-libde265 for HEVC, libheif-plugin-dav1d for AV1)?"
-            )
+                cause: "\(message); is libheif's decoder plugin installed "
+                    + "(libheif-plugin-libde265 for HEVC, libheif-plugin-dav1d for AV1)?")
         }
         let code: PhotoError.Code =
             switch status.code {

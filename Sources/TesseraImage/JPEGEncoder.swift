@@ -1,5 +1,6 @@
 import CJPEG
 public import TesseraFacts
+import TesseraMetadata
 
 /// Encodes RGB pixels as JPEG through libjpeg.
 public enum JPEGEncoder {
@@ -26,5 +27,14 @@ public enum JPEGEncoder {
         }
         defer { CJPEG_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}
+
+extension JPEGEncoder: PhotoEncoding {
+    static let header: any PhotoHeader.Type = JPEGHeader.self
+
+    /// JPEG has no alpha: transparent pixels are laid over the options' background first.
+    static func encode(_ image: PixelBuffer, options: RenderOptions) throws(PhotoError) -> [UInt8] {
+        try encode(image.flattened(over: options.background), quality: options.quality)
     }
 }

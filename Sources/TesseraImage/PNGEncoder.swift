@@ -1,5 +1,6 @@
 import CPNG
 public import TesseraFacts
+import TesseraMetadata
 
 /// Encodes RGB or RGBA pixels as PNG through libpng.
 public enum PNGEncoder {
@@ -22,5 +23,13 @@ public enum PNGEncoder {
         }
         defer { CPNG_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}
+
+extension PNGEncoder: PhotoEncoding {
+    static let header: any PhotoHeader.Type = PNGHeader.self
+
+    static func encode(_ image: PixelBuffer, options: RenderOptions) throws(PhotoError) -> [UInt8] {
+        try encode(image)
     }
 }

@@ -1,32 +1,7 @@
+public import TesseraFacts
+
 /// How renditions are rendered and encoded.
 public struct RenderOptions: Sendable, Equatable {
-    /// The encoded format of a rendition file.
-    public enum Format: String, Sendable, Codable, CaseIterable {
-        case jpeg
-        case png
-        /// Lossy WebP at the configured quality, alpha kept (smaller than JPEG for thumbnails).
-        case webp
-
-        /// The format a file-name extension names (`jpg`, `jpeg`, `png`, `webp`, any case).
-        public init?(fileExtension: String) {
-            switch fileExtension.lowercased() {
-            case "jpg", "jpeg": self = .jpeg
-            case "png": self = .png
-            case "webp": self = .webp
-            default: return nil
-            }
-        }
-
-        /// The file-name extension, without the dot.
-        public var fileExtension: String {
-            switch self {
-            case .jpeg: "jpg"
-            case .png: "png"
-            case .webp: "webp"
-            }
-        }
-    }
-
     /// An sRGB colour, used as the background that transparent pixels are composited over.
     public struct Color: Sendable, Equatable {
         public var red, green, blue: UInt8
@@ -52,7 +27,8 @@ public struct RenderOptions: Sendable, Equatable {
     /// The memory limits, in MiB, a decode may be given: below 32, no camera photo fits.
     public static let memoryLimitsMiB = 32...65_536
 
-    public var format: Format = .jpeg
+    /// The format rendition files are written in: one Tessera encodes (`FormatTraits.encodable`).
+    public var format = PhotoEncoders.defaultFormat
     /// JPEG quality, 1–100.
     public var quality: Int = 85
     /// What transparent pixels become in a JPEG rendition.

@@ -60,11 +60,10 @@ public final class Renderer {
         public var renditions: [Rendition]
         /// The ThumbHash placeholder of the whole, upright photo; nil when not asked for.
         public var thumbhash: [UInt8]?
-        /// The perceptual hash of the whole, upright photo (`PerceptualHash`); nil when only
-        /// part of it was decoded.
-        public var perceptualHash: UInt64?
-        /// Its detail hash (`PerceptualHash`), with the perceptual hash.
-        public var detailHash: DetailHash?
+        /// The whole photo, upright, at the placeholder's size (at most 100 pixels a side): what
+        /// the analyses that need no more read (`PhotoAnalysis`); nil when only part of it was
+        /// decoded.
+        public var whole: PixelBuffer?
         /// Recoverable problems met while decoding (the metadata has its own).
         public var warnings: [String]
         /// For a video, the time in seconds of the frame its renditions show.
@@ -167,6 +166,9 @@ public final class Renderer {
             image: image, scale: scale, source: source, warnings: warnings + (colorWarning.map { [$0] } ?? []))
     }
 
+    /// The long side of the placeholder and of `Rendered.whole`.
+    public static let placeholderSide = 100
+
     /// The largest embedded preview worth reading.
     static let maximumPreviewBytes = 16 << 20
 
@@ -194,19 +196,16 @@ public final class Renderer {
             )
         }
         let whole = plan.placeholder(from: sources).map { $0.oriented(metadata.orientation) }
-        let hashes = whole.map(PerceptualHash.compute)
         return Rendered(
             metadata: metadata, renditions: renditions, thumbhash: placeholder ? whole.map(ThumbHash.encode) : nil,
-            perceptualHash: hashes?.hash, detailHash: hashes?.detail, warnings: decoded.warnings,
-            posterTime: decoded.posterTime, images: images)
+            whole: whole, warnings: decoded.warnings, posterTime: decoded.posterTime, images: images)
     }
 
     private func encode(_ image: PixelBuffer) throws(PhotoError) -> [UInt8] {
-        switch options.format {
-        case .jpeg: try JPEGEncoder.encode(image.flattened(over: options.background), quality: options.quality)
-        case .png: try PNGEncoder.encode(image)
-        case .webp: try WebPCodec.encode(image, quality: options.quality)
+        guard let encoder = PhotoEncoders.encoder(of: options.format) else {
+            throw PhotoError(.encode, "Tessera does not write \(options.format.rawValue) files")
         }
+        return try encoder.encode(image, options: options)
     }
 
     /// Holds the memory a decode needs, with the renditions made from it, before it allocates:
@@ -218,8 +217,8 @@ public final class Renderer {
         try memory.cover(
             overflow ? Int.max : needed,
             refusal: "decoding this \(metadata.width)×\(metadata.height) \(metadata.coding) image needs about "
-                + "\(needed >> 20) MiB, more than the \(memory.pool.capacity >> 20) MiB that all workers together may use "
-                + "(memory_limit for each)")
+                + "\(needed >> 20) MiB, more than the \(memory.pool.capacity >> 20) MiB "
+                + "that all workers together may use (memory_limit for each)")
     }
 
 }
@@ -245,8 +244,8 @@ struct DecodeRequest {
 /// A format family's decoder, as the renderer sees it: one unit per family beside its header
 /// (`PhotoHeader`), registered in `PhotoDecoders.all`.
 protocol PhotoDecoding: Sendable {
-    /// The formats whose pixels it decodes.
-    static var formats: Set<ImageFormat> { get }
+    /// The header of the formats whose pixels it decodes.
+    static var header: any PhotoHeader.Type { get }
     /// Decodes what `request.plan` needs, within `request.memory`, as `renderer`'s options say.
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer
@@ -262,6 +261,6 @@ enum PhotoDecoders {
     ]
 
     static func decoding(of format: ImageFormat) -> (any PhotoDecoding.Type)? {
-        all.first { $0.formats.contains(format) }
+        all.first { $0.header.formats.contains(format) }
     }
 }

@@ -19,7 +19,7 @@ public struct RenditionCache: Sendable {
     }
 
     /// Where the rendition `spec` of `key` lives.
-    public func path(key: String, spec: RenditionSpec, format: RenderOptions.Format) -> FilePath {
+    public func path(key: String, spec: RenditionSpec, format: ImageFormat) -> FilePath {
         root.appending(Self.directoryName(spec)).appending(String(key.prefix(2))).appending(
             "\(key).\(format.fileExtension)")
     }

@@ -173,9 +173,10 @@ struct RenditionPlan {
     /// Nil when no source covers the frame (a cropped decode).
     func placeholder(from sources: [Source]) -> PixelBuffer? {
         guard let source = sources.filter({ $0.region == .frame }).min(by: { $0.scale < $1.scale }) else { return nil }
-        let scale = min(1, 100 / Double(max(width, height)))
-        let outWidth = max(1, min(100, Int((Double(width) * scale).rounded())))
-        let outHeight = max(1, min(100, Int((Double(height) * scale).rounded())))
+        let side = Renderer.placeholderSide
+        let scale = min(1, Double(side) / Double(max(width, height)))
+        let outWidth = max(1, min(side, Int((Double(width) * scale).rounded())))
+        let outHeight = max(1, min(side, Int((Double(height) * scale).rounded())))
         return Resampler.resample(
             source.image, rect: rect(of: .frame, in: source), width: outWidth, height: outHeight, background: nil)
     }

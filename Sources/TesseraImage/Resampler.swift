@@ -11,19 +11,23 @@ import Foundation
 /// Rows are filtered horizontally as the vertical pass first needs them and
 /// kept in a ring just deep enough for one output row's taps, so memory is a
 /// few rows of the output, not the whole intermediate image.
-enum Resampler {
+public enum Resampler {
     /// A source rectangle in pixel units; fractional edges are honoured exactly.
-    struct Rect {
+    public struct Rect {
         var x, y, width, height: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
     }
 
     /// The background an RGBA image is composited over; nil keeps the alpha channel.
-    typealias Background = (red: UInt8, green: UInt8, blue: UInt8)
+    public typealias Background = (red: UInt8, green: UInt8, blue: UInt8)
 
     /// Resamples `rect` of `source` to `width`×`height`.
     ///
     /// The result is RGB when `source` has no alpha or `background` is given, RGBA otherwise.
-    static func resample(
+    public static func resample(
         _ source: PixelBuffer, rect: Rect, width: Int, height: Int, background: Background?
     ) -> PixelBuffer {
         // Whole source pixels one to one: Lanczos is then the identity (a photo no larger than

@@ -112,3 +112,12 @@ enum WebPCodec {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }
+
+extension WebPCodec: PhotoEncoding {
+    static let header: any PhotoHeader.Type = WebPHeader.self
+
+    /// Lossy, at the options' quality, its alpha kept.
+    static func encode(_ image: PixelBuffer, options: RenderOptions) throws(PhotoError) -> [UInt8] {
+        try encode(image, quality: options.quality)
+    }
+}

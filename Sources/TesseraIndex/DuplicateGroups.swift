@@ -283,25 +283,18 @@ public enum DuplicateGroups {
     /// metadata, the earliest file, then by path.
     static func preferred(_ a: ComparedFile, over b: ComparedFile) -> Bool {
         if a.pixels != b.pixels { return a.pixels > b.pixels }
-        if rank(a.format) != rank(b.format) { return rank(a.format) < rank(b.format) }
+        let (origin, otherOrigin) = (a.format.traits.origin, b.format.traits.origin)
+        if origin != otherOrigin { return origin < otherOrigin }
         if a.hasExif != b.hasExif { return a.hasExif }
         if a.mtimeNanoseconds != b.mtimeNanoseconds { return a.mtimeNanoseconds < b.mtimeNanoseconds }
         return a.pathBytes.lexicographicallyPrecedes(b.pathBytes)
     }
 
-    /// Cameras write RAW, then JPEG, HEIF or JPEG XL; PNG and WebP are mostly made later.
-    private static func rank(_ format: ImageFormat) -> Int {
-        switch format {
-        case .raw: 0
-        case .jpeg, .heif, .avif, .jxl: 1
-        case .png: 2
-        default: 3
-        }
-    }
-
     private static func reason(_ kept: ComparedFile, _ next: ComparedFile) -> String {
         if kept.pixels != next.pixels { return "the most pixels (\(kept.width ?? 0) × \(kept.height ?? 0))" }
-        if rank(kept.format) != rank(next.format) { return "an original's format (\(kept.format.rawValue))" }
+        if kept.format.traits.origin != next.format.traits.origin {
+            return "an original's format (\(kept.format.rawValue))"
+        }
         if kept.hasExif != next.hasExif { return "it keeps the camera's metadata" }
         if kept.mtimeNanoseconds != next.mtimeNanoseconds { return "the earliest file" }
         return "the first by path"

@@ -14,14 +14,15 @@ public struct PhotoRenditions: Sendable {
     public var settings: String
     /// A video's: the time in seconds of the frame the renditions show (`poster_time_s`).
     public var posterTime: Double?
-    /// What the photo shows, as `PerceptualHash` computes it (`phash`); nil when not computed.
-    public var perceptualHash: UInt64?
-    /// Its detail hash (`phash_detail`), with it.
-    public var detailHash: DetailHash?
+    /// The analyses of its pixels (`PhotoAnalysis`).
+    ///
+    /// Each is done with the renditions, or pending in the index's queue; an analysis not
+    /// named keeps nothing.
+    public var analyses: [AnalysisResult]
 
     public init(
         contentHash: String, key: String, renditions: [RenditionEntry], thumbhash: [UInt8]?, settings: String,
-        posterTime: Double? = nil, perceptualHash: UInt64? = nil, detailHash: DetailHash? = nil
+        posterTime: Double? = nil, analyses: [AnalysisResult] = []
     ) {
         self.contentHash = contentHash
         self.key = key
@@ -29,8 +30,7 @@ public struct PhotoRenditions: Sendable {
         self.thumbhash = thumbhash
         self.settings = settings
         self.posterTime = posterTime
-        self.perceptualHash = perceptualHash
-        self.detailHash = detailHash
+        self.analyses = analyses
     }
 }
 

@@ -15,6 +15,9 @@ public struct IndexTotals: Sendable, Equatable, Codable {
     public var albums: Int
     /// Files recorded with an error.
     public var errors: Int
+    /// How far each analysis has come (`PhotoIndex.analysisProgress`): only those with photos
+    /// waiting or failed.
+    public var analyses: [AnalysisProgress] = []
 
     public init(
         photos: Int = 0, videos: Int = 0, livePhotos: Int = 0, motionPhotos: Int = 0, albums: Int = 0, errors: Int = 0
@@ -38,5 +41,13 @@ public struct IndexTotals: Sendable, Equatable, Codable {
         if !kinds.isEmpty { photoText += " (\(kinds.joined(separator: ", ")))" }
         let items = videos > 0 ? "\(photoText), \(Wording.count(videos, "video"))" : photoText
         return "\(items) in \(Wording.count(albums, "album")); \(Wording.count(errors, "file")) with errors"
+    }
+
+    /// "picture-hashes: 12 photos waiting, 1 failed", an analysis a line; nothing when all are done.
+    public var analysisLines: [String] {
+        analyses.map {
+            "\($0.name): \(Wording.count($0.pending, "photo")) waiting"
+                + ($0.failed > 0 ? ", \($0.failed) could not be analysed" : "")
+        }
     }
 }

@@ -24,12 +24,6 @@ public struct IndexedFile: Sendable {
         public var settings: String?
         /// Whether its placeholder is recorded (else it is decoded again for it).
         public var hasThumbhash: Bool
-        /// Whether its perceptual and detail hashes are recorded (else they are made from a rendition
-        /// of it).
-        public var hasPerceptualHash: Bool
-
-        /// Both: nothing is to be computed again from its pixels.
-        public var hasPixelHashes: Bool { hasThumbhash && hasPerceptualHash }
     }
 
     public var path: FilePath { FilePath(rawBytes: pathBytes) }

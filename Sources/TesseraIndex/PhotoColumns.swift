@@ -48,8 +48,9 @@ struct PhotoColumns {
             values["content_hash"] = rendered.contentHash
             values["thumbnail_key"] = rendered.key
             values["thumbhash"] = rendered.thumbhash.map { Data($0) }
-            values["phash"] = rendered.perceptualHash.map { Int64(bitPattern: $0) }
-            values["phash_detail"] = rendered.detailHash.map { Data($0.bytes) }
+            for output in rendered.analyses.compactMap(\.output) {
+                values.merge(AnalysisStorage.columns(of: output)) { $1 }
+            }
             values["render_settings"] = rendered.settings
             values["poster_time_s"] = rendered.posterTime
             fill(facts)

@@ -130,14 +130,14 @@ extension PhotoIndex {
     public func filesRendered(at paths: [String]) throws(IndexError) -> [IndexedFile] {
         try read { db in
             var files: [Int64: IndexedFile] = [:]
-            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
+            for chunk in paths.chunks(of: 500) {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                            content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
-                        FROM photos WHERE missing_since_ms IS NULL AND status IN ('ok', 'warning') AND id IN
-                            (SELECT photo_id FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))
+                        SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size,
+                            sidecar_mtime_ns, content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                        FROM photos WHERE \(PhotoSQL.shown()) AND id IN (SELECT photo_id FROM renditions
+                            WHERE path IN (\(databaseQuestionMarks(count: chunk.count))))
                         """, arguments: StatementArguments(Array(chunk)))
                 for row in rows {
                     let file = Self.indexedFile(row)
@@ -159,9 +159,9 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
-                    FROM photos WHERE path >= ? AND path < ? AND id > ? AND missing_since_ms IS NULL
-                        AND status IN ('ok', 'warning') AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
+                    FROM photos WHERE path >= ? AND path < ? AND id > ? AND \(PhotoSQL.shown())
+                        AND thumbnail_key IS NOT NULL ORDER BY id LIMIT ?
                     """, arguments: [low, high, after, batch]
             ).map(Self.indexedFile)
         }

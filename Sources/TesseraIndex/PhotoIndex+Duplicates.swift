@@ -174,7 +174,7 @@ extension PhotoIndex {
 
     /// The rows of files present and read.
     static let presentAndRead =
-        "status IN ('ok', 'warning') AND missing_since_ms IS NULL AND content_hash IS NOT NULL"
+        "\(PhotoSQL.shown()) AND content_hash IS NOT NULL"
 
     /// What `candidate` reads, of `photos`.
     static let prefixedCandidateColumns = [

@@ -71,11 +71,12 @@ extension PhotoIndex {
             }
             // (over the whole library, from the RAW side alone: a library holds far fewer RAWs)
             if refresh.whole {
-                try Self.pairAcrossFolders(db, where: "format = 'raw'", [])
+                try Self.pairAcrossFolders(db, where: PhotoSQL.format(\.isRaw), [])
                 try db.execute(
-                    sql:
-                        "DELETE FROM sharpness WHERE key NOT IN (SELECT thumbnail_key FROM photos WHERE thumbnail_key IS NOT NULL)"
-                )
+                    sql: """
+                        DELETE FROM sharpness
+                        WHERE key NOT IN (SELECT thumbnail_key FROM photos WHERE thumbnail_key IS NOT NULL)
+                        """)
             }
 
             // Copies.
@@ -161,11 +162,13 @@ extension PhotoIndex {
     /// Records `file` and its RAW pair in another folder as a stack, when it has one.
     private static func pair(_ db: Database, _ file: ComparedFile, unstacked: String) throws {
         let partners = try fetchCandidates(
-            db, where: "captured_at = ? AND album_id <> ? AND (format = 'raw') <> ? AND \(unstacked)",
-            [file.capturedAt, file.albumID, file.format == .raw]
+            db, where: "captured_at = ? AND album_id <> ? AND (\(PhotoSQL.format(\.isRaw))) <> ? AND \(unstacked)",
+            [file.capturedAt, file.albumID, file.format.traits.isRaw]
         ).filter { $0.make == file.make && $0.model == file.model && StackGroups.sameBody($0, file) }
-        let processed = (file.format == .raw ? partners : [file]).sorted { DuplicateGroups.preferred($0, over: $1) }
-        let raws = (file.format == .raw ? [file] : partners).sorted {
+        let processed = (file.format.traits.isRaw ? partners : [file]).sorted {
+            DuplicateGroups.preferred($0, over: $1)
+        }
+        let raws = (file.format.traits.isRaw ? [file] : partners).sorted {
             $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
         }
         guard let face = processed.first, let raw = raws.first else { return }
@@ -198,8 +201,8 @@ extension PhotoIndex {
             mates += try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT photo_id FROM copy_members WHERE group_id IN (
-                        SELECT group_id FROM copy_members WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count))))
+                    SELECT photo_id FROM copy_members WHERE group_id IN (SELECT group_id FROM copy_members
+                        WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count))))
                     """, arguments: StatementArguments(Array(chunk)))
         }
         return mates
@@ -289,13 +292,15 @@ extension PhotoIndex {
         var earlier = Set<Int64>()
         for chunk in batches(holding) {
             let filter = chunk.map {
-                "WHERE g.id IN (SELECT \(group) FROM \(members) WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
+                "WHERE g.id IN (SELECT \(group) FROM \(members) "
+                    + "WHERE photo_id IN (\(databaseQuestionMarks(count: $0.count))))"
             }
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT g.id, g.\(kind), g.why, \(columns) FROM \(groups) g JOIN \(members) m ON m.\(group) = g.id
-                    \(fromPhotos ? "JOIN photos ON photos.id = m.photo_id" : "") \(filter ?? "") ORDER BY g.id, m.position
+                    \(fromPhotos ? "JOIN photos ON photos.id = m.photo_id" : "") \(filter ?? "")
+                    ORDER BY g.id, m.position
                     """,
                 arguments: StatementArguments(chunk ?? []))
             // (a group holding files of two statements' worth is read by both: kept once)

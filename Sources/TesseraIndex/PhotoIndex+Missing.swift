@@ -39,18 +39,18 @@ extension PhotoIndex {
         return try write { db in
             var moved: [Int64] = []
             var missing: [Int64] = []
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            for chunk in ids.chunks(of: 500) {
                 let rows = try Row.fetchAll(
                     db,
-                    sql:
-                        "SELECT id, thumbnail_key FROM photos WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql: "SELECT id, thumbnail_key FROM photos WHERE id IN "
+                        + "(\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk)))
                 for row in rows {
                     let id: Int64 = row[0]
                     let elsewhere =
                         try (row[1] as String?).map { key in
                             try Int64.fetchAll(
-                                db, sql: "SELECT id FROM photos WHERE thumbnail_key = ? AND missing_since_ms IS NULL",
+                                db, sql: "SELECT id FROM photos WHERE thumbnail_key = ? AND \(PhotoSQL.present())",
                                 arguments: [key]
                             ).contains { !leaving.contains($0) }
                         } ?? false
@@ -58,11 +58,10 @@ extension PhotoIndex {
                 }
             }
             try Self.delete(ids: moved, db)
-            for chunk in stride(from: 0, to: missing.count, by: 500).map({ missing[$0..<min($0 + 500, missing.count)] })
-            {
+            for chunk in missing.chunks(of: 500) {
                 try db.execute(
-                    sql:
-                        "UPDATE photos SET missing_since_ms = ? WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql: "UPDATE photos SET missing_since_ms = ? WHERE id IN "
+                        + "(\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments([now] + Array(chunk)))
             }
             return (moved.count, missing.count)
@@ -77,7 +76,7 @@ extension PhotoIndex {
         let (condition, arguments) = Self.outside(roots)
         return try write { db in
             try db.execute(
-                sql: "UPDATE photos SET missing_since_ms = ? WHERE missing_since_ms IS NULL AND \(condition)",
+                sql: "UPDATE photos SET missing_since_ms = ? WHERE \(PhotoSQL.present()) AND \(condition)",
                 arguments: [Self.nowMilliseconds] + arguments)
             return db.changesCount
         }
@@ -88,7 +87,7 @@ extension PhotoIndex {
         let (condition, arguments) = Self.outside(roots)
         return try read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM photos WHERE missing_since_ms IS NULL AND \(condition)",
+                db, sql: "SELECT COUNT(*) FROM photos WHERE \(PhotoSQL.present()) AND \(condition)",
                 arguments: arguments
             ) ?? 0
         }
@@ -118,10 +117,10 @@ extension PhotoIndex {
         try write { db in
             let back = try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE missing_since_ms IS NOT NULL").filter(
                 seen)
-            for chunk in stride(from: 0, to: back.count, by: 500).map({ back[$0..<min($0 + 500, back.count)] }) {
+            for chunk in back.chunks(of: 500) {
                 try db.execute(
-                    sql:
-                        "UPDATE photos SET missing_since_ms = NULL WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    sql: "UPDATE photos SET missing_since_ms = NULL WHERE id IN "
+                        + "(\(databaseQuestionMarks(count: chunk.count)))",
                     arguments: StatementArguments(Array(chunk)))
             }
             return back.count

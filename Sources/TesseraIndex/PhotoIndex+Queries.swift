@@ -4,62 +4,6 @@ public import SystemPackage
 import TesseraFacts
 import TesseraSystem
 
-/// Which files `photos(_:)` returns.
-public struct PhotoQuery: Sendable {
-    /// Which kind of row.
-    public enum Kind: Sendable {
-        /// Displayable photos (status ok or warning), newest first.
-        case photos
-        /// Files that could not be read, by path.
-        case errors
-        /// Files that are not photos Tessera reads, by path.
-        case unsupported
-        /// Photos indexed with recoverable problems (see `PhotoRecord.warnings`), by path.
-        case warnings
-    }
-
-    /// Only the album with this id.
-    public var albumID: Int64?
-    /// Only the albums in this folder and in the folders below it (the folder's path's bytes).
-    public var folder: [UInt8]?
-    /// Only photos captured in this month (`YYYY-MM`, the wall clock's); "" for those without
-    /// a date.
-    public var month: String?
-    /// Only photos rated at least this.
-    public var minimumRating: Int?
-    /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
-    /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
-    public var keyword: String?
-    /// Only stills (`photo`) or only videos (`video`).
-    public var media: Media?
-    public var limit: Int?
-    public var kind: Kind
-    /// Of each stack, only its face (docs/DUPLICATES.md): what an album shows as one.
-    public var stackFacesOnly = false
-    /// Of each group of copies, only the one to keep, and any that is a stack's face.
-    public var keptCopiesOnly = false
-
-    /// The `kind` column: what an item of the library is.
-    public enum Media: String, Sendable, CaseIterable {
-        case photo, video
-    }
-
-    public init(
-        albumID: Int64? = nil, folder: [UInt8]? = nil, month: String? = nil, minimumRating: Int? = nil,
-        keyword: String? = nil,
-        media: Media? = nil, limit: Int? = nil, kind: Kind = .photos
-    ) {
-        self.media = media
-        self.albumID = albumID
-        self.folder = folder
-        self.month = month
-        self.minimumRating = minimumRating
-        self.keyword = keyword
-        self.limit = limit
-        self.kind = kind
-    }
-}
-
 /// What readers ask of the index: photos newest first, albums, scans.
 extension PhotoIndex {
     /// Photos newest first (ties by path bytes), or failed or unsupported files by path.
@@ -101,7 +45,7 @@ extension PhotoIndex {
 
     static func photos(ids: [Int64], _ db: Database) throws -> [PhotoRecord] {
         var rows: [Int64: Row] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+        for chunk in ids.chunks(of: 500) {
             let sql = """
                 SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id
                 WHERE p.id IN (\(databaseQuestionMarks(count: chunk.count)))
@@ -120,12 +64,12 @@ extension PhotoIndex {
         case .photos:
             // A Live Photo's video is its still's motion, not an item of its own.
             conditions = [
-                "p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL",
+                PhotoSQL.shown("p"),
                 "(p.kind = 'photo' OR NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id))",
             ]
-        case .errors: conditions = ["p.status = 'error' AND p.missing_since_ms IS NULL"]
-        case .unsupported: conditions = ["p.status = 'unsupported' AND p.missing_since_ms IS NULL"]
-        case .warnings: conditions = ["p.status = 'warning' AND p.missing_since_ms IS NULL"]
+        case .errors: conditions = [PhotoSQL.present(.error, "p")]
+        case .unsupported: conditions = [PhotoSQL.present(.unsupported, "p")]
+        case .warnings: conditions = [PhotoSQL.present(.warning, "p")]
         }
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let albumID = query.albumID {
@@ -177,8 +121,9 @@ extension PhotoIndex {
             let escaped = keyword.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
             conditions.append(
                 """
-                EXISTS (SELECT 1 FROM photo_keywords k WHERE k.photo_id = p.id AND (k.keyword = ? OR k.keyword LIKE ? ESCAPE '\\'
-                    OR k.keyword LIKE ? ESCAPE '\\' OR k.keyword LIKE ? ESCAPE '\\'))
+                EXISTS (SELECT 1 FROM photo_keywords k WHERE k.photo_id = p.id
+                    AND (k.keyword = ? OR k.keyword LIKE ? ESCAPE '\\' OR k.keyword LIKE ? ESCAPE '\\'
+                        OR k.keyword LIKE ? ESCAPE '\\'))
                 """)
             arguments += [keyword, "%/" + escaped, escaped + "/%", "%/" + escaped + "/%"]
         }
@@ -262,9 +207,10 @@ extension PhotoIndex {
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
-                        sql:
-                            "SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id WHERE p.path = ?"
-                    ),
+                        sql: """
+                            SELECT \(RecordColumn.selection) FROM photos p JOIN albums a ON a.id = p.album_id
+                            WHERE p.path = ?
+                            """),
                     arguments: [Data(path.rawBytes)])
             else { return nil }
             let id: Int64 = row[.id]
@@ -286,7 +232,7 @@ extension PhotoIndex {
     /// The videos of the Live Photos among the stills `ids`, by still.
     static func livePhotoVideos(of ids: [Int64], _ db: Database) throws -> [Int64: LivePhotoVideo] {
         var videos: [Int64: LivePhotoVideo] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+        for chunk in ids.chunks(of: 500) {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -302,145 +248,6 @@ extension PhotoIndex {
             }
         }
         return videos
-    }
-
-    /// Albums, newest first by their newest photo; empty ones are not kept.
-    public func albums() throws(IndexError) -> [AlbumRecord] {
-        try read(Self.albums)
-    }
-
-    static func albums(_ db: Database) throws -> [AlbumRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE photo_count > 0 ORDER BY newest_instant_ms DESC, path")
-            .map(Self.album)
-    }
-
-    /// See `PhotoReading.forEachAlbum(_:)`.
-    public func forEachAlbum(_ visit: (AlbumRecord) -> Bool) throws(IndexError) {
-        try read { db in try Self.forEachAlbum(visit, db) }
-    }
-
-    static func forEachAlbum(_ visit: (AlbumRecord) -> Bool, _ db: Database) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM albums WHERE photo_count > 0")
-        while let row = try rows.next(), visit(Self.album(row)) {}
-    }
-
-    /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
-    /// how many photos each has; last, "" with the photos that have no date, if any.
-    public func months() throws(IndexError) -> [(month: String, count: Int)] {
-        try read(Self.months)
-    }
-
-    static func months(_ db: Database) throws -> [(month: String, count: Int)] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT coalesce(substr(captured_at, 1, 7), '') AS month, COUNT(*) AS count FROM photos
-                WHERE status IN ('ok', 'warning') AND missing_since_ms IS NULL GROUP BY month ORDER BY month DESC
-                """
-        ).map { ($0["month"], $0["count"]) }
-    }
-
-    public func changeCounter() throws(IndexError) -> Int64 {
-        try read(Self.changeCounter)
-    }
-
-    static func changeCounter(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM change_counter") ?? 0
-    }
-
-    public func monthChanges(since change: Int64) throws(IndexError) -> Set<String> {
-        try read { db in try Self.monthChanges(since: change, db) }
-    }
-
-    static func monthChanges(since change: Int64, _ db: Database) throws -> Set<String> {
-        Set(
-            try String.fetchAll(
-                db, sql: "SELECT month FROM month_changes WHERE content_change > ?", arguments: [change]))
-    }
-
-    public func albumMedia() throws(IndexError) -> [Int64: AlbumMedia] {
-        try read { db in
-            let (sql, arguments) = Self.selection("p.album_id, p.kind", PhotoQuery())
-            var media: [Int64: AlbumMedia] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT album_id, SUM(kind = 'video'), COUNT(*) FROM (\(sql)) GROUP BY album_id",
-                arguments: arguments)
-            while let row = try rows.next() {
-                let (videos, all): (Int, Int) = (row[1], row[2])
-                media[row[0]] = AlbumMedia(stills: all - videos, videos: videos)
-            }
-            return media
-        }
-    }
-
-    /// The albums a person means by `text`: its folder relative to its root (several roots may
-    /// each have one of that name), or its absolute path.
-    public func albums(named text: String) throws(IndexError) -> [AlbumRecord] {
-        try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM albums WHERE name = ? OR path = ? ORDER BY path",
-                arguments: [text, Data(text.utf8)]
-            ).map(Self.album)
-        }
-    }
-
-    /// The most recent scan, finished or not.
-    public func lastScan() throws(IndexError) -> ScanRecord? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM scans ORDER BY id DESC LIMIT 1").map { row in
-                var counts = ScanCounts()
-                counts.found = row["found"]
-                counts.new = row["new"]
-                counts.changed = row["changed"]
-                counts.reread = row["reread"]
-                counts.unchanged = row["unchanged"]
-                counts.rerendered = row["rerendered"] ?? 0
-                counts.moved = row["moved"]
-                counts.removed = row["removed"]
-                counts.unsupported = row["unsupported"]
-                counts.errors = row["errors"]
-                counts.unlisted = row["unlisted"]
-                counts.warnings = row["warnings"]
-                counts.missing = row["missing"]
-                counts.keptOffline = row["kept_offline"]
-                let finished: Int64? = row["finished_at_ms"]
-                return ScanRecord(
-                    id: row["id"], startedAt: Date(timeIntervalSince1970: Double(row["started_at_ms"] as Int64) / 1000),
-                    finishedAt: finished.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-                    state: ScanState(rawValue: row["state"]) ?? .interrupted, reason: row["reason"],
-                    full: row["full"], counts: counts,
-                    offline: (row["offline"] as String?)?.split(separator: "\n").map(String.init) ?? [])
-            }
-        }
-    }
-
-    /// Files recorded as unreadable (status `error`) that are not missing.
-    public func failingFiles() throws(IndexError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE \(Self.failing)") ?? 0 }
-    }
-
-    private static let failing = "status = 'error' AND missing_since_ms IS NULL"
-
-    /// Photo, album and error counts of the whole index.
-    public func totals() throws(IndexError) -> IndexTotals {
-        try read { db in
-            let present = "status IN ('ok', 'warning') AND missing_since_ms IS NULL"
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT
-                        (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND \(present)) AS photos,
-                        (SELECT COUNT(*) FROM photos p WHERE kind = 'video' AND \(present)
-                            AND NOT EXISTS (SELECT 1 FROM live_photos l WHERE l.video_id = p.id)) AS videos,
-                        (SELECT COUNT(DISTINCT still_id) FROM live_photos) AS live_photos,
-                        (SELECT COUNT(*) FROM photos WHERE kind = 'photo' AND motion_offset IS NOT NULL AND \(present)) AS motion_photos,
-                        (SELECT COUNT(*) FROM albums WHERE photo_count > 0) AS albums,
-                        (SELECT COUNT(*) FROM photos WHERE \(Self.failing)) AS errors
-                    """)
-            return IndexTotals(
-                photos: row?["photos"] ?? 0, videos: row?["videos"] ?? 0, livePhotos: row?["live_photos"] ?? 0,
-                motionPhotos: row?["motion_photos"] ?? 0, albums: row?["albums"] ?? 0, errors: row?["errors"] ?? 0)
-        }
     }
 
     /// A row selected with `RecordColumn.selection` as a record.
@@ -490,12 +297,5 @@ extension PhotoIndex {
             contentIdentifier: row[.contentIdentifier])
         if motion != nil { record.motionWebVideo = row[.webVideo] }
         return record
-    }
-
-    static func album(_ row: Row) -> AlbumRecord {
-        AlbumRecord(
-            id: row["id"], pathBytes: [UInt8](row["path"] as Data), name: row["name"], photoCount: row["photo_count"],
-            newestCapturedAt: row["newest_captured_at"], oldestCapturedAt: row["oldest_captured_at"],
-            coverPhotoID: row["cover_photo_id"], contentChange: row["content_change"])
     }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 import GRDB
 public import SystemPackage
-public import TesseraFacts
+import TesseraFacts
 public import TesseraSystem
 
 /// A file a scan did not write, as the scan's end needs it.
@@ -35,9 +35,9 @@ extension PhotoIndex {
         try write { db in
             try db.execute(
                 sql: """
-                    UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?, reread = ?,
-                        unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?, unlisted = ?, warnings = ?,
-                        missing = ?, kept_offline = ?, offline = ?
+                    UPDATE scans SET finished_at_ms = ?, state = ?, reason = ?, found = ?, new = ?, changed = ?,
+                        reread = ?, unchanged = ?, rerendered = ?, moved = ?, removed = ?, unsupported = ?, errors = ?,
+                        unlisted = ?, warnings = ?, missing = ?, kept_offline = ?, offline = ?
                     WHERE id = ?
                     """,
                 arguments: [
@@ -59,8 +59,9 @@ extension PhotoIndex {
     /// - Parameter expecting: about how many files the directory holds, to size the answer once.
     /// - Parameter newDecoders: whether the decoders changed since the last complete scan: then
     ///   every file recorded with an error or as unsupported (a format they now read) is read
-    ///   again, not only those whose error may go away by itself, and every HEIF and AVIF photo
-    ///   (an HDR one renders anew; the others' renditions are found in the cache by their
+    ///   again, not only those whose error may go away by itself, and every photo of a format
+    ///   read again with new decoders (`FormatTraits.readAgainWithNewDecoders`: HEIF and AVIF,
+    ///   an HDR one renders anew; the others' renditions are found in the cache by their
     ///   unchanged key).
     /// - Parameter newReaders: whether the metadata readers changed since the last complete
     ///   scan: then every file is read again (its renditions are found by their unchanged key).
@@ -72,10 +73,11 @@ extension PhotoIndex {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
-                        \(Self.retrySQL) OR (?3 AND (p.status IN ('error', 'unsupported') OR p.format IN ('heif', 'avif'))) OR ?4,
+                        \(Self.retrySQL) OR ?4 OR (?3 AND (p.status IN ('error', 'unsupported')
+                            OR \(PhotoSQL.format(\.readAgainWithNewDecoders, "p")))),
                         p.sidecar_size, p.sidecar_mtime_ns,
-                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL AND \(Self.hashesRecordedSQL("p")) THEN NULL ELSE p.content_hash END,
-                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL, \(Self.hashesRecordedSQL("p"))
+                        CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
+                        p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL
                     FROM photos p JOIN albums a ON p.album_id = a.id WHERE a.path = ?1
                     """)
             let rows = try Row.fetchCursor(statement, arguments: [Data(directory), settled, newDecoders, newReaders])
@@ -97,7 +99,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, path, device, inode, size, mtime_ns, \(Self.retrySQL), sidecar_size, sidecar_mtime_ns,
-                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL, \(Self.hashesRecordedSQL())
+                        content_hash, thumbnail_key, render_settings, thumbhash IS NOT NULL
                     FROM photos WHERE device = ? AND inode = ?
                     """,
                 arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)]
@@ -116,7 +118,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT id, device, path FROM photos WHERE path >= ? AND path < ? AND id > ?
-                        AND scan_id IS NOT ? AND missing_since_ms IS NULL ORDER BY id LIMIT ?
+                        AND scan_id IS NOT ? AND \(PhotoSQL.present()) ORDER BY id LIMIT ?
                     """,
                 arguments: [low, high, after, excludingScan, batch]
             ).map { UnwrittenFile(id: $0[0], device: UInt64(bitPattern: $0[1]), pathBytes: $0[2]) }
@@ -167,63 +169,6 @@ extension PhotoIndex {
         }
     }
 
-    /// The renditions of the photos `ids`, by photo.
-    public func renditions(of ids: [Int64]) throws(IndexError) -> [Int64: [RenditionEntry]] {
-        try read { db in try Self.renditions(of: ids, db) }
-    }
-
-    static func renditions(of ids: [Int64], _ db: Database) throws -> [Int64: [RenditionEntry]] {
-        var found: [Int64: [RenditionEntry]] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-            let marks = databaseQuestionMarks(count: chunk.count)
-            let sql = """
-                SELECT photo_id, kind, size, width, height, bytes, path, source FROM renditions
-                WHERE photo_id IN (\(marks)) ORDER BY kind, size
-                """
-            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(Array(chunk))) {
-                guard let kind = RenditionSpec.Kind(rawValue: row["kind"]) else { continue }
-                found[row["photo_id"], default: []].append(
-                    RenditionEntry(
-                        spec: RenditionSpec(kind, row["size"]), width: row["width"], height: row["height"],
-                        bytes: row["bytes"],
-                        path: row["path"], source: RenditionSource(rawValue: row["source"]) ?? .decoded))
-            }
-        }
-        return found
-    }
-
-    /// The renditions, placeholder and perceptual hash another photo with cache key `key`
-    /// already has (a copy of the same content), when it has every one of `specs`, and that
-    /// photo's path.
-    public func renditions(
-        key: String, covering specs: [RenditionSpec]
-    ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64?, detailHash: DetailHash?,
-        source: FilePath
-    )? {
-        try read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id, thumbhash, phash, phash_detail, path FROM photos
-                        WHERE thumbnail_key = ? AND thumbhash IS NOT NULL
-                        ORDER BY \(Self.hashesRecordedSQL()) DESC LIMIT 1
-                        """,
-                    arguments: [key])
-            else { return nil }
-            let id: Int64 = row["id"]
-            let entries = try Self.renditions(of: [id], db)[id] ?? []
-            let wanted = entries.filter { specs.contains($0.spec) }
-            guard wanted.count == Set(specs).count else { return nil }
-            return (
-                wanted, [UInt8](row["thumbhash"] as Data), (row["phash"] as Int64?).map { UInt64(bitPattern: $0) },
-                (row["phash_detail"] as Data?).flatMap { DetailHash(bytes: $0) },
-                FilePath(rawBytes: [UInt8](row["path"] as Data))
-            )
-        }
-    }
-
     /// Writes file updates, moves and new renditions in one transaction, recording `scanID`.
     ///
     /// Rendition files no row refers to any more are recorded in `cache_deletions`, in the
@@ -263,8 +208,11 @@ extension PhotoIndex {
                 released.formUnion(
                     try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
                 try db.execute(sql: "DELETE FROM renditions WHERE photo_id = ?", arguments: [id])
+                // What its analyses waited for was of the file as it was.
+                try db.execute(sql: "DELETE FROM analysis_queue WHERE photo_id = ?", arguments: [id])
                 if case .photo(_, _, let rendered) = update.content {
                     try Self.insert(rendered.renditions, photo: id, db)
+                    try Self.record(rendered.analyses, photo: id, db, writingOutputs: false)
                 }
             }
             for update in renditions {
@@ -274,16 +222,12 @@ extension PhotoIndex {
                 // Renditions are written with their photo's row, whose trigger marks its album and
                 // month changed (`changeTriggers`).
                 try db.execute(
-                    sql:
-                        """
-                        UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash),
-                            phash = coalesce(?, phash), phash_detail = coalesce(?, phash_detail) WHERE id = ?
+                    sql: """
+                        UPDATE photos SET thumbnail_key = ?, render_settings = ?, thumbhash = coalesce(?, thumbhash)
+                        WHERE id = ?
                         """,
-                    arguments: [
-                        update.key, update.settings, update.thumbhash.map { Data($0) },
-                        update.perceptualHash.map { Int64(bitPattern: $0) }, update.detailHash.map { Data($0.bytes) },
-                        update.photoID,
-                    ])
+                    arguments: [update.key, update.settings, update.thumbhash.map { Data($0) }, update.photoID])
+                try Self.record(update.analyses, photo: update.photoID, db)
                 for entry in update.renditions {
                     try db.execute(
                         sql: "DELETE FROM renditions WHERE photo_id = ? AND kind = ? AND size = ?",
@@ -304,7 +248,7 @@ extension PhotoIndex {
         }
     }
 
-    private static func insert(_ renditions: [RenditionEntry], photo id: Int64, _ db: Database) throws {
+    static func insert(_ renditions: [RenditionEntry], photo id: Int64, _ db: Database) throws {
         for entry in renditions {
             try db.execute(
                 sql: """
@@ -327,7 +271,7 @@ extension PhotoIndex {
 
     static func delete(ids: [Int64], _ db: Database) throws {
         var released: Set<String> = []
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+        for chunk in ids.chunks(of: 500) {
             let marks = databaseQuestionMarks(count: chunk.count)
             let arguments = StatementArguments(Array(chunk))
             released.formUnion(
@@ -340,23 +284,24 @@ extension PhotoIndex {
 
     /// Recomputes counts, date range and cover of every album, and drops empty ones.
     public func refreshAlbums() throws(IndexError) {
+        let shown = PhotoSQL.shown("p")
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE albums SET
                         photo_count = (SELECT COUNT(*) FROM photos p
-                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                            WHERE p.album_id = albums.id AND \(shown)),
                         newest_instant_ms = (SELECT MAX(sort_instant_ms) FROM photos p
-                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                            WHERE p.album_id = albums.id AND \(shown)),
                         oldest_instant_ms = (SELECT MIN(sort_instant_ms) FROM photos p
-                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL),
+                            WHERE p.album_id = albums.id AND \(shown)),
                         cover_photo_id = (SELECT id FROM photos p
-                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                            WHERE p.album_id = albums.id AND \(shown)
                             ORDER BY sort_instant_ms DESC, path LIMIT 1);
                     UPDATE albums SET
                         newest_captured_at = (SELECT captured_at FROM photos WHERE id = albums.cover_photo_id),
                         oldest_captured_at = (SELECT captured_at FROM photos p
-                            WHERE p.album_id = albums.id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                            WHERE p.album_id = albums.id AND \(shown)
                             ORDER BY sort_instant_ms IS NULL, sort_instant_ms ASC, path DESC LIMIT 1);
                     DELETE FROM albums WHERE NOT EXISTS (SELECT 1 FROM photos WHERE album_id = albums.id);
                     """)
@@ -372,100 +317,17 @@ extension PhotoIndex {
         }
     }
 
-    /// Rendition files due for deletion: no row refers to them any more.
-    ///
-    /// Paths are recorded in the transaction that dropped their last reference, so a crash
-    /// between that commit and the deletion of the files loses nothing: the next call finds
-    /// them. A path some row refers to again is dropped from the list instead.
-    public func pendingCacheDeletions() throws(IndexError) -> [String] {
-        try write { db in
-            try db.execute(
-                sql: """
-                    DELETE FROM cache_deletions
-                    WHERE EXISTS (SELECT 1 FROM renditions WHERE renditions.path = cache_deletions.path)
-                       OR EXISTS (SELECT 1 FROM web_videos WHERE web_videos.path = cache_deletions.path)
-                    """)
-            return try String.fetchAll(db, sql: "SELECT path FROM cache_deletions ORDER BY path")
-        }
-    }
-
-    /// Forgets paths whose files are gone.
-    public func forgetCacheDeletions(_ paths: [String]) throws(IndexError) {
-        try write { db in
-            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-                try db.execute(
-                    sql: "DELETE FROM cache_deletions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
-                    arguments: StatementArguments(Array(chunk)))
-            }
-        }
-    }
-
-    /// Which of `paths` some rendition or web video row refers to (for the cache sweep).
-    public func referencedPaths(among paths: [String]) throws(IndexError) -> Set<String> {
-        try read { db in
-            var referenced = try Self.renditionPaths(among: paths, db, shownOnly: false)
-            for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-                referenced.formUnion(
-                    try String.fetchAll(
-                        db,
-                        sql: "SELECT path FROM web_videos WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))",
-                        arguments: StatementArguments(Array(chunk))))
-            }
-            return referenced
-        }
-    }
-
-    public func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String> {
-        try read { db in try Self.shownRenditions(among: paths, db) }
-    }
-
-    static func shownRenditions(among paths: [String], _ db: Database) throws -> Set<String> {
-        try renditionPaths(among: paths, db, shownOnly: true)
-    }
-
-    private static func renditionPaths(among paths: [String], _ db: Database, shownOnly: Bool) throws -> Set<String> {
-        var referenced: Set<String> = []
-        let shown =
-            shownOnly
-            ? " AND EXISTS (SELECT 1 FROM photos p WHERE p.id = photo_id AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL)"
-            : ""
-        for chunk in stride(from: 0, to: paths.count, by: 500).map({ paths[$0..<min($0 + 500, paths.count)] }) {
-            referenced.formUnion(
-                try String.fetchAll(
-                    db,
-                    sql:
-                        "SELECT DISTINCT path FROM renditions WHERE path IN (\(databaseQuestionMarks(count: chunk.count)))\(shown)",
-                    arguments: StatementArguments(Array(chunk))))
-        }
-        return referenced
-    }
-
-    /// Records the paths of `paths` that no rendition row refers to any more in `cache_deletions`.
-    private static func scheduleDeletion(of paths: Set<String>, _ db: Database) throws {
-        for path in paths {
-            let referenced =
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM renditions WHERE path = ?)", arguments: [path]) ?? false
-            if !referenced {
-                try db.execute(sql: "INSERT OR IGNORE INTO cache_deletions (path) VALUES (?)", arguments: [path])
-            }
-        }
-    }
-
     /// Whether a row's error is one that may go away by itself (see `PhotoError.Code.isTransient`).
     static let retrySQL = "(status = 'error' AND error_code IN ('io', 'vanished', 'permission'))"
 
     /// Whether a row (of `photos` as `table`) has both its perceptual and its detail hash.
-    static func hashesRecordedSQL(_ table: String = "photos") -> String {
-        "(\(table).phash IS NOT NULL AND \(table).phash_detail IS NOT NULL)"
-    }
 
     static func indexedFile(_ row: Row) -> IndexedFile {
         var rendering: IndexedFile.Rendering?
         // A NULL hash (no renditions, or settled) ends the row: the rest is not decoded.
         if let hash = row[9] as String?, let key = row[10] as String? {
             rendering = .init(
-                contentHash: hash, key: key, settings: row[11], hasThumbhash: row[12], hasPerceptualHash: row[13])
+                contentHash: hash, key: key, settings: row[11], hasThumbhash: row[12])
         }
         var sidecar: SidecarStamp?
         if let size = row[7] as Int64?, let mtime = row[8] as Int64? {

@@ -45,7 +45,7 @@ extension PhotoIndex {
                         SELECT id FROM photos INDEXED BY photos_kind WHERE kind <> 'photo' AND kind = 'video'
                         UNION ALL
                         SELECT id FROM photos INDEXED BY photos_motion WHERE motion_offset IS NOT NULL)
-                      AND p.status IN ('ok', 'warning') AND p.missing_since_ms IS NULL
+                      AND \(PhotoSQL.shown("p"))
                       AND p.thumbnail_key IS NOT NULL
                     ORDER BY p.id
                     """)

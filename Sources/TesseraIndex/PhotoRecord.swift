@@ -120,3 +120,10 @@ public struct PhotoRecord: Sendable, Identifiable {
         }
     }
 }
+
+extension PhotoRecord {
+    /// What an analysis may read of the photo besides its pixels.
+    public var analysisFacts: AnalysisFacts {
+        AnalysisFacts(format: format, camera: camera, gps: gps, annotations: annotations)
+    }
+}

@@ -90,12 +90,11 @@ public protocol PhotoStore: PhotoReading, Sendable {
 
     func renditions(of ids: [Int64]) throws(IndexError) -> [Int64: [RenditionEntry]]
     /// Renditions already made under `key` that cover `specs` (a copy of a photo reuses them),
-    /// with the hashes recorded with them (nil: indexed before them).
+    /// with the outputs of the analyses of their pixels recorded with them.
     func renditions(
         key: String, covering specs: [RenditionSpec]
     ) throws(IndexError) -> (
-        renditions: [RenditionEntry], thumbhash: [UInt8], perceptualHash: UInt64?, detailHash: DetailHash?,
-        source: FilePath
+        renditions: [RenditionEntry], thumbhash: [UInt8], outputs: [AnalysisOutput], source: FilePath
     )?
     func pendingCacheDeletions() throws(IndexError) -> [String]
     func forgetCacheDeletions(_ paths: [String]) throws(IndexError)
@@ -111,6 +110,17 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func forEachRenderedFile(
         under root: FilePath, batch: Int, _ body: ([IndexedFile]) throws -> Void
     ) throws(IndexError)
+
+    // MARK: Analyses (docs/INDEX.md, "Analyses")
+
+    /// Queues every shown photo for each analysis of a version it was not queued for; how many.
+    func enqueueAnalyses(_ versions: [AnalysisName: Int]) throws(IndexError) -> Int
+    /// Up to `limit` shown photos after row `after` that wait for an analysis, in id order.
+    func pendingAnalyses(after: Int64, limit: Int) throws(IndexError) -> [PendingAnalysis]
+    /// Records what the analysis stage found, by photo.
+    func recordAnalyses(_ results: [Int64: [AnalysisResult]]) throws(IndexError)
+    /// What each analysis has still to do, and could not.
+    func analysisProgress() throws(IndexError) -> [AnalysisProgress]
 
     // MARK: Web videos
 

@@ -35,14 +35,12 @@ public struct RenditionUpdate: Sendable {
     public var thumbhash: [UInt8]?
     /// The settings the photo's renditions now answer to (`render_settings`).
     public var settings: String
-    /// `PhotoRenditions.perceptualHash`; nil keeps the recorded one.
-    public var perceptualHash: UInt64?
-    /// `PhotoRenditions.detailHash`; nil keeps the recorded one.
-    public var detailHash: DetailHash?
+    /// `PhotoRenditions.analyses`; an analysis not named keeps what is recorded.
+    public var analyses: [AnalysisResult]
 
     public init(
         photoID: Int64, key: String, renditions: [RenditionEntry], configured: Set<RenditionSpec>, thumbhash: [UInt8]?,
-        settings: String, perceptualHash: UInt64? = nil, detailHash: DetailHash? = nil
+        settings: String, analyses: [AnalysisResult] = []
     ) {
         self.photoID = photoID
         self.key = key
@@ -50,7 +48,6 @@ public struct RenditionUpdate: Sendable {
         self.configured = configured
         self.thumbhash = thumbhash
         self.settings = settings
-        self.perceptualHash = perceptualHash
-        self.detailHash = detailHash
+        self.analyses = analyses
     }
 }

@@ -31,7 +31,8 @@ public enum StackGroups {
         case .rawPair: "a RAW and the images the camera made of it: one folder, one name"
         case .burst:
             "one camera's shots in one folder that share a burst identifier (Apple's BurstUUID, a phone's burst "
-                + "names: Google, Sony, Motorola, Samsung), or timed to fractions of a second, each at most \(burstGap) s after the last"
+                + "names: Google, Sony, Motorola, Samsung), or timed to fractions of a second, each at most "
+                + "\(burstGap) s after the last"
         case .bracket:
             "one camera's shots in one folder, each at most \(burstGap) s after the last, at exposure compensations "
                 + "that all differ"
@@ -40,7 +41,8 @@ public enum StackGroups {
 
     /// What decides stacks, as the index records it: a change decides them all again.
     static let rules =
-        "RAW pairs by name; bursts by BurstUUID or names (and Samsung's); brackets and bursts \(burstGap) s apart at most"
+        "RAW pairs by name; bursts by BurstUUID or names (and Samsung's); brackets and bursts "
+        + "\(burstGap) s apart at most"
 
     /// One shot: a RAW pair (the processed images, the preferred first, then the RAWs), or one file.
     struct Shot {
@@ -62,10 +64,12 @@ public enum StackGroups {
         }
         var shots: [Shot] = []
         for members in byName.values {
-            let raws = members.filter { $0.format == .raw }.sorted {
+            let raws = members.filter { $0.format.traits.isRaw }.sorted {
                 $0.pathBytes.lexicographicallyPrecedes($1.pathBytes)
             }
-            let processed = members.filter { $0.format != .raw }.sorted { DuplicateGroups.preferred($0, over: $1) }
+            let processed = members.filter { !$0.format.traits.isRaw }.sorted {
+                DuplicateGroups.preferred($0, over: $1)
+            }
             if !raws.isEmpty && !processed.isEmpty {
                 shots.append(Shot(files: processed + raws))
             } else {
@@ -133,12 +137,12 @@ public enum StackGroups {
     /// same instant, to the fraction of a second (a RAW and its JPEG under other names).
     static func pairedByInstant(_ shots: [Shot]) -> [Shot] {
         var processed: [String: Int] = [:]
-        for (index, shot) in shots.enumerated() where !shot.isPair && shot.face.format != .raw {
+        for (index, shot) in shots.enumerated() where !shot.isPair && !shot.face.format.traits.isRaw {
             if let key = instant(shot.face) { processed[key] = processed[key] ?? index }
         }
         var paired = Set<Int>()
         var pairs: [Shot] = []
-        for (index, shot) in shots.enumerated() where !shot.isPair && shot.face.format == .raw {
+        for (index, shot) in shots.enumerated() where !shot.isPair && shot.face.format.traits.isRaw {
             guard let key = instant(shot.face), let partner = processed[key], !paired.contains(partner),
                 sameBody(shots[partner].face, shot.face)
             else { continue }

@@ -126,40 +126,7 @@ struct JXLFrameLayout {
                 }
                 (width, height) = (frameWidth, frameHeight)
             }
-            var isLast = type == regularFrame
-            var duration: UInt32 = 0
-            var replaces = true
-            if type == regularFrame || type == skipProgressive {
-                for channel in 0...image.extraChannels {
-                    let mode = try bits.u32(.value(0), .value(1), .value(2), .bits(2, offset: 3))
-                    if channel == 0 { replaces = mode == 0 }
-                    let blendsAlpha = image.extraChannels > 0 && (mode == 2 || mode == 3)
-                    if blendsAlpha { _ = try bits.u32(.value(0), .value(1), .value(2), .bits(3, offset: 3)) }
-                    if blendsAlpha || mode == 4 { _ = try bits.bool() }
-                    if mode != 0 || isPartial { _ = try bits.u32(.value(0), .value(1), .value(2), .value(3)) }
-                }
-                if image.isAnimated {
-                    duration = try bits.u32(.value(0), .value(1), .bits(8, offset: 0), .bits(32, offset: 0))
-                    if image.hasTimecodes { try bits.skip(32) }
-                }
-                isLast = try bits.bool()
-            }
-            if type != regularFrame { isLast = false }
-            var savedAs: UInt32 = 0
-            if type != lfFrame && !isLast { savedAs = try bits.u32(.value(0), .value(1), .value(2), .value(3)) }
-            if type != lfFrame {
-                let referenced = !isLast && (duration == 0 || savedAs != 0)
-                if referenced && replaces && !isPartial && (type == regularFrame || type == skipProgressive) {
-                    _ = try bits.bool()
-                } else if type == referenceOnly {
-                    _ = try bits.bool()
-                }
-            }
-            let nameBytes = Int(
-                try bits.u32(.value(0), .bits(4, offset: 0), .bits(5, offset: 16), .bits(10, offset: 48)))
-            try bits.skip(8 * nameBytes)
-            try skipRestorationFilter(&bits, isModular: isModular)
-            try bits.skipExtensions()
+            try skipBlendingToExtensions(&bits, type: type, image: image, isPartial: isPartial, isModular: isModular)
         }
         if lfLevel > 0 {
             let scale = 1 << (3 * lfLevel)
@@ -188,6 +155,48 @@ struct JXLFrameLayout {
         bits.alignToByte()
         return Frame(
             type: type, isModular: isModular, sections: sections, lfGroups: lfGroups, headerBytes: bits.position / 8)
+    }
+
+    /// The rest of a frame header after its size: blending, animation, whether it is the last,
+    /// how it is saved, its name, the restoration filter and the extensions, none of which the
+    /// layout needs.
+    private static func skipBlendingToExtensions(
+        _ bits: inout BitReader, type: UInt32, image: Image, isPartial: Bool, isModular: Bool
+    ) throws(Overrun) {
+        var isLast = type == regularFrame
+        var duration: UInt32 = 0
+        var replaces = true
+        if type == regularFrame || type == skipProgressive {
+            for channel in 0...image.extraChannels {
+                let mode = try bits.u32(.value(0), .value(1), .value(2), .bits(2, offset: 3))
+                if channel == 0 { replaces = mode == 0 }
+                let blendsAlpha = image.extraChannels > 0 && (mode == 2 || mode == 3)
+                if blendsAlpha { _ = try bits.u32(.value(0), .value(1), .value(2), .bits(3, offset: 3)) }
+                if blendsAlpha || mode == 4 { _ = try bits.bool() }
+                if mode != 0 || isPartial { _ = try bits.u32(.value(0), .value(1), .value(2), .value(3)) }
+            }
+            if image.isAnimated {
+                duration = try bits.u32(.value(0), .value(1), .bits(8, offset: 0), .bits(32, offset: 0))
+                if image.hasTimecodes { try bits.skip(32) }
+            }
+            isLast = try bits.bool()
+        }
+        if type != regularFrame { isLast = false }
+        var savedAs: UInt32 = 0
+        if type != lfFrame && !isLast { savedAs = try bits.u32(.value(0), .value(1), .value(2), .value(3)) }
+        if type != lfFrame {
+            let referenced = !isLast && (duration == 0 || savedAs != 0)
+            if referenced && replaces && !isPartial && (type == regularFrame || type == skipProgressive) {
+                _ = try bits.bool()
+            } else if type == referenceOnly {
+                _ = try bits.bool()
+            }
+        }
+        let nameBytes = Int(
+            try bits.u32(.value(0), .bits(4, offset: 0), .bits(5, offset: 16), .bits(10, offset: 48)))
+        try bits.skip(8 * nameBytes)
+        try skipRestorationFilter(&bits, isModular: isModular)
+        try bits.skipExtensions()
     }
 
     /// The restoration filter's fields (Gabor-like smoothing and the edge-preserving filter).

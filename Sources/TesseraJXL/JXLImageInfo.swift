@@ -57,7 +57,7 @@ public struct JXLImageInfo: Sendable, Equatable {
         let kind = container.jpegReconstruction ? "recompressed JPEG" : isXYB ? "lossy" : "original colours"
         let depth = exponentBits > 0 ? "\(bitsPerSample)-bit float" : "\(bitsPerSample)-bit"
         let colours = ["sRGB", "grey"].contains(colorSpace) ? "" : " \(colorSpace)"
-        return
-            "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(colours)\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
+        return "jxl \(kind) \(depth)\(isGray ? " grey" : "")\(colours)"
+            + "\(alphaBits > 0 ? " +alpha" : "")\(isAnimated ? " animated" : "")"
     }
 }

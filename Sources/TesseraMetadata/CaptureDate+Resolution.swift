@@ -13,6 +13,97 @@ extension CaptureDate {
         var parse: (inout [String]) -> (WallClock, UTCOffset?)?
         /// A date already resolved (a file name's), taken as it is.
         var resolved: CaptureDate?
+
+        /// An EXIF date tag, with its sub-seconds and offset tags.
+        static func exif(_ tag: ExifFields.DateTag?, _ label: String, _ source: DateSource) -> Candidate? {
+            guard let tag else { return nil }
+            return Candidate(
+                label: "EXIF \(label)", text: tag.dateTime, source: source,
+                parse: { warnings in
+                    guard var clock = DateText.exif(tag.dateTime) else {
+                        warnings.append(
+                            DateText.isBlank(tag.dateTime)
+                                ? "\(label) is blank; ignored"
+                                : "\(label) \"\(tag.dateTime)\" is malformed; ignored")
+                        return nil
+                    }
+                    if let subSeconds = tag.subSeconds.flatMap(DateText.subSeconds) { clock.fraction = subSeconds }
+                    var offset: UTCOffset?
+                    if let text = tag.offset, !text.trimmingSpaces.isEmpty, !DateText.isBlank(text) {
+                        offset = UTCOffset(parsing: text)
+                        if offset == nil { warnings.append("\(label) offset \"\(text)\" is malformed; ignored") }
+                    }
+                    return (clock, offset)
+                })
+        }
+
+        /// A date written as text, read by `read`; text that is no date is a warning.
+        static func text(
+            _ text: String?, _ label: String, _ source: DateSource,
+            _ read: @escaping (String) -> (WallClock, UTCOffset?)?
+        ) -> Candidate? {
+            guard let text else { return nil }
+            return Candidate(
+                label: label, text: text, source: source,
+                parse: { warnings in
+                    guard let date = read(text) else {
+                        warnings.append("\(label) \"\(text)\" is not a date; ignored")
+                        return nil
+                    }
+                    return date
+                })
+        }
+
+        static func xmp(_ text: String?, _ label: String) -> Candidate? {
+            Self.text(text, "XMP \(label)", .xmp, DateText.xmp)
+        }
+
+        /// A video container's `creation_time`: an instant in UTC; zero (1904 or 1970 in the file)
+        /// means the camera did not set it.
+        static func containerTime(_ text: String?, zone: TimeZone, warnings: inout [String]) -> Candidate? {
+            guard let text else { return nil }
+            guard let (clock, offset) = DateText.pngCreationTime(text) else {
+                warnings.append("container creation_time \"\(text)\" is not a date; ignored")
+                return nil
+            }
+            guard clock.year > 1970 else { return nil }
+            let instant = clock.secondsAsUTC - Int64((offset?.minutes ?? 0) * 60)
+            return Candidate(
+                label: "container creation_time (UTC)", text: text, source: .containerUTC, parse: { _ in nil },
+                resolved: CaptureDate(instantSeconds: instant, nanoseconds: 0, source: .containerUTC, timeZone: zone))
+        }
+
+        /// A PNG's `tIME` chunk, in UTC.
+        static func pngTime(_ time: PNGHeader.Time?) -> Candidate? {
+            guard let time else { return nil }
+            let clock = WallClock(
+                year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+                second: time.second)
+            return Candidate(
+                label: "PNG tIME", text: clock.iso8601 + "Z", source: .png,
+                parse: { warnings in
+                    guard clock.isValid else {
+                        warnings.append("PNG tIME is not a valid date; ignored")
+                        return nil
+                    }
+                    return (clock, UTCOffset(minutes: 0))
+                })
+        }
+
+        /// A date in the file's name (`FilenameDate`).
+        static func fileName(_ name: String, context: DateContext) -> Candidate? {
+            let now = WallClock(utcSeconds: Int64(context.now.timeIntervalSince1970))
+            let zone = context.timeZone
+            var date: CaptureDate?
+            if let clock = FilenameDate.parse(name, now: now) {
+                date = CaptureDate(wallClock: clock, utcOffset: nil, source: .filename, timeZone: zone)
+            } else if let (seconds, nanoseconds) = FilenameDate.instant(name, now: now) {
+                date = CaptureDate(instantSeconds: seconds, nanoseconds: nanoseconds, source: .filename, timeZone: zone)
+            }
+            return date.map {
+                Candidate(label: "file name", text: name, source: .filename, parse: { _ in nil }, resolved: $0)
+            }
+        }
     }
 
     /// The capture date by precedence (docs/METADATA.md): EXIF DateTimeOriginal → EXIF
@@ -23,109 +114,40 @@ extension CaptureDate {
     /// Blank and malformed dates are skipped with a warning.
     ///
     /// A wall clock without its offset takes one from, in order: the EXIF offset tag of its
-    /// own date, `OffsetTime` (for DateTimeOriginal), an XMP date of the same wall clock that has one, and the GPS
-    /// time stamp (the difference rounded to 15 minutes: source `gps-offset`).
+    /// own date, `OffsetTime` (for DateTimeOriginal), an XMP date of the same wall clock that has
+    /// one, and the GPS time stamp (the difference rounded to 15 minutes: source `gps-offset`).
     static func resolve(
         exif: ExifFields?, xmp: XMPFields?, png: PNGHeader?, video: VideoFacts? = nil, name: String,
         context: DateContext,
         warnings: inout [String], explanations: inout [FactExplanation]
     ) -> CaptureDate? {
-        let zone = context.timeZone
-        var candidates: [Candidate] = []
-        func addExif(_ tag: ExifFields.DateTag?, _ label: String, _ source: DateSource) {
-            guard let tag else { return }
-            candidates.append(
-                Candidate(
-                    label: "EXIF \(label)", text: tag.dateTime, source: source,
-                    parse: { warnings in
-                        guard var clock = DateText.exif(tag.dateTime) else {
-                            warnings.append(
-                                DateText.isBlank(tag.dateTime)
-                                    ? "\(label) is blank; ignored"
-                                    : "\(label) \"\(tag.dateTime)\" is malformed; ignored")
-                            return nil
-                        }
-                        if let subSeconds = tag.subSeconds.flatMap(DateText.subSeconds) { clock.fraction = subSeconds }
-                        var offset: UTCOffset?
-                        if let text = tag.offset, !text.trimmingSpaces.isEmpty, !DateText.isBlank(text) {
-                            offset = UTCOffset(parsing: text)
-                            if offset == nil { warnings.append("\(label) offset \"\(text)\" is malformed; ignored") }
-                        }
-                        return (clock, offset)
-                    }))
-        }
-        /// A date written as text, read by `read`; text that is no date is a warning.
-        func addText(
-            _ text: String?, _ label: String, _ source: DateSource,
-            _ read: @escaping (String) -> (WallClock, UTCOffset?)?
-        ) {
-            guard let text else { return }
-            candidates.append(
-                Candidate(
-                    label: label, text: text, source: source,
-                    parse: { warnings in
-                        guard let date = read(text) else {
-                            warnings.append("\(label) \"\(text)\" is not a date; ignored")
-                            return nil
-                        }
-                        return date
-                    }))
-        }
-        func addXMP(_ text: String?, _ label: String) { addText(text, "XMP \(label)", .xmp, DateText.xmp) }
         // A video's own dates come first, as EXIF's do for a photo: the camera's clock.
-        addText(
-            video?.tags["com.apple.quicktime.creationdate"], "QuickTime creationdate", .quicktime,
-            DateText.pngCreationTime)
-        if let text = video?.tags["creation_time"] {
-            // An instant in UTC; zero (1904 or 1970 in the file) means the camera did not set it.
-            if let (clock, offset) = DateText.pngCreationTime(text) {
-                if clock.year > 1970 {
-                    let instant = clock.secondsAsUTC - Int64((offset?.minutes ?? 0) * 60)
-                    candidates.append(
-                        Candidate(
-                            label: "container creation_time (UTC)", text: text, source: .containerUTC,
-                            parse: { _ in nil },
-                            resolved: CaptureDate(
-                                instantSeconds: instant, nanoseconds: 0, source: .containerUTC, timeZone: zone)))
-                }
-            } else {
-                warnings.append("container creation_time \"\(text)\" is not a date; ignored")
-            }
-        }
-        addExif(exif?.dateTimeOriginal, "DateTimeOriginal", .exifOriginal)
-        addExif(exif?.dateTimeDigitized, "DateTimeDigitized", .exifDigitized)
-        addXMP(xmp?.dateTimeOriginal, "exif:DateTimeOriginal")
-        addXMP(xmp?.createDate, "xmp:CreateDate")
-        addXMP(xmp?.dateCreated, "photoshop:DateCreated")
-        addText(png?.creationTime, "PNG Creation Time", .png, DateText.pngCreationTime)
-        if let time = png?.time {
-            let clock = WallClock(
-                year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
-                second: time.second)
-            candidates.append(
-                Candidate(
-                    label: "PNG tIME", text: clock.iso8601 + "Z", source: .png,
-                    parse: { warnings in
-                        guard clock.isValid else {
-                            warnings.append("PNG tIME is not a valid date; ignored")
-                            return nil
-                        }
-                        return (clock, UTCOffset(minutes: 0))
-                    }))
-        }
-        let now = WallClock(utcSeconds: Int64(context.now.timeIntervalSince1970))
-        var fromName: CaptureDate?
-        if let clock = FilenameDate.parse(name, now: now) {
-            fromName = CaptureDate(wallClock: clock, utcOffset: nil, source: .filename, timeZone: zone)
-        } else if let (seconds, nanoseconds) = FilenameDate.instant(name, now: now) {
-            fromName = CaptureDate(instantSeconds: seconds, nanoseconds: nanoseconds, source: .filename, timeZone: zone)
-        }
-        if let fromName {
-            candidates.append(
-                Candidate(label: "file name", text: name, source: .filename, parse: { _ in nil }, resolved: fromName))
-        }
-        addExif(exif?.dateTime, "DateTime", .exifModified)
+        let candidates = [
+            Candidate.text(
+                video?.tags["com.apple.quicktime.creationdate"], "QuickTime creationdate", .quicktime,
+                DateText.pngCreationTime),
+            Candidate.containerTime(video?.tags["creation_time"], zone: context.timeZone, warnings: &warnings),
+            Candidate.exif(exif?.dateTimeOriginal, "DateTimeOriginal", .exifOriginal),
+            Candidate.exif(exif?.dateTimeDigitized, "DateTimeDigitized", .exifDigitized),
+            Candidate.xmp(xmp?.dateTimeOriginal, "exif:DateTimeOriginal"),
+            Candidate.xmp(xmp?.createDate, "xmp:CreateDate"),
+            Candidate.xmp(xmp?.dateCreated, "photoshop:DateCreated"),
+            Candidate.text(png?.creationTime, "PNG Creation Time", .png, DateText.pngCreationTime),
+            Candidate.pngTime(png?.time),
+            Candidate.fileName(name, context: context),
+            Candidate.exif(exif?.dateTime, "DateTime", .exifModified),
+        ].compactMap { $0 }
+        return choose(
+            candidates, exif: exif, xmp: xmp, context: context, warnings: &warnings, explanations: &explanations)
+    }
 
+    /// The first candidate that holds a date, with the offset found for it; the others, and why
+    /// each lost, for `explain`.
+    private static func choose(
+        _ candidates: [Candidate], exif: ExifFields?, xmp: XMPFields?, context: DateContext,
+        warnings: inout [String], explanations: inout [FactExplanation]
+    ) -> CaptureDate? {
+        let zone = context.timeZone
         var chosen: CaptureDate?
         var rule = "no date in the file or its name: undated"
         var considered: [FactExplanation.Candidate] = []

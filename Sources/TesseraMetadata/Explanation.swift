@@ -60,10 +60,11 @@ extension PhotoMetadata {
                     ? "LibRaw's embedded preview" : "none: no preview found")
         } else if format == .jxl {
             source =
-                "the photo itself: only its frame's DC (1/8 of the detail, the rest of the file unread) when that covers every rendition"
+                "the photo itself: only its frame's DC (1/8 of the detail, the rest of the file unread) "
+                + "when that covers every rendition"
         } else if let previews = jpeg?.previews, !previews.isEmpty {
-            source =
-                "the photo, or an embedded preview (\(previews.map(\.kind.rawValue).joined(separator: ", "))) that covers a rendition"
+            let kinds = previews.map(\.kind.rawValue).joined(separator: ", ")
+            source = "the photo, or an embedded preview (\(kinds)) that covers a rendition"
         }
         facts.append(FactExplanation(fact: "rendition source", value: nil, rule: source))
         facts.append(

@@ -22,8 +22,8 @@ extension FileReader {
             if reader.size > maximumPhotoSize && !ImageFormat.identify(reader.prefix).isVideo {
                 throw PhotoError(
                     .tooLarge, path: path,
-                    "file of \(ByteCount(reader.size)) is larger than any photo Tessera reads (\(ByteCount(maximumPhotoSize)))"
-                )
+                    "file of \(ByteCount(reader.size)) is larger than any photo Tessera reads "
+                        + "(\(ByteCount(maximumPhotoSize)))")
             }
             return try body(reader)
         }

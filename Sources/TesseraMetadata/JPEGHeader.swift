@@ -65,8 +65,8 @@ public struct JPEGHeader: Sendable, Equatable {
     private static let maxGarbageBetweenSegments = 4096
     /// Largest ICC profile read; real ones are a few hundred bytes to a few megabytes.
     static let maxICCProfile = 8 << 20
-    private static let iccPrefix = Array("ICC_PROFILE".utf8) + [0]
-    private static let mpfPrefix = Array("MPF".utf8) + [0]
+    static let iccPrefix = Array("ICC_PROFILE".utf8) + [0]
+    static let mpfPrefix = Array("MPF".utf8) + [0]
     static let xmpPrefix = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let extendedXMPPrefix = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
 
@@ -76,45 +76,9 @@ public struct JPEGHeader: Sendable, Equatable {
             throw PhotoError(.notAnImage, "not a JPEG file (no SOI marker)")
         }
         var offset: Int64 = 2
-        var frame: (width: Int, height: Int, components: Int, bits: Int, process: Process)?
-        var exif: [UInt8]?
-        var xmp: [UInt8]?
-        var extended = ExtendedXMPChunks()
-        var adobe: UInt8?
-        var icc = ICCChunks()
-        var previews: [EmbeddedPreview] = []
-        var primaryEnd: Int64?
-        var warnings: [String] = []
-
+        var segments = Segments()
         while true {
-            // Find the next marker: 0xFF, any number of fill 0xFF bytes, then the code.
-            var skipped = 0
-            var marker: UInt8 = 0
-            while true {
-                let byte = try bytes.photoBytes(at: offset, count: 1, what: "the marker segments")
-                offset += 1
-                if byte[byte.startIndex] != 0xFF {
-                    skipped += 1
-                    if skipped > maxGarbageBetweenSegments {
-                        throw PhotoError(.corrupt, "no JPEG marker where one is expected")
-                    }
-                    continue
-                }
-                var code: UInt8 = 0xFF
-                while code == 0xFF {
-                    code = try bytes.photoBytes(at: offset, count: 1, what: "a marker").first ?? 0
-                    offset += 1
-                }
-                if code == 0x00 {  // a stuffed 0xFF00 is data, not a marker
-                    skipped += 2
-                    continue
-                }
-                marker = code
-                break
-            }
-            if skipped > 0 {
-                warnings.append("\(skipped) extraneous bytes before marker 0x\(hex(marker))")
-            }
+            let marker = try nextMarker(bytes, at: &offset, warnings: &segments.warnings)
             switch marker {
             case 0x01, 0xD0...0xD7:
                 continue  // TEM and RSTn stand alone
@@ -129,88 +93,144 @@ public struct JPEGHeader: Sendable, Equatable {
             guard length >= 2 else {
                 throw PhotoError(.corrupt, "segment 0x\(hex(marker)) has an impossible length \(length)")
             }
-            let payloadOffset = offset + 2
-            let payloadLength = length - 2
-            guard payloadOffset + Int64(payloadLength) <= bytes.size else {
+            let payload = (offset: offset + 2, length: length - 2)
+            guard payload.offset + Int64(payload.length) <= bytes.size else {
                 throw PhotoError(.truncated, "file ends inside segment 0x\(hex(marker))")
             }
+            if marker == 0xDA { return try segments.header() }
+            try segments.read(marker, at: payload.offset, length: payload.length, in: bytes)
+            offset = payload.offset + Int64(payload.length)
+        }
+    }
 
+    /// The next marker from `offset`: 0xFF, any number of fill 0xFF bytes, then the code; stray
+    /// bytes before it are skipped with a warning, up to `maxGarbageBetweenSegments`.
+    private static func nextMarker(
+        _ bytes: borrowing FileReader, at offset: inout Int64, warnings: inout [String]
+    ) throws(PhotoError) -> UInt8 {
+        var skipped = 0
+        while true {
+            let byte = try bytes.photoBytes(at: offset, count: 1, what: "the marker segments")
+            offset += 1
+            if byte[byte.startIndex] != 0xFF {
+                skipped += 1
+                if skipped > maxGarbageBetweenSegments {
+                    throw PhotoError(.corrupt, "no JPEG marker where one is expected")
+                }
+                continue
+            }
+            var code: UInt8 = 0xFF
+            while code == 0xFF {
+                code = try bytes.photoBytes(at: offset, count: 1, what: "a marker").first ?? 0
+                offset += 1
+            }
+            if code == 0x00 {  // a stuffed 0xFF00 is data, not a marker
+                skipped += 2
+                continue
+            }
+            if skipped > 0 { warnings.append("\(skipped) extraneous bytes before marker 0x\(hex(code))") }
+            return code
+        }
+    }
+
+    /// What the segments before the first scan say, as they are read.
+    private struct Segments {
+        var frame: (width: Int, height: Int, components: Int, bits: Int, process: Process)?
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
+        var extended = ExtendedXMPChunks()
+        var adobe: UInt8?
+        var icc = ICCChunks()
+        var previews: [EmbeddedPreview] = []
+        var primaryEnd: Int64?
+        var warnings: [String] = []
+
+        /// The header, once the first scan starts.
+        mutating func header() throws(PhotoError) -> JPEGHeader {
+            guard let frame else { throw PhotoError(.corrupt, "SOS before any SOF marker") }
+            if let problem = icc.problem { warnings.append(problem) }
+            return JPEGHeader(
+                width: frame.width, height: frame.height, components: frame.components,
+                bitsPerSample: frame.bits, process: frame.process, exif: exif, xmp: xmp,
+                extendedXMP: extended.packet, adobeTransform: adobe, iccProfile: icc.profile, previews: previews,
+                primaryEnd: primaryEnd, warnings: warnings)
+        }
+
+        /// Reads segment `marker`, whose payload is `length` bytes at `offset`, when it says something.
+        mutating func read(
+            _ marker: UInt8, at offset: Int64, length: Int, in bytes: borrowing FileReader
+        ) throws(PhotoError) {
             if let process = Process(sofMarker: marker) {
-                if frame != nil {
-                    warnings.append("more than one SOF marker; the first is used")
-                } else {
-                    guard payloadLength >= 6 else {
-                        throw PhotoError(.corrupt, "SOF segment too short")
-                    }
-                    let sof = try bytes.photoBytes(at: payloadOffset, count: 6, what: "the SOF segment")
-                    let height = Int(sof.bigEndian(2, at: 1))
-                    let width = Int(sof.bigEndian(2, at: 3))
-                    let components = Int(sof[sof.startIndex + 5])
-                    guard width > 0, components > 0, payloadLength >= 6 + 3 * components else {
-                        throw PhotoError(.corrupt, "SOF declares width \(width) with \(components) components")
-                    }
-                    guard height > 0 else {
-                        throw PhotoError(.unsupported, "height defined by a DNL marker is not supported")
-                    }
-                    frame = (width, height, components, Int(sof[sof.startIndex]), process)
-                }
-            } else if marker == 0xE1, payloadLength > 6 {
-                let head = try bytes.photoBytes(
-                    at: payloadOffset, count: min(payloadLength, 75), what: "an APP1 segment")
-                if exif == nil, head.starts(with: ExifReader.exifPrefix) {
-                    let tiff = Array(
-                        try bytes.photoBytes(at: payloadOffset + 6, count: payloadLength - 6, what: "the EXIF segment"))
-                    exif = tiff
-                    EmbeddedPreview.exifThumbnail(tiff, tiffOffset: payloadOffset + 6).map { previews.append($0) }
-                } else if xmp == nil, head.starts(with: Self.xmpPrefix) {
-                    let start = Self.xmpPrefix.count
-                    xmp = Array(
-                        try bytes.photoBytes(
-                            at: payloadOffset + Int64(start), count: payloadLength - start, what: "the XMP segment"))
-                } else if head.count == 75, head.starts(with: Self.extendedXMPPrefix) {
-                    // The prefix, a 32-digit GUID, the full length and this chunk's offset, then data.
-                    let guid = Array(head[head.startIndex + 35..<head.startIndex + 67])
-                    let data = try bytes.photoBytes(
-                        at: payloadOffset + 75, count: payloadLength - 75, what: "an Extended XMP chunk")
-                    extended.add(
-                        guid: guid, fullLength: Int(head.bigEndian(4, at: 67)), offset: Int(head.bigEndian(4, at: 71)),
-                        data: data, fileSize: bytes.size)
-                }
-            } else if marker == 0xE2, payloadLength > 14 {
-                let head = try bytes.photoBytes(at: payloadOffset, count: 14, what: "an APP2 segment")
-                if head.prefix(4).elementsEqual(Self.mpfPrefix) {
-                    let payload = try bytes.photoBytes(
-                        at: payloadOffset + 4, count: payloadLength - 4, what: "the MPF segment")
-                    let index = EmbeddedPreview.mpf(payload, payloadOffset: payloadOffset + 4)
-                    previews += index.previews
-                    primaryEnd = primaryEnd ?? index.primaryEnd
-                } else if head.prefix(12).elementsEqual(Self.iccPrefix) {
-                    let sequence = Int(head[head.startIndex + 12]), count = Int(head[head.startIndex + 13])
-                    if icc.total + payloadLength - 14 > Self.maxICCProfile {
-                        icc.tooLarge = true
-                    } else if !icc.tooLarge {
-                        let data = try bytes.photoBytes(
-                            at: payloadOffset + 14, count: payloadLength - 14, what: "an ICC profile chunk")
-                        icc.add(sequence: sequence, count: count, data: Array(data))
-                    }
-                }
-            } else if marker == 0xEE, payloadLength >= 12 {
-                let app14 = try bytes.photoBytes(at: payloadOffset, count: 12, what: "an APP14 segment")
+                try frame(process, at: offset, length: length, in: bytes)
+            } else if marker == 0xE1, length > 6 {
+                try app1(at: offset, length: length, in: bytes)
+            } else if marker == 0xE2, length > 14 {
+                try app2(at: offset, length: length, in: bytes)
+            } else if marker == 0xEE, length >= 12 {
+                let app14 = try bytes.photoBytes(at: offset, count: 12, what: "an APP14 segment")
                 if app14.prefix(5).elementsEqual(Array("Adobe".utf8)) {
                     adobe = app14[app14.startIndex + 11]
                 }
-            } else if marker == 0xDA {
-                guard let frame else {
-                    throw PhotoError(.corrupt, "SOS before any SOF marker")
-                }
-                if let problem = icc.problem { warnings.append(problem) }
-                return JPEGHeader(
-                    width: frame.width, height: frame.height, components: frame.components,
-                    bitsPerSample: frame.bits, process: frame.process, exif: exif, xmp: xmp,
-                    extendedXMP: extended.packet, adobeTransform: adobe, iccProfile: icc.profile, previews: previews,
-                    primaryEnd: primaryEnd, warnings: warnings)
             }
-            offset = payloadOffset + Int64(payloadLength)
+        }
+
+        /// A start of frame: size, components, sample depth and process.
+        private mutating func frame(
+            _ process: Process, at offset: Int64, length: Int, in bytes: borrowing FileReader
+        ) throws(PhotoError) {
+            guard frame == nil else { return warnings.append("more than one SOF marker; the first is used") }
+            guard length >= 6 else { throw PhotoError(.corrupt, "SOF segment too short") }
+            let sof = try bytes.photoBytes(at: offset, count: 6, what: "the SOF segment")
+            let height = Int(sof.bigEndian(2, at: 1))
+            let width = Int(sof.bigEndian(2, at: 3))
+            let components = Int(sof[sof.startIndex + 5])
+            guard width > 0, components > 0, length >= 6 + 3 * components else {
+                throw PhotoError(.corrupt, "SOF declares width \(width) with \(components) components")
+            }
+            guard height > 0 else {
+                throw PhotoError(.unsupported, "height defined by a DNL marker is not supported")
+            }
+            frame = (width, height, components, Int(sof[sof.startIndex]), process)
+        }
+
+        /// APP1: EXIF (and its thumbnail), XMP, or a chunk of Extended XMP.
+        private mutating func app1(at offset: Int64, length: Int, in bytes: borrowing FileReader) throws(PhotoError) {
+            let head = try bytes.photoBytes(at: offset, count: min(length, 75), what: "an APP1 segment")
+            if exif == nil, head.starts(with: ExifReader.exifPrefix) {
+                let tiff = Array(try bytes.photoBytes(at: offset + 6, count: length - 6, what: "the EXIF segment"))
+                exif = tiff
+                EmbeddedPreview.exifThumbnail(tiff, tiffOffset: offset + 6).map { previews.append($0) }
+            } else if xmp == nil, head.starts(with: xmpPrefix) {
+                let start = xmpPrefix.count
+                xmp = Array(
+                    try bytes.photoBytes(at: offset + Int64(start), count: length - start, what: "the XMP segment"))
+            } else if head.count == 75, head.starts(with: extendedXMPPrefix) {
+                // The prefix, a 32-digit GUID, the full length and this chunk's offset, then data.
+                let guid = Array(head[head.startIndex + 35..<head.startIndex + 67])
+                let data = try bytes.photoBytes(at: offset + 75, count: length - 75, what: "an Extended XMP chunk")
+                extended.add(
+                    guid: guid, fullLength: Int(head.bigEndian(4, at: 67)), offset: Int(head.bigEndian(4, at: 71)),
+                    data: data, fileSize: bytes.size)
+            }
+        }
+
+        /// APP2: the MPF index (embedded previews) or a chunk of the ICC profile.
+        private mutating func app2(at offset: Int64, length: Int, in bytes: borrowing FileReader) throws(PhotoError) {
+            let head = try bytes.photoBytes(at: offset, count: 14, what: "an APP2 segment")
+            if head.prefix(4).elementsEqual(mpfPrefix) {
+                let payload = try bytes.photoBytes(at: offset + 4, count: length - 4, what: "the MPF segment")
+                let index = EmbeddedPreview.mpf(payload, payloadOffset: offset + 4)
+                previews += index.previews
+                primaryEnd = primaryEnd ?? index.primaryEnd
+            } else if head.prefix(12).elementsEqual(iccPrefix) {
+                let sequence = Int(head[head.startIndex + 12]), count = Int(head[head.startIndex + 13])
+                if icc.total + length - 14 > maxICCProfile {
+                    icc.tooLarge = true
+                } else if !icc.tooLarge {
+                    let data = try bytes.photoBytes(at: offset + 14, count: length - 14, what: "an ICC profile chunk")
+                    icc.add(sequence: sequence, count: count, data: Array(data))
+                }
+            }
         }
     }
 }

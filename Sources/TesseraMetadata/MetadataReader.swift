@@ -72,24 +72,7 @@ public enum MetadataReader {
         var explanations: [FactExplanation] = []
         let exifFields = header.exifFields(context: context)
         warnings += exifFields?.warnings ?? []
-        // Embedded XMP: the first place that has a packet; Extended XMP fills what the main packet leaves.
-        var embedded: XMPFields?
-        for packet in [header.xmpPacket, exifFields?.xmp].compactMap({ $0 }).prefix(1) {
-            let (fields, warning) = XMPReader.read(packet: packet)
-            warning.map { warnings.append($0) }
-            embedded = fields
-        }
-        if let extended = (header as? JPEGHeader)?.extendedXMP {
-            let (fields, warning) = XMPReader.read(packet: extended)
-            warning.map { warnings.append("Extended \($0)") }
-            if let fields { embedded = embedded?.filling(from: fields) ?? fields }
-        }
-        var sidecarFields: XMPFields?
-        if let sidecar {
-            let (fields, warning) = XMPReader.read(packet: sidecar.packet)
-            warning.map { warnings.append("sidecar \(sidecar.name): \($0)") }
-            sidecarFields = fields
-        }
+        let (embedded, sidecarFields) = xmp(of: header, exif: exifFields, sidecar: sidecar, warnings: &warnings)
         let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
         let exif = Precedence.camera(exif: exifFields, xmp: edited)
 
@@ -105,7 +88,7 @@ public enum MetadataReader {
             explanations: &explanations)
         let focal35 = Precedence.focalLength35mm(exif: exif, xmp: edited, imageWidth: width, imageHeight: height)
         if context.explaining {
-            explanations.append(
+            explanations += [
                 FactExplanation(
                     fact: "orientation", value: String(orientation), rule: orientationRule,
                     candidates: [
@@ -117,37 +100,26 @@ public enum MetadataReader {
                                 source: source, value: String($0),
                                 outcome: orientationRule == source ? "chosen" : "not used")
                         }
-                    }))
-            explanations.append(
+                    }),
                 FactExplanation(
                     fact: "35 mm focal length", value: focal35.map { String(format: "%.1f mm", $0.value) },
-                    rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"))
-            explanations.append(
-                FactExplanation(
-                    fact: "rating", value: edited?.rating.map(String.init),
-                    rule: sidecarFields?.rating != nil
-                        ? "XMP xmp:Rating (sidecar)" : embedded?.rating != nil ? "XMP xmp:Rating" : "none recorded",
-                    candidates: [
-                        ("XMP xmp:Rating (sidecar)", sidecarFields?.rating), ("XMP xmp:Rating", embedded?.rating),
-                    ].compactMap { source, value in
-                        value.map {
-                            .init(
-                                source: source, value: String($0),
-                                outcome: edited?.rating == $0 ? "chosen" : "lower precedence")
-                        }
-                    }))
+                    rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"),
+                ratingExplanation(edited: edited, sidecar: sidecarFields, embedded: embedded),
+            ]
         }
         var metadata = PhotoMetadata(
             format: format, width: width, height: height, orientation: orientation, bitDepth: depth,
             coding: header.coding(as: format), header: header, exif: exif, xmp: edited,
             focalLength35mm: focal35?.value, captureDate: date, warnings: warnings)
         metadata.explanations = explanations
-        if format == .jpeg || format == .heif, let hint = embedded?.motionPhoto {
+        if format.traits.holdsMotionPhotos, let hint = embedded?.motionPhoto {
             let (motion, warning) = MotionPhoto.locate(bytes, hint: hint)
             warning.map { metadata.warnings.append($0) }
             metadata.motion = motion
         }
-        if format == .jpeg, metadata.motion == nil, exifFields?.make?.lowercased().hasPrefix("samsung") == true {
+        if format.traits.samsungMotionTrailer, metadata.motion == nil,
+            exifFields?.make?.lowercased().hasPrefix("samsung") == true
+        {
             // Samsung's older motion photos say so only in their SEF trailer; only Samsung's
             // JPEGs are read at their end, which costs every other JPEG nothing.
             metadata.motion = MotionPhoto.samsungTrailer(bytes)
@@ -159,5 +131,48 @@ public enum MetadataReader {
             metadata.sidecarTurnsPhoto = own.value != orientation
         }
         return metadata
+    }
+
+    /// The XMP of the file (the first place that has a packet, Extended XMP filling what the
+    /// main packet leaves) and of its sidecar, each read once.
+    private static func xmp(
+        of header: any PhotoHeader, exif: ExifFields?, sidecar: Sidecar?, warnings: inout [String]
+    ) -> (embedded: XMPFields?, sidecar: XMPFields?) {
+        var embedded: XMPFields?
+        for packet in [header.xmpPacket, exif?.xmp].compactMap({ $0 }).prefix(1) {
+            let (fields, warning) = XMPReader.read(packet: packet)
+            warning.map { warnings.append($0) }
+            embedded = fields
+        }
+        if let extended = (header as? JPEGHeader)?.extendedXMP {
+            let (fields, warning) = XMPReader.read(packet: extended)
+            warning.map { warnings.append("Extended \($0)") }
+            if let fields { embedded = embedded?.filling(from: fields) ?? fields }
+        }
+        var sidecarFields: XMPFields?
+        if let sidecar {
+            let (fields, warning) = XMPReader.read(packet: sidecar.packet)
+            warning.map { warnings.append("sidecar \(sidecar.name): \($0)") }
+            sidecarFields = fields
+        }
+        return (embedded, sidecarFields)
+    }
+
+    /// Which XMP rating won, for `explain`.
+    private static func ratingExplanation(
+        edited: XMPFields?, sidecar: XMPFields?, embedded: XMPFields?
+    ) -> FactExplanation {
+        FactExplanation(
+            fact: "rating", value: edited?.rating.map(String.init),
+            rule: sidecar?.rating != nil
+                ? "XMP xmp:Rating (sidecar)" : embedded?.rating != nil ? "XMP xmp:Rating" : "none recorded",
+            candidates: [("XMP xmp:Rating (sidecar)", sidecar?.rating), ("XMP xmp:Rating", embedded?.rating)]
+                .compactMap { source, value in
+                    value.map {
+                        .init(
+                            source: source, value: String($0),
+                            outcome: edited?.rating == $0 ? "chosen" : "lower precedence")
+                    }
+                })
     }
 }

@@ -50,8 +50,8 @@ public struct PhotoMetadata: Sendable {
         if let coded = heif?.largestCodedFrame, coded > limit {
             throw PhotoError(
                 .tooLarge,
-                "image whose codec frame has \((Double(coded) / 1e5).rounded() / 10) MP (its header says \(width)×\(height)) exceeds the pixel limit of \(limit / 1_000_000) MP"
-            )
+                "image whose codec frame has \((Double(coded) / 1e5).rounded() / 10) MP (its header says "
+                    + "\(width)×\(height)) exceeds the pixel limit of \(limit / 1_000_000) MP")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || pixels > limit else { return }

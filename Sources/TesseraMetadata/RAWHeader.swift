@@ -184,8 +184,8 @@ public struct RAWHeader: Sendable, Equatable {
         if status == LIBRAW_CANCELLED_BY_CALLBACK.rawValue {
             return PhotoError(
                 .corrupt,
-                "LibRaw kept reading it (past its end, or for \(Wording.number(seconds, decimals: 1)) s): its structure leads nowhere"
-            )
+                "LibRaw kept reading it (past its end, or for \(Wording.number(seconds, decimals: 1)) s): "
+                    + "its structure leads nowhere")
         }
         let cause = String(cString: libraw_strerror(status))
         return status == LIBRAW_FILE_UNSUPPORTED.rawValue

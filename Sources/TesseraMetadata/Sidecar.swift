@@ -22,7 +22,8 @@ public struct Sidecar: Sendable {
 
     /// The warning for a sidecar beside a photo that `read(at:)` could not read.
     public static func unreadable(_ name: String) -> String {
-        "sidecar \(name) could not be read (not a regular file, gone, or over \(XMPReader.maxLength >> 20) MiB); ignored"
+        "sidecar \(name) could not be read (not a regular file, gone, or over \(XMPReader.maxLength >> 20) MiB); "
+            + "ignored"
     }
 
     /// Whether a file of this name is a sidecar (ends in `.xmp`, in any case) and so never an item.

@@ -87,7 +87,7 @@ extension PhotoError {
 }
 
 extension VideoFacts: PhotoHeader {
-    public static let formats: Set<ImageFormat> = [.mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS]
+    public static let formats = Set(ImageFormat.all { $0.video != nil })
 
     /// ISO base media files by their brands, Matroska and WebM by their EBML header, AVI, a
     /// QuickTime movie from before `ftyp`, and MPEG transport streams.

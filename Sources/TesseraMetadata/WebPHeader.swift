@@ -24,7 +24,8 @@ public struct WebPHeader: Sendable, Equatable {
 
     /// "webp lossy", "webp lossless +alpha", "webp lossy animated 10 frames".
     public var coding: String {
-        "webp \(lossless ? "lossless" : "lossy")\(hasAlpha ? " +alpha" : "")\(frames > 0 ? " animated \(frames) frames" : "")"
+        "webp \(lossless ? "lossless" : "lossy")\(hasAlpha ? " +alpha" : "")"
+            + (frames > 0 ? " animated \(frames) frames" : "")
     }
 
     /// The largest metadata chunk read (EXIF, ICC).

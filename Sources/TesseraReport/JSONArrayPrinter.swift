@@ -4,12 +4,16 @@ import Foundation
 /// that a command given a million files neither holds all their reports nor waits to print the
 /// first.
 ///
-/// It writes standard output itself: nothing else may print until `finish()`.
+/// Nothing else may write where it does until `finish()`.
 public struct JSONArrayPrinter {
     private var count = 0
     private var pending: [UInt8] = []
+    /// Writes a part of the array's text: whole elements.
+    private let write: (String) -> Void
 
-    public init() {}
+    public init(write: @escaping (String) -> Void) {
+        self.write = write
+    }
 
     public mutating func print(_ element: some Encodable) throws {
         pending.append(contentsOf: (count == 0 ? "[\n  " : ",\n  ").utf8)
@@ -25,7 +29,7 @@ public struct JSONArrayPrinter {
     }
 
     private mutating func flush() {
-        FileHandle.standardOutput.write(Data(pending))
+        write(String(decoding: pending, as: UTF8.self))
         pending.removeAll(keepingCapacity: true)
     }
 }

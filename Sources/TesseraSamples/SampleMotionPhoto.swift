@@ -13,7 +13,8 @@ public enum SampleMotionPhoto {
             xmlns:Item="http://ns.google.com/photos/1.0/container/item/" GCamera:MotionPhoto="1">
             <Container:Directory><rdf:Seq>
             <rdf:li><Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/></rdf:li>
-            <rdf:li><Container:Item Item:Semantic="MotionPhoto" Item:Mime="video/mp4" Item:Length="\(video.count)"/></rdf:li>
+            <rdf:li><Container:Item Item:Semantic="MotionPhoto" Item:Mime="video/mp4" \
+            Item:Length="\(video.count)"/></rdf:li>
             </rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
             """.utf8)
         let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp

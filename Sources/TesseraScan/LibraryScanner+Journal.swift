@@ -45,8 +45,10 @@ extension LibraryScanner {
             return true
         }
         logger.error(
-            "\(job.path): the previous scan stopped while reading it alone; it is recorded as failed and not read again until it changes"
-        )
+            """
+            \(job.path): the previous scan stopped while reading it alone; it is recorded as failed and not read \
+            again until it changes
+            """)
         // Only its first bytes, to name its format: no parser runs on it.
         let format =
             (try? FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
@@ -54,8 +56,8 @@ extension LibraryScanner {
             }) ?? .unsupported
         let error = PhotoError(
             .crashed, path: job.path,
-            "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until it changes (or tessera scan --full)"
-        )
+            "Tessera stopped while reading this file, twice, the second time reading it alone; it is skipped until "
+                + "it changes (or tessera scan --full)")
         outcomes.push(job.counting(job.update(job.identity, .failed(format: format, error: error, facts: nil))))
         settle(job.path, in: journal)
         return true

@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 import Synchronization
 public import SystemPackage
+public import TesseraAnalysis
 public import TesseraConfiguration
 import TesseraDesktop
 import TesseraFacts
@@ -20,8 +21,8 @@ import TesseraSystem
 /// thread that commits them in batches. After the walk, files that were not
 /// seen leave the index, and renditions nothing refers to any more leave the
 /// cache. Unchanged photos whose renditions do not match the configured sizes and
-/// settings go to the workers too, for what they lack. Memory is bounded by the queue sizes and the workers' budgets, not
-/// by the size of the library or of any file.
+/// settings go to the workers too, for what they lack. Memory is bounded by the queue sizes and the
+/// workers' budgets, not by the size of the library or of any file.
 ///
 /// A root that disappears during the scan (an unmounted disk, an unplugged
 /// drive) makes the scan `interrupted`: nothing is removed, and files that
@@ -36,6 +37,8 @@ public final class LibraryScanner: Sendable {
     let logger: Logger
     /// The freedesktop thumbnail cache the scan fills too, when the configuration says to.
     let desktop: DesktopThumbnailCache?
+    /// The analyses each photo gets after its renditions (`AnalysisStages.all`).
+    let analyses: [any PhotoAnalysis]
     let now: @Sendable () -> Date
 
     /// - Parameters:
@@ -46,9 +49,10 @@ public final class LibraryScanner: Sendable {
     public init(
         configuration: Configuration, index: any PhotoStore, logger: Logger, lock: IndexLock? = nil,
         role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        analyses: [any PhotoAnalysis] = AnalysisStages.all, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
+        self.analyses = analyses
         self.configuration = configuration
         self.progress = progress
         self.index = index
@@ -149,6 +153,7 @@ public final class LibraryScanner: Sendable {
         progress.reset()
         let run = try begin(roots: RootSet(plan.present), full: full, stop: stop)
         var sightings = runStages(run)
+        if run.tally.failure == nil { _ = AnalysisStage(scanner: self, analyses: analyses, stop: stop).run() }
         let summary = try finish(
             run, sightings: &sightings, offline: plan.offline.map(\.root),
             retireUnconfigured: requested == nil && configuration.rootsFromFile)
@@ -171,6 +176,13 @@ public final class LibraryScanner: Sendable {
             throw ScanError(writingIndex: error)
         }
         let redated = try resolveDatesIfTheTimeZoneChanged()
+        do throws(IndexError) {
+            // An analysis new or changed since the last scan waits for every photo (`AnalysisStage`).
+            let queued = try index.enqueueAnalyses(AnalysisStages.versions(of: analyses))
+            if queued > 0 { logger.notice("\(Wording.count(queued, "photo")) queued for new analyses") }
+        } catch {
+            throw ScanError(writingIndex: error)
+        }
         if scan.recovered {
             logger.notice("the previous scan was interrupted; finishing its work")
         }
@@ -182,8 +194,10 @@ public final class LibraryScanner: Sendable {
         }
         if !journal.isEmpty {
             logger.warning(
-                "the previous scan stopped while reading some files: each is read alone at the end of this scan, or recorded as failed if it stopped a scan that read it alone"
-            )
+                """
+                the previous scan stopped while reading some files: each is read alone at the end of this scan, \
+                or recorded as failed if it stopped a scan that read it alone
+                """)
         }
         return ScanRun(
             id: scan.id, recovered: scan.recovered, started: started, roots: roots, full: full, stop: stop,
@@ -316,84 +330,5 @@ public final class LibraryScanner: Sendable {
         return ScanSummary(
             scanID: run.id, state: state, counts: counts, elapsed: run.started.duration(to: .now).seconds,
             offline: offline.map(\.string), failing: try? index.failingFiles())
-    }
-}
-
-extension LibraryScanner {
-    /// Decides again the stacks and copies of what changed (docs/DUPLICATES.md), and logs how.
-    ///
-    /// A failure leaves them as they were, and what changed pending: it is logged, and the
-    /// scan, whose files are recorded, is not failed for it (the next scan tries again).
-    func refreshGroups() {
-        do throws(IndexError) {
-            try decideGroups()
-        } catch {
-            logger.error("cannot decide stacks and copies: \(error); the next scan tries again")
-        }
-    }
-
-    private func decideGroups() throws(IndexError) {
-        progress.update { $0.phase = .grouping }
-        let started = ContinuousClock.now
-        let renderer = Renderer(
-            options: configuration.rendering, pool: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1))
-        let refresh = try index.refreshGroups(
-            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:)
-        ) { renditions in
-            // A burst's frame at `Sharpness.side`, from its smallest fit rendition that covers it.
-            let fits = renditions.filter { $0.spec.kind == .fit }.sorted { $0.width * $0.height < $1.width * $1.height }
-            guard let fit = fits.first(where: { max($0.width, $0.height) >= Sharpness.side }) ?? fits.last else {
-                return nil
-            }
-            let spec = RenditionSpec.fit(Sharpness.side)
-            return (try? renderer.render(file: FilePath(fit.path), specs: [], keeping: [spec], placeholder: false))
-                .flatMap { $0.images[spec] }.map(Sharpness.measure)
-        }
-        guard refresh.ran else { return }
-        let around =
-            refresh.whole
-            ? "over the whole library"
-            : "around \(Wording.count(refresh.changedFiles, "changed file"))"
-                + (refresh.mended ? " and the groups of files gone" : "")
-        logger.info(
-            "stacks and copies decided again \(around) in \(Wording.duration(started.duration(to: .now).seconds))")
-    }
-
-    /// When the configured time zone (or the system's) is not the one the index's dates were
-    /// resolved in, resolves them again in it; returns how many changed.
-    func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {
-        let zone = configuration.timeZone ?? .current
-        do throws(IndexError) {
-            let recorded = try index.state(StateKey.timeZone)
-            guard recorded != zone.identifier else { return 0 }
-            // An index from before the zone was recorded was resolved in this one, as far as can be told.
-            let changed = recorded == nil ? 0 : try index.resolveDates(in: zone)
-            try index.setState(StateKey.timeZone, zone.identifier)
-            if changed > 0 {
-                logger.notice(
-                    "the time zone is \(zone.identifier) now, not \(recorded ?? ""): \(changed) capture dates resolved again"
-                )
-            }
-            return changed
-        } catch {
-            throw ScanError(writingIndex: error)
-        }
-    }
-
-    /// Checks the index file after a crash (the last scan is still marked running, and this
-    /// process holds the writer lock) and on a full scan: damaged lookup tables are rebuilt; a
-    /// file damaged beyond that stops the scan with what to do.
-    func verifyIndex(full: Bool) throws(ScanError) {
-        do throws(IndexError) {
-            let crashed = try index.lastScan()?.state == .running
-            guard full || crashed else { return }
-            if case .repaired(let problems) = try index.verify() {
-                logger.warning(
-                    "the index file was damaged (\(problems.count) problems, such as: \(problems[0])); its lookup tables were rebuilt from its rows"
-                )
-            }
-        } catch {
-            throw ScanError(error.code == .full ? .diskFull : .index, error.description)
-        }
     }
 }

@@ -30,9 +30,17 @@ public final class ProgressDisplay: @unchecked Sendable {
     }
 
     private func draw(_ snapshot: ScanProgress.Snapshot) {
-        if snapshot.phase == .videos, let total = snapshot.webVideosTotal, total > 0 {
-            let done = snapshot.webVideosDone ?? 0
-            let counts = "web videos: \(done) of \(total) made"
+        // After the files, the stage that follows them: its own count.
+        let (done, total) =
+            switch snapshot.phase {
+            case .videos: (snapshot.webVideosDone ?? 0, snapshot.webVideosTotal ?? 0)
+            case .analysing: (snapshot.analysed ?? 0, snapshot.toAnalyse ?? 0)
+            default: (0, 0)
+            }
+        if total > 0 {
+            let counts =
+                snapshot.phase == .videos
+                ? "web videos: \(done) of \(total) made" : "analyses: \(done) of \(total) photos"
             if terminal {
                 let columns = CurrentProcess.terminalColumns(CurrentProcess.standardError) ?? 80
                 let line = Self.line(fraction: Double(done) / Double(total), parts: [counts], columns: columns)

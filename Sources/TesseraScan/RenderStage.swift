@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import SystemPackage
+import TesseraAnalysis
 import TesseraConfiguration
 import TesseraDesktop
 import TesseraFacts
@@ -31,19 +32,24 @@ struct RenderStage {
     let full: Bool
     /// Told when the cache's disk is full (a scan then stops); nil when the caller stops on its own.
     let tally: ScanTally?
+    /// Run on the pixels each file's renditions are made from (`AnalysisStages`).
+    let analyses: [any PhotoAnalysis]
 
     init(
         scanner: LibraryScanner, renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally
     ) {
         self.init(
             configuration: scanner.configuration, index: scanner.index, desktop: scanner.desktop,
-            logger: scanner.logger, renderer: renderer, cache: cache, full: full, tally: tally)
+            logger: scanner.logger, renderer: renderer, cache: cache, full: full, tally: tally,
+            analyses: scanner.analyses)
     }
 
     init(
         configuration: Configuration, index: (any PhotoStore)?, desktop: DesktopThumbnailCache?, logger: Logger,
-        renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally?
+        renderer: Renderer, cache: RenditionCache, full: Bool, tally: ScanTally?,
+        analyses: [any PhotoAnalysis] = AnalysisStages.all
     ) {
+        self.analyses = analyses
         self.configuration = configuration
         self.index = index
         self.desktop = desktop
@@ -156,24 +162,20 @@ struct RenderStage {
         let key = configuration.renderSettings.cacheKey(contentHash: hash, metadata: metadata)
         let specs = configuration.renditions
         // A copy of indexed content (or the same file touched) takes the renditions it already has,
-        // and its desktop thumbnails are the other photo's, their text rewritten (when that one
-        // has them all; else it is decoded).
-        // Renditions from before the perceptual or detail hash give them as a photo indexed then
-        // gets them (`refresh`), not by decoding the photo again.
+        // and the outputs of the analyses of their pixels; its desktop thumbnails are the other
+        // photo's, their text rewritten (when that one has them all; else it is decoded).
         if !full, let index,
-            let (entries, thumbhash, perceptualHash, detailHash, source) = try? index.renditions(
-                key: key, covering: specs),
+            let (entries, thumbhash, outputs, source) = try? index.renditions(key: key, covering: specs),
             entries.allSatisfy({ cache.contains(FilePath($0.path)) }),
-            let picture = perceptualHash.flatMap({ hash in detailHash.map { (hash, $0) } })
-                ?? hashes(fromRenditions: entries),
             desktop?.copy(from: source, to: .init(path: job.path, identity: identity)) ?? true
         {
             let renditions = PhotoRenditions(
                 contentHash: hash, key: key, renditions: entries, thumbhash: thumbhash,
-                settings: configuration.renderSettings.recorded, perceptualHash: picture.0, detailHash: picture.1)
+                settings: configuration.renderSettings.recorded,
+                analyses: AnalysisStages.copied(analyses, outputs: outputs))
             return job.update(identity, .photo(metadata.facts, warnings: [], renditions: renditions))
         }
-        let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: desktop?.specs ?? [])
+        let rendered = try renderer.render(reader, metadata: metadata, specs: specs, keeping: keeping)
         let entries: [RenditionEntry]
         do throws(SystemError) {
             entries = try write(rendered, key: key, replacing: full)
@@ -185,29 +187,23 @@ struct RenderStage {
             contentHash: hash, key: key, renditions: entries, thumbhash: rendered.thumbhash,
             settings: desktopWritten
                 ? configuration.renderSettings.recorded : configuration.renderSettings.recordedWithoutDesktop,
-            posterTime: rendered.posterTime, perceptualHash: rendered.perceptualHash, detailHash: rendered.detailHash)
+            posterTime: rendered.posterTime,
+            analyses: AnalysisStages.run(analyses, on: rendered, facts: metadata.facts.analysisFacts))
         return job.update(identity, .photo(metadata.facts, warnings: rendered.warnings, renditions: renditions))
     }
 
-    /// The perceptual and detail hashes of a photo indexed before them, from its smallest whole
-    /// (`fit`) rendition among `entries`: the same picture, upright, for a fraction of decoding
-    /// the photo again (square renditions alone are crops: nil).
-    private func hashes(fromRenditions entries: [RenditionEntry]) -> (UInt64, DetailHash)? {
-        guard
-            let fit = entries.filter({ $0.spec.kind == .fit && cache.contains(FilePath($0.path)) })
-                .min(by: { $0.width * $0.height < $1.width * $1.height }),
-            let rendered = try? renderer.render(file: FilePath(fit.path), specs: [], placeholder: false),
-            let hash = rendered.perceptualHash, let detail = rendered.detailHash
-        else { return nil }
-        return (hash, detail)
+    /// What a decode keeps besides the renditions: the desktop thumbnails' images and the
+    /// analyses' (`AnalysisStages.keeping`).
+    private var keeping: [RenditionSpec] {
+        Array(Set((desktop?.specs ?? []) + AnalysisStages.keeping(for: analyses)))
     }
 
     /// Brings the renditions of an unchanged photo up to date with the configuration: renders
     /// only the kinds and sizes it lacks (all of them when a setting that changes pixels
     /// changed, since their key changes), and drops those no longer configured.
     ///
-    /// The photo's
-    /// metadata is neither read into the index nor written again.
+    /// The photo's metadata is neither read into the index nor written again; its analyses, when
+    /// it is decoded, are done again from what was.
     private func refresh(
         _ job: Job, _ known: Job.Known
     ) -> Outcome {
@@ -241,19 +237,10 @@ struct RenderStage {
                 || !configuration.renderSettings.hasDesktopThumbnails(asRecorded: known.rendering.settings))
         // Same pixel settings, same key: the file need not even be opened when nothing is missing.
         let samePixels = configuration.renderSettings.samePixels(asRecorded: known.rendering.settings)
-        if samePixels && known.rendering.hasPixelHashes && missing(key: known.rendering.key).isEmpty && !needsDesktop {
-            return recordOnly()
+        let unchanged = { (key: String) in
+            key == known.rendering.key && known.rendering.hasThumbhash && missing(key: key).isEmpty && !needsDesktop
         }
-        if samePixels && known.rendering.hasThumbhash && !known.rendering.hasPerceptualHash
-            && missing(key: known.rendering.key).isEmpty && !needsDesktop,
-            let (hash, detail) = hashes(fromRenditions: existing)
-        {
-            return .renditions(
-                RenditionUpdate(
-                    photoID: known.id, key: known.rendering.key, renditions: [], configured: Set(specs), thumbhash: nil,
-                    settings: settings, perceptualHash: hash, detailHash: detail),
-                rerendered: false)
-        }
+        if samePixels && unchanged(known.rendering.key) { return recordOnly() }
         let context = DateContext(timeZone: configuration.timeZone ?? .current)
         do throws(PhotoError) {
             return try FileReader.withPhoto(at: job.path, followSymlinks: configuration.followSymlinks) {
@@ -263,15 +250,11 @@ struct RenderStage {
                     contentHash: known.rendering.contentHash, metadata: metadata)
                 // Other pixel settings that do not concern this photo (a profile it lacks, previews
                 // it has none of) leave its key, and so its renditions, as they are.
-                if key == known.rendering.key && known.rendering.hasPixelHashes && missing(key: key).isEmpty
-                    && !needsDesktop
-                {
-                    return recordOnly()
-                }
+                if unchanged(key) { return recordOnly() }
                 let rendered: Renderer.Rendered
                 do throws(PhotoError) {
                     rendered = try renderer.render(
-                        reader, metadata: metadata, specs: missing(key: key), keeping: desktop?.specs ?? [])
+                        reader, metadata: metadata, specs: missing(key: key), keeping: keeping)
                 } catch  where error.code.isTransient {
                     throw error
                 } catch {
@@ -292,7 +275,7 @@ struct RenderStage {
                         photoID: known.id, key: key, renditions: entries, configured: Set(specs),
                         thumbhash: rendered.thumbhash,
                         settings: desktopWritten ? settings : configuration.renderSettings.recordedWithoutDesktop,
-                        perceptualHash: rendered.perceptualHash, detailHash: rendered.detailHash),
+                        analyses: AnalysisStages.run(analyses, on: rendered, facts: metadata.facts.analysisFacts)),
                     rerendered: true)
             }
         } catch {

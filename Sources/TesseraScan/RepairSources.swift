@@ -45,8 +45,10 @@ struct RenditionRepair: RepairSource {
         }
         guard queued > 0 else { return }
         scanner.logger.notice(
-            "\(Wording.count(missing.count, "rendition file")) gone from the cache; rendering them again (\(Wording.count(queued, "photo")))"
-        )
+            """
+            \(Wording.count(missing.count, "rendition file")) gone from the cache; \
+            rendering them again (\(Wording.count(queued, "photo")))
+            """)
     }
 }
 

@@ -8,9 +8,10 @@ import TesseraSystem
 public final class ScanProgress: Sendable {
     /// What the scan is doing now.
     public enum Phase: String, Sendable, Codable {
-        /// `grouping`: stacks and copies are decided again; `videos`: the scan's files are done,
-        /// web renditions of videos are being made.
-        case walking, rendering, cleaning, grouping, videos, finished
+        /// `analysing`: photos waiting in the index's queue get their analyses; `grouping`:
+        /// stacks and copies are decided again; `videos`: the scan's files are done, web
+        /// renditions of videos are being made.
+        case walking, rendering, analysing, cleaning, grouping, videos, finished
     }
 
     public struct Snapshot: Sendable, Codable {
@@ -26,6 +27,9 @@ public final class ScanProgress: Sendable {
         /// While `videos`: web videos made (or that could not be) so far, of how many.
         public var webVideosDone: Int?
         public var webVideosTotal: Int?
+        /// While `analysing`: photos analysed so far, of how many.
+        public var analysed: Int?
+        public var toAnalyse: Int?
 
         /// Files per second since the start.
         public var rate: Double {
@@ -33,10 +37,11 @@ public final class ScanProgress: Sendable {
             return elapsed > 0 ? Double(done) / elapsed : 0
         }
 
-        /// What a person reads of it: files done of how many and the errors; while `videos`,
-        /// the web videos made of how many too.
+        /// What a person reads of it: files done of how many and the errors; while `analysing`
+        /// and `videos`, the photos analysed and web videos made of how many too.
         public var summary: String {
             let files = "\(done)/\(expected) files, \(Wording.count(errors, "error"))"
+            if phase == .analysing, let total = toAnalyse { return files + "; analyses \(analysed ?? 0)/\(total)" }
             guard phase == .videos, let total = webVideosTotal else { return files }
             return files + "; web videos \(webVideosDone ?? 0)/\(total)"
         }
@@ -51,7 +56,7 @@ public final class ScanProgress: Sendable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case phase, found, done, errors, total, startedAt, webVideosDone, webVideosTotal
+            case phase, found, done, errors, total, startedAt, webVideosDone, webVideosTotal, analysed, toAnalyse
         }
         private enum DerivedKeys: String, CodingKey { case expected }
 
@@ -67,6 +72,8 @@ public final class ScanProgress: Sendable {
             try container.encode(startedAt, forKey: .startedAt)
             try container.encodeIfPresent(webVideosDone, forKey: .webVideosDone)
             try container.encodeIfPresent(webVideosTotal, forKey: .webVideosTotal)
+            try container.encodeIfPresent(analysed, forKey: .analysed)
+            try container.encodeIfPresent(toAnalyse, forKey: .toAnalyse)
             var derived = encoder.container(keyedBy: DerivedKeys.self)
             try derived.encode(expected, forKey: .expected)
         }

@@ -10,7 +10,8 @@ import TesseraSystem
 /// The scan's last stage, once the writer has finished.
 ///
 /// What a completed walk did not see becomes missing, offline or (after the grace period) gone,
-/// and cache files no row refers to are deleted. It counts what it decides: missing, offline, removed, moved across disks.
+/// and cache files no row refers to are deleted. It counts what it decides: missing, offline,
+/// removed, moved across disks.
 struct SettleStage {
     let scanner: LibraryScanner
     let tally: ScanTally
@@ -45,8 +46,10 @@ struct SettleStage {
                 online.append(root)
             } else if try index.hasFiles(under: root) {
                 logger.warning(
-                    "\(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); they are kept until it is back"
-                )
+                    """
+                    \(root): offline: the folder is empty but photos are indexed there (an unmounted disk?); \
+                    they are kept until it is back
+                    """)
                 offline.append(root)
             } else {
                 // Nothing to keep, but an empty root may be a disk not mounted yet: say so, and
@@ -101,8 +104,10 @@ struct SettleStage {
             for (count, place) in unmounted.values.sorted(by: { $0.place.lexicographicallyPrecedes($1.place) }) {
                 let folder = FilePath(rawBytes: place)
                 logger.warning(
-                    "\(folder): offline: \(count) indexed files there lie on a disk that is not mounted now; they are kept until it is back"
-                )
+                    """
+                    \(folder): offline: \(count) indexed files there lie on a disk that is not mounted now; \
+                    they are kept until it is back
+                    """)
                 offline.append(folder)
                 tally.record { $0.recorded.keptOffline += count }
             }
@@ -111,8 +116,10 @@ struct SettleStage {
             let retired = try index.markMissing(outside: roots)
             if retired > 0 {
                 logger.notice(
-                    "\(retired) indexed files lie outside the configured folders; they are hidden now and removed after \(configuration.keepMissingDays) days (or by tessera prune)"
-                )
+                    """
+                    \(retired) indexed files lie outside the configured folders; they are hidden now and removed \
+                    after \(configuration.keepMissingDays) days (or by tessera prune)
+                    """)
             }
             tally.record { $0.recorded.missing += retired }
         }

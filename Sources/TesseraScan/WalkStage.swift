@@ -10,8 +10,8 @@ import TesseraSystem
 /// The scan's first stage: lists every root and compares each directory with the index.
 ///
 /// One query per directory; unchanged files are settled there, same-filesystem moves go to the
-/// writer, new and changed files to the workers. It counts nothing itself: what it found reaches the writer as one `.seen`
-/// outcome per directory, ahead of any outcome of that directory's files.
+/// writer, new and changed files to the workers. It counts nothing itself: what it found reaches the
+/// writer as one `.seen` outcome per directory, ahead of any outcome of that directory's files.
 struct WalkStage {
     private let scanner: LibraryScanner
     private let run: ScanRun
@@ -148,7 +148,7 @@ struct WalkStage {
             push(job(file, asItWas ? .reread : .changed, sidecar: sidecar))
             return
         }
-        if let rendering = known.rendering, rendering.settings != settings || !rendering.hasPixelHashes {
+        if let rendering = known.rendering, rendering.settings != settings || !rendering.hasThumbhash {
             // Counted as unchanged by the writer, once its renditions are settled.
             sightings.queued.insert(known.id)
             var job = job(file, .reread, sidecar: sidecar)

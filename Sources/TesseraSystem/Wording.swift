@@ -2,6 +2,11 @@ import Foundation
 
 /// Counts and durations as a person reads them, the same in every command and page.
 public enum Wording {
+    /// Names as a sentence lists choices: "jpeg, png or webp".
+    public static func either(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
     /// "1 photo", "2 photos", "0 files".
     public static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
@@ -32,8 +37,8 @@ public enum Wording {
     /// A duration with its units, only as precise as a person needs: "0.04 s", "4.2 s", "42 s",
     /// "1 min 20 s", "2 h 5 min", "3 days 4 h".
     ///
-    /// Hundredths are kept under a second and tenths under 10 s, where they say something; beyond a minute the smaller unit
-    /// is kept only when it is not zero. Negative and non-finite values read as "0 s".
+    /// Hundredths are kept under a second and tenths under 10 s, where they say something; beyond a
+    /// minute the smaller unit is kept only when it is not zero. Negative and non-finite values read as "0 s".
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0 s" }
         if seconds < 0.995 { return String(format: "%.2f s", seconds) }

@@ -63,8 +63,8 @@ final class FrameDecoder {
         if status == tessera_averror_einval() {
             throw VideoError(
                 .tooLarge,
-                "a frame larger than its container says needs more than the \((maxPixels * PosterFrame.bytesPerPixel) >> 20) MiB allowed"
-            )
+                "a frame larger than its container says needs more than the "
+                    + "\((maxPixels * PosterFrame.bytesPerPixel) >> 20) MiB allowed")
         }
         // A damaged packet is skipped, as players do; the decoder goes on with the next.
         if status < 0 && status != tessera_averror_eagain() && status != tessera_averror_eof()

@@ -1,11 +1,8 @@
 import ArgumentParser
 import SystemPackage
-import TesseraAlbum
-import TesseraConfiguration
+import TesseraCommands
 import TesseraFacts
-import TesseraIndex
 import TesseraLayout
-import TesseraSystem
 
 /// `tessera album build`: static HTML album pages.
 struct AlbumCommand: ParsableCommand {
@@ -39,9 +36,10 @@ struct AlbumCommand: ParsableCommand {
         var sections: LayoutConfig.GroupBy?
 
         @Flag(
-            help:
-                "Show every copy of a photo, not only the one to keep (default: the configuration's 'album_show_copies')."
-        )
+            help: """
+                Show every copy of a photo, not only the one to keep (default: the configuration's \
+                'album_show_copies').
+                """)
         var showCopies = false
 
         @Flag(help: "Copy renditions into the output even where a hard link would do.")
@@ -49,8 +47,8 @@ struct AlbumCommand: ParsableCommand {
 
         @Option(
             help: """
-                Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works anywhere) \
-                or none (default: the configuration's 'album_originals').
+                Originals in the output: symlink (no space, this machine only), copy (hard link or copy: works \
+                anywhere) or none (default: the configuration's 'album_originals').
                 """)
         var originals: AlbumOriginals?
 
@@ -61,37 +59,13 @@ struct AlbumCommand: ParsableCommand {
         var pageSize: Int = 60
 
         func run() async throws {
-            let configuration = try await store.readingConfiguration(renditions: true)
-            guard let output = out.map({ FilePath($0) }) ?? configuration.albumDirectory else {
-                throw CLIError(
-                    "no output folder: give one with --out DIR, or set 'album_dir' in the configuration", status: 2)
-            }
-            var options = AlbumBuilder.Options(
-                output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
-                order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
-            if let style { options.style = style }
-            if let sections { options.sections = sections }
-            if let originals { options.originals = originals }
-            if let albumOrder { options.order = albumOrder }
-            options.copyRenditions = copyRenditions
-            options.showCopies = options.showCopies || showCopies
-            options.photosPerPage = max(1, pageSize)
-            try Self.publish(options, index: configuration.index)
-        }
-
-        /// Writes the site `options` describe from the index at `index`, and says what was
-        /// written and which page to open.
-        static func publish(_ options: AlbumBuilder.Options, index path: FilePath) throws {
-            // A build writes one collection after another, the largest (a month of a million
-            // photos' library) some megabytes: each given back once written keeps its memory
-            // flat as the library grows. (4 MiB: from 1 MiB on, mapping cost 12 % more CPU.
-            // A daemon's scans keep glibc's default.)
-            CurrentProcess.mapAllocations(from: 4 << 20)
-            let index = try PhotoIndex(path: path, readOnly: true)
-            let summary = try AlbumBuilder(index: index, options: options).build(waiting: {
-                printError("tessera: another album build is writing \(options.output); waiting for it to finish")
-            })
-            print(summary.text(options))
+            var request = AlbumBuildRequest()
+            request.output = out.map { FilePath($0) }
+            (request.style, request.sections, request.originals, request.order) = (
+                style, sections, originals, albumOrder
+            )
+            (request.showCopies, request.copyRenditions, request.photosPerPage) = (showCopies, copyRenditions, pageSize)
+            try await request.run(in: store.context)
         }
     }
 }

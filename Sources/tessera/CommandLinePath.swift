@@ -1,4 +1,5 @@
 import SystemPackage
+import TesseraCommands
 import TesseraSystem
 
 /// Paths given on the command line, with their exact bytes.
@@ -27,7 +28,7 @@ enum CommandLinePath {
     /// The paths listed in the file at `list` (`-`: standard input).
     static func paths(listedIn list: String) throws -> [FilePath] {
         do { return try FileSystem.listedPaths(in: list == "-" ? nil : FilePath(list)) } catch {
-            throw CLIError("\(list): cannot read the list of files: \(error.errno)")
+            throw CommandFailure("\(list): cannot read the list of files: \(error.errno)")
         }
     }
 }

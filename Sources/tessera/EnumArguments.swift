@@ -4,10 +4,14 @@ import TesseraImage
 import TesseraIndex
 import TesseraLayout
 
-// Lets `--style`, `--format`, `--originals`, `--album-order` and `--kind` be parsed, listed in --help and completed from their names.
+// Lets `--style`, `--format`, `--originals`, `--album-order` and `--kind` be parsed, listed in --help and
+// completed from their names.
 extension LayoutConfig.Style: ExpressibleByArgument {}
 
-extension RenderOptions.Format: ExpressibleByArgument {}
+extension ImageFormat: ExpressibleByArgument {
+    /// Those `--format` takes: the formats Tessera writes.
+    static var allValueStrings: [String] { all(\.encodable).map(\.rawValue) }
+}
 
 extension AlbumOriginals: ExpressibleByArgument {}
 

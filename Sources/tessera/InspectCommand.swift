@@ -1,9 +1,5 @@
 import ArgumentParser
-import TesseraConfiguration
-import TesseraImage
-import TesseraIndex
-import TesseraMetadata
-import TesseraReport
+import TesseraCommands
 
 /// `tessera inspect`: what Tessera reads from files, without decoding pixels.
 struct InspectCommand: AsyncParsableCommand {
@@ -32,36 +28,12 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    /// Options whose value is the next argument.
-    private static let valueOptions: Set = ["--files-from", "--config", "--index", "--cache"]
-
-    /// ArgumentParser copies an array argument's values for each one it adds, so 20,000 files
-    /// took 4 s to parse: `inspect`'s files after its first are taken out of the arguments
-    /// here, in order, and added after parsing.
-    ///
-    /// Options and their values stay.
+    /// The arguments without the files after the first, which are added after parsing
+    /// (`InspectRequest.takingFiles`).
     static func takingFiles(from arguments: [String]) -> (arguments: [String], files: [String]) {
-        guard arguments.first == configuration.commandName else { return (arguments, []) }
-        var kept: [String] = [], files: [String] = []
-        var afterTerminator = false, keptOne = false, isValue = false
-        for argument in arguments {
-            if isValue || kept.isEmpty {
-                kept.append(argument)
-                isValue = false
-            } else if !afterTerminator && argument == "--" {
-                kept.append(argument)
-                afterTerminator = true
-            } else if !afterTerminator && argument.hasPrefix("-") && argument != "-" {
-                kept.append(argument)
-                isValue = valueOptions.contains(argument)
-            } else if !keptOne {
-                kept.append(argument)
-                keptOne = true
-            } else {
-                files.append(argument)
-            }
-        }
-        return (kept, files)
+        InspectRequest.takingFiles(
+            from: arguments, command: configuration.commandName ?? "inspect",
+            valueOptions: ["--files-from", "--config", "--index", "--cache"])
     }
 
     func validate() throws {
@@ -71,34 +43,9 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var sidecars = SidecarFinder()
-        let paths = try files.map(CommandLinePath.path) + (filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
-        var indexed = try await indexToConsult().map(IndexedFiles.init)
-        var array = JSONArrayPrinter()
-        var failed = false
-        for (number, path) in paths.enumerated() {
-            var report = PhotoReport.read(at: path, sidecars: &sidecars)
-            if let record = indexed?.record(of: path) {
-                report.addIndexFields(of: record)
-                if let groups = indexed?.groups(of: record.id) { (report.stack, report.copies) = groups }
-            }
-            failed = failed || report.error != nil
-            switch (json, paths.count) {
-            case (true, 1): try printJSON(report)
-            case (true, _): try array.print(report)
-            case (false, _): print((number > 0 ? "\n" : "") + report.text)
-            }
-        }
-        if json && paths.count != 1 { array.finish() }
-        if failed { throw ExitCode(1) }
-    }
-
-    /// The index named by --index or the configuration, when there is one: inspecting files
-    /// needs none, so only an index asked for by name must open (the configuration's may be
-    /// missing, or of an older schema until the next scan migrates it).
-    private func indexToConsult() async throws -> (any PhotoStore)? {
-        let configuration = try await store.consultingConfiguration()
-        guard store.index != nil else { return try? PhotoIndex(path: configuration.index, readOnly: true) }
-        return try PhotoIndex(path: configuration.index, readOnly: true)
+        var request = InspectRequest()
+        request.files = files.map(CommandLinePath.path) + (try filesFrom.map(CommandLinePath.paths(listedIn:)) ?? [])
+        request.json = json
+        try await request.run(in: store.context)
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import TesseraAlbum
-import TesseraConfiguration
-import TesseraIndex
+import TesseraCommands
 import TesseraLayout
 
 /// `tessera layout`: album page geometry (docs/LAYOUT.md) from the index or from photo records.
@@ -62,59 +60,18 @@ struct LayoutCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        var config = LayoutConfig()
-        do {
-            try config.set("style", style)
-            try config.set("page.width", String(width))
-            try config.set("sections.groupBy", sections)
-            try config.set("paging.mode", paging)
-            try config.set("page.height", String(pageHeight))
-            try config.set("paging.count", String(pageSize))
-            for assignment in option { try config.set(assignment: assignment) }
-            let records = if let photos { try Self.records(from: photos) } else { try await indexRecords() }
-            print(try AlbumLayout.layout(records, config: config).canonicalJSON())
-        } catch let error as LayoutError {
-            if json {
-                print(try error.canonicalJSON())
-            } else {
-                printError("tessera: \(Self.optionName(error.error.field)) \(error.error.message ?? "is not valid")")
-            }
-            throw ExitCode(2)
-        }
-    }
-
-    /// The command-line spelling of a layout field, where it has its own option.
-    static func optionName(_ field: String) -> String {
-        let options = [
+        var request = LayoutRequest()
+        request.parameters = [
+            ("style", style), ("page.width", String(width)), ("sections.groupBy", sections), ("paging.mode", paging),
+            ("page.height", String(pageHeight)), ("paging.count", String(pageSize)),
+        ]
+        request.assignments = option
+        (request.album, request.limit, request.photos, request.json) = (album, limit, photos, json)
+        request.optionNames = [
             "style": "--style", "page.width": "--width", "sections.groupBy": "--sections", "paging.mode": "--paging",
             "page.height": "--page-height", "paging.count": "--page-size",
         ]
-        return options[field] ?? field
-    }
-
-    /// Photos from the index, newest first, with their row ids as ids.
-    private func indexRecords() async throws -> [LayoutPhoto] {
-        let configuration = try await store.readingConfiguration()
-        let index = try PhotoIndex(path: configuration.index, readOnly: true)
-        let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
-        return try index.photos(.init(folder: folder, limit: limit.map { max(0, $0) })).map { LayoutPhoto($0) }
-    }
-
-    /// Photo records from JSON; every field is checked before the engine sees it.
-    static func records(from source: String) throws -> [LayoutPhoto] {
-        let data: Data
-        do {
-            data =
-                source == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: source))
-        } catch {
-            throw CLIError("\(source): cannot read: \(error.localizedDescription)")
-        }
-        do {
-            return try LayoutPhoto.records(json: data)
-        } catch {
-            throw CLIError("\(source): \(error)", status: 2)
-        }
+        try await request.run(in: store.context)
     }
 }
 
@@ -140,7 +97,7 @@ struct ReferenceCommand: ParsableCommand {
                 ? try ReferenceEntryPoints.flickr(input) : try ReferenceEntryPoints.rowsOptimal(input)
             print(String(decoding: output, as: UTF8.self))
         } catch {
-            throw CLIError("standard input is not JSON: \(error.localizedDescription)")
+            throw CommandFailure("standard input is not JSON: \(error.localizedDescription)")
         }
     }
 }

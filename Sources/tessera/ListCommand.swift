@@ -1,8 +1,6 @@
 import ArgumentParser
-import TesseraConfiguration
-import TesseraImage
+import TesseraCommands
 import TesseraIndex
-import TesseraReport
 
 /// `tessera list`: photos newest first, or the files that failed or are not photos, or the albums.
 struct ListCommand: AsyncParsableCommand {
@@ -72,44 +70,14 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try await store.readingConfiguration()
-        let index = try PhotoIndex(path: configuration.index, readOnly: true)
-        if albums { return try listAlbums(index) }
-        if duplicates { return try listDuplicates(index) }
-        if stacks {
-            let found = try index.recordedStacks()
-            if json { return try printJSON(found.map(StackListing.Group.init)) }
-            guard !found.isEmpty else { return printError("No stacks in \(index.path).") }
-            return print(StackListing.text(found))
-        }
-        let listing: PhotoQuery.Kind = errors ? .errors : unsupported ? .unsupported : warnings ? .warnings : .photos
-        let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
-        let records = try index.photos(
-            .init(folder: folder, minimumRating: rating, keyword: keyword, media: kind, limit: limit, kind: listing))
-        if json {
-            try printJSON(records.map(PhotoReport.init(record:)))
-            return
-        }
-        guard !records.isEmpty else {
-            return printError(
-                PhotoListing.nothing(
-                    listing, media: kind, in: album.map { "album \($0)" } ?? "\(configuration.index)"))
-        }
-        print(PhotoListing.table(records, listing: listing))
-    }
-
-    private func listDuplicates(_ index: PhotoIndex) throws {
-        let groups = try index.recordedCopyGroups()
-        if json { return try printJSON(groups.map(DuplicateListing.Group.init)) }
-        guard !groups.isEmpty else { return printError("No copies in \(index.path).") }
-        print(DuplicateListing.text(groups))
-    }
-
-    private func listAlbums(_ index: any PhotoStore) throws {
-        let albums: [AlbumRecord] = try index.albums()
-        let media = try index.albumMedia()
-        if json { return try printJSON(albums.map { PhotoListing.Album($0, media: media[$0.id]) }) }
-        guard !albums.isEmpty else { return printError("No album in the index yet.") }
-        print(PhotoListing.table(albums, media: media))
+        var request = ListRequest()
+        let listings: [(Bool, ListRequest.Listing)] = [
+            (errors, .errors), (unsupported, .unsupported), (warnings, .warnings), (albums, .albums),
+            (duplicates, .duplicates), (stacks, .stacks),
+        ]
+        request.listing = listings.first { $0.0 }?.1 ?? .photos
+        (request.json, request.album, request.limit) = (json, album, limit)
+        (request.rating, request.keyword, request.kind) = (rating, keyword, kind)
+        try await request.run(in: store.context)
     }
 }

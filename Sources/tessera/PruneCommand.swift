@@ -1,8 +1,5 @@
 import ArgumentParser
-import TesseraConfiguration
-import TesseraIndex
-import TesseraScan
-import TesseraSystem
+import TesseraCommands
 
 /// `tessera prune`: remove from the index what scans only hid, after saying what.
 struct PruneCommand: AsyncParsableCommand {
@@ -29,23 +26,8 @@ struct PruneCommand: AsyncParsableCommand {
     var graceHours = 24
 
     func run() async throws {
-        let configuration = try store.configuration(cluster: true)
-        if configuration.indexURL != nil {
-            guard graceHours >= 0 else { throw CLIError("--grace-hours cannot be negative", status: 2) }
-            return try await ClusterDeployment.prune(configuration, remove: yes, graceHours: graceHours)
-        }
-        let index = try PhotoIndex(path: configuration.index, readOnly: false)
-        let pruner = Pruner(configuration: configuration, index: index)
-        let plan: Pruner.Plan = try pruner.plan()
-        if plan.isEmpty {
-            print("Nothing to prune: no file is missing.")
-            return
-        }
-        guard yes else {
-            print("\(plan.text); to remove them: \(CommandHint.line(["prune", "--yes"], store: store))")
-            return
-        }
-        let removed = try pruner.prune()
-        print("Removed \(Wording.count(removed, "file")) and their thumbnails from the index.")
+        var request = PruneRequest()
+        (request.remove, request.graceHours) = (yes, graceHours)
+        try await request.run(in: store.context)
     }
 }

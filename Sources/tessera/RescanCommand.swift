@@ -1,9 +1,6 @@
 import ArgumentParser
 import SystemPackage
-import TesseraConfiguration
-import TesseraDaemon
-import TesseraIndex
-import TesseraScan
+import TesseraCommands
 
 /// `tessera rescan`: ask the running daemon to scan.
 struct RescanCommand: ParsableCommand {
@@ -26,22 +23,8 @@ struct RescanCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let path = try socket.map { FilePath($0) } ?? store.configuration().controlSocket
-        let request = ControlRequest(command: .rescan, full: full, wait: wait)
-        if !wait {
-            let ticket = try ControlClient.request(request, to: path, showingProgress: false).accepted
-            print(json ? #"{"accepted":\#(ticket ?? 0)}"# : "Rescan requested (scan \(ticket ?? 0)).")
-            return
-        }
-        let outcome = try ControlClient.request(request, to: path, showingProgress: !json)
-        guard let summary = outcome.finished, outcome.error == nil else {
-            throw CLIError("the scan failed: \(outcome.error ?? "no outcome")")
-        }
-        if json {
-            try printJSON(summary)
-        } else {
-            print("Scan \(summary)")
-        }
-        if summary.state != .finished { throw ExitCode(1) }
+        var request = RescanRequest()
+        (request.socket, request.wait, request.full, request.json) = (socket.map { FilePath($0) }, wait, full, json)
+        try request.run(in: store.context)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SystemPackage
+import TesseraCommands
 import TesseraConfiguration
 import TesseraDaemon
 
@@ -25,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The configuration file's, with this command line's overrides.
     func loadConfiguration() throws -> Configuration {
-        var configuration = try store.configuration()
+        var configuration = try store.context.store.configuration()
         if let socket { configuration.controlSocket = FilePath(socket) }
         if !roots.isEmpty { configuration.roots = roots.map(CommandLinePath.path) }
         return configuration

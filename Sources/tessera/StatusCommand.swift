@@ -1,8 +1,6 @@
 import ArgumentParser
 import SystemPackage
-import TesseraConfiguration
-import TesseraDaemon
-import TesseraIndex
+import TesseraCommands
 
 /// `tessera status`: what the running daemon is doing; without one, what the index says.
 struct StatusCommand: AsyncParsableCommand {
@@ -22,28 +20,8 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let configuration = try store.configuration(cluster: true)
-        if configuration.indexURL != nil { return try await ClusterDeployment.status(configuration, json: json) }
-        let path = socket.map { FilePath($0) } ?? configuration.controlSocket
-        var status: DaemonStatus?
-        do {
-            try ControlClient.send(ControlRequest(command: .status), to: path) { status = $0.status ?? status }
-        } catch {
-            // No daemon is an answer, not a failure: a library scanned with `tessera scan` has none.
-            guard error.code == .noDaemon else { throw error }
-            return try printIndex(daemon: error.description)
-        }
-        guard let status else { throw CLIError("the daemon sent no status") }
-        if json { return try printJSON(status) }
-        print(status.text)
-    }
-
-    /// What the index holds, read-only, for when no daemon answers.
-    private func printIndex(daemon: String) throws {
-        let configuration = try store.configuration()
-        let index = try PhotoIndex(path: configuration.index, readOnly: true)
-        let status: IndexStatus = try IndexStatus(index: index, daemon: daemon)
-        if json { return try printJSON(status) }
-        print(status.text())
+        var request = StatusRequest()
+        (request.socket, request.json) = (socket.map { FilePath($0) }, json)
+        try await request.run(in: store.context)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TesseraCommands
 import TesseraSystem
 
 /// The `tessera` command: a thin shell over the library modules.
@@ -19,7 +20,8 @@ struct Tessera: AsyncParsableCommand {
             SampleLibraryCommand.self,
         ] + clusterCommands)
 
-    /// Runs the command line; a `CLIError` is one line on standard error and its own exit status.
+    /// Runs the command line; a `CommandFailure` is one line on standard error (or none) and its own
+    /// exit status.
     static func main() async {
         let (arguments, files) = InspectCommand.takingFiles(from: Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand
@@ -38,8 +40,9 @@ struct Tessera: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as CLIError {
-            fail(error.description, status: error.status)
+        } catch let error as CommandFailure {
+            guard let message = error.message else { Foundation.exit(error.status) }
+            fail(message, status: error.status)
         } catch let error where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
             // ArgumentParser's own: an exit status, a usage error, the help `tessera help` prints.
             exit(withError: error)

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import SystemPackage
+import TesseraCommands
 import TesseraFacts
 import TesseraImage
 
@@ -14,8 +13,8 @@ struct ThumbCommand: ParsableCommand {
             embeds an ICC profile. Photos are never enlarged. Without --size or --fit, one \
             256-pixel square is made.
 
-            With one file and one rendition, -o names the output; its extension (.jpg, .jpeg, .png \
-            or .webp) picks the format. With --out-dir, each file gives <name>.jpg (or the --format's \
+            With one file and one rendition, -o names the output; its extension (.jpg, .png or .webp) \
+            picks the format. With --out-dir, each file gives <name>.jpg (or the --format's \
             extension) for a single rendition, or <name>-<size>.jpg and <name>-fit-<size>.jpg for \
             several, rendered in parallel; a file that fails prints one line "path: reason" on \
             stderr and the others go on.
@@ -32,14 +31,14 @@ struct ThumbCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("o"), .long], help: "Output file (one input and one rendition only).",
-        completion: .file(extensions: ["jpg", "jpeg", "png", "webp"]))
+        completion: .file(extensions: ImageFormat.all(\.encodable).flatMap(\.traits.extensions)))
     var output: String?
 
     @Option(help: "Output directory (any number of inputs).", completion: .directory)
     var outDir: String?
 
-    @Option(help: "Format of the files written to --out-dir: jpeg, png or webp.")
-    var format: RenderOptions.Format = .jpeg
+    @Option(help: ArgumentHelp("Format of the files written to --out-dir: \(ThumbRequest.formatNames)."))
+    var format = PhotoEncoders.defaultFormat
 
     @Option(help: "Parallel workers (default: one per core).")
     var workers: Int?
@@ -64,81 +63,26 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: "Memory one decode may use, in MiB; files whose header says they need more are refused.")
     var memoryLimit: Int = RenderOptions().memoryLimit >> 20
 
-    /// The renditions asked for, in the order given.
-    private var specs: [RenditionSpec] {
-        let specs = squares.map { RenditionSpec.square($0) } + fits.map { RenditionSpec.fit($0) }
-        return specs.isEmpty ? [.square(256)] : specs
+    private var request: ThumbRequest {
+        var request = ThumbRequest(files: files.map(CommandLinePath.path))
+        (request.squares, request.fits, request.format, request.workers) = (squares, fits, format, workers)
+        request.output = output.map(CommandLinePath.path)
+        request.directory = outDir.map(CommandLinePath.path)
+        (request.quality, request.background) = (quality, background)
+        (request.pixelLimitMegapixels, request.memoryLimitMiB) = (pixelLimit, memoryLimit)
+        (request.colorManagement, request.embeddedPreviews) = (colorManagement, embeddedPreviews)
+        return request
     }
 
     func validate() throws {
-        guard squares.allSatisfy({ (1...8192).contains($0) }) else {
-            throw ValidationError("--size must be between 1 and 8192")
+        do throws(CommandFailure) {
+            try request.validate()
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard fits.allSatisfy({ (1...16384).contains($0) }) else {
-            throw ValidationError("--fit must be between 1 and 16384")
-        }
-        guard Set(specs).count == specs.count else { throw ValidationError("the same rendition is asked for twice") }
-        guard RenderOptions.qualities.contains(quality) else {
-            throw ValidationError(
-                "--quality must be between \(RenderOptions.qualities.lowerBound) and \(RenderOptions.qualities.upperBound)"
-            )
-        }
-        guard (workers ?? 1) > 0 else { throw ValidationError("--workers must be at least 1") }
-        guard pixelLimit > 0 else { throw ValidationError("--pixel-limit must be positive") }
-        guard RenderOptions.memoryLimitsMiB.contains(memoryLimit) else {
-            let range = RenderOptions.memoryLimitsMiB
-            throw ValidationError("--memory-limit must be between \(range.lowerBound) and \(range.upperBound)")
-        }
-        guard RenderOptions.Color(hex: background) != nil else {
-            throw ValidationError("--background must be a colour like #ffffff")
-        }
-        switch (output, outDir) {
-        case (.some, .some): throw ValidationError("give either -o or --out-dir, not both")
-        case (.none, .none): throw ValidationError("give -o OUT (one file) or --out-dir DIR")
-        case (.some, .none) where files.count != 1: throw ValidationError("-o takes exactly one input file")
-        case (.some, .none) where specs.count != 1:
-            throw ValidationError("-o takes exactly one --size or --fit; use --out-dir for several")
-        case (.some(let output), .none) where Self.format(of: output) == nil:
-            throw ValidationError("-o must end in .jpg, .jpeg, .png or .webp, the format to write")
-        default: break
-        }
-    }
-
-    private static func format(of output: String) -> RenderOptions.Format? {
-        RenderOptions.Format(fileExtension: FilePath(output).extension ?? "")
     }
 
     func run() throws {
-        var options = RenderOptions()
-        options.quality = quality
-        options.pixelLimit = pixelLimit * 1_000_000
-        options.memoryLimit = memoryLimit << 20
-        options.background = RenderOptions.Color(hex: background) ?? .white
-        options.colorManagement = colorManagement
-        options.embeddedPreviews = embeddedPreviews
-        let specs = specs
-        let jobs: [BatchRenderer.Job]
-        if let output {
-            options.format = Self.format(of: output) ?? .jpeg
-            jobs = [
-                BatchRenderer.Job(
-                    input: CommandLinePath.path(files[0]), outputs: [specs[0]: CommandLinePath.path(output)])
-            ]
-        } else {
-            let directory = CommandLinePath.path(outDir ?? ".")
-            options.format = format
-            jobs = files.map {
-                BatchRenderer.Job(input: CommandLinePath.path($0), specs: specs, into: directory, format: format)
-            }
-        }
-
-        let batch = BatchRenderer(options: options, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
-        let failures = batch.render(jobs, specs: specs) { event in
-            switch event {
-            case .warning(let path, let warning): printError("\(path): warning: \(warning)")
-            case .failure(let error): printError(error.description)
-            }
-        }
-        if failures > 0 { throw ExitCode(1) }
+        try request.run(in: .standalone)
     }
 }

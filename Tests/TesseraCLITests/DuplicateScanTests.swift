@@ -387,8 +387,18 @@ struct DuplicateScanTests {
 }
 
 /// A library indexed before perceptual (or detail) hashes gets them from its renditions, not
-/// its photos.
+/// its photos: the migration to schema 18 queues it for the picture-hashes analysis.
 struct PerceptualHashUpgradeTests {
+    /// Makes `index` what schema 16 was: no analyses' queue, no record of their versions.
+    static func asSchema16(_ index: String) -> Bool {
+        SQLite.write(
+            index,
+            """
+            DROP TABLE analysis_queue; DELETE FROM grdb_migrations WHERE identifier = 'v18';
+            DELETE FROM state WHERE key LIKE 'analysis:%'; PRAGMA user_version = 16;
+            """)
+    }
+
     @Test func aPhotoWithoutItsHashGetsItFromItsRenditionWithoutBeingDecodedAgain() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -405,6 +415,7 @@ struct PerceptualHashUpgradeTests {
         // again would fail),
         #expect(SQLite.write(index, "UPDATE photos SET phash_detail = NULL"))
         #expect(SQLite.write(index, "UPDATE photos SET phash = NULL WHERE path_text = '\(hashes[0][0])'"))
+        #expect(Self.asSchema16(index))
         for row in hashes {
             let saved = directory.appending("mtime")
             #expect(FileManager.default.createFile(atPath: saved, contents: nil))
@@ -448,7 +459,9 @@ struct PerceptualHashUpgradeTests {
         let decoded = SQLite.query(first, select) ?? []
         // Two copies of the index, both without detail hashes; the second as older readers left it.
         #expect(SQLite.write(first, "VACUUM INTO '\(second)'"))
-        for index in [first, second] { #expect(SQLite.write(index, "UPDATE photos SET phash_detail = NULL")) }
+        for index in [first, second] {
+            #expect(SQLite.write(index, "UPDATE photos SET phash_detail = NULL") && Self.asSchema16(index))
+        }
         #expect(SQLite.write(second, "UPDATE state SET value = 'older' WHERE key = 'readers'"))
         var after: [[[String]]] = []
         for index in [first, second] {

@@ -11,7 +11,7 @@ import Testing
 @Suite(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
 struct WebPTests {
     static func render(
-        _ file: String, _ specs: [RenditionSpec], format: RenderOptions.Format = .png
+        _ file: String, _ specs: [RenditionSpec], format: ImageFormat = .png
     ) throws -> Renderer.Rendered {
         var options = RenderOptions()
         options.format = format

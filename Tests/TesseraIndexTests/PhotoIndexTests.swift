@@ -166,7 +166,7 @@ struct PhotoIndexTests {
         #expect(photos[8]?.renditions.map(\.width) == [30, 30])
         #expect(photos.values.allSatisfy { $0.thumbhash == nil })
         let rendering = try index.files(inDirectory: Array("/p/G".utf8)).values.compactMap(\.rendering)
-        #expect(rendering.count == 2 && rendering.allSatisfy { $0.settings == nil && !$0.hasPixelHashes })
+        #expect(rendering.count == 2 && rendering.allSatisfy { $0.settings == nil && !$0.hasThumbhash })
         #expect(try index.integrityCheck() == "ok")
     }
 

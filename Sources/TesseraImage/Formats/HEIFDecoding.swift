@@ -5,7 +5,7 @@ import TesseraSystem
 /// HEIF and AVIF through libheif, from memory: a thumbnail image that covers the plan, else the
 /// primary image; HDR is tone-mapped, the clean aperture cut.
 enum HEIFDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.heif, .avif]
+    static let header: any PhotoHeader.Type = HEIFHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

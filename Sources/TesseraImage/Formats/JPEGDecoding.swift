@@ -5,7 +5,7 @@ import TesseraSystem
 /// JPEG through libjpeg-turbo: an embedded preview when one covers the plan, else the smallest DCT
 /// scale that does, over only the centred square when a crop allows it.
 enum JPEGDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.jpeg]
+    static let header: any PhotoHeader.Type = JPEGHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

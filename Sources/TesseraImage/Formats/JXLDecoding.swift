@@ -6,7 +6,7 @@ import TesseraSystem
 /// JPEG XL through libjxl: only the frame's DC when an eighth of the detail covers the plan; HDR is
 /// tone-mapped.
 enum JXLDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.jxl]
+    static let header: any PhotoHeader.Type = JXLHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

@@ -4,7 +4,7 @@ import TesseraSystem
 
 /// PNG through libpng, shrunk while it is read.
 enum PNGDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.png]
+    static let header: any PhotoHeader.Type = PNGHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

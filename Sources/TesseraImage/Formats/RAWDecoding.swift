@@ -4,7 +4,7 @@ import TesseraSystem
 
 /// A camera RAW file: its largest embedded JPEG preview.
 enum RAWDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.raw]
+    static let header: any PhotoHeader.Type = RAWHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

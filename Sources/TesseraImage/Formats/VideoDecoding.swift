@@ -5,7 +5,7 @@ import TesseraVideo
 
 /// A video: its poster frame, through FFmpeg.
 enum VideoDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.mp4, .mov, .m4v, .threeGPP, .matroska, .webm, .avi, .mpegTS]
+    static let header: any PhotoHeader.Type = VideoFacts.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

@@ -4,7 +4,7 @@ import TesseraSystem
 
 /// WebP through libwebp, from memory (the file counts against the budget).
 enum WebPDecoding: PhotoDecoding {
-    static let formats: Set<ImageFormat> = [.webp]
+    static let header: any PhotoHeader.Type = WebPHeader.self
 
     static func decode(
         _ reader: borrowing FileReader, _ request: DecodeRequest, by renderer: Renderer

@@ -31,18 +31,52 @@ public struct FlickrJustified: Sendable {
     }
 
     public static func layout(aspects input: [Double], config: Config) -> Result {
-        let forced = config.forceAspectRatio.map { $0 != 0 } ?? false
-        let aspects = forced ? input.map { _ in config.forceAspectRatio ?? 1 } : input
-        let pad = config.padding
-        let rowWidth = config.containerWidth - pad.left - pad.right
-        let target = config.targetRowHeight
-        let low = rowWidth / target * (1 - config.tolerance), high = rowWidth / target * (1 + config.tolerance)
-        let (minHeight, maxHeight) = (target / 2, target * 2)
-        let sh = config.spacingHorizontal
-        func inner(_ count: Int) -> Double { rowWidth - Double(count - 1) * sh }
+        var rows = Rows(input, config: config)
+        let (low, high, target) = (rows.low, rows.high, config.targetRowHeight)
+        for item in rows.aspects.indices {
+            guard !rows.stopped else { break }
+            var offered = true
+            while offered && !rows.stopped {
+                offered = false
+                let aspect = rows.aspects[item]
+                if rows.breakout && rows.row.isEmpty && aspect >= 1 {
+                    rows.close([item], proposed: rows.rowWidth / aspect)
+                    break
+                }
+                let (row, sum) = (rows.row, rows.sum)
+                let newSum = sum + aspect
+                let count = row.count
+                if newSum < low {
+                    rows.row.append(item)
+                    rows.sum = newSum
+                } else if newSum > high {
+                    if row.isEmpty {
+                        rows.close([item], proposed: rows.inner(1) / newSum)
+                    } else if abs(newSum - rows.inner(count + 1) / target) > abs(sum - rows.inner(count) / target) {
+                        rows.close(row, proposed: rows.inner(count) / sum)
+                        offered = true  // offer the rejected item to the new row
+                    } else {
+                        rows.close(row + [item], proposed: rows.inner(count + 1) / (newSum))
+                    }
+                } else {
+                    rows.close(row + [item], proposed: rows.inner(count + 1) / newSum)
+                }
+            }
+        }
+        return rows.finish()
+    }
 
+    /// The rows laid out so far, and the row being filled.
+    private struct Rows {
+        let config: Config
+        let aspects: [Double]
+        let forced: Bool
+        let rowWidth: Double
+        /// The sums of aspect ratios a row may close at without a second look.
+        let low: Double, high: Double
+        let minHeight: Double, maxHeight: Double
         var boxes: [Box] = []
-        var top = pad.top
+        var top: Double
         var rowCount = 0
         var totalHeight = 0.0
         var previousHeight: Double?
@@ -50,10 +84,26 @@ public struct FlickrJustified: Sendable {
         var row: [Int] = []
         var sum = 0.0
         var rowNumber = 1
-        var breakout = config.breakoutCadence.map { $0 > 0 && rowNumber % $0 == 0 } ?? false
+        var breakout: Bool
         var stopped = false
 
-        func place(_ items: [Int], proposed: Double, fixUp: Bool, centre: Bool = false) -> Double {
+        init(_ input: [Double], config: Config) {
+            self.config = config
+            forced = config.forceAspectRatio.map { $0 != 0 } ?? false
+            aspects = forced ? input.map { _ in config.forceAspectRatio ?? 1 } : input
+            rowWidth = config.containerWidth - config.padding.left - config.padding.right
+            let target = config.targetRowHeight
+            (low, high) = (rowWidth / target * (1 - config.tolerance), rowWidth / target * (1 + config.tolerance))
+            (minHeight, maxHeight) = (target / 2, target * 2)
+            top = config.padding.top
+            breakout = config.breakoutCadence.map { $0 > 0 && 1 % $0 == 0 } ?? false
+        }
+
+        /// The width a row of `count` photos has for them, without the spacing between them.
+        func inner(_ count: Int) -> Double { rowWidth - Double(count - 1) * config.spacingHorizontal }
+
+        mutating func place(_ items: [Int], proposed: Double, fixUp: Bool, centre: Bool = false) -> Double {
+            let (pad, sh) = (config.padding, config.spacingHorizontal)
             let height = min(max(proposed, minHeight), maxHeight)
             let span = inner(items.count)
             let factor = (span / height) / (span / proposed)
@@ -89,7 +139,7 @@ public struct FlickrJustified: Sendable {
             return height
         }
 
-        func close(_ items: [Int], proposed: Double) {
+        mutating func close(_ items: [Int], proposed: Double) {
             let height = place(items, proposed: proposed, fixUp: true)
             rowCount += 1
             totalHeight += height
@@ -106,47 +156,22 @@ public struct FlickrJustified: Sendable {
             breakout = config.breakoutCadence.map { $0 > 0 && rowNumber % $0 == 0 } ?? false
         }
 
-        for item in aspects.indices {
-            guard !stopped else { break }
-            var offered = true
-            while offered && !stopped {
-                offered = false
-                let aspect = aspects[item]
-                if breakout && row.isEmpty && aspect >= 1 {
-                    close([item], proposed: rowWidth / aspect)
-                    break
-                }
-                let newSum = sum + aspect
-                let count = row.count
-                if newSum < low {
-                    row.append(item)
-                    sum = newSum
-                } else if newSum > high {
-                    if row.isEmpty {
-                        close([item], proposed: inner(1) / newSum)
-                    } else if abs(newSum - inner(count + 1) / target) > abs(sum - inner(count) / target) {
-                        close(row, proposed: inner(count) / sum)
-                        offered = true  // offer the rejected item to the new row
-                    } else {
-                        close(row + [item], proposed: inner(count + 1) / (newSum))
-                    }
-                } else {
-                    close(row + [item], proposed: inner(count + 1) / newSum)
-                }
+        /// The widows' row, when shown, and the whole.
+        mutating func finish() -> Result {
+            var widows = 0
+            if !stopped && !row.isEmpty && config.showWidows {
+                let target = config.targetRowHeight
+                let reference = previousHeight == nil || previousBreakout ? target : previousHeight ?? target
+                let style = config.widowLayoutStyle
+                let height = place(row, proposed: reference, fixUp: style == "justify", centre: style == "center")
+                rowCount += 1
+                totalHeight += height
+                widows = row.count
             }
+            let (pad, spacing) = (config.padding, config.spacingVertical)
+            let containerHeight = pad.top + totalHeight + Double(rowCount - 1) * spacing + pad.bottom
+            return Result(containerHeight: containerHeight, widowCount: widows, boxes: boxes, rows: rowCount)
         }
-
-        var widows = 0
-        if !stopped && !row.isEmpty && config.showWidows {
-            let reference = previousHeight == nil || previousBreakout ? target : previousHeight ?? target
-            let style = config.widowLayoutStyle
-            let height = place(row, proposed: reference, fixUp: style == "justify", centre: style == "center")
-            rowCount += 1
-            totalHeight += height
-            widows = row.count
-        }
-        let containerHeight = pad.top + totalHeight + Double(rowCount - 1) * config.spacingVertical + pad.bottom
-        return Result(containerHeight: containerHeight, widowCount: widows, boxes: boxes, rows: rowCount)
     }
 
     /// The album's `greedy` style: Flickr's rows inside the section body.

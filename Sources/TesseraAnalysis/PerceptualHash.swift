@@ -1,5 +1,6 @@
 import Foundation
 public import TesseraFacts
+public import TesseraImage
 
 /// A 64-bit fingerprint of what a photo shows, the same for the same picture re-encoded,
 /// resized, converted to another format or cropped by a few per cent, and far apart for

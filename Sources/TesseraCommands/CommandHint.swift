@@ -7,9 +7,7 @@ import Foundation
 /// A program found on `PATH` was started as a bare name and is named `tessera`; one started by
 /// a path (`./tessera`, `.build/release/tessera`) keeps that path.
 enum CommandHint {
-    static func line(
-        _ words: [String], store: StoreOptions, program: String = CommandLine.arguments.first ?? "tessera"
-    ) -> String {
+    static func line(_ words: [String], store: StoreSelection, program: String) -> String {
         var line = [program.contains("/") ? program : "tessera"] + words
         if let config = store.config { line += ["--config", config] }
         if let index = store.index { line += ["--index", index] }

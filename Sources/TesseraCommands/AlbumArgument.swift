@@ -8,7 +8,7 @@ enum AlbumArgument {
     /// The path of the one folder `text` names in `index`: the albums in it and below it are
     /// what it stands for.
     ///
-    /// - Throws: `CLIError` when no album is in or below a folder of that name, or several
+    /// - Throws: `CommandFailure` when no album is in or below a folder of that name, or several
     ///   folders have it (two roots may each hold a "Garden"): then their paths tell them apart.
     static func resolve(_ text: String, in index: any PhotoStore) throws -> [UInt8] {
         let wanted = text.hasSuffix("/") && text.count > 1 ? String(text.dropLast()) : text
@@ -29,11 +29,11 @@ enum AlbumArgument {
                 return Array(path)
             })
         switch levels.count {
-        case 0: throw CLIError("no album is named \"\(text)\" (tessera list --albums shows them)")
+        case 0: throw CommandFailure("no album is named \"\(text)\" (tessera list --albums shows them)")
         case 1: return levels.first ?? bytes
         default:
             let paths = levels.map { FilePath(rawBytes: $0).string }.sorted().joined(separator: ", ")
-            throw CLIError("several folders are named \"\(text)\": \(paths); give the path of the one you mean")
+            throw CommandFailure("several folders are named \"\(text)\": \(paths); give the path of the one you mean")
         }
     }
 }

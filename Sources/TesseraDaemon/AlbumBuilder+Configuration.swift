@@ -1,0 +1,12 @@
+public import SystemPackage
+public import TesseraAlbum
+public import TesseraConfiguration
+
+extension AlbumBuilder.Options {
+    /// The site the configuration describes, written to `output`.
+    public init(_ configuration: Configuration, output: FilePath) {
+        self.init(
+            output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
+            order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
+    }
+}

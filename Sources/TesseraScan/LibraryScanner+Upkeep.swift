@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import SystemPackage
+import TesseraAnalysis
+import TesseraConfiguration
+import TesseraFacts
+import TesseraImage
+import TesseraIndex
+import TesseraSystem
+
+/// What a scan does to the index beside its files: stacks and copies decided again, dates
+/// resolved in a new time zone, the file checked after a crash.
+extension LibraryScanner {
+    /// Decides again the stacks and copies of what changed (docs/DUPLICATES.md), and logs how.
+    ///
+    /// A failure leaves them as they were, and what changed pending: it is logged, and the
+    /// scan, whose files are recorded, is not failed for it (the next scan tries again).
+    func refreshGroups() {
+        do throws(IndexError) {
+            try decideGroups()
+        } catch {
+            logger.error("cannot decide stacks and copies: \(error); the next scan tries again")
+        }
+    }
+
+    private func decideGroups() throws(IndexError) {
+        progress.update { $0.phase = .grouping }
+        let started = ContinuousClock.now
+        let renderer = Renderer(
+            options: configuration.rendering, pool: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1))
+        let refresh = try index.refreshGroups(
+            colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:)
+        ) { renditions in
+            // A burst's frame at `Sharpness.side`, from its smallest fit rendition that covers it.
+            let fits = renditions.filter { $0.spec.kind == .fit }.sorted { $0.width * $0.height < $1.width * $1.height }
+            guard let fit = fits.first(where: { max($0.width, $0.height) >= Sharpness.side }) ?? fits.last else {
+                return nil
+            }
+            let spec = RenditionSpec.fit(Sharpness.side)
+            return (try? renderer.render(file: FilePath(fit.path), specs: [], keeping: [spec], placeholder: false))
+                .flatMap { $0.images[spec] }.map(Sharpness.measure)
+        }
+        guard refresh.ran else { return }
+        let around =
+            refresh.whole
+            ? "over the whole library"
+            : "around \(Wording.count(refresh.changedFiles, "changed file"))"
+                + (refresh.mended ? " and the groups of files gone" : "")
+        logger.info(
+            "stacks and copies decided again \(around) in \(Wording.duration(started.duration(to: .now).seconds))")
+    }
+
+    /// When the configured time zone (or the system's) is not the one the index's dates were
+    /// resolved in, resolves them again in it; returns how many changed.
+    func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {
+        let zone = configuration.timeZone ?? .current
+        do throws(IndexError) {
+            let recorded = try index.state(StateKey.timeZone)
+            guard recorded != zone.identifier else { return 0 }
+            // An index from before the zone was recorded was resolved in this one, as far as can be told.
+            let changed = recorded == nil ? 0 : try index.resolveDates(in: zone)
+            try index.setState(StateKey.timeZone, zone.identifier)
+            if changed > 0 {
+                logger.notice(
+                    """
+                    the time zone is \(zone.identifier) now, not \(recorded ?? ""): \
+                    \(changed) capture dates resolved again
+                    """)
+            }
+            return changed
+        } catch {
+            throw ScanError(writingIndex: error)
+        }
+    }
+
+    /// Checks the index file after a crash (the last scan is still marked running, and this
+    /// process holds the writer lock) and on a full scan: damaged lookup tables are rebuilt; a
+    /// file damaged beyond that stops the scan with what to do.
+    func verifyIndex(full: Bool) throws(ScanError) {
+        do throws(IndexError) {
+            let crashed = try index.lastScan()?.state == .running
+            guard full || crashed else { return }
+            if case .repaired(let problems) = try index.verify() {
+                logger.warning(
+                    """
+                    the index file was damaged (\(problems.count) problems, such as: \(problems[0])); \
+                    its lookup tables were rebuilt from its rows
+                    """)
+            }
+        } catch {
+            throw ScanError(error.code == .full ? .diskFull : .index, error.description)
+        }
+    }
+}
