@@ -146,8 +146,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [
-                .embedInCode("Resources/album.css"), .embedInCode("Resources/album.js"),
-                .embedInCode("Resources/layout.js"), .embedInCode("Resources/icon.svg"),
+                .embedInCode("Resources/album.css"), .embedInCode("Resources/icon.svg"),
+                // The site's script, joined in Assets.swift.
+                .embedInCode("Resources/script/layout-styles.js"), .embedInCode("Resources/script/layout-tiles.js"),
+                .embedInCode("Resources/script/layout-page.js"), .embedInCode("Resources/script/page.js"),
+                .embedInCode("Resources/script/placeholders.js"), .embedInCode("Resources/script/library.js"),
+                .embedInCode("Resources/script/elements.js"), .embedInCode("Resources/script/viewer.js"),
+                .embedInCode("Resources/script/viewer-controls.js"), .embedInCode("Resources/script/find.js"),
+                .embedInCode("Resources/script/timeline.js"), .embedInCode("Resources/script/main.js"),
             ],
             swiftSettings: swiftSettings),
         .target(

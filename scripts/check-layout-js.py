@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The album pages' layout script (layout.js) against the layout engine it ports.
+"""The album pages' layout script (Resources/script/layout-*.js) against the layout engine it ports.
 
 For random libraries (photos of every shape, some without a size, some turned by their EXIF
 orientation, dates over a few days or years), every style album pages use, sections by day and
 none, and widths from a phone's to a wide screen's: `tessera layout` lays the photos out with
-the settings album pages use at that width; layout.js, in headless Chromium (Debian's, through
+the settings album pages use at that width; the script, in headless Chromium (Debian's, through
 Playwright), lays out the same pieces of each page (a section's photos on it, under its header);
 every header and photo frame, crop flag and "+N" count must agree within 1e-6.
 
@@ -13,6 +13,7 @@ Usage: check-layout-js.py [TESSERA_BINARY]. Prints "N passed, M failed"; exits n
 import json
 import math
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 PROJECT = Path(__file__).resolve().parent.parent
-SCRIPT = PROJECT / "Sources/TesseraAlbum/Resources/layout.js"
+ASSETS = PROJECT / "Sources/TesseraAlbum/Assets.swift"
+SCRIPTS = PROJECT / "Sources/TesseraAlbum/Resources/script"
 STYLES = ("justified", "masonry", "grid", "strip", "tiles")
 WIDTHS = (320, 375, 599, 600, 740, 768, 999, 1000, 1100, 1280, 1920, 2560, 3000)
 PER_PAGE = 60
@@ -133,13 +135,22 @@ def compare(expected, got, where):
     check(not bad, f"{where}: items differ (index, type, engine, script): {bad[:3]}")
 
 
+def layout_script():
+    """The layout engine's files, joined as Assets.swift joins them for the site (in its order)."""
+    listed = re.search(r"static let layoutScript = \[(.*?)\]", ASSETS.read_text(), re.S)
+    if not listed:
+        sys.exit("check-layout-js: Assets.swift lists no layoutScript")
+    names = [name.replace("_", "-") + ".js" for name in re.findall(r"PackageResources\.(\w+)_js", listed.group(1))]
+    return "(() => {\n'use strict';\n" + "\n".join((SCRIPTS / name).read_text() for name in names) + "\n})();\n"
+
+
 def main():
     tessera = sys.argv[1] if len(sys.argv) > 1 else str(PROJECT / ".build/release/tessera")
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="tessera-layout-js-") as work, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
         page = browser.new_page()
-        page.add_script_tag(path=str(SCRIPT))
+        page.add_script_tag(content=layout_script())
         for trial in range(6):
             records = photos(rng, rng.choice([1, 5, 7, 40, 130]))
             by_id = {record["id"]: record for record in records}

@@ -4,7 +4,8 @@
 - No Swift function (func, init, deinit, subscript, computed property) over 100 lines, no source file
   over 400 lines (the schema migrations aside, listed below by name), no line over 120 columns.
 - The executable (Sources/tessera) under 900 lines.
-- Formats are named in their table: `.jpeg` appears in at most 2 files of Sources.
+- Formats are named in their table: `.jpeg` as a value of its own (not a member of another
+  value, as `metadata.jpeg`) in at most 2 files of Sources.
 - Meanings of SQL are named once: each literal below appears at most twice in Sources.
 - No script of the album site over 400 lines.
 

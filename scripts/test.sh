@@ -82,6 +82,11 @@ timed "references" python3 scripts/check-references.py
 # docs/ARCHITECTURE.md's import table is what the code imports; files are written through
 # TesseraSystem only; no production module uses the test support or the sample builders.
 timed "architecture" python3 scripts/check-architecture.py
+# The shape of the code: no function over 100 lines, file over 400 (migrations aside) or line over 120
+# columns; the executable thin; formats named in their table; meanings of SQL named once.
+timed "shape" python3 scripts/check-shape.py
+# The site's script type-checked (TypeScript's checker, JSDoc types) and linted (eslint).
+timed "site script" scripts/check-site-script.sh
 
 # Metadata: every corpus photo against its manifest and against exiftool -n, fact by fact
 # (dates, 35 mm focal length, exposure, f-number, ISO, lens, rating, keywords: at least 99 %).
@@ -100,8 +105,8 @@ venv=.build-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 timed "playwright" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
 timed "album" "$venv/bin/python" scripts/check-album.py "$bin/tessera"
-# The layout pages get at a wider window (layout.js) against the engine's, frame by frame.
-timed "layout.js" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
+# The layout pages get at a wider window (the site's script) against the engine's, frame by frame.
+timed "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
 
 # A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library, every
 # command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.

@@ -6,15 +6,46 @@ enum Assets {
         [
             ("album.css", String(decoding: PackageResources.album_css, as: UTF8.self) + contentWidths(staticWidth)),
             // The layout at the window's width and the lightbox, in one file a page loads.
-            (
-                "album.js",
-                String(decoding: PackageResources.layout_js, as: UTF8.self)
-                    + String(decoding: PackageResources.album_js, as: UTF8.self)
-            ),
+            ("album.js", script),
             // (a browser asks every site for one: without it, a missing file on every page)
             ("icon.svg", String(decoding: PackageResources.icon_svg, as: UTF8.self)),
         ]
     }
+
+    /// The layout engine's files, in the order they are joined (`Resources/script/layout-*.js`).
+    static let layoutScript = [
+        PackageResources.layout_styles_js, PackageResources.layout_tiles_js, PackageResources.layout_page_js,
+    ]
+    /// The page's files, in the order they run once the page is read.
+    static let pageScript = [
+        PackageResources.page_js, PackageResources.placeholders_js, PackageResources.library_js,
+        PackageResources.elements_js, PackageResources.viewer_js, PackageResources.viewer_controls_js,
+        PackageResources.find_js, PackageResources.timeline_js, PackageResources.main_js,
+    ]
+
+    /// The site's one script, joined from its files (a page opened from disk cannot load ES
+    /// modules): the layout engine in a scope of its own, which sets `window.tesseraLayout`; then
+    /// the page's files, in one scope that runs once the page is read. Each file declares what
+    /// it takes from the others (`/* global */`), checked by scripts/check-site-script.sh.
+    static let script = {
+        func joined(_ files: [[UInt8]]) -> String {
+            files.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        }
+        return """
+            // Joined from Sources/TesseraAlbum/Resources/script/ (Assets.swift).
+            (() => {
+            'use strict';
+            \(joined(layoutScript))
+            })();
+            // Set as the page starts: its photos show once laid out for the window (album.css).
+            document.documentElement.classList.add('js');
+            document.addEventListener('DOMContentLoaded', () => {
+            'use strict';
+            \(joined(pageScript))
+            });
+
+            """
+    }()
 
     /// The titles', album cards', Find's and the stacks list's width: the photos' content width.
     ///

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The album site's script (Sources/TesseraAlbum/Resources/script/), as the test command checks it:
+# TypeScript's checker over its JavaScript and JSDoc types (Debian's node-typescript), and eslint
+# (Debian's, scripts/site-script/eslintrc.yaml). Fails on any error either reports.
+# The layout engine's files (layout-*.js) and the page's are two scripts joined apart (Assets.swift),
+# each checked as one program.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh node-typescript eslint >&2
+dir=Sources/TesseraAlbum/Resources/script
+check=(tsc --allowJs --checkJs --noEmit --target es2020 --lib es2020,dom,dom.iterable)
+"${check[@]}" "$dir"/layout-*.js
+"${check[@]}" $(ls "$dir"/*.js | grep -v /layout-)
+# Debian's eslint finds its plugins and parsers under /usr/share/nodejs.
+NODE_PATH=/usr/share/nodejs eslint --no-eslintrc -c scripts/site-script/eslintrc.yaml "$dir"/*.js
+echo "check-site-script: $(ls "$dir"/*.js | wc -l) files type-checked and linted"
