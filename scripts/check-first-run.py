@@ -48,6 +48,13 @@ class Terminal:
 
     def run(self, command, timeout):
         """Types `command` and waits for its exit status; returns (status, what it printed)."""
+        started = time.monotonic()
+        try:
+            return self._run(command, timeout)
+        finally:
+            print(f"  ({time.monotonic() - started:.1f} s: {command[:60]})")
+
+    def _run(self, command, timeout):
         marker = uuid.uuid4().hex[:8]
         start = self.log.stat().st_size
         typed = f"{command}; echo EXIT-{marker}=$?"
@@ -112,6 +119,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="tessera-first-run-") as directory:
         home = Path(directory) / "home"
         home.mkdir()
+        # The user's own Swift package manager settings and caches, as the one who cloned the
+        # project has them: in an empty home the build planned by run.sh differed, and all the
+        # project's modules were compiled again (and again by the next build in the real home).
+        for kept in (".swiftpm", ".cache"):
+            if (Path.home() / kept).exists():
+                (home / kept).symlink_to(Path.home() / kept)
         environment = {
             "HOME": str(home),  # no ~/Pictures: the sample library
             "TESSERA_DATA": str(Path(directory) / "tessera-data"),

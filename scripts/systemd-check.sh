@@ -23,9 +23,13 @@ fi
 started=$(date +%s)
 scripts/install-deps.sh debootstrap systemd-container python3 python3-pil
 
+# Where the check's time goes, step by step.
+step() { echo "systemd-check: $1 at $(( $(date +%s) - started )) s"; }
 bundle=$(scripts/package.sh)
+step "packaged"
 packages=$("$bundle/install.sh" --print-packages)
 cluster_tessera=$(scripts/cluster-tools.sh)
+step "cluster build ready"
 
 # The cached root file system: minimal Debian 12 with systemd and the packages install.sh
 # would fetch (the booted container has no network), keyed by that list.
@@ -74,8 +78,10 @@ sys.path.insert(0, "scripts")
 from cluster_services import Postgres
 Postgres(Path(sys.argv[1])).control("start")
 EOF
+step "root file system ready"
 root="$run/root"
 cp -a "$rootfs" "$root"
+step "root file system copied"
 cp -a "$(realpath "$bundle")" "$root/root/tessera"
 install -m 0755 scripts/systemd-check/in-container.sh "$root/root/in-container.sh"
 # The worker's check: the Cluster build made to load the bundle's runtime as the packaged one does,
@@ -134,6 +140,7 @@ WantedBy=multi-user.target
 EOF
 ln -s ../tessera-check.service "$root/etc/systemd/system/multi-user.target.wants/tessera-check.service"
 
+step "photos made"
 echo "Booting Debian $suite under systemd-nspawn (systemd as PID 1)..."
 set +e
 timeout --kill-after=30 900 systemd-nspawn --quiet --directory="$root" --boot --register=no --keep-unit \

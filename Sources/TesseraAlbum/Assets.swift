@@ -23,10 +23,11 @@ enum Assets {
         PackageResources.find_js, PackageResources.timeline_js, PackageResources.main_js,
     ]
 
-    /// The site's one script, joined from its files (a page opened from disk cannot load ES
-    /// modules): the layout engine in a scope of its own, which sets `window.tesseraLayout`; then
-    /// the page's files, in one scope that runs once the page is read. Each file declares what
-    /// it takes from the others (`/* global */`), checked by scripts/check-site-script.sh.
+    /// The site's one script, joined from its files (a page opened from disk cannot load ES modules).
+    ///
+    /// The layout engine is in a scope of its own, which sets `window.tesseraLayout`; then the
+    /// page's files, in one scope that runs once the page is read. Each file declares what it
+    /// takes from the others (`/* global */`), checked by scripts/check-site-script.sh.
     static let script = {
         func joined(_ files: [[UInt8]]) -> String {
             files.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")

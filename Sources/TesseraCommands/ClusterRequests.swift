@@ -3,6 +3,7 @@ import Foundation
 import Logging
 public import SystemPackage
 import TesseraCluster
+import TesseraConfiguration
 import TesseraSystem
 
 /// `tessera worker`: reads the files a cluster's scans queue, on any machine that sees the photos
@@ -57,8 +58,10 @@ public struct WorkerRequest: Sendable {
             return try await worker.run()
         }
         logger.notice(
-            "worker \(options.name) stopped: \(summary.recorded) recorded (\(summary.failed) failed), "
-                + "\(summary.lost) leases lost, \(summary.returned) given back")
+            """
+            worker \(options.name) stopped: \(summary.recorded) recorded (\(summary.failed) failed), \
+            \(summary.lost) leases lost, \(summary.returned) given back
+            """)
     }
 }
 

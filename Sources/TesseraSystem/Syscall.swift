@@ -8,9 +8,11 @@ enum Syscall {
     static func retrying<Result: BinaryInteger>(
         _ operation: String, path: FilePath? = nil, _ call: () -> Result
     ) throws(SystemError) -> Result {
-        if let fault = Fault.injected(for: operation) {
-            guard case .error(let code) = fault else { Fault.hang() }
-            throw SystemError(operation, path: path, code)
+        switch Fault.injected(for: operation) {
+        case .error(let code): throw SystemError(operation, path: path, code)
+        case .stall: Fault.hang()
+        case .slow: usleep(Fault.slowness)
+        case nil: break
         }
         while true {
             let result = call()
@@ -21,23 +23,30 @@ enum Syscall {
     }
 }
 
-/// Faults injected through `TESSERA_FAULT=operation:kind[,…]`, such as `read:EIO` or `read:STALL`.
+/// Faults injected through `TESSERA_FAULT=operation:kind[,…]`, such as `read:EIO`, `read:STALL`
+/// or `read:SLOW`.
 ///
-/// Read once per process. The real system cannot be made to fail a read with EIO, or to
-/// hang in one as on a dead NFS server, on demand in a test; this stands in for exactly
-/// that, and for nothing else.
+/// Read once per process. The real system cannot be made to fail a read with EIO, to hang in one
+/// as on a dead NFS server, or to answer each slowly as a busy network disk does, on demand in a
+/// test; this stands in for exactly that, and for nothing else. (A slow disk keeps a scan at work
+/// long enough for a test to act meanwhile, whatever the machine's speed, with a few small files.)
 enum Fault {
     enum Kind {
         case error(Errno)
         /// The call never returns.
         case stall
+        /// The call waits `slowness` first.
+        case slow
     }
+
+    /// How long a `slow` call waits, in microseconds.
+    static let slowness: UInt32 = 20_000
 
     private static let table: [String: Kind] = {
         guard let text = getenv("TESSERA_FAULT").map({ String(cString: $0) }), !text.isEmpty else { return [:] }
         let kinds: [String: Kind] = [
             "ENOSPC": .error(.noSpace), "EIO": .error(.ioError), "EACCES": .error(.permissionDenied),
-            "EDQUOT": .error(.diskQuotaExceeded), "STALL": .stall,
+            "EDQUOT": .error(.diskQuotaExceeded), "STALL": .stall, "SLOW": .slow,
         ]
         var table: [String: Kind] = [:]
         for item in text.split(separator: ",") {

@@ -353,18 +353,20 @@ struct ServeCommandTests {
 
     @Test func statusSaysIdleWhenAScanEndsAndNoProgressLineFollows() throws {
         // Given a daemon whose first scan lasts long enough for progress lines (every 2 s) on an
-        // idle machine too (one worker, an optimised build),
+        // idle machine too (one worker, a slow disk),
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 400)
-        let daemon = try DaemonProcess(photos: photos, directory: directory, configuration: "workers: 1\n")
+        let photos = try ScanCommandTests.library(in: directory, count: 80, width: 320)
+        let daemon = try DaemonProcess(
+            photos: photos, directory: directory, configuration: "workers: 1\n",
+            environment: ["TESSERA_FAULT": "read:SLOW"])
         defer { _ = daemon.terminate() }
         for round in 1...2 {
             if round == 2 {
                 // (a second, shorter scan: 12 new photos)
                 for number in 0..<12 {
                     try FileSystem.writeAtomically(
-                        try ScanCommandTests.jpeg(width: 1600, seed: 100 + number),
+                        try ScanCommandTests.jpeg(width: 320, seed: 100 + number),
                         to: FilePath(photos).appending("more/\(number).jpg"))
                 }
                 kill(daemon.process.processIdentifier, SIGHUP)

@@ -35,13 +35,14 @@ struct TerminalTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func theProgressBarFitsTheTerminalAndFollowsResizes() throws {
-        // Given a scan running in a 60-column terminal,
+        // Given a scan running in a 60-column terminal (from a slow disk: long enough to watch),
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
+        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 320)
         let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
         let command =
-            ([TesseraProcess.executable.path, "scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
+            "TESSERA_FAULT=read:SLOW "
+            + ([TesseraProcess.executable.path, "scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
             .map { "'\($0)'" }.joined(separator: " ") + "; echo SCAN-ENDED; sleep 60"
         #expect(Self.newSession(session, columns: 60, command: command) == 0)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
@@ -75,12 +76,13 @@ struct TerminalTests {
     /// reports it: one model, the same bar as `scan`, and a count that never passes its total.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func rescanWaitDrawsTheScanBarAndCountsStayWithinTheirTotal() throws {
-        // Given a daemon that has not scanned yet, and a rescan waited on in a terminal,
+        // Given a daemon that has not scanned yet (its disk slow), and a rescan waited on in a terminal,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 1600)
+        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 320)
         let daemon = try DaemonProcess(
-            photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n")
+            photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n",
+            environment: ["TESSERA_FAULT": "read:SLOW"])
         defer { _ = daemon.terminate() }
         #expect(Deadline.wait(seconds: 20) { (try? daemon.status())?["state"] as? String == "idle" })
         let session = "tessera-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"

@@ -25,8 +25,11 @@ struct WriterLockTests {
     @Test func aSecondScanWithNoWaitRefusesNamingTheHolder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 60, width: 1600)
-        let first = try TesseraProcess.start(["scan", photos, "--workers", "1"] + ScanCommandTests.store(directory))
+        let photos = try ScanCommandTests.library(in: directory, count: 60, width: 320)
+        // (from a slow disk: still at work when the second comes, whatever the machine's speed)
+        let first = try TesseraProcess.start(
+            ["scan", photos, "--workers", "1"] + ScanCommandTests.store(directory),
+            environment: ["TESSERA_FAULT": "read:SLOW"])
         defer { _ = first.wait() }
         // Once the first scan holds the index (its note says so),
         let note = directory.appending("index.sqlite.lock")

@@ -7,8 +7,9 @@ set -uo pipefail
 report=/check/report
 : > "$report"
 export SYSTEMD_PAGER='' SYSTEMD_COLORS=0 LC_ALL=C.UTF-8
-pass() { echo "PASS $1: $2" | tee -a "$report"; }
-fail() { echo "FAIL $1: $2" | tee -a "$report"; }
+# (each line says when, in seconds since the check started: where its time goes)
+pass() { echo "PASS $1 [${SECONDS} s]: $2" | tee -a "$report"; }
+fail() { echo "FAIL $1 [${SECONDS} s]: $2" | tee -a "$report"; }
 check() { # name, evidence, condition...
   local name=$1 evidence=$2
   shift 2
