@@ -20,12 +20,6 @@ let package = Package(
         .library(name: "TesseraIndex", targets: ["TesseraIndex"]),
         .library(name: "TesseraLayout", targets: ["TesseraLayout"]),
     ],
-    // `--traits Cluster` builds the deployment beyond one machine (docs/SCALE.md): the index and the
-    // work queue in PostgreSQL, renditions in S3-compatible storage, `tessera worker`. Its client
-    // libraries take minutes to build on two cores, so the default build leaves them out.
-    traits: [
-        .trait(name: "Cluster", description: "PostgreSQL index and queue, S3 renditions, tessera worker")
-    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -188,16 +182,17 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
-        // Beyond one machine (the Cluster trait): without it these two modules are empty.
+        // Beyond one machine (docs/SCALE.md): the index and the work queue in PostgreSQL, renditions in
+        // S3-compatible storage, `tessera worker`. Every build has it: one binary for one machine and many.
         .target(
             name: "TesseraObjectStore",
             dependencies: [
                 "TesseraSystem",
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Cluster"])),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Cluster"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Cluster"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Cluster"])),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -207,8 +202,8 @@ let package = Package(
                 "TesseraObjectStore",
                 "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Cluster"])),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Cluster"])),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),
         .target(

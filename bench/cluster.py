@@ -9,7 +9,7 @@
    then what that predicts for 64 cores, on paper.
 
 Usage: bench/cluster.py [--jobs N] [--copies N]. Needs root (the server runs as the postgres
-user) and a Cluster build (made here, in .build-cluster).
+user) and the shared build (scripts/build.sh, made here).
 """
 import argparse
 import os
@@ -66,9 +66,9 @@ SELECT count(*) FROM recorded;
 
 
 def build():
-    subprocess.run(["swift", "build", "-c", "release", "--traits", "Cluster", "--scratch-path", ".build-cluster",
-                    "--product", "tessera"], cwd=PROJECT, check=True)
-    return str(PROJECT / ".build-cluster" / "release" / "tessera")
+    subprocess.run(["scripts/build.sh"], cwd=PROJECT, check=True)
+    folder = subprocess.run(["scripts/build.sh", "--bin"], cwd=PROJECT, check=True, capture_output=True, text=True)
+    return str(Path(folder.stdout.strip()) / "tessera")
 
 
 def fill_queue(postgres, jobs):

@@ -388,6 +388,12 @@ def main():
     out = Path(args.out)
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
+    started = time.monotonic()
+
+    def step(name):
+        """Says when each part of the check starts: where its time goes."""
+        print(f"album check: {name} at {time.monotonic() - started:.0f} s", flush=True)
+
     with tempfile.TemporaryDirectory(prefix="tessera-album-") as work, sync_playwright() as playwright:
         work = Path(work)
         photos = work / "photos"
@@ -405,6 +411,7 @@ def main():
                 " (SELECT max(width) FROM renditions r WHERE r.photo_id = p.id AND r.kind = 'fit'),"
                 " (SELECT max(height) FROM renditions r WHERE r.photo_id = p.id AND r.kind = 'fit')"
                 " FROM photos p WHERE status IN ('ok', 'warning')")}
+        step("styles")
         browser = playwright.chromium.launch(executable_path=browser_binary, args=["--no-sandbox"])
         sites = {}
         for style in STYLES:
@@ -460,16 +467,27 @@ def main():
                               f"{where}: the strip starts at x = {report['stripStart']}")
                     page.screenshot(path=str(out / f"{style}-{width}-{scale}x.png"), full_page=True)
                     context.close()
+        step("sparse")
         check_sparse(browser, tessera, store, sites, out, aspects)
+        step("tree")
         check_tree(browser, sites["justified"], out)
+        step("viewer_details")
         check_viewer_details(browser, sites["justified"], out)
+        step("find")
         check_find(browser, sites["justified"], out)
+        step("placeholders")
         check_placeholders(browser, sites["justified"])
+        step("viewer")
         check_viewer(browser, sites["justified"], out)
+        step("videos")
         check_videos(browser, sites["justified"], out)
+        step("stacks_and_copies")
         check_stacks_and_copies(browser, tessera, store, sites["justified"], work, out)
+        step("big_album")
         check_big_album(browser, sites, out)
+        step("portable")
         check_portable(sites["justified"], work)
+        step("end")
         browser.close()
     print(f"screenshots in {out}")
     print(f"{results['passed']} passed, {results['failed']} failed")

@@ -27,7 +27,7 @@ read). Then it checks, each as a PASS or FAIL line:
 - PostgreSQL restarted (fast, then immediate) mid-drain, and the store away for 30 s: the
   workers wait and go on, and no job is lost, doubled or failed.
 
-Usage: check-cluster.py TESSERA (a build with the Cluster trait). Needs root (network
+Usage: check-cluster.py TESSERA. Needs root (network
 namespaces; the server runs as the postgres user). Exits non-zero on any failure.
 """
 import json

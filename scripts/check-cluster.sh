@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The deployment beyond one machine, live (docs/SCALE.md): scripts/cluster-tools.sh installs and
-# builds what it needs, then scripts/check-cluster.py runs. Needs root. About 7 minutes from a
-# fresh clone on two cores, most of it building; about 2 after an earlier run.
+# builds what it needs, then scripts/check-cluster.py runs. Needs root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 scripts/check-cluster.py "$(scripts/cluster-tools.sh)"

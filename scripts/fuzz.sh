@@ -15,9 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The target list, dictionaries and seed kinds come from the same program built normally.
-replay_build=(swift build -c release -Xswiftc -enable-testing)
-"${replay_build[@]}" --product tessera-fuzz >/dev/null
-replay="$("${replay_build[@]}" --show-bin-path)/tessera-fuzz"
+scripts/build.sh
+replay="$(scripts/build.sh --bin)/tessera-fuzz"
 
 if [ "${1:-}" = "--list" ]; then
   "$replay" --list | cut -f1

@@ -12,16 +12,11 @@ out=$(realpath -m "${1:-.build-install}")
 exec 3>&1 1>&2
 scripts/install-deps.sh binutils patchelf
 
-# The build the run and test commands share (scripts/run.sh): a package needs no build of its own.
-# All products, as run.sh builds them: SwiftPM plans `--product tessera` apart, and compiles
-# every module again for it.
-build=(swift build -c release -Xswiftc -enable-testing)
-"${build[@]}"
-binary="$("${build[@]}" --show-bin-path)/tessera"
+# The build the run and test commands share (scripts/build.sh): a package needs no build of its own.
+scripts/build.sh
+binary="$(scripts/build.sh --bin)/tessera"
 # The manual page's text is the commands' help.
-swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
-  generate-manual --configuration release > /dev/null
-manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
+manual=$(scripts/build.sh --manual)
 
 version=$("$binary" --version)
 name="tessera-$version-linux-$(uname -m)"

@@ -10,10 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 project=$PWD
 scripts/install-deps.sh
-# The test command's build (release, with testable imports): the two commands share one build.
-build=(swift build -c release -Xswiftc -enable-testing)
-"${build[@]}" --product tessera
-bin="$("${build[@]}" --show-bin-path)/tessera"
+# The build the test command shares (scripts/build.sh).
+scripts/build.sh
+bin="$(scripts/build.sh --bin)/tessera"
 data=$(realpath -m "${TESSERA_DATA:-$project/tessera-data}")
 mkdir -p "$data"
 

@@ -9,9 +9,9 @@
 #
 # Needs root (it boots a container): run as root or with sudo available. Installs
 # debootstrap and systemd-container from Debian when missing, and what the cluster worker's
-# check needs (scripts/cluster-tools.sh: the Cluster build, PostgreSQL, SeaweedFS): the worker's
-# unit runs in the container against a PostgreSQL on this machine, reached by its socket. The Debian root file system
-# is built once (from $TESSERA_CHECK_MIRROR, default deb.debian.org) and kept in
+# check needs (scripts/cluster-tools.sh: PostgreSQL, SeaweedFS): the worker's unit runs in the
+# container against a PostgreSQL on this machine, reached by its socket. The Debian root file
+# system is built once (from $TESSERA_CHECK_MIRROR, default deb.debian.org) and kept in
 # $TESSERA_CHECK_CACHE (default /var/cache/tessera-systemd-check).
 set -euo pipefail
 self=$(realpath "$0")
@@ -28,8 +28,8 @@ step() { echo "systemd-check: $1 at $(( $(date +%s) - started )) s"; }
 bundle=$(scripts/package.sh)
 step "packaged"
 packages=$("$bundle/install.sh" --print-packages)
-cluster_tessera=$(scripts/cluster-tools.sh)
-step "cluster build ready"
+scripts/cluster-tools.sh > /dev/null
+step "cluster tools ready"
 
 # The cached root file system: minimal Debian 12 with systemd and the packages install.sh
 # would fetch (the booted container has no network), keyed by that list.
@@ -84,10 +84,7 @@ cp -a "$rootfs" "$root"
 step "root file system copied"
 cp -a "$(realpath "$bundle")" "$root/root/tessera"
 install -m 0755 scripts/systemd-check/in-container.sh "$root/root/in-container.sh"
-# The worker's check: the Cluster build made to load the bundle's runtime as the packaged one does,
-# SeaweedFS to serve S3 inside the container, and the identity it signs with.
-strip -o "$root/root/tessera-cluster" "$cluster_tessera"
-patchelf --set-rpath '$ORIGIN/../lib/tessera' "$root/root/tessera-cluster"
+# The worker's check: SeaweedFS to serve S3 inside the container, and the identity it signs with.
 install -m 0755 .build-venv/bin/weed "$root/root/weed"
 python3 - "$root/root/s3.json" <<'EOF'
 import json, sys

@@ -3,8 +3,8 @@
 # manual page, references and architecture, metadata against exiftool, colour and HDR renditions,
 # the headless-Chromium check of the album pages, a newcomer's first run in tmux, and the systemd
 # check (a booted container; needs root). Fails when any test fails or none ran.
-# Everything is built once: the build the run command shares (release, testable), which the
-# systemd check also packages and installs; and the Cluster build (docs/SCALE.md), in .build-cluster/.
+# Everything is built once (scripts/build.sh: release, testable, every product): the build the
+# run command shares, which the cluster check runs and the systemd check packages and installs.
 # About 30 minutes from a fresh clone on two cores; about 17 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,26 +35,17 @@ trap summary EXIT
 timed "install" scripts/install-deps.sh python3 python3-venv sqlite3 util-linux python3-pil python3-numpy time tmux chromium ffmpeg \
   libimage-exiftool-perl python3-gi gir1.2-gnomedesktop-3.0 libjxl-tools
 timed "install libheif" scripts/install-libheif.sh libheif-examples libheif-plugin-x265
-# The tests run optimised (release, with testable imports): the pixel loops they exercise are
-# some fifty times slower without, and every module is built once, the same way.
-build=(swift build -c release -Xswiftc -enable-testing)
-bin="$("${build[@]}" --show-bin-path)"
+# The one build every script shares (scripts/build.sh: release, with testable imports).
+bin="$(scripts/build.sh --bin)"
 # Lint first (it takes seconds): the rules of .swift-format (no force unwraps, no `try!`, no
 # implicitly unwrapped optionals, ordered imports, one-line doc summaries, 120 columns) and its
 # formatting; `swift format format -i -r Sources Tests Package.swift` fixes what it can.
 timed "lint" swift format lint --strict -r Sources Tests Package.swift
 # Build next: a compiler warning in the project's own code fails the run.
-from=$SECONDS
-"${build[@]}" --build-tests 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
-times+=("$(printf '%5d s  %s' $((SECONDS - from)) build)")
-if grep -E "^$PWD/(Sources|Tests|bench)/[^ ]+: warning:" "$log"; then
-  echo "error: the build has compiler warnings (above); the project keeps none" >&2
-  exit 1
-fi
+timed "build" scripts/build.sh --build-tests
 set +e
 from=$SECONDS
-swift test -c release -Xswiftc -enable-testing --skip-build 2>&1 | tee "$log"
+scripts/build.sh --test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 times+=("$(printf '%5d s  %s' $((SECONDS - from)) "swift test")")
 set -e
@@ -69,9 +60,9 @@ fi
 timed "fuzz smoke" scripts/fuzz.sh --smoke
 
 # The manual page the install steps install: generated from the commands, one section each.
-timed "manual" swift package -c release -Xswiftc -enable-testing --allow-writing-to-package-directory \
-  generate-manual --configuration release > /dev/null
-manual=.build/plugins/GenerateManual/outputs/tessera/tessera.1
+from=$SECONDS
+manual=$(scripts/build.sh --manual)
+times+=("$(printf '%5d s  %s' $((SECONDS - from)) manual)")
 for command in scan serve rescan status list inspect thumb layout album prune; do
   grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; exit 1; }
 done
@@ -112,7 +103,7 @@ timed "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tesser
 # command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.
 timed "first run" python3 scripts/check-first-run.py
 
-# Beyond one machine (docs/SCALE.md): a Cluster build in .build-cluster/, a throwaway PostgreSQL,
+# Beyond one machine (docs/SCALE.md): the same build, a throwaway PostgreSQL,
 # SeaweedFS serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
 timed "cluster" scripts/check-cluster.sh
 

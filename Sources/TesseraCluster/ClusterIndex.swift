@@ -1,9 +1,9 @@
-#if Cluster
 import Foundation
 public import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// The index of a cluster in PostgreSQL: the files the walks found, what workers read of
 /// them, their renditions' keys in the object store, and the work queue (docs/SCALE.md).
@@ -97,11 +97,11 @@ public final class ClusterIndex: Sendable {
         await running.value
     }
 
-    /// Runs `body`, again from its start while the failure is the server's absence rather
-    /// than an answer (`isTransient`), for up to `patience`.
+    /// Runs `body` on a connection, again from its start while the failure is the server's
+    /// absence rather than an answer (`isTransient`), for up to `patience`.
     @discardableResult
     func perform<T: Sendable>(
-        _ what: String, _ body: @Sendable (PostgresClient) async throws -> T
+        _ what: String, _ body: @Sendable @escaping (PostgresConnection) async throws -> T
     ) async throws(ClusterError) -> T {
         let started = ContinuousClock.now
         var backoff = Duration.milliseconds(100)
@@ -109,7 +109,7 @@ public final class ClusterIndex: Sendable {
         while true {
             attempt += 1
             do {
-                return try await body(client)
+                return try await withConnection(body)
             } catch {
                 guard Self.isTransient(error), ContinuousClock.now - started + backoff < patience else {
                     throw ClusterError(.database, "\(what): \(Self.describe(error))")
@@ -128,12 +128,52 @@ public final class ClusterIndex: Sendable {
         _ what: String, _ body: @Sendable @escaping (PostgresConnection) async throws -> T
     ) async throws(ClusterError) -> T {
         let logger = self.logger
-        return try await perform(what) { client in
-            try await client.withConnection { connection in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await body(connection)
+        return try await perform(what) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await body(connection)
+            }
+        }
+    }
+
+    /// How long a request waits for a connection.
+    ///
+    /// The pool, while it cannot connect, keeps a request waiting (a minute, before its circuit
+    /// breaker fails them all), and a command would say nothing meanwhile. Past this, the attempt
+    /// fails and `perform` says so and tries again.
+    static let connectionWait = Duration.seconds(10)
+
+    private final class LeaseFlag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    private struct NoConnection: Error, CustomStringConvertible {
+        var description: String { "no connection to the server within \(ClusterIndex.connectionWait)" }
+    }
+
+    /// `body` on a connection of the pool, or `NoConnection` when none comes within `connectionWait`.
+    private func withConnection<T: Sendable>(
+        _ body: @Sendable @escaping (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let leased = LeaseFlag()
+        return try await withThrowingTaskGroup(of: T?.self) { [client] group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    leased.value.store(true, ordering: .releasing)
+                    return try await body(connection)
                 }
             }
+            group.addTask {
+                try await Task.sleep(for: Self.connectionWait)
+                guard leased.value.load(ordering: .acquiring) else { throw NoConnection() }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw NoConnection()
         }
     }
 
@@ -170,4 +210,3 @@ public final class ClusterIndex: Sendable {
         return "\(error)"
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 public import Logging
 import NIOCore
@@ -93,9 +92,9 @@ public struct ClusterMirror: Sendable {
 
     /// The cluster's id, and the newest change of a row a prune removed.
     private func clusterState() async throws(ClusterError) -> (id: String, pruned: Int64) {
-        try await index.perform("read the cluster's state") { [logger] client in
+        try await index.perform("read the cluster's state") { [logger] connection in
             var state = ("", Int64(0))
-            for try await row in try await client.query(
+            for try await row in try await connection.query(
                 "SELECT id::text, pruned_through::text::int8 FROM cluster", logger: logger
             ).decode((String, Int64).self) {
                 state = row
@@ -165,9 +164,9 @@ public struct ClusterMirror: Sendable {
 
     /// The oldest transaction still running: rows it or a later one change are read again next time.
     private func oldestRunningTransaction() async throws(ClusterError) -> Int64 {
-        try await index.perform("read the oldest running transaction") { [logger] client in
+        try await index.perform("read the oldest running transaction") { [logger] connection in
             var xmin: Int64 = 0
-            for try await value in try await client.query(
+            for try await value in try await connection.query(
                 "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::int8", logger: logger
             ).decode(Int64.self) {
                 xmin = value
@@ -327,9 +326,9 @@ public struct ClusterMirror: Sendable {
 
     /// The roots files were found under.
     private func roots() async throws(ClusterError) -> [FilePath] {
-        try await index.perform("list the roots") { [logger] client in
+        try await index.perform("list the roots") { [logger] connection in
             var roots: [FilePath] = []
-            for try await root in try await client.query(
+            for try await root in try await connection.query(
                 "SELECT DISTINCT root FROM files WHERE missing_since IS NULL ORDER BY root", logger: logger
             ).decode(ByteBuffer.self) {
                 roots.append(ClusterIndex.path(root))
@@ -359,9 +358,9 @@ public struct ClusterMirror: Sendable {
 
     /// The next 1,000 files after id `after` changed by transaction `changedFrom` or later.
     private func page(after: Int64, changedFrom: Int64) async throws(ClusterError) -> Page {
-        try await index.perform("read files") { [logger] client in
+        try await index.perform("read files") { [logger] connection in
             var page = Page()
-            for try await row in try await client.query(
+            for try await row in try await connection.query(
                 """
                 SELECT id, path, album, root, sidecar_name, sidecar_size, sidecar_mtime_ns, record::text,
                     missing_since IS NOT NULL
@@ -396,4 +395,3 @@ public struct ClusterMirror: Sendable {
         }
     }
 }
-#endif

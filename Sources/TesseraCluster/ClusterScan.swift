@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 public import Logging
 import NIOCore
@@ -36,9 +35,9 @@ public struct ClusterScan: Sendable {
     public func run(roots: [FilePath] = []) async throws(ClusterError) -> Counts {
         let roots = (roots.isEmpty ? configuration.roots : roots).map { FileSystem.absolute($0) }
         guard !roots.isEmpty else { throw ClusterError(.configuration, "no folder to scan: give roots") }
-        let scanID = try await index.perform("begin a scan") { client in
+        let scanID = try await index.perform("begin a scan") { connection in
             var id: Int64 = 0
-            for try await value in try await client.query(
+            for try await value in try await connection.query(
                 "INSERT INTO scans DEFAULT VALUES RETURNING id", logger: logger
             ).decode(Int64.self) {
                 id = value
@@ -56,8 +55,8 @@ public struct ClusterScan: Sendable {
             try await walk(root, counts: &counts)
         }
         let finished = counts
-        try await index.perform("finish the scan") { client in
-            try await client.query(
+        try await index.perform("finish the scan") { connection in
+            try await connection.query(
                 """
                 UPDATE scans SET finished_at = now(), state = 'finished', found = \(finished.found),
                     queued = \(finished.queued), missing = \(finished.missing)
@@ -313,4 +312,3 @@ public struct ClusterScan: Sendable {
         }
     }
 }
-#endif

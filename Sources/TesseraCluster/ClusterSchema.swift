@@ -1,4 +1,3 @@
-#if Cluster
 import PostgresNIO
 
 /// The PostgreSQL schema, by version.
@@ -151,4 +150,3 @@ enum ClusterSchema {
         }
     }
 }
-#endif

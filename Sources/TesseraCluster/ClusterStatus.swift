@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 import PostgresNIO
 
@@ -56,9 +55,9 @@ public struct ClusterStatus: Sendable, Codable, Equatable {
 
 extension ClusterIndex {
     public func status() async throws(ClusterError) -> ClusterStatus {
-        try await perform("read the status") { [address, logger] client in
+        try await perform("read the status") { [address, logger] connection in
             var status = ClusterStatus(database: address)
-            for try await (files, ok, failed, unsupported, missing) in try await client.query(
+            for try await (files, ok, failed, unsupported, missing) in try await connection.query(
                 """
                 SELECT count(*), count(*) FILTER (WHERE status = 'ok' AND missing_since IS NULL),
                     count(*) FILTER (WHERE status = 'failed' AND missing_since IS NULL),
@@ -70,7 +69,7 @@ extension ClusterIndex {
                 (status.files, status.ok, status.failed) = (Int(files), Int(ok), Int(failed))
                 (status.unsupported, status.missing) = (Int(unsupported), Int(missing))
             }
-            for try await (pending, deferred, leased, expired, failed) in try await client.query(
+            for try await (pending, deferred, leased, expired, failed) in try await connection.query(
                 """
                 SELECT count(*) FILTER (WHERE state = 'pending'),
                     count(*) FILTER (WHERE state = 'pending' AND not_before > now()),
@@ -83,7 +82,7 @@ extension ClusterIndex {
                 (status.pending, status.deferred, status.leased) = (Int(pending), Int(deferred), Int(leased))
                 (status.expired, status.failedJobs) = (Int(expired), Int(failed))
             }
-            for try await (name, host, pid, silent, stopped, leased, done, failed, lost) in try await client.query(
+            for try await (name, host, pid, silent, stopped, leased, done, failed, lost) in try await connection.query(
                 """
                 SELECT w.name, w.host, w.pid, extract(epoch FROM now() - w.seen_at)::float8,
                     w.stopped_at IS NOT NULL,
@@ -97,7 +96,7 @@ extension ClusterIndex {
                         name: name, host: host, pid: Int(pid), silentFor: silent, stopped: stopped,
                         leased: Int(leased), done: Int(done), failed: Int(failed), lost: Int(lost)))
             }
-            for try await (id, state, found, queued, missing) in try await client.query(
+            for try await (id, state, found, queued, missing) in try await connection.query(
                 "SELECT id, state, found, queued, missing FROM scans ORDER BY id DESC LIMIT 1", logger: logger
             ).decode((Int64, String, Int64, Int64, Int64).self) {
                 status.lastScan = "#\(id) \(state): \(found) files found, \(queued) queued, \(missing) missing"
@@ -106,4 +105,3 @@ extension ClusterIndex {
         }
     }
 }
-#endif

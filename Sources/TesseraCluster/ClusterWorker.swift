@@ -1,14 +1,13 @@
-#if Cluster
 import Foundation
 public import Logging
 import Synchronization
 import SystemPackage
 public import TesseraConfiguration
+import TesseraFacts
 import TesseraImage
 import TesseraIndex
 public import TesseraObjectStore
 import TesseraScan
-import TesseraFacts
 import TesseraSystem
 
 /// `tessera worker`: claims files from the queue, reads and renders each with the scan's own
@@ -276,4 +275,3 @@ public final class ClusterWorker: Sendable {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Cluster
 import PostgresNIO
 import Synchronization
 
@@ -10,8 +9,8 @@ extension ClusterIndex {
 
     /// Says that jobs were queued.
     func notifyJobs() async throws(ClusterError) {
-        try await perform("notify the workers") { client in
-            try await client.query("SELECT pg_notify(\(Self.jobsChannel), '')", logger: logger)
+        try await perform("notify the workers") { [logger] connection in
+            try await connection.query("SELECT pg_notify(\(Self.jobsChannel), '')", logger: logger)
         }
     }
 
@@ -91,4 +90,3 @@ final class Wakeup: Sendable {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 import PostgresNIO
 public import TesseraObjectStore
@@ -31,7 +30,7 @@ public struct ObjectSweep: Sendable {
     public func run(keepMissingDays: Int, grace: Duration, remove: Bool) async throws(ClusterError) -> Summary {
         var summary = Summary(removed: remove)
         let days = keepMissingDays
-        summary.missingFiles = try await index.perform("prune missing files") { [logger = index.logger] client in
+        summary.missingFiles = try await index.perform("prune missing files") { [logger = index.logger] connection in
             let query: PostgresQuery =
                 remove
                 ? """
@@ -45,7 +44,7 @@ public struct ObjectSweep: Sendable {
                 """
                 : "SELECT count(*) FROM files WHERE missing_since < now() - make_interval(days => \(days)::int)"
             var count = 0
-            for try await value in try await client.query(query, logger: logger).decode(Int64.self) {
+            for try await value in try await connection.query(query, logger: logger).decode(Int64.self) {
                 count = Int(value)
             }
             return count
@@ -82,9 +81,9 @@ public struct ObjectSweep: Sendable {
 extension ClusterIndex {
     /// Which of `keys` a rendition row names.
     func namedObjects(among keys: [String]) async throws(ClusterError) -> Set<String> {
-        try await perform("look up objects") { client in
+        try await perform("look up objects") { [logger] connection in
             var named: Set<String> = []
-            for try await key in try await client.query(
+            for try await key in try await connection.query(
                 "SELECT DISTINCT object_key FROM renditions WHERE object_key = ANY(\(keys)::text[])", logger: logger
             ).decode(String.self) {
                 named.insert(key)
@@ -93,4 +92,3 @@ extension ClusterIndex {
         }
     }
 }
-#endif

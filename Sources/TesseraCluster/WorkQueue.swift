@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -34,8 +33,8 @@ enum CommitResult: Sendable, Equatable {
 extension ClusterIndex {
     /// Records `worker` as running on `host` as process `pid` (again, after a restart).
     func register(worker: String, host: String, pid: Int32) async throws(ClusterError) {
-        try await perform("register the worker") { client in
-            try await client.query(
+        try await perform("register the worker") { [logger] connection in
+            try await connection.query(
                 """
                 INSERT INTO workers (name, host, pid) VALUES (\(worker), \(host), \(pid))
                 ON CONFLICT (name) DO UPDATE SET host = excluded.host, pid = excluded.pid, started_at = now(),
@@ -46,8 +45,8 @@ extension ClusterIndex {
 
     /// Records `worker` as stopped.
     func signOff(worker: String) async throws(ClusterError) {
-        try await perform("sign off") { client in
-            try await client.query(
+        try await perform("sign off") { [logger] connection in
+            try await connection.query(
                 "UPDATE workers SET stopped_at = now() WHERE name = \(worker)", logger: logger)
         }
     }
@@ -55,9 +54,9 @@ extension ClusterIndex {
     /// Claims up to `batch` pending jobs for `worker`, leased for `lease`.
     func claim(worker: String, batch: Int, lease: Duration) async throws(ClusterError) -> [ClaimedJob] {
         let statement = ClaimStatement(batch: Int64(batch), worker: worker, seconds: Self.seconds(lease))
-        return try await perform("claim jobs") { client in
+        return try await perform("claim jobs") { [logger] connection in
             var jobs: [ClaimedJob] = []
-            for try await job in try await client.execute(statement, logger: logger) { jobs.append(job) }
+            for try await job in try await connection.execute(statement, logger: logger) { jobs.append(job) }
             return jobs
         }
     }
@@ -131,9 +130,9 @@ extension ClusterIndex {
     func renew(tokens: Set<Int64>, worker: String, lease: Duration) async throws(ClusterError) -> Set<Int64> {
         let seconds = Self.seconds(lease)
         let tokens = Array(tokens)
-        return try await perform("renew leases") { client in
+        return try await perform("renew leases") { [logger] connection in
             var held: Set<Int64> = []
-            for try await token in try await client.query(
+            for try await token in try await connection.query(
                 """
                 WITH seen AS (UPDATE workers SET seen_at = now() WHERE name = \(worker))
                 UPDATE jobs SET lease_until = now() + make_interval(secs => \(seconds))
@@ -163,9 +162,9 @@ extension ClusterIndex {
             record: json, worker: worker, device: Int64(bitPattern: record.device),
             inode: Int64(bitPattern: record.inode), size: record.size, mtime: record.mtimeNanoseconds,
             specs: objects.map(\.spec), keys: objects.map(\.key))
-        return try await perform("record \(job.path)") { client in
+        return try await perform("record \(job.path)") { [logger] connection in
             var recorded: Int64 = 0
-            for try await count in try await client.execute(statement, logger: logger) { recorded = count }
+            for try await count in try await connection.execute(statement, logger: logger) { recorded = count }
             return recorded == 1 ? .recorded : .leaseLost
         }
     }
@@ -243,8 +242,8 @@ extension ClusterIndex {
             return
         }
         let seconds = Self.seconds(delay)
-        try await perform("give back \(job.path)") { client in
-            try await client.query(
+        try await perform("give back \(job.path)") { [logger] connection in
+            try await connection.query(
                 """
                 UPDATE jobs SET state = 'pending', lease_token = NULL, worker = NULL, lease_until = NULL,
                     reason = \(reason), not_before = now() + make_interval(secs => \(seconds))
@@ -255,8 +254,8 @@ extension ClusterIndex {
 
     /// Drops `job`, whose file is gone, and marks the file missing, as a walk would have.
     func dropVanished(_ job: ClaimedJob) async throws(ClusterError) {
-        try await perform("drop \(job.path)") { client in
-            try await client.query(
+        try await perform("drop \(job.path)") { [logger] connection in
+            try await connection.query(
                 """
                 WITH dropped AS (
                     DELETE FROM jobs WHERE file_id = \(job.fileID) AND lease_token = \(job.token)
@@ -354,9 +353,9 @@ extension ClusterIndex {
 
     /// Jobs waiting and jobs leased.
     func outstanding() async throws(ClusterError) -> (pending: Int, leased: Int) {
-        try await perform("count jobs") { client in
+        try await perform("count jobs") { [logger] connection in
             var counts = (pending: 0, leased: 0)
-            for try await (pending, leased) in try await client.query(
+            for try await (pending, leased) in try await connection.query(
                 """
                 SELECT count(*) FILTER (WHERE state = 'pending'), count(*) FILTER (WHERE state = 'leased')
                 FROM jobs
@@ -377,4 +376,3 @@ extension ClusterIndex {
         return Double(whole) + Double(fraction) / 1e18
     }
 }
-#endif

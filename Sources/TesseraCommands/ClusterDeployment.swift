@@ -1,13 +1,11 @@
 import Foundation
 import Logging
 import SystemPackage
+import TesseraCluster
 import TesseraConfiguration
 import TesseraDaemon
-import TesseraSystem
-
-#if Cluster
-import TesseraCluster
 import TesseraObjectStore
+import TesseraSystem
 
 /// What the commands do when the configuration names a PostgreSQL index (`index_url`): the
 /// deployment of docs/SCALE.md.
@@ -102,39 +100,12 @@ enum ClusterDeployment {
     /// `tessera status`: the files, the queue and the workers.
     static func status(_ configuration: Configuration, json: Bool, in context: CommandContext) async throws {
         var logger = Logger(label: "tessera")
-        logger.logLevel = .error
-        let status = try await withIndex(configuration, logger: logger) { index in try await index.status() }
+        logger.logLevel = .warning
+        // Someone waits for it: a server away for half a minute is an error to show.
+        let status = try await withIndex(configuration, logger: logger, patience: .seconds(30)) { index in
+            try await index.status()
+        }
         if json { return try context.json(status) }
         context.say(status.text)
     }
 }
-#else
-/// Without the Cluster trait, a configuration that names a PostgreSQL index is refused.
-enum ClusterDeployment {
-    static func scan(
-        _ configuration: Configuration, roots: [FilePath], json: Bool, in context: CommandContext
-    ) async throws {
-        throw unavailable
-    }
-
-    static func status(_ configuration: Configuration, json: Bool, in context: CommandContext) async throws {
-        throw unavailable
-    }
-
-    static func mirror(_ configuration: Configuration, fetch: Bool) async throws -> Configuration {
-        throw unavailable
-    }
-
-    static func prune(
-        _ configuration: Configuration, remove: Bool, graceHours: Int, in context: CommandContext
-    ) async throws {
-        throw unavailable
-    }
-
-    static var unavailable: CommandFailure {
-        CommandFailure(
-            "index_url names a PostgreSQL index, and this tessera was built without the Cluster trait "
-                + "(swift build --traits Cluster; docs/SCALE.md)")
-    }
-}
-#endif

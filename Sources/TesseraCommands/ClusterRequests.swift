@@ -1,4 +1,3 @@
-#if Cluster
 import Foundation
 import Logging
 public import SystemPackage
@@ -93,4 +92,3 @@ public struct ExportIndexRequest: Sendable {
                 + (summary.unread > 0 ? "; \(summary.unread) files not read yet were left out" : ""))
     }
 }
-#endif

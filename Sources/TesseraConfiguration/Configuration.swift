@@ -23,7 +23,7 @@ public struct Configuration: Sendable {
     public var cache: FilePath
     /// The index and its work queue in PostgreSQL (`postgres://…`) instead of the `index` file.
     ///
-    /// This is the deployment of docs/SCALE.md, which the Cluster build has. The `cache` then
+    /// This is the deployment of docs/SCALE.md. The `cache` then
     /// holds a worker's renditions only until they are stored.
     public var indexURL: String?
     /// Where that deployment keeps renditions: `s3://BUCKET/PREFIX`.

@@ -1,4 +1,3 @@
-#if Cluster
 import NIOCore
 import SystemPackage
 import TesseraSystem
@@ -48,4 +47,3 @@ struct FileChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(file: file, size: size) }
 }
-#endif

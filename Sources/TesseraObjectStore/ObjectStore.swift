@@ -1,4 +1,3 @@
-#if Cluster
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -248,4 +247,3 @@ extension ObjectStoreLocation {
         return ("\(scheme)://\(host)/\(encoded)", host, "/\(encoded)")
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Cluster
 import Crypto
 import Foundation
 
@@ -98,4 +97,3 @@ struct SignatureV4: Sendable {
         return out
     }
 }
-#endif

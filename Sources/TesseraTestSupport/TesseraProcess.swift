@@ -72,10 +72,10 @@ public enum TesseraProcess {
 
     /// A started process whose output is drained while it runs.
     public final class Running: @unchecked Sendable {
-        // @unchecked: `stdoutData` and `stderrData` are written by the drain blocks and read
-        // only after `group.wait()`.
+        // @unchecked: `stdoutData` and `stderrData` are written by the drain blocks under `lock`.
         public let process = Process()
         private let group = DispatchGroup()
+        private let lock = NSLock()
         private var stdoutData = Data(), stderrData = Data()
 
         init(executable: URL, arguments: [String], environment: [String: String], directory: URL?, input: Data?) throws
@@ -95,13 +95,19 @@ public enum TesseraProcess {
                 try stdin.fileHandleForWriting.close()
             }
             // Drain both pipes while the process runs, so a chatty child cannot block on a full pipe.
-            DispatchQueue.global().async(group: group) {
-                self.stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-            }
-            DispatchQueue.global().async(group: group) {
-                self.stderrData = err.fileHandleForReading.readDataToEndOfFile()
+            DispatchQueue.global().async(group: group) { self.drain(out, into: \.stdoutData) }
+            DispatchQueue.global().async(group: group) { self.drain(err, into: \.stderrData) }
+        }
+
+        private func drain(_ pipe: Pipe, into output: ReferenceWritableKeyPath<Running, Data>) {
+            let handle = pipe.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                lock.withLock { self[keyPath: output].append(chunk) }
             }
         }
+
+        /// What the process has written to standard error so far.
+        public var stderrSoFar: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
 
         public var pid: Int32 { process.processIdentifier }
         public var isRunning: Bool { process.isRunning }
@@ -112,9 +118,12 @@ public enum TesseraProcess {
             if !finished { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             group.wait()
-            return Result(
-                status: finished ? process.terminationStatus : -9, stdout: String(decoding: stdoutData, as: UTF8.self),
-                stderr: String(decoding: stderrData, as: UTF8.self))
+            return lock.withLock {
+                Result(
+                    status: finished ? process.terminationStatus : -9,
+                    stdout: String(decoding: stdoutData, as: UTF8.self),
+                    stderr: String(decoding: stderrData, as: UTF8.self))
+            }
         }
     }
 

@@ -1,11 +1,7 @@
 import ArgumentParser
-import Logging
 import SystemPackage
-import TesseraCommands
-import TesseraDaemon
-
-#if Cluster
 import TesseraCluster
+import TesseraCommands
 
 /// `tessera worker`: reads the files the scans queue, on any machine that sees the photos
 /// at the same paths.
@@ -47,7 +43,6 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let onEventLoops = ClusterIndex.runTasksOnEventLoops()
-        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         var request = WorkerRequest()
         (request.untilIdle, request.name, request.batch, request.lease) = (untilIdle, name, batch, lease)
         (request.maxAttempts, request.poll, request.render) = (maxAttempts, poll, !noRender)
@@ -81,17 +76,5 @@ struct ExportIndexCommand: AsyncParsableCommand {
         var request = ExportIndexRequest(output: FilePath(out))
         request.renditions = renditions.map { FilePath($0) }
         try await request.run(in: store.context)
-    }
-}
-#endif
-
-extension Tessera {
-    /// The commands of the deployment beyond one machine, in builds that have it.
-    static var clusterCommands: [any ParsableCommand.Type] {
-        #if Cluster
-        [WorkerCommand.self, ExportIndexCommand.self]
-        #else
-        []
-        #endif
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Logging
 import TesseraCommands
-import TesseraDaemon
 import TesseraScan
 import TesseraSystem
 
@@ -40,7 +38,6 @@ struct ScanCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let stop = StopFlag()
         // Ctrl-C finishes the files in hand and records the scan as interrupted.
         let interrupt = InterruptSignal { stop.stop() }

@@ -34,7 +34,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try loadConfiguration()
-        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let daemon = Daemon(
             configuration: configuration, reload: { [self] in try loadConfiguration() }, version: Tessera.version,
             logger: Logger(label: "tessera"))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TesseraCommands
+import TesseraDaemon
 import TesseraSystem
 
 /// The `tessera` command: a thin shell over the library modules.
@@ -17,8 +19,8 @@ struct Tessera: AsyncParsableCommand {
             InspectCommand.self,
             ExplainCommand.self,
             ThumbCommand.self, LayoutCommand.self, AlbumCommand.self, PruneCommand.self,
-            SampleLibraryCommand.self,
-        ] + clusterCommands)
+            SampleLibraryCommand.self, WorkerCommand.self, ExportIndexCommand.self,
+        ])
 
     /// Runs the command line; a `CommandFailure` is one line on standard error (or none) and its own
     /// exit status.
@@ -30,6 +32,9 @@ struct Tessera: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+        // Every command's log in one form: the journal's when it reads standard error, a line with
+        // the time and the level otherwise.
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         if var inspect = command as? InspectCommand {
             inspect.files += files
             command = inspect

@@ -1,14 +1,15 @@
 import Foundation
+import Glibc
 import SystemPackage
 import TesseraSystem
 import TesseraTestSupport
 import Testing
 
-/// A configuration that names a cluster's PostgreSQL index (docs/SCALE.md), met by the default
-/// build and by the daemon, which runs on one machine's index: each says what to do instead of
-/// reading the configuration's `index` file as if nothing were amiss.
+/// A configuration that names a cluster's PostgreSQL index (docs/SCALE.md), met by the commands
+/// and by the daemon, which runs on one machine's index: the commands go to the database it
+/// names, never to its `index` file; the daemon says what a cluster's machines run instead.
 struct ClusterConfigurationTests {
-    @Test func aClusterConfigurationIsRefusedWithWhatToDoAndAnIndexFileGivenIsRead() throws {
+    @Test func aClusterConfigurationGoesToItsDatabaseAndAnIndexFileGivenIsRead() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let photos = try ScanCommandTests.library(in: directory, count: 2, width: 120)
@@ -17,13 +18,17 @@ struct ClusterConfigurationTests {
             Array(
                 "roots: [\(photos)]\nindex_url: postgres://tessera@/photos?host=\(directory.path)\nrenditions_url: s3://renditions/library\n"
                     .utf8), to: FilePath(config))
-        // This build has no cluster: the commands that would use it, those that read an index
-        // too, say which build does.
-        for command in [["scan"], ["status"], ["prune"], ["list"], ["album", "build", "--out", directory.path]] {
-            let result = try TesseraProcess.run(command + ["--config", config])
+        // No server answers at that socket: each command says so and keeps trying (a server that
+        // restarts is met the same way), until stopped.
+        let commands = [["scan"], ["status"], ["prune"], ["list"], ["album", "build", "--out", directory.path]]
+        let running = try commands.map { try TesseraProcess.start($0 + ["--config", config]) }
+        for (command, process) in zip(commands, running) {
+            let waiting = Deadline.wait(seconds: 60) { process.stderrSoFar.contains("trying again") }
+            kill(process.pid, SIGTERM)
+            let result = process.wait(seconds: 30)
             #expect(
-                result.status == 1 && result.stderr.contains("built without the Cluster trait")
-                    && result.stderr.contains("docs/SCALE.md"), "\(command): \(result.stderr)")
+                waiting && result.stderr.contains("database:") && result.stdout.isEmpty,
+                "\(command): \(result.stderr)")
         }
         // The daemon runs on one machine's index, and says what a cluster's machines run.
         let serve = try TesseraProcess.run(["serve", "--config", config])

@@ -266,14 +266,13 @@ wait_for 30 user_idle_after "$((started + 1))"
 check user-service-reload "systemctl --user reload: scans started $started -> $(user_field scansStarted), $(user_field state)" \
   test "$(user_field scansStarted)" -gt "${started:-0}" -a "$(user_field state)" = idle
 
-# 13. The cluster worker's unit live (docs/SCALE.md): the Cluster build in place of the installed
-# one (the same runtime), PostgreSQL on the host reached by its socket (bound in at
+# 13. The cluster worker's unit live (docs/SCALE.md): the installed tessera, PostgreSQL on the
+# host reached by its socket (bound in at
 # /srv/tessera-check-pg), SeaweedFS serving S3 here with one signed identity. A scan queues a
 # folder; the unit's worker, as the unit runs it (its user, sandbox and environment file), drains
 # the queue and logs to the journal; the site built from the cluster fetches what it stored; and
 # it stops on SIGTERM as a service should.
 systemctl stop tessera.service
-install -m 0755 /root/tessera-cluster /usr/local/bin/tessera
 install -d /srv/cluster
 cp -r /srv/photos/. /srv/cluster/ && rm -rf /srv/cluster/Private /srv/cluster/Big
 mkdir -p /var/tmp/weed
