@@ -302,9 +302,8 @@ let package = Package(
         .testTarget(
             name: "TesseraScanTests",
             dependencies: [
-                "TesseraFacts", "TesseraScan", "TesseraConfiguration", "TesseraIndex", "TesseraImage",
-                "TesseraMetadata",
-                "TesseraSamples",
+                "TesseraAnalysis", "TesseraFacts", "TesseraScan", "TesseraConfiguration", "TesseraIndex",
+                "TesseraImage", "TesseraMetadata", "TesseraSamples",
                 "TesseraSystem", "TesseraTestSupport",
             ],
             swiftSettings: swiftSettings),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import SystemPackage
+import TesseraAnalysis
 import TesseraConfiguration
 import TesseraFacts
 import TesseraImage
@@ -65,7 +66,9 @@ struct ScanFixture {
     /// The last scan gave the lock back, but a process spawned meanwhile by another test holds
     /// a copy of its descriptor, and so the lock, from its fork to its exec: `tessera scan`
     /// waits that out (`IndexLock.waitForTurn`), and so does this.
-    func scan(full: Bool = false) throws -> ScanSummary {
+    func scan(
+        full: Bool = false, analyses: [any PhotoAnalysis] = AnalysisStages.all, stop: StopFlag = StopFlag()
+    ) throws -> ScanSummary {
         let index = try PhotoIndex(path: configuration.index)
         let lock = IndexLock(index: index.path)
         let deadline = ContinuousClock.now + .seconds(30)
@@ -74,8 +77,9 @@ struct ScanFixture {
             Thread.sleep(forTimeInterval: 0.05)
         }
         defer { lock.release() }
-        return try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test"), lock: lock)
-            .scan(full: full, stop: StopFlag())
+        return try LibraryScanner(
+            configuration: configuration, index: index, logger: Logger(label: "test"), lock: lock, analyses: analyses
+        ).scan(full: full, stop: stop)
     }
 
     func photos(_ query: PhotoQuery = .init()) throws -> [PhotoRecord] {
