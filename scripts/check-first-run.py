@@ -122,9 +122,12 @@ def main():
         # The user's own Swift package manager settings and caches, as the one who cloned the
         # project has them: in an empty home the build planned by run.sh differed, and all the
         # project's modules were compiled again (and again by the next build in the real home).
-        for kept in (".swiftpm", ".cache"):
-            if (Path.home() / kept).exists():
-                (home / kept).symlink_to(Path.home() / kept)
+        # Not clang's module cache: its modules name the paths they were built at, and the same
+        # one met through a link is "defined twice".
+        for shared in (".swiftpm", ".cache/org.swift.swiftpm"):
+            if (Path.home() / shared).exists():
+                (home / shared).parent.mkdir(parents=True, exist_ok=True)
+                (home / shared).symlink_to(Path.home() / shared)
         environment = {
             "HOME": str(home),  # no ~/Pictures: the sample library
             "TESSERA_DATA": str(Path(directory) / "tessera-data"),

@@ -98,8 +98,9 @@ rm -rf "$results"
 mkdir -p "$root/srv/photos" "$results"
 "$bundle/bin/tessera" sample-library "$root/srv/photos" > /dev/null
 # Photos for a scan that lasts long enough to be stopped, and to send progress lines (every
-# 2 s), on any number of cores: 120 distinct 3000x2000 JPEGs per core (at most 2,000).
-big=$((120 * $(nproc)))
+# 2 s), on any number of cores: 60 distinct 1200x800 JPEGs per core (at most 2,000), which the
+# service reads from a slow disk (in-container.sh: some 80 ms a photo, a worker a core).
+big=$((60 * $(nproc)))
 /usr/bin/python3 - "$root/root/photos-big" "$root/root/photos-inbox" "$(( big < 2000 ? big : 2000 ))" <<'EOF'
 import io, os, random, sys
 from PIL import Image
@@ -112,7 +113,7 @@ def photo(width, height, seed):
     out = io.BytesIO()
     image.save(out, "JPEG", quality=88)
     return out.getvalue()
-bases = [photo(3000, 2000, seed) for seed in range(12)]
+bases = [photo(1200, 800, seed) for seed in range(12)]
 for number in range(count):
     # Distinct files: each base is followed by bytes of its own after the image's end.
     with open(os.path.join(big, f"IMG_{number:04}.jpg"), "wb") as f:

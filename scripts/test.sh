@@ -55,58 +55,95 @@ if ! grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   exit 1
 fi
 
-# Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps or
-# hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
-timed "fuzz smoke" scripts/fuzz.sh --smoke
+# The checks after them run in two lanes at once (on two cores, one is mostly waiting while
+# the other computes): each check's output is held until it ends, then shown whole under its
+# name; a lane stops at its first failure, the other finishes, and the run fails.
+lanes=$(mktemp -d)
+trap 'summary; rm -rf "$lanes"' EXIT
+in_lane() { # NAME COMMAND…: runs a check of a lane
+  local name=$1 from=$SECONDS status=0
+  shift
+  "$@" > "$lanes/$name.out" 2>&1 || status=$?
+  {
+    flock 9
+    echo "── $name ($((SECONDS - from)) s)"
+    cat "$lanes/$name.out"
+    printf '%5d s  %s\n' $((SECONDS - from)) "$name" >> "$lanes/times"
+    [ "$status" -eq 0 ] || echo "test.sh: $name failed (exit $status)" >&2
+  } 9> "$lanes/lock"
+  return "$status"
+}
 
 # The manual page the install steps install: generated from the commands, one section each.
-from=$SECONDS
-manual=$(scripts/build.sh --manual)
-times+=("$(printf '%5d s  %s' $((SECONDS - from)) manual)")
-for command in scan serve rescan status list inspect thumb layout album prune; do
-  grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; exit 1; }
-done
+check_manual() {
+  local manual command
+  manual=$(scripts/build.sh --manual)
+  for command in scan serve rescan status list inspect thumb layout album prune; do
+    grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; return 1; }
+  done
+}
 
-# Every reference resolves: documents named in sources and docs, layout sections, unit pages.
-timed "references" python3 scripts/check-references.py
-
-# docs/ARCHITECTURE.md's import table is what the code imports; files are written through
-# TesseraSystem only; no production module uses the test support or the sample builders.
-timed "architecture" python3 scripts/check-architecture.py
-# The shape of the code: no function over 100 lines, file over 400 (migrations aside) or line over 120
-# columns; the executable thin; formats named in their table; meanings of SQL named once.
-timed "shape" python3 scripts/check-shape.py
-# The site's script type-checked (TypeScript's checker, JSDoc types) and linted (eslint).
-timed "site script" scripts/check-site-script.sh
-
-# Metadata: every corpus photo against its manifest and against exiftool -n, fact by fact
-# (dates, 35 mm focal length, exposure, f-number, ISO, lens, rating, keywords: at least 99 %).
-timed "metadata agreement" python3 scripts/manifest-agreement.py "$bin/tessera"
-
-# Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
-# CIEDE2000 of 16x16 block means at most 1.0).
-timed "colour" /usr/bin/python3 scripts/check-colour.py "$bin/tessera"
-
-# HEIF and AVIF: HDR squares against FFmpeg's tone mapping of libheif's decode, SDR ones against
-# libheif's decode through LittleCMS.
-timed "HDR" /usr/bin/python3 scripts/check-hdr.py "$bin/tessera"
-
-# The album site in a real browser; screenshots go to ./tessera-data/album-check/.
+# The album site in a real browser (Playwright from PyPI in .build-venv, Debian's chromium);
+# screenshots go to ./tessera-data/album-check/.
 venv=.build-venv
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-timed "playwright" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
-timed "album" "$venv/bin/python" scripts/check-album.py "$bin/tessera"
-# The layout pages get at a wider window (the site's script) against the engine's, frame by frame.
-timed "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
+check_album() {
+  { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow &&
+    "$venv/bin/python" scripts/check-album.py "$bin/tessera"
+}
 
-# A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library, every
-# command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a RAW, status.
-timed "first run" python3 scripts/check-first-run.py
+# What computes: pixels against references, the browser, a newcomer's terminal.
+lane_pixels() {
+  # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
+  # CIEDE2000 of 16x16 block means at most 1.0).
+  in_lane "colour" /usr/bin/python3 scripts/check-colour.py "$bin/tessera" &&
+  # HEIF and AVIF: HDR squares against FFmpeg's tone mapping of libheif's decode, SDR ones
+  # against libheif's decode through LittleCMS.
+  in_lane "HDR" /usr/bin/python3 scripts/check-hdr.py "$bin/tessera" &&
+  in_lane "album" check_album &&
+  # The layout pages get at a wider window (the site's script) against the engine's, frame by frame.
+  in_lane "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera" &&
+  # A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library,
+  # every command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a
+  # RAW, status.
+  in_lane "first run" python3 scripts/check-first-run.py
+}
 
-# Beyond one machine (docs/SCALE.md): the same build, a throwaway PostgreSQL,
-# SeaweedFS serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
-timed "cluster" scripts/check-cluster.sh
+# What waits: the code's own checks, then services that boot, restart and fail on purpose.
+lane_services() {
+  # Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps
+  # or hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
+  in_lane "fuzz smoke" scripts/fuzz.sh --smoke &&
+  in_lane "manual" check_manual &&
+  # Every reference resolves: documents named in sources and docs, layout sections, unit pages.
+  in_lane "references" python3 scripts/check-references.py &&
+  # docs/ARCHITECTURE.md's import table is what the code imports; files are written through
+  # TesseraSystem only; no production module uses the test support or the sample builders.
+  in_lane "architecture" python3 scripts/check-architecture.py &&
+  # The shape of the code: no function over 100 lines, file over 400 (migrations aside) or line
+  # over 120 columns; the executable thin; formats named in their table; meanings of SQL named once.
+  in_lane "shape" python3 scripts/check-shape.py &&
+  # The site's script type-checked (TypeScript's checker, JSDoc types) and linted (eslint).
+  in_lane "site script" scripts/check-site-script.sh &&
+  # Metadata: every corpus photo against its manifest and against exiftool -n, fact by fact
+  # (dates, 35 mm focal length, exposure, f-number, ISO, lens, rating, keywords: at least 99 %).
+  in_lane "metadata agreement" python3 scripts/manifest-agreement.py "$bin/tessera" &&
+  # Beyond one machine (docs/SCALE.md): the same build, a throwaway PostgreSQL, SeaweedFS
+  # serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
+  in_lane "cluster" scripts/check-cluster.sh &&
+  # The service under a real systemd: package, install with install.sh into a booted Debian 12
+  # (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
+  in_lane "systemd" scripts/systemd-check.sh
+}
 
-# The service under a real systemd: package, install with install.sh into a booted Debian 12
-# (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
-timed "systemd" scripts/systemd-check.sh
+from=$SECONDS
+lane_pixels &
+pixels=$!
+lane_services &
+services=$!
+failed=0
+wait "$pixels" || failed=1
+wait "$services" || failed=1
+[ ! -f "$lanes/times" ] || while IFS= read -r line; do times+=("$line"); done < "$lanes/times"
+times+=("$(printf '%5d s  %s' $((SECONDS - from)) "the two lanes")")
+exit "$failed"

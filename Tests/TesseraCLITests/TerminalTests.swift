@@ -79,7 +79,8 @@ struct TerminalTests {
         // Given a daemon that has not scanned yet (its disk slow), and a rescan waited on in a terminal,
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let photos = try ScanCommandTests.library(in: directory, count: 120, width: 320)
+        // (some 85 ms a photo: seconds to sample, however busy the machine)
+        let photos = try ScanCommandTests.library(in: directory, count: 200, width: 320)
         let daemon = try DaemonProcess(
             photos: photos, directory: directory, configuration: "scan_on_start: false\nworkers: 1\n",
             environment: ["TESSERA_FAULT": "read:SLOW"])

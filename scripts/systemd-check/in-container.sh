@@ -17,6 +17,7 @@ check() { # name, evidence, condition...
 }
 finish() {
   journalctl -u tessera.service -o short-precise > /check/tessera.journal
+  journalctl -u tessera-worker.service -o short-precise > /check/tessera-worker.journal
   if [ -n "${user_uid:-}" ]; then journalctl "_UID=$user_uid" -o short-precise > /check/tessera-user.journal; fi
   echo DONE >> "$report"
   systemctl --no-block poweroff
@@ -160,6 +161,13 @@ wait_for 30 idle_after "$(field scansStarted)"
 status_settles status-after-inotify
 
 # 8. systemctl stop during a scan: exit 0 within a few seconds, the scan recorded as interrupted.
+# The photos are on a slow disk (TESSERA_FAULT: each read waits 20 ms), so that the scan is at
+# work for seconds whatever the machine's speed, with small photos.
+mkdir -p /run/systemd/system/tessera.service.d
+printf '[Service]\nEnvironment=TESSERA_FAULT=read:SLOW\n' > /run/systemd/system/tessera.service.d/slow-disk.conf
+systemctl daemon-reload
+systemctl restart tessera.service
+wait_for 60 idle_after 1
 photos=$(field photos)
 cp -r /root/photos-big /srv/photos/Big
 big=$(find /srv/photos/Big -name '*.jpg' | wc -l)
@@ -195,7 +203,7 @@ else
 fi
 
 # 9. The watchdog restarts a daemon that stops answering (SIGSTOP), with a short WatchdogSec.
-mkdir -p /run/systemd/system/tessera.service.d
+rm /run/systemd/system/tessera.service.d/slow-disk.conf
 printf '[Service]\nWatchdogSec=3s\nTimeoutAbortSec=2s\nRestartSec=1s\n' > /run/systemd/system/tessera.service.d/watchdog.conf
 systemctl daemon-reload
 systemctl restart tessera.service
@@ -279,7 +287,9 @@ mkdir -p /var/tmp/weed
 /root/weed server -dir=/var/tmp/weed -s3 -s3.port=18333 -s3.config=/root/s3.json -ip=127.0.0.1 -master.port=19333 \
   -volume.port=18080 -filer.port=18888 -metricsPort=0 > /check/weed.log 2>&1 &
 s3_answers() { (exec 3<> /dev/tcp/127.0.0.1/18333) 2> /dev/null; }
-bucket_made() { echo "s3.bucket.create -name photos" | /root/weed shell -master=127.0.0.1:19333 2>&1 | grep -qv -i error; }
+weed_shell() { echo "$1" | /root/weed shell -master=127.0.0.1:19333 2>> /check/weed-shell.log; }
+# (the store's own list says so: "created" and "already exists" alike)
+bucket_made() { weed_shell "s3.bucket.create -name photos" >> /check/weed-shell.log; weed_shell s3.bucket.list | grep -qE '^ *photos\s'; }
 wait_for 90 s3_answers && wait_for 60 bucket_made
 cat > /etc/tessera/config.yaml <<'END'
 roots: [/srv/cluster]
@@ -293,11 +303,14 @@ AWS_SECRET_ACCESS_KEY=tessera-check-secret
 AWS_REGION=us-east-1
 END
 chmod 0600 /etc/tessera/worker.env
+echo "the cluster's store answers at ${SECONDS} s" >> /check/worker-steps
 queued=$(tessera scan --json 2>&1 | sed -n 's/.*"queued" *: *\([0-9]*\).*/\1/p')
 queue_empty() { tessera status 2> /dev/null | grep -q "queue: 0 pending, 0 leased"; }
+echo "the scan queued ${queued:-none} at ${SECONDS} s" >> /check/worker-steps
 systemctl start tessera-worker.service
 wait_for 180 queue_empty
 drained=$?
+echo "the queue drained ($drained) at ${SECONDS} s" >> /check/worker-steps
 worker_status=$(tessera status 2>&1 | grep -E '^(files|queue):' | tr '\n' ';')
 # Root reads the cluster's index as any reader does: its own file brought up to date.
 { cat /etc/tessera/config.yaml; echo "index: /var/tmp/cluster-index.sqlite"; echo "cache: /var/tmp/cluster-cache"; } \
