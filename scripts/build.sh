@@ -13,7 +13,9 @@
 # The compiler's output goes to stderr; stdout carries only what is asked for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release -Xswiftc -enable-testing)
+# No debug information: the package would strip it (scripts/package.sh), and writing it costs
+# minutes of a build from nothing.
+flags=(-c release -Xswiftc -enable-testing -debug-info-format none)
 case "${1:-}" in
   --bin)
     swift build "${flags[@]}" --show-bin-path

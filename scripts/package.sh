@@ -23,7 +23,7 @@ name="tessera-$version-linux-$(uname -m)"
 bundle="$out/$name"
 rm -rf "$bundle"
 install -d "$bundle/bin" "$bundle/lib/tessera" "$bundle/man" "$bundle/systemd" "$bundle/config"
-# Debug information is for the build machine; stripped, the binary is a third smaller. It looks
+# Stripped of its symbol table (the build writes no debug information: scripts/build.sh). It looks
 # for the Swift runtime in ../lib/tessera beside its own folder: in the bundle, and where
 # install.sh puts both (/usr/local, or ~/.local).
 strip -o "$bundle/bin/tessera" "$binary"
