@@ -99,9 +99,14 @@ public final class ClusterIndex: Sendable {
 
     /// Runs `body` on a connection, again from its start while the failure is the server's
     /// absence rather than an answer (`isTransient`), for up to `patience`.
+    ///
+    /// `answerWithin`: for a request that is short while the server is there, how long an
+    /// attempt waits for its answer before it is given up and tried again (a server restarted at
+    /// the wrong moment has left one waiting for good).
     @discardableResult
     func perform<T: Sendable>(
-        _ what: String, _ body: @Sendable @escaping (PostgresConnection) async throws -> T
+        _ what: String, answerWithin: Duration? = nil,
+        _ body: @Sendable @escaping (PostgresConnection) async throws -> T
     ) async throws(ClusterError) -> T {
         let started = ContinuousClock.now
         var backoff = Duration.milliseconds(100)
@@ -109,7 +114,7 @@ public final class ClusterIndex: Sendable {
         while true {
             attempt += 1
             do {
-                return try await withConnection(body)
+                return try await DatabaseAttempt.run(on: client, answerWithin: answerWithin, body)
             } catch {
                 guard Self.isTransient(error), ContinuousClock.now - started + backoff < patience else {
                     throw ClusterError(.database, "\(what): \(Self.describe(error))")
@@ -123,57 +128,20 @@ public final class ClusterIndex: Sendable {
         }
     }
 
+    /// How long a worker's requests (a claim, a record, a lease renewed) and the schema's check
+    /// wait for an answer, each short while the server is there.
+    static let workAnswer = Duration.seconds(60)
+
     /// `perform` of a transaction.
     func transaction<T: Sendable>(
-        _ what: String, _ body: @Sendable @escaping (PostgresConnection) async throws -> T
+        _ what: String, answerWithin: Duration? = nil,
+        _ body: @Sendable @escaping (PostgresConnection) async throws -> T
     ) async throws(ClusterError) -> T {
         let logger = self.logger
-        return try await perform(what) { connection in
+        return try await perform(what, answerWithin: answerWithin) { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await body(connection)
             }
-        }
-    }
-
-    /// How long a request waits for a connection.
-    ///
-    /// The pool, while it cannot connect, keeps a request waiting (a minute, before its circuit
-    /// breaker fails them all), and a command would say nothing meanwhile. Past this, the attempt
-    /// fails and `perform` says so and tries again.
-    static let connectionWait = Duration.seconds(10)
-
-    private final class LeaseFlag: Sendable {
-        let value = Atomic<Bool>(false)
-    }
-
-    private struct NoConnection: Error, CustomStringConvertible {
-        var description: String { "no connection to the server within \(ClusterIndex.connectionWait)" }
-    }
-
-    /// `body` on a connection of the pool, or `NoConnection` when none comes within `connectionWait`.
-    private func withConnection<T: Sendable>(
-        _ body: @Sendable @escaping (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let leased = LeaseFlag()
-        return try await withThrowingTaskGroup(of: T?.self) { [client] group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    leased.value.store(true, ordering: .releasing)
-                    return try await body(connection)
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: Self.connectionWait)
-                guard leased.value.load(ordering: .acquiring) else { throw NoConnection() }
-                return nil
-            }
-            while let result = try await group.next() {
-                if let result {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw NoConnection()
         }
     }
 

@@ -119,7 +119,8 @@ enum ClusterSchema {
 
     /// Applies the versions the database lacks, one process at a time (an advisory lock).
     static func migrate(_ index: ClusterIndex) async throws(ClusterError) {
-        let found = try await index.transaction("migrate the schema") { connection -> Int in
+        let found = try await index.transaction("migrate the schema", answerWithin: ClusterIndex.workAnswer) {
+            connection -> Int in
             try await connection.query("SELECT pg_advisory_xact_lock(7715011)", logger: index.logger)
             try await connection.query(
                 """

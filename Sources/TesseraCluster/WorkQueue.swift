@@ -33,7 +33,7 @@ enum CommitResult: Sendable, Equatable {
 extension ClusterIndex {
     /// Records `worker` as running on `host` as process `pid` (again, after a restart).
     func register(worker: String, host: String, pid: Int32) async throws(ClusterError) {
-        try await perform("register the worker") { [logger] connection in
+        try await perform("register the worker", answerWithin: Self.workAnswer) { [logger] connection in
             try await connection.query(
                 """
                 INSERT INTO workers (name, host, pid) VALUES (\(worker), \(host), \(pid))
@@ -45,7 +45,7 @@ extension ClusterIndex {
 
     /// Records `worker` as stopped.
     func signOff(worker: String) async throws(ClusterError) {
-        try await perform("sign off") { [logger] connection in
+        try await perform("sign off", answerWithin: Self.workAnswer) { [logger] connection in
             try await connection.query(
                 "UPDATE workers SET stopped_at = now() WHERE name = \(worker)", logger: logger)
         }
@@ -54,7 +54,7 @@ extension ClusterIndex {
     /// Claims up to `batch` pending jobs for `worker`, leased for `lease`.
     func claim(worker: String, batch: Int, lease: Duration) async throws(ClusterError) -> [ClaimedJob] {
         let statement = ClaimStatement(batch: Int64(batch), worker: worker, seconds: Self.seconds(lease))
-        return try await perform("claim jobs") { [logger] connection in
+        return try await perform("claim jobs", answerWithin: Self.workAnswer) { [logger] connection in
             var jobs: [ClaimedJob] = []
             for try await job in try await connection.execute(statement, logger: logger) { jobs.append(job) }
             return jobs
@@ -130,7 +130,7 @@ extension ClusterIndex {
     func renew(tokens: Set<Int64>, worker: String, lease: Duration) async throws(ClusterError) -> Set<Int64> {
         let seconds = Self.seconds(lease)
         let tokens = Array(tokens)
-        return try await perform("renew leases") { [logger] connection in
+        return try await perform("renew leases", answerWithin: Self.workAnswer) { [logger] connection in
             var held: Set<Int64> = []
             for try await token in try await connection.query(
                 """
@@ -162,7 +162,7 @@ extension ClusterIndex {
             record: json, worker: worker, device: Int64(bitPattern: record.device),
             inode: Int64(bitPattern: record.inode), size: record.size, mtime: record.mtimeNanoseconds,
             specs: objects.map(\.spec), keys: objects.map(\.key))
-        return try await perform("record \(job.path)") { [logger] connection in
+        return try await perform("record \(job.path)", answerWithin: Self.workAnswer) { [logger] connection in
             var recorded: Int64 = 0
             for try await count in try await connection.execute(statement, logger: logger) { recorded = count }
             return recorded == 1 ? .recorded : .leaseLost
@@ -242,7 +242,7 @@ extension ClusterIndex {
             return
         }
         let seconds = Self.seconds(delay)
-        try await perform("give back \(job.path)") { [logger] connection in
+        try await perform("give back \(job.path)", answerWithin: Self.workAnswer) { [logger] connection in
             try await connection.query(
                 """
                 UPDATE jobs SET state = 'pending', lease_token = NULL, worker = NULL, lease_until = NULL,
@@ -254,7 +254,7 @@ extension ClusterIndex {
 
     /// Drops `job`, whose file is gone, and marks the file missing, as a walk would have.
     func dropVanished(_ job: ClaimedJob) async throws(ClusterError) {
-        try await perform("drop \(job.path)") { [logger] connection in
+        try await perform("drop \(job.path)", answerWithin: Self.workAnswer) { [logger] connection in
             try await connection.query(
                 """
                 WITH dropped AS (
@@ -276,7 +276,7 @@ extension ClusterIndex {
             throw ClusterError(.local, "cannot encode the record of \(job.path): \(error)")
         }
         let logger = self.logger
-        return try await transaction("record \(job.path) as failed") { connection in
+        return try await transaction("record \(job.path) as failed", answerWithin: Self.workAnswer) { connection in
             var fenced = false
             for try await _ in try await connection.query(
                 """
@@ -306,7 +306,8 @@ extension ClusterIndex {
     /// stops every worker that reads it. How many were returned and failed.
     func reclaimExpired(maxAttempts: Int) async throws(ClusterError) -> (returned: Int, failed: Int) {
         let logger = self.logger
-        let expired = try await transaction("reclaim expired leases") { connection -> [(Int64, Int32, String?)] in
+        let expired = try await transaction("reclaim expired leases", answerWithin: Self.workAnswer) {
+            connection -> [(Int64, Int32, String?)] in
             var rows: [(Int64, Int32, String?)] = []
             for try await row in try await connection.query(
                 """
@@ -353,7 +354,7 @@ extension ClusterIndex {
 
     /// Jobs waiting and jobs leased.
     func outstanding() async throws(ClusterError) -> (pending: Int, leased: Int) {
-        try await perform("count jobs") { [logger] connection in
+        try await perform("count jobs", answerWithin: Self.workAnswer) { [logger] connection in
             var counts = (pending: 0, leased: 0)
             for try await (pending, leased) in try await connection.query(
                 """
