@@ -14,6 +14,10 @@ enum DatabaseAttempt {
 
     struct GivenUp: Error, CustomStringConvertible {
         let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
     }
 
     static func run<T: Sendable>(
@@ -36,15 +40,20 @@ enum DatabaseAttempt {
                     }
                 }
                 let deadline = Task {
-                    try await Task.sleep(for: connectionWait)
-                    guard outcome.isLeased else {
-                        throw GivenUp(description: "no connection to the server within \(connectionWait)")
+                    do {
+                        try await Task.sleep(for: connectionWait)
+                        guard outcome.isLeased else {
+                            return outcome.end(
+                                .failure(GivenUp("no connection to the server within \(connectionWait)")))
+                        }
+                        guard let answerWithin else { return }
+                        try await Task.sleep(for: answerWithin)
+                        outcome.end(.failure(GivenUp("no answer from the server within \(answerWithin)")))
+                    } catch {
+                        // Cancelled: the attempt ended first.
                     }
-                    guard let answerWithin else { return }
-                    try await Task.sleep(for: answerWithin)
-                    throw GivenUp(description: "no answer from the server within \(answerWithin)")
                 }
-                outcome.watch(request: request, deadline: deadline)
+                outcome.hold([request, deadline])
             }
         } onCancel: {
             outcome.end(.failure(CancellationError()))
@@ -58,7 +67,7 @@ enum DatabaseAttempt {
             var continuation: CheckedContinuation<T, any Error>?
             var ended: Result<T, any Error>?
             var leased = false
-            var tasks: [any Cancellable] = []
+            var tasks: [Task<Void, Never>] = []
         }
         private let state = Mutex(State())
 
@@ -75,30 +84,17 @@ enum DatabaseAttempt {
             if let ended { continuation.resume(with: ended) }
         }
 
-        /// Watches the deadline, which ends the attempt when it throws.
-        func watch(request: Task<Void, Never>, deadline: Task<Void, any Error>) {
+        /// Keeps the attempt's tasks, to cancel when it ends (at once, when it has ended).
+        func hold(_ running: [Task<Void, Never>]) {
             let over = state.withLock { state in
-                state.tasks = [request, deadline]
+                state.tasks = running
                 return state.ended != nil
             }
-            if over {
-                request.cancel()
-                deadline.cancel()
-                return
-            }
-            Task {
-                do {
-                    try await deadline.value
-                } catch let error as GivenUp {
-                    end(.failure(error))
-                } catch {
-                    // Cancelled: the attempt ended first.
-                }
-            }
+            if over { for task in running { task.cancel() } }
         }
 
         func end(_ result: Result<T, any Error>) {
-            let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, [any Cancellable])? in
+            let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>])? in
                 guard state.ended == nil else { return nil }
                 state.ended = result
                 defer { (state.continuation, state.tasks) = (nil, []) }
@@ -110,10 +106,3 @@ enum DatabaseAttempt {
         }
     }
 }
-
-/// A task of either kind, to cancel.
-private protocol Cancellable: Sendable {
-    func cancel()
-}
-
-extension Task: Cancellable {}
