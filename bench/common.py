@@ -37,7 +37,10 @@ def require_python(modules):
 
 def tessera_binary():
     """Builds Tessera as it ships (release, without the test build's testable imports) and returns
-    the executable's path. In a build folder of its own: the run and test commands share .build/."""
+    the executable's path. In a build folder of its own: the run and test commands share .build/.
+    TESSERA_BINARY names one already built instead."""
+    if os.environ.get("TESSERA_BINARY"):
+        return os.environ["TESSERA_BINARY"]
     build = ["swift", "build", "-c", "release", "--scratch-path", ".build-bench"]
     subprocess.run(build + ["--product", "tessera"], cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
     bin_dir = subprocess.run(build + ["--show-bin-path"], cwd=PROJECT, check=True,

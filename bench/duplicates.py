@@ -18,7 +18,13 @@
    (four queries, each an IN list of the 697 values within 3 bits of one band).
 4. Deciding over the whole library, as a first scan does: an index of N random hashes (photos
    no scan can see), `tessera scan` of an empty folder after the recorded rules are forgotten;
-   its time and peak memory (`--whole`, default 100,000 and 1,000,000).
+   its time and peak memory (`--whole`, default 100,000 and 1,000,000); the same for N copies of
+   one picture (one hash, distinct bytes: `--copies`, default 100,000), and then one photo added
+   to the library and decided around (an incremental pass).
+5. Copies that never end a scan (`--cliff N`, default 35,000; 0 skips it): a real scan of
+   6/7 N copies of one small picture (distinct bytes) and N/7 frames of a timelapse of one still
+   scene (one picture, a second apart), against a scan of N distinct small photos: the ratio of
+   their times (target at most 3), and the groups made (the copies one group, no two frames).
 
 No peer is run: none of the named peers (Immich, PhotoPrism, libvips, exiftool, sigal,
 thumbsup) has a duplicate finder that runs here without its server and models.
@@ -32,9 +38,11 @@ import random
 import re
 import shutil
 import sqlite3
+import struct
 import subprocess
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 from common import PROJECT, require_tools, tessera_binary, timed
@@ -217,35 +225,101 @@ def lookups(work, count=1_000_000, queries=200):
     return per_query, near / queries, values, plan
 
 
-def whole_library(tessera, work, count):
-    """Seconds and peak MB of deciding copies over `count` random hashes, and the groups made."""
+def whole_library(tessera, work, count, copies=False):
+    """Seconds and peak MB of deciding copies over `count` random hashes (or copies of one
+    picture), the groups made, and how one photo added is decided around."""
     rng = random.Random(count)
     folder = work / f"whole-{count}"
     (folder / "empty").mkdir(parents=True)
     store = ["--index", str(folder / "index.sqlite"), "--cache", str(folder / "cache")]
     subprocess.run([tessera, "scan", str(folder / "empty"), *store], check=True, capture_output=True)
+    one_hash, one_detail = rng.getrandbits(64) - 2 ** 63, (rng.getrandbits(256) & ~1).to_bytes(32, "little")
+
+    def rows(numbers):
+        for n in numbers:
+            yield (f"/lib/{n // 1000}/{n}.jpg".encode(), f"/lib/{n // 1000}/{n}.jpg", 1 + n // 1000, n,
+                   f"{rng.getrandbits(64):016x}", one_hash if copies else rng.getrandbits(64) - 2 ** 63,
+                   one_detail if copies else (rng.getrandbits(256) & ~1).to_bytes(32, "little"))
+
+    insert = ("INSERT INTO photos (path, path_text, album_id, device, inode, size, mtime_ns, status, format, width,"
+              " height, display_width, display_height, date_source, content_hash, phash, phash_detail)"
+              " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?, ?)")
     with sqlite3.connect(folder / "index.sqlite") as db:
         # In folders of 1,000, as a library is.
         db.executemany("INSERT INTO albums (id, path, root, name) VALUES (?, ?, x'2f6c6962', ?)",
-                       ((1 + a, f"/lib/{a}".encode(), str(a)) for a in range(count // 1000 + 1)))
-        db.executemany(
-            "INSERT INTO photos (path, path_text, album_id, device, inode, size, mtime_ns, status, format, width,"
-            " height, display_width, display_height, date_source, content_hash, phash, phash_detail)"
-            " VALUES (?, ?, ?, 1, ?, 1000, 0, 'ok', 'jpeg', 100, 100, 100, 100, 'undated', ?, ?, ?)",
-            ((f"/lib/{n // 1000}/{n}.jpg".encode(), f"/lib/{n // 1000}/{n}.jpg", 1 + n // 1000, n,
-              f"{rng.getrandbits(64):016x}", rng.getrandbits(64) - 2 ** 63,
-              (rng.getrandbits(256) & ~1).to_bytes(32, "little")) for n in range(count)))
+                       ((1 + a, f"/lib/{a}".encode(), str(a)) for a in range(count // 1000 + 2)))
+        db.executemany(insert, rows(range(count)))
         db.execute("DELETE FROM state WHERE key = 'group_rules'")
-    timed = subprocess.run(["/usr/bin/time", "-f", "%e %M", tessera, "scan", "-v", str(folder / "empty"), *store],
-                           capture_output=True, text=True)
-    wall, rss = timed.stderr.strip().splitlines()[-1].split()
-    decided = re.search(r"decided again over the whole library in ([^\n]+)", timed.stderr)
-    if not decided:
-        print(timed.stderr[-2000:])
+
+    def scan():
+        timed = subprocess.run(["/usr/bin/time", "-f", "%e %M", tessera, "scan", "-v", str(folder / "empty"), *store],
+                               capture_output=True, text=True)
+        wall, rss = timed.stderr.strip().splitlines()[-1].split()
+        decided = re.search(r"decided again (?:over the whole library|around [^\n]*?) in ([^\n]+)", timed.stderr)
+        if not decided:
+            print(timed.stderr[-2000:])
+        return float(wall), int(rss) / 1024, decided.group(0) if decided else "?"
+
+    whole = scan()
     with sqlite3.connect(folder / "index.sqlite") as db:
         grouped = db.execute("SELECT COUNT(DISTINCT group_id), COUNT(*) FROM copy_members").fetchone()
+        db.executemany(insert, rows([count]))
+    added = scan()
     shutil.rmtree(folder)
-    return float(wall), int(rss) / 1024, decided.group(1) if decided else "?", grouped
+    return whole, grouped, added
+
+
+def png(pixels, side, chunks=()):
+    """A greyscale PNG of `side` × `side` from `pixels` (row-major bytes), with extra chunks."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + pixels[y * side:(y + 1) * side] for y in range(side))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0))
+            + b"".join(chunk(kind, data) for kind, data in chunks) + chunk(b"IDAT", zlib.compress(rows, 6))
+            + chunk(b"IEND", b""))
+
+
+def picture(rng, side=96, cells=8):
+    """A picture of its own: random grey cells, smoothed a little by a gradient."""
+    grid = [rng.randrange(256) for _ in range(cells * cells)]
+    step = side // cells
+    return bytes((grid[(y // step) * cells + x // step] + x + y) % 256 for y in range(side) for x in range(side))
+
+
+def cliff(tessera, work, count):
+    """A scan of copies of one picture and a timelapse of one still scene against one of
+    distinct photos, `count` files each."""
+    rng = random.Random(7)
+    libraries = {"copies": work / "cliff-copies", "distinct": work / "cliff-distinct"}
+    one = picture(rng)
+    frames = count // 7
+    for i in range(count):
+        folder = f"d{i // 1000:03d}"
+        for library in libraries.values():
+            (library / folder).mkdir(parents=True, exist_ok=True)
+        if i < count - frames:
+            copy = png(one, 96, [(b"tEXt", b"Comment\0copy %d" % i)])
+        else:
+            second = i - (count - frames)
+            stamp = "2024:05:01 %02d:%02d:%02d" % (10 + second // 3600, second // 60 % 60, second % 60)
+            copy = png(one, 96, [(b"tEXt", b"Creation Time\0" + stamp.encode())])
+        (libraries["copies"] / folder / f"{i:06d}.png").write_bytes(copy)
+        (libraries["distinct"] / folder / f"{i:06d}.png").write_bytes(png(picture(rng), 96))
+    times = {}
+    for name, library in libraries.items():
+        store = ["--index", str(work / f"{name}.sqlite"), "--cache", str(work / f"{name}-cache")]
+        times[name] = timed([tessera, "scan", str(library), *store])
+        listed = json.loads(subprocess.run([tessera, "list", "--duplicates", "--json", *store], check=True,
+                                           capture_output=True, text=True).stdout)
+        sizes = sorted((len(g["files"]) for g in listed), reverse=True)
+        frames_grouped = max((sum(1 for m in g["files"] if int(Path(m["path"]).stem) >= count - frames)
+                              for g in listed), default=0)
+        print(f"{name}: {count:,} files scanned in {times[name][0]:.1f} s ({times[name][1]:.1f} s CPU),"
+              f" peak {times[name][2]:.0f} MB; {len(listed):,} groups, the largest {sizes[:3]};"
+              f" the most timelapse frames in one group: {frames_grouped}")
+    ratio = times["copies"][0] / times["distinct"][0]
+    print(f"copies ({count - frames:,} of one picture, {frames:,} timelapse frames) against distinct photos:"
+          f" {ratio:.2f}× the time (target at most 3×)")
 
 
 def main():
@@ -253,60 +327,69 @@ def main():
     parser.add_argument("--originals", type=int, default=1000, help="at most this many corpus photos")
     parser.add_argument("--whole", type=int, nargs="*", default=[100_000, 1_000_000],
                         help="library sizes to decide copies over the whole of")
+    parser.add_argument("--copies", type=int, nargs="*", default=[100_000],
+                        help="libraries of this many copies of one picture to decide copies over")
+    parser.add_argument("--cliff", type=int, default=35_000, help="files in the copies-against-distinct scan")
+    parser.add_argument("--skip-corpus", action="store_true", help="only 4 and 5 (no corpus photos)")
     args = parser.parse_args()
-    if not CORPUS.exists():
+    if not CORPUS.exists() and not args.skip_corpus:
         raise SystemExit(f"needs {CORPUS}")
     tessera = tessera_binary()
     with tempfile.TemporaryDirectory(prefix="tessera-duplicates-") as work:
         work = Path(work)
-        root = work / "photos"
-        names = originals(args.originals)
-        print(f"making {len(names)} originals × {len(COPIES)} copies and {len(VIDEOS)} bursts of 5 frames …")
-        make_library(root, names)
-        store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
-        wall, cpu, rss = timed([tessera, "scan", str(root), *store])
-        start = time.perf_counter()
-        listed = subprocess.run([tessera, "list", "--duplicates", "--json", *store], check=True,
-                                capture_output=True, text=True).stdout
-        listing = time.perf_counter() - start
-        groups = json.loads(listed)
-        found, copies, right, pairs, bursts = accuracy(groups, root, names)
-        print(f"scan: {wall:.1f} s wall, {cpu:.1f} s CPU; list --duplicates: {listing:.2f} s, {len(groups)} groups")
-        print(f"recall:    {found} of {copies} copies grouped with their original ({found / copies:.1%})")
-        print(f"precision: {right} of {pairs} grouped pairs are copies of one photo ({right / max(pairs, 1):.1%})")
-        print(f"bursts of 5 frames taken for copies (two or more frames in one group): with their metadata"
-              f" {bursts['burst']} of {len(VIDEOS)}; without any {bursts['bare']} of {len(VIDEOS)}")
-        grouped = {m["path"]: number for number, g in enumerate(groups) for m in g["files"]}
-        known = hashes(work / "index.sqlite")
-        closest, distinct_details = closest_distinct(known, names)
-        for distance, detail, a, b, pa, pb in closest:
-            together = pa in grouped and grouped.get(pa) == grouped.get(pb)
-            print(f"closest distinct originals: {a} and {b}, {distance} bits apart (threshold {THRESHOLD},"
-                  f" margin {distance - THRESHOLD}), details {detail} apart (threshold {DETAIL_THRESHOLD}):"
-                  f" {'GROUPED' if together else 'not grouped'}")
-        for kind, values in detail_distances(known).items():
-            print(f"details of {kind} copies within {THRESHOLD} bits of their original: median"
-                  f" {percentile(values, 0.5)}, 95th percentile {percentile(values, 0.95)}, largest {values[-1]}"
-                  f" (threshold {DETAIL_THRESHOLD})")
-        print(f"details of the {len(distinct_details):,} distinct pairs of originals: smallest {distinct_details[:5]},"
-              f" 1st percentile {percentile(distinct_details, 0.01)}")
-        neighbours = sorted((bits(a[0] ^ b[0]), bits(a[1] ^ b[1]))
-                            for number in range(len(VIDEOS)) for frame in range(4)
-                            for a, b in [(known.get(str(root / f"bare-{number}" / f"frame{frame}.jpg")),
-                                          known.get(str(root / f"bare-{number}" / f"frame{frame + 1}.jpg")))]
-                            if a and b)
-        print(f"consecutive frames a tenth of a second apart, without metadata (hash, details apart): {neighbours}")
-        hashing, grouping = hashing_share(tessera, root, work)
-        print(f"hashing: {hashing:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %);"
-              f" deciding the groups at its end: {grouping:.2f} %")
-        per_query, near, values, plan = lookups(work)
-        print(f"lookup in 1,000,000 hashes: {per_query * 1000:.1f} ms a new photo"
-              f" ({values} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
-        for count in args.whole:
-            wall, peak, decided, (groups, members) = whole_library(tessera, work, count)
-            print(f"deciding copies over the whole library of {count:,} random hashes (a first scan): {decided},"
+        if not args.skip_corpus:
+            root = work / "photos"
+            names = originals(args.originals)
+            print(f"making {len(names)} originals × {len(COPIES)} copies and {len(VIDEOS)} bursts of 5 frames …")
+            make_library(root, names)
+            store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
+            wall, cpu, rss = timed([tessera, "scan", str(root), *store])
+            start = time.perf_counter()
+            listed = subprocess.run([tessera, "list", "--duplicates", "--json", *store], check=True,
+                                    capture_output=True, text=True).stdout
+            listing = time.perf_counter() - start
+            groups = json.loads(listed)
+            found, copies, right, pairs, bursts = accuracy(groups, root, names)
+            print(f"scan: {wall:.1f} s wall, {cpu:.1f} s CPU; list --duplicates: {listing:.2f} s, {len(groups)} groups")
+            print(f"recall:    {found} of {copies} copies grouped with their original ({found / copies:.1%})")
+            print(f"precision: {right} of {pairs} grouped pairs are copies of one photo ({right / max(pairs, 1):.1%})")
+            print(f"bursts of 5 frames taken for copies (two or more frames in one group): with their metadata"
+                  f" {bursts['burst']} of {len(VIDEOS)}; without any {bursts['bare']} of {len(VIDEOS)}")
+            grouped = {m["path"]: number for number, g in enumerate(groups) for m in g["files"]}
+            known = hashes(work / "index.sqlite")
+            closest, distinct_details = closest_distinct(known, names)
+            for distance, detail, a, b, pa, pb in closest:
+                together = pa in grouped and grouped.get(pa) == grouped.get(pb)
+                print(f"closest distinct originals: {a} and {b}, {distance} bits apart (threshold {THRESHOLD},"
+                      f" margin {distance - THRESHOLD}), details {detail} apart (threshold {DETAIL_THRESHOLD}):"
+                      f" {'GROUPED' if together else 'not grouped'}")
+            for kind, values in detail_distances(known).items():
+                print(f"details of {kind} copies within {THRESHOLD} bits of their original: median"
+                      f" {percentile(values, 0.5)}, 95th percentile {percentile(values, 0.95)}, largest {values[-1]}"
+                      f" (threshold {DETAIL_THRESHOLD})")
+            print(f"details of the {len(distinct_details):,} distinct pairs of originals: smallest {distinct_details[:5]},"
+                  f" 1st percentile {percentile(distinct_details, 0.01)}")
+            neighbours = sorted((bits(a[0] ^ b[0]), bits(a[1] ^ b[1]))
+                                for number in range(len(VIDEOS)) for frame in range(4)
+                                for a, b in [(known.get(str(root / f"bare-{number}" / f"frame{frame}.jpg")),
+                                              known.get(str(root / f"bare-{number}" / f"frame{frame + 1}.jpg")))]
+                                if a and b)
+            print(f"consecutive frames a tenth of a second apart, without metadata (hash, details apart): {neighbours}")
+            hashing, grouping = hashing_share(tessera, root, work)
+            print(f"hashing: {hashing:.2f} % of the scan's CPU samples in PerceptualHash.compute (target < 3 %);"
+                  f" deciding the groups at its end: {grouping:.2f} %")
+            per_query, near, values, plan = lookups(work)
+            print(f"lookup in 1,000,000 hashes: {per_query * 1000:.1f} ms a new photo"
+                  f" ({values} band values; {near:.1f} hashes within {THRESHOLD} bits on average; plan: {plan})")
+        for count, copies in [(n, False) for n in args.whole] + [(n, True) for n in args.copies]:
+            (wall, peak, decided), (groups, members), added = whole_library(tessera, work, count, copies)
+            kind = "copies of one picture" if copies else "random hashes"
+            print(f"deciding copies over the whole library of {count:,} {kind} (a first scan): {decided},"
                   f" scan {wall:.1f} s, peak {peak:.0f} MB; {members:,} of them in {groups:,} groups"
-                  f" (random hashes without metadata or placeholders: chance look-alikes)")
+                  + ("" if copies else " (random hashes without metadata or placeholders: chance look-alikes)"))
+            print(f"    one photo added to it: {added[2]}, scan {added[0]:.2f} s, peak {added[1]:.0f} MB")
+        if args.cliff:
+            cliff(tessera, work, args.cliff)
 
 
 if __name__ == "__main__":

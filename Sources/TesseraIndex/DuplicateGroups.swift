@@ -100,103 +100,18 @@ public enum DuplicateGroups {
     /// `threshold` apart (their detail hashes, when both have one, at most `detailThreshold`),
     /// nothing says they are different shots, and their `colours` (from
     /// `placeholder`, 8 × 8 RGB) differ by a mean of at most `colourLimit`. Groups join such
-    /// pairs, each photo's nearest first, but never two photos that are different shots, nor
-    /// two whose hashes are more than `spread` apart (or details more than `detailSpread`).
+    /// pairs, the nearest first, but never two photos that are different shots, nor a RAW and
+    /// an image made from it, nor two whose hashes are more than `spread` apart (or details
+    /// more than `detailSpread`). Its cost grows with the files, not their pairs (`CopySets`).
     public static func find(
         _ files: [ComparedFile], threshold: Int = threshold, colourLimit: Double,
         colours: (_ placeholder: [UInt8]) -> [Double]?
     ) -> [DuplicateGroup] {
-        copySets(CopyFacts.of(files), threshold: threshold, colourLimit: colourLimit) {
+        CopySets.decide(CopyFacts.of(files), threshold: threshold, colourLimit: colourLimit) {
             files[$0].placeholder.flatMap(colours)
         }
-        .map { group($0.map { files[$0] }) }
+        .sets.map { group($0.map { files[$0] }) }
         .sorted { ($0.members.count, $1.members[0].id) > ($1.members.count, $0.members[0].id) }
-    }
-
-    /// The sets of two or more files among `facts` (their positions) that `find` groups.
-    ///
-    /// `colours(position)` gives a file's colours; they are asked for only where two files
-    /// would join. At most `pairLimit` near pairs are held at once: where a library has more
-    /// (a dense cluster of look-alikes), its files are taken in spans, one pass over the
-    /// hashes each.
-    static func copySets(
-        _ facts: [CopyFacts], threshold: Int = threshold, colourLimit: Double, pairLimit: Int = 4_000_000,
-        colours: (_ position: Int) -> [Double]?
-    ) -> [[Int]] {
-        var sets = DisjointSets(count: facts.count)
-        var previous: Int?
-        for index in facts.indices.map({ Int32(truncatingIfNeeded: $0) })
-            .sorted(by: { (facts[Int($0)].content, $0) < (facts[Int($1)].content, $1) }).lazy.map(Int.init)
-        {
-            if let previous, facts[previous].content == facts[index].content { sets.union(previous, index) }
-            previous = index
-        }
-        // Never a set holding two different shots: a copy without metadata near two frames of
-        // a burst joins the nearer, not both into one. So each set of two or more keeps its
-        // files with metadata, and each file's pairs are taken nearest first, file by file.
-        var shots: [Int: [Int]] = [:]
-        // And its hashed files, so that no chain of near pairs (each within the threshold,
-        // but the ends far apart) makes one group of look-alikes across a large library.
-        var spanned: [Int: [Int]] = [:]
-        for index in facts.indices where sets.size(of: index) > 1 {
-            if facts[index].hasExif { shots[sets.find(index), default: []].append(index) }
-            if facts[index].hashed { spanned[sets.find(index), default: []].append(index) }
-        }
-        let hashed = facts.indices.filter { facts[$0].hashed }.map { Int32(truncatingIfNeeded: $0) }
-        let hashes = hashed.map { facts[Int($0)].perceptualHash }
-        var (start, span) = (0, hashed.count)
-        while start < hashed.count {
-            let range = start..<min(hashed.count, start + span)
-            var pairs: [NearPair] = []
-            let complete = NearPairs.forEach(hashes, radius: threshold, firstIn: range) { a, b, distance in
-                let (x, y) = (facts[Int(hashed[a])], facts[Int(hashed[b])])
-                guard x.content != y.content, !x.differentShots(y), x.detailAgrees(y) else { return true }
-                pairs.append(
-                    NearPair(
-                        a: Int32(truncatingIfNeeded: a), b: Int32(truncatingIfNeeded: b),
-                        distance: Int32(truncatingIfNeeded: distance)))
-                return pairs.count < pairLimit || range.count == 1
-            }
-            guard complete else {
-                span = max(1, span / 2)
-                continue
-            }
-            pairs.sort { ($0.a, $0.distance, $0.b) < ($1.a, $1.distance, $1.b) }
-            var own: (index: Int, colours: [Double]?)?
-            for pair in pairs {
-                let (a, b) = (Int(hashed[Int(pair.a)]), Int(hashed[Int(pair.b)]))
-                let (first, second) = (sets.find(a), sets.find(b))
-                guard first != second else { continue }
-                let ends = (spanned[first] ?? [first], spanned[second] ?? [second])
-                guard !ends.0.contains(where: { x in ends.1.contains { facts[x].spreadApart(facts[$0]) } }) else {
-                    continue
-                }
-                if own?.index != a { own = (a, colours(a)) }
-                guard coloursAgree(own?.colours ?? nil, colours(b), limit: colourLimit) else { continue }
-                let left = shots[first] ?? (sets.size(of: first) == 1 && facts[first].hasExif ? [first] : [])
-                let right = shots[second] ?? (sets.size(of: second) == 1 && facts[second].hasExif ? [second] : [])
-                guard !left.contains(where: { x in right.contains { facts[x].differentShots(facts[$0]) } }) else {
-                    continue
-                }
-                sets.union(first, second)
-                (shots[first], shots[second], spanned[first], spanned[second]) = (nil, nil, nil, nil)
-                if !(left + right).isEmpty { shots[sets.find(first)] = left + right }
-                spanned[sets.find(first)] = ends.0 + ends.1
-            }
-            start = range.upperBound
-        }
-        var members: [Int: [Int]] = [:]
-        for index in facts.indices where sets.size(of: index) > 1 {
-            members[sets.find(index), default: []].append(index)
-        }
-        return Array(members.values)
-    }
-
-    /// Two files whose hashes are near (positions among the hashed), 12 bytes.
-    private struct NearPair {
-        var a: Int32
-        var b: Int32
-        var distance: Int32
     }
 
     /// Whether one file is a copy of another, by which rule, and why, in words.
@@ -220,6 +135,9 @@ public enum DuplicateGroups {
         if a.isVideo || b.isVideo { return no("a video is a copy only of the same bytes") }
         guard let distance else { return no("no perceptual hash to compare yet") }
         guard distance <= threshold else { return no("hashes \(distance) bits apart, beyond \(threshold)") }
+        if a.format.traits.isRaw != b.format.traits.isRaw {
+            return no("a RAW and an image made from it are a stack, never copies")
+        }
         if let why = differentShots(a, b) { return no("different shots: \(why)") }
         let detail = a.detailHash.flatMap { da in b.detailHash.map { da.distance(to: $0) } }
         if let detail, detail > detailThreshold {
@@ -239,23 +157,20 @@ public enum DuplicateGroups {
     }
 
     /// The mean difference of two photos' colours (0–255); nil without both.
-    private static func colourDifference(_ a: [Double]?, _ b: [Double]?) -> Double? {
+    static func colourDifference(_ a: [Double]?, _ b: [Double]?) -> Double? {
         guard let a, let b, a.count == b.count, !a.isEmpty else { return nil }
         return zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / Double(a.count)
     }
 
-    /// Whether two photos' colours differ by a mean of at most `limit`; without both, no
-    /// evidence either way.
-    private static func coloursAgree(_ a: [Double]?, _ b: [Double]?, limit: Double) -> Bool {
-        colourDifference(a, b).map { $0 <= limit } ?? true
-    }
-
-    /// What in the metadata says two photos are different exposures; nil when nothing does.
+    /// What in the metadata says two photos are different exposures, or not copies at all; nil
+    /// when nothing does.
     ///
     /// They are when both name a camera and not the same one, or both say when they were taken
-    /// and not the same instant (a burst, a bracket, two shots of one scene). A copy keeps its
-    /// original's, or has none.
+    /// and not the same instant (a burst, a bracket, two shots of one scene: a fraction of ".0"
+    /// is a fraction, which a copy that lost it has not). A copy keeps its original's, or has
+    /// none. A RAW and an image made from it are a stack, never copies.
     static func differentShots(_ a: ComparedFile, _ b: ComparedFile) -> String? {
+        if a.format.traits.isRaw != b.format.traits.isRaw { return "a RAW and an image made from it" }
         if let ma = a.make, let mb = b.make, ma != mb { return "cameras \(ma) and \(mb)" }
         if let ma = a.model, let mb = b.model, ma != mb { return "cameras \(ma) and \(mb)" }
         guard let ta = a.capturedAt, let tb = b.capturedAt else { return nil }
@@ -265,12 +180,14 @@ public enum DuplicateGroups {
         return nil
     }
 
-    /// A capture time's whole seconds, and its fraction without trailing zeros (nil when none).
+    /// A capture time's whole seconds, and its fraction without trailing zeros (nil when none;
+    /// empty when zero).
     static func split(_ time: String) -> (Substring, Substring?) {
         guard let dot = time.firstIndex(of: ".") else { return (time[...], nil) }
         var fraction = time[time.index(after: dot)...].prefix { $0.isNumber }
+        let written = !fraction.isEmpty
         while fraction.last == "0" { fraction.removeLast() }
-        return (time[..<dot], fraction.isEmpty ? nil : fraction)
+        return (time[..<dot], written ? fraction : nil)
     }
 
     static func group(_ files: [ComparedFile]) -> DuplicateGroup {

@@ -26,16 +26,13 @@ enum NearPairs {
     }
 
     /// Calls `body(a, b, distance)` once for each pair of positions `a < b` whose hashes are at
-    /// most `radius` apart and whose `a` is in `range`, in no particular order, until it
-    /// returns false; false when it did.
+    /// most `radius` apart, in no particular order; `visited` counts the pairs compared.
     ///
     /// One band at a time, bucket by bucket with the buckets near it (memory: 12 bytes a hash
     /// for the band in hand; time: the pairs those buckets hold, read in runs). A pair is
-    /// given by the first band in which it is within tolerance, so once.
-    @discardableResult
-    static func forEach(
-        _ hashes: [UInt64], radius: Int, firstIn range: Range<Int>, _ body: (Int, Int, Int) -> Bool
-    ) -> Bool {
+    /// given by the first band in which it is within tolerance, so once. Equal hashes are
+    /// each other's pairs: callers pass each hash once.
+    static func forEach(_ hashes: [UInt64], radius: Int, visited: inout Int, _ body: (Int, Int, Int) -> Void) {
         let tolerances = tolerances(radius: radius)
         func firstBand(_ x: UInt64, _ y: UInt64) -> Int {
             tolerances.indices.first { (value(x, $0) ^ value(y, $0)).nonzeroBitCount <= tolerances[$0] } ?? bands
@@ -55,7 +52,7 @@ enum NearPairs {
             }
             let masks = masks(within: tolerances[band])
             // (unchecked reads: every index is within a run `starts` bounds)
-            let complete = sorted.withUnsafeBufferPointer { sorted in
+            sorted.withUnsafeBufferPointer { sorted in
                 positions.withUnsafeBufferPointer { positions in
                     starts.withUnsafeBufferPointer { starts in
                         for bucket in 0..<65_536 where starts[bucket] < starts[bucket + 1] {
@@ -64,23 +61,20 @@ enum NearPairs {
                                 guard other >= bucket, starts[other] < starts[other + 1] else { continue }
                                 for i in Int(starts[bucket])..<Int(starts[bucket + 1]) {
                                     let x = sorted[i]
-                                    for j in (other == bucket ? i + 1 : Int(starts[other]))..<Int(starts[other + 1]) {
+                                    let from = other == bucket ? i + 1 : Int(starts[other])
+                                    visited += Int(starts[other + 1]) - from
+                                    for j in from..<Int(starts[other + 1]) {
                                         let distance = (x ^ sorted[j]).nonzeroBitCount
                                         guard distance <= radius, firstBand(x, sorted[j]) == band else { continue }
                                         let (p, q) = (Int(positions[i]), Int(positions[j]))
-                                        let (a, b) = p < q ? (p, q) : (q, p)
-                                        guard range.contains(a) else { continue }
-                                        if !body(a, b, distance) { return false }
+                                        p < q ? body(p, q, distance) : body(q, p, distance)
                                     }
                                 }
                             }
                         }
-                        return true
                     }
                 }
             }
-            if !complete { return false }
         }
-        return true
     }
 }

@@ -18,7 +18,7 @@ extension PhotoIndex {
     }
 
     /// The copy groups of every present file, by `DuplicateGroups.find`'s rules, from each
-    /// file's `CopyFacts` (72 bytes) rather than its row: only the files that end in a group
+    /// file's `CopyFacts` (80 bytes) rather than its row: only the files that end in a group
     /// are read whole, to order them.
     static func copiesOfWholeLibrary(
         _ db: Database, colourLimit: Double, colours: (_ placeholder: [UInt8]) -> [Double]?
@@ -32,7 +32,7 @@ extension PhotoIndex {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT id, kind, phash, content_hash, captured_at, make, model, phash_detail FROM photos
+                SELECT id, kind, phash, content_hash, captured_at, make, model, phash_detail, format FROM photos
                 WHERE \(presentAndRead) ORDER BY id
                 """)
         while let row = try rows.next() {
@@ -42,13 +42,15 @@ extension PhotoIndex {
                     isVideo: row[1] as String? == "video",
                     perceptualHash: (row[2] as Int64?).map { UInt64(bitPattern: $0) },
                     detail: (row[7] as Data?).flatMap { DetailHash(bytes: $0) },
-                    contentHash: row[3], capturedAt: row[4], make: row[5], model: row[6], names: &names))
+                    contentHash: row[3], capturedAt: row[4], make: row[5], model: row[6],
+                    raw: (row[8] as String?).flatMap(ImageFormat.init(rawValue:))?.traits.isRaw ?? false,
+                    names: &names))
         }
         let placeholder = try db.makeStatement(sql: "SELECT thumbhash FROM photos WHERE id = ?")
-        let sets = DuplicateGroups.copySets(facts, colourLimit: colourLimit) { position in
+        let sets = CopySets.decide(facts, threshold: DuplicateGroups.threshold, colourLimit: colourLimit) { position in
             (try? Data.fetchOne(placeholder, arguments: [ids[position]])).flatMap { $0.map { colours([UInt8]($0)) } }
                 ?? nil
-        }
+        }.sets
         facts = []
         // The groups' files, read 500 at a time.
         var records: [CopyRecord] = []
@@ -132,29 +134,37 @@ extension PhotoIndex {
     /// The present files that may be copies of `photo`: the same content key, or a hash within
     /// `DuplicateGroups.threshold` bits, found by the band indexes (each candidate once).
     static func nearCandidates(_ db: Database, of photo: ComparedFile) throws -> [ComparedFile] {
-        var found = try fetchCandidates(
-            db, indexedBy: "photos_thumbnail_key",
-            where: "thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1", [photo.id])
+        var ids = Set(
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM photos INDEXED BY photos_thumbnail_key WHERE \(presentAndRead)
+                        AND thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1
+                    """, arguments: [photo.id]))
         if let hash = photo.perceptualHash {
             let tolerances = NearPairs.tolerances(radius: DuplicateGroups.threshold)
             for band in 0..<NearPairs.bands where tolerances[band] >= 0 {
                 let masks = NearPairs.masks(within: tolerances[band])
                 let value = NearPairs.value(hash, band)
-                found += try fetchCandidates(
+                // (the hashes first, each row once: equal hashes are found in every band)
+                let rows = try Row.fetchCursor(
                     db,
-                    where: """
-                        phash IS NOT NULL AND \(phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count)))
-                            AND id <> ?
-                        """, StatementArguments(masks.map { Int64(value ^ $0) } + [photo.id]))
+                    sql: """
+                        SELECT id, phash FROM photos WHERE \(presentAndRead) AND phash IS NOT NULL
+                            AND \(phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count))) AND id <> ?
+                        """, arguments: StatementArguments(masks.map { Int64(value ^ $0) } + [photo.id]))
+                while let row = try rows.next() {
+                    let other = UInt64(bitPattern: row[1])
+                    if (other ^ hash).nonzeroBitCount <= DuplicateGroups.threshold { ids.insert(row[0]) }
+                }
             }
         }
-        var seen = Set<Int64>()
-        return found.filter { other in
-            guard seen.insert(other.id).inserted else { return false }
-            if other.contentHash == photo.contentHash { return true }
-            guard let a = photo.perceptualHash, let b = other.perceptualHash else { return false }
-            return (a ^ b).nonzeroBitCount <= DuplicateGroups.threshold
+        var found: [ComparedFile] = []
+        for chunk in Array(ids).sorted().chunks(of: 500) {
+            found += try fetchCandidates(
+                db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
         }
+        return found
     }
 
     /// The present, read files (`filter` over `photos`) with what deciding copies needs of them.

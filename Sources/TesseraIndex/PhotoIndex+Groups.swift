@@ -196,14 +196,23 @@ extension PhotoIndex {
 
     /// The members of the copy groups `ids` are in.
     private static func groupMates(_ db: Database, of ids: [Int64]) throws -> [Int64] {
-        var mates: [Int64] = []
+        // (each group once: 100,000 files of one group are not 200 queries of 100,000 rows)
+        var groups = Set<Int64>()
         for chunk in ids.chunks(of: 500) {
+            groups.formUnion(
+                try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT group_id FROM copy_members
+                        WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                        """, arguments: StatementArguments(Array(chunk))))
+        }
+        var mates: [Int64] = []
+        for chunk in Array(groups).chunks(of: 500) {
             mates += try Int64.fetchAll(
                 db,
-                sql: """
-                    SELECT photo_id FROM copy_members WHERE group_id IN (SELECT group_id FROM copy_members
-                        WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count))))
-                    """, arguments: StatementArguments(Array(chunk)))
+                sql: "SELECT photo_id FROM copy_members WHERE group_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(Array(chunk)))
         }
         return mates
     }

@@ -20,10 +20,10 @@ struct DuplicateGroupsTests {
         }
         for radius in [0, 3, 7, 14] {
             var found: [[Int]] = []
-            NearPairs.forEach(hashes, radius: radius, firstIn: hashes.indices) { a, b, distance in
+            var visited = 0
+            NearPairs.forEach(hashes, radius: radius, visited: &visited) { a, b, distance in
                 #expect(distance == (hashes[a] ^ hashes[b]).nonzeroBitCount)
                 found.append([a, b])
-                return true
             }
             var expected = Set<[Int]>()
             for a in hashes.indices {
@@ -35,13 +35,8 @@ struct DuplicateGroupsTests {
             #expect(found.count == Set(found).count, "radius \(radius): a pair given twice")
             #expect(Set(found) == expected, "radius \(radius): \(found.count) found, \(expected.count) expected")
             #expect(radius < 7 || expected.count > 100)
-            // A span of the first positions gives the pairs that start in it.
-            var spanned = Set<[Int]>()
-            NearPairs.forEach(hashes, radius: radius, firstIn: 100..<300) { a, b, _ in
-                spanned.insert([a, b])
-                return true
-            }
-            #expect(spanned == expected.filter { (100..<300).contains($0[0]) })
+            // Only the buckets near one another are compared, not every pair.
+            #expect(visited >= found.count && visited < hashes.count * hashes.count / 40)
         }
     }
 
@@ -56,37 +51,67 @@ struct DuplicateGroupsTests {
         #expect(NearPairs.tolerances(radius: 14) == [2, 3, 3, 3])
     }
 
-    /// Files taken in spans, when their near pairs are more than are held at once, are grouped
-    /// as when taken all together.
-    @Test func aLibraryDecidedInSpansIsGroupedAsWhole() {
-        var random = SplitMix(seed: 11)
-        var files: [ComparedFile] = []
-        for id in 0..<600 {
-            // Clusters of 6 near hashes, some of them different shots, some the same bytes.
-            let base = UInt64(id / 6) &* 0x9E37_79B9_7F4A_7C15
-            let time = id % 3 == 0 ? "2024-05-01T10:00:0\(id % 2)" : nil
-            files.append(
-                Self.photo(
-                    Int64(id), hash: base ^ (1 << (random.next() % 64)) ^ (1 << (random.next() % 64)),
-                    content: id % 7 == 0 ? "same\(id / 6)" : nil, at: time))
+    /// 3,000 copies of one picture (distinct bytes, one hash) and 500 frames of a timelapse of
+    /// one still scene (one hash, a second apart) are decided with work in proportion to the
+    /// files: the copies one set, no two frames together; the same with a few near hashes.
+    @Test func copiesAndATimelapseCostInProportionToTheFiles() {
+        for nearHashes in [1, 5] {
+            var files: [ComparedFile] = []
+            for id in 0..<3_000 {
+                files.append(Self.photo(Int64(id), hash: 0xF0F0_1234_5678_9ABC ^ UInt64(id % nearHashes), camera: "A"))
+            }
+            for frame in 0..<500 {
+                let time = "2024-05-01T10:\(String(100 + frame / 60).suffix(2)):\(String(100 + frame % 60).suffix(2))"
+                files.append(Self.photo(Int64(10_000 + frame), hash: 0x0123_4567_0000_0000 ^ UInt64((frame % nearHashes) << 8), at: time))
+            }
+            // (and copies without metadata of a frame, which join one frame and nothing else)
+            for copy in 0..<20 { files.append(Self.photo(Int64(20_000 + copy), hash: 0x0123_4567_0000_0000)) }
+            let (sets, work) = CopySets.decide(CopyFacts.of(files), threshold: DuplicateGroups.threshold, colourLimit: 20) {
+                _ in nil
+            }
+            let groups = sets.map { Set($0.map { files[$0].id }) }.sorted { $0.count > $1.count }
+            #expect(groups.map(\.count) == [3_000, 21], "\(nearHashes) hashes")
+            #expect(groups.first?.subtracting(0..<3_000) == [])
+            #expect(groups.last.map { $0.subtracting(20_000..<20_020).count == 1 } == true)
+            // (each pair of the distinct hashes at most once in each band)
+            #expect(work.hashPairs <= 4 * (2 * nearHashes) * (2 * nearHashes), "\(nearHashes) hashes: \(work)")
+            #expect(work.lookups < 30 * files.count, "\(nearHashes) hashes: \(work)")
         }
-        let facts = CopyFacts.of(files)
-        let whole = Set(DuplicateGroups.copySets(facts, colourLimit: 20) { _ in nil }.map { $0.sorted() })
-        let spans = Set(DuplicateGroups.copySets(facts, colourLimit: 20, pairLimit: 7) { _ in nil }.map { $0.sorted() })
-        #expect(whole.count > 50)
-        #expect(spans == whole)
+    }
+
+    /// Two frames of a burst a fraction of a second apart are different shots, ".0" included;
+    /// a RAW and the JPEG made from it are never copies, whatever their hashes.
+    @Test func burstFramesAndRawPairsAreNotCopies() {
+        let groups = {
+            DuplicateGroups.find($0, colourLimit: 20) { _ in nil }.map { $0.members.map(\.id).sorted() }
+        }
+        #expect(
+            groups([
+                Self.photo(1, hash: 7, at: "2024-05-01T10:00:00.000", camera: "A"),
+                Self.photo(2, hash: 7, at: "2024-05-01T10:00:00.400", camera: "A"),
+            ]).isEmpty)
+        let raw = Self.photo(1, hash: 7, at: "2024-05-01T10:00:00", camera: "A", format: .raw)
+        let jpeg = Self.photo(2, hash: 7, at: "2024-05-01T10:00:00", camera: "A")
+        #expect(groups([raw, jpeg, Self.photo(3, hash: 7)]) == [[2, 3]])
+        #expect(groups([raw, Self.photo(3, hash: 7, format: .raw), jpeg]) == [[1, 3]])
+        let verdict = DuplicateGroups.verdict(raw, jpeg, colourLimit: 20) { _ in nil }
+        #expect(verdict.rule == nil && verdict.reason == "a RAW and an image made from it are a stack, never copies")
     }
 
     /// The compact facts say two files are different shots exactly when their rows do.
     @Test func compactFactsTellDifferentShotsAsTheRowsDo() {
         let times = [
-            nil, "2024-05-01T10:00:00", "2024-05-01T10:00:00.5", "2024-05-01T10:00:00.500", "2024-05-01T10:00:00.25",
+            nil, "2024-05-01T10:00:00", "2024-05-01T10:00:00.0", "2024-05-01T10:00:00.5", "2024-05-01T10:00:00.500", "2024-05-01T10:00:00.25",
             "2024-05-01T10:00:01",
         ]
         let cameras = [nil, "A", "B"]
         var files: [ComparedFile] = []
         for time in times {
-            for camera in cameras { files.append(Self.photo(Int64(files.count), hash: 0, at: time, camera: camera)) }
+            for camera in cameras {
+                for format in [ImageFormat.jpeg, .raw] {
+                    files.append(Self.photo(Int64(files.count), hash: 0, at: time, camera: camera, format: format))
+                }
+            }
         }
         // (a fraction of more than 9 digits too, and one that differs only past the 9th)
         files.append(Self.photo(100, hash: 0, at: "2024-05-01T10:00:00.1234567891", camera: "A"))
@@ -110,10 +135,10 @@ struct DuplicateGroupsTests {
 
     static func photo(
         _ id: Int64, hash: UInt64, content: String? = nil, at time: String? = nil, camera: String? = nil,
-        detail: DetailHash? = nil
+        detail: DetailHash? = nil, format: ImageFormat = .jpeg
     ) -> ComparedFile {
         ComparedFile(
-            id: id, pathBytes: Array("/p/\(id).jpg".utf8), format: .jpeg, isVideo: false, width: 100, height: 100,
+            id: id, pathBytes: Array("/p/\(id).jpg".utf8), format: format, isVideo: false, width: 100, height: 100,
             bytes: 1, mtimeNanoseconds: id, contentHash: content ?? "c\(id)", perceptualHash: hash, capturedAt: time,
             make: camera, model: camera, detailHash: detail)
     }

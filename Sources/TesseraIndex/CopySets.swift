@@ -1,0 +1,226 @@
+/// The sets of copies among a library's files by `DuplicateGroups.find`'s rules, decided in time
+/// and memory in proportion to the files, never to the pairs among equal ones
+/// (docs/DUPLICATES.md, "Cost").
+///
+/// 1. The same bytes are one set (the files sorted by content).
+/// 2. The files of one perceptual hash are one candidate set, visited once, files that say more
+///    of their shot first: each joins the first class of its hash whose key its own does not
+///    contradict, found by one lookup among the classes' generalisations, and in it the first of
+///    at most `subclassLimit` representatives whose details and colours agree with its own. So a
+///    timelapse's frames of one still scene, one hash and a second apart, stay apart, one lookup
+///    each, where 100,000 copies of one picture are one set.
+/// 3. Near pairs are searched among the distinct hashes, each hash once, keeping the
+///    `neighbourLimit` nearest of each, and joined nearest first: class by class, each found by
+///    lookups among the other hash's classes, the rules checked between the sets' merged shot
+///    keys and their representatives (at most `representativeLimit`), never their members.
+struct CopySets {
+    /// What deciding them did, which tests hold their cost by.
+    struct Work: Equatable, Sendable {
+        /// Pairs of distinct hashes compared by `NearPairs`.
+        var hashPairs = 0
+        /// Files and classes looked up, and pairs of representatives compared.
+        var lookups = 0
+    }
+
+    static let subclassLimit = 8
+    static let neighbourLimit = 16
+    static let representativeLimit = 32
+
+    /// One hash's classes: each its representatives, and the first class under each generalisation of its key.
+    private struct Classes {
+        var representatives: [[Int32]] = []
+        var byKey: [ShotKey: Int] = [:]
+    }
+
+    private let facts: [CopyFacts]
+    private let colourLimit: Double
+    private let colours: (_ position: Int) -> [Double]?
+    private var sets: DisjointSets
+    /// The merged shot key of each set whose files say more together than its root alone.
+    private var keys: [Int32: ShotKey] = [:]
+    /// The files of each set that stand for its hashes, where more than its root.
+    private var representatives: [Int32: [Int32]] = [:]
+    private var knownColours: [Int32: [Double]?] = [:]
+    private(set) var work = Work()
+
+    /// The sets of two or more among `facts` (their positions); `colours(position)` gives a
+    /// file's colours, asked for only where two files would join.
+    static func decide(
+        _ facts: [CopyFacts], threshold: Int, colourLimit: Double, colours: (_ position: Int) -> [Double]?
+    ) -> (sets: [[Int]], work: Work) {
+        // (the closure is used only while deciding)
+        withoutActuallyEscaping(colours) { colours in
+            var decision = CopySets(facts: facts, colourLimit: colourLimit, colours: colours)
+            decision.joinSameBytes()
+            decision.joinHashes(threshold: threshold)
+            return (decision.setsOfTwoOrMore(), decision.work)
+        }
+    }
+
+    private init(facts: [CopyFacts], colourLimit: Double, colours: @escaping (_ position: Int) -> [Double]?) {
+        (self.facts, self.colourLimit, self.colours) = (facts, colourLimit, colours)
+        sets = DisjointSets(count: facts.count)
+    }
+
+    private mutating func joinSameBytes() {
+        var previous: Int?
+        for index in facts.indices.map({ Int32(truncatingIfNeeded: $0) })
+            .sorted(by: { (facts[Int($0)].content, $0) < (facts[Int($1)].content, $1) }).lazy.map(Int.init)
+        {
+            if let previous, facts[previous].content == facts[index].content { sets.union(previous, index) }
+            previous = index
+        }
+    }
+
+    private mutating func joinHashes(threshold: Int) {
+        // The hashed files by hash, those that say more of their shot first.
+        let hashed = facts.indices.filter { facts[$0].hashed }.map { Int32(truncatingIfNeeded: $0) }.sorted {
+            let (a, b) = (facts[Int($0)], facts[Int($1)])
+            let (x, y) = (a.shot, b.shot)
+            let (first, second) = (
+                (a.perceptualHash, -x.specificity, x.seconds, x.fraction, x.make, x.model),
+                (b.perceptualHash, -y.specificity, y.seconds, y.fraction, y.make, y.model)
+            )
+            return first != second ? first < second : $0 < $1
+        }
+        var (distinct, starts): ([UInt64], [Int]) = ([], [])
+        for (offset, position) in hashed.enumerated() where distinct.last != facts[Int(position)].perceptualHash {
+            distinct.append(facts[Int(position)].perceptualHash)
+            starts.append(offset)
+        }
+        starts.append(hashed.count)
+        let neighbours = Self.nearest(distinct, threshold: threshold, visited: &work.hashPairs)
+        var classes: [Int: Classes] = [:]
+        for run in distinct.indices {
+            let found = joinEqualHash(hashed[starts[run]..<starts[run + 1]])
+            if neighbours[run] != nil { classes[run] = found }
+        }
+        for pair in neighbours.flatMap({ run, list in list.map { ($0.distance, min(run, $0.other), max(run, $0.other)) } })
+            .sorted(by: <)
+        {
+            guard let a = classes[pair.1], let b = classes[pair.2] else { continue }
+            let (few, many) = a.representatives.count <= b.representatives.count ? (a, b) : (b, a)
+            for x in few.representatives.joined() { joinAcross(x, many) }
+        }
+    }
+
+    /// The `neighbourLimit` nearest others of each hash that has any, nearest first; pairs
+    /// found twice, once from each side.
+    private static func nearest(
+        _ hashes: [UInt64], threshold: Int, visited: inout Int
+    ) -> [Int: [(distance: Int, other: Int)]] {
+        var lists: [Int: [(distance: Int, other: Int)]] = [:]
+        func keep(_ a: Int, _ b: Int, _ distance: Int) {
+            var list = lists.removeValue(forKey: a) ?? []
+            if list.count < neighbourLimit {
+                list.append((distance, b))
+            } else if let worst = list.indices.max(by: { list[$0] < list[$1] }), (distance, b) < list[worst] {
+                list[worst] = (distance, b)
+            }
+            lists[a] = list
+        }
+        NearPairs.forEach(hashes, radius: threshold, visited: &visited) { a, b, distance in
+            keep(a, b, distance)
+            keep(b, a, distance)
+        }
+        return lists
+    }
+
+    /// Joins the files of one hash into classes, and returns them.
+    private mutating func joinEqualHash(_ run: ArraySlice<Int32>) -> Classes {
+        var classes = Classes()
+        for file in run {
+            work.lookups += 1
+            let key = facts[Int(file)].shot
+            if let found = classes.byKey[key] {
+                var joined = false
+                for representative in classes.representatives[found] {
+                    work.lookups += 1
+                    if join(Int(file), Int(representative), across: false) {
+                        joined = true
+                        break
+                    }
+                }
+                if !joined, classes.representatives[found].count < Self.subclassLimit {
+                    classes.representatives[found].append(file)
+                }
+            } else {
+                for general in key.generalisations where classes.byKey[general] == nil {
+                    classes.byKey[general] = classes.representatives.count
+                }
+                classes.representatives.append([file])
+            }
+        }
+        return classes
+    }
+
+    /// Joins `file`'s set with the first of `other`'s classes whose key does not contradict its own.
+    private mutating func joinAcross(_ file: Int32, _ other: Classes) {
+        let key = facts[Int(file)].shot
+        var tried: [Int] = []
+        for general in key.generalisations {
+            work.lookups += 1
+            guard let found = other.byKey[general], !tried.contains(found) else { continue }
+            tried.append(found)
+            for representative in other.representatives[found] {
+                work.lookups += 1
+                if join(Int(file), Int(representative), across: true) { return }
+            }
+        }
+    }
+
+    /// Joins the sets of `a` and `b` when the rules allow, and says whether they are one set.
+    ///
+    /// Across hashes, the two sets' representatives must be within the spread of one another,
+    /// and the joined set's representatives are both sets'; within one hash, `b` stands for `a`.
+    private mutating func join(_ a: Int, _ b: Int, across: Bool) -> Bool {
+        let (first, second) = (sets.find(a), sets.find(b))
+        if first == second { return true }
+        let (x, y) = (Int32(truncatingIfNeeded: first), Int32(truncatingIfNeeded: second))
+        let merged = key(of: x)
+        guard merged.admits(key(of: y)), facts[a].detailAgrees(facts[b]) else { return false }
+        var ends = representatives[y] ?? [y]
+        if across {
+            let own = representatives[x] ?? [x]
+            guard own.count + ends.count <= Self.representativeLimit else { return false }
+            work.lookups += own.count * ends.count
+            guard !own.contains(where: { p in ends.contains { facts[Int(p)].spreadApart(facts[Int($0)]) } }) else {
+                return false
+            }
+            ends += own
+        }
+        guard coloursAgree(colour(of: a, keeping: across), colour(of: b, keeping: true)) else { return false }
+        let joinedKey = merged.merged(with: key(of: y))
+        sets.union(first, second)
+        let root = Int32(truncatingIfNeeded: sets.find(first))
+        for old in [x, y] { (keys[old], representatives[old]) = (nil, nil) }
+        keys[root] = joinedKey
+        representatives[root] = ends
+        return true
+    }
+
+    private func key(of root: Int32) -> ShotKey { keys[root] ?? facts[Int(root)].shot }
+
+    /// A file's colours, kept for a representative (asked again), not for every file of a hash.
+    private mutating func colour(of position: Int, keeping: Bool) -> [Double]? {
+        let key = Int32(truncatingIfNeeded: position)
+        if let known = knownColours[key] { return known }
+        let found = colours(position)
+        if keeping { knownColours[key] = found }
+        return found
+    }
+
+    /// Whether two photos' colours differ by a mean of at most `colourLimit`; without both, no
+    /// evidence either way.
+    private func coloursAgree(_ a: [Double]?, _ b: [Double]?) -> Bool {
+        DuplicateGroups.colourDifference(a, b).map { $0 <= colourLimit } ?? true
+    }
+
+    private mutating func setsOfTwoOrMore() -> [[Int]] {
+        var members: [Int: [Int]] = [:]
+        for index in facts.indices where sets.size(of: index) > 1 {
+            members[sets.find(index), default: []].append(index)
+        }
+        return Array(members.values)
+    }
+}
