@@ -98,7 +98,7 @@ extension VideoFacts: PhotoHeader {
         }
         if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
             // The EBML header comes first and holds the DocType.
-            return bytes.firstRange(of: Array("webm".utf8)) != nil ? .webm : .matroska
+            return bytes.firstOffset(of: Array("webm".utf8)) != nil ? .webm : .matroska
         }
         if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8))
             && bytes[8..<12].elementsEqual(Array("AVI ".utf8))

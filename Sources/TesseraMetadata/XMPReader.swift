@@ -109,20 +109,21 @@ public enum XMPReader {
     }()
 
     /// The fields of one packet, or nil with a warning when it is not XMP Exempi can parse.
-    public static func read(packet: some Collection<UInt8>) -> (fields: XMPFields?, warning: String?) {
+    public static func read(packet: [UInt8]) -> (fields: XMPFields?, warning: String?) {
         guard packet.count <= maxLength else {
             return (nil, "XMP packet of \(packet.count) bytes is too large; ignored")
         }
         guard initialised else { return (nil, "the XMP toolkit could not be initialised; XMP ignored") }
         // The toolkit wants XML text: a packet padded with NULs (as some writers leave it) ends there,
         // and one that a tool rewrote in place, shorter, ends at its own end marker.
-        let bytes = Self.packetEnd(Array(packet.prefix { $0 != 0 }))
+        let bytes = Self.packetEnd(packet.firstOffset(of: 0).map { Array(packet[..<$0]) } ?? packet)
         guard let document = XMPDocument(bytes) else { return (nil, "XMP packet is not well-formed; ignored") }
         return (document.fields(), nil)
     }
 
     private static let trailer = Array("<?xpacket end=".utf8)
     private static let closing = Array("</x:xmpmeta>".utf8)
+    private static let questionClose = Array("?>".utf8)
 
     /// `bytes` up to the end of its first packet: the `<?xpacket end="…"?>` trailer's `?>`, or
     /// without a trailer the `</x:xmpmeta>` that closes the first packet; what follows (the tail
@@ -130,12 +131,12 @@ public enum XMPReader {
     ///
     /// As exiftool reads them.
     static func packetEnd(_ bytes: [UInt8]) -> [UInt8] {
-        if let start = bytes.firstRange(of: trailer),
-            let end = bytes[start.upperBound...].firstRange(of: Array("?>".utf8))
+        if let start = bytes.firstOffset(of: trailer),
+            let end = bytes.firstOffset(of: questionClose, from: start + trailer.count)
         {
-            return Array(bytes[..<end.upperBound])
+            return Array(bytes[..<(end + questionClose.count)])
         }
-        if let end = bytes.firstRange(of: closing) { return Array(bytes[..<end.upperBound]) }
+        if let end = bytes.firstOffset(of: closing) { return Array(bytes[..<(end + closing.count)]) }
         return bytes
     }
 }
