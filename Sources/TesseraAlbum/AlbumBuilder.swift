@@ -26,7 +26,12 @@ public struct AlbumBuilder: Sendable {
         public var originals = AlbumOriginals.symlink
         /// How albums beside each other are ordered.
         public var order = AlbumOrder.name
-        public var photosPerPage = 60
+        public var photosPerPage = 60 {
+            didSet { photosPerPage = min(max(1, photosPerPage), Self.mostPhotosPerPage) }
+        }
+        /// The most photos a page draws (a tiles page its tiles' photos, a section's page its
+        /// photos): a page stays small enough to load at once.
+        public static let mostPhotosPerPage = 360
         /// The window width a page's HTML is laid out at: what shows without script (album.js
         /// lays the photos out again at the window's own width).
         public var staticWidth = 375.0

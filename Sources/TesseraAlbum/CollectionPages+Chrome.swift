@@ -57,20 +57,23 @@ extension CollectionPages {
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
     }
 
-    /// The albums inside the collection, on its first page.
-    static func childAlbums(_ collection: Collection) -> String {
-        guard !collection.children.isEmpty else { return "" }
+    /// The albums inside the collection on its page `page`, `perPage` a page.
+    static func childAlbums(_ collection: Collection, page: Int, perPage: Int) -> String {
+        let start = page * perPage
+        guard start < collection.children.count else { return "" }
+        let shown = collection.children[start..<min(collection.children.count, start + perPage)]
         return "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">"
-            + collection.children.joined(separator: "\n") + "</div></section>"
+            + shown.joined(separator: "\n") + "</div></section>"
     }
 
-    /// Previous and next, the first and last pages, and the pages near the current one.
-    func pager(current: Int, count: Int) -> String {
+    /// Previous and next, the first and last pages, and the pages near the current one; `file`
+    /// names a page by its number.
+    func pager(current: Int, count: Int, file: (Int) -> String = CollectionPages.pageFile) -> String {
         guard count > 1 else { return "" }
         var parts: [String] = []
         parts.append(
             current > 0
-                ? "<a rel=\"prev\" href=\"\(Self.pageFile(current - 1))\">← Previous</a>"
+                ? "<a rel=\"prev\" href=\"\(file(current - 1))\">← Previous</a>"
                 : "<span class=\"disabled\">← Previous</span>")
         var last = -1
         for number in 0..<count where number == 0 || number == count - 1 || abs(number - current) <= 3 {
@@ -78,12 +81,12 @@ extension CollectionPages {
             parts.append(
                 number == current
                     ? "<span class=\"current\" aria-current=\"page\">\(number + 1)</span>"
-                    : "<a href=\"\(Self.pageFile(number))\">\(number + 1)</a>")
+                    : "<a href=\"\(file(number))\">\(number + 1)</a>")
             last = number
         }
         parts.append(
             current < count - 1
-                ? "<a rel=\"next\" href=\"\(Self.pageFile(current + 1))\">Next →</a>"
+                ? "<a rel=\"next\" href=\"\(file(current + 1))\">Next →</a>"
                 : "<span class=\"disabled\">Next →</span>")
         return "<nav class=\"pager\">\(parts.joined(separator: " "))</nav>"
     }

@@ -40,7 +40,9 @@ struct CollectionPages {
         let ids = collection.photos.map(\.id)
         let outlines = options.style == .tiles ? collection.photos : []
         collection.photos = []
-        var written = Written(pages: max(1, pages.count))
+        // Its albums' cards are paged as its photos are: each page shows its share of both.
+        let count = max(1, pages.count, (collection.children.count + options.photosPerPage - 1) / options.photosPerPage)
+        var written = Written(pages: count)
         let data = try output.file(directory + "/photos.js")
         var lightbox = LightboxData(media: media, folders: folders, base: Collection.prefix)
         try data.append(lightbox.start)
@@ -48,7 +50,7 @@ struct CollectionPages {
         var sections: [(id: String, title: String, page: Int, photos: [Int])] = []
         var seen: Set<Int64> = []
         // A folder of albums has no photos: one page, of its albums.
-        for number in 0..<max(1, pages.count) {
+        for number in 0..<count {
             media.startPage()
             let page = pages.page(number)
             // The collection's order is the pages' order; a tile's hidden photos follow the tile.
@@ -76,12 +78,12 @@ struct CollectionPages {
                 <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
                 <p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\
                 \(ids.count < 2 ? "" : Self.findForm)</header>
-                \(number == 0 ? Self.childAlbums(collection) : "")
+                \(Self.childAlbums(collection, page: number, perPage: options.photosPerPage))
                 <main>
                 \(ids.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
                 \(stackLinks(positions.compactMap { records[Self.layoutID($0)] }, members: members))
-                \(pager(current: number, count: pages.count))
+                \(pager(current: number, count: count))
                 """
             try output.write(
                 HTML.document(
@@ -182,28 +184,42 @@ struct CollectionPages {
         }
     }
 
-    /// One section's page (what a tile's "+N" leads to): all its photos in one layout, under
-    /// the album's title and the section's, with a way back to the album page holding the tile.
+    /// One section's pages (what a tile's "+N" leads to): its photos in one layout, paged as an
+    /// album is, under the album's title and the section's, with a way back to the album page
+    /// holding the tile.
     func writeSection(
         _ photos: [PhotoOutline], collection: Collection, title: String, file: String, back: String
     ) throws(AlbumError) {
-        let (width, pages) = try layout(photos, pageCount: photos.count)
-        let page =
-            pages.count > 0
-            ? render(pages.page(0), width: width, byID: try records(Array(photos.indices), ids: photos.map(\.id))) : nil
-        let body = """
-            <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
-            <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · \
-            <a rel="up" href="\(back)">back to the album</a></p></header>
-            <main>
-            \(page ?? "")
-            </main>
-            """
-        try output.write(
-            HTML.document(
-                title: "\(collection.title) · \(title)", body: body,
-                bodyAttributes: " data-photos=\"photos.js\""),
-            to: file)
+        let (width, pages) = try layout(photos)
+        let ids = photos.map(\.id)
+        let name = { (number: Int) in Self.sectionPageFile(file, number) }
+        for number in 0..<max(1, pages.count) {
+            var page = ""
+            if number < pages.count {
+                let laid = pages.page(number)
+                let positions = laid.items.compactMap { $0.photoId.flatMap { Int($0) } }.filter(ids.indices.contains)
+                page = render(laid, width: width, byID: try records(positions, ids: ids))
+            }
+            let body = """
+                <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
+                <p>\(HTML.escape(title.isEmpty ? "" : title + " · "))\(AlbumBuilder.count(photos)) · \
+                <a rel="up" href="\(back)">back to the album</a></p></header>
+                <main>
+                \(page)
+                </main>
+                \(pager(current: number, count: pages.count) { (name($0) as NSString).lastPathComponent })
+                """
+            try output.write(
+                HTML.document(
+                    title: "\(collection.title) · \(title)", body: body,
+                    bodyAttributes: " data-photos=\"photos.js\""),
+                to: name(number))
+        }
+    }
+
+    /// The `number`th page of the section whose first page is `file`.
+    static func sectionPageFile(_ file: String, _ number: Int) -> String {
+        number == 0 ? file : String(file.dropLast(".html".count)) + "-page-\(number + 1).html"
     }
 
     /// The page of a section's photos, named by its id ("2024-05-03", "undated").

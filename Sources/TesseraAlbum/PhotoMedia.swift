@@ -27,17 +27,24 @@ enum PhotoMedia {
         }
     }
 
-    /// The most a page may draw the photo at: its size as displayed, or less when its largest
-    /// rendition has fewer pixels (a RAW whose only rendition is its small preview), so that no
-    /// image is drawn larger than the pixels served for it.
+    /// The pixels per CSS pixel a page's renditions cover: a 2× screen's.
+    static let pixelRatio = 2.0
+
+    /// The most a page may draw the photo at, in CSS pixels: its size as displayed, or, when
+    /// its largest rendition has fewer pixels, half that rendition's (`pixelRatio`), so that
+    /// every frame is sharp on a 2× screen.
     static func drawableSize(_ photo: PhotoRecord) -> (width: Int, height: Int) {
         let size = displaySize(photo)
         let fits = photo.renditions.filter { $0.spec.kind == .fit && $0.width > 0 && $0.height > 0 }
         let candidates = fits.isEmpty ? photo.renditions.filter { $0.width > 0 && $0.height > 0 } : fits
         guard let largest = candidates.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return size }
-        let scale = min(
+        var scale = min(
             1, Double(largest.width) / Double(size.width), Double(largest.height) / Double(size.height))
         guard scale < 1 else { return size }
+        // Drawn from a rendition smaller than the photo: at half its pixels, so that a screen of
+        // pixel ratio 2 gets two device pixels a CSS pixel (a photo smaller than its renditions
+        // would be is drawn at its own size: nothing sharper exists).
+        scale /= Self.pixelRatio
         return (
             max(1, Int((Double(size.width) * scale).rounded())), max(1, Int((Double(size.height) * scale).rounded()))
         )

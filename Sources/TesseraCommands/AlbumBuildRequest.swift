@@ -19,6 +19,8 @@ public struct AlbumBuildRequest: Sendable {
     public var showCopies = false
     public var copyRenditions = false
     public var photosPerPage = 60
+    /// The most photos a page may draw.
+    public static let mostPhotosPerPage = AlbumBuilder.Options.mostPhotosPerPage
 
     public init() {}
 
@@ -35,7 +37,7 @@ public struct AlbumBuildRequest: Sendable {
         if let order { options.order = order }
         options.copyRenditions = copyRenditions
         options.showCopies = options.showCopies || showCopies
-        options.photosPerPage = max(1, photosPerPage)
+        options.photosPerPage = photosPerPage
         try Self.publish(options, index: configuration.index, in: context)
     }
 

@@ -41,8 +41,8 @@ public struct RAWHeader: Sendable, Equatable {
     var exifIFD: [UInt8]?
     var previewExif: [UInt8]?
     var xmp: [UInt8]?
-    /// `RAWStructure.makerNoteSerial`.
-    var makerNoteSerial: String?
+    /// `RAWStructure.makerNote`.
+    var makerNote = MakerNoteFacts()
 
     public struct CutPreview: Sendable, Equatable {
         public var offset: Int64
@@ -89,7 +89,7 @@ public struct RAWHeader: Sendable, Equatable {
         header.cutPreview = structure.cutPreview.map { CutPreview(offset: $0.offset, length: $0.length) }
         (header.tiff, header.exifIFD, header.xmp) = (structure.tiff, structure.exifIFD, structure.xmp)
         header.previewExif = structure.previewExif
-        header.makerNoteSerial = structure.makerNoteSerial
+        header.makerNote = structure.makerNote
         return header
     }
 
@@ -227,7 +227,8 @@ extension RAWHeader: PhotoHeader {
         if let previewExif { exif = exif.filling(from: ExifReader.read(tiff: previewExif)) }
         if exif.make == nil && !make.isEmpty { exif.make = make }
         if exif.model == nil && !model.isEmpty { exif.model = model }
-        if exif.serialNumber == nil { exif.serialNumber = makerNoteSerial }
+        if exif.serialNumber == nil { exif.serialNumber = makerNote.serial }
+        if exif.lensModel == nil { exif.lensModel = makerNote.lens }
         if exif.dateTimeOriginal == nil, let timestamp {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = .current

@@ -32,8 +32,8 @@ struct RAWStructure {
     var cutPreview: (offset: Int64, length: Int)?
     /// The full-resolution image's size, when an IFD or the CR3 says it.
     var size: (width: Int, height: Int)?
-    /// The body's serial number from a Nikon maker note (which `tiff` leaves out).
-    var makerNoteSerial: String?
+    /// What the maker note (which `tiff` leaves out) says of the body and lens.
+    var makerNote = MakerNoteFacts()
 
     /// The most IFDs followed in one file, and entries read in one IFD.
     static let maxIFDs = 64
@@ -68,7 +68,7 @@ struct RAWStructure {
         }
         let head = try bytes.photoBytes(at: 0, count: 8, what: "the TIFF header")
         let walker = IFDWalker(little: little)
-        (structure.tiff, structure.xmp, structure.makerNoteSerial) = try walker.compact(
+        (structure.tiff, structure.xmp, structure.makerNote) = try walker.compact(
             ifd0: Int64(walker.uint32(head, 4)), in: bytes)
         var pending = [Int64(walker.uint32(head, 4))]
         var visited: Set<Int64> = []
@@ -283,12 +283,13 @@ private struct IFDWalker {
     /// a RAW file's EXIF IFD may lie anywhere.
     ///
     /// Maker notes, SubIFDs, the Interoperability IFD and
-    /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart, and the serial
-    /// number of a Nikon maker note (which holds its own offsets, so it is read where it is).
+    /// values over 1 KiB are left out; IFD0's XMP (tag 700) is returned apart, and what a
+    /// Nikon or Canon maker note says (each read where it is: a Nikon note holds its own
+    /// offsets, a Canon note's count from the file's start).
     func compact(
         ifd0 offset: Int64, in bytes: borrowing FileReader
-    ) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?, makerNoteSerial: String?) {
-        guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil, nil) }
+    ) throws(PhotoError) -> (tiff: [UInt8]?, xmp: [UInt8]?, makerNote: MakerNoteFacts) {
+        guard let ifd0 = try entries(at: offset, in: bytes) else { return (nil, nil, MakerNoteFacts()) }
         var xmp: [UInt8]?
         if let packet = ifd0.entries.first(where: { $0.tag == 700 }), packet.count > 4,
             packet.count <= XMPReader.maxLength,
@@ -304,14 +305,23 @@ private struct IFDWalker {
                 children[pointer] = ifd.entries
             }
         }
-        var serial: String?
+        var makerNote = MakerNoteFacts()
         if let note = children[0x8769]?.first(where: { $0.tag == 0x927C && $0.type == 7 }),
-            (18...Self.maxMakerNote).contains(note.count), Int64(note.value) <= bytes.size - Int64(note.count),
-            try bytes.photoBytes(at: Int64(note.value), count: 6, what: "the maker note").elementsEqual(
-                Array("Nikon".utf8) + [0])
+            (18...Self.maxMakerNote).contains(note.count), Int64(note.value) <= bytes.size - Int64(note.count)
         {
-            serial = NikonMakerNote.serialNumber(
-                Array(try bytes.photoBytes(at: Int64(note.value), count: note.count, what: "the maker note")))
+            if try bytes.photoBytes(at: Int64(note.value), count: 6, what: "the maker note").elementsEqual(
+                Array("Nikon".utf8) + [0])
+            {
+                makerNote.serial = NikonMakerNote.serialNumber(
+                    Array(try bytes.photoBytes(at: Int64(note.value), count: note.count, what: "the maker note")))
+            } else if try text(of: ifd0.entries.first { $0.tag == 0x010F }, in: bytes)?.hasPrefix("Canon") == true,
+                Int64(note.value) + Int64(note.count) <= Int64(RAWStructure.maxMetadata)
+            {
+                // (the file up to the note's end: a CR2's note lies in its first few hundred KiB)
+                let head = Array(
+                    try bytes.photoBytes(at: 0, count: Int(note.value) + note.count, what: "the maker note"))
+                (makerNote.serial, makerNote.lens) = (CanonMakerNote.serialNumber(head), CanonMakerNote.lens(head))
+            }
         }
         var out: [UInt8] = little ? [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0] : [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func put16(_ value: UInt32, at index: Int) {
@@ -364,10 +374,22 @@ private struct IFDWalker {
             put32(UInt32(out.count), at: at)
             _ = try write(list)
         }
-        return (out, xmp, serial)
+        return (out, xmp, makerNote)
     }
 
-    /// The largest maker note read for its serial number.
+    /// An ASCII entry's text, up to its first NUL; nil when it has none or more than 64 bytes.
+    private func text(of entry: Entry?, in bytes: borrowing FileReader) throws(PhotoError) -> String? {
+        guard let entry, entry.type == 2, (1...64).contains(entry.count) else { return nil }
+        let stored: [UInt8] =
+            entry.count <= 4
+            ? (0..<entry.count).map { UInt8(truncatingIfNeeded: entry.raw >> (8 * UInt32(little ? $0 : 3 - $0))) }
+            : Int64(entry.value) <= bytes.size - Int64(entry.count)
+                ? Array(try bytes.photoBytes(at: Int64(entry.value), count: entry.count, what: "an IFD value")) : []
+        let text = stored.prefix { $0 != 0 }
+        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The largest maker note read for its serial number and lens.
     static let maxMakerNote = 1 << 20
 
     func uint16(_ data: some Collection<UInt8>, _ offset: Int) -> UInt32 {
@@ -377,4 +399,10 @@ private struct IFDWalker {
     func uint32(_ data: some Collection<UInt8>, _ offset: Int) -> UInt32 {
         little ? data.littleEndian(4, at: offset) : data.bigEndian(4, at: offset)
     }
+}
+
+/// What a RAW's maker note says that its EXIF may not: the body's serial number and the lens.
+struct MakerNoteFacts: Equatable {
+    var serial: String?
+    var lens: String?
 }

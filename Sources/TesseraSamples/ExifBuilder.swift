@@ -20,6 +20,8 @@ public struct ExifBuilder: Sendable {
     public var canonLensModel: String?
     /// A Canon maker note's CameraSettings (tag 0x0001) with this lens: what older bodies record.
     public var canonLens: CanonLens?
+    /// IFD0's ImageWidth and ImageLength: a RAW's (a CR2's IFD0 describes its preview so).
+    public var imageSize: (width: UInt32, height: UInt32)?
 
     /// The lens as Canon's CameraSettings records it: a lens type number and the focal range, in mm.
     public struct CanonLens: Sendable {
@@ -52,6 +54,7 @@ public struct ExifBuilder: Sendable {
     /// The TIFF bytes (what follows `Exif\0\0` in a JPEG APP1 segment, or fills a PNG eXIf chunk).
     public func tiff() -> [UInt8] {
         var ifd0: [Entry] = []
+        if let imageSize { ifd0 += [(0x0100, .long(imageSize.width)), (0x0101, .long(imageSize.height))] }
         if let make { ifd0.append((0x010F, .ascii(make))) }
         if let model { ifd0.append((0x0110, .ascii(model))) }
         if let orientation { ifd0.append((0x0112, .short(UInt16(clamping: orientation)))) }

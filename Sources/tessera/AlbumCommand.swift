@@ -55,8 +55,15 @@ struct AlbumCommand: ParsableCommand {
         @Option(help: "Albums beside each other by name, or newest first (default: the configuration's 'album_order').")
         var albumOrder: AlbumOrder?
 
-        @Option(help: "Photos per page.")
+        @Option(help: "Photos per page, 1 to \(AlbumBuildRequest.mostPhotosPerPage).")
         var pageSize: Int = 60
+
+        func validate() throws {
+            let most = AlbumBuildRequest.mostPhotosPerPage
+            guard (1...most).contains(pageSize) else {
+                throw ValidationError("--page-size must be 1 to \(most): a page draws no more images than that")
+            }
+        }
 
         func run() async throws {
             var request = AlbumBuildRequest()

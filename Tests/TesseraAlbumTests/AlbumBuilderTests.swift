@@ -6,6 +6,7 @@ import TesseraConfiguration
 import TesseraFacts
 import TesseraImage
 import TesseraIndex
+import TesseraLayout
 import TesseraMetadata
 import TesseraSamples
 import TesseraScan
@@ -94,6 +95,74 @@ struct AlbumBuilderTests {
         #expect(sharp.renditions.contains { $0.path.hasSuffix(String(cover)) }, "the cover is \(cover)")
     }
 
+    /// A day of more photos than a page holds, in tiles: its "+N" tile leads to the day's
+    /// photos paged as an album is, every photo once, no page drawing more than a page's photos.
+    @Test func aTilesSectionOfManyPhotosIsPaged() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("photos"))]
+        for photo in 0..<30 {
+            var exif = ExifBuilder()
+            exif.dateTimeOriginal = .init(dateTime: "2022:02:02 10:\(10 + photo):00")
+            try FileSystem.writeAtomically(
+                try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: photo), exif: exif),
+                to: FilePath(directory.appending("photos/Day/\(photo).jpg")))
+        }
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let site = directory.appending("site")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        (options.style, options.photosPerPage) = (.tiles, 12)
+        _ = try AlbumBuilder(index: index, options: options).build()
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first)
+        let album = site + "/albums/\(folder)/"
+        let sections = try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix("section-") }
+        #expect(sections.sorted() == ["section-2022-02-02-page-2.html", "section-2022-02-02-page-3.html",
+                                     "section-2022-02-02.html"])
+        var shown: [String] = []
+        for page in sections {
+            let html = try String(contentsOfFile: album + page, encoding: .utf8)
+            let photos = html.matches(of: #/<a class="photo"[^>]*href="([^"]+)"/#).map { String($0.output.1) }
+            #expect(photos.count <= 12 && html.matches(of: #/<img /#).count <= 12, "\(page)")
+            #expect(html.contains("class=\"pager\""), "\(page)")
+            shown += photos
+        }
+        #expect(shown.count == 30 && Set(shown).count == 30)
+    }
+
+    /// A folder of more albums than a page holds pages their cards as it pages photos.
+    @Test func aFolderOfManyAlbumsPagesTheirCards() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = Self.gardens(in: directory)
+        configuration.roots = [FilePath(directory.appending("photos"))]
+        for trip in 0..<5 {
+            try FileSystem.writeAtomically(
+                try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: trip)),
+                to: FilePath(directory.appending("photos/Trips/\(trip)/a.jpg")))
+        }
+        try FileSystem.writeAtomically(
+            try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: 9)),
+            to: FilePath(directory.appending("photos/Trips/here.jpg")))
+        let index = try PhotoIndex(path: configuration.index)
+        try Self.scan(configuration, index)
+        let site = directory.appending("site")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        options.photosPerPage = 2
+        _ = try AlbumBuilder(index: index, options: options).build()
+        let trips = try AlbumTreeTests.page(named: "Trips", from: "index.html", in: site)
+        let folder = (site + "/" + trips as NSString).deletingLastPathComponent
+        var cards: [String] = []
+        for page in ["index.html", "page-2.html", "page-3.html"] {
+            let shown = AlbumTreeTests.cards(try String(contentsOfFile: folder + "/" + page, encoding: .utf8))
+            #expect(shown.count == (page == "page-3.html" ? 1 : 2), "\(page): \(shown)")
+            cards += shown
+        }
+        #expect(cards == ["0", "1", "2", "3", "4"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/page-4.html"))
+    }
+
     /// A photo whose largest rendition is small (a RAW's preview; here a 1200×800 photo with
     /// only a 160-pixel fit) is never drawn past that rendition's pixels, on the page as written
     /// and in what album.js lays out again (`data-px`).
@@ -119,7 +188,8 @@ struct AlbumBuilderTests {
         #expect(
             Double(anchor.output.1) ?? 0 <= 160 && Double(anchor.output.2) ?? 0 <= 107,
             "drawn \(anchor.output.1)×\(anchor.output.2)")
-        #expect(anchor.output.0.contains("data-wh=\"1200 800\" data-px=\"160 107\""), "\(anchor.output.0)")
+        // (and at most half its pixels: sharp on a 2× screen)
+        #expect(anchor.output.0.contains("data-wh=\"1200 800\" data-px=\"80 53\""), "\(anchor.output.0)")
     }
 
     @Test func albumsOfTheSameNameUnderTwoRootsEachGetTheirOwnPhotos() throws {

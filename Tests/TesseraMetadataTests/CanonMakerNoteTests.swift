@@ -56,6 +56,25 @@ struct CanonMakerNoteTests {
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "EF50mm f/1.2L USM")
     }
 
+    /// A CR2 (a TIFF whose maker note offsets count from the file's start) cut short after
+    /// its maker note: the lens as exiftool reads it, by name or by lens type.
+    @Test(arguments: [false, true])
+    func aCanonRawsLensIsInItsMakerNote(bigEndian: Bool) throws {
+        var exif = ExifBuilder()
+        exif.bigEndian = bigEndian
+        (exif.make, exif.model, exif.imageSize) = ("Canon", "Canon EOS-1Ds Mark III", (5616, 3744))
+        exif.dateTimeOriginal = .init(dateTime: "2008:05:01 12:00:00")
+        exif.canonLensModel = "EF50mm f/1.2L USM"
+        let read = { (exif: ExifBuilder) in
+            try MetadataReader.read(
+                contents: exif.tiff(), path: FilePath("IMG_0001.CR2"), mtime: FileTime(seconds: 0, nanoseconds: 0))
+        }
+        #expect(try read(exif).exif?.lensModel == "EF50mm f/1.2L USM")
+        exif.canonLensModel = nil
+        exif.canonLens = ExifBuilder.CanonLens(type: 241, shortest: 50, longest: 50)
+        #expect(try read(exif).exif?.lensModel == "Canon EF 50mm f/1.2L USM")
+    }
+
     @Test(arguments: [false, true])
     func anOlderBodysLensIsNamedByItsLensType(bigEndian: Bool) throws {
         let lens = ExifBuilder.CanonLens(type: 241, shortest: 50, longest: 50)
