@@ -3,7 +3,9 @@
 
 (a) Full scan of a folder of large photos (default ../shared/corpus/large, each listed
     --repeat times) against vipsthumbnail over the same files, as a ratio.
-(b) Libraries of distinct small (96-pixel) JPEGs in 100-file folders, at each size in --steps
+(b) Libraries of small (96-pixel) JPEGs in 100-file folders, each its own picture (or, with
+    --pictures N, N pictures each repeated, every file with its own bytes and capture time: a
+    library of copies and still scenes), at each size in --steps
     (default --files/10 and --files; the million-photo run is `--steps 100000,1000000`), each
     scanned into a fresh index and cache: the first scan's time, CPU time a photo (user and
     system, all threads) and peak RSS, an unchanged rescan
@@ -11,19 +13,23 @@
     and a layout of the newest 1,000 photos on that index, how long the library took to
     generate, disk use, and the most entries in one cache directory.
 
-Usage: bench/scan.py [--photos FOLDER] [--repeat N] [--files N] [--steps a,b,c] [--skip-large]
+Usage: bench/scan.py [--photos FOLDER] [--repeat N] [--files N] [--steps a,b,c] [--pictures N] [--skip-large]
 """
 import argparse
+import io
 import os
+import random
 import shutil
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from common import PROJECT, measure, require_tools, tessera_binary, timed
+from common import PROJECT, measure, require_python, require_tools, tessera_binary, timed
 
 require_tools({"vipsthumbnail": "libvips-tools", "/usr/bin/time": "time"})
+require_python({"PIL": "pillow"})
+from PIL import Image  # noqa: E402
 
 
 def full_scan(tessera, photos, repeat, work):
@@ -56,16 +62,35 @@ def full_scan(tessera, photos, repeat, work):
     print(f"    tessera throughput vs vipsthumbnail: {vips / best:.2f}× (tessera also reads metadata and writes the index)")
 
 
-def library(root, count, tiny):
-    """Creates `count` distinct small JPEGs in folders of 100 (bytes after the JPEG's end make
-    each file's content, and so its renditions, its own), reusing what exists."""
+def small_jpeg(picture, number, side=96):
+    """A small JPEG of picture `picture` (coloured cells, smoothed), taken at its own second."""
+    rng = random.Random(picture)
+    cells = Image.new("RGB", (6, 6))
+    cells.putdata([tuple(rng.randrange(256) for _ in range(3)) for _ in range(36)])
+    exif = Image.Exif()
+    taken = 1_500_000_000 + number * 7
+    stamp = time.strftime("%Y:%m:%d %H:%M:%S", time.gmtime(taken))
+    exif.get_ifd(0x8769)[0x9003] = stamp
+    out = io.BytesIO()
+    cells.resize((side, side), Image.BILINEAR).save(out, "JPEG", quality=85, exif=exif.tobytes())
+    return out.getvalue()
+
+
+def library(root, count, pictures):
+    """Creates `count` small JPEGs in folders of 100, file i a copy of picture i mod `pictures`
+    (each its own picture when None), reusing what exists."""
+    marker = root / f"pictures-{pictures}"
+    if root.exists() and not marker.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True, exist_ok=True)
+    marker.touch()
     for i in range(count):
         folder = root / f"d{i // 100:05d}"
         if i % 100 == 0:
             folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"IMG_{i:07d}.jpg"
         if not target.exists():
-            target.write_bytes(tiny + i.to_bytes(4, "big"))
+            target.write_bytes(small_jpeg(i if pictures is None else i % pictures, i))
 
 
 def disk_use(path):
@@ -76,23 +101,18 @@ def largest_directory(root):
     return max((len(os.listdir(folder)) for folder, _, _ in os.walk(root)), default=0)
 
 
-def libraries(tessera, steps, work):
-    sample = work / "sample"
-    subprocess.run([tessera, "sample-library", str(sample)], check=True, stdout=subprocess.DEVNULL)
-    tiny_source = work / "tiny.jpg"
-    subprocess.run([tessera, "thumb", str(next(sample.rglob("IMG_1000.jpg"))), "--size", "96", "-o",
-                    str(tiny_source)], check=True)
-    tiny = tiny_source.read_bytes()
+def libraries(tessera, steps, work, pictures):
     root = work / "library"
-    print(f"(b) libraries of distinct small JPEGs ({len(tiny) + 4} bytes each), 100 per folder; "
-          f"a fresh index and cache per size")
+    kind = "each its own picture" if pictures is None else f"{pictures} pictures repeated"
+    print(f"(b) libraries of small JPEGs (96 px, {kind}, each file its own bytes and capture time), 100 per folder;"
+          f" a fresh index and cache per size")
     header = (f"    {'files':>9} {'gen s':>7} {'scan s':>8} {'files/s':>8} {'CPU ms':>7} {'scan MiB':>9} {'find s':>7} "
               f"{'rescan s':>9} {'ratio':>6} {'rescan MiB':>11} {'list ms':>8} {'layout ms':>10} "
               f"{'library MiB':>12} {'cache MiB':>10} {'index MiB':>10} {'max dir':>8}")
     print(header)
     for count in steps:
         start = time.perf_counter()
-        library(root, count, tiny)
+        library(root, count, pictures)
         generated = time.perf_counter() - start
         store = work / f"store-{count}"
         shutil.rmtree(store, ignore_errors=True)
@@ -117,6 +137,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=4)
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--steps", default="", help="library sizes for (b), e.g. 100000,1000000")
+    parser.add_argument("--pictures", type=int, help="the library's files are copies of this many pictures")
     parser.add_argument("--skip-large", action="store_true", help="only (b)")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",") if s] or [args.files // 10, args.files]
@@ -126,7 +147,7 @@ def main():
         if not args.skip_large:
             full_scan(tessera, args.photos, args.repeat, work)
             print()
-        libraries(tessera, sorted(steps), work)
+        libraries(tessera, sorted(steps), work, args.pictures)
 
 
 if __name__ == "__main__":

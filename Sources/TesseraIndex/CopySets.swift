@@ -24,6 +24,8 @@ struct CopySets {
 
     static let subclassLimit = 8
     static let neighbourLimit = 16
+    /// The most near pairs held at once (8 bytes each), unless `neighbourLimit` a hash needs more.
+    static let pairLimit = 4_000_000
     static let representativeLimit = 32
 
     /// One hash's classes: each its representatives, and the first class under each generalisation of its key.
@@ -31,6 +33,8 @@ struct CopySets {
         var representatives: [[Int32]] = []
         var byKey: [ShotKey: Int] = [:]
     }
+
+    private let pairLimit: Int
 
     private let facts: [CopyFacts]
     private let colourLimit: Double
@@ -46,19 +50,22 @@ struct CopySets {
     /// The sets of two or more among `facts` (their positions); `colours(position)` gives a
     /// file's colours, asked for only where two files would join.
     static func decide(
-        _ facts: [CopyFacts], threshold: Int, colourLimit: Double, colours: (_ position: Int) -> [Double]?
+        _ facts: [CopyFacts], threshold: Int, colourLimit: Double, pairLimit: Int = pairLimit,
+        colours: (_ position: Int) -> [Double]?
     ) -> (sets: [[Int]], work: Work) {
         // (the closure is used only while deciding)
         withoutActuallyEscaping(colours) { colours in
-            var decision = CopySets(facts: facts, colourLimit: colourLimit, colours: colours)
+            var decision = CopySets(facts: facts, colourLimit: colourLimit, pairLimit: pairLimit, colours: colours)
             decision.joinSameBytes()
             decision.joinHashes(threshold: threshold)
             return (decision.setsOfTwoOrMore(), decision.work)
         }
     }
 
-    private init(facts: [CopyFacts], colourLimit: Double, colours: @escaping (_ position: Int) -> [Double]?) {
-        (self.facts, self.colourLimit, self.colours) = (facts, colourLimit, colours)
+    private init(
+        facts: [CopyFacts], colourLimit: Double, pairLimit: Int, colours: @escaping (_ position: Int) -> [Double]?
+    ) {
+        (self.facts, self.colourLimit, self.pairLimit, self.colours) = (facts, colourLimit, pairLimit, colours)
         sets = DisjointSets(count: facts.count)
     }
 
@@ -89,41 +96,55 @@ struct CopySets {
             starts.append(offset)
         }
         starts.append(hashed.count)
-        let neighbours = Self.nearest(distinct, threshold: threshold, visited: &work.hashPairs)
-        var classes: [Int: Classes] = [:]
-        for run in distinct.indices {
+        let pairs = Self.nearPairs(distinct, threshold: threshold, pairLimit: pairLimit, visited: &work.hashPairs)
+        // The classes of the hashes of more than one file that have near pairs: a lone file is its own.
+        var near = Set<Int32>()
+        for pair in pairs { near.formUnion([Int32(truncatingIfNeeded: pair.a), Int32(truncatingIfNeeded: pair.b)]) }
+        var classes: [Int32: Classes] = [:]
+        for run in distinct.indices where starts[run + 1] - starts[run] > 1 {
             let found = joinEqualHash(hashed[starts[run]..<starts[run + 1]])
-            if neighbours[run] != nil { classes[run] = found }
+            if near.contains(Int32(truncatingIfNeeded: run)) { classes[Int32(truncatingIfNeeded: run)] = found }
         }
-        for pair in neighbours.flatMap({ run, list in list.map { ($0.distance, min(run, $0.other), max(run, $0.other)) } })
-            .sorted(by: <)
-        {
-            guard let a = classes[pair.1], let b = classes[pair.2] else { continue }
+        near = []
+        let classesOf = { (run: Int) in
+            classes[Int32(truncatingIfNeeded: run)] ?? Classes(representatives: [[hashed[starts[run]]]])
+        }
+        for pair in pairs {
+            let (a, b) = (classesOf(pair.a), classesOf(pair.b))
             let (few, many) = a.representatives.count <= b.representatives.count ? (a, b) : (b, a)
             for x in few.representatives.joined() { joinAcross(x, many) }
         }
     }
 
-    /// The `neighbourLimit` nearest others of each hash that has any, nearest first; pairs
-    /// found twice, once from each side.
-    private static func nearest(
-        _ hashes: [UInt64], threshold: Int, visited: inout Int
-    ) -> [Int: [(distance: Int, other: Int)]] {
-        var lists: [Int: [(distance: Int, other: Int)]] = [:]
-        func keep(_ a: Int, _ b: Int, _ distance: Int) {
-            var list = lists.removeValue(forKey: a) ?? []
-            if list.count < neighbourLimit {
-                list.append((distance, b))
-            } else if let worst = list.indices.max(by: { list[$0] < list[$1] }), (distance, b) < list[worst] {
-                list[worst] = (distance, b)
+    /// The pairs of `hashes` (positions) at most `threshold` apart, each once, nearest first.
+    ///
+    /// In Kruskal's order: by distance, then position. At most `pairLimit` are held: past it,
+    /// each hash keeps its `neighbourLimit` nearest (a great cluster of look-alikes).
+    private static func nearPairs(
+        _ hashes: [UInt64], threshold: Int, pairLimit: Int, visited: inout Int
+    ) -> [(distance: Int, a: Int, b: Int)] {
+        // Packed as distance << 58 | a << 29 | b, so that their order is Kruskal's: 8 bytes a pair.
+        let (width, mask): (UInt64, UInt64) = (29, (1 << 29) - 1)
+        guard hashes.count <= Int(mask) else { return [] }
+        var packed: [UInt64] = []
+        var pruned = false
+        func prune() {
+            packed.sort()
+            var kept = [UInt8](repeating: 0, count: hashes.count)
+            packed.removeAll { pair in
+                let (a, b) = (Int(pair >> width & mask), Int(pair & mask))
+                guard kept[a] < neighbourLimit || kept[b] < neighbourLimit else { return true }
+                (kept[a], kept[b]) = (min(kept[a] + 1, UInt8(neighbourLimit)), min(kept[b] + 1, UInt8(neighbourLimit)))
+                return false
             }
-            lists[a] = list
+            pruned = true
         }
         NearPairs.forEach(hashes, radius: threshold, visited: &visited) { a, b, distance in
-            keep(a, b, distance)
-            keep(b, a, distance)
+            packed.append(UInt64(distance) << (2 * width) | UInt64(a) << width | UInt64(b))
+            if packed.count >= max(pairLimit, 2 * neighbourLimit * hashes.count) { prune() }
         }
-        return lists
+        if !pruned { packed.sort() }
+        return packed.map { (Int($0 >> (2 * width)), Int($0 >> width & mask), Int($0 & mask)) }
     }
 
     /// Joins the files of one hash into classes, and returns them.
@@ -151,11 +172,19 @@ struct CopySets {
                 classes.representatives.append([file])
             }
         }
+        if classes.representatives.count == 1 { classes.byKey = [:] }
         return classes
     }
 
     /// Joins `file`'s set with the first of `other`'s classes whose key does not contradict its own.
     private mutating func joinAcross(_ file: Int32, _ other: Classes) {
+        if other.representatives.count == 1 {
+            for representative in other.representatives[0] {
+                work.lookups += 1
+                if join(Int(file), Int(representative), across: true) { return }
+            }
+            return
+        }
         let key = facts[Int(file)].shot
         var tried: [Int] = []
         for general in key.generalisations {

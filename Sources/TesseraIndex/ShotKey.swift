@@ -27,8 +27,10 @@ struct ShotKey: Hashable {
             fraction: max(fraction, other.fraction), raw: raw)
     }
 
-    /// The keys of what knows less than this: its camera kept or not, its time kept, without its
-    /// fraction, or not at all. A file whose key is one of them is found by it.
+    /// The keys of what knows less than this.
+    ///
+    /// Its camera kept or not, and its time kept, without its fraction, or not at all. A file
+    /// whose key is one of them is found by it.
     var generalisations: [ShotKey] {
         var keys: [ShotKey] = []
         for camera in [(make, model), (0, 0)] {

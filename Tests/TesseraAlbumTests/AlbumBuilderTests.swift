@@ -118,8 +118,11 @@ struct AlbumBuilderTests {
         let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: site + "/albums").first)
         let album = site + "/albums/\(folder)/"
         let sections = try FileManager.default.contentsOfDirectory(atPath: album).filter { $0.hasPrefix("section-") }
-        #expect(sections.sorted() == ["section-2022-02-02-page-2.html", "section-2022-02-02-page-3.html",
-                                     "section-2022-02-02.html"])
+        #expect(
+            sections.sorted() == [
+                "section-2022-02-02-page-2.html", "section-2022-02-02-page-3.html",
+                "section-2022-02-02.html",
+            ])
         var shown: [String] = []
         for page in sections {
             let html = try String(contentsOfFile: album + page, encoding: .utf8)

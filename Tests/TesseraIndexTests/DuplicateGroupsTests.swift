@@ -62,11 +62,16 @@ struct DuplicateGroupsTests {
             }
             for frame in 0..<500 {
                 let time = "2024-05-01T10:\(String(100 + frame / 60).suffix(2)):\(String(100 + frame % 60).suffix(2))"
-                files.append(Self.photo(Int64(10_000 + frame), hash: 0x0123_4567_0000_0000 ^ UInt64((frame % nearHashes) << 8), at: time))
+                files.append(
+                    Self.photo(
+                        Int64(10_000 + frame), hash: 0x0123_4567_0000_0000 ^ UInt64((frame % nearHashes) << 8), at: time
+                    ))
             }
             // (and copies without metadata of a frame, which join one frame and nothing else)
             for copy in 0..<20 { files.append(Self.photo(Int64(20_000 + copy), hash: 0x0123_4567_0000_0000)) }
-            let (sets, work) = CopySets.decide(CopyFacts.of(files), threshold: DuplicateGroups.threshold, colourLimit: 20) {
+            let (sets, work) = CopySets.decide(
+                CopyFacts.of(files), threshold: DuplicateGroups.threshold, colourLimit: 20
+            ) {
                 _ in nil
             }
             let groups = sets.map { Set($0.map { files[$0].id }) }.sorted { $0.count > $1.count }
@@ -77,6 +82,26 @@ struct DuplicateGroupsTests {
             #expect(work.hashPairs <= 4 * (2 * nearHashes) * (2 * nearHashes), "\(nearHashes) hashes: \(work)")
             #expect(work.lookups < 30 * files.count, "\(nearHashes) hashes: \(work)")
         }
+    }
+
+    /// A dense cluster of near hashes (every pair of 200 within the threshold) is decided with
+    /// each hash's nearest kept once the pairs pass the limit held: every file in a group, none
+    /// with more distinct hashes than a group stands for.
+    @Test func aDenseClusterPastThePairLimitIsOneGroup() {
+        var random = SplitMix(seed: 5)
+        let base: UInt64 = 0x0F0F_1234_5678_9ABC
+        let files = (0..<200).map { id in
+            // (seven bits of the low byte flipped at most: any two within 14)
+            Self.photo(Int64(id), hash: base ^ (random.next() & 0x7F))
+        }
+        let facts = CopyFacts.of(files)
+        let (sets, work) = CopySets.decide(facts, threshold: DuplicateGroups.threshold, colourLimit: 20, pairLimit: 10)
+        {
+            _ in nil
+        }
+        #expect(sets.map(\.count).reduce(0, +) == 200)
+        for set in sets { #expect(Set(set.map { files[$0].perceptualHash }).count <= CopySets.representativeLimit) }
+        #expect(work.hashPairs >= 128 * 127 / 2)
     }
 
     /// Two frames of a burst a fraction of a second apart are different shots, ".0" included;
@@ -101,7 +126,8 @@ struct DuplicateGroupsTests {
     /// The compact facts say two files are different shots exactly when their rows do.
     @Test func compactFactsTellDifferentShotsAsTheRowsDo() {
         let times = [
-            nil, "2024-05-01T10:00:00", "2024-05-01T10:00:00.0", "2024-05-01T10:00:00.5", "2024-05-01T10:00:00.500", "2024-05-01T10:00:00.25",
+            nil, "2024-05-01T10:00:00", "2024-05-01T10:00:00.0", "2024-05-01T10:00:00.5", "2024-05-01T10:00:00.500",
+            "2024-05-01T10:00:00.25",
             "2024-05-01T10:00:01",
         ]
         let cameras = [nil, "A", "B"]
