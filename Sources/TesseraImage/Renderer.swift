@@ -184,12 +184,21 @@ public final class Renderer {
         ]
         var renditions: [Rendition] = []
         var images: [RenditionSpec: PixelBuffer] = [:]
+        // What was encoded, by its pixels: a photo smaller than the renditions (never enlarged)
+        // is the same picture in several, encoded once. (Small ones only are kept to compare.)
+        var encoded: [(image: PixelBuffer, bytes: [UInt8])] = []
         for step in plan.steps() {
             let made = step.make(from: &sources)
             let upright = made.oriented(metadata.orientation)
             if keeping.contains(step.spec) { images[step.spec] = upright }
             guard encoding.contains(step.spec) else { continue }
-            let bytes = try encode(upright)
+            let bytes: [UInt8]
+            if let same = encoded.first(where: { $0.image == upright }) {
+                bytes = same.bytes
+            } else {
+                bytes = try encode(upright)
+                if upright.width * upright.height <= 512 * 512 { encoded.append((upright, bytes)) }
+            }
             renditions.append(
                 Rendition(
                     spec: step.spec, bytes: bytes, width: upright.width, height: upright.height, source: decoded.source)

@@ -211,8 +211,10 @@ extension PhotoIndex {
         for chunk in Array(groups).chunks(of: 500) {
             mates += try Int64.fetchAll(
                 db,
-                sql:
-                    "SELECT photo_id FROM copy_members WHERE group_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                sql: """
+                    SELECT photo_id FROM copy_members
+                    WHERE group_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """,
                 arguments: StatementArguments(Array(chunk)))
         }
         return mates

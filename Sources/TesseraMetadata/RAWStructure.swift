@@ -231,7 +231,7 @@ struct RAWStructure {
 }
 
 /// Positional reads of TIFF IFDs from a file, bounds-checked.
-private struct IFDWalker {
+struct IFDWalker {
     struct Entry {
         var tag: UInt16
         var type: UInt16
@@ -305,24 +305,7 @@ private struct IFDWalker {
                 children[pointer] = ifd.entries
             }
         }
-        var makerNote = MakerNoteFacts()
-        if let note = children[0x8769]?.first(where: { $0.tag == 0x927C && $0.type == 7 }),
-            (18...Self.maxMakerNote).contains(note.count), Int64(note.value) <= bytes.size - Int64(note.count)
-        {
-            if try bytes.photoBytes(at: Int64(note.value), count: 6, what: "the maker note").elementsEqual(
-                Array("Nikon".utf8) + [0])
-            {
-                makerNote.serial = NikonMakerNote.serialNumber(
-                    Array(try bytes.photoBytes(at: Int64(note.value), count: note.count, what: "the maker note")))
-            } else if try text(of: ifd0.entries.first { $0.tag == 0x010F }, in: bytes)?.hasPrefix("Canon") == true,
-                Int64(note.value) + Int64(note.count) <= Int64(RAWStructure.maxMetadata)
-            {
-                // (the file up to the note's end: a CR2's note lies in its first few hundred KiB)
-                let head = Array(
-                    try bytes.photoBytes(at: 0, count: Int(note.value) + note.count, what: "the maker note"))
-                (makerNote.serial, makerNote.lens) = (CanonMakerNote.serialNumber(head), CanonMakerNote.lens(head))
-            }
-        }
+        let makerNote = try makerNoteFacts(children[0x8769], ifd0: ifd0.entries, in: bytes)
         var out: [UInt8] = little ? [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0] : [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func put16(_ value: UInt32, at index: Int) {
             let bytes =
@@ -377,18 +360,6 @@ private struct IFDWalker {
         return (out, xmp, makerNote)
     }
 
-    /// An ASCII entry's text, up to its first NUL; nil when it has none or more than 64 bytes.
-    private func text(of entry: Entry?, in bytes: borrowing FileReader) throws(PhotoError) -> String? {
-        guard let entry, entry.type == 2, (1...64).contains(entry.count) else { return nil }
-        let stored: [UInt8] =
-            entry.count <= 4
-            ? (0..<entry.count).map { UInt8(truncatingIfNeeded: entry.raw >> (8 * UInt32(little ? $0 : 3 - $0))) }
-            : Int64(entry.value) <= bytes.size - Int64(entry.count)
-                ? Array(try bytes.photoBytes(at: Int64(entry.value), count: entry.count, what: "an IFD value")) : []
-        let text = stored.prefix { $0 != 0 }
-        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
-    }
-
     /// The largest maker note read for its serial number and lens.
     static let maxMakerNote = 1 << 20
 
@@ -399,10 +370,4 @@ private struct IFDWalker {
     func uint32(_ data: some Collection<UInt8>, _ offset: Int) -> UInt32 {
         little ? data.littleEndian(4, at: offset) : data.bigEndian(4, at: offset)
     }
-}
-
-/// What a RAW's maker note says that its EXIF may not: the body's serial number and the lens.
-struct MakerNoteFacts: Equatable {
-    var serial: String?
-    var lens: String?
 }
