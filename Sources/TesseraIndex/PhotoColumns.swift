@@ -125,20 +125,24 @@ struct PhotoColumns {
     /// INSERT, or UPDATE every column of the row with the same path (its id survives), and
     /// its keywords; returns its id.
     func upsert(_ db: Database) throws -> Int64 {
-        let columns = Self.names.joined(separator: ", ")
-        let marks = databaseQuestionMarks(count: Self.names.count)
-        let updates = Self.names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let arguments = StatementArguments(Self.names.map { values[$0] ?? nil })
-        try db.execute(
-            sql: "INSERT INTO photos (\(columns)) VALUES (\(marks)) ON CONFLICT(path) DO UPDATE SET \(updates)",
-            arguments: arguments)
+        // (each statement prepared once a connection: a file's row is written in a few of them)
+        let row: [(any DatabaseValueConvertible)?] = Self.names.map { values[$0] ?? nil }
+        try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: StatementArguments(row))
         let id =
-            try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [values["path"] ?? nil]) ?? 0
-        try db.execute(sql: "DELETE FROM photo_keywords WHERE photo_id = ?", arguments: [id])
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM photos WHERE path = ?"),
+                arguments: StatementArguments(Array(row.prefix(1))))  // (`names` starts with "path")
+            ?? 0
+        try db.cachedStatement(sql: "DELETE FROM photo_keywords WHERE photo_id = ?").execute(arguments: [id])
         for keyword in keywords {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)", arguments: [id, keyword])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)")
+                .execute(arguments: [id, keyword])
         }
         return id
     }
+
+    /// INSERT of every column, or UPDATE of the row with the same path.
+    private static let upsertSQL =
+        "INSERT INTO photos (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
+        + " ON CONFLICT(path) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))"
 }

@@ -109,23 +109,22 @@ extension PhotoIndex {
         for result in results {
             if writingOutputs, let output = result.output {
                 let columns = AnalysisStorage.columns(of: output).sorted { $0.key < $1.key }
-                try db.execute(
-                    sql: "UPDATE photos SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", ")) WHERE id = ?",
-                    arguments: StatementArguments(columns.map(\.value) + [id]))
+                try db.cachedStatement(
+                    sql: "UPDATE photos SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", ")) WHERE id = ?"
+                ).execute(arguments: StatementArguments(columns.map(\.value) + [id]))
             }
             switch result.outcome {
             case .done:
-                try db.execute(
-                    sql: "DELETE FROM analysis_queue WHERE analysis = ? AND photo_id = ?",
-                    arguments: [result.name.rawValue, id])
+                try db.cachedStatement(sql: "DELETE FROM analysis_queue WHERE analysis = ? AND photo_id = ?")
+                    .execute(arguments: [result.name.rawValue, id])
             case .pending, .failed:
                 let failure: String? = if case .failed(let reason) = result.outcome { reason } else { nil }
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT OR REPLACE INTO analysis_queue (analysis, photo_id, version, failure)
                         VALUES (?, ?, ?, ?)
-                        """,
-                    arguments: [result.name.rawValue, id, result.version, failure])
+                        """
+                ).execute(arguments: [result.name.rawValue, id, result.version, failure])
             }
         }
     }

@@ -206,10 +206,11 @@ extension PhotoIndex {
                 values.scanID = scanID
                 let id = try values.upsert(db)
                 released.formUnion(
-                    try String.fetchAll(db, sql: "SELECT path FROM renditions WHERE photo_id = ?", arguments: [id]))
-                try db.execute(sql: "DELETE FROM renditions WHERE photo_id = ?", arguments: [id])
+                    try String.fetchAll(
+                        db.cachedStatement(sql: "SELECT path FROM renditions WHERE photo_id = ?"), arguments: [id]))
+                try db.cachedStatement(sql: "DELETE FROM renditions WHERE photo_id = ?").execute(arguments: [id])
                 // What its analyses waited for was of the file as it was.
-                try db.execute(sql: "DELETE FROM analysis_queue WHERE photo_id = ?", arguments: [id])
+                try db.cachedStatement(sql: "DELETE FROM analysis_queue WHERE photo_id = ?").execute(arguments: [id])
                 if case .photo(_, _, let rendered) = update.content {
                     try Self.insert(rendered.renditions, photo: id, db)
                     try Self.record(rendered.analyses, photo: id, db, writingOutputs: false)
@@ -250,16 +251,17 @@ extension PhotoIndex {
 
     static func insert(_ renditions: [RenditionEntry], photo id: Int64, _ db: Database) throws {
         for entry in renditions {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO renditions (photo_id, kind, size, width, height, bytes, path, source)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     id, entry.spec.kind.rawValue, entry.spec.size, entry.width, entry.height, entry.bytes, entry.path,
                     entry.source.rawValue,
                 ])
-            try db.execute(sql: "DELETE FROM cache_deletions WHERE path = ?", arguments: [entry.path])
+            try db.cachedStatement(sql: "DELETE FROM cache_deletions WHERE path = ?").execute(arguments: [entry.path])
         }
     }
 
