@@ -80,26 +80,38 @@ struct CopySets {
     }
 
     private mutating func joinHashes(threshold: Int) {
-        // The hashed files by hash, those that say more of their shot first.
-        let hashed = facts.indices.filter { facts[$0].hashed }.map { Int32(truncatingIfNeeded: $0) }.sorted {
-            let (a, b) = (facts[Int($0)], facts[Int($1)])
-            let (x, y) = (a.shot, b.shot)
-            let (first, second) = (
-                (a.perceptualHash, -x.specificity, x.seconds, x.fraction, x.make, x.model),
-                (b.perceptualHash, -y.specificity, y.seconds, y.fraction, y.make, y.model)
-            )
-            return first != second ? first < second : $0 < $1
-        }
+        // The hashed files by hash, and within a hash those that say more of their shot first.
+        var hashed = facts.indices.filter { facts[$0].hashed }.map { Int32(truncatingIfNeeded: $0) }
+        hashed.sort { (facts[Int($0)].perceptualHash, $0) < (facts[Int($1)].perceptualHash, $1) }
         var (distinct, starts): ([UInt64], [Int]) = ([], [])
         for (offset, position) in hashed.enumerated() where distinct.last != facts[Int(position)].perceptualHash {
             distinct.append(facts[Int(position)].perceptualHash)
             starts.append(offset)
         }
         starts.append(hashed.count)
-        let pairs = Self.nearPairs(distinct, threshold: threshold, pairLimit: pairLimit, visited: &work.hashPairs)
+        for run in distinct.indices where starts[run + 1] - starts[run] > 1 {
+            hashed[starts[run]..<starts[run + 1]].sort {
+                let (x, y) = (facts[Int($0)].shot, facts[Int($1)].shot)
+                let (first, second) = (
+                    (-x.specificity, x.seconds, x.fraction, x.make, x.model),
+                    (-y.specificity, y.seconds, y.fraction, y.make, y.model)
+                )
+                return first != second ? first < second : $0 < $1
+            }
+        }
+        // A pair of two lone files is kept only when they could join: most near pairs of a large
+        // library are chance look-alikes, parted here by their details or shots.
+        let pairs = Self.nearPairs(distinct, threshold: threshold, pairLimit: pairLimit, visited: &work.hashPairs) {
+            a, b in
+            guard starts[a + 1] - starts[a] == 1, starts[b + 1] - starts[b] == 1 else { return true }
+            let (x, y) = (facts[Int(hashed[starts[a]])], facts[Int(hashed[starts[b]])])
+            return x.detailAgrees(y) && x.shot.admits(y.shot)
+        }
         // The classes of the hashes of more than one file that have near pairs: a lone file is its own.
         var near = Set<Int32>()
-        for pair in pairs { near.formUnion([Int32(truncatingIfNeeded: pair.a), Int32(truncatingIfNeeded: pair.b)]) }
+        for pair in pairs {
+            near.formUnion([Int32(truncatingIfNeeded: Self.first(pair)), Int32(truncatingIfNeeded: Self.second(pair))])
+        }
         var classes: [Int32: Classes] = [:]
         for run in distinct.indices where starts[run + 1] - starts[run] > 1 {
             let found = joinEqualHash(hashed[starts[run]..<starts[run + 1]])
@@ -110,29 +122,35 @@ struct CopySets {
             classes[Int32(truncatingIfNeeded: run)] ?? Classes(representatives: [[hashed[starts[run]]]])
         }
         for pair in pairs {
-            let (a, b) = (classesOf(pair.a), classesOf(pair.b))
+            let (a, b) = (classesOf(Self.first(pair)), classesOf(Self.second(pair)))
             let (few, many) = a.representatives.count <= b.representatives.count ? (a, b) : (b, a)
             for x in few.representatives.joined() { joinAcross(x, many) }
         }
     }
 
-    /// The pairs of `hashes` (positions) at most `threshold` apart, each once, nearest first.
+    /// A near pair packed as distance << 58 | first << 29 | second: its order is Kruskal's (by
+    /// distance, then positions), in 8 bytes.
+    private static let positionBits: UInt64 = 29
+    private static let positionMask: UInt64 = (1 << positionBits) - 1
+    private static func first(_ pair: UInt64) -> Int { Int(pair >> positionBits & positionMask) }
+    private static func second(_ pair: UInt64) -> Int { Int(pair & positionMask) }
+
+    /// The pairs of `hashes` (positions) at most `threshold` apart that `keep` keeps, each
+    /// once, nearest first.
     ///
     /// In Kruskal's order: by distance, then position. At most `pairLimit` are held: past it,
     /// each hash keeps its `neighbourLimit` nearest (a great cluster of look-alikes).
     private static func nearPairs(
-        _ hashes: [UInt64], threshold: Int, pairLimit: Int, visited: inout Int
-    ) -> [(distance: Int, a: Int, b: Int)] {
-        // Packed as distance << 58 | a << 29 | b, so that their order is Kruskal's: 8 bytes a pair.
-        let (width, mask): (UInt64, UInt64) = (29, (1 << 29) - 1)
-        guard hashes.count <= Int(mask) else { return [] }
+        _ hashes: [UInt64], threshold: Int, pairLimit: Int, visited: inout Int, keep: (Int, Int) -> Bool
+    ) -> [UInt64] {
+        guard UInt64(hashes.count) <= positionMask else { return [] }
         var packed: [UInt64] = []
         var pruned = false
         func prune() {
             packed.sort()
             var kept = [UInt8](repeating: 0, count: hashes.count)
             packed.removeAll { pair in
-                let (a, b) = (Int(pair >> width & mask), Int(pair & mask))
+                let (a, b) = (first(pair), second(pair))
                 guard kept[a] < neighbourLimit || kept[b] < neighbourLimit else { return true }
                 (kept[a], kept[b]) = (min(kept[a] + 1, UInt8(neighbourLimit)), min(kept[b] + 1, UInt8(neighbourLimit)))
                 return false
@@ -140,11 +158,12 @@ struct CopySets {
             pruned = true
         }
         NearPairs.forEach(hashes, radius: threshold, visited: &visited) { a, b, distance in
-            packed.append(UInt64(distance) << (2 * width) | UInt64(a) << width | UInt64(b))
+            guard keep(a, b) else { return }
+            packed.append(UInt64(distance) << (2 * positionBits) | UInt64(a) << positionBits | UInt64(b))
             if packed.count >= max(pairLimit, 2 * neighbourLimit * hashes.count) { prune() }
         }
         if !pruned { packed.sort() }
-        return packed.map { (Int($0 >> (2 * width)), Int($0 >> width & mask), Int($0 & mask)) }
+        return packed
     }
 
     /// Joins the files of one hash into classes, and returns them.
