@@ -142,7 +142,9 @@ struct PhotoColumns {
     }
 
     /// INSERT of every column, or UPDATE of the row with the same path.
-    private static let upsertSQL =
-        "INSERT INTO photos (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count)))"
-        + " ON CONFLICT(path) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))"
+    private static let upsertSQL: String = {
+        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let (columns, marks) = (names.joined(separator: ", "), databaseQuestionMarks(count: names.count))
+        return "INSERT INTO photos (\(columns)) VALUES (\(marks)) ON CONFLICT(path) DO UPDATE SET \(updates)"
+    }()
 }
