@@ -68,7 +68,7 @@ extension CollectionPages {
 
     /// Previous and next, the first and last pages, and the pages near the current one; `file`
     /// names a page by its number.
-    func pager(current: Int, count: Int, file: (Int) -> String = CollectionPages.pageFile) -> String {
+    static func pager(current: Int, count: Int, file: (Int) -> String = CollectionPages.pageFile) -> String {
         guard count > 1 else { return "" }
         var parts: [String] = []
         parts.append(

@@ -83,7 +83,7 @@ struct CollectionPages {
                 \(ids.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
                 \(stackLinks(positions.compactMap { records[Self.layoutID($0)] }, members: members))
-                \(pager(current: number, count: count))
+                \(Self.pager(current: number, count: count))
                 """
             try output.write(
                 HTML.document(
@@ -207,7 +207,7 @@ struct CollectionPages {
                 <main>
                 \(page)
                 </main>
-                \(pager(current: number, count: pages.count) { (name($0) as NSString).lastPathComponent })
+                \(Self.pager(current: number, count: pages.count) { (name($0) as NSString).lastPathComponent })
                 """
             try output.write(
                 HTML.document(

@@ -96,11 +96,19 @@ final class SiteBuild {
             if let entry = try state.album(root.folder) { photoCount += entry.stills + entry.videos }
         }
         let all = AlbumBuilder.count(total: photoCount)
-        try output.writeIfChanged(
-            SitePages.albumList(
-                cards: try cards(try tree.roots(), prefix: ""),
-                summary: "\(Wording.count(summary.albums, "album")), \(all)"),
-            to: "index.html")
+        let lists = SitePages.albumList(
+            cards: try cards(try tree.roots(), prefix: ""),
+            summary: "\(Wording.count(summary.albums, "album")), \(all)",
+            perPage: options.photosPerPage)
+        for (number, page) in lists.enumerated() {
+            try output.writeIfChanged(page, to: SitePages.albumListFile(number))
+        }
+        // (and the pages a longer list had)
+        var stale = lists.count
+        while (try? FileSystem.linkStatus(of: output.path(SitePages.albumListFile(stale)))) != nil {
+            try output.remove(SitePages.albumListFile(stale))
+            stale += 1
+        }
         try output.writeIfChanged(
             SitePages.timeline(years: years, summary: all, newest: data.first?.file), to: "timeline.html")
         try output.writeIfChanged(

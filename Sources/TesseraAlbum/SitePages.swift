@@ -7,15 +7,26 @@ enum SitePages {
     private static let crumbs =
         "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a></nav>"
 
-    static func albumList(cards: [String], summary: String) -> String {
-        HTML.document(
-            title: "Albums",
-            body: """
-                <header>\(crumbs)<h1>Albums</h1><p>\(HTML.escape(summary))</p></header>
-                <main class="albums">
-                \(cards.joined(separator: "\n"))
-                </main>
-                """, depth: "")
+    /// The album list's pages, `perPage` cards each (`albumListFile` names them).
+    static func albumList(cards: [String], summary: String, perPage: Int) -> [String] {
+        let count = max(1, (cards.count + perPage - 1) / perPage)
+        return (0..<count).map { number in
+            let shown = cards.dropFirst(number * perPage).prefix(perPage)
+            return HTML.document(
+                title: "Albums",
+                body: """
+                    <header>\(crumbs)<h1>Albums</h1><p>\(HTML.escape(summary))</p></header>
+                    <main class="albums">
+                    \(shown.joined(separator: "\n"))
+                    </main>
+                    \(CollectionPages.pager(current: number, count: count, file: albumListFile))
+                    """, depth: "")
+        }
+    }
+
+    /// The album list's page `number` (`index.html`, then `albums-2.html` and on).
+    static func albumListFile(_ number: Int) -> String {
+        number == 0 ? "index.html" : "albums-\(number + 1).html"
     }
 
     /// The timeline: every photo, newest first, the undated last.

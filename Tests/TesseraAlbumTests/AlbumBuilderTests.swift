@@ -134,36 +134,38 @@ struct AlbumBuilderTests {
         #expect(shown.count == 30 && Set(shown).count == 30)
     }
 
-    /// A folder of more albums than a page holds pages their cards as it pages photos.
+    /// A folder of more albums than a page holds pages their cards as it pages photos; so does
+    /// the album list, whose pages a shorter list later leaves no more.
     @Test func aFolderOfManyAlbumsPagesTheirCards() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var configuration = Self.gardens(in: directory)
         configuration.roots = [FilePath(directory.appending("photos"))]
-        for trip in 0..<5 {
+        for (number, folder) in ["Trips/0", "Trips/1", "Trips/2", "Trips/3", "Trips/4", "Walks", "Zoo"].enumerated() {
             try FileSystem.writeAtomically(
-                try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: trip)),
-                to: FilePath(directory.appending("photos/Trips/\(trip)/a.jpg")))
+                try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: number)),
+                to: FilePath(directory.appending("photos/\(folder)/a.jpg")))
         }
-        try FileSystem.writeAtomically(
-            try SampleImage.jpeg(SampleImage.pixels(width: 24, height: 16, seed: 9)),
-            to: FilePath(directory.appending("photos/Trips/here.jpg")))
         let index = try PhotoIndex(path: configuration.index)
         try Self.scan(configuration, index)
         let site = directory.appending("site")
         var options = AlbumBuilder.Options(output: FilePath(site))
         options.photosPerPage = 2
         _ = try AlbumBuilder(index: index, options: options).build()
+        let pages = { (folder: String, names: [String]) in
+            try names.map { AlbumTreeTests.cards(try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) }
+        }
+        #expect(try pages(site, ["index.html", "albums-2.html"]) == [["Trips", "Walks"], ["Zoo"]])
         let trips = try AlbumTreeTests.page(named: "Trips", from: "index.html", in: site)
         let folder = (site + "/" + trips as NSString).deletingLastPathComponent
-        var cards: [String] = []
-        for page in ["index.html", "page-2.html", "page-3.html"] {
-            let shown = AlbumTreeTests.cards(try String(contentsOfFile: folder + "/" + page, encoding: .utf8))
-            #expect(shown.count == (page == "page-3.html" ? 1 : 2), "\(page): \(shown)")
-            cards += shown
-        }
-        #expect(cards == ["0", "1", "2", "3", "4"])
+        #expect(try pages(folder, ["index.html", "page-2.html", "page-3.html"]) == [["0", "1"], ["2", "3"], ["4"]])
         #expect(!FileManager.default.fileExists(atPath: folder + "/page-4.html"))
+        // Fewer albums: the list's second page goes.
+        try FileManager.default.removeItem(atPath: directory.appending("photos/Zoo"))
+        try Self.scan(configuration, index)
+        _ = try AlbumBuilder(index: index, options: options).build()
+        #expect(try pages(site, ["index.html"]) == [["Trips", "Walks"]])
+        #expect(!FileManager.default.fileExists(atPath: site + "/albums-2.html"))
     }
 
     /// A photo whose largest rendition is small (a RAW's preview; here a 1200×800 photo with
