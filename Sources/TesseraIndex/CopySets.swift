@@ -42,7 +42,7 @@ struct CopySets {
     private var sets: DisjointSets
     /// The merged shot key of each set whose files say more together than its root alone.
     private var keys: [Int32: ShotKey] = [:]
-    /// The files of each set that stand for its hashes, where more than its root.
+    /// The files of each set that stand for its hashes, once it has joined another.
     private var representatives: [Int32: [Int32]] = [:]
     private var knownColours: [Int32: [Double]?] = [:]
     private(set) var work = Work()
@@ -227,9 +227,11 @@ struct CopySets {
         let (x, y) = (Int32(truncatingIfNeeded: first), Int32(truncatingIfNeeded: second))
         let merged = key(of: x)
         guard merged.admits(key(of: y)), facts[a].detailAgrees(facts[b]) else { return false }
-        var ends = representatives[y] ?? [y]
+        // (a set without a list is one hash's: the hashed file in hand stands for it, not its
+        // root, which may be a copy of the same bytes not hashed yet)
+        var ends = representatives[y] ?? [Int32(truncatingIfNeeded: b)]
         if across {
-            let own = representatives[x] ?? [x]
+            let own = representatives[x] ?? [Int32(truncatingIfNeeded: a)]
             guard own.count + ends.count <= Self.representativeLimit else { return false }
             work.lookups += own.count * ends.count
             guard !own.contains(where: { p in ends.contains { facts[Int(p)].spreadApart(facts[Int($0)]) } }) else {

@@ -57,13 +57,7 @@ extension PhotoIndex {
         var (batch, batched): ([[Int64]], Int) = ([], 0)
         func readBatch() throws {
             var byID: [Int64: ComparedFile] = [:]
-            for chunk in batch.flatMap({ $0 }).chunks(of: 500) {
-                for file in try fetchCandidates(
-                    db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
-                {
-                    byID[file.id] = file
-                }
-            }
+            for file in try fetchCandidates(db, ids: batch.flatMap { $0 }) { byID[file.id] = file }
             for set in batch {
                 let found = set.compactMap { byID[$0] }
                 if found.count > 1 { records.append(CopyRecord(DuplicateGroups.group(found))) }
@@ -159,8 +153,13 @@ extension PhotoIndex {
                 }
             }
         }
+        return try fetchCandidates(db, ids: ids.sorted())
+    }
+
+    /// The present, read files of rows `ids`, 500 a query.
+    static func fetchCandidates(_ db: Database, ids: [Int64]) throws -> [ComparedFile] {
         var found: [ComparedFile] = []
-        for chunk in Array(ids).sorted().chunks(of: 500) {
+        for chunk in ids.chunks(of: 500) {
             found += try fetchCandidates(
                 db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
         }

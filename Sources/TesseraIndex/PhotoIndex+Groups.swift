@@ -103,14 +103,7 @@ extension PhotoIndex {
                 let ids = Set(grouped).union(
                     try Self.groupMates(db, of: Array(known))
                 ).subtracting(known)
-                for chunk in Array(ids).chunks(of: 500) {
-                    for file in try Self.fetchCandidates(
-                        db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                        StatementArguments(Array(chunk))
-                    ) {
-                        around[file.id] = file
-                    }
-                }
+                for file in try Self.fetchCandidates(db, ids: Array(ids)) { around[file.id] = file }
                 let files = around.values.sorted { $0.id < $1.id }
                 let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
                 try Self.recordCopies(db, groups.map(CopyRecord.init), replacing: Array(known.union(ids)))
@@ -153,8 +146,7 @@ extension PhotoIndex {
             db, sql: "SELECT id FROM photos WHERE \(filter) AND captured_at LIKE '%.%' AND \(unstacked) ORDER BY id",
             arguments: arguments)
         for chunk in alone.chunks(of: 500) {
-            let files = try fetchCandidates(
-                db, where: "id IN (\(databaseQuestionMarks(count: chunk.count)))", StatementArguments(Array(chunk)))
+            let files = try fetchCandidates(db, ids: Array(chunk))
             for file in files.sorted(by: { $0.id < $1.id }) { try pair(db, file, unstacked: unstacked) }
         }
     }

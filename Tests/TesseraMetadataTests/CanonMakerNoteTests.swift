@@ -73,6 +73,14 @@ struct CanonMakerNoteTests {
         exif.canonLensModel = nil
         exif.canonLens = ExifBuilder.CanonLens(type: 241, shortest: 50, longest: 50)
         #expect(try read(exif).exif?.lensModel == "Canon EF 50mm f/1.2L USM")
+        // Cut inside its note, the file gives what it has and no lens, every byte short.
+        let whole = exif.tiff()
+        for length in stride(from: whole.count - 1, to: whole.count - 120, by: -7) {
+            let metadata = try? MetadataReader.read(
+                contents: Array(whole.prefix(length)), path: FilePath("IMG_0001.CR2"),
+                mtime: FileTime(seconds: 0, nanoseconds: 0))
+            #expect(metadata?.exif?.lensModel == nil, "cut at \(length) of \(whole.count)")
+        }
     }
 
     @Test(arguments: [false, true])
