@@ -128,6 +128,19 @@ extension PhotoIndex {
     /// The present files that may be copies of `photo`: the same content key, or a hash within
     /// `DuplicateGroups.threshold` bits, found by the band indexes (each candidate once).
     static func nearCandidates(_ db: Database, of photo: ComparedFile) throws -> [ComparedFile] {
+        var near = NearHashes()
+        return try fetchCandidates(db, ids: nearCandidateIDs(db, of: photo, near: &near).sorted())
+    }
+
+    /// The rows of the files within `DuplicateGroups.threshold` bits of each hash looked up,
+    /// kept by hash: the files of one picture share one, and its neighbours are looked up once
+    /// however many of them changed.
+    struct NearHashes {
+        fileprivate var found: [UInt64: Set<Int64>] = [:]
+    }
+
+    /// The rows of `nearCandidates(of: photo)`, without reading them.
+    static func nearCandidateIDs(_ db: Database, of photo: ComparedFile, near: inout NearHashes) throws -> Set<Int64> {
         var ids = Set(
             try Int64.fetchAll(
                 db,
@@ -136,24 +149,33 @@ extension PhotoIndex {
                         AND thumbnail_key = (SELECT thumbnail_key FROM photos WHERE id = ?1) AND id <> ?1
                     """, arguments: [photo.id]))
         if let hash = photo.perceptualHash {
-            let tolerances = NearPairs.tolerances(radius: DuplicateGroups.threshold)
-            for band in 0..<NearPairs.bands where tolerances[band] >= 0 {
-                let masks = NearPairs.masks(within: tolerances[band])
-                let value = NearPairs.value(hash, band)
-                // (the hashes first, each row once: equal hashes are found in every band)
-                let rows = try Row.fetchCursor(
-                    db,
-                    sql: """
-                        SELECT id, phash FROM photos WHERE \(presentAndRead) AND phash IS NOT NULL
-                            AND \(phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count))) AND id <> ?
-                        """, arguments: StatementArguments(masks.map { Int64(value ^ $0) } + [photo.id]))
-                while let row = try rows.next() {
-                    let other = UInt64(bitPattern: row[1])
-                    if (other ^ hash).nonzeroBitCount <= DuplicateGroups.threshold { ids.insert(row[0]) }
-                }
+            if near.found[hash] == nil { near.found[hash] = try idsNear(db, hash) }
+            ids.formUnion(near.found[hash] ?? [])
+            ids.remove(photo.id)
+        }
+        return ids
+    }
+
+    /// The present files whose hash is within `DuplicateGroups.threshold` bits of `hash`.
+    private static func idsNear(_ db: Database, _ hash: UInt64) throws -> Set<Int64> {
+        var ids = Set<Int64>()
+        let tolerances = NearPairs.tolerances(radius: DuplicateGroups.threshold)
+        for band in 0..<NearPairs.bands where tolerances[band] >= 0 {
+            let masks = NearPairs.masks(within: tolerances[band])
+            let value = NearPairs.value(hash, band)
+            // (the hashes first, each row once: equal hashes are found in every band)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, phash FROM photos WHERE \(presentAndRead) AND phash IS NOT NULL
+                        AND \(phashBand(band)) IN (\(databaseQuestionMarks(count: masks.count)))
+                    """, arguments: StatementArguments(masks.map { Int64(value ^ $0) }))
+            while let row = try rows.next() {
+                let other = UInt64(bitPattern: row[1])
+                if (other ^ hash).nonzeroBitCount <= DuplicateGroups.threshold { ids.insert(row[0]) }
             }
         }
-        return try fetchCandidates(db, ids: ids.sorted())
+        return ids
     }
 
     /// The present, read files of rows `ids`, 500 a query.

@@ -11,6 +11,9 @@ public struct GroupRefresh: Sendable, Equatable {
     public var mended = false
     /// Whether copies were decided over the whole library, not only around what changed.
     public var whole = false
+    /// Rows read to decide copies around what changed (each file once, however many changed
+    /// files it is near).
+    public var filesRead = 0
 
     /// Whether anything was decided again.
     public var ran: Bool { whole || changedFiles > 0 || mended }
@@ -84,13 +87,19 @@ extension PhotoIndex {
                 let records = try Self.copiesOfWholeLibrary(db, colourLimit: colourLimit, colours: colours)
                 try Self.recordCopies(db, records, replacing: nil)
             } else {
+                // (the rows found first, then each read once: a hundred new frames of a timelapse
+                // of 100,000 are not 100 reads of its 100,000 files)
                 var around: [Int64: ComparedFile] = [:]
+                var (nearIDs, near) = (Set<Int64>(), NearHashes())
                 let changed = try Self.fetchCandidates(
                     db, where: "id IN (SELECT photo_id FROM group_pending)", [])
                 for file in changed {
                     around[file.id] = file
-                    for near in try Self.nearCandidates(db, of: file) { around[near.id] = near }
+                    nearIDs.formUnion(try Self.nearCandidateIDs(db, of: file, near: &near))
                 }
+                nearIDs.subtract(around.keys)
+                let nearFiles = try Self.fetchCandidates(db, ids: nearIDs.sorted())
+                for file in nearFiles { around[file.id] = file }
                 // With the groups of all of them, and of groups left broken, each whole.
                 let grouped = try Int64.fetchAll(
                     db,
@@ -103,7 +112,9 @@ extension PhotoIndex {
                 let ids = Set(grouped).union(
                     try Self.groupMates(db, of: Array(known))
                 ).subtracting(known)
-                for file in try Self.fetchCandidates(db, ids: Array(ids)) { around[file.id] = file }
+                let mates = try Self.fetchCandidates(db, ids: Array(ids))
+                for file in mates { around[file.id] = file }
+                refresh.filesRead = changed.count + nearFiles.count + mates.count
                 let files = around.values.sorted { $0.id < $1.id }
                 let groups = DuplicateGroups.find(files, colourLimit: colourLimit, colours: colours)
                 try Self.recordCopies(db, groups.map(CopyRecord.init), replacing: Array(known.union(ids)))
