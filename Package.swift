@@ -118,6 +118,11 @@ let package = Package(
             name: "TesseraAnalysis",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraSystem"],
             swiftSettings: swiftSettings),
+        // Place names from positions, offline (docs/PLACES.md).
+        .target(
+            name: "TesseraPlaces",
+            dependencies: ["TesseraFacts", "TesseraSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swiftSettings),
         .target(
             name: "TesseraDesktop",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
@@ -217,7 +222,7 @@ let package = Package(
                 "TesseraAlbum", "TesseraAnalysis", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon",
                 "TesseraFacts",
                 "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraObjectStore",
-                "TesseraReport", "TesseraScan", "TesseraSystem",
+                "TesseraPlaces", "TesseraReport", "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
@@ -246,6 +251,10 @@ let package = Package(
         .testTarget(
             name: "TesseraSystemTests",
             dependencies: ["TesseraSystem", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraPlacesTests",
+            dependencies: ["TesseraFacts", "TesseraPlaces", "TesseraTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraMetadataTests",

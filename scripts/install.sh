@@ -59,13 +59,14 @@ if [ "$user" = true ]; then
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   [ ${#missing[@]} -eq 0 ] || fail "these Debian packages are missing; ask for them to be installed (sudo apt install ${missing[*]})"
-  step "~/.local/bin/tessera, the Swift runtime it loads (~/.local/lib/tessera) and its manual page"
+  step "~/.local/bin/tessera, the Swift runtime it loads (~/.local/lib/tessera), its manual page and place data"
   install -d "$HOME/.local/lib/tessera"
   install -m 0644 "$here"/lib/tessera/* "$HOME/.local/lib/tessera/"
   install -D -m 0755 "$here/bin/tessera" "$HOME/.local/bin/tessera.new"
   version=$("$HOME/.local/bin/tessera.new" --version 2>&1) || { rm -f "$HOME/.local/bin/tessera.new"; fail "the binary does not start here: $version"; }
   mv -f "$HOME/.local/bin/tessera.new" "$HOME/.local/bin/tessera"
   install -D -m 0644 "$here/man/tessera.1" "$HOME/.local/share/man/man1/tessera.1"
+  install -D -m 0644 "$here/share/tessera/places.bin" "$HOME/.local/share/tessera/places.bin"
   config_home=${XDG_CONFIG_HOME:-$HOME/.config}
   config=$config_home/tessera/config.yaml
   step "$config"
@@ -117,7 +118,7 @@ fi
 # libheif 1.19 or later (Debian 12: from bookworm-backports), with its decoder plugins.
 "$here/install-libheif.sh" libheif1
 
-step "/usr/local/bin/tessera, the Swift runtime it loads (/usr/local/lib/tessera) and its manual page"
+step "/usr/local/bin/tessera, the Swift runtime it loads (/usr/local/lib/tessera), its manual page and place data"
 # The binary finds the libraries through its RPATH, ../lib/tessera beside its own folder.
 install -d -m 0755 /usr/local/lib/tessera
 install -m 0644 "$here"/lib/tessera/* /usr/local/lib/tessera/
@@ -129,6 +130,8 @@ if ! version=$(/usr/local/bin/tessera.new --version 2>&1); then
 fi
 mv -f /usr/local/bin/tessera.new /usr/local/bin/tessera
 install -D -m 0644 "$here/man/tessera.1" /usr/local/share/man/man1/tessera.1
+# The place names' lookup file, where the binary looks: ../share/tessera beside its own folder.
+install -D -m 0644 "$here/share/tessera/places.bin" /usr/local/share/tessera/places.bin
 
 step "the tessera system user and group"
 # Front ends (a web gallery's user, people who may run 'tessera rescan') join the group

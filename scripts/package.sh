@@ -22,7 +22,7 @@ version=$("$binary" --version)
 name="tessera-$version-linux-$(uname -m)"
 bundle="$out/$name"
 rm -rf "$bundle"
-install -d "$bundle/bin" "$bundle/lib/tessera" "$bundle/man" "$bundle/systemd" "$bundle/config"
+install -d "$bundle/bin" "$bundle/lib/tessera" "$bundle/man" "$bundle/systemd" "$bundle/config" "$bundle/share/tessera"
 # Stripped of its symbol table (the build writes no debug information: scripts/build.sh). It looks
 # for the Swift runtime in ../lib/tessera beside its own folder: in the bundle, and where
 # install.sh puts both (/usr/local, or ~/.local).
@@ -35,6 +35,9 @@ ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | grep -vE "$system"
   chmod 0644 "$bundle/lib/tessera/$(basename "$library")"
 done
 install -m 0644 "$manual" "$bundle/man/tessera.1"
+# The place names' lookup file (GeoNames, CC-BY 4.0), beside the build's binary once installed.
+scripts/install-places.sh
+install -m 0644 "$(scripts/build.sh --bin)/places.bin" "$bundle/share/tessera/places.bin"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
   systemd/tessera-user.service systemd/tessera-user-rescan.service systemd/tessera-worker.service "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"

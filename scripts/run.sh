@@ -12,6 +12,8 @@ project=$PWD
 scripts/install-deps.sh
 # The build the test command shares (scripts/build.sh).
 scripts/build.sh
+# The place names' lookup file, beside the binary (docs/PLACES.md).
+scripts/install-places.sh
 bin="$(scripts/build.sh --bin)/tessera"
 data=$(realpath -m "${TESSERA_DATA:-$project/tessera-data}")
 mkdir -p "$data"

@@ -43,6 +43,8 @@ bin="$(scripts/build.sh --bin)"
 timed "lint" swift format lint --strict -r Sources Tests Package.swift
 # Build next: a compiler warning in the project's own code fails the run.
 timed "build" scripts/build.sh --build-tests
+# The place names' lookup file, beside the binaries (and the tests'), as the run command installs it.
+timed "places" scripts/install-places.sh
 set +e
 from=$SECONDS
 scripts/build.sh --test 2>&1 | tee "$log"

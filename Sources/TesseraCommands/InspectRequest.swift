@@ -1,8 +1,11 @@
+import Foundation
 public import SystemPackage
 import TesseraConfiguration
 import TesseraIndex
 import TesseraMetadata
+import TesseraPlaces
 import TesseraReport
+import TesseraSystem
 
 /// `tessera inspect`: what Tessera reads from files, without decoding pixels; for a file the
 /// index holds, its album, status, renditions, stack and copies too.
@@ -51,8 +54,16 @@ public struct InspectRequest: Sendable {
         var indexed = try await indexToConsult(context).map(IndexedFiles.init)
         var array = JSONArrayPrinter(write: context.output.out)
         var failed = false
+        let places = PlaceFinder.installed(
+            environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable)
         for (number, path) in files.enumerated() {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
+            if let gps = report.gps {
+                switch places {
+                case .success(let finder): report.place = finder.name(gps)
+                case .failure(let error): report.placeUnknown = "the place data \(error) (docs/PLACES.md)"
+                }
+            }
             if let record = indexed?.record(of: path) {
                 report.addIndexFields(of: record)
                 if let groups = indexed?.groups(of: record.id) { (report.stack, report.copies) = groups }

@@ -59,6 +59,7 @@ extension PhotoReport {
                 "position",
                 "\(Wording.number(gps.latitude, decimals: 6)), \(Wording.number(gps.longitude, decimals: 6))")
             text.add("altitude", gps.altitude.map { "\(Wording.number($0, decimals: 1)) m" })
+            text.add("place", report.place.map(\.text) ?? report.placeUnknown.map { "unknown: \($0)" })
         }
         text.group(report.kind == "video" ? "Video" : "Motion")
         if let video = report.video {

@@ -62,6 +62,10 @@ public struct PhotoReport: Encodable, Sendable {
     public var dateSource: String?
     public var camera = Camera()
     public var gps: GPSPosition?
+    /// The place named from `gps` (`inspect` only: `list` does not look it up).
+    public var place: PlaceName?
+    /// Why a position has no place named: the place data is not installed, or is damaged.
+    public var placeUnknown: String?
     /// Rating, label, title, description, keywords, and the name of the XMP sidecar read with
     /// the photo, if any.
     public var annotations = Annotations()
@@ -213,7 +217,7 @@ public struct PhotoReport: Encodable, Sendable {
             orientation, displayWidth, displayHeight, capturedAt
         case utcOffset, dateSource, make, model, lensModel, exposureTime, exposureBias, fNumber, iso, focalLength,
             focalLength35mm,
-            gps
+            gps, place
         case rating, label, title, description, keywords, sidecar
         case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
     }
@@ -250,6 +254,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(camera.focalLength, forKey: .focalLength)
         try container.encode(camera.focalLength35mm, forKey: .focalLength35mm)
         try container.encode(gps, forKey: .gps)
+        if gps != nil { try container.encode(place, forKey: .place) }
         try container.encode(annotations.rating, forKey: .rating)
         try container.encode(annotations.label, forKey: .label)
         try container.encode(annotations.title, forKey: .title)

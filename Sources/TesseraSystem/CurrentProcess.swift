@@ -1,4 +1,5 @@
 import Glibc
+public import SystemPackage
 
 /// Facts about processes: this one's id, whether another is alive.
 public enum CurrentProcess {
@@ -44,6 +45,9 @@ public enum CurrentProcess {
     public static func mapAllocations(from bytes: Int32) {
         _ = mallopt?(mmapThreshold, bytes)
     }
+
+    /// The running executable's own path (`/proc/self/exe`), whatever it was started as.
+    public static var executable: FilePath? { FileSystem.linkTarget(of: "/proc/self/exe") }
 
     /// `M_MMAP_THRESHOLD` from <malloc.h>.
     private static let mmapThreshold: Int32 = -3

@@ -39,6 +39,28 @@ struct InspectCommandTests {
         #expect((object["warnings"] as? [Any])?.isEmpty == true)
     }
 
+    /// A photo's position is named offline (docs/PLACES.md); without the place data, `inspect`
+    /// says why the place is unknown and still succeeds.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.missingNote))
+    func thePositionIsNamedByTheInstalledPlaceData() throws {
+        let berlin = Corpus.path("media/videos/quicktime-hvc1.mov")
+        let json = try TesseraProcess.run(["inspect", "--json", berlin])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let place = try #require(object["place"] as? [String: Any], "\(json.stdout)")
+        #expect(place["locality"] as? String == "Berlin" && place["countryCode"] as? String == "DE")
+        #expect(place["near"] as? Bool == false)
+        let text = try TesseraProcess.run(["inspect", Corpus.path("media/live/IMG_7943.HEIC")])
+        #expect(text.stdout.contains("place         Brno, South Moravian, Czechia"), "\(text.stdout)")
+
+        let missing = try TesseraProcess.run(
+            ["inspect", berlin], environment: ["TESSERA_PLACES": "/nonexistent/places.bin"])
+        #expect(missing.status == 0)
+        #expect(
+            missing.stdout.contains("place         unknown: the place data /nonexistent/places.bin: not installed"),
+            "\(missing.stdout)")
+    }
+
     @Test func badFilesAreReportedAndTheExitStatusSaysSo() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
