@@ -173,7 +173,7 @@ let package = Package(
             dependencies: [
                 "TesseraAnalysis", "TesseraConfiguration", "TesseraDesktop", "TesseraFacts", "TesseraImage",
                 "TesseraIndex",
-                "TesseraMetadata",
+                "TesseraMetadata", "TesseraPlaces",
                 "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -16,6 +16,8 @@ public struct ListRequest: Sendable {
     public var limit: Int?
     public var rating: Int?
     public var keyword: String?
+    /// Only photos of this place: a town, region, country or country code (docs/PLACES.md).
+    public var place: String?
     public var kind: PhotoQuery.Media?
 
     public init() {}
@@ -34,8 +36,10 @@ public struct ListRequest: Sendable {
         case .warnings: kind = .warnings
         }
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
-        let records = try index.photos(
-            .init(folder: folder, minimumRating: rating, keyword: keyword, media: self.kind, limit: limit, kind: kind))
+        var query = PhotoQuery(
+            folder: folder, minimumRating: rating, keyword: keyword, media: self.kind, limit: limit, kind: kind)
+        query.place = place
+        let records = try index.photos(query)
         if json { return try context.json(records.map(PhotoReport.init(record:))) }
         guard !records.isEmpty else {
             return context.note(

@@ -1,3 +1,4 @@
+import Foundation
 import TesseraSystem
 
 /// Where a photo was taken, in words: the country, its region (state, province) and the
@@ -19,6 +20,20 @@ public struct PlaceName: Sendable, Equatable, Codable {
     ) {
         (self.country, self.countryCode, self.region) = (country, countryCode, region)
         (self.locality, self.near, self.distance) = (locality, near, distance)
+    }
+
+    /// What a search for a place compares: `text` in lower case without accents ("Petaẖ Tiqva"
+    /// and "petah tiqva" are the same).
+    public static func searchKey(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The keys a search finds it by: its locality, region, country and country code, each
+    /// between bars ("|lisbon|lisbon|portugal|pt|").
+    public var searchKeys: String {
+        "|" + ([locality, region, country, countryCode].compactMap { $0.map(Self.searchKey) }).joined(separator: "|")
+            + "|"
     }
 
     /// "Hallstatt, Upper Austria, Austria"; "near Gosau (12 km), Upper Austria, Austria".

@@ -646,6 +646,40 @@ extension PhotoIndex {
                     PRAGMA user_version = 18;
                     """)
         }
+        guard version >= 19 else { return migrator }
+        // v19: places (docs/PLACES.md): the place named from each photo's position, and the
+        // photos whose place is to be named again; every photo with a position waits at first,
+        // named by the next scan from the positions the index already holds.
+        migrator.registerMigration("v19") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE places (
+                        id INTEGER PRIMARY KEY,
+                        country_code TEXT NOT NULL,
+                        country TEXT NOT NULL,
+                        region TEXT,
+                        locality TEXT NOT NULL,
+                        search_keys TEXT NOT NULL
+                    );
+                    CREATE UNIQUE INDEX places_name ON places(country_code, ifnull(region, ''), locality);
+                    CREATE TABLE photo_places (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        place_id INTEGER NOT NULL REFERENCES places(id),
+                        near INTEGER NOT NULL CHECK (near IN (0, 1)),
+                        distance_km REAL NOT NULL,
+                        source TEXT NOT NULL CHECK (source IN ('gps'))
+                    );
+                    CREATE INDEX photo_places_place ON photo_places(place_id);
+                    CREATE TABLE place_pending (photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE);
+                    CREATE TRIGGER photos_place_inserted AFTER INSERT ON photos WHEN NEW.gps_latitude IS NOT NULL
+                    BEGIN INSERT OR REPLACE INTO place_pending VALUES (NEW.id); END;
+                    CREATE TRIGGER photos_place_updated AFTER UPDATE OF gps_latitude, gps_longitude ON photos
+                    WHEN OLD.gps_latitude IS NOT NEW.gps_latitude OR OLD.gps_longitude IS NOT NEW.gps_longitude
+                    BEGIN INSERT OR REPLACE INTO place_pending VALUES (NEW.id); END;
+                    INSERT INTO place_pending SELECT id FROM photos WHERE gps_latitude IS NOT NULL;
+                    PRAGMA user_version = 19;
+                    """)
+        }
         return migrator
     }
 

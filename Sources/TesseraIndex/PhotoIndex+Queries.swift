@@ -113,6 +113,14 @@ extension PhotoIndex {
             conditions.append("p.kind = ?")
             arguments.append(media.rawValue)
         }
+        if let place = query.place {
+            conditions.append(
+                """
+                p.id IN (SELECT photo_id FROM photo_places WHERE place_id IN (
+                    SELECT id FROM places WHERE instr(search_keys, ?) > 0))
+                """)
+            arguments.append("|" + PlaceName.searchKey(place) + "|")
+        }
         if let rating = query.minimumRating {
             conditions.append("p.rating >= ?")
             arguments.append(rating)

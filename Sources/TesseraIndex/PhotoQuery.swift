@@ -30,6 +30,9 @@ public struct PhotoQuery: Sendable {
     /// Only photos with this keyword (any case), or with a hierarchical keyword that has it
     /// as one of its levels ("Berlin" finds "Places/Germany/Berlin").
     public var keyword: String?
+    /// Only photos whose place is this town, region or country (or country code), in any case
+    /// and with or without accents (docs/PLACES.md).
+    public var place: String?
     /// Only stills (`photo`) or only videos (`video`).
     public var media: Media?
     public var limit: Int?

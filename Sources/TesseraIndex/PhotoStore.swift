@@ -143,6 +143,12 @@ public protocol PhotoStore: PhotoReading, Sendable {
         sharpness: (_ renditions: [RenditionEntry]) -> Double?
     ) throws(IndexError) -> GroupRefresh
 
+    /// Names the places of the photos whose position is new or changed, or of every photo with
+    /// one when `data` is not the place data they were named by (docs/PLACES.md).
+    func refreshPlaces(data: String, name: (GPSPosition) -> PlaceName?) throws(IndexError) -> PlaceRefresh
+    /// How many photos wait for their place to be named.
+    func pendingPlaces() throws(IndexError) -> Int
+
     // MARK: Files a scan did not see
 
     /// Marks the files of vanished ids missing (or moved); how many of each.

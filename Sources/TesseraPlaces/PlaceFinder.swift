@@ -57,6 +57,14 @@ public struct PlaceFinder: Sendable {
         return .failure(firstError ?? PlaceTableError(path: "places.bin", "not installed"))
     }
 
+    /// What the places it names depend on: its rules and its data.
+    ///
+    /// When it changes, the index names every photo's place again.
+    public var identity: String {
+        "rules 1 (reach 0.0015 km × population^0.6, at least 1.5 km; 60 km, 300 km); "
+            + "\(table.placeCount) places, \(table.byteCount) bytes"
+    }
+
     /// How far from its centre a place of `population` covers, in kilometres.
     public static func reach(population: Int) -> Double {
         max(1.5, 0.0015 * pow(Double(max(population, 0)), 0.6))

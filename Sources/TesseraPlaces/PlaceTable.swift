@@ -63,6 +63,9 @@ public final class PlaceTable: Sendable {
         }
     }
 
+    /// The file's size in bytes.
+    public var byteCount: Int { file.count }
+
     /// The places filed under the cell of `row` (0: 90° S to 89° S) and `column` (0: 180° W).
     func places(row: Int, column: Int) -> Range<Int> {
         let cell = row * Self.columns + column

@@ -36,6 +36,7 @@ extension LibraryScanner {
             do throws(IndexError) {
                 try scanner.index.refreshAlbums()
                 scanner.refreshGroups()
+                scanner.refreshPlaces()
                 try scanner.index.setState(StateKey.decoders, Renderer.decoders)
                 try scanner.index.setState(StateKey.readers, MetadataReader.version)
                 try scanner.index.finishScan(id: id, counts: counts, state: .finished)

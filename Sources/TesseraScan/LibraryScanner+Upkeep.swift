@@ -1,11 +1,13 @@
 import Foundation
 import Logging
+import Synchronization
 import SystemPackage
 import TesseraAnalysis
 import TesseraConfiguration
 import TesseraFacts
 import TesseraImage
 import TesseraIndex
+import TesseraPlaces
 import TesseraSystem
 
 /// What a scan does to the index beside its files: stacks and copies decided again, dates
@@ -48,6 +50,29 @@ extension LibraryScanner {
                 + (refresh.mended ? " and the groups of files gone" : "")
         logger.info(
             "stacks and copies decided again \(around) in \(Wording.duration(started.duration(to: .now).seconds))")
+    }
+
+    /// Names the places of the photos whose position is new or changed (docs/PLACES.md), from
+    /// the index alone; without the place data, says so once and leaves them waiting for it.
+    func refreshPlaces() {
+        do throws(IndexError) {
+            switch places {
+            case .success(let finder):
+                let started = ContinuousClock.now
+                let refresh = try index.refreshPlaces(data: finder.identity) { finder.name($0) }
+                guard refresh.photos > 0 else { return }
+                let took = Wording.duration(started.duration(to: .now).seconds)
+                logger.info(
+                    "places named for \(refresh.named) of \(refresh.photos) photos with a new position in \(took)")
+            case .failure(let error):
+                let waiting = try index.pendingPlaces()
+                guard waiting > 0, !saidNoPlaces.exchange(true, ordering: .relaxed) else { return }
+                let photos = Wording.count(waiting, "photo")
+                logger.warning("no place names: the place data \(error); \(photos) with a position wait for it")
+            }
+        } catch {
+            logger.error("cannot name places: \(error); the next scan tries again")
+        }
     }
 
     /// When the configured time zone (or the system's) is not the one the index's dates were

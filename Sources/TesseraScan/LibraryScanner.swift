@@ -9,6 +9,7 @@ import TesseraFacts
 import TesseraImage
 public import TesseraIndex
 import TesseraMetadata
+import TesseraPlaces
 import TesseraSystem
 
 /// One scan of the photo roots into the index and the rendition cache.
@@ -39,6 +40,10 @@ public final class LibraryScanner: Sendable {
     let desktop: DesktopThumbnailCache?
     /// The analyses each photo gets after its renditions (`AnalysisStages.all`).
     let analyses: [any PhotoAnalysis]
+    /// What names places (docs/PLACES.md), or why nothing can: the data is mapped once, here.
+    let places: Result<PlaceFinder, PlaceTableError>
+    /// Whether the missing place data was said: once for the process.
+    let saidNoPlaces = Atomic<Bool>(false)
     let now: @Sendable () -> Date
 
     /// - Parameters:
@@ -53,6 +58,8 @@ public final class LibraryScanner: Sendable {
     ) {
         self.now = now
         self.analyses = analyses
+        places = PlaceFinder.installed(
+            environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable)
         self.configuration = configuration
         self.progress = progress
         self.index = index
@@ -314,6 +321,7 @@ public final class LibraryScanner: Sendable {
         do throws(IndexError) {
             if changedAnything { try index.refreshAlbums() }
             if completed { refreshGroups() }
+            if completed { refreshPlaces() }
             if completed && run.newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
             if completed && run.newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(

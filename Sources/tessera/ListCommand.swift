@@ -56,6 +56,10 @@ struct ListCommand: AsyncParsableCommand {
     var keyword: String?
 
     @Option(
+        help: "Only photos taken in this place: a town, region, country or country code, in any case, accents or not.")
+    var place: String?
+
+    @Option(
         help: "Only stills (photo) or only videos (video).",
         completion: .list(PhotoQuery.Media.allCases.map(\.rawValue)))
     var kind: PhotoQuery.Media?
@@ -78,6 +82,7 @@ struct ListCommand: AsyncParsableCommand {
         request.listing = listings.first { $0.0 }?.1 ?? .photos
         (request.json, request.album, request.limit) = (json, album, limit)
         (request.rating, request.keyword, request.kind) = (rating, keyword, kind)
+        request.place = place
         try await request.run(in: store.context)
     }
 }

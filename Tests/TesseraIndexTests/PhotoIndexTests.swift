@@ -506,6 +506,12 @@ struct PhotoIndexTests {
         let scan = try index.beginScan(roots: ["/photos"], full: false)
         try index.apply([video, motion], moves: [], scanID: scan.id)
         try index.finishScan(id: scan.id, counts: ScanCounts(), state: .finished)
+        // And a place, named from a position (docs/PLACES.md).
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = 38.72, gps_longitude = -9.14 WHERE id = 1"))
+        _ = try index.refreshPlaces(data: "test") { _ in
+            PlaceName(
+                country: "Portugal", countryCode: "PT", region: "Lisbon", locality: "Lisbon", near: false, distance: 1)
+        }
         let queries = try Self.documentedQueries()
         #expect(queries.count >= 4)
         for query in queries {

@@ -1,0 +1,88 @@
+import GRDB
+public import TesseraFacts
+
+/// What one naming of places did.
+public struct PlaceRefresh: Sendable, Equatable {
+    /// Photos whose place was named again (with a position or not).
+    public var photos = 0
+    /// Of them, those given a place.
+    public var named = 0
+    /// Whether every photo with a position was named again: the place data changed.
+    public var whole = false
+}
+
+extension PhotoIndex {
+    /// Names the places of the photos waiting for it, from the positions the index holds.
+    ///
+    /// Those waiting are in `place_pending` (a position new, changed or gone); when `data` (what
+    /// identifies the place data) is not the data the places were named by, every photo with a
+    /// position. No photo is read. Records them in `places` and `photo_places` (docs/PLACES.md).
+    ///
+    /// `name` gives a position's place, or nil (at sea, out of range).
+    public func refreshPlaces(
+        data: String, name: (GPSPosition) -> PlaceName?
+    ) throws(IndexError) -> PlaceRefresh {
+        try write { db in
+            var refresh = PlaceRefresh()
+            if try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'place_data'") != data {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO place_pending SELECT id FROM photos WHERE gps_latitude IS NOT NULL")
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('place_data', ?)", arguments: [data])
+                refresh.whole = true
+            }
+            var known: [String: Int64] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT q.photo_id, p.gps_latitude, p.gps_longitude FROM place_pending q
+                    JOIN photos p ON p.id = q.photo_id
+                    """)
+            while let row = try rows.next() {
+                let photo: Int64 = row[0]
+                refresh.photos += 1
+                let position = (row[1] as Double?).flatMap { latitude in
+                    (row[2] as Double?).map { GPSPosition(latitude: latitude, longitude: $0) }
+                }
+                guard let position, let place = name(position) else {
+                    try db.cachedStatement(sql: "DELETE FROM photo_places WHERE photo_id = ?").execute(
+                        arguments: [photo])
+                    continue
+                }
+                let id = try known[place.searchKeys] ?? Self.placeID(db, place)
+                known[place.searchKeys] = id
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO photo_places (photo_id, place_id, near, distance_km, source)
+                        VALUES (?, ?, ?, ?, 'gps')
+                        """
+                ).execute(arguments: [photo, id, place.near, place.distance])
+                refresh.named += 1
+            }
+            try db.execute(sql: "DELETE FROM place_pending")
+            if refresh.photos > 0 {
+                try db.execute(sql: "DELETE FROM places WHERE id NOT IN (SELECT place_id FROM photo_places)")
+            }
+            return refresh
+        }
+    }
+
+    /// The row of `place`, added when new.
+    private static func placeID(_ db: Database, _ place: PlaceName) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO places (country_code, country, region, locality, search_keys)
+                VALUES (?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [place.countryCode, place.country, place.region, place.locality, place.searchKeys])
+        return try Int64.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT id FROM places WHERE country_code = ? AND ifnull(region, '') = ? AND locality = ?"),
+            arguments: [place.countryCode, place.region ?? "", place.locality]) ?? db.lastInsertedRowID
+    }
+
+    /// How many photos wait for their place to be named.
+    public func pendingPlaces() throws(IndexError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place_pending") ?? 0 }
+    }
+}

@@ -1,0 +1,58 @@
+import SystemPackage
+import TesseraFacts
+import TesseraTestSupport
+import Testing
+
+@testable import TesseraIndex
+
+/// The places an index keeps (docs/PLACES.md): named again when a position comes, changes or
+/// goes, and all again when the place data changes; never for a position that did not change.
+struct PlaceRefreshTests {
+    /// Names a position by its whole degrees: each degree of latitude is a town of its own.
+    private static func name(_ position: GPSPosition) -> PlaceName? {
+        guard position.latitude.isFinite, abs(position.latitude) <= 90 else { return nil }
+        let town = "Town \(Int(position.latitude.rounded(.down)))"
+        return PlaceName(
+            country: "Portugal", countryCode: "PT", region: "Lisboa", locality: town, near: false, distance: 1)
+    }
+
+    @Test func aPositionThatComesChangesOrGoesIsNamedAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        let index = try PhotoIndex(path: FilePath(path))
+        try PhotoIndexTests.populate(index, root: "/photos")
+        let first = try index.refreshPlaces(data: "one", name: Self.name)
+        #expect(first.whole && first.photos == 0)
+
+        // Two photos gain a position in one town: one place, two photos in it.
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = 38.7, gps_longitude = -9.1 WHERE id IN (1, 2)"))
+        let named = try index.refreshPlaces(data: "one", name: Self.name)
+        #expect(named == PlaceRefresh(photos: 2, named: 2, whole: false))
+        #expect(
+            SQLite.query(path, "SELECT locality, search_keys FROM places") == [
+                ["Town 38", "|town 38|lisboa|portugal|pt|"]
+            ])
+        #expect(SQLite.integer(path, "SELECT COUNT(*) FROM photo_places") == 2)
+
+        // Nothing changed: nothing is named again, even when the rows are written again.
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = 38.7, rating = 3 WHERE id = 1"))
+        #expect(try index.refreshPlaces(data: "one", name: Self.name).photos == 0)
+
+        // One moves to another town, one loses its position: the first town's place goes.
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = 40.2 WHERE id = 1"))
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = NULL, gps_longitude = NULL WHERE id = 2"))
+        #expect(try index.refreshPlaces(data: "one", name: Self.name) == PlaceRefresh(photos: 2, named: 1))
+        #expect(
+            SQLite.query(path, "SELECT p.locality FROM photo_places q JOIN places p ON p.id = q.place_id") == [
+                ["Town 40"]
+            ])
+        #expect(SQLite.integer(path, "SELECT COUNT(*) FROM places") == 1)
+
+        // Other place data: every photo with a position is named again.
+        #expect(try index.refreshPlaces(data: "two", name: Self.name) == PlaceRefresh(photos: 1, named: 1, whole: true))
+        var query = PhotoQuery()
+        query.place = "TOWN 40"
+        #expect(try index.photos(query).map(\.id) == [1])
+    }
+}
