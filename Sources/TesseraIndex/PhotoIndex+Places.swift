@@ -49,8 +49,10 @@ extension PhotoIndex {
                         arguments: [photo])
                     continue
                 }
-                let id = try known[place.searchKeys] ?? Self.placeID(db, place)
-                known[place.searchKeys] = id
+                // (keyed by name as recorded: the search keys are made only for a new place)
+                let key = "\(place.countryCode)\u{1F}\(place.region ?? "")\u{1F}\(place.locality)"
+                let id = try known[key] ?? Self.placeID(db, place)
+                known[key] = id
                 try db.cachedStatement(
                     sql: """
                         INSERT OR REPLACE INTO photo_places (photo_id, place_id, near, distance_km, source)

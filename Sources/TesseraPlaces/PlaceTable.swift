@@ -2,14 +2,16 @@ public import SystemPackage
 import TesseraSystem
 
 /// The place lookup file (`places.bin`, written by scripts/build-places.py from GeoNames data),
-/// mapped: countries, regions and populated places, the places filed by the 1° cell they lie in.
+/// mapped: countries, regions and populated places, the places filed by the half-degree cell they
+/// lie in, most populous first.
 ///
 /// Little-endian throughout:
 ///
-///     "TSPLACE1", then UInt32: countries, regions, places, string bytes, columns (360), rows (180)
+///     "TSPLACE1", then UInt32: countries, regions, places, string bytes, columns (720), rows (360)
 ///     countries   8 bytes each: name (string offset), ISO code (2 bytes), 0
 ///     regions     8 bytes each: name, country (UInt16), 0
-///     cells       UInt32 × (columns · rows + 1): the first place of each cell, row by row from 90° S
+///     cells       UInt32 × (columns · rows + 1): the first place of each cell, row by row from 90° S;
+///                 a cell's places most populous first
 ///     places     24 bytes each: latitude, longitude (Int32, millionths of a degree), population,
 ///                name, region (0xFFFFFFFF: none), country (UInt16), 0
 ///     strings     each a UInt16 length and its UTF-8
@@ -27,7 +29,9 @@ public final class PlaceTable: Sendable {
     }
 
     static let magic = Array("TSPLACE1".utf8)
-    static let columns = 360, rows = 180
+    static let columns = 720, rows = 360
+    /// Degrees of latitude and of longitude a cell spans.
+    static let cellDegrees = 0.5
     private static let headerSize = 32, countrySize = 8, regionSize = 8, placeSize = 24
 
     private let file: MappedFile
@@ -66,13 +70,25 @@ public final class PlaceTable: Sendable {
     /// The file's size in bytes.
     public var byteCount: Int { file.count }
 
-    /// The places filed under the cell of `row` (0: 90° S to 89° S) and `column` (0: 180° W).
+    /// The places filed under the cell of `row` (0: 90° S to 89.5° S) and `column` (0: 180° W).
     func places(row: Int, column: Int) -> Range<Int> {
         let cell = row * Self.columns + column
         guard (0..<Self.rows).contains(row), (0..<Self.columns).contains(column) else { return 0..<0 }
         let (start, end) = (integer(at: cellsAt + 4 * cell), integer(at: cellsAt + 4 * cell + 4))
         return start <= end && end <= placeCount ? start..<end : 0..<0
     }
+
+    /// The latitude and longitude of the place at `index`, which must be below `placeCount`.
+    func position(_ index: Int) -> (latitude: Double, longitude: Double) {
+        let at = placesAt + index * Self.placeSize
+        return (
+            Double(Int32(truncatingIfNeeded: integer(at: at))) / 1e6,
+            Double(Int32(truncatingIfNeeded: integer(at: at + 4))) / 1e6
+        )
+    }
+
+    /// The population of the place at `index`, which must be below `placeCount`.
+    func population(_ index: Int) -> Int { integer(at: placesAt + index * Self.placeSize + 8) }
 
     /// The place at `index`, which must be below `placeCount`.
     public func place(_ index: Int) -> Place {
