@@ -6,7 +6,8 @@
 # each checked as one program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh node-typescript eslint >&2
+# (with what eslint only recommends: js-yaml reads its configuration, the others format its report)
+scripts/install-deps.sh node-typescript eslint node-js-yaml node-chalk node-strip-ansi node-text-table >&2
 dir=Sources/TesseraAlbum/Resources/script
 check=(tsc --allowJs --checkJs --noEmit --target es2020 --lib es2020,dom,dom.iterable)
 "${check[@]}" "$dir"/layout-*.js
