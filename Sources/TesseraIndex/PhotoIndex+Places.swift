@@ -31,6 +31,13 @@ extension PhotoIndex {
                     sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('place_data', ?)", arguments: [data])
                 refresh.whole = true
             }
+            // The places the waiting photos are in now: those left without a photo go at the end.
+            let left = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT place_id FROM photo_places
+                    WHERE photo_id IN (SELECT photo_id FROM place_pending)
+                    """)
             var known: [String: Int64] = [:]
             let rows = try Row.fetchCursor(
                 db,
@@ -62,7 +69,17 @@ extension PhotoIndex {
                 refresh.named += 1
             }
             try db.execute(sql: "DELETE FROM place_pending")
-            if refresh.photos > 0 {
+            // (each by its index: a scan that names one photo costs no pass over a million; the
+            // places of photos deleted since go when all are named again)
+            for place in left {
+                try db.cachedStatement(
+                    sql: """
+                        DELETE FROM places WHERE id = ?1
+                            AND NOT EXISTS (SELECT 1 FROM photo_places WHERE place_id = ?1)
+                        """
+                ).execute(arguments: [place])
+            }
+            if refresh.whole {
                 try db.execute(sql: "DELETE FROM places WHERE id NOT IN (SELECT place_id FROM photo_places)")
             }
             return refresh
