@@ -1,6 +1,7 @@
 import Foundation
 public import SystemPackage
 import TesseraConfiguration
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
 import TesseraPlaces
@@ -54,15 +55,19 @@ public struct InspectRequest: Sendable {
         var indexed = try await indexToConsult(context).map(IndexedFiles.init)
         var array = JSONArrayPrinter(write: context.output.out)
         var failed = false
-        let places = PlaceFinder.installed(
-            environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable)
+        let configuration = try? await context.store.consultingConfiguration(context)
+        let places = PlaceNamer(
+            data: PlaceFinder.installed(
+                environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
+            corrections: configuration?.placeCorrections ?? [], roots: configuration?.roots ?? [])
         for (number, path) in files.enumerated() {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
-            if let gps = report.gps {
-                switch places {
-                case .success(let finder): report.place = finder.name(gps)
-                case .failure(let error): report.placeUnknown = "the place data \(error) (docs/PLACES.md)"
-                }
+            let absolute = path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
+            report.place = places.place(
+                PlaceEvidence(position: report.gps, words: report.location, path: absolute.lexicallyNormalized().string)
+            )
+            if report.gps != nil, report.place == nil, case .failure(let error) = places.data {
+                report.placeUnknown = "the place data \(error) (docs/PLACES.md)"
             }
             if let record = indexed?.record(of: path) {
                 report.addIndexFields(of: record)

@@ -20,6 +20,7 @@ extension Configuration {
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
         case webVideos = "web_videos", webVideoThreads = "web_video_threads"
         case indexURL = "index_url", renditionsURL = "renditions_url", renditionsCredentials = "renditions_credentials"
+        case placeCorrections = "place_corrections", privateZones = "private_zones"
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -101,6 +102,7 @@ extension Configuration {
                     timeZone = zone
                 }
             case .thumbnails: try applyThumbnails(value, reader)
+            case .placeCorrections, .privateZones: try applyPlaces(key, value, reader)
             case .controlSocket: controlSocket = try reader.path(value, name)
             case .scanOnStart: scanOnStart = try reader.bool(value, name)
             case .rescanInterval: rescanInterval = try reader.int(value, name, 0...31_536_000)
@@ -237,7 +239,7 @@ extension Configuration {
 }
 
 /// Typed reads of YAML values that name the key when the type is wrong.
-private struct KeyReader {
+struct KeyReader {
     let file: FilePath
     let home: String
 

@@ -16,6 +16,10 @@ public struct Configuration: Sendable {
     public var rootsFromFile = false
     /// Days a file found gone stays in the index (hidden) before its row and renditions go.
     public var keepMissingDays = 7
+    /// Places given to folders and photos over what their files say (docs/PLACES.md).
+    public var placeCorrections: [PlaceCorrection] = []
+    /// Where the site shows no position and no place finer than the town.
+    public var privateZones: [PrivateZone] = []
     /// Globs matched against each entry's name and its path relative to its root.
     public var exclude: [String] = []
     public var followSymlinks = false

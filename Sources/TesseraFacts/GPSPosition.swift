@@ -1,3 +1,5 @@
+import Foundation
+
 /// A GPS position in decimal degrees; altitude in metres, negative below sea level.
 public struct GPSPosition: Sendable, Equatable, Codable {
     public var latitude: Double
@@ -8,5 +10,20 @@ public struct GPSPosition: Sendable, Equatable, Codable {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
+    }
+}
+
+extension GPSPosition {
+    /// The great-circle distance between two points in kilometres (haversine, on a sphere of
+    /// the Earth's mean radius).
+    public static func kilometres(
+        from a: (latitude: Double, longitude: Double), to b: (latitude: Double, longitude: Double)
+    ) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (b.latitude - a.latitude) * radians, dLongitude = (b.longitude - a.longitude) * radians
+        let h =
+            sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 2 * 6_371.0 * asin(min(1, h.squareRoot()))
     }
 }

@@ -22,6 +22,8 @@ public struct PhotoFacts: Sendable, Codable {
     public var captureDate: CaptureDate?
     public var camera: Camera
     public var gps: GPSPosition?
+    /// The photo's own words for where it was taken (XMP), which win over a place named from `gps`.
+    public var location: LocationWords?
     public var annotations: Annotations
     /// A video's container facts; nil for a photo.
     public var video: Video?
@@ -35,15 +37,16 @@ public struct PhotoFacts: Sendable, Codable {
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Int, bitDepth: Int, coding: String,
-        hdr: HDRTransfer? = nil, captureDate: CaptureDate? = nil, camera: Camera = Camera(), gps: GPSPosition? = nil,
-        annotations: Annotations = Annotations(), video: Video? = nil, motion: EmbeddedVideo? = nil,
+        hdr: HDRTransfer? = nil, captureDate: CaptureDate? = nil, camera: Camera = Camera(),
+        gps: GPSPosition? = nil, location: LocationWords? = nil, annotations: Annotations = Annotations(),
+        video: Video? = nil, motion: EmbeddedVideo? = nil,
         contentIdentifier: String? = nil, burstIdentifier: String? = nil, warnings: [String] = []
     ) {
         (self.format, self.width, self.height, self.orientation) = (format, width, height, orientation)
         (self.bitDepth, self.coding, self.hdr, self.captureDate) = (bitDepth, coding, hdr, captureDate)
         (self.camera, self.gps, self.annotations) = (camera, gps, annotations)
         (self.video, self.motion, self.contentIdentifier, self.warnings) = (video, motion, contentIdentifier, warnings)
-        self.burstIdentifier = burstIdentifier
+        (self.burstIdentifier, self.location) = (burstIdentifier, location)
     }
 
     public var displayWidth: Int { orientation >= 5 ? height : width }

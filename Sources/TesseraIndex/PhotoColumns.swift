@@ -18,6 +18,8 @@ struct PhotoColumns {
     ]
     /// The photo's keywords, for `photo_keywords`.
     var keywords: [String] = []
+    /// The photo's location words, for `photo_location_words`.
+    var location: LocationWords?
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
     var albumID: Int64 {
@@ -120,6 +122,7 @@ struct PhotoColumns {
         values["gps_latitude"] = facts.gps?.latitude
         values["gps_longitude"] = facts.gps?.longitude
         values["gps_altitude"] = facts.gps?.altitude
+        location = facts.location
     }
 
     /// INSERT, or UPDATE every column of the row with the same path (its id survives), and
@@ -138,7 +141,28 @@ struct PhotoColumns {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO photo_keywords (photo_id, keyword) VALUES (?, ?)")
                 .execute(arguments: [id, keyword])
         }
+        try recordLocation(db, id: id)
         return id
+    }
+
+    /// The photo's location words; its place waits to be named again when it has or had some.
+    private func recordLocation(_ db: Database, id: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM photo_location_words WHERE photo_id = ?").execute(arguments: [id])
+        let had = db.changesCount > 0
+        if let words = location {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO photo_location_words (photo_id, city, region, country, country_code, sublocation)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(
+                arguments: [id, words.city, words.region, words.country, words.countryCode, words.sublocation])
+        }
+        if had || location != nil {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO place_pending VALUES (?)").execute(arguments: [id])
+        }
+        // (read now: what it says of its place is recorded)
+        try db.cachedStatement(sql: "DELETE FROM place_unread WHERE photo_id = ?").execute(arguments: [id])
     }
 
     /// INSERT of every column, or UPDATE of the row with the same path.

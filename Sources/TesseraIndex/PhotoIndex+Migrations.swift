@@ -680,6 +680,60 @@ extension PhotoIndex {
                     PRAGMA user_version = 19;
                     """)
         }
+        guard version >= 20 else { return migrator }
+        // v20: places from words too (docs/PLACES.md): each photo's own location words, a place
+        // without a town, a distance only where a position decided it, and what decided it. The
+        // places are named again; the photos whose XMP or sidecar may hold words never recorded
+        // (a sidecar, or a fact only XMP gives) are read again, once, by the next scan.
+        migrator.registerMigration("v20") { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE photo_places;
+                    DROP TABLE places;
+                    CREATE TABLE places (
+                        id INTEGER PRIMARY KEY,
+                        country_code TEXT NOT NULL,
+                        country TEXT NOT NULL,
+                        region TEXT,
+                        locality TEXT,
+                        search_keys TEXT NOT NULL
+                    );
+                    CREATE UNIQUE INDEX places_name
+                        ON places(country_code, country, ifnull(region, ''), ifnull(locality, ''));
+                    CREATE TABLE photo_places (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        place_id INTEGER NOT NULL REFERENCES places(id),
+                        near INTEGER NOT NULL CHECK (near IN (0, 1)),
+                        distance_km REAL,
+                        sublocation TEXT,
+                        source TEXT NOT NULL CHECK (source IN ('gps', 'words', 'correction'))
+                    );
+                    CREATE INDEX photo_places_place ON photo_places(place_id);
+                    CREATE TABLE photo_location_words (
+                        photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                        city TEXT,
+                        region TEXT,
+                        country TEXT,
+                        country_code TEXT,
+                        sublocation TEXT
+                    );
+                    CREATE TABLE place_unread (photo_id INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE);
+                    INSERT INTO place_unread SELECT id FROM photos
+                        WHERE status != 'unsupported' AND (sidecar IS NOT NULL OR rating IS NOT NULL
+                            OR label IS NOT NULL OR title IS NOT NULL OR description IS NOT NULL
+                            OR keywords IS NOT NULL OR date_source = 'xmp');
+                    DROP TRIGGER photos_place_inserted;
+                    DROP TRIGGER photos_place_updated;
+                    CREATE TRIGGER photos_place_inserted AFTER INSERT ON photos
+                    BEGIN INSERT OR REPLACE INTO place_pending VALUES (NEW.id); END;
+                    CREATE TRIGGER photos_place_updated AFTER UPDATE OF gps_latitude, gps_longitude, path ON photos
+                    WHEN OLD.gps_latitude IS NOT NEW.gps_latitude OR OLD.gps_longitude IS NOT NEW.gps_longitude
+                        OR OLD.path IS NOT NEW.path
+                    BEGIN INSERT OR REPLACE INTO place_pending VALUES (NEW.id); END;
+                    DELETE FROM state WHERE key = 'place_data';
+                    PRAGMA user_version = 20;
+                    """)
+        }
         return migrator
     }
 

@@ -3,7 +3,7 @@ public import TesseraFacts
 
 /// What one naming of places did.
 public struct PlaceRefresh: Sendable, Equatable {
-    /// Photos whose place was named again (with a position or not).
+    /// Photos whose place was named again (with a position, words, or neither).
     public var photos = 0
     /// Of them, those given a place.
     public var named = 0
@@ -12,21 +12,21 @@ public struct PlaceRefresh: Sendable, Equatable {
 }
 
 extension PhotoIndex {
-    /// Names the places of the photos waiting for it, from the positions the index holds.
+    /// Names the places of the photos waiting for it, from the positions and words the index holds.
     ///
-    /// Those waiting are in `place_pending` (a position new, changed or gone); when `data` (what
-    /// identifies the place data) is not the data the places were named by, every photo with a
-    /// position. No photo is read. Records them in `places` and `photo_places` (docs/PLACES.md).
+    /// Those waiting are in `place_pending` (new, moved, or a position or words new, changed or
+    /// gone); when `data` (what identifies the place data and the rules) is not what the places
+    /// were named by, every photo. No photo is read. Records them in `places` and `photo_places`
+    /// (docs/PLACES.md).
     ///
-    /// `name` gives a position's place, or nil (at sea, out of range).
+    /// `name` gives a photo's place, or nil (nothing names one, at sea, out of range).
     public func refreshPlaces(
-        data: String, name: (GPSPosition) -> PlaceName?
+        data: String, name: (PlaceEvidence) -> PlaceName?
     ) throws(IndexError) -> PlaceRefresh {
         try write { db in
             var refresh = PlaceRefresh()
             if try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'place_data'") != data {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO place_pending SELECT id FROM photos WHERE gps_latitude IS NOT NULL")
+                try db.execute(sql: "INSERT OR IGNORE INTO place_pending SELECT id FROM photos")
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('place_data', ?)", arguments: [data])
                 refresh.whole = true
@@ -42,8 +42,10 @@ extension PhotoIndex {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT q.photo_id, p.gps_latitude, p.gps_longitude FROM place_pending q
-                    JOIN photos p ON p.id = q.photo_id
+                    SELECT q.photo_id, p.gps_latitude, p.gps_longitude, p.path_text,
+                        w.city, w.region, w.country, w.country_code, w.sublocation
+                    FROM place_pending q JOIN photos p ON p.id = q.photo_id
+                    LEFT JOIN photo_location_words w ON w.photo_id = q.photo_id
                     """)
             while let row = try rows.next() {
                 let photo: Int64 = row[0]
@@ -51,21 +53,25 @@ extension PhotoIndex {
                 let position = (row[1] as Double?).flatMap { latitude in
                     (row[2] as Double?).map { GPSPosition(latitude: latitude, longitude: $0) }
                 }
-                guard let position, let place = name(position) else {
+                let words = LocationWords(
+                    city: row[4], region: row[5], country: row[6], countryCode: row[7], sublocation: row[8])
+                let evidence = PlaceEvidence(position: position, words: words.nonEmpty, path: row[3] ?? "")
+                guard let place = name(evidence) else {
                     try db.cachedStatement(sql: "DELETE FROM photo_places WHERE photo_id = ?").execute(
                         arguments: [photo])
                     continue
                 }
                 // (keyed by name as recorded: the search keys are made only for a new place)
-                let key = "\(place.countryCode)\u{1F}\(place.region ?? "")\u{1F}\(place.locality)"
+                let key = [place.countryCode, place.country, place.region ?? "", place.locality ?? ""]
+                    .joined(separator: "\u{1F}")
                 let id = try known[key] ?? Self.placeID(db, place)
                 known[key] = id
                 try db.cachedStatement(
                     sql: """
-                        INSERT OR REPLACE INTO photo_places (photo_id, place_id, near, distance_km, source)
-                        VALUES (?, ?, ?, ?, 'gps')
+                        INSERT OR REPLACE INTO photo_places (photo_id, place_id, near, distance_km, sublocation, source)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         """
-                ).execute(arguments: [photo, id, place.near, place.distance])
+                ).execute(arguments: [photo, id, place.near, place.distance, place.sublocation, place.source.rawValue])
                 refresh.named += 1
             }
             try db.execute(sql: "DELETE FROM place_pending")
@@ -96,8 +102,12 @@ extension PhotoIndex {
         ).execute(arguments: [place.countryCode, place.country, place.region, place.locality, place.searchKeys])
         return try Int64.fetchOne(
             db.cachedStatement(
-                sql: "SELECT id FROM places WHERE country_code = ? AND ifnull(region, '') = ? AND locality = ?"),
-            arguments: [place.countryCode, place.region ?? "", place.locality]) ?? db.lastInsertedRowID
+                sql: """
+                    SELECT id FROM places WHERE country_code = ? AND country = ? AND ifnull(region, '') = ?
+                        AND ifnull(locality, '') = ?
+                    """),
+            arguments: [place.countryCode, place.country, place.region ?? "", place.locality ?? ""])
+            ?? db.lastInsertedRowID
     }
 
     /// How many photos wait for their place to be named.

@@ -74,7 +74,8 @@ extension PhotoIndex {
                 sql: """
                     SELECT p.id, p.path, p.device, p.inode, p.size, p.mtime_ns,
                         \(Self.retrySQL) OR ?4 OR (?3 AND (p.status IN ('error', 'unsupported')
-                            OR \(PhotoSQL.format(\.readAgainWithNewDecoders, "p")))),
+                            OR \(PhotoSQL.format(\.readAgainWithNewDecoders, "p"))))
+                            OR EXISTS (SELECT 1 FROM place_unread u WHERE u.photo_id = p.id),
                         p.sidecar_size, p.sidecar_mtime_ns,
                         CASE WHEN p.render_settings = ?2 AND p.thumbhash IS NOT NULL THEN NULL ELSE p.content_hash END,
                         p.thumbnail_key, p.render_settings, p.thumbhash IS NOT NULL

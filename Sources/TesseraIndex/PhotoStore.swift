@@ -145,7 +145,7 @@ public protocol PhotoStore: PhotoReading, Sendable {
 
     /// Names the places of the photos whose position is new or changed, or of every photo with
     /// one when `data` is not the place data they were named by (docs/PLACES.md).
-    func refreshPlaces(data: String, name: (GPSPosition) -> PlaceName?) throws(IndexError) -> PlaceRefresh
+    func refreshPlaces(data: String, name: (PlaceEvidence) -> PlaceName?) throws(IndexError) -> PlaceRefresh
     /// How many photos wait for their place to be named.
     func pendingPlaces() throws(IndexError) -> Int
 

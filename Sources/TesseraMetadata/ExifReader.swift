@@ -168,7 +168,9 @@ public enum ExifReader {
             fields.focalLength35mm = Double(value)
         }
         fields.focalPlane = view.focalPlane()
-        fields.gps = view.gps()
+        let (gps, gpsWarning) = view.gps()
+        fields.gps = gps
+        gpsWarning.map { fields.warnings.append($0) }
         fields.gpsInstant = view.gpsInstant()
         if let entry = view.entry(EXIF_TAG_MAKER_NOTE, in: view.exifIFDs), let bytes = entry.pointee.data,
             entry.pointee.size > 0
@@ -191,7 +193,7 @@ public enum ExifReader {
 }
 
 /// Typed, bounds-checked reads of libexif entries; lives only while its `ExifData` does.
-private struct ExifView {
+struct ExifView {
     let data: UnsafeMutablePointer<ExifData>
     /// Where the EXIF IFD's tags are.
     let exifIFDs: [ExifIfd]
@@ -328,45 +330,6 @@ private struct ExifView {
             plane.canonFormDiagonal = (w * w + h * h).squareRoot() * 0.0254
         }
         return plane
-    }
-
-    /// The UTC instant of `GPSDateStamp` (`YYYY:MM:DD`) and `GPSTimeStamp` (three rationals).
-    func gpsInstant() -> Int64? {
-        let gps = [EXIF_IFD_GPS]
-        let stampTag = ExifTag(rawValue: UInt32(EXIF_TAG_GPS_TIME_STAMP))
-        guard let date = text(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_DATE_STAMP)), in: gps),
-            let hours = rational(stampTag, in: gps, index: 0),
-            let minutes = rational(stampTag, in: gps, index: 1),
-            let seconds = rational(stampTag, in: gps, index: 2),
-            (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
-            let day = DateText.exif(date.prefix(10) + " 00:00:00")
-        else { return nil }
-        return day.secondsAsUTC + Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)
-    }
-
-    func gps() -> GPSPosition? {
-        let gps = [EXIF_IFD_GPS]
-        func coordinate(_ tag: Int32, ref: Int32, negative: String) -> Double? {
-            let tag = ExifTag(rawValue: UInt32(tag))
-            guard let degrees = rational(tag, in: gps, index: 0) else { return nil }
-            let minutes = rational(tag, in: gps, index: 1) ?? 0
-            let seconds = rational(tag, in: gps, index: 2) ?? 0
-            let value = degrees + minutes / 60 + seconds / 3600
-            let sign = text(ExifTag(rawValue: UInt32(ref)), in: gps)?.uppercased() == negative ? -1.0 : 1.0
-            return value * sign
-        }
-        guard let latitude = coordinate(EXIF_TAG_GPS_LATITUDE, ref: EXIF_TAG_GPS_LATITUDE_REF, negative: "S"),
-            let longitude = coordinate(EXIF_TAG_GPS_LONGITUDE, ref: EXIF_TAG_GPS_LONGITUDE_REF, negative: "W"),
-            abs(latitude) <= 90, abs(longitude) <= 180, latitude.isFinite, longitude.isFinite
-        else { return nil }
-        var altitude = rational(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE)), in: gps)
-        if let value = altitude,
-            let ref = entry(ExifTag(rawValue: UInt32(EXIF_TAG_GPS_ALTITUDE_REF)), in: gps),
-            let bytes = ref.pointee.data, ref.pointee.size >= 1, bytes[0] == 1
-        {
-            altitude = -value
-        }
-        return GPSPosition(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 }
 

@@ -74,7 +74,11 @@ public enum MetadataReader {
         warnings += exifFields?.warnings ?? []
         let (embedded, sidecarFields) = xmp(of: header, exif: exifFields, sidecar: sidecar, warnings: &warnings)
         let edited = Precedence.edited(sidecar: sidecarFields, embedded: embedded)
-        let exif = Precedence.camera(exif: exifFields, xmp: edited)
+        var exif = Precedence.camera(exif: exifFields, xmp: edited)
+        warnings += [embedded?.gpsWarning, sidecarFields?.gpsWarning.map { "sidecar: \($0)" }].compactMap { $0 }
+        let position = Precedence.position(
+            exif: exifFields?.gps, sidecar: sidecarFields?.gps, embedded: embedded?.gps)
+        exif?.gps = position.value
 
         var (orientation, orientationRule) = header.ownOrientation ?? (1, "")
         if header.ownOrientation == nil {
@@ -105,6 +109,10 @@ public enum MetadataReader {
                     fact: "35 mm focal length", value: focal35.map { String(format: "%.1f mm", $0.value) },
                     rule: focal35?.rule ?? "not recorded, and no sensor size to compute it from"),
                 ratingExplanation(edited: edited, sidecar: sidecarFields, embedded: embedded),
+                FactExplanation(
+                    fact: "position", value: position.value.map { "\($0.latitude), \($0.longitude)" },
+                    rule: position.rule, candidates: position.candidates),
+                Self.placeWordsExplanation(sidecar: sidecarFields?.location, embedded: embedded?.location),
             ]
         }
         var metadata = PhotoMetadata(
@@ -156,6 +164,28 @@ public enum MetadataReader {
             sidecarFields = fields
         }
         return (embedded, sidecarFields)
+    }
+
+    /// Whose location words the photo has, for `explain` (the place they decide is the index's:
+    /// `explain` shows it beside them).
+    private static func placeWordsExplanation(sidecar: LocationWords?, embedded: LocationWords?) -> FactExplanation {
+        let text = { (words: LocationWords) in
+            [words.sublocation, words.city, words.region, words.country, words.countryCode].compactMap { $0 }
+                .joined(separator: ", ")
+        }
+        let chosen = sidecar ?? embedded
+        return FactExplanation(
+            fact: "place words", value: chosen.map(text),
+            rule: sidecar != nil
+                ? "XMP photoshop:City/State/Country, Iptc4xmpCore or Iptc4xmpExt:LocationShown (sidecar)"
+                : embedded != nil
+                    ? "XMP photoshop:City/State/Country, Iptc4xmpCore or Iptc4xmpExt:LocationShown"
+                    : "none recorded: the place is named from the position",
+            candidates: [("sidecar", sidecar), ("embedded XMP", embedded)].compactMap { source, words in
+                words.map {
+                    .init(source: source, value: text($0), outcome: $0 == chosen ? "chosen" : "lower precedence")
+                }
+            })
     }
 
     /// Which XMP rating won, for `explain`.

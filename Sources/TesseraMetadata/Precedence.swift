@@ -1,3 +1,5 @@
+import TesseraFacts
+
 /// Which value wins when a photo states a fact in more than one place: this file decides it,
 /// and docs/METADATA.md says the same in words.
 ///
@@ -8,6 +10,10 @@
 ///   what their user changed; the embedded packet is what the file had before.
 /// - What the camera measured (make, model, lens, exposure, aperture, ISO, focal length):
 ///   EXIF, then XMP (sidecar, then embedded) for what EXIF lacks.
+/// - Position: a sidecar's `exif:GPSLatitude`/`exif:GPSLongitude` (a geotagger's, or a
+///   correction made in a tool that never touches the file), then EXIF GPS, then embedded XMP.
+/// - Location words (`photoshop:City`… `Iptc4xmpExt:LocationShown`): the sidecar's, then the
+///   embedded packet's, never some of each; they win over the place named from the position.
 /// - Orientation: a sidecar's `tiff:Orientation` (a rotation the user made in a tool that
 ///   never touches the file), then EXIF, then embedded XMP. A HEIF is displayed by its own
 ///   transformations, and a RAW file by what LibRaw reads of it when LibRaw reads it.
@@ -67,5 +73,24 @@ enum Precedence {
             warnings.append("invalid orientation \(value) in \(rule); ignored")
         }
         return (1, "none recorded: upright")
+    }
+
+    /// The position, as orientation is decided: what a sidecar says, then EXIF, then embedded XMP.
+    static func position(
+        exif: GPSPosition?, sidecar: GPSPosition?, embedded: GPSPosition?
+    ) -> (value: GPSPosition?, rule: String, candidates: [FactExplanation.Candidate]) {
+        let sources = [
+            ("XMP exif:GPSLatitude/GPSLongitude (sidecar)", sidecar), ("EXIF GPSLatitude/GPSLongitude", exif),
+            ("XMP exif:GPSLatitude/GPSLongitude", embedded),
+        ]
+        let chosen = sources.first { $0.1 != nil }
+        let candidates = sources.compactMap { source, value in
+            value.map {
+                FactExplanation.Candidate(
+                    source: source, value: "\($0.latitude), \($0.longitude)",
+                    outcome: source == chosen?.0 ? "chosen" : "lower precedence")
+            }
+        }
+        return (chosen?.1, chosen?.0 ?? "none recorded", candidates)
     }
 }

@@ -1,4 +1,5 @@
 import CExempi
+public import TesseraFacts
 import TesseraSystem
 
 /// The XMP properties Tessera uses, as Exempi reads them from one packet.
@@ -33,6 +34,13 @@ public struct XMPFields: Sendable, Equatable {
     public var iso: Int?
     public var focalLength: Double?
     public var focalLength35mm: Double?
+    /// `exif:GPSLatitude`, `exif:GPSLongitude` ("48,51.3N" or "48,51,18N"), `exif:GPSAltitude`
+    /// and `exif:GPSAltitudeRef`: a geotagger's position, in a sidecar most often.
+    public var gps: GPSPosition?
+    /// The photo's words for where it was taken.
+    public var location: LocationWords?
+    /// What could not be read as a position, for the photo's warnings.
+    var gpsWarning: String?
     /// Where Google's motion-photo XMP says its video lies (Container directory, MicroVideo).
     var motionPhoto: MotionPhoto.Hint?
 
@@ -63,6 +71,9 @@ public struct XMPFields: Sendable, Equatable {
         merged.focalLength = focalLength ?? other.focalLength
         merged.focalLength35mm = focalLength35mm ?? other.focalLength35mm
         merged.motionPhoto = motionPhoto ?? other.motionPhoto
+        merged.gps = gps ?? other.gps
+        // (the words of one packet go together: a sidecar's city with the file's country could name no place)
+        merged.location = location ?? other.location
         return merged
     }
 }
@@ -86,6 +97,8 @@ public enum XMPReader {
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
     static let digiKam = "http://www.digikam.org/ns/1.0/"
     static let exifEX = "http://cipa.jp/exif/1.0/"
+    static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
+    static let iptcExtension = "http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
     static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
     static let googleContainer = "http://ns.google.com/photos/1.0/container/"
     static let googleItem = "http://ns.google.com/photos/1.0/container/item/"
@@ -102,6 +115,7 @@ public enum XMPReader {
         for (namespace, prefix) in [
             (digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux"),
             (googleCamera, "GCamera"), (googleContainer, "Container"), (googleItem, "Item"),
+            (iptcCore, "Iptc4xmpCore"), (iptcExtension, "Iptc4xmpExt"),
         ] {
             _ = xmp_register_namespace(namespace, prefix, registered)
         }
@@ -189,7 +203,46 @@ private struct XMPDocument: ~Copyable {
         fields.focalLength = text(XMPReader.exif, "FocalLength").flatMap(Self.number)
         fields.focalLength35mm = text(XMPReader.exif, "FocalLengthIn35mmFilm").flatMap(Self.number)
         fields.motionPhoto = motionPhoto()
+        (fields.gps, fields.gpsWarning) = position()
+        fields.location = location()
         return fields
+    }
+
+    /// The position, or why there is none though the packet has a coordinate.
+    private func position() -> (GPSPosition?, String?) {
+        let latitudeText = text(XMPReader.exif, "GPSLatitude"), longitudeText = text(XMPReader.exif, "GPSLongitude")
+        guard latitudeText != nil || longitudeText != nil else { return (nil, nil) }
+        guard let latitudeText, let longitudeText else {
+            let has = latitudeText == nil ? "Longitude" : "Latitude"
+            return (nil, "XMP has exif:GPS\(has) without the other; no position")
+        }
+        guard let latitude = GPSCoordinate.xmp(latitudeText, positive: "N", negative: "S", limit: 90),
+            let longitude = GPSCoordinate.xmp(longitudeText, positive: "E", negative: "W", limit: 180)
+        else {
+            let given = "exif:GPSLatitude \"\(latitudeText)\", exif:GPSLongitude \"\(longitudeText)\""
+            return (nil, "XMP \(given) is no position (out of range, or a letter not its axis's); ignored")
+        }
+        var altitude = text(XMPReader.exif, "GPSAltitude").flatMap(Self.number)
+        if text(XMPReader.exif, "GPSAltitudeRef") == "1" { altitude = altitude.map { -$0 } }
+        return (GPSPosition(latitude: latitude, longitude: longitude, altitude: altitude), nil)
+    }
+
+    /// `photoshop:City`, `photoshop:State`, `photoshop:Country`, `Iptc4xmpCore:CountryCode` and
+    /// `Iptc4xmpCore:Location`; without them, the first `Iptc4xmpExt:LocationShown` (never some of
+    /// each: they may name two places).
+    private func location() -> LocationWords? {
+        let legacy = LocationWords(
+            city: text(XMPReader.photoshop, "City"), region: text(XMPReader.photoshop, "State"),
+            country: text(XMPReader.photoshop, "Country"), countryCode: text(XMPReader.iptcCore, "CountryCode"),
+            sublocation: text(XMPReader.iptcCore, "Location"))
+        let shown = "LocationShown[1]/Iptc4xmpExt:"
+        let extended = LocationWords(
+            city: text(XMPReader.iptcExtension, shown + "City"),
+            region: text(XMPReader.iptcExtension, shown + "ProvinceState"),
+            country: text(XMPReader.iptcExtension, shown + "CountryName"),
+            countryCode: text(XMPReader.iptcExtension, shown + "CountryCode"),
+            sublocation: text(XMPReader.iptcExtension, shown + "Sublocation"))
+        return legacy.nonEmpty ?? extended.nonEmpty
     }
 
     /// Google's motion-photo properties: the video item of the Container directory (semantic

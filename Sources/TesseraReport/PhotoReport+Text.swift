@@ -59,7 +59,9 @@ extension PhotoReport {
                 "position",
                 "\(Wording.number(gps.latitude, decimals: 6)), \(Wording.number(gps.longitude, decimals: 6))")
             text.add("altitude", gps.altitude.map { "\(Wording.number($0, decimals: 1)) m" })
-            text.add("place", report.place.map(\.text) ?? report.placeUnknown.map { "unknown: \($0)" })
+        }
+        if report.gps != nil || report.place != nil {
+            text.add("place", report.place.map(Self.place) ?? report.placeUnknown.map { "unknown: \($0)" })
         }
         text.group(report.kind == "video" ? "Video" : "Motion")
         if let video = report.video {
@@ -128,5 +130,16 @@ private struct ReportText {
             self.heading = nil
         }
         lines.append("    " + label.padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+    }
+}
+
+extension PhotoReport {
+    /// The place in words, and what decided it when the position alone did not.
+    static func place(_ place: PlaceName) -> String {
+        switch place.source {
+        case .gps: place.text
+        case .words: "\(place.text) (the photo's own words)"
+        case .correction: "\(place.text) (corrected in the configuration)"
+        }
     }
 }

@@ -62,7 +62,10 @@ public struct PhotoReport: Encodable, Sendable {
     public var dateSource: String?
     public var camera = Camera()
     public var gps: GPSPosition?
-    /// The place named from `gps` (`inspect` only: `list` does not look it up).
+    /// The photo's own words for its place (XMP).
+    public var location: LocationWords?
+    /// The place named from `location`, `gps` and the corrections (`inspect` only: `list` does not
+    /// look it up).
     public var place: PlaceName?
     /// Why a position has no place named: the place data is not installed, or is damaged.
     public var placeUnknown: String?
@@ -138,6 +141,7 @@ public struct PhotoReport: Encodable, Sendable {
         dateSource = (facts.captureDate?.source ?? .undated).rawValue
         camera = facts.camera
         gps = facts.gps
+        location = facts.location
         annotations = facts.annotations
         coding = facts.coding
         hdr = facts.hdr?.rawValue
@@ -254,7 +258,7 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encode(camera.focalLength, forKey: .focalLength)
         try container.encode(camera.focalLength35mm, forKey: .focalLength35mm)
         try container.encode(gps, forKey: .gps)
-        if gps != nil { try container.encode(place, forKey: .place) }
+        if gps != nil || place != nil { try container.encode(place, forKey: .place) }
         try container.encode(annotations.rating, forKey: .rating)
         try container.encode(annotations.label, forKey: .label)
         try container.encode(annotations.title, forKey: .title)

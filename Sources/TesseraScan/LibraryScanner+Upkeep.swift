@@ -52,24 +52,24 @@ extension LibraryScanner {
             "stacks and copies decided again \(around) in \(Wording.duration(started.duration(to: .now).seconds))")
     }
 
-    /// Names the places of the photos whose position is new or changed (docs/PLACES.md), from
-    /// the index alone; without the place data, says so once and leaves them waiting for it.
+    /// Names the places of the photos whose position or words are new or changed (docs/PLACES.md),
+    /// from the index alone; without the place data, says so once (positions name no place until
+    /// it is installed, and the photos are named again then).
     func refreshPlaces() {
         do throws(IndexError) {
-            switch places {
-            case .success(let finder):
-                let started = ContinuousClock.now
-                let refresh = try index.refreshPlaces(data: finder.identity) { finder.name($0) }
-                guard refresh.photos > 0 else { return }
-                let took = Wording.duration(started.duration(to: .now).seconds)
-                logger.info(
-                    "places named for \(refresh.named) of \(refresh.photos) photos with a new position in \(took)")
-            case .failure(let error):
-                let waiting = try index.pendingPlaces()
-                guard waiting > 0, !saidNoPlaces.exchange(true, ordering: .relaxed) else { return }
-                let photos = Wording.count(waiting, "photo")
-                logger.warning("no place names: the place data \(error); \(photos) with a position wait for it")
+            if case .failure(let error) = places.data, try index.pendingPlaces() > 0,
+                !saidNoPlaces.exchange(true, ordering: .relaxed)
+            {
+                let why = "no place names from positions: the place data \(error)"
+                logger.warning(
+                    "\(why); places come from the photos' own words and the configured corrections until it is installed"
+                )
             }
+            let started = ContinuousClock.now
+            let refresh = try index.refreshPlaces(data: places.identity) { places.place($0) }
+            guard refresh.photos > 0 else { return }
+            let took = Wording.duration(started.duration(to: .now).seconds)
+            logger.info("places named for \(refresh.named) of \(refresh.photos) new or changed photos in \(took)")
         } catch {
             logger.error("cannot name places: \(error); the next scan tries again")
         }

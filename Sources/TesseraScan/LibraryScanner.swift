@@ -40,8 +40,8 @@ public final class LibraryScanner: Sendable {
     let desktop: DesktopThumbnailCache?
     /// The analyses each photo gets after its renditions (`AnalysisStages.all`).
     let analyses: [any PhotoAnalysis]
-    /// What names places (docs/PLACES.md), or why nothing can: the data is mapped once, here.
-    let places: Result<PlaceFinder, PlaceTableError>
+    /// What names places (docs/PLACES.md): the data is mapped once, here.
+    let places: PlaceNamer
     /// Whether the missing place data was said: once for the process.
     let saidNoPlaces = Atomic<Bool>(false)
     let now: @Sendable () -> Date
@@ -58,8 +58,10 @@ public final class LibraryScanner: Sendable {
     ) {
         self.now = now
         self.analyses = analyses
-        places = PlaceFinder.installed(
-            environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable)
+        places = PlaceNamer(
+            data: PlaceFinder.installed(
+                environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
+            corrections: configuration.placeCorrections, roots: configuration.roots)
         self.configuration = configuration
         self.progress = progress
         self.index = index

@@ -24,9 +24,10 @@ struct PlacesScanTests {
             ["scan", root] + ScanCommandTests.store(directory), environment: ["TESSERA_PLACES": "/nonexistent"])
         #expect(without.status == 0, Comment(rawValue: without.stderr))
         #expect(
-            without.stderr.components(separatedBy: "no place names: the place data").count == 2, "\(without.stderr)")
+            without.stderr.components(separatedBy: "no place names from positions: the place data").count == 2,
+            "\(without.stderr)")
         #expect(SQLite.integer(index, "SELECT COUNT(*) FROM photo_places") == 0)
-        let waiting = try #require(SQLite.integer(index, "SELECT COUNT(*) FROM place_pending"))
+        let waiting = try #require(SQLite.integer(index, "SELECT COUNT(*) FROM photos WHERE gps_latitude IS NOT NULL"))
         #expect(waiting >= 4)
 
         // When a scan has it: every photo with a position is named, none read again.
@@ -45,5 +46,56 @@ struct PlacesScanTests {
         #expect(Set(try paths("united kingdom", directory)).isSuperset(of: ["train.jpg", "test_live.HEIC"]))
         #expect(try paths("Tokyo", directory).isEmpty)
         #expect(try paths("Brn", directory).isEmpty)
+    }
+
+    /// The photos' own words win over their positions, and a folder's correction over both;
+    /// `inspect` says which decided.
+    @Test func thePhotosOwnWordsAndCorrectionsWin() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = URL(fileURLWithPath: directory.appending("library"))
+        let copies = [
+            ("media/xmp/embedded/digikam.jpg", "Japan/digikam.jpg"),
+            ("media/xmp/sidecar/20240128_185808.JPG", "Prague/20240128_185808.JPG"),
+            ("media/xmp/sidecar/20240128_185808.JPG.xmp", "Prague/20240128_185808.JPG.xmp"),
+            ("media/live/train.jpg", "Fixed/train.jpg"),
+        ]
+        for (source, target) in copies {
+            let to = library.appendingPathComponent(target)
+            try FileManager.default.createDirectory(
+                at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: Corpus.path(source)), to: to)
+        }
+        let config = directory.appending("tessera.yaml")
+        try """
+        roots: ["\(library.path)"]
+        place_corrections:
+          - folder: Fixed
+            city: Porto
+            country_code: PT
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let store = ["--config", config] + ScanCommandTests.store(directory)
+        let scan = try TesseraProcess.run(["scan"] + store)
+        #expect(scan.status == 0, Comment(rawValue: scan.stderr))
+
+        let listed = { (place: String) throws -> [String] in
+            let run = try TesseraProcess.run(["list", "--json", "--place", place] + store)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+            return items.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+        }
+        #expect(try listed("Shimizu") == ["digikam.jpg"] && listed("japan") == ["digikam.jpg"])
+        #expect(try listed("Prague") == ["20240128_185808.JPG"])
+        #expect(try listed("porto") == ["train.jpg"] && listed("united kingdom").isEmpty)
+        let sources = SQLite.query(
+            directory.appending("index.sqlite"),
+            "SELECT source FROM photo_places q JOIN photos p ON p.id = q.photo_id ORDER BY p.path_text")
+        #expect(sources == [["correction"], ["words"], ["gps"]])
+
+        let inspect = try TesseraProcess.run(
+            ["inspect", library.appendingPathComponent("Japan/digikam.jpg").path] + store)
+        #expect(
+            inspect.stdout.contains("Kamichō, Shimizu, Chiba Ken, Japan (the photo's own words)"), "\(inspect.stdout)")
+        let fixed = try TesseraProcess.run(["inspect", library.appendingPathComponent("Fixed/train.jpg").path] + store)
+        #expect(fixed.stdout.contains("Porto, Portugal (corrected in the configuration)"), "\(fixed.stdout)")
     }
 }
