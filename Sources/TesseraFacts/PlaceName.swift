@@ -14,8 +14,9 @@ public struct PlaceName: Sendable, Equatable, Codable {
     /// ISO 3166-1 alpha-2, such as "PT"; empty when the words name a country the data does not know.
     public var countryCode: String
     public var region: String?
-    /// The town, village or city; "near" it when the position is outside it. Nil when only words
-    /// name the place, and they name no town.
+    /// The town, village or city; "near" it when the position is outside it.
+    ///
+    /// Nil when only words name the place, and they name no town.
     public var locality: String?
     /// Whether the position lies outside the locality, `distance` away from its centre.
     public var near: Bool

@@ -35,8 +35,9 @@ public struct PlaceNamer: Sendable {
         }
     }
 
-    /// What the places it names depend on: the data's rules and size, and the corrections. When
-    /// it changes, the index names every photo's place again.
+    /// What the places it names depend on: the data's rules and size, and the corrections.
+    ///
+    /// When it changes, the index names every photo's place again.
     public var identity: String {
         let data = (try? self.data.get().identity) ?? "no place data"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over the corrections as configured
