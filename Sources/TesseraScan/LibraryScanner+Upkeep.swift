@@ -61,9 +61,8 @@ extension LibraryScanner {
                 !saidNoPlaces.exchange(true, ordering: .relaxed)
             {
                 let why = "no place names from positions: the place data \(error)"
-                logger.warning(
-                    "\(why); places come from the photos' own words and the configured corrections until it is installed"
-                )
+                let until = "places come from the photos' own words and the configured corrections until it is installed"
+                logger.warning("\(why); \(until)")
             }
             let started = ContinuousClock.now
             let refresh = try index.refreshPlaces(data: places.identity) { places.place($0) }
