@@ -61,7 +61,7 @@ extension LibraryScanner {
                 !saidNoPlaces.exchange(true, ordering: .relaxed)
             {
                 let why = "no place names from positions: the place data \(error)"
-                let until = "places come from the photos' own words and the configured corrections until it is installed"
+                let until = "places come from the photos' own words and configured corrections until it is installed"
                 logger.warning("\(why); \(until)")
             }
             let started = ContinuousClock.now
