@@ -146,6 +146,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/album.css"), .embedInCode("Resources/icon.svg"),
+                .embedInCode("Resources/map.js"),
                 // The site's script, joined in Assets.swift.
                 .embedInCode("Resources/script/layout-styles.js"), .embedInCode("Resources/script/layout-tiles.js"),
                 .embedInCode("Resources/script/layout-page.js"), .embedInCode("Resources/script/page.js"),

@@ -35,9 +35,11 @@ ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | grep -vE "$system"
   chmod 0644 "$bundle/lib/tessera/$(basename "$library")"
 done
 install -m 0644 "$manual" "$bundle/man/tessera.1"
-# The place names' lookup file (GeoNames, CC-BY 4.0), beside the build's binary once installed.
+# The place names' lookup file (GeoNames, CC-BY 4.0) and the map's tiles (© OpenStreetMap
+# contributors, ODbL), beside the build's binary once installed.
 scripts/install-places.sh
 install -m 0644 "$(scripts/build.sh --bin)/places.bin" "$bundle/share/tessera/places.bin"
+cp -r "$(scripts/build.sh --bin)/basemap" "$bundle/share/tessera/basemap"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
   systemd/tessera-user.service systemd/tessera-user-rescan.service systemd/tessera-worker.service "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"

@@ -41,6 +41,8 @@ public struct AlbumBuilder: Sendable {
         /// Show every copy of a photo, not only the one to keep (docs/DUPLICATES.md); a stack
         /// shows its face either way, and its members in the viewer.
         public var showCopies = false
+        /// Where the site shows no position and no place finer than the town (docs/PLACES.md).
+        public var privateZones: [PrivateZone] = []
 
         public init(
             output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink,
@@ -72,6 +74,8 @@ public struct AlbumBuilder: Sendable {
         public var missing = 0
         /// Files no page refers to any more, removed.
         public var removed = 0
+        /// Photos on the map, when this build wrote it again (nil: it was left as it was).
+        public var mapped: Int?
         public var indexPage: FilePath
 
         /// What `tessera album build` prints of a build into `options.output`.
@@ -198,9 +202,11 @@ public struct AlbumBuilder: Sendable {
         // decoded by album.js, photos.js with shared texts and names written once, what the
         // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
         // manifest in the site's state database; v13: stacks as one tile, copies hidden; v14: a
-        // stack's files listed for a browser without script.
+        // stack's files listed for a browser without script; v15: places in the viewer, the
+        // position on the site's own map.
         [
-            "v14", "\(options.showCopies)", "\(options.style)", "\(options.sections)", "\(options.copyRenditions)",
+            "v15", "\(options.privateZones)", "\(options.showCopies)", "\(options.style)", "\(options.sections)",
+            "\(options.copyRenditions)",
             "\(options.originals)", "\(options.photosPerPage)", "\(options.staticWidth)",
         ].joined(separator: "|")
     }

@@ -54,7 +54,8 @@ extension CollectionPages {
         return
             "<nav class=\"crumbs\"><span class=\"trail\">"
             + trail.joined(separator: "<span class=\"sep\">›</span>") + "</span>"
-            + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a></nav>"
+            + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a>"
+            + "<a href=\"\(Collection.prefix)map.html\">Map</a></nav>"
     }
 
     /// The albums inside the collection on its page `page`, `perPage` a page.

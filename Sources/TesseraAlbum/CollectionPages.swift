@@ -44,7 +44,8 @@ struct CollectionPages {
         let count = max(1, pages.count, (collection.children.count + options.photosPerPage - 1) / options.photosPerPage)
         var written = Written(pages: count)
         let data = try output.file(directory + "/photos.js")
-        var lightbox = LightboxData(media: media, folders: folders, base: Collection.prefix)
+        var lightbox = LightboxData(
+            media: media, folders: folders, base: Collection.prefix, zones: options.privateZones)
         try data.append(lightbox.start)
         // Tiles show six photos a section: each larger section gets a page of all its photos.
         var sections: [(id: String, title: String, page: Int, photos: [Int])] = []

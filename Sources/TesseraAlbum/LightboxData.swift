@@ -16,15 +16,18 @@ struct LightboxData {
     let folders: AlbumFolders
     /// From the file's folder to the output's.
     let base: String
+    /// Where the viewer shows no position and no place finer than the town.
+    let zones: [PrivateZone]
     private var albums: [Int64: Int] = [:]
     private var albumList: [String] = []
     private var words = Words()
     private var entries = 0
 
-    init(media: MediaFolder, folders: AlbumFolders, base: String) {
+    init(media: MediaFolder, folders: AlbumFolders, base: String, zones: [PrivateZone]) {
         self.media = media
         self.folders = folders
         self.base = base
+        self.zones = zones
     }
 
     /// The most pixels an original may have to be shown at 1:1 (a 50-megapixel photo decodes to 200 MB).
@@ -125,7 +128,7 @@ struct LightboxData {
             }
         }
         let stackFact = (stack ?? photo.stack.map(StackWording.title)).map { PhotoFact("Stack", $0) }
-        let facts = (PhotoFact.facts(of: photo) + (stackFact.map { [$0] } ?? [])).map { fact in
+        let facts = (PhotoFact.facts(of: photo, zones: zones) + (stackFact.map { [$0] } ?? [])).map { fact in
             let value =
                 Self.sharedValues.contains(fact.label) ? words.number(fact.value) : JSONString.quoted(fact.value)
             return "[\(words.number(fact.label)),\(value)"

@@ -159,11 +159,16 @@ final class MediaFolder {
             note(known, cache: cachePath)
             return known
         }
-        let relative = "media/" + cachePath.split(separator: "/").suffix(3).joined(separator: "/")
+        let relative = Self.relative(cachePath: cachePath)
         let placed = place(FilePath(cachePath), relative: relative, copy: copyRenditions) ? relative : nil
         renditions[cachePath] = .some(placed)
         note(placed, cache: cachePath)
         return placed
+    }
+
+    /// Where a rendition's cache file is placed in the output, relative to it.
+    static func relative(cachePath: String) -> String {
+        "media/" + cachePath.split(separator: "/").suffix(3).joined(separator: "/")
     }
 
     /// Places the original of `photo` under `originals/<album folder>/` and returns its path

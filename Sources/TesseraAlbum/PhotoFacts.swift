@@ -7,7 +7,7 @@ import TesseraSystem
 struct PhotoFact: Equatable {
     var label: String
     var value: String
-    /// Where the value links to (the map for a place).
+    /// Where the value links to, relative to the site's folder (the map for a position).
     var link: String?
     /// The value is a guess (a date from a file name or a modification time).
     var guess: Bool
@@ -20,8 +20,8 @@ struct PhotoFact: Equatable {
     }
 
     /// Date and where it came from, camera, lens, exposure, size and format, place (the viewer
-    /// adds the file name, which the data holds anyway).
-    static func facts(of photo: PhotoRecord) -> [PhotoFact] {
+    /// adds the file name, which the data holds anyway); in a private zone, the town alone.
+    static func facts(of photo: PhotoRecord, zones: [PrivateZone]) -> [PhotoFact] {
         var facts: [PhotoFact] = []
         if let captured = photo.capturedAt {
             facts.append(PhotoFact("Date", FriendlyDate.moment(captured, offset: photo.utcOffset)))
@@ -48,15 +48,16 @@ struct PhotoFact: Equatable {
             ].compactMap { $0 }
             facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))
         }
-        if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite {
+        // The place in words; the position only outside the private zones, on the site's own map.
+        let hidden = photo.gps.map { gps in zones.contains { $0.contains(gps) } } ?? false
+        if let place = photo.place { facts.append(PhotoFact("Place", hidden ? place.town.text : place.text)) }
+        if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite, !hidden {
             let latitude = Wording.number(gps.latitude, decimals: 5),
                 longitude = Wording.number(gps.longitude, decimals: 5)
             facts.append(
                 PhotoFact(
-                    "Place", "\(latitude), \(longitude)",
-                    link: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)"
-                        + "#map=15/\(latitude)/\(longitude)"
-                ))
+                    "Position", "\(latitude), \(longitude)",
+                    link: "map.html#\(MapPages.closeZoom)/\(latitude)/\(longitude)"))
         }
         return facts
     }

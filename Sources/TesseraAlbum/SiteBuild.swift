@@ -36,6 +36,8 @@ final class SiteBuild {
     /// instead of remembering them.
     private var gone: [String: String] = [:]
     private var sweepInstead = false
+    /// What the pages are made with (`AlbumBuilder.optionsKey`).
+    private let optionsKey: String
 
     init(
         index: any PhotoReading, store: (any PhotoStore)?, output: OutputFolder, options: AlbumBuilder.Options,
@@ -52,6 +54,7 @@ final class SiteBuild {
         self.store = store
         self.output = output
         self.options = options
+        self.optionsKey = optionsKey
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
         state = try SiteState(output: output, options: optionsKey)
         previousMonths = state.matches ? try state.months() : nil
@@ -114,6 +117,11 @@ final class SiteBuild {
         try output.writeIfChanged(
             try SitePages.findIndex(data, photos: photoCount), to: "find.js")
         if (try? FileSystem.linkStatus(of: output.path("timeline.js"))) != nil { try output.remove("timeline.js") }
+        // (after the albums: the map's thumbnails are the squares their pages placed)
+        summary.mapped = try MapPages(
+            index: index, output: output, options: options, tree: tree, key: "\(counter)|\(optionsKey)"
+        )
+        .run().photos
         try state.removeAlbums(keeping: tree)
         try state.finish(months: months.manifest, old: previousMonths ?? [:], change: counter)
         return summary

@@ -5,7 +5,8 @@ import TesseraIndex
 /// the cover cards they are made of.
 enum SitePages {
     private static let crumbs =
-        "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a></nav>"
+        "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a>"
+        + "<a href=\"map.html\">Map</a></nav>"
 
     /// The album list's pages, `perPage` cards each (`albumListFile` names them).
     static func albumList(cards: [String], summary: String, perPage: Int) -> [String] {

@@ -8,5 +8,6 @@ extension AlbumBuilder.Options {
         self.init(
             output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
             order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
+        privateZones = configuration.privateZones
     }
 }

@@ -14,6 +14,10 @@ public struct GPSPosition: Sendable, Equatable, Codable {
 }
 
 extension GPSPosition {
+    /// Exactly 0°, 0°: what receivers without a fix and tools that write a zero record, never a
+    /// photo's position (the Gulf of Guinea's "null island").
+    public var isNullIsland: Bool { latitude == 0 && longitude == 0 }
+
     /// The great-circle distance between two points in kilometres (haversine, on a sphere of
     /// the Earth's mean radius).
     public static func kilometres(

@@ -49,6 +49,13 @@ public struct PlaceName: Sendable, Equatable, Codable {
         return "|" + names.compactMap { $0.map(Self.searchKey) }.joined(separator: "|") + "|"
     }
 
+    /// The place with nothing finer than its town: no spot, no distance (a private zone's).
+    public var town: PlaceName {
+        PlaceName(
+            country: country, countryCode: countryCode, region: region, locality: locality, distance: nil,
+            source: source)
+    }
+
     /// "Hallstatt, Upper Austria, Austria"; "near Gosau (12 km), Upper Austria, Austria";
     /// "Eiffel Tower, Paris, Île-de-France, France".
     public var text: String {

@@ -54,6 +54,11 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.shownRenditions(among: paths, db) }
     }
 
+    /// See `PhotoIndex.forEachMapPoint(_:_:)`.
+    func forEachMapPoint(_ query: PhotoQuery, _ visit: (MapPoint) -> Void) throws(IndexError) {
+        try answer { try PhotoIndex.forEachMapPoint(query, visit, db) }
+    }
+
     private func answer<T>(_ body: () throws -> T) throws(IndexError) -> T {
         do {
             return try body()

@@ -109,6 +109,7 @@ extension PhotoIndex {
                     AND NOT EXISTS (SELECT 1 FROM stack_members s WHERE s.photo_id = p.id AND s.position = 0))
                 """)
         }
+        if query.positionedOnly { conditions.append("p.gps_latitude IS NOT NULL AND p.gps_longitude IS NOT NULL") }
         if let media = query.media {
             conditions.append("p.kind = ?")
             arguments.append(media.rawValue)
@@ -168,10 +169,12 @@ extension PhotoIndex {
         let renditions = try Self.renditions(of: ids, db)
         let motion = try Self.livePhotoVideos(of: ids, db)
         let stacks = try Self.stacksFaced(by: ids, db)
+        let places = try Self.places(of: ids, db)
         return rows.map { row in
             var record = Self.record(row, renditions: renditions[row[.id]] ?? [])
             record.livePhotoVideo = motion[record.id]
             record.stack = stacks[record.id]
+            record.place = places[record.id]
             return record
         }
     }

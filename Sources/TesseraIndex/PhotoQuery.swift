@@ -41,6 +41,8 @@ public struct PhotoQuery: Sendable {
     public var stackFacesOnly = false
     /// Of each group of copies, only the one to keep, and any that is a stack's face.
     public var keptCopiesOnly = false
+    /// Only photos with a position.
+    public var positionedOnly = false
 
     /// The `kind` column: what an item of the library is.
     public enum Media: String, Sendable, CaseIterable {

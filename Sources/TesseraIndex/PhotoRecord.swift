@@ -50,6 +50,8 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var camera: Camera
     public var annotations: Annotations
     public var gps: GPSPosition?
+    /// Its place, as the index named it (docs/PLACES.md).
+    public var place: PlaceName?
     public var warnings: [String]
     public var contentHash: String?
     /// The rendition files, by kind then size.

@@ -29,6 +29,9 @@ public protocol PhotoReading {
     func monthChanges(since change: Int64) throws(IndexError) -> Set<String>
     /// Which of these cache paths are renditions of a photo the site shows (not failed, not missing).
     func shownRenditions(among paths: [String]) throws(IndexError) -> Set<String>
+    /// Calls `visit` with each photo `query` asks for that has a position, newest first, one row
+    /// at a time (a reader of a library of any size holds none of them).
+    func forEachMapPoint(_ query: PhotoQuery, _ visit: (MapPoint) -> Void) throws(IndexError)
 }
 
 /// What Tessera needs of an index, whatever keeps it: the one contract between the index and

@@ -83,7 +83,7 @@ public struct PhotoMetadata: Sendable {
                 exposureBias: exif?.exposureBias, fNumber: exif?.fNumber, iso: exif?.iso,
                 focalLength: exif?.focalLength,
                 focalLength35mm: focalLength35mm, serialNumber: exif?.serialNumber),
-            gps: exif?.gps, location: xmp?.location,
+            gps: exif?.gps.flatMap { $0.isNullIsland ? nil : $0 }, location: xmp?.location,
             annotations: Annotations(
                 rating: xmp?.rating, label: xmp?.label, title: xmp?.title, description: xmp?.description,
                 keywords: xmp?.keywords ?? []),

@@ -43,7 +43,7 @@ const readNow = async (file) => {
       zoom: entry.zoom === 'original'
         ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
       facts: [...entry.facts.map(([label, value, guess, link]) =>
-        ({label: word(label), value: word(value), guess: guess === 1, link})),
+        ({label: word(label), value: word(value), guess: guess === 1, link: link && at(link)})),
               {label: 'File', value: entry.name}],
       video: entry.video
         && {url: at(`media/${entry.video[0]}`), live: entry.video[1] === 1, playable: entry.video[2] === 1},
