@@ -43,6 +43,11 @@ public struct AlbumBuilder: Sendable {
         public var showCopies = false
         /// Where the site shows no position and no place finer than the town (docs/PLACES.md).
         public var privateZones: [PrivateZone] = []
+        /// The map's background tiles to place into the site (`installedBasemap`); nil: none.
+        public var basemap: FilePath?
+
+        /// The basemap the install commands put where `tessera` looks for it (docs/PLACES.md).
+        public static var installedBasemap: FilePath? { MapPages.installedBasemap() }
 
         public init(
             output: FilePath, style: LayoutConfig.Style = .justified, originals: AlbumOriginals = .symlink,
@@ -76,6 +81,8 @@ public struct AlbumBuilder: Sendable {
         public var removed = 0
         /// Photos on the map, when this build wrote it again (nil: it was left as it was).
         public var mapped: Int?
+        /// Photos on the Places pages, when this build wrote them (nil: they were left as they were).
+        public var placesShown: Int?
         public var indexPage: FilePath
 
         /// What `tessera album build` prints of a build into `options.output`.

@@ -47,7 +47,7 @@ extension CollectionPages {
     /// Albums › the albums above this one › (this one's title is the heading), and the timeline.
     func crumbs(_ collection: Collection) -> String {
         let trail =
-            ["<a href=\"\(Collection.prefix)index.html\">Albums</a>"]
+            ["<a href=\"\(Collection.prefix)\(collection.root.href)\">\(collection.root.name)</a>"]
             + collection.crumbs.map {
                 "<a href=\"\(HTML.url(Array($0.href.utf8)))\">\(HTML.breakingAtSlashes($0.name))</a>"
             }
@@ -55,6 +55,7 @@ extension CollectionPages {
             "<nav class=\"crumbs\"><span class=\"trail\">"
             + trail.joined(separator: "<span class=\"sep\">›</span>") + "</span>"
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a>"
+            + (collection.root.href == "places.html" ? "" : "<a href=\"\(Collection.prefix)places.html\">Places</a>")
             + "<a href=\"\(Collection.prefix)map.html\">Map</a></nav>"
     }
 
@@ -63,7 +64,7 @@ extension CollectionPages {
         let start = page * perPage
         guard start < collection.children.count else { return "" }
         let shown = collection.children[start..<min(collection.children.count, start + perPage)]
-        return "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">"
+        return "<section class=\"children\"><h2>\(collection.childrenTitle)</h2><div class=\"albums\">"
             + shown.joined(separator: "\n") + "</div></section>"
     }
 

@@ -159,7 +159,10 @@ struct MapPages {
     /// The basemap's tiles under `assets/basemap/`, once per site (their ATTRIBUTION file says
     /// which): whether there are tiles.
     private func placeBasemap() throws(AlbumError) -> Bool {
-        guard let source = Self.installedBasemap() else { return false }
+        guard let source = options.basemap else {
+            try output.remove("assets/basemap")
+            return false
+        }
         let attribution = source.appending("ATTRIBUTION")
         let placed = FileSystem.smallFileContents(output.path("assets/basemap/ATTRIBUTION"), limit: 4096)
         guard placed == nil || placed != FileSystem.smallFileContents(attribution, limit: 4096) else { return true }
@@ -224,9 +227,6 @@ struct MapPages {
 
     /// `map.html`: the map filling the window under the site's header, or what it needs.
     static func page(leaflet: Bool) -> String {
-        let nav =
-            "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a>"
-            + "<a href=\"map.html\" aria-current=\"page\">Map</a></nav>"
         let body =
             leaflet
             ? "<div id=\"map\"></div><script src=\"assets/leaflet/leaflet.js\"></script>"
@@ -246,7 +246,7 @@ struct MapPages {
             <link rel="icon" href="assets/icon.svg" type="image/svg+xml">
             </head>
             <body class="map-page">
-            <header>\(nav)<h1>Map</h1></header>
+            <header>\(SitePages.crumbs)<h1>Map</h1></header>
             \(body)
             </body>
             </html>

@@ -88,6 +88,12 @@ final class SiteBuild {
         summary.unchanged += months.unchanged
         summary.pages += months.pages
         media.absorb(linked: months.linked, copied: months.copied)
+        summary.placesShown = try PlacePages(
+            index: index, output: output,
+            writer: CollectionPages(
+                options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index),
+            media: media, tree: tree, key: "\(counter)|\(optionsKey)", force: sweeps
+        ).run(shouldStop: shouldStop)
         try removeUnusedFiles()
         summary.linked = media.linked
         summary.copied = media.copied
@@ -317,10 +323,15 @@ final class SiteBuild {
     /// the files the albums written again or removed let go of, unless a page of the build
     /// refers to them or they are renditions of a photo still shown (a copy in an album left as
     /// it was).
+    /// Whether `removeUnusedFiles` sweeps: every file no page of this build placed goes.
+    private var sweeps: Bool {
+        placed.removing && (!state.matches || summary.unchanged == 0 || sweepInstead)
+    }
+
     private func removeUnusedFiles() throws(AlbumError) {
         if !placed.removing {
             // The output held no files when the build began: every file in it is this build's.
-        } else if !state.matches || summary.unchanged == 0 || sweepInstead {
+        } else if sweeps {
             // Albums left as they were placed nothing in this build: their lists say what they show.
             if summary.unchanged > 0 {
                 try tree.forEachShownFolder { folder in media.keep(AlbumFiles.read(folder, in: output).keys) }

@@ -4,9 +4,9 @@ import TesseraIndex
 /// The site's own pages: the album list (`index.html`), the timeline (`timeline.html`), and
 /// the cover cards they are made of.
 enum SitePages {
-    private static let crumbs =
+    static let crumbs =
         "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a>"
-        + "<a href=\"map.html\">Map</a></nav>"
+        + "<a href=\"places.html\">Places</a><a href=\"map.html\">Map</a></nav>"
 
     /// The album list's pages, `perPage` cards each (`albumListFile` names them).
     static func albumList(cards: [String], summary: String, perPage: Int) -> [String] {

@@ -9,5 +9,6 @@ extension AlbumBuilder.Options {
             output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
             order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
         privateZones = configuration.privateZones
+        basemap = Self.installedBasemap
     }
 }

@@ -59,6 +59,11 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.forEachMapPoint(query, visit, db) }
     }
 
+    /// See `PhotoIndex.placeCounts(_:)`.
+    func placeCounts(_ query: PhotoQuery) throws(IndexError) -> [PlaceCount] {
+        try answer { try PhotoIndex.placeCounts(query, db) }
+    }
+
     private func answer<T>(_ body: () throws -> T) throws(IndexError) -> T {
         do {
             return try body()

@@ -71,3 +71,51 @@ extension PhotoIndex {
         return places
     }
 }
+
+/// How many photos one place holds (a row of `places`), for the site's Places pages.
+public struct PlaceCount: Sendable, Equatable {
+    public var countryCode: String
+    public var country: String
+    public var region: String?
+    public var locality: String?
+    public var count: Int
+
+    public init(countryCode: String, country: String, region: String?, locality: String?, count: Int) {
+        (self.countryCode, self.country, self.region, self.locality, self.count) = (
+            countryCode, country, region, locality, count
+        )
+    }
+}
+
+/// Photos of one place or of a place and those within it: a country, its region, or a town.
+public struct PlaceFilter: Sendable, Equatable {
+    public var countryCode: String
+    public var country: String
+    /// Nil: any region; "" the places without one.
+    public var region: String?
+    /// Nil: any locality; "" the places without one.
+    public var locality: String?
+
+    public init(countryCode: String, country: String, region: String? = nil, locality: String? = nil) {
+        (self.countryCode, self.country, self.region, self.locality) = (countryCode, country, region, locality)
+    }
+}
+
+extension PhotoIndex {
+    /// See `PhotoReading.placeCounts(_:)`.
+    public func placeCounts(_ query: PhotoQuery) throws(IndexError) -> [PlaceCount] {
+        try read { db in try Self.placeCounts(query, db) }
+    }
+
+    static func placeCounts(_ query: PhotoQuery, _ db: Database) throws -> [PlaceCount] {
+        let (shown, arguments) = selection("p.id", query)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT l.country_code, l.country, l.region, l.locality, COUNT(*) FROM (\(shown)) s
+                JOIN photo_places q ON q.photo_id = s.id JOIN places l ON l.id = q.place_id
+                GROUP BY l.id ORDER BY l.country, l.region, l.locality
+                """, arguments: arguments
+        ).map { PlaceCount(countryCode: $0[0], country: $0[1], region: $0[2], locality: $0[3], count: $0[4]) }
+    }
+}

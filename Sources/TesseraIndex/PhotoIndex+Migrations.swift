@@ -733,6 +733,8 @@ extension PhotoIndex {
                     DELETE FROM state WHERE key = 'place_data';
                     PRAGMA user_version = 20;
                     """)
+            // (a photo's place is on its pages: naming it again marks its album and month changed)
+            try db.execute(sql: Self.memberTriggers("photo_places", shownWhen: nil))
         }
         return migrator
     }

@@ -66,12 +66,27 @@ extension PhotoIndex {
                     .joined(separator: "\u{1F}")
                 let id = try known[key] ?? Self.placeID(db, place)
                 known[key] = id
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR REPLACE INTO photo_places (photo_id, place_id, near, distance_km, sublocation, source)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [photo, id, place.near, place.distance, place.sublocation, place.source.rawValue])
+                let row: [DatabaseValue] = [
+                    id.databaseValue, place.near.databaseValue, place.distance.databaseValue,
+                    place.sublocation.databaseValue, place.source.rawValue.databaseValue,
+                ]
+                // (written only when it changed: a write marks the photo's pages changed)
+                let old = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT place_id, near, distance_km, sublocation, source FROM photo_places
+                            WHERE photo_id = ?
+                            """), arguments: [photo])
+                if old.map({ Array($0.databaseValues) }) != row {
+                    try db.cachedStatement(sql: "DELETE FROM photo_places WHERE photo_id = ?").execute(
+                        arguments: [photo])
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO photo_places (photo_id, place_id, near, distance_km, sublocation, source)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """
+                    ).execute(arguments: StatementArguments([photo.databaseValue] + row))
+                }
                 refresh.named += 1
             }
             try db.execute(sql: "DELETE FROM place_pending")

@@ -122,6 +122,17 @@ extension PhotoIndex {
                 """)
             arguments.append("|" + PlaceName.searchKey(place) + "|")
         }
+        if let filter = query.placeFilter {
+            let parts = [("l.region", filter.region), ("l.locality", filter.locality)].compactMap { column, value in
+                value.map { (column, $0) }
+            }
+            conditions.append(
+                """
+                p.id IN (SELECT q.photo_id FROM photo_places q JOIN places l ON l.id = q.place_id
+                    WHERE l.country_code = ? AND l.country = ?\(parts.map { " AND ifnull(\($0.0), '') = ?" }.joined()))
+                """)
+            arguments += [filter.countryCode, filter.country] + parts.map(\.1)
+        }
         if let rating = query.minimumRating {
             conditions.append("p.rating >= ?")
             arguments.append(rating)

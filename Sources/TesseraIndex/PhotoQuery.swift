@@ -43,6 +43,8 @@ public struct PhotoQuery: Sendable {
     public var keptCopiesOnly = false
     /// Only photos with a position.
     public var positionedOnly = false
+    /// Only photos of this place, or of the places within it (docs/PLACES.md).
+    public var placeFilter: PlaceFilter?
 
     /// The `kind` column: what an item of the library is.
     public enum Media: String, Sendable, CaseIterable {

@@ -32,6 +32,8 @@ public protocol PhotoReading {
     /// Calls `visit` with each photo `query` asks for that has a position, newest first, one row
     /// at a time (a reader of a library of any size holds none of them).
     func forEachMapPoint(_ query: PhotoQuery, _ visit: (MapPoint) -> Void) throws(IndexError)
+    /// How many of the photos `query` asks for each place holds, by country, region and locality.
+    func placeCounts(_ query: PhotoQuery) throws(IndexError) -> [PlaceCount]
 }
 
 /// What Tessera needs of an index, whatever keeps it: the one contract between the index and
