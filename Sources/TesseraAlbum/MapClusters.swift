@@ -3,7 +3,8 @@ import TesseraIndex
 
 /// The map's photos gathered, zoom by zoom, into clusters of the photos that would overlap.
 ///
-/// (docs/PLACES.md) At each zoom the world is a grid of `cellsPerTile`² cells a 256-px tile, and a cell's photos are one cluster, drawn at their mean position as the newest one's
+/// (docs/PLACES.md) At each zoom the world is a grid of `cellsPerTile`² cells a 256-px tile,
+/// and a cell's photos are one cluster, drawn at their mean position as the newest one's
 /// thumbnail with their count. Computed at the closest zoom, then merged cell by cell upwards,
 /// so the cost is the photos once and the clusters once per zoom.
 struct MapClusters {

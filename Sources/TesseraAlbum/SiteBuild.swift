@@ -318,16 +318,16 @@ final class SiteBuild {
         }
     }
 
-    /// Removes what no page of this build refers to: after a build that wrote every album (or
-    /// let go of too many files to list), whatever in media/ and originals/ none placed; else
-    /// the files the albums written again or removed let go of, unless a page of the build
-    /// refers to them or they are renditions of a photo still shown (a copy in an album left as
-    /// it was).
     /// Whether `removeUnusedFiles` sweeps: every file no page of this build placed goes.
     private var sweeps: Bool {
         placed.removing && (!state.matches || summary.unchanged == 0 || sweepInstead)
     }
 
+    /// Removes what no page of this build refers to: after a build that wrote every album (or
+    /// let go of too many files to list), whatever in media/ and originals/ none placed; else
+    /// the files the albums written again or removed let go of, unless a page of the build
+    /// refers to them or they are renditions of a photo still shown (a copy in an album left as
+    /// it was).
     private func removeUnusedFiles() throws(AlbumError) {
         if !placed.removing {
             // The output held no files when the build began: every file in it is this build's.
