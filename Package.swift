@@ -242,7 +242,8 @@ let package = Package(
             name: "TesseraFuzz",
             dependencies: [
                 "CFuzzer", "TesseraCluster", "TesseraConfiguration", "TesseraDaemon", "TesseraDesktop", "TesseraFacts",
-                "TesseraIndex", "TesseraJXL", "TesseraMetadata", "TesseraObjectStore", "TesseraSystem", "TesseraVideo",
+                "TesseraIndex", "TesseraJXL", "TesseraMetadata", "TesseraObjectStore", "TesseraPlaces", "TesseraSystem",
+                "TesseraVideo",
             ],
             swiftSettings: swiftSettings),
         .target(

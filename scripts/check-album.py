@@ -19,7 +19,11 @@ every style, and checks:
 - the site copied elsewhere and served by `python3 -m http.server`: every src, srcset and
   href answers 200;
 - the 2,000-photo album: the load event within 1 s, and only the current page's images in
-  the DOM.
+  the DOM;
+- places: the map (map.html) opened from disk and over HTTP at 1280 and 390 px, 1x and 2x, its
+  background tiles and clusters drawn, every photo with a position counted once, a click on a
+  cluster zooming into it and one on a single photo opening it in the viewer, which names its
+  place and links its position to the map; the Places page's countries, regions and towns.
 
 Screenshots of every style (1x and 2x) and of the viewer go to OUT (default
 ./tessera-data/album-check). Usage: check-album.py [TESSERA_BINARY] [--out DIR]
@@ -181,11 +185,17 @@ def library(tessera, root):
         print(f"no {MOTION_PHOTO}: a motion photo's video is not checked")
     for n in range(BIG):
         width, height = shapes[n % len(shapes)]
+        # One photo in ten taken in one of five cities, a few metres to a few kilometres apart.
+        city = CITIES[n // 10 % len(CITIES)]
         photo(root / "Big" / f"IMG_{n:05d}.jpg", width // 8, height // 8, n,
-              date=f"2021:{1 + n // 252 % 12:02d}:{1 + n // 9 % 28:02d} {n % 24:02d}:{n % 60:02d}:00")
+              date=f"2021:{1 + n // 252 % 12:02d}:{1 + n // 9 % 28:02d} {n % 24:02d}:{n % 60:02d}:00",
+              gps=(city[1] + n % 37 / 1000, city[2] + n % 23 / 1000) if n % 10 == 0 else None)
 
 
 BURST = 5
+# Where the Big album's photos with a position were taken (north and east: exif() writes N and E).
+CITIES = (("Paris", 48.8566, 2.3522), ("Vienna", 48.2082, 16.3738), ("Tokyo", 35.6895, 139.6917),
+          ("Oslo", 59.9139, 10.7522), ("Cairo", 30.0444, 31.2357))
 
 
 def stacks_and_copies(root):
@@ -485,6 +495,8 @@ def main():
         check_stacks_and_copies(browser, tessera, store, sites["justified"], work, out)
         step("big_album")
         check_big_album(browser, sites, out)
+        step("places")
+        check_places(browser, sites["justified"], work, out)
         step("portable")
         check_portable(sites["justified"], work)
         step("end")
@@ -1005,14 +1017,17 @@ def check_viewer(browser, site, out):
     check(page.evaluate("document.images.length === 1 && document.images[0].naturalWidth > 0"),
           "without script the photo's rendition does not show")
     context.close()
-    # The photo with a GPS position shows the place, linked to a map.
+    # The photo with a GPS position shows its place in words, and its position linked to the site's own map.
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     open_address(page, *photo_address(large, "DSC_0003.jpg"))
-    place = page.evaluate("""[...document.querySelectorAll('.lightbox dt')].filter(dt => dt.textContent === 'Place')
-        .map(dt => { const a = dt.nextElementSibling.querySelector('a'); return a && [a.textContent, a.href]; })""")
-    check(len(place) == 1 and place[0] and place[0][0].startswith("48.86") and "openstreetmap.org" in place[0][1],
-          f"the GPS photo's place: {place}")
+    facts = page.evaluate("""Object.fromEntries([...document.querySelectorAll('.lightbox dt')].map(dt => {
+        const a = dt.nextElementSibling.querySelector('a');
+        return [dt.textContent, [dt.nextElementSibling.textContent, a && a.href]]; }))""")
+    place, position = facts.get("Place"), facts.get("Position")
+    check(place and place[0].startswith("Paris") and position and position[0].startswith("48.86")
+          and "/map.html#14/48.86" in (position[1] or "") and "openstreetmap.org" not in (position[1] or ""),
+          f"the GPS photo's place: {place}, position: {position}")
     context.close()
 
 
@@ -1386,6 +1401,99 @@ def check_stream_viewer(page, months, out):
     page.keyboard.press("Escape")
     page.wait_for_selector(".lightbox", state="hidden")
     check(page.url.endswith("timeline.html"), f"closed, the timeline's address is {page.url}")
+
+
+def map_state(page):
+    """The map's clusters as drawn: their counts, and the tiles loaded."""
+    return page.evaluate("""(() => ({
+        counts: [...document.querySelectorAll('.map-cluster span')].map((s) => s.textContent),
+        tiles: [...document.querySelectorAll('img.leaflet-tile')].filter((t) => t.complete && t.naturalWidth > 0).length,
+        zoom: Number((location.hash.match(/^#(\\d+)\\//) || [])[1]),
+    }))()""")
+
+
+def check_map(browser, url, expected, out, name):
+    """The map at `url` (from disk or served): tiles and clusters drawn, each photo counted once."""
+    for width, height, scale in ((1280, 800, 1), (1280, 800, 2), (390, 844, 2)):
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url, wait_until="load")
+        page.wait_for_selector(".map-cluster span", timeout=10000)
+        page.wait_for_function("[...document.querySelectorAll('img.leaflet-tile')].some((t) => t.complete && t.naturalWidth)")
+        state = map_state(page)
+        counts = [int(c) for c in state["counts"] if c.isdigit()]
+        where = f"the map {name} at {width} px, scale {scale}"
+        check(not errors, f"{where}: script errors {errors[:2]}")
+        check(state["tiles"] > 0, f"{where}: no background tile loaded")
+        check(sum(counts) == expected, f"{where}: clusters count {sum(counts)} photos, not {expected}: {state['counts']}")
+        page.screenshot(path=str(out / f"map-{name}-{width}-{scale}x.png"))
+        context.close()
+
+
+def check_places(browser, site, work, out):
+    """Places as a person meets them: the map of every photo with a position, the Places pages,
+    and the place in the viewer."""
+    with sqlite3.connect(work / "index.sqlite") as db:
+        expected = db.execute(
+            "SELECT COUNT(*) FROM photos WHERE gps_latitude IS NOT NULL AND status IN ('ok', 'warning')").fetchone()[0]
+    index = (site / "map" / "index.js").read_text(encoding="utf-8")
+    check(f'"photos":{expected}' in index, f"map/index.js does not count the {expected} photos with a position")
+    check_map(browser, (site / "map.html").as_uri(), expected, out, "disk")
+    # A cluster of many zooms in; a single photo opens in the viewer, which names its place.
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto((site / "map.html").as_uri(), wait_until="load")
+    page.wait_for_selector(".map-cluster span")
+    page.wait_for_function("/^#\\d+\\//.test(location.hash)")
+    before = map_state(page)["zoom"]
+    many = page.locator(".map-cluster", has=page.locator("span", has_text=re.compile(r"^([2-9]|\d\d+)$"))).first
+    many.click()
+    page.wait_for_function(f"Number((location.hash.match(/^#(\\d+)\\//) || [])[1]) > {before}", timeout=10000)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(out / "map-zoomed-1280-2x.png"))
+    page.goto((site / "map.html").as_uri() + "#17/48.8614/2.2945", wait_until="load")
+    page.wait_for_selector(".map-cluster span")
+    single = page.locator(".map-cluster", has=page.locator("span", has_text=re.compile(r"^1$"))).first
+    single.click()
+    page.wait_for_selector(".lightbox:not([hidden])", timeout=10000)
+    facts = page.inner_text(".lightbox .facts")
+    check("Paris" in facts and "Position" in facts, f"the photo opened from the map names no place: {facts!r}")
+    link = page.get_attribute(".lightbox .facts a[href*='map.html']", "href") or ""
+    check("map.html#14/48.86" in link and "openstreetmap" not in page.content(),
+          f"the viewer's position links to {link!r}, not the site's map")
+    page.screenshot(path=str(out / "map-photo-viewer-1280-2x.png"))
+    # The Places pages: countries, then a country's regions and photos.
+    page.goto((site / "places.html").as_uri(), wait_until="load")
+    countries = page.eval_on_selector_all("main.albums .name", "els => els.map((e) => e.textContent)")
+    check({"France", "Austria", "Japan", "Norway", "Egypt"} <= set(countries), f"Places lists {countries}")
+    check("GeoNames" in page.inner_text("footer"), "the Places page does not credit GeoNames")
+    page.screenshot(path=str(out / "places-1280-2x.png"), full_page=True)
+    page.click("main.albums a[title='Japan']")
+    page.wait_for_selector(".children .albums a")
+    check(page.inner_text("h1") == "Japan" and page.locator("main img").count() > 0,
+          "a country's page shows no photos or no title")
+    page.screenshot(path=str(out / "places-japan-1280-2x.png"), full_page=True)
+    context.close()
+    # Served over HTTP, as from any web host.
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=site,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/map.html", timeout=5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        check_map(browser, f"http://127.0.0.1:{port}/map.html", expected, out, "http")
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def check_portable(site, work):

@@ -65,6 +65,39 @@ seeds() {
         > "$into/photo.json"
       printf '{"status":"failed","device":1,"inode":2,"size":3,"mtimeNanoseconds":4,"warnings":[],"failure":{"format":"heif","code":"corrupt","message":"truncated"}}' \
         > "$into/failed.json" ;;
+    place-table)
+      # A small lookup file of the installed layout (scripts/build-places.py): two countries, a
+      # region, three places, one on each side of the antimeridian.
+      python3 - "$into/small.bin" <<'PY'
+import struct, sys
+strings, offsets = bytearray(), {}
+def text(value):
+    if value not in offsets:
+        offsets[value] = len(strings)
+        strings.extend(struct.pack("<H", len(value.encode())) + value.encode())
+    return offsets[value]
+def cell(latitude, longitude):
+    return min(359, int((latitude + 90) * 2)) * 720 + min(719, int((longitude + 180) * 2))
+places = sorted([(38.7223, -9.1393, 545000, "Lisbon", 0, 1), (-16.9, 179.9, 800, "Ono", 4294967295, 0),
+                 (-16.9, -179.9, 600, "Vunisea", 4294967295, 0)], key=lambda p: cell(p[0], p[1]))
+body = struct.pack("<I2sH", text("Fiji"), b"FJ", 0) + struct.pack("<I2sH", text("Portugal"), b"PT", 0)
+body += struct.pack("<IHH", text("Lisbon"), 1, 0)
+starts, position = [], 0
+for number in range(720 * 360 + 1):
+    while position < len(places) and cell(places[position][0], places[position][1]) < number:
+        position += 1
+    starts.append(position)
+body += struct.pack(f"<{len(starts)}I", *starts)
+for latitude, longitude, population, name, region, country in places:
+    body += struct.pack("<iiIIIHH", round(latitude * 1e6), round(longitude * 1e6), population, text(name), region,
+                        country, 0)
+header = b"TSPLACE1" + struct.pack("<6I", 2, 1, len(places), len(strings), 720, 360)
+open(sys.argv[1], "wb").write(header + body + strings)
+PY
+      ;;
+    xmp-location)
+      printf '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/" exif:GPSLatitude="38,43.338N" exif:GPSLongitude="9,8.358W" photoshop:City="Sintra" photoshop:Country="Portugal" Iptc4xmpCore:CountryCode="PT" Iptc4xmpCore:Location="Pena"><Iptc4xmpExt:LocationShown><rdf:Bag><rdf:li rdf:parseType="Resource"><Iptc4xmpExt:City>Porto</Iptc4xmpExt:City></rdf:li></rdf:Bag></Iptc4xmpExt:LocationShown></rdf:Description></rdf:RDF></x:xmpmeta>' \
+        > "$into/location.xmp" ;;
     control-request)
       # The first byte sets the chunk size the lines arrive in.
       printf '\x05{"command":"status"}\n' > "$into/status.txt"

@@ -21,7 +21,7 @@ struct FuzzTarget: Sendable {
     /// Runs the parser on one input; `check` traps on what it must never give.
     let run: @Sendable (_ bytes: [UInt8], _ check: Check) -> Void
 
-    static let all = formatTargets + serviceTargets
+    static let all = formatTargets + serviceTargets + placeTargets
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 

@@ -137,7 +137,7 @@ public struct PlaceTableError: Error, Sendable, CustomStringConvertible {
     public var path: FilePath
     public var reason: String
 
-    init(path: FilePath, _ reason: String) {
+    public init(path: FilePath, _ reason: String) {
         (self.path, self.reason) = (path, reason)
     }
 

@@ -142,4 +142,63 @@ struct ConfigurationTests {
         try Data([0xEF, 0xBB, 0xBF] + Array("workers: 3\n".utf8)).write(to: URL(fileURLWithPath: file))
         #expect(try Configuration.load(explicit: file, environment: ["HOME": directory.path]).workerCount == 3)
     }
+
+    /// Place corrections and private zones as docs/PLACES.md writes them; a wrong one names its
+    /// file, line and key.
+    @Test func placeCorrectionsAndPrivateZonesAreReadAndCheckedByLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("config.yaml")
+        try Data(
+            """
+            place_corrections:
+              - folder: /Trips/2019 Lisbon/
+                city: Lisbon
+                country_code: pt
+              - photo: Scans/1987/beach.jpg
+                latitude: 43.5528
+                longitude: 7.0174
+            private_zones:
+              - latitude: 48.2082
+                longitude: 16.3738
+                radius_km: 0.5
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let loaded = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+        #expect(
+            loaded.placeCorrections == [
+                PlaceCorrection(
+                    scope: .folder("Trips/2019 Lisbon"), words: LocationWords(city: "Lisbon", countryCode: "PT"),
+                    position: nil),
+                PlaceCorrection(
+                    scope: .photo("Scans/1987/beach.jpg"), words: nil,
+                    position: GPSPosition(latitude: 43.5528, longitude: 7.0174)),
+            ])
+        #expect(loaded.privateZones == [PrivateZone(latitude: 48.2082, longitude: 16.3738, radiusKilometres: 0.5)])
+        for (yaml, expected) in [
+            (
+                "place_corrections:\n  - city: Lisbon\n",
+                ":2:5: key 'place_corrections': each item needs `folder` or `photo` (one of them)"
+            ),
+            ("place_corrections:\n  - folder: A\n    town: B\n", ":3:5: key 'place_corrections.town': unknown key"),
+            ("place_corrections:\n  - folder: A\n", ":2:5: key 'place_corrections': each item needs a place"),
+            (
+                "private_zones:\n  - latitude: 95\n    longitude: 0\n    radius_km: 1\n",
+                ":2:15: key 'private_zones.latitude': must be between -90.0 and 90.0"
+            ),
+            (
+                "private_zones:\n  - latitude: 1\n    longitude: 2\n",
+                ":2:5: key 'private_zones': each item needs latitude"
+            ),
+            ("private_zones:\n  - latitude: nan\n", ":2:15: key 'private_zones.latitude': must be a number"),
+        ] {
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: file))
+            do {
+                _ = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
+                Issue.record("accepted: \(yaml)")
+            } catch {
+                #expect(error.description.hasPrefix(file + expected), "\(error)")
+            }
+        }
+    }
 }

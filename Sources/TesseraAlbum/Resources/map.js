@@ -103,6 +103,12 @@
     draw();
   };
 
+  // (first: the view set below moves the map, and its address follows)
+  map.on('moveend', () => {
+    const center = map.getCenter();
+    history.replaceState(null, '', `#${map.getZoom()}/${center.lat.toFixed(5)}/${center.lng.toFixed(5)}`);
+    load();
+  });
   // The view: the address's #zoom/latitude/longitude, else every photo.
   const asked = location.hash.match(/^#(\d+)\/(-?[\d.]+)\/(-?[\d.]+)$/);
   if (asked) {
@@ -112,11 +118,6 @@
   } else {
     map.setView([20, 0], 2);
   }
-  map.on('moveend', () => {
-    const center = map.getCenter();
-    history.replaceState(null, '', `#${map.getZoom()}/${center.lat.toFixed(5)}/${center.lng.toFixed(5)}`);
-    load();
-  });
   element.dataset.photos = String(index.photos);
   load();
 })();
