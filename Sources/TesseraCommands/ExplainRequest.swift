@@ -1,8 +1,10 @@
 public import SystemPackage
 import TesseraAnalysis
 import TesseraConfiguration
+import TesseraFacts
 import TesseraIndex
 import TesseraMetadata
+import TesseraPlaces
 import TesseraReport
 
 /// `tessera explain`: how each fact of a photo was decided, and what lost; for a file the index
@@ -30,6 +32,9 @@ public struct ExplainRequest: Sendable {
             context.store.index != nil
             ? try PhotoIndex(path: configuration.index, readOnly: true)
             : try? PhotoIndex(path: configuration.index, readOnly: true)
+        facts.append(
+            PlaceNamer.installed(configuration).explanation(
+                of: file, position: metadata.facts.gps, words: metadata.facts.location))
         var indexed = index.map(IndexedFiles.init)
         if let index, let record = indexed?.record(of: file) {
             let groups = try index.groups(of: record.id)

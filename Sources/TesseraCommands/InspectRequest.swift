@@ -55,17 +55,10 @@ public struct InspectRequest: Sendable {
         var indexed = try await indexToConsult(context).map(IndexedFiles.init)
         var array = JSONArrayPrinter(write: context.output.out)
         var failed = false
-        let configuration = try? await context.store.consultingConfiguration(context)
-        let places = PlaceNamer(
-            data: PlaceFinder.installed(
-                environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
-            corrections: configuration?.placeCorrections ?? [], roots: configuration?.roots ?? [])
+        let places = PlaceNamer.installed(try? await context.store.consultingConfiguration(context))
         for (number, path) in files.enumerated() {
             var report = PhotoReport.read(at: path, sidecars: &sidecars)
-            let absolute = path.isAbsolute ? path : FilePath(FileManager.default.currentDirectoryPath).pushing(path)
-            report.place = places.place(
-                PlaceEvidence(position: report.gps, words: report.location, path: absolute.lexicallyNormalized().string)
-            )
+            report.place = places.place(of: path, position: report.gps, words: report.location)
             if report.gps != nil, report.place == nil, case .failure(let error) = places.data {
                 report.placeUnknown = "the place data \(error) (docs/PLACES.md)"
             }

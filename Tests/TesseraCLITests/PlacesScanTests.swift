@@ -95,6 +95,13 @@ struct PlacesScanTests {
             ["inspect", library.appendingPathComponent("Japan/digikam.jpg").path] + store)
         #expect(
             inspect.stdout.contains("Kamichō, Shimizu, Chiba Ken, Japan (the photo's own words)"), "\(inspect.stdout)")
+        let explained = try TesseraProcess.run(
+            ["explain", "--json", library.appendingPathComponent("Japan/digikam.jpg").path] + store)
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(explained.stdout.utf8)) as? [[String: Any]])
+        let place = try #require(facts.first { $0["fact"] as? String == "place" })
+        #expect((place["rule"] as? String)?.hasPrefix("the photo's own words") == true, "\(place)")
+        let candidates = place["candidates"] as? [[String: Any]] ?? []
+        #expect(candidates.first?["outcome"] as? String == "lower precedence", "\(place)")
         let fixed = try TesseraProcess.run(["inspect", library.appendingPathComponent("Fixed/train.jpg").path] + store)
         #expect(fixed.stdout.contains("Porto, Portugal (corrected in the configuration)"), "\(fixed.stdout)")
     }

@@ -109,14 +109,16 @@
     history.replaceState(null, '', `#${map.getZoom()}/${center.lat.toFixed(5)}/${center.lng.toFixed(5)}`);
     load();
   });
-  // The view: the address's #zoom/latitude/longitude, else every photo.
-  const asked = location.hash.match(/^#(\d+)\/(-?[\d.]+)\/(-?[\d.]+)$/);
-  if (asked) {
-    map.setView([Number(asked[2]), Number(asked[3])], Number(asked[1]));
-  } else if (index.bounds) {
-    map.fitBounds(index.bounds, {padding: [40, 40], maxZoom: 12});
-  } else {
-    map.setView([20, 0], 2);
+  // The view: the address's #zoom/latitude/longitude (also when a link changes it), else every photo.
+  const asked = () => {
+    const view = location.hash.match(/^#(\d+)\/(-?[\d.]+)\/(-?[\d.]+)$/);
+    if (view) map.setView([Number(view[2]), Number(view[3])], Number(view[1]));
+    return view;
+  };
+  window.addEventListener('hashchange', asked);
+  if (!asked()) {
+    if (index.bounds) map.fitBounds(index.bounds, {padding: [40, 40], maxZoom: 12});
+    else map.setView([20, 0], 2);
   }
   element.dataset.photos = String(index.photos);
   load();
