@@ -97,7 +97,8 @@ struct PlacesScanTests {
             inspect.stdout.contains("Kamichō, Shimizu, Chiba Ken, Japan (the photo's own words)"), "\(inspect.stdout)")
         let explained = try TesseraProcess.run(
             ["explain", "--json", library.appendingPathComponent("Japan/digikam.jpg").path] + store)
-        let facts = try #require(try JSONSerialization.jsonObject(with: Data(explained.stdout.utf8)) as? [[String: Any]])
+        let facts = try #require(
+            try JSONSerialization.jsonObject(with: Data(explained.stdout.utf8)) as? [[String: Any]])
         let place = try #require(facts.first { $0["fact"] as? String == "place" })
         #expect((place["rule"] as? String)?.hasPrefix("the photo's own words") == true, "\(place)")
         let candidates = place["candidates"] as? [[String: Any]] ?? []
