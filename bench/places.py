@@ -36,7 +36,7 @@ def towns(places_file):
     data = places_file.read_bytes()
     countries, regions, count, _, columns, rows = struct.unpack("<6I", data[8:32])
     start = 32 + 8 * countries + 8 * regions + 4 * (columns * rows + 1)
-    return [(lat / 1e6, lon / 1e6) for lat, lon, *_ in struct.iter_unpack("<iiIIIHH", data[start:start + 24 * count])]
+    return [(lat / 1e6, lon / 1e6) for lat, lon, *_ in struct.iter_unpack("<iiIIIHHI", data[start:start + 28 * count])]
 
 
 def main():

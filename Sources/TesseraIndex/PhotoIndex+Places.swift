@@ -107,22 +107,33 @@ extension PhotoIndex {
         }
     }
 
-    /// The row of `place`, added when new.
+    /// The row of `place`, added when new; its search keys gain the place's it lacks (a place
+    /// named from words alone has no alternate names; from its position, it has).
     private static func placeID(_ db: Database, _ place: PlaceName) throws -> Int64 {
+        let keys = place.searchKeys
         try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO places (country_code, country, region, locality, search_keys)
                 VALUES (?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [place.countryCode, place.country, place.region, place.locality, place.searchKeys])
-        return try Int64.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT id FROM places WHERE country_code = ? AND country = ? AND ifnull(region, '') = ?
-                        AND ifnull(locality, '') = ?
-                    """),
-            arguments: [place.countryCode, place.country, place.region ?? "", place.locality ?? ""])
-            ?? db.lastInsertedRowID
+        ).execute(arguments: [place.countryCode, place.country, place.region, place.locality, keys])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, search_keys FROM places WHERE country_code = ? AND country = ?
+                            AND ifnull(region, '') = ? AND ifnull(locality, '') = ?
+                        """),
+                arguments: [place.countryCode, place.country, place.region ?? "", place.locality ?? ""])
+        else { return db.lastInsertedRowID }
+        let (id, old): (Int64, String) = (row[0], row[1])
+        let merged = PlaceName.mergedKeys(old, keys)
+        if merged != old {
+            try db.cachedStatement(sql: "UPDATE places SET search_keys = ? WHERE id = ?").execute(arguments: [
+                merged, id,
+            ])
+        }
+        return id
     }
 
     /// How many photos wait for their place to be named.

@@ -61,7 +61,7 @@ public struct PlaceFinder: Sendable {
     ///
     /// When it changes, the index names every photo's place again.
     public var identity: String {
-        "rules 1 (reach 0.0015 km × population^0.6, at least 1.5 km; 60 km, 300 km); "
+        "rules 2 (reach 0.0015 km × population^0.6, at least 1.5 km; 60 km, 300 km; alternate names); "
             + "\(table.placeCount) places, \(table.byteCount) bytes"
     }
 
@@ -107,9 +107,12 @@ public struct PlaceFinder: Sendable {
 
     private func name(_ place: PlaceTable.Place, near: Bool, distance: Double) -> PlaceName? {
         guard let country = table.country(place.country), let locality = table.string(place.name) else { return nil }
-        return PlaceName(
+        var name = PlaceName(
             country: country.name, countryCode: country.code, region: place.region.flatMap(table.region),
             locality: locality, near: near, distance: distance)
+        name.alternateNames =
+            place.alternates.flatMap(table.string)?.split(separator: "\u{1F}").map(String.init) ?? []
+        return name
     }
 
     /// Calls `body` with each place within `radius` km of the position, and its distance, but

@@ -83,11 +83,13 @@ public struct PlaceNamer: Sendable {
             inTown = named?.locality.map { PlaceName.searchKey($0) == PlaceName.searchKey(city) } ?? false
         }
         let agreed = inCountry ? named : nil
-        return PlaceName(
+        var place = PlaceName(
             country: country?.name ?? agreed?.country ?? "", countryCode: country?.code ?? agreed?.countryCode ?? "",
             region: words.region ?? (inTown ? agreed?.region : nil), locality: words.city ?? agreed?.locality,
             near: inTown ? agreed?.near ?? false : false, distance: inTown ? agreed?.distance : nil,
             sublocation: words.sublocation, source: source)
+        if inTown { place.alternateNames = agreed?.alternateNames ?? [] }
+        return place
     }
 
     /// An ISO 3166-1 alpha-2 code as given, or empty for anything else ("PRT" is not one).

@@ -7,13 +7,14 @@ import TesseraSystem
 ///
 /// Little-endian throughout:
 ///
-///     "TSPLACE1", then UInt32: countries, regions, places, string bytes, columns (720), rows (360)
+///     "TSPLACE2", then UInt32: countries, regions, places, string bytes, columns (720), rows (360)
 ///     countries   8 bytes each: name (string offset), ISO code (2 bytes), 0
 ///     regions     8 bytes each: name, country (UInt16), 0
 ///     cells       UInt32 × (columns · rows + 1): the first place of each cell, row by row from 90° S;
 ///                 a cell's places most populous first
-///     places     24 bytes each: latitude, longitude (Int32, millionths of a degree), population,
-///                name, region (0xFFFFFFFF: none), country (UInt16), 0
+///     places     28 bytes each: latitude, longitude (Int32, millionths of a degree), population,
+///                name, region (0xFFFFFFFF: none), country (UInt16), 0, alternate names (a string
+///                of names each ended by 0x1F; 0xFFFFFFFF: none)
 ///     strings     each a UInt16 length and its UTF-8
 ///
 /// Every offset read from the file is checked against it: a damaged file gives no place, never
@@ -26,13 +27,15 @@ public final class PlaceTable: Sendable {
         public var name: Int
         public var region: Int?
         public var country: Int
+        /// The string of its other names, when it has some.
+        public var alternates: Int?
     }
 
-    static let magic = Array("TSPLACE1".utf8)
+    static let magic = Array("TSPLACE2".utf8)
     static let columns = 720, rows = 360
     /// Degrees of latitude and of longitude a cell spans.
     static let cellDegrees = 0.5
-    private static let headerSize = 32, countrySize = 8, regionSize = 8, placeSize = 24
+    private static let headerSize = 32, countrySize = 8, regionSize = 8, placeSize = 28
 
     private let file: MappedFile
     /// The file it was read from.
@@ -93,12 +96,13 @@ public final class PlaceTable: Sendable {
     /// The place at `index`, which must be below `placeCount`.
     public func place(_ index: Int) -> Place {
         let at = placesAt + index * Self.placeSize
-        let region = integer(at: at + 16)
+        let (region, alternates) = (integer(at: at + 16), integer(at: at + 24))
         return Place(
             latitude: Double(Int32(truncatingIfNeeded: integer(at: at))) / 1e6,
             longitude: Double(Int32(truncatingIfNeeded: integer(at: at + 4))) / 1e6,
             population: integer(at: at + 8), name: integer(at: at + 12),
-            region: region < regionCount ? region : nil, country: integer(at: at + 20) & 0xFFFF)
+            region: region < regionCount ? region : nil, country: integer(at: at + 20) & 0xFFFF,
+            alternates: alternates == 0xFFFF_FFFF ? nil : alternates)
     }
 
     /// The country's name and ISO code; nil past the table.
