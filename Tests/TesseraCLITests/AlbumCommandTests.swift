@@ -40,9 +40,12 @@ struct AlbumCommandTests {
     }
 
     /// Every `src` and `href` in `html` (a file in `directory`), resolved to a path on disk.
+    /// The local files a page refers to; the only links out of the site are the credits of the
+    /// data it shows (GeoNames, its licence), which a person may follow and no page loads.
     static func references(in html: String, directory: URL) -> [String] {
         let pattern = #/(?:src|href)="([^"]*)"/#
-        return html.matches(of: pattern).map { match in
+        let credits = ["https://www.geonames.org/", "https://creativecommons.org/licenses/by/4.0/"]
+        return html.matches(of: pattern).filter { !credits.contains(String($0.output.1)) }.map { match in
             let value = String(match.output.1).replacingOccurrences(of: "&amp;", with: "&")
             let decoded = value.removingPercentEncoding ?? value
             return URL(fileURLWithPath: decoded, relativeTo: directory).standardizedFileURL.path
@@ -66,7 +69,7 @@ struct AlbumCommandTests {
         let pages =
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []
-        #expect(pages.count == 9)
+        #expect(pages.count == 11)
         for page in pages {
             let url = URL(fileURLWithPath: out + "/" + page)
             let html = try String(contentsOf: url, encoding: .utf8)
@@ -91,8 +94,9 @@ struct AlbumCommandTests {
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []
         // The album list, the timeline, four albums (one a folder of one) and a month of one page
-        // each, and the page of the album's and the month's day that has more than six photos.
-        #expect(files.count == 9)
+        // each, the page of the album's and the month's day that has more than six photos, and
+        // the Places page and the map (no photo has a place: no place has pages).
+        #expect(files.count == 11)
         var sawOverlay = false
         var inAlbums: Set<Substring> = []
         for file in files {
@@ -101,9 +105,17 @@ struct AlbumCommandTests {
             #expect(html.hasPrefix("<!DOCTYPE html>"))
             if file.hasPrefix("albums/") { inAlbums.formUnion(html.matches(of: /data-id="(\d+)"/).map(\.output.1)) }
             #expect(!html.contains(Self.hostile), "\(file) contains the raw name")
-            // The one script is the site's own, from its assets.
-            #expect(html.matches(of: /<script/).count == 1, "\(file) has a script element of its own")
-            #expect(html.matches(of: /<script src="(\.\.\/)*assets\/album\.js"><\/script>/).count == 1)
+            // The one script is the site's own, from its assets; the map's are Leaflet, its data and its own.
+            let scripts = html.matches(of: /<script[^>]*>/).map { String($0.output) }
+            #expect(
+                file == "map.html"
+                    ? scripts == [
+                        #"<script src="assets/leaflet/leaflet.js">"#, #"<script src="map/index.js">"#,
+                        #"<script src="assets/map.js">"#,
+                    ]
+                    : scripts.count == 1
+                        && scripts[0].firstMatch(of: /<script src="(\.\.\/)*assets\/album\.js">/) != nil,
+                "\(file) has a script element of its own: \(scripts)")
             for reference in Self.references(in: html, directory: url.deletingLastPathComponent()) {
                 #expect(FileManager.default.fileExists(atPath: reference), "\(file): \(reference)")
             }

@@ -58,4 +58,35 @@ struct PlaceRefreshTests {
         query.place = "TOWN 40"
         #expect(try index.photos(query).map(\.id) == [1])
     }
+
+    /// An index of schema 19 reads again, once, the photos whose XMP may hold words it never
+    /// recorded (a sidecar, or a fact only XMP gives), and no other; their places are named again.
+    @Test func aVersion19IndexReadsAgainOnlyThePhotosWhoseXMPMayNameAPlace() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try PhotoIndexTests.index(
+            at: 19, in: directory,
+            """
+                INSERT INTO albums (id, path, root, name) VALUES (1, X'2F702F47', X'2F70', 'G');
+                INSERT INTO photos (id, path, path_text, album_id, device, inode, size, mtime_ns, status, format,
+                    width, height, orientation, date_source, content_hash, sidecar, rating, gps_latitude, gps_longitude)
+                VALUES (7, X'2F702F472F612E6A7067', '/p/G/a.jpg', 1, 1, 2, 3, 4, 'ok', 'jpeg', 30, 20, 1, 'undated',
+                    'h7', X'612E786D70', NULL, NULL, NULL),
+                (8, X'2F702F472F622E6A7067', '/p/G/b.jpg', 1, 1, 3, 3, 4, 'ok', 'jpeg', 30, 20, 1, 'undated', 'h8',
+                    NULL, 3, NULL, NULL),
+                (9, X'2F702F472F632E6A7067', '/p/G/c.jpg', 1, 1, 4, 3, 4, 'ok', 'jpeg', 30, 20, 1, 'undated', 'h9',
+                    NULL, NULL, 38.7, -9.1);
+            """)
+        let index = try PhotoIndex(path: FilePath(path))
+        #expect(SQLite.query(path, "SELECT photo_id FROM place_unread ORDER BY 1") == [["7"], ["8"]])
+        let files = try index.files(inDirectory: Array("/p/G".utf8))
+        #expect(files.values.filter(\.needsRetry).map(\.id).sorted() == [7, 8])
+        // Every photo's place is named again by the next scan (the place data is new to it).
+        let refresh = try index.refreshPlaces(data: "one") { evidence in
+            evidence.position.map { _ in
+                PlaceName(country: "Portugal", countryCode: "PT", region: nil, locality: "Lisbon", distance: 1)
+            }
+        }
+        #expect(refresh.whole && refresh.photos == 3 && refresh.named == 1)
+    }
 }
