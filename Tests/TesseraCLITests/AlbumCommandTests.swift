@@ -40,8 +40,9 @@ struct AlbumCommandTests {
     }
 
     /// Every `src` and `href` in `html` (a file in `directory`), resolved to a path on disk.
-    /// The local files a page refers to; the only links out of the site are the credits of the
-    /// data it shows (GeoNames, its licence), which a person may follow and no page loads.
+    ///
+    /// The only links out of the site are the credits of the data it shows (GeoNames, its
+    /// licence), which a person may follow and no page loads.
     static func references(in html: String, directory: URL) -> [String] {
         let pattern = #/(?:src|href)="([^"]*)"/#
         let credits = ["https://www.geonames.org/", "https://creativecommons.org/licenses/by/4.0/"]
