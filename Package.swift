@@ -205,7 +205,7 @@ let package = Package(
             name: "TesseraCluster",
             dependencies: [
                 "TesseraAnalysis", "TesseraConfiguration", "TesseraFacts", "TesseraImage", "TesseraIndex",
-                "TesseraObjectStore",
+                "TesseraObjectStore", "TesseraPlaces",
                 "TesseraScan", "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -183,20 +183,31 @@ def listing(tessera, arguments, environment, cache):
     return sorted(entries, key=lambda entry: entry["path"])
 
 
+def first_difference(ours, theirs, differing):
+    """Where the first differing file of two sites differs, in a few bytes of each."""
+    if not differing:
+        return ""
+    name = differing[0]
+    a, b = ours.get(name, b""), theirs.get(name, b"")
+    at = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+    return f"; {name} at byte {at}: {a[max(0, at - 60):at + 60]!r} against {b[max(0, at - 60):at + 60]!r}"
+
+
 def site_files(root, index):
     """The site's files, each photo's id written as its path: a scan numbers photos in the order its
     workers finish them, so two scans of one library number them differently. The build's own
-    records of what it wrote (which name the cache folder) are left out."""
+    records of what it wrote (which name the cache folder, or the index's change counter) are left
+    out."""
     connection = sqlite3.connect(index)
     paths = {str(id): path for id, path in connection.execute("SELECT id, path_text FROM photos")}
     connection.close()
     def named(match):
         return match.group(1) + paths.get(match.group(2), "?" + match.group(2)) + match.group(3)
-    pattern = re.compile(r'(data-id="|"id":"|"original":"|originals/[^/]+/)(\d+)(["-])')
+    pattern = re.compile(r'(data-id="|"id":"|"original":"|originals/[^/]+/|#photo-)(\d+)(["-])')
     files = {}
     for path in sorted(root.rglob("*")):
         name = str(path.relative_to(root))
-        if not path.is_file() or path.name in (".tessera-files", ".tessera-album.sqlite"):
+        if not path.is_file() or path.name in (".tessera-files", ".tessera-album.sqlite", "key.txt", ".signature"):
             continue
         content = path.read_bytes()
         if path.suffix in (".html", ".js"):
@@ -273,7 +284,7 @@ def main():
         theirs = site_files(work / "site-local", work / "local.sqlite")
         differing = sorted(name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
         check(ours and not differing, "album build from each writes the same site (photo ids aside)",
-              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}")
+              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}{first_difference(ours, theirs, differing)}")
 
         # The commands that read an index read the cluster's: the configuration's `index` file,
         # brought up to date first (and the renditions fetched for a site).
@@ -292,7 +303,7 @@ def main():
         ours = site_files(work / "site-cluster", mirror)
         differing = sorted(name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
         check(ours and not differing, "album build with index_url writes the SQLite mode's site",
-              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}")
+              f"{len(ours)} files, {len(differing)} differ: {differing[:3]}{first_difference(ours, theirs, differing)}")
         again = cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
                             "--renditions", str(exported_cache))
         check(again.startswith("0 files written") and "changed since the last export" in again,

@@ -82,7 +82,8 @@ struct MapPages {
         for (zoom, level) in clusters.zooms.enumerated() {
             var chunks: [MapClusters.Cell: [String]] = [:]
             let shift = Self.chunkShift
-            for (cell, cluster) in level {
+            // (in the cells' order: the same index writes the same bytes, whatever the hashing)
+            for (cell, cluster) in level.sorted(by: { ($0.key.y, $0.key.x) < ($1.key.y, $1.key.x) }) {
                 chunks[MapClusters.Cell(x: cell.x >> shift, y: cell.y >> shift), default: []].append(
                     item(cluster, clusters.covers[cluster.cover], folders: folders))
                 if zoom == 0 {

@@ -169,7 +169,9 @@ struct PlacePages {
         let placed = Placed(
             card: SitePages.card(cover: pages.cover.photo, count: count, media: media), folder: folder,
             name: node.name, photos: outlines.count)
-        let encoded = (try? JSONEncoder().encode(placed)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // (the same bytes build after build)
+        let encoded = (try? encoder.encode(placed)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         try output.write(encoded, to: folder + AlbumBuilder.staging + "/.card")
         try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
         try output.replace(folder, with: folder + AlbumBuilder.staging)
