@@ -7,7 +7,6 @@ public import TesseraConfiguration
 import TesseraImage
 import TesseraIndex
 public import TesseraObjectStore
-import TesseraPlaces
 import TesseraScan
 import TesseraSystem
 
@@ -139,12 +138,7 @@ public struct ClusterMirror: Sendable {
                 changedFrom: since, into: photoIndex, at: target, renditions: renditions, fetch: fetch)
             summary.whole = whole
             do throws(IndexError) {
-                // Places, as a scan on one machine names them, from the positions the rows hold.
-                let places = PlaceNamer(
-                    data: PlaceFinder.installed(
-                        environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
-                    corrections: configuration.placeCorrections, roots: configuration.roots)
-                _ = try photoIndex.refreshPlaces(data: places.identity) { places.place($0) }
+                try namePlaces(in: photoIndex)
                 try photoIndex.setState(Mark.cluster, cluster)
                 try photoIndex.setState(Mark.rows, String(max(next, marks?.rows ?? 0)))
                 let fetchedFrom = fetch ? next : (marks?.renditions ?? 0)
