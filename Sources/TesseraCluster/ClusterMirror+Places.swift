@@ -1,4 +1,5 @@
 import Foundation
+import TesseraConfiguration
 import TesseraIndex
 import TesseraPlaces
 import TesseraSystem
