@@ -127,12 +127,15 @@ def site(tessera, store, out, count):
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
         started = time.monotonic()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto((out / "map.html").as_uri(), wait_until="load")
-        page.wait_for_selector(".map-cluster span", timeout=60_000)
+        page.wait_for_selector(".map-cluster span", timeout=60_000, state="attached")
         shown = time.monotonic() - started
         clusters = page.locator(".map-cluster").count()
         browser.close()
-    print(f"  map.html: {clusters} clusters drawn {shown * 1000:.0f} ms after it was asked for (budget 1 s)")
+    print(f"  map.html: {clusters} clusters drawn {shown * 1000:.0f} ms after it was asked for (budget 1 s)"
+          f"{'; script errors: ' + '; '.join(errors) if errors else ''}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ folders of 20–200 photos, is scanned into a fresh index, then:
 - what the site holds: HTML/JS/CSS bytes a photo, files a photo (renditions, originals, pages);
 - the same build again with nothing changed: wall time, and how many files it wrote;
 - 100 new photos in one event folder, a scan, and the build again: wall time, files written;
-- Chromium (Debian's, through Playwright) opens the timeline and the largest album page: load
+- Chromium (Debian's, through Playwright) opens the timeline, the largest album page and the map
+  (two events in three have a position: until its clusters are drawn): load
   time (for the timeline, until its stream shows its first photos), JS heap, and how many <img>
   the page holds; then goes through the timeline's stream a month at a time (the time a month
   takes to show, and the most JS heap and <img> held meanwhile); then the timeline's Find by
@@ -42,21 +43,40 @@ YEARS = 12
 FIRST_YEAR = 2014
 
 
-def exif_segment(date):
-    """An APP1 segment holding only DateTimeOriginal (`date` as 'YYYY:MM:DD HH:MM:SS')."""
+def exif_segment(date, gps=None):
+    """An APP1 segment holding DateTimeOriginal (`date` as 'YYYY:MM:DD HH:MM:SS') and, with `gps`
+    (latitude, longitude), a position."""
     value = date.encode() + b"\0"
     tiff = b"II*\0" + struct.pack("<I", 8)
-    # IFD0: one entry, the Exif IFD's offset (26); then the Exif IFD: DateTimeOriginal at 44.
-    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x8769, 4, 1, 26) + struct.pack("<I", 0)
-    tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x9003, 2, len(value), 44) + struct.pack("<I", 0)
-    tiff += value
+    if gps is None:
+        # IFD0: one entry, the Exif IFD's offset (26); then the Exif IFD: DateTimeOriginal at 44.
+        tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x8769, 4, 1, 26) + struct.pack("<I", 0)
+        tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x9003, 2, len(value), 44) + struct.pack("<I", 0)
+        tiff += value
+    else:
+        # IFD0 (8): the Exif IFD's offset (38) and the GPS IFD's (76); the Exif IFD: DateTimeOriginal
+        # at 56; the GPS IFD: the references inline, latitude at 130 and longitude at 154.
+        tiff += struct.pack("<H", 2) + struct.pack("<HHII", 0x8769, 4, 1, 38) + struct.pack("<HHII", 0x8825, 4, 1, 76)
+        tiff += struct.pack("<I", 0)
+        tiff += struct.pack("<H", 1) + struct.pack("<HHII", 0x9003, 2, len(value), 56) + struct.pack("<I", 0)
+        tiff += value
+        latitude, longitude = gps
+        tiff += struct.pack("<H", 4)
+        tiff += struct.pack("<HHI", 1, 2, 2) + (b"N" if latitude >= 0 else b"S") + b"\0\0\0"
+        tiff += struct.pack("<HHII", 2, 5, 3, 130)
+        tiff += struct.pack("<HHI", 3, 2, 2) + (b"E" if longitude >= 0 else b"W") + b"\0\0\0"
+        tiff += struct.pack("<HHII", 4, 5, 3, 154) + struct.pack("<I", 0)
+        for degrees in (abs(latitude), abs(longitude)):
+            whole, minutes = int(degrees), (degrees - int(degrees)) * 60
+            tiff += struct.pack("<6I", whole, 1, int(minutes), 1, round((minutes - int(minutes)) * 60_000), 1000)
     body = b"Exif\0\0" + tiff
     return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
 
 
-def photo_bytes(base, date, number):
-    """`base` (a JPEG) with its own date, and bytes after its end that make its content its own."""
-    return base[:2] + exif_segment(date) + base[2:] + number.to_bytes(4, "big")
+def photo_bytes(base, date, number, gps=None):
+    """`base` (a JPEG) with its own date (and position), and bytes after its end that make its
+    content its own."""
+    return base[:2] + exif_segment(date, gps) + base[2:] + number.to_bytes(4, "big")
 
 
 def events(count, rng):
@@ -66,13 +86,15 @@ def events(count, rng):
         size = min(rng.randint(20, 200), count - made_total(made))
         year = FIRST_YEAR + rng.randrange(YEARS)
         month, day = rng.randint(1, 12), rng.randint(1, 28)
-        made.append((f"{year}/{year}-{month:02d}-{day:02d} event {number}", (year, month, day), size))
+        # Two events in three somewhere in the world (photos within a few kilometres), as a phone's.
+        where = (rng.uniform(-50, 65), rng.uniform(-180, 180)) if rng.random() < 2 / 3 else None
+        made.append((f"{year}/{year}-{month:02d}-{day:02d} event {number}", (year, month, day), size, where))
         number += 1
     return made
 
 
 def made_total(made):
-    return sum(size for _, _, size in made)
+    return sum(event[2] for event in made)
 
 
 def library(root, count, base, seed=1):
@@ -80,7 +102,7 @@ def library(root, count, base, seed=1):
     rng = random.Random(seed)
     number = 0
     planned = events(count, rng)
-    for folder, (year, month, day), size in planned:
+    for folder, (year, month, day), size, where in planned:
         directory = root / folder
         directory.mkdir(parents=True, exist_ok=True)
         for k in range(size):
@@ -88,7 +110,8 @@ def library(root, count, base, seed=1):
             if not target.exists():
                 seconds = 9 * 3600 + k * 37
                 date = f"{year}:{month:02d}:{day:02d} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-                target.write_bytes(photo_bytes(base, date, number))
+                gps = where and (where[0] + k % 7 / 1000, where[1] + k % 11 / 1000)
+                target.write_bytes(photo_bytes(base, date, number, gps))
             number += 1
     return planned
 
@@ -122,7 +145,8 @@ def browse(site, largest_album_page):
     results, finds = {}, {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        for label, page_path in (("timeline", site / "timeline.html"), ("largest album", largest_album_page)):
+        for label, page_path in (("timeline", site / "timeline.html"), ("largest album", largest_album_page),
+                                 ("map", site / "map.html")):
             page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
             session = page.context.new_cdp_session(page)
             session.send("Performance.enable")
@@ -134,6 +158,14 @@ def browse(site, largest_album_page):
                   }).observe(document, {subtree: true, childList: true});""")
             page.goto(page_path.as_uri(), wait_until="load", timeout=600_000)
             timing = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+            if label == "map":
+                # (until its clusters are drawn)
+                page.add_init_script("""new MutationObserver((changes, observer) => {
+                    if (document.querySelector('.map-cluster')) { window.clustersShown = performance.now(); observer.disconnect(); }
+                  }).observe(document, {subtree: true, childList: true});""")
+                page.reload(wait_until="load")
+                page.wait_for_selector(".map-cluster", timeout=600_000, state="attached")
+                timing = page.evaluate("() => window.clustersShown")
             if label == "timeline":
                 page.wait_for_selector(".stream a.photo", timeout=600_000)
                 timing = max(timing, page.evaluate("() => window.streamShown"))
@@ -210,7 +242,7 @@ def run(tessera, count, base, work, keep):
     unchanged_written = written_since(site, before)
 
     # 100 new photos land in the largest event folder.
-    folder, (year, month, day), _ = max(planned, key=lambda event: event[2])
+    folder, (year, month, day), _, _ = max(planned, key=lambda event: event[2])
     for k in range(100):
         date = f"{year}:{month:02d}:{day:02d} 20:{k // 60:02d}:{k % 60:02d}"
         (root / folder / f"NEW_{k:03d}.jpg").write_bytes(photo_bytes(base, date, 10_000_000 + k))

@@ -1472,9 +1472,19 @@ def check_places(browser, site, work, out):
     page.screenshot(path=str(out / "places-1280-2x.png"), full_page=True)
     page.click("main.albums a[title='Japan']")
     page.wait_for_selector(".children .albums a")
-    check(page.inner_text("h1") == "Japan" and page.locator("main img").count() > 0,
-          "a country's page shows no photos or no title")
+    check(page.inner_text("h1") == "Japan", "a country's page has no title")
     page.screenshot(path=str(out / "places-japan-1280-2x.png"), full_page=True)
+    # Down to a town: its photos newest first, each opening in its album's viewer.
+    while page.locator("main.place-photos img").count() == 0 and page.locator(".children .albums a").count():
+        page.locator(".children .albums a").first.click()
+        page.wait_for_load_state("load")
+    thumbnails = page.locator("main.place-photos img")
+    check(thumbnails.count() > 0 and "Tokyo" in page.inner_text("h1"), f"no town page with photos: {page.url}")
+    page.wait_for_function("[...document.querySelectorAll('main.place-photos img')].every((i) => i.complete && i.naturalWidth > 0)")
+    page.screenshot(path=str(out / "places-town-1280-2x.png"), full_page=True)
+    thumbnails.first.click()
+    page.wait_for_selector(".lightbox:not([hidden])", timeout=10000)
+    check("Tokyo" in page.inner_text(".lightbox .facts"), "a town's photo opens in a viewer that names another place")
     context.close()
     # Served over HTTP, as from any web host.
     port = free_port()

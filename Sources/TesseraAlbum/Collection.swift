@@ -13,8 +13,6 @@ struct Collection {
     var crumbs: [(name: String, href: String)] = []
     /// Cover cards of the albums inside this one, shown above its photos.
     var children: [String] = []
-    /// What `children` are, as their heading says.
-    var childrenTitle = "Albums"
     /// The first crumb: the list its kind of collection is in, relative to the output.
     var root = (name: "Albums", href: "index.html")
     /// A month's newer and older months (`prev` and `next`, as the timeline reads), with links

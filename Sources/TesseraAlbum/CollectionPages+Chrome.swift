@@ -64,7 +64,7 @@ extension CollectionPages {
         let start = page * perPage
         guard start < collection.children.count else { return "" }
         let shown = collection.children[start..<min(collection.children.count, start + perPage)]
-        return "<section class=\"children\"><h2>\(collection.childrenTitle)</h2><div class=\"albums\">"
+        return "<section class=\"children\"><h2>Albums</h2><div class=\"albums\">"
             + shown.joined(separator: "\n") + "</div></section>"
     }
 

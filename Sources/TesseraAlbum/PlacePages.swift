@@ -158,17 +158,16 @@ struct PlacePages {
         {
             return placed
         }
-        var collection = Collection(
-            folder: folder + AlbumBuilder.staging, title: node.name, subtitle: count, photos: outlines)
-        collection.children = childCards
-        collection.childrenTitle = "Places"
+        var collection = Collection(folder: folder, title: node.name, subtitle: count, photos: [])
         collection.root = ("Places", "places.html")
         collection.crumbs = crumbs.map { ($0.name, Collection.prefix + $0.folder + "/index.html") }
         media.start(recording: false)
-        let pages = try writer.write(&collection)
+        let cover = try writePages(
+            collection, places: childCards, photos: node.filter.locality != nil ? outlines : [],
+            coverFrom: outlines.prefix(Self.perPage))
         let placed = Placed(
-            card: SitePages.card(cover: pages.cover.photo, count: count, media: media), folder: folder,
-            name: node.name, photos: outlines.count)
+            card: SitePages.card(cover: cover, count: count, media: media), folder: folder, name: node.name,
+            photos: outlines.count)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys  // (the same bytes build after build)
         let encoded = (try? encoder.encode(placed)).map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -176,6 +175,68 @@ struct PlacePages {
         try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
         try output.replace(folder, with: folder + AlbumBuilder.staging)
         return placed
+    }
+
+    /// Thumbnails a page of a town.
+    static let perPage = 240
+
+    /// Writes a place's pages into its staging folder: the cards of the places within it, then (a
+    /// town's) its photos newest first, each a square thumbnail that opens the photo in its
+    /// album's viewer; returns the cover, chosen among `coverFrom`.
+    ///
+    /// Its photos are its albums' and months': a place's pages link to them rather than hold
+    /// their data again, which keeps the site within its bytes a photo.
+    private func writePages(
+        _ collection: Collection, places: [String], photos: [PhotoOutline], coverFrom: ArraySlice<PhotoOutline>
+    ) throws(AlbumError) -> PhotoRecord? {
+        let staging = collection.folder + AlbumBuilder.staging
+        _ = try output.recreate(staging)
+        var cover = CoverChoice()
+        for (position, record) in try records(Array(coverFrom)).enumerated() {
+            cover.consider(record, position: position)
+        }
+        let count = max(1, (photos.count + Self.perPage - 1) / Self.perPage)
+        let folders = AlbumFolders(tree: tree)
+        for number in 0..<count {
+            media.startPage()
+            let page = try records(Array(photos.dropFirst(number * Self.perPage).prefix(Self.perPage)))
+            try folders.load(page.map(\.albumID))
+            let thumbnails = page.compactMap { photo -> String? in
+                guard let album = folders[photo.albumID],
+                    let square = photo.renditions.filter({ $0.spec.kind == .square }).min(by: { $0.width < $1.width }),
+                    let path = media.rendition(square.path)
+                else { return nil }
+                let link = HTML.url(Array(album.utf8)) + "/index.html#photo-\(photo.id)"
+                return
+                    "<a href=\"\(Collection.prefix)\(link)\"><img src=\"\(Collection.prefix)\(HTML.url(Array(path.utf8)))\""
+                    + " alt=\"\(HTML.escape(AlbumBuilder.name(photo)))\" loading=\"lazy\"></a>"
+            }
+            let children =
+                number == 0 && !places.isEmpty
+                ? "<section class=\"children\"><h2>Places</h2><div class=\"albums\">\(places.joined(separator: "\n"))</div></section>"
+                : ""
+            let body = """
+                <header>\(writer.crumbs(collection))<h1>\(HTML.escape(collection.title))</h1>\
+                <p>\(HTML.escape(collection.subtitle))</p></header>
+                \(children)
+                \(thumbnails.isEmpty ? "" : "<main class=\"place-photos\">\(thumbnails.joined(separator: "\n"))</main>")
+                \(CollectionPages.pager(current: number, count: count))
+                """
+            try output.write(
+                HTML.document(title: collection.title, body: body), to: staging + "/" + CollectionPages.pageFile(number)
+            )
+        }
+        return cover.photo
+    }
+
+    /// The records of `photos`, in their order.
+    private func records(_ photos: [PhotoOutline]) throws(AlbumError) -> [PhotoRecord] {
+        guard !photos.isEmpty else { return [] }
+        do {
+            return try index.photos(ids: photos.map(\.id))
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
     }
 
     /// What a place's pages show: its photos in order, their albums' last changes, the cards of
