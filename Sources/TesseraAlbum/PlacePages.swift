@@ -206,14 +206,15 @@ struct PlacePages {
                     let square = photo.renditions.filter({ $0.spec.kind == .square }).min(by: { $0.width < $1.width }),
                     let path = media.rendition(square.path)
                 else { return nil }
-                let link = HTML.url(Array(album.utf8)) + "/index.html#photo-\(photo.id)"
-                return
-                    "<a href=\"\(Collection.prefix)\(link)\"><img src=\"\(Collection.prefix)\(HTML.url(Array(path.utf8)))\""
-                    + " alt=\"\(HTML.escape(AlbumBuilder.name(photo)))\" loading=\"lazy\"></a>"
+                let link = Collection.prefix + HTML.url(Array(album.utf8)) + "/index.html#photo-\(photo.id)"
+                let source = Collection.prefix + HTML.url(Array(path.utf8))
+                return "<a href=\"\(link)\"><img src=\"\(source)\" alt=\"\(HTML.escape(AlbumBuilder.name(photo)))\""
+                    + " loading=\"lazy\"></a>"
             }
             let children =
                 number == 0 && !places.isEmpty
-                ? "<section class=\"children\"><h2>Places</h2><div class=\"albums\">\(places.joined(separator: "\n"))</div></section>"
+                ? "<section class=\"children\"><h2>Places</h2><div class=\"albums\">"
+                    + places.joined(separator: "\n") + "</div></section>"
                 : ""
             let body = """
                 <header>\(writer.crumbs(collection))<h1>\(HTML.escape(collection.title))</h1>\
