@@ -5,24 +5,19 @@ An index of N photos with positions (by default 100,000 and 1,000,000: nine in t
 of a random GeoNames town, one in ten anywhere, mostly at sea) is made directly in SQLite; a
 `tessera scan` then names every place (the index's place data is new to it). Printed: the time a
 photo (the scan's own log line: the lookup and the row written), the lookup file's size, and
-the scan's peak memory, beside the budgets (under 20 µs a photo). For the counts given to --site
-(by default 100,000), the album site is built too: the map's data (bytes and files), the Places
-pages', the basemap's (a fixed cost per site), the whole site's HTML/JS/CSS bytes and files a
-photo beside the site's budgets (1.5 KB and 5 files), an unchanged rebuild (budget 1 s at
-100,000), and how long map.html takes in Chromium to draw its clusters (budget 1 s).
+the scan's peak memory, beside the budgets (under 20 µs a photo). The site's places (the map's
+data, the Places pages, the map's load in Chromium) are measured with the rest of the site by
+bench/site.py, whose libraries have positions.
 
-Usage: bench/places.py [--photos 100000 1000000] [--site 100000 1000000]
+Usage: bench/places.py [--photos 100000 1000000]
 """
 import argparse
 import math
-import os
 import random
 import re
-import shutil
 import sqlite3
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from common import tessera_binary
@@ -42,7 +37,6 @@ def towns(places_file):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--photos", type=int, nargs="*", default=[100_000, 1_000_000])
-    parser.add_argument("--site", type=int, nargs="*", default=[100_000])
     args = parser.parse_args()
     tessera = Path(tessera_binary())
     subprocess.run([PROJECT / "scripts/install-places.sh"], check=True)
@@ -83,59 +77,6 @@ def main():
             peak = int(timed.stderr.strip().splitlines()[-1]) / 1024
             print(f"{count:>9,} photos: {int(named.group(1)):,} named, {1e6 * seconds / count:.1f} µs a photo"
                   f" (target < 20 µs) including its row, {seconds:.1f} s in all; scan peak {peak:.0f} MB")
-            if count in args.site:
-                site(tessera, store, work / "site", count)
-
-
-def contents(folder):
-    """Bytes of HTML/JS/CSS, bytes of anything, and files under `folder`."""
-    text, total, files = 0, 0, 0
-    for parent, _, names in os.walk(folder):
-        for name in names:
-            size = os.lstat(os.path.join(parent, name)).st_size
-            files += 1
-            total += size
-            text += size if name.endswith((".html", ".js", ".css")) else 0
-    return text, total, files
-
-
-def site(tessera, store, out, count):
-    """The album site of the index: what its map and Places pages weigh, and how fast the map opens."""
-    started = time.monotonic()
-    subprocess.run([tessera, "album", "build", "--out", str(out), "--originals", "none", *store], check=True,
-                   capture_output=True)
-    built = time.monotonic() - started
-    started = time.monotonic()
-    subprocess.run([tessera, "album", "build", "--out", str(out), "--originals", "none", *store], check=True,
-                   capture_output=True)
-    again = time.monotonic() - started
-    map_text, _, map_files = contents(out / "map")
-    places_text, _, places_files = contents(out / "places")
-    _, basemap_bytes, basemap_files = contents(out / "assets" / "basemap")
-    text, _, files = contents(out)
-    print(f"{count:>9,} photos, site: built in {built:.1f} s, unchanged rebuild {again:.2f} s (budget 1 s at 100k);"
-          f" map data {map_text / 1e6:.1f} MB in {map_files:,} files ({map_text / count:.0f} B a photo),"
-          f" Places pages {places_text / 1e6:.1f} MB in {places_files:,} files; basemap {basemap_bytes / 1e6:.1f} MB"
-          f" in {basemap_files:,} files (fixed, per site); whole site {text / count:.0f} B of HTML/JS/CSS and"
-          f" {files / count:.2f} files a photo (budgets 1,500 B and 5)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("  map load: playwright is not installed (pip install playwright): not measured")
-        return
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 800}, device_scale_factor=2)
-        started = time.monotonic()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto((out / "map.html").as_uri(), wait_until="load")
-        page.wait_for_selector(".map-cluster span", timeout=60_000, state="attached")
-        shown = time.monotonic() - started
-        clusters = page.locator(".map-cluster").count()
-        browser.close()
-    print(f"  map.html: {clusters} clusters drawn {shown * 1000:.0f} ms after it was asked for (budget 1 s)"
-          f"{'; script errors: ' + '; '.join(errors) if errors else ''}")
 
 
 if __name__ == "__main__":

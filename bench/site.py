@@ -238,6 +238,12 @@ def run(tessera, count, base, work, keep):
 
     full, _, full_rss = timed(build)
     text_bytes, files, before = site_contents(site)
+    # What places add: the map's data and the Places pages a photo; Leaflet and the basemap are
+    # a fixed cost a site.
+    (map_text, map_files, _), (places_text, places_files, _) = (site_contents(site / "map"),
+                                                                site_contents(site / "places"))
+    fixed = sum(os.lstat(os.path.join(folder, name)).st_size for part in ("assets/basemap", "assets/leaflet")
+                for folder, _, names in os.walk(site / part) for name in names)
     unchanged, _, _ = timed(build)
     unchanged_written = written_since(site, before)
 
@@ -258,6 +264,9 @@ def run(tessera, count, base, work, keep):
     print(f"    full build          {full:8.1f} s  {count / full:8.0f} photos/s  peak RSS {full_rss:6.0f} MiB")
     print(f"    site                {text_bytes / count:8.0f} bytes of HTML/JS/CSS a photo, "
           f"{files / count:.2f} files a photo ({files:,} files)")
+    print(f"      of which places   map data {map_text / count:.0f} B and {map_files / count:.3f} files a photo, "
+          f"Places pages {places_text / count:.0f} B and {places_files / count:.3f} files a photo; "
+          f"Leaflet and the basemap {fixed / 1e6:.1f} MB a site")
     print(f"    unchanged rebuild   {unchanged:8.2f} s  {unchanged_written:,} files written")
     print(f"    after 100 new       {added:8.2f} s  {added_written:,} files written, peak RSS {added_rss:.0f} MiB")
     for label, (load, heap, images) in browsed.items():
