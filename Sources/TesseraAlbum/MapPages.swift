@@ -74,8 +74,10 @@ struct MapPages {
     private func write(
         _ clusters: MapClusters, folders: [Int64: String], tiles: Bool
     ) throws(AlbumError) -> Int {
-        let staging = "map" + AlbumBuilder.staging
-        _ = try output.recreate(staging)
+        // Each file written only when it changed (a photo added changes a few of them); the key
+        // goes first, so a build stopped meanwhile leaves the next one to write them all again.
+        try output.remove("map/key.txt")
+        var kept: Set<String> = ["map/index.js"]
         var chunksByZoom: [String] = []
         var files = 0
         var bounds = (minX: 1.0, minY: 1.0, maxX: 0.0, maxY: 0.0)
@@ -97,9 +99,10 @@ struct MapPages {
             for (chunk, items) in chunks.sorted(by: { ($0.key.x, $0.key.y) < ($1.key.x, $1.key.y) }) {
                 let name = "\(chunk.x)-\(chunk.y)"
                 names.append(JSONString.quoted(name))
-                try output.write(
-                    "tesseraMap.chunk(\(zoom),\"\(name)\",[\n\(items.joined(separator: ",\n"))\n]);\n",
-                    to: "\(staging)/\(zoom)/\(name).js")
+                let file = "map/\(zoom)/\(name).js"
+                try output.writeIfChanged(
+                    "tesseraMap.chunk(\(zoom),\"\(name)\",[\n\(items.joined(separator: ",\n"))\n]);\n", to: file)
+                kept.insert(file)
                 files += 1
             }
             chunksByZoom.append("[\(names.joined(separator: ","))]")
@@ -115,9 +118,23 @@ struct MapPages {
             "chunkTiles":\(Self.chunkTiles),"cellsPerTile":\(MapClusters.cellsPerTile),"tiles":\(tiles),\
             "bounds":\(box),"chunks":[\(chunksByZoom.joined(separator: ","))]};
 
-            """, to: "\(staging)/index.js")
-        try output.replace("map", with: staging)
+            """, to: "map/index.js")
+        try removeFiles(notIn: kept, zooms: clusters.zooms.count)
         return files + 1
+    }
+
+    /// Removes the data files of zooms and areas that have no photos any more.
+    private func removeFiles(notIn kept: Set<String>, zooms: Int) throws(AlbumError) {
+        for entry in AlbumBuilder.folders(in: "map", of: output) where !kept.contains(entry) {
+            let zoom = entry.dropFirst("map/".count)
+            guard let level = Int(zoom), (0..<zooms).contains(level) else {
+                if entry != "map/key.txt" { try output.remove(entry) }
+                continue
+            }
+            for file in AlbumBuilder.folders(in: entry, of: output) where !kept.contains(file) {
+                try output.remove(file)
+            }
+        }
     }
 
     /// Cells of a zoom to a data file: `cellsPerTile` × `chunkTiles` cells a side.

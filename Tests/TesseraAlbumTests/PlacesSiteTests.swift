@@ -97,6 +97,12 @@ struct PlacesSiteTests {
             to: FilePath(directory.appending("photos/Trip/lisbon-3.jpg")))
         try AlbumBuilderTests.scan(configuration, index)
         let again = try AlbumBuilder(index: index, options: options).build()
+        // (the map's files of Brno's area are left as they were)
+        let after = try AlbumBuilderTests.stamps(of: site)
+        let brno = try FileManager.default.contentsOfDirectory(atPath: site + "/map/16").filter {
+            try String(contentsOfFile: site + "/map/16/" + $0, encoding: .utf8).contains("[49.19")
+        }
+        #expect(brno.count == 1 && brno.allSatisfy { after["map/16/" + $0] == before["map/16/" + $0] }, "\(brno)")
         #expect(again.mapped == 4 && again.placesShown == 5)
         #expect(try String(contentsOfFile: site + "/places.html", encoding: .utf8).contains("3 photos"))
     }
