@@ -19,6 +19,10 @@
   } else {
     map.attributionControl.addAttribution(credit);
   }
+  // (no zoom so far out that the world is shorter than the map: no grey band above and below it)
+  const fitWorld = () => map.setMinZoom(Math.max(1, Math.ceil(Math.log2(element.clientHeight / 256))));
+  fitWorld();
+  window.addEventListener('resize', fitWorld);
   const markers = L.layerGroup().addTo(map);
   const loaded = new Map();
   const dataZoom = () => Math.max(0, Math.min(index.maxZoom, Math.round(map.getZoom())));
