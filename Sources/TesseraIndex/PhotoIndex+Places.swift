@@ -61,9 +61,12 @@ extension PhotoIndex {
                         arguments: [photo])
                     continue
                 }
-                // (keyed by name as recorded: the search keys are made only for a new place)
-                let key = [place.countryCode, place.country, place.region ?? "", place.locality ?? ""]
-                    .joined(separator: "\u{1F}")
+                // (keyed by name and by what it is found by: a place named from words has no other
+                // names, from a position it has, and its row gains them)
+                let key = [
+                    place.countryCode, place.country, place.region ?? "", place.locality ?? "", place.searchKeys,
+                ]
+                .joined(separator: "\u{1F}")
                 let id = try known[key] ?? Self.placeID(db, place)
                 known[key] = id
                 let row: [DatabaseValue] = [

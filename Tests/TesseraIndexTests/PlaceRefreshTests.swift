@@ -89,4 +89,26 @@ struct PlaceRefreshTests {
         }
         #expect(refresh.whole && refresh.photos == 3 && refresh.named == 1)
     }
+
+    /// A place named first from a photo's words (no other names) and then from another's position
+    /// (with them), in one naming, is found by its other names.
+    @Test func aPlaceIsFoundByTheOtherNamesOfAnyPhotoNamedInIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("index.sqlite")
+        let index = try PhotoIndex(path: FilePath(path))
+        try PhotoIndexTests.populate(index, root: "/photos")
+        #expect(SQLite.write(path, "UPDATE photos SET gps_latitude = 38.7, gps_longitude = -9.1 WHERE id = 2"))
+        #expect(
+            SQLite.write(path, "INSERT INTO photo_location_words (photo_id, city, country) VALUES (1, 'Lisbon', 'PT')"))
+        _ = try index.refreshPlaces(data: "one") { evidence in
+            guard evidence.position != nil || evidence.words != nil else { return nil }
+            var place = PlaceName(
+                country: "Portugal", countryCode: "PT", region: nil, locality: "Lisbon", distance: nil,
+                source: evidence.position == nil ? .words : .gps)
+            if evidence.position != nil { place.alternateNames = ["Lisboa"] }
+            return place
+        }
+        #expect(SQLite.query(path, "SELECT search_keys FROM places") == [["|lisbon|portugal|pt|lisboa|"]])
+    }
 }
