@@ -153,7 +153,8 @@ let package = Package(
                 .embedInCode("Resources/script/placeholders.js"), .embedInCode("Resources/script/library.js"),
                 .embedInCode("Resources/script/elements.js"), .embedInCode("Resources/script/viewer.js"),
                 .embedInCode("Resources/script/viewer-controls.js"), .embedInCode("Resources/script/find.js"),
-                .embedInCode("Resources/script/timeline.js"), .embedInCode("Resources/script/main.js"),
+                .embedInCode("Resources/script/timeline.js"), .embedInCode("Resources/script/album-map.js"),
+                .embedInCode("Resources/script/main.js"),
             ],
             swiftSettings: swiftSettings),
         .target(

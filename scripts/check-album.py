@@ -23,7 +23,8 @@ every style, and checks:
 - places: the map (map.html) opened from disk and over HTTP at 1280 and 390 px, 1x and 2x, its
   background tiles and clusters drawn, every photo with a position counted once, a click on a
   cluster zooming into it and one on a single photo opening it in the viewer, which names its
-  place and links its position to the map; the Places page's countries, regions and towns.
+  place and links its position to the map; the Places page's countries, regions and towns; an
+  album's own map under its photos (its photos with a position, a photo opening in its viewer).
 
 Screenshots of every style (1x and 2x) and of the viewer go to OUT (default
 ./tessera-data/album-check). Usage: check-album.py [TESSERA_BINARY] [--out DIR]
@@ -497,6 +498,7 @@ def main():
         check_big_album(browser, sites, out)
         step("places")
         check_places(browser, sites["justified"], work, out)
+        check_album_map(browser, sites["justified"], out)
         step("portable")
         check_portable(sites["justified"], work)
         step("end")
@@ -1461,7 +1463,7 @@ def check_places(browser, site, work, out):
     facts = page.inner_text(".lightbox .facts")
     check("Paris" in facts and "Position" in facts, f"the photo opened from the map names no place: {facts!r}")
     link = page.get_attribute(".lightbox .facts a[href*='map.html']", "href") or ""
-    check("map.html#14/48.86" in link and "openstreetmap" not in page.content(),
+    check("map.html#14/48.86" in link and "openstreetmap.org/?" not in page.content(),
           f"the viewer's position links to {link!r}, not the site's map")
     page.screenshot(path=str(out / "map-photo-viewer-1280-2x.png"))
     # The Places pages: countries, then a country's regions and photos.
@@ -1504,6 +1506,43 @@ def check_places(browser, site, work, out):
     finally:
         server.terminate()
         server.wait()
+
+
+def check_album_map(browser, site, out):
+    """An album's own map, under its photos: its photos with a position counted once at 1280 and
+    390 px (1× and 2×), the album's address kept, and a photo opening in the album's viewer."""
+    big = next(site.glob("albums/big-*/index.html"))
+    expected = sum("at" in entry for entry in lightbox_entries(big.parent))
+    large = next(site.glob("albums/large-*/index.html"))
+    for width, height, scale in ((1280, 800, 1), (390, 844, 2)):
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(big.as_uri(), wait_until="load")
+        page.locator(".album-map h2").scroll_into_view_if_needed()
+        page.wait_for_selector(".album-map .map-cluster span", timeout=10000)
+        page.locator(".album-map").scroll_into_view_if_needed()
+        counts = [int(c) for c in page.eval_on_selector_all(".album-map .map-cluster span", "s => s.map((e) => e.textContent)")]
+        where = f"the Big album's map at {width} px, scale {scale}"
+        check(not errors, f"{where}: script errors {errors[:2]}")
+        check(sum(counts) == expected, f"{where}: clusters count {sum(counts)} photos, not {expected}: {counts}")
+        check(page.url == big.as_uri(), f"{where}: the album's address became {page.url}")
+        page.screenshot(path=str(out / f"album-map-{width}-{scale}x.png"))
+        # The Large album's one photo with a position opens in its viewer.
+        page.goto(large.as_uri(), wait_until="load")
+        page.locator(".album-map h2").scroll_into_view_if_needed()
+        page.locator(".album-map .map-cluster").first.click()
+        page.wait_for_selector(".lightbox:not([hidden])", timeout=10000)
+        _, photo_id = photo_address(large, "DSC_0003.jpg")
+        check(page.url.endswith(f"#photo-{photo_id}") and "Paris" in page.inner_text(".lightbox .facts"),
+              f"{where}: the map's photo opened {page.url}")
+        context.close()
+    # An album with no position has no map.
+    page = browser.new_page()
+    page.goto(next(site.glob("albums/clips-*/index.html")).as_uri(), wait_until="load")
+    check(page.locator(".album-map").count() == 0, "an album of photos without a position shows a map")
+    page.close()
 
 
 def check_portable(site, work):

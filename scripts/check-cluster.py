@@ -154,7 +154,7 @@ def compare_indexes(exported, local, exported_cache, local_cache):
     """The documented tables, row for row, ids and times aside and cache folders named alike."""
     differences = []
     tables = ["photos", "renditions", "albums", "stacks", "stack_members", "copy_groups", "copy_members",
-              "photo_keywords"]
+              "photo_keywords", "places", "photo_places", "photo_location_words"]
     for table in tables:
         def rows(path, cache):
             connection = sqlite3.connect(path)

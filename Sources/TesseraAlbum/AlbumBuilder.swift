@@ -210,9 +210,11 @@ public struct AlbumBuilder: Sendable {
         // timeline's Find knows of each month in the manifest, and the folder tree; v12: the
         // manifest in the site's state database; v13: stacks as one tile, copies hidden; v14: a
         // stack's files listed for a browser without script; v15: places in the viewer, the
-        // position on the site's own map.
+        // position on the site's own map; v16: an album's own map (with or without Leaflet and
+        // the basemap), the position as `at` in photos.js.
         [
-            "v15", "\(options.privateZones)", "\(options.showCopies)", "\(options.style)", "\(options.sections)",
+            "v16", "\(options.privateZones)", "\(MapPages.hasLeaflet)", "\(options.basemap != nil)",
+            "\(options.showCopies)", "\(options.style)", "\(options.sections)",
             "\(options.copyRenditions)",
             "\(options.originals)", "\(options.photosPerPage)", "\(options.staticWidth)",
         ].joined(separator: "|")

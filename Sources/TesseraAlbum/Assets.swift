@@ -20,7 +20,8 @@ enum Assets {
     static let pageScript = [
         PackageResources.page_js, PackageResources.placeholders_js, PackageResources.library_js,
         PackageResources.elements_js, PackageResources.viewer_js, PackageResources.viewer_controls_js,
-        PackageResources.find_js, PackageResources.timeline_js, PackageResources.main_js,
+        PackageResources.find_js, PackageResources.timeline_js, PackageResources.album_map_js,
+        PackageResources.main_js,
     ]
 
     /// The site's one script, joined from its files (a page opened from disk cannot load ES modules).
@@ -53,7 +54,7 @@ enum Assets {
     /// So they start where the photos do. With script album.js sets it (`--content`) from the window's width,
     /// which it lays the photos out at; without, the static layout's.
     static func contentWidths(_ staticWidth: Double) -> String {
-        let text = ["header", ".albums", ".year", ".children", ".stacks"]
+        let text = ["header", ".albums", ".year", ".children", ".stacks", ".album-map"]
         let phone = 2 * CollectionPages.side(width: 320)
         let content = staticWidth - 2 * CollectionPages.side(width: staticWidth)
         return """

@@ -39,6 +39,7 @@ struct CollectionPages {
         // the outlines of a large collection go before its pages are written.
         let ids = collection.photos.map(\.id)
         let outlines = options.style == .tiles ? collection.photos : []
+        let mapped = MapPages.hasLeaflet && collection.photos.contains(where: \.hasPosition)
         collection.photos = []
         // Its albums' cards are paged as its photos are: each page shows its share of both.
         let count = max(1, pages.count, (collection.children.count + options.photosPerPage - 1) / options.photosPerPage)
@@ -83,6 +84,7 @@ struct CollectionPages {
                 <main>
                 \(ids.isEmpty ? "" : render(page, width: width, byID: records))
                 </main>
+                \(mapped && number == 0 ? Self.map(tiles: options.basemap != nil) : "")\
                 \(stackLinks(positions.compactMap { records[Self.layoutID($0)] }, members: members))
                 \(Self.pager(current: number, count: count))
                 """
@@ -114,6 +116,13 @@ struct CollectionPages {
                 file: directory + "/" + Self.sectionFile(section.id), back: Self.pageFile(section.page))
         }
         return written
+    }
+
+    /// Where album.js draws the collection's own map, from its photos' positions in `photos.js`,
+    /// once it is scrolled to (docs/PLACES.md): Leaflet and the map's script from the site's assets.
+    private static func map(tiles: Bool) -> String {
+        "<section class=\"album-map\"><h2>Map</h2><div id=\"map\" data-base=\"\(Collection.prefix)\""
+            + "\(tiles ? " data-tiles" : "")></div></section>"
     }
 
     /// For a browser without script, which has no viewer to open a stack out: each stack of

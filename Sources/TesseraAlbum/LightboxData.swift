@@ -131,11 +131,12 @@ struct LightboxData {
         let facts = (PhotoFact.facts(of: photo, zones: zones) + (stackFact.map { [$0] } ?? [])).map { fact in
             let value =
                 Self.sharedValues.contains(fact.label) ? words.number(fact.value) : JSONString.quoted(fact.value)
-            return "[\(words.number(fact.label)),\(value)"
-                + (fact.guess || fact.link != nil ? ",\(fact.guess ? 1 : 0)" : "")
-                + (fact.link.map { ",\(JSONString.quoted($0))" } ?? "") + "]"
+            return "[\(words.number(fact.label)),\(value)\(fact.guess ? ",1" : "")]"
         }
         fields.append("\"facts\":[\(facts.joined(separator: ","))]")
+        if let position = PhotoFact.position(of: photo, zones: zones) {
+            fields.append("\"at\":[\(position.latitude),\(position.longitude)]")
+        }
         // What plays: live (on press or hover, muted) or with controls, and whether a browser
         // can (else the viewer offers the file).
         if let motion = Motion(photo), let video = media.video(motion) {

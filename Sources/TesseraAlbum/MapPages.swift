@@ -18,8 +18,6 @@ struct MapPages {
     /// What the map shows depends on: the index's change counter and the site's options.
     let key: String
 
-    /// The zoom the viewer's position link opens the map at.
-    static let closeZoom = 14
     /// Tiles a side of one data file.
     static let chunkTiles = 8
     /// Where Debian's libjs-leaflet installs Leaflet.
@@ -31,8 +29,11 @@ struct MapPages {
         var files = 0
     }
 
+    /// Whether this machine has Leaflet to place into the site.
+    static var hasLeaflet: Bool { isFile(leaflet.appending("leaflet.js")) }
+
     func run() throws(AlbumError) -> Result {
-        let hasLeaflet = Self.isFile(Self.leaflet.appending("leaflet.js"))
+        let hasLeaflet = Self.hasLeaflet
         let tiles = try placeBasemap()
         if hasLeaflet { try placeLeaflet() }
         try output.writeIfChanged(String(decoding: PackageResources.map_js, as: UTF8.self), to: "assets/map.js")

@@ -7,15 +7,12 @@ import TesseraSystem
 struct PhotoFact: Equatable {
     var label: String
     var value: String
-    /// Where the value links to, relative to the site's folder (the map for a position).
-    var link: String?
     /// The value is a guess (a date from a file name or a modification time).
     var guess: Bool
 
-    init(_ label: String, _ value: String, link: String? = nil, guess: Bool = false) {
+    init(_ label: String, _ value: String, guess: Bool = false) {
         self.label = label
         self.value = value
-        self.link = link
         self.guess = guess
     }
 
@@ -48,19 +45,25 @@ struct PhotoFact: Equatable {
             ].compactMap { $0 }
             facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))
         }
-        // The place in words; the position only outside the private zones, on the site's own map.
-        let hidden = photo.gps.map { gps in zones.contains { $0.contains(gps) } } ?? false
-        if let place = photo.place { facts.append(PhotoFact("Place", hidden ? place.town.text : place.text)) }
-        if let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite, !hidden {
-            let latitude = Wording.number(gps.latitude, decimals: 5),
-                longitude = Wording.number(gps.longitude, decimals: 5)
-            facts.append(
-                PhotoFact(
-                    "Position", "\(latitude), \(longitude)",
-                    link: "map.html#\(MapPages.closeZoom)/\(latitude)/\(longitude)"))
+        // The place in words (the viewer adds the position, from `position`, linked to the site's map).
+        if let place = photo.place {
+            facts.append(PhotoFact("Place", hidden(photo, zones) ? place.town.text : place.text))
         }
         return facts
     }
 
     static func camera(_ photo: PhotoRecord) -> String? { photo.camera.name }
+
+    /// The position the site shows, five decimals (a metre): none in a private zone.
+    static func position(of photo: PhotoRecord, zones: [PrivateZone]) -> (latitude: String, longitude: String)? {
+        guard let gps = photo.gps, gps.latitude.isFinite, gps.longitude.isFinite, !hidden(photo, zones) else {
+            return nil
+        }
+        return (Wording.number(gps.latitude, decimals: 5), Wording.number(gps.longitude, decimals: 5))
+    }
+
+    /// In a private zone: the site shows no position and no place finer than the town.
+    private static func hidden(_ photo: PhotoRecord, _ zones: [PrivateZone]) -> Bool {
+        photo.gps.map { gps in zones.contains { $0.contains(gps) } } ?? false
+    }
 }

@@ -23,8 +23,8 @@ extension PhotoIndex {
 
     static func outlines(_ query: PhotoQuery, expected: Int, _ db: Database) throws -> [PhotoOutline] {
         let (sql, arguments) = selection(
-            "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at || coalesce(p.utc_offset, ''), p.kind",
-            query)
+            "p.id, p.album_id, p.width, p.height, p.orientation, p.captured_at || coalesce(p.utc_offset, ''), p.kind, "
+                + "p.gps_latitude IS NOT NULL", query)
         // Read in place, row by row: a collection of any size holds its outlines, never its rows.
         var outlines: [PhotoOutline] = []
         outlines.reserveCapacity(max(0, min(expected, 10_000_000)))
@@ -33,7 +33,8 @@ extension PhotoIndex {
             outlines.append(
                 PhotoOutline(
                     id: row[0], albumID: row[1], width: row[2], height: row[3], orientation: row[4],
-                    capturedAt: row[5], isVideo: row[6] as String? == "video"))
+                    capturedAt: row[5], isVideo: row[6] as String? == "video",
+                    hasPosition: row[7]))
         }
         return outlines
     }

@@ -17,6 +17,8 @@ public struct PhotoOutline: Sendable, Equatable {
     /// The EXIF orientation, 0 when unknown.
     private var exifOrientation: UInt8
     public var isVideo: Bool
+    /// It has a GPS position (an album page with any shows its own map).
+    public var hasPosition: Bool
 
     public var width: Int? {
         get { pixelWidth < 0 ? nil : Int(pixelWidth) }
@@ -35,13 +37,15 @@ public struct PhotoOutline: Sendable, Equatable {
     }
 
     public init(
-        id: Int64, albumID: Int64, width: Int?, height: Int?, orientation: Int?, capturedAt: String?, isVideo: Bool
+        id: Int64, albumID: Int64, width: Int?, height: Int?, orientation: Int?, capturedAt: String?, isVideo: Bool,
+        hasPosition: Bool = false
     ) {
         self.id = id
         self.albumID = albumID
         self.capturedAt = capturedAt
         (pixelWidth, pixelHeight, exifOrientation) = (Self.stored(width), Self.stored(height), 0)
         self.isVideo = isVideo
+        self.hasPosition = hasPosition
         self.orientation = orientation
     }
 

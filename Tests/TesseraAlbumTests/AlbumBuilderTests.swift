@@ -282,10 +282,11 @@ struct AlbumBuilderTests {
         options.staticWidth = 420
         _ = try AlbumBuilder(index: index, options: options).build()
         let css = try String(contentsOfFile: output.appending("assets/album.css").string, encoding: .utf8)
-        #expect(css.contains("header,.albums,.year,.children,.stacks{width:min(404px,100% - 16px)}"))
+        #expect(css.contains("header,.albums,.year,.children,.stacks,.album-map{width:min(404px,100% - 16px)}"))
         #expect(
             css.contains(
-                ".js header,.js .albums,.js .year,.js .children,.js .stacks{width:var(--content,calc(100% - 16px))}"))
+                ".js header,.js .albums,.js .year,.js .children,.js .stacks,.js .album-map"
+                    + "{width:var(--content,calc(100% - 16px))}"))
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: output.appending("albums").string).first)
         let page = try String(contentsOfFile: output.appending("albums/\(folder)/index.html").string, encoding: .utf8)
@@ -458,6 +459,8 @@ struct AlbumBuilderTests {
         }
         let references = try Self.references(in: moved)
         #expect(references.count > 50)
+        // (no photo has a position: no album shows a map)
+        #expect(try !Self.siteText(moved).contains("class=\"album-map\""))
         for (page, target) in references {
             #expect(target.hasPrefix(moved + "/"), "\(page) refers outside the site: \(target)")
             #expect(FileManager.default.fileExists(atPath: target), "\(page): \(target) is missing")

@@ -67,9 +67,13 @@ struct PlacesSiteTests {
         #expect(!text.contains("openstreetmap.org/?"))
         let data = try String(contentsOfFile: site + "/albums/" + albumFolder(site) + "/photos.js", encoding: .utf8)
         #expect(data.contains("\"Lisbon, Lisbon, Portugal\""), "\(data)")
-        #expect(data.contains("\"map.html#14/38.7223/-9.1393\""))
+        #expect(data.contains("\"at\":[38.7223,-9.1393]"))
         #expect(data.contains("\"Berlin, State of Berlin, Germany\""))
         #expect(!data.contains("52.5205") && !data.contains("13.406"))
+        // The album's own map, under its photos, drawn from that data.
+        let album = try String(
+            contentsOfFile: site + "/albums/" + albumFolder(site) + "/index.html", encoding: .utf8)
+        #expect(album.contains("<section class=\"album-map\">"))
 
         // The map: three photos (none at home), every zoom counting all three.
         let map = try String(contentsOfFile: site + "/map/index.js", encoding: .utf8)

@@ -42,8 +42,12 @@ const readNow = async (file) => {
       thumb: entry.thumb && media(entry.thumb),
       zoom: entry.zoom === 'original'
         ? original : entry.zoom === 'largest' && sources.length ? sources[sources.length - 1].url : null,
-      facts: [...entry.facts.map(([label, value, guess, link]) =>
-        ({label: word(label), value: word(value), guess: guess === 1, link: link && at(link)})),
+      // Where it was taken, when the site shows it: [latitude, longitude], linked to the site's map.
+      position: entry.at,
+      facts: [...entry.facts.map(([label, value, guess]) =>
+        ({label: word(label), value: word(value), guess: guess === 1})),
+              ...(entry.at ? [{label: 'Position', value: entry.at.join(', '),
+                               link: at(`map.html#14/${entry.at.join('/')}`)}] : []),
               {label: 'File', value: entry.name}],
       video: entry.video
         && {url: at(`media/${entry.video[0]}`), live: entry.video[1] === 1, playable: entry.video[2] === 1},
