@@ -123,7 +123,8 @@ class Cluster:
 def make_library(library):
     """Photos of several kinds from the shared corpus, in two albums, plus one file that is not a photo."""
     picks = sorted(CORPUS.glob("camera/*.jpg"))[:14] + sorted(CORPUS.glob("formats/heic/*.heic"))[:8] + \
-        sorted(CORPUS.glob("formats/webp/*.webp"))[:6] + sorted(CORPUS.glob("formats/raw/*.nef"))[:2]
+        sorted(CORPUS.glob("formats/webp/*.webp"))[:6] + sorted(CORPUS.glob("formats/raw/*.nef"))[:2] + \
+        [CORPUS / "media/xmp/embedded/digikam.jpg"]
     for number, source in enumerate(picks):
         album = library / ("Trips" if number % 2 else "Home")
         album.mkdir(parents=True, exist_ok=True)
@@ -275,8 +276,14 @@ def main():
         cluster.run("export-index", "--config", str(cluster.config), "--out", str(exported),
                     "--renditions", str(exported_cache))
         differences = compare_indexes(exported, work / "local.sqlite", exported_cache, local_cache)
+        with sqlite3.connect(exported) as db:
+            named = db.execute("SELECT count(*) FROM photo_places").fetchone()[0]
+            worded = db.execute("SELECT count(*) FROM photo_location_words").fetchone()[0]
+        if not named or not worded:
+            differences.append(f"{named} photos with a place and {worded} with location words: none to compare")
         check(not differences, "export-index equals the SQLite mode's index, row for row",
-              "; ".join(differences) or "photos, renditions, albums, stacks and copies alike")
+              "; ".join(differences)
+              or f"photos, renditions, albums, stacks, copies and places alike ({named} places, {worded} worded)")
         for name, index, cache in (("exported", exported, exported_cache), ("local", work / "local.sqlite", local_cache)):
             subprocess.run([tessera, "album", "build", "--index", str(index), "--cache", str(cache), "--out",
                             str(work / f"site-{name}"), "--copy-renditions"], check=True, capture_output=True)
