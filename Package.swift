@@ -123,6 +123,19 @@ let package = Package(
             name: "TesseraPlaces",
             dependencies: ["TesseraFacts", "TesseraSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swiftSettings),
+        .target(  // TesseraFaces: dlib's detectors and descriptor behind a C interface (C++)
+            name: "CFaces",
+            // (dlib's templates are compiled here: optimised in every build, or a debug build's
+            // faces take seconds a photo)
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas"), .linkedLibrary("stdc++")]),
+        // Faces found and described, offline, on the CPU (docs/PEOPLE.md).
+        .target(
+            name: "TesseraFaces",
+            dependencies: [
+                "CFaces", "TesseraImage", "TesseraSystem", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "TesseraDesktop",
             dependencies: ["TesseraFacts", "TesseraImage", "TesseraMetadata", "TesseraSystem"],
@@ -254,6 +267,13 @@ let package = Package(
         .testTarget(
             name: "TesseraSystemTests",
             dependencies: ["TesseraSystem", "TesseraTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TesseraFacesTests",
+            dependencies: [
+                "TesseraFaces", "TesseraFacts", "TesseraImage", "TesseraSamples", "TesseraSystem",
+                "TesseraTestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TesseraPlacesTests",

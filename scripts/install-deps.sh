@@ -4,7 +4,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(pkg-config libjpeg62-turbo-dev libpng-dev libexif-dev zlib1g-dev libsqlite3-dev liblcms2-dev libwebp-dev libraw-dev libexempi-dev libjxl-dev libbrotli-dev libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev "$@")
+packages=(pkg-config libjpeg62-turbo-dev libpng-dev libexif-dev zlib1g-dev libsqlite3-dev liblcms2-dev libwebp-dev libraw-dev libexempi-dev libjxl-dev libbrotli-dev libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev libdlib-dev libopenblas-dev "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

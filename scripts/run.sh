@@ -14,6 +14,8 @@ scripts/install-deps.sh
 scripts/build.sh
 # The place names' lookup file, beside the binary (docs/PLACES.md).
 scripts/install-places.sh
+# The face models, beside it too (docs/PEOPLE.md).
+scripts/install-faces.sh
 bin="$(scripts/build.sh --bin)/tessera"
 data=$(realpath -m "${TESSERA_DATA:-$project/tessera-data}")
 mkdir -p "$data"

@@ -45,6 +45,8 @@ timed "lint" swift format lint --strict -r Sources Tests Package.swift
 timed "build" scripts/build.sh --build-tests
 # The place names' lookup file, beside the binaries (and the tests'), as the run command installs it.
 timed "places" scripts/install-places.sh
+# The face models, beside them too (docs/PEOPLE.md).
+timed "faces" scripts/install-faces.sh
 set +e
 from=$SECONDS
 scripts/build.sh --test 2>&1 | tee "$log"
