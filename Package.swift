@@ -133,7 +133,8 @@ let package = Package(
         .target(
             name: "TesseraFaces",
             dependencies: [
-                "CFaces", "TesseraImage", "TesseraSystem", .product(name: "SystemPackage", package: "swift-system"),
+                "CFaces", "TesseraAnalysis", "TesseraFacts", "TesseraImage", "TesseraSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -186,9 +187,8 @@ let package = Package(
         .target(
             name: "TesseraScan",
             dependencies: [
-                "TesseraAnalysis", "TesseraConfiguration", "TesseraDesktop", "TesseraFacts", "TesseraImage",
-                "TesseraIndex",
-                "TesseraMetadata", "TesseraPlaces",
+                "TesseraAnalysis", "TesseraConfiguration", "TesseraDesktop", "TesseraFaces", "TesseraFacts",
+                "TesseraImage", "TesseraIndex", "TesseraMetadata", "TesseraPlaces",
                 "TesseraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -17,7 +17,7 @@ set -euo pipefail
 
 # What the binary links against (scripts/package.sh checks it needs nothing else; libheif1
 # must be 1.19 or later, see install-libheif.sh), and procps for the unit's ExecReload=/bin/kill.
-packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 libexempi8 libjxl0.7 libbrotli1 libavformat59 libavcodec59 libswscale6 libswresample4 libavutil57 procps libjs-leaflet)
+packages=(libjpeg62-turbo libpng16-16 libexif12 libsqlite3-0 liblcms2-2 libwebp7 libwebpdemux2 libheif1 libraw20 libexempi8 libjxl0.7 libbrotli1 libavformat59 libavcodec59 libswscale6 libswresample4 libavutil57 libdlib19.1 libopenblas0-pthread procps libjs-leaflet)
 
 roots=()
 user=false
@@ -68,6 +68,7 @@ if [ "$user" = true ]; then
   install -D -m 0644 "$here/man/tessera.1" "$HOME/.local/share/man/man1/tessera.1"
   install -D -m 0644 "$here/share/tessera/places.bin" "$HOME/.local/share/tessera/places.bin"
   rm -rf "$HOME/.local/share/tessera/basemap" && cp -r "$here/share/tessera/basemap" "$HOME/.local/share/tessera/basemap"
+  rm -rf "$HOME/.local/share/tessera/faces" && cp -r "$here/share/tessera/faces" "$HOME/.local/share/tessera/faces"
   config_home=${XDG_CONFIG_HOME:-$HOME/.config}
   config=$config_home/tessera/config.yaml
   step "$config"
@@ -131,10 +132,11 @@ if ! version=$(/usr/local/bin/tessera.new --version 2>&1); then
 fi
 mv -f /usr/local/bin/tessera.new /usr/local/bin/tessera
 install -D -m 0644 "$here/man/tessera.1" /usr/local/share/man/man1/tessera.1
-# The place names' lookup file and the map's tiles, where the binary looks: ../share/tessera
-# beside its own folder.
+# The place names' lookup file, the map's tiles and the face models, where the binary looks:
+# ../share/tessera beside its own folder.
 install -D -m 0644 "$here/share/tessera/places.bin" /usr/local/share/tessera/places.bin
 rm -rf /usr/local/share/tessera/basemap && cp -r "$here/share/tessera/basemap" /usr/local/share/tessera/basemap
+rm -rf /usr/local/share/tessera/faces && cp -r "$here/share/tessera/faces" /usr/local/share/tessera/faces
 
 step "the tessera system user and group"
 # Front ends (a web gallery's user, people who may run 'tessera rescan') join the group

@@ -40,6 +40,9 @@ install -m 0644 "$manual" "$bundle/man/tessera.1"
 scripts/install-places.sh
 install -m 0644 "$(scripts/build.sh --bin)/places.bin" "$bundle/share/tessera/places.bin"
 cp -r "$(scripts/build.sh --bin)/basemap" "$bundle/share/tessera/basemap"
+# The face models (dlib's, CC0), checked by checksum.
+scripts/install-faces.sh
+cp -r "$(scripts/build.sh --bin)/faces" "$bundle/share/tessera/faces"
 install -m 0644 systemd/tessera.service systemd/tessera-rescan.service systemd/tessera-rescan.timer \
   systemd/tessera-user.service systemd/tessera-user-rescan.service systemd/tessera-worker.service "$bundle/systemd/"
 install -m 0644 config/tessera.yaml "$bundle/config/tessera.yaml"

@@ -216,7 +216,8 @@ public struct ClusterMirror: Sendable {
         var local = configuration
         local.index = target
         local.cache = renditions
-        let scanner = LibraryScanner(configuration: local, index: photoIndex, logger: logger)
+        let scanner = LibraryScanner(
+            configuration: local, index: photoIndex, logger: logger, analyses: AnalysisStages.all)
         var recording: LibraryScanner.Import?
         let cache = RenditionCache(root: renditions)
         var after: Int64 = 0

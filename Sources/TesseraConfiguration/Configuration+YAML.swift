@@ -21,6 +21,7 @@ extension Configuration {
         case webVideos = "web_videos", webVideoThreads = "web_video_threads"
         case indexURL = "index_url", renditionsURL = "renditions_url", renditionsCredentials = "renditions_credentials"
         case placeCorrections = "place_corrections", privateZones = "private_zones"
+        case faces
     }
 
     /// The keys of the `thumbnails` mapping (`sizes` is the name `square` had before fits).
@@ -115,6 +116,7 @@ extension Configuration {
             case .albumShowCopies: albumShowCopies = try reader.bool(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             case .webVideos: webVideos = try reader.bool(value, name)
+            case .faces: faces = try reader.bool(value, name)
             case .webVideoThreads: webVideoThreads = try reader.int(value, name, 1...64)
             case .desktopThumbnails: desktopThumbnails = try reader.choice(value, name)
             case .desktopThumbnailSizes:

@@ -44,6 +44,8 @@ public struct Configuration: Sendable {
     public var webVideos = true
     /// The cores one web rendition takes while it is made: the budget videos get.
     public var webVideoThreads = 1
+    /// Whether a scan finds and describes the faces of each photo (docs/PEOPLE.md).
+    public var faces = true
     /// Time zone for capture times written without a UTC offset; nil means the system's.
     public var timeZone: TimeZone?
     /// Daemon: the control socket's path.

@@ -6,8 +6,8 @@ public import TesseraImage
 /// detector by default, its 5-point landmarks to align each face and its ResNet descriptor.
 ///
 /// Owns the loaded models (about 100 MB for the descriptor's network with its buffers); one
-/// thread uses it at a time (each worker has its own).
-public final class FaceFinder {
+/// thread uses it at a time (each worker takes its own from `FinderPool`).
+public final class FaceFinder: @unchecked Sendable {
     public enum Detector: Sendable {
         /// dlib's HOG detector: about 0.1 s a megapixel on one core; frontal faces and those
         /// turned up to about 45°.

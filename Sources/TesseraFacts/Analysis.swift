@@ -9,6 +9,8 @@ public struct AnalysisName: RawRepresentable, Hashable, Sendable, Codable, Custo
 
     /// What a photo shows, for finding copies (`PerceptualHash`).
     public static let pictureHashes = AnalysisName(rawValue: "picture-hashes")
+    /// The faces in it, each described (docs/PEOPLE.md).
+    public static let faces = AnalysisName(rawValue: "faces")
 
     public var description: String { rawValue }
 }
@@ -17,12 +19,30 @@ public struct AnalysisName: RawRepresentable, Hashable, Sendable, Codable, Custo
 public enum AnalysisOutput: Sendable, Equatable {
     /// Its 64-bit perceptual hash and 256-bit detail hash (`phash`, `phash_detail`).
     case pictureHashes(UInt64, DetailHash)
+    /// The faces found, the most confident first (`faces`).
+    case faces([FoundFace])
 
     /// The analysis it is of.
     public var name: AnalysisName {
         switch self {
         case .pictureHashes: .pictureHashes
+        case .faces: .faces
         }
+    }
+}
+
+/// A face found in a photo: where (fractions of the upright photo's width and height, from its
+/// top left; a box may reach past the edges), how sure the detector was, and its descriptor.
+public struct FoundFace: Sendable, Equatable {
+    public var x, y, width, height: Double
+    public var confidence: Double
+    /// 128 numbers (dlib's ResNet): faces of one person lie within 0.6 of each other.
+    public var descriptor: [Float]
+
+    public init(x: Double, y: Double, width: Double, height: Double, confidence: Double, descriptor: [Float]) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        self.confidence = confidence
+        self.descriptor = descriptor
     }
 }
 

@@ -5,11 +5,27 @@ public import TesseraFacts
 /// Where the index keeps each analysis's output (docs/INDEX.md, "Analyses"): the one place that
 /// knows, for a new analysis, which columns or table it writes.
 enum AnalysisStorage {
-    /// The `photos` columns an output sets.
+    /// The `photos` columns an output sets (none for one kept in a table of its own).
     static func columns(of output: AnalysisOutput) -> [String: (any DatabaseValueConvertible)?] {
         switch output {
         case .pictureHashes(let hash, let detail):
             ["phash": Int64(bitPattern: hash), "phash_detail": Data(detail.bytes)]
+        case .faces: [:]
+        }
+    }
+
+    /// Writes `output` of photo `id`: into its row's columns (unless `columns` is false: an
+    /// upsert wrote them), or into its own table.
+    static func write(_ output: AnalysisOutput, photo id: Int64, columns: Bool, _ db: Database) throws {
+        switch output {
+        case .faces(let faces):
+            try PhotoIndex.replaceFaces(of: id, with: faces, db)
+        case .pictureHashes:
+            guard columns else { return }
+            let values = Self.columns(of: output).sorted { $0.key < $1.key }
+            try db.cachedStatement(
+                sql: "UPDATE photos SET \(values.map { "\($0.key) = ?" }.joined(separator: ", ")) WHERE id = ?"
+            ).execute(arguments: StatementArguments(values.map(\.value) + [id]))
         }
     }
 
@@ -102,16 +118,13 @@ extension PhotoIndex {
     }
 
     /// Writes `results` of photo `id`: outputs into its row (with `writingOutputs`; an upsert
-    /// wrote them already), and its queue rows as they say.
+    /// wrote them already) or their tables, and its queue rows as they say.
     static func record(
         _ results: [AnalysisResult], photo id: Int64, _ db: Database, writingOutputs: Bool = true
     ) throws {
         for result in results {
-            if writingOutputs, let output = result.output {
-                let columns = AnalysisStorage.columns(of: output).sorted { $0.key < $1.key }
-                try db.cachedStatement(
-                    sql: "UPDATE photos SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", ")) WHERE id = ?"
-                ).execute(arguments: StatementArguments(columns.map(\.value) + [id]))
+            if let output = result.output {
+                try AnalysisStorage.write(output, photo: id, columns: writingOutputs, db)
             }
             switch result.outcome {
             case .done:

@@ -736,6 +736,8 @@ extension PhotoIndex {
             // (a photo's place is on its pages: naming it again marks its album and month changed)
             try db.execute(sql: Self.memberTriggers("photo_places", shownWhen: nil))
         }
+        guard version >= 21 else { return migrator }
+        migrator.registerMigration("v21", migrate: Self.facesMigration)
         return migrator
     }
 

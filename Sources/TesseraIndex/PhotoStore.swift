@@ -153,6 +153,8 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func refreshPlaces(data: String, name: (PlaceEvidence) -> PlaceName?) throws(IndexError) -> PlaceRefresh
     /// How many photos wait for their place to be named.
     func pendingPlaces() throws(IndexError) -> Int
+    /// Gives each face without a person one (docs/PEOPLE.md); how many.
+    func groupFaces(batch: Int) throws(IndexError) -> Int
 
     // MARK: Files a scan did not see
 

@@ -1,12 +1,45 @@
+import Foundation
+public import Logging
+import Synchronization
 public import TesseraAnalysis
+public import TesseraConfiguration
+import TesseraFaces
 import TesseraFacts
 import TesseraImage
+import TesseraSystem
 
 /// The per-photo analyses a scan runs after a photo's renditions (docs/ARCHITECTURE.md,
 /// "Analyses"): the table a new analysis is added to, and how they run on what a decode made.
 public enum AnalysisStages {
-    /// Every analysis, in the order each photo gets them.
+    /// The analyses every deployment runs, in the order each photo gets them.
     public static let all: [any PhotoAnalysis] = [PictureHashing()]
+
+    /// The analyses of a scan on one machine with `configuration`: `all`, then faces unless
+    /// `faces: false`, or their models are missing or damaged (said once a process, and the scan
+    /// goes on without them).
+    public static func enabled(by configuration: Configuration, logger: Logger) -> [any PhotoAnalysis] {
+        guard configuration.faces else { return all }
+        let found = faceFinding.withLock { known -> Result<FaceFinding, FaceError> in
+            if let known { return known }
+            let made = FaceModels.installed(
+                environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable
+            ).flatMap { models in Result { () throws(FaceError) in try FaceFinding(models: models) } }
+            known = made
+            return made
+        }
+        switch found {
+        case .success(let finding): return all + [finding]
+        case .failure(let error):
+            if !saidNoFaces.exchange(true, ordering: .relaxed) {
+                logger.warning("no faces are found: \(error)")
+            }
+            return all
+        }
+    }
+
+    /// The models are loaded once a process (a daemon makes a scanner for every scan).
+    private static let faceFinding = Mutex<Result<FaceFinding, FaceError>?>(nil)
+    private static let saidNoFaces = Atomic<Bool>(false)
 
     /// Each analysis's version, as the index's queue keeps them.
     static func versions(of analyses: [any PhotoAnalysis]) -> [AnalysisName: Int] {

@@ -74,6 +74,19 @@ extension LibraryScanner {
         }
     }
 
+    /// Gives the faces found since the last scan their people (docs/PEOPLE.md), from the index alone.
+    func groupFaces() {
+        do throws(IndexError) {
+            let started = ContinuousClock.now
+            let grouped = try index.groupFaces(batch: 256)
+            guard grouped > 0 else { return }
+            let took = Wording.duration(started.duration(to: .now).seconds)
+            logger.info("\(Wording.count(grouped, "face")) given a person in \(took)")
+        } catch {
+            logger.error("cannot group faces: \(error); the next scan tries again")
+        }
+    }
+
     /// When the configured time zone (or the system's) is not the one the index's dates were
     /// resolved in, resolves them again in it; returns how many changed.
     func resolveDatesIfTheTimeZoneChanged() throws(ScanError) -> Int {

@@ -38,7 +38,7 @@ public final class LibraryScanner: Sendable {
     let logger: Logger
     /// The freedesktop thumbnail cache the scan fills too, when the configuration says to.
     let desktop: DesktopThumbnailCache?
-    /// The analyses each photo gets after its renditions (`AnalysisStages.all`).
+    /// The analyses each photo gets after its renditions (`AnalysisStages.enabled`).
     let analyses: [any PhotoAnalysis]
     /// What names places (docs/PLACES.md): the data is mapped once, here.
     let places: PlaceNamer
@@ -54,10 +54,10 @@ public final class LibraryScanner: Sendable {
     public init(
         configuration: Configuration, index: any PhotoStore, logger: Logger, lock: IndexLock? = nil,
         role: IndexLock.Role = .scan, progress: ScanProgress = ScanProgress(),
-        analyses: [any PhotoAnalysis] = AnalysisStages.all, now: @escaping @Sendable () -> Date = { Date() }
+        analyses: [any PhotoAnalysis]? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
-        self.analyses = analyses
+        self.analyses = analyses ?? AnalysisStages.enabled(by: configuration, logger: logger)
         places = PlaceNamer(
             data: PlaceFinder.installed(
                 environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
@@ -324,6 +324,7 @@ public final class LibraryScanner: Sendable {
             if changedAnything { try index.refreshAlbums() }
             if completed { refreshGroups() }
             if completed { refreshPlaces() }
+            if completed { groupFaces() }
             if completed && run.newDecoders { try index.setState(StateKey.decoders, Renderer.decoders) }
             if completed && run.newReaders { try index.setState(StateKey.readers, MetadataReader.version) }
             try index.finishScan(
