@@ -65,6 +65,7 @@ public struct InspectRequest: Sendable {
             if let record = indexed?.record(of: path) {
                 report.addIndexFields(of: record)
                 if let groups = indexed?.groups(of: record.id) { (report.stack, report.copies) = groups }
+                report.faces = indexed?.faces(of: record.id)
             }
             failed = failed || report.error != nil
             switch (json, files.count) {

@@ -18,6 +18,8 @@ public struct ListRequest: Sendable {
     public var keyword: String?
     /// Only photos of this place: a town, region, country or country code (docs/PLACES.md).
     public var place: String?
+    /// Only photos of this person: a name or a number (docs/PEOPLE.md).
+    public var person: String?
     public var kind: PhotoQuery.Media?
 
     public init() {}
@@ -38,7 +40,7 @@ public struct ListRequest: Sendable {
         let folder = try album.map { try AlbumArgument.resolve($0, in: index) }
         var query = PhotoQuery(
             folder: folder, minimumRating: rating, keyword: keyword, media: self.kind, limit: limit, kind: kind)
-        query.place = place
+        (query.place, query.person) = (place, person)
         let records = try index.photos(query)
         if json { return try context.json(records.map(PhotoReport.init(record:))) }
         guard !records.isEmpty else {

@@ -123,6 +123,14 @@ extension PhotoIndex {
                 """)
             arguments.append("|" + PlaceName.searchKey(place) + "|")
         }
+        if let person = query.person {
+            conditions.append(
+                """
+                p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
+                    WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
+                """)
+            arguments += [person, Int64(person) ?? -1]
+        }
         if let filter = query.placeFilter {
             let parts = [("l.region", filter.region), ("l.locality", filter.locality)].compactMap { column, value in
                 value.map { (column, $0) }

@@ -33,6 +33,9 @@ public struct PhotoQuery: Sendable {
     /// Only photos whose place is this town, region or country (or country code), in any case
     /// and with or without accents (docs/PLACES.md).
     public var place: String?
+    /// Only photos with a face of this person: their name, in any case, or their number
+    /// (docs/PEOPLE.md).
+    public var person: String?
     /// Only stills (`photo`) or only videos (`video`).
     public var media: Media?
     public var limit: Int?

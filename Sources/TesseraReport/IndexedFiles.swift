@@ -35,6 +35,11 @@ public struct IndexedFiles {
         )
     }
 
+    /// The faces of the indexed file with row `id`; nil when the index cannot say.
+    public func faces(of id: Int64) -> [FaceSummary]? {
+        try? index.faces(photo: id, person: nil)
+    }
+
     /// The row of the file at `path`, as given on a command line; nil when the index has none.
     public mutating func record(of path: FilePath) -> PhotoRecord? {
         guard let name = path.lastComponent else { return nil }

@@ -69,6 +69,8 @@ public struct PhotoReport: Encodable, Sendable {
     public var place: PlaceName?
     /// Why a position has no place named: the place data is not installed, or is damaged.
     public var placeUnknown: String?
+    /// The faces the index found in it, with their people (`inspect` only).
+    public var faces: [FaceSummary]?
     /// Rating, label, title, description, keywords, and the name of the XMP sidecar read with
     /// the photo, if any.
     public var annotations = Annotations()
@@ -223,7 +225,7 @@ public struct PhotoReport: Encodable, Sendable {
             focalLength35mm,
             gps, place
         case rating, label, title, description, keywords, sidecar
-        case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status
+        case coding, hdr, nclx, warnings, error, id, album, thumbnails, renditions, thumbhash, status, faces
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -276,5 +278,6 @@ public struct PhotoReport: Encodable, Sendable {
         try container.encodeIfPresent(renditions, forKey: .renditions)
         if id != nil { try container.encode(thumbhash, forKey: .thumbhash) }
         try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(faces, forKey: .faces)
     }
 }

@@ -59,6 +59,9 @@ struct ListCommand: AsyncParsableCommand {
         help: "Only photos taken in this place: a town, region, country or country code, in any case, accents or not.")
     var place: String?
 
+    @Option(help: "Only photos of this person: their name, in any case, or their number (tessera people list).")
+    var person: String?
+
     @Option(
         help: "Only stills (photo) or only videos (video).",
         completion: .list(PhotoQuery.Media.allCases.map(\.rawValue)))
@@ -82,7 +85,7 @@ struct ListCommand: AsyncParsableCommand {
         request.listing = listings.first { $0.0 }?.1 ?? .photos
         (request.json, request.album, request.limit) = (json, album, limit)
         (request.rating, request.keyword, request.kind) = (rating, keyword, kind)
-        request.place = place
+        (request.place, request.person) = (place, person)
         try await request.run(in: store.context)
     }
 }

@@ -55,4 +55,76 @@ struct PeopleScanTests {
         #expect(people.allSatisfy { Set($0.photos).count == $0.photos.count })
         #expect(people.map(\.faces).reduce(0, +) == faces.count)
     }
+
+    /// A user's decisions are facts: a name, a merge, a face moved out and a face hidden survive a
+    /// full rescan (every face found again), a file moved and the grouping of new faces.
+    @Test(.enabled(if: available, "needs ../shared/faces beside the project; not found"))
+    func decisionsSurviveRescansMovesAndNewFaces() throws {
+        let fixture = try ScanFixture()
+        var configuration = fixture.configuration
+        // Two people's photos, copied: one is moved later.
+        let names = ["John_Salley", "John_Savage"]
+        for name in names {
+            let folder = Self.johns.appendingPathComponent(name)
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().prefix(6) {
+                try FileManager.default.createDirectory(
+                    atPath: fixture.root.appending(name).string, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    atPath: folder.appendingPathComponent(file).path,
+                    toPath: fixture.root.appending(name).appending(file).string)
+            }
+        }
+        configuration.roots = [fixture.root]
+        let index = try PhotoIndex(path: configuration.index)
+        let scan = { (full: Bool) in
+            _ = try LibraryScanner(configuration: configuration, index: index, logger: Logger(label: "test")).scan(
+                full: full, stop: StopFlag())
+        }
+        try scan(false)
+        let person = { (name: String) throws -> Int64 in
+            let faces = try index.faces().filter { $0.path.contains("/\(name)/") }
+            let people = Set(faces.compactMap(\.personID))
+            try #require(people.count == 1, "\(name): \(people.count) people")
+            return try #require(people.first)
+        }
+        let salley = try person("John_Salley"), savage = try person("John_Savage")
+        #expect(salley != savage)
+        _ = try index.apply(.name(person: salley, name: "John Salley"))
+        let savageFaces = try index.faces(photo: nil, person: savage)
+        let outcast = try #require(savageFaces.first)
+        _ = try index.apply(.split(person: savage, faces: [outcast.id]))
+        let hidden = try #require(savageFaces.last)
+        _ = try index.apply(.hide(person: nil, face: hidden.id, hidden: true))
+        #expect(throws: IndexError.self) { try index.apply(.name(person: 999_999, name: "Nobody")) }
+
+        // Every file read again, and one moved to another folder.
+        try FileManager.default.createDirectory(
+            atPath: fixture.root.appending("moved").string, withIntermediateDirectories: true)
+        let movedFrom = try #require(try index.faces(photo: nil, person: salley).first).path
+        let movedName = try #require(FilePath(movedFrom).lastComponent)
+        try FileManager.default.moveItem(
+            atPath: movedFrom, toPath: fixture.root.appending("moved").appending(movedName).string)
+        try scan(true)
+        let named = try #require(try index.people().first { $0.name == "John Salley" })
+        #expect(named.id == salley && named.photos.count == 6, "\(named)")
+        #expect(named.photos.contains { $0.contains("/moved/") })
+        let faces = try index.faces()
+        let outcastNow = try #require(faces.first { $0.path == outcast.path })
+        #expect(outcastNow.personID != savage && outcastNow.assignedBy == "user")
+        #expect(faces.first { $0.path == hidden.path }?.hidden == true)
+        // Found by name in any case, and by number.
+        var query = PhotoQuery()
+        query.person = "john SALLEY"
+        #expect(try index.photos(query).count == 6)
+        query.person = String(savage)
+        #expect(try index.photos(query).count == 4, "six, one moved out, one hidden")
+
+        // Merged by the user: one person, whose faces the grouping never takes elsewhere.
+        _ = try index.apply(.merge(into: salley, people: [savage]))
+        #expect(try index.people().first { $0.id == salley }?.photos.count == 10, "six and four")
+        _ = try index.apply(.forgetAll)
+        #expect(try index.faces().isEmpty && index.people().isEmpty)
+        try scan(false)
+        #expect(try index.faces().count == 12, "forgotten faces are found again by the next scan")
+    }
 }
