@@ -71,6 +71,8 @@ extension ControlClient {
         /// The number of the scan that answers a rescan.
         public var accepted: Int?
         public var finished: ScanSummary?
+        /// What a `people` request did.
+        public var done: String?
         public var error: String?
     }
 
@@ -86,9 +88,10 @@ extension ControlClient {
             if let ticket = response.accepted { outcome.accepted = ticket }
             if let snapshot = response.progress { progress(snapshot) }
             if let summary = response.finished { outcome.finished = summary }
+            if let done = response.done { outcome.done = done }
             if let error = response.error { outcome.error = error }
         }
-        if let error = outcome.error, outcome.accepted == nil, outcome.finished == nil {
+        if let error = outcome.error, outcome.accepted == nil, outcome.finished == nil, outcome.done == nil {
             throw ControlError(.client, error)
         }
         return outcome

@@ -11,18 +11,24 @@ import TesseraSystem
 /// `tessera scan` wanted, which must lie within the daemon's own roots.
 public struct ControlRequest: Codable, Sendable {
     public enum Command: String, Codable, Sendable {
-        case status, rescan
+        case status, rescan, people
     }
 
     public var command: Command
     public var full: Bool?
     public var wait: Bool?
+    /// What `people` decides (docs/PEOPLE.md): the daemon, which writes the index, carries it out.
+    public var decision: PeopleDecision?
     /// The wire form of `requestedRoots`: a path is bytes, which JSON strings cannot carry.
     private var roots: [String]?
 
     /// - Parameter roots: folders to scan, made absolute against this process's working directory.
-    public init(command: Command, full: Bool? = nil, wait: Bool? = nil, roots: [FilePath]? = nil) {
+    public init(
+        command: Command, full: Bool? = nil, wait: Bool? = nil, roots: [FilePath]? = nil,
+        decision: PeopleDecision? = nil
+    ) {
         self.command = command
+        self.decision = decision
         self.full = full
         self.wait = wait
         self.roots = roots?.map { Data(FileSystem.absolute($0).rawBytes).base64EncodedString() }
@@ -53,7 +59,7 @@ public struct ControlRequest: Codable, Sendable {
         } catch {
             struct Named: Decodable { var command: String }
             if let named = try? JSONDecoder().decode(Named.self, from: Data(line)) {
-                throw ControlError(.malformed, "unknown command \"\(named.command)\" (status or rescan)")
+                throw ControlError(.malformed, "unknown command \"\(named.command)\" (status, rescan or people)")
             }
             throw ControlError(.malformed, "malformed request: expected one JSON object")
         }
@@ -174,12 +180,15 @@ public struct ControlResponse: Codable, Sendable {
     public var accepted: Int?
     public var progress: ScanProgress.Snapshot?
     public var finished: ScanSummary?
+    /// What a `people` request did, in a line.
+    public var done: String?
     public var error: String?
 
     public init(
         status: DaemonStatus? = nil, accepted: Int? = nil, progress: ScanProgress.Snapshot? = nil,
-        finished: ScanSummary? = nil, error: String? = nil
+        finished: ScanSummary? = nil, done: String? = nil, error: String? = nil
     ) {
+        self.done = done
         self.status = status
         self.accepted = accepted
         self.progress = progress

@@ -3,6 +3,7 @@ public import Logging
 public import ServiceLifecycle
 import Synchronization
 public import SystemPackage
+public import TesseraIndex
 import TesseraScan
 import TesseraSystem
 
@@ -22,6 +23,8 @@ public final class ControlServer: Service, Sendable {
 
     let path: FilePath
     let coordinator: ScanCoordinator
+    /// The index the daemon writes: a `people` request's decision is carried out in it.
+    let index: PhotoIndex
     let reporter: StatusReporter
     /// The daemon's roots: a handed-over scan may only ask for these or folders inside them.
     let roots: [FilePath]
@@ -34,9 +37,11 @@ public final class ControlServer: Service, Sendable {
     ///
     /// - Throws: `ControlError` when the path is taken by a running daemon or cannot be created.
     public init(
-        path: FilePath, coordinator: ScanCoordinator, reporter: StatusReporter, roots: [FilePath], logger: Logger
+        path: FilePath, coordinator: ScanCoordinator, reporter: StatusReporter, index: PhotoIndex, roots: [FilePath],
+        logger: Logger
     ) throws(ControlError) {
         self.path = path
+        self.index = index
         self.coordinator = coordinator
         self.reporter = reporter
         self.roots = roots.map(FileSystem.absolute)
@@ -155,6 +160,16 @@ public final class ControlServer: Service, Sendable {
         switch request.command {
         case .status:
             connection.send(ControlResponse(status: reporter.status()), last: true)
+        case .people:
+            guard let decision = request.decision else {
+                return connection.send(ControlResponse(error: "a people request names no decision"), last: true)
+            }
+            // (a few rows, in a transaction of its own between the scan's batches)
+            do throws(IndexError) {
+                connection.send(ControlResponse(done: try index.apply(decision)), last: true)
+            } catch {
+                connection.send(ControlResponse(error: error.description), last: true)
+            }
         case .rescan:
             let problem: String?
             do throws(ControlError) {

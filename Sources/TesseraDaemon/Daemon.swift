@@ -71,7 +71,7 @@ public final class Daemon: Sendable {
             let reporter = StatusReporter(
                 coordinator: coordinator, index: index, cachePath: configuration.cache.string, version: version)
             control = try ControlServer(
-                path: configuration.controlSocket, coordinator: coordinator, reporter: reporter,
+                path: configuration.controlSocket, coordinator: coordinator, reporter: reporter, index: index,
                 roots: configuration.roots, logger: logger)
         } catch {
             throw DaemonError("\(error)")

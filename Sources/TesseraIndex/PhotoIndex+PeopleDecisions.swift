@@ -18,8 +18,9 @@ public enum PeopleDecision: Codable, Sendable, Equatable {
 }
 
 extension PhotoIndex {
-    /// Carries out `decision`; what was done, in a line. Throws naming a person or face that is not
-    /// there.
+    /// Carries out `decision`, and says what was done in a line.
+    ///
+    /// Throws naming a person or face that is not there.
     public func apply(_ decision: PeopleDecision) throws(IndexError) -> String {
         try write { db in try Self.apply(decision, db) }
     }

@@ -58,6 +58,18 @@ extension PhotoIndex {
         return try records(ids.compactMap { rows[$0] }, db)
     }
 
+    /// The condition of photos with a face shown of `person`: a name (the column's NOCASE) or a number.
+    private static func person(
+        _ person: String, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
+    ) {
+        conditions.append(
+            """
+            p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
+                WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
+            """)
+        arguments += [person, Int64(person) ?? -1]
+    }
+
     /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
     static func selection(_ columns: String, _ query: PhotoQuery) -> (String, StatementArguments) {
         var conditions: [String]
@@ -123,14 +135,7 @@ extension PhotoIndex {
                 """)
             arguments.append("|" + PlaceName.searchKey(place) + "|")
         }
-        if let person = query.person {
-            conditions.append(
-                """
-                p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
-                    WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
-                """)
-            arguments += [person, Int64(person) ?? -1]
-        }
+        if let person = query.person { Self.person(person, &conditions, &arguments) }
         if let filter = query.placeFilter {
             let parts = [("l.region", filter.region), ("l.locality", filter.locality)].compactMap { column, value in
                 value.map { (column, $0) }

@@ -95,18 +95,7 @@ extension PhotoReport {
                     position == 0 ? "  first" : "  then", member.path + (member.path == first.path ? "" : distance))
             }
         }
-        if let faces = report.faces {
-            text.add("faces", faces.isEmpty ? "none found" : Wording.count(faces.count, "face"))
-            for face in faces {
-                let who = face.personID.map { id in face.personName.map { "\($0) (person \(id))" } ?? "person \(id)" }
-                let box = [face.x, face.y, face.width, face.height].map { Wording.number($0 * 100, decimals: 1) }
-                text.add(
-                    "  face \(face.id)",
-                    (who ?? "no person yet") + (face.hidden ? ", hidden" : "")
-                        + "; at \(box[0]) %, \(box[1]) %, \(box[2]) × \(box[3]) % of the photo"
-                        + (face.assignedBy.map { ", by \($0)" } ?? ""))
-            }
-        }
+        if let faces = report.faces { Self.add(faces, to: &text) }
         for rendition in report.renditions ?? [] {
             let shape = rendition.kind == "square" ? "\(rendition.size) square" : "\(rendition.size) fit"
             text.add(shape, "\(rendition.width) × \(rendition.height), from \(rendition.source): \(rendition.path)")
@@ -116,6 +105,20 @@ extension PhotoReport {
         for warning in report.warnings { text.add("warning", warning) }
         // Names and tags come from the file: nothing in them may drive the terminal.
         return text.lines.map(TerminalText.escaped).joined(separator: "\n")
+    }
+
+    /// The photo's faces: each with its person (or none yet) and where it is.
+    private static func add(_ faces: [FaceSummary], to text: inout ReportText) {
+        text.add("faces", faces.isEmpty ? "none found" : Wording.count(faces.count, "face"))
+        for face in faces {
+            let who = face.personID.map { id in face.personName.map { "\($0) (person \(id))" } ?? "person \(id)" }
+            let box = [face.x, face.y, face.width, face.height].map { Wording.number($0 * 100, decimals: 1) }
+            text.add(
+                "  face \(face.id)",
+                (who ?? "no person yet") + (face.hidden ? ", hidden" : "")
+                    + "; at \(box[0]) %, \(box[1]) %, \(box[2]) × \(box[3]) % of the photo"
+                    + (face.assignedBy.map { ", by \($0)" } ?? ""))
+        }
     }
 
     /// EXIF orientations as exiftool names them.

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import TesseraCommands
 import TesseraFacts
 import TesseraImage
 import TesseraIndex
@@ -19,3 +20,4 @@ extension AlbumOrder: ExpressibleByArgument {}
 
 extension PhotoQuery.Media: ExpressibleByArgument {}
 extension LayoutConfig.GroupBy: ExpressibleByArgument {}
+extension PeopleRequest.Action: ExpressibleByArgument {}

@@ -16,10 +16,9 @@ struct Tessera: AsyncParsableCommand {
         version: version,
         subcommands: [
             ScanCommand.self, ServeCommand.self, RescanCommand.self, StatusCommand.self, ListCommand.self,
-            InspectCommand.self,
-            ExplainCommand.self,
-            ThumbCommand.self, LayoutCommand.self, AlbumCommand.self, PruneCommand.self,
-            SampleLibraryCommand.self, WorkerCommand.self, ExportIndexCommand.self,
+            InspectCommand.self, ExplainCommand.self, ThumbCommand.self, LayoutCommand.self, AlbumCommand.self,
+            PruneCommand.self, PeopleCommand.self, SampleLibraryCommand.self, WorkerCommand.self,
+            ExportIndexCommand.self,
         ])
 
     /// Runs the command line; a `CommandFailure` is one line on standard error (or none) and its own
