@@ -19,6 +19,10 @@ struct tessera_faces {
     tessera_faces_detector kind;
     dlib::frontal_face_detector hog;
     tessera_faces_networks::detector cnn;
+    // Read when the first face is found: most photos of a library have none, and reading the two
+    // models takes half a second and 40 MB.
+    std::string landmarks_path, descriptor_path;
+    bool described = false;
     dlib::shape_predictor landmarks;
     tessera_faces_networks::descriptor descriptor;
 };
@@ -60,11 +64,8 @@ extern "C" tessera_faces *tessera_faces_open(
         } else {
             faces->hog = dlib::get_frontal_face_detector();
         }
-        reading = landmarks_path ? landmarks_path : "";
-        dlib::deserialize(reading) >> faces->landmarks;
-        if (faces->landmarks.num_parts() != 5) throw std::runtime_error("not a 5-point landmark model");
-        reading = descriptor_path ? descriptor_path : "";
-        dlib::deserialize(reading) >> faces->descriptor;
+        faces->landmarks_path = landmarks_path ? landmarks_path : "";
+        faces->descriptor_path = descriptor_path ? descriptor_path : "";
         return faces.release();
     } catch (const std::exception &failure) {
         say(error, error_size, (reading.empty() ? "" : reading + ": ") + failure.what());
@@ -111,15 +112,28 @@ extern "C" int tessera_faces_find(
         std::stable_sort(candidates.begin(), candidates.end(),
                          [](const candidate &a, const candidate &b) { return a.confidence > b.confidence; });
         const int described = std::min(int(candidates.size()), capacity);
+        if (described > 0 && !faces->described) {
+            std::string reading = faces->landmarks_path;
+            try {
+                dlib::deserialize(reading) >> faces->landmarks;
+                if (faces->landmarks.num_parts() != 5) throw std::runtime_error("not a 5-point landmark model");
+                reading = faces->descriptor_path;
+                dlib::deserialize(reading) >> faces->descriptor;
+            } catch (const std::exception &failure) {
+                say(error, error_size, reading + ": " + failure.what());
+                return -1;
+            }
+            faces->described = true;
+        }
         std::vector<dlib::matrix<dlib::rgb_pixel>> chips(described);
         std::vector<dlib::full_object_detection> shapes(described);
         for (int index = 0; index < described; ++index) {
             shapes[index] = faces->landmarks(image, candidates[index].box);
             dlib::extract_image_chip(image, dlib::get_face_chip_details(shapes[index], 150, 0.25), chips[index]);
         }
-        // (one batch: the network's layers run once for every chip)
+        // (one chip at a time: a batch holds every chip's activations at once, tens of MB for a group)
         const std::vector<dlib::matrix<float, 0, 1>> descriptors =
-            described > 0 ? faces->descriptor(chips, 16) : std::vector<dlib::matrix<float, 0, 1>>();
+            described > 0 ? faces->descriptor(chips, 1) : std::vector<dlib::matrix<float, 0, 1>>();
         const float back = 1.0f / float(scale);
         for (int index = 0; index < described; ++index) {
             tessera_face &face = found[index];

@@ -5,8 +5,9 @@ public import TesseraImage
 /// Finds the faces of a photo and describes each (docs/PEOPLE.md), with dlib: its HOG face
 /// detector by default, its 5-point landmarks to align each face and its ResNet descriptor.
 ///
-/// Owns the loaded models (about 100 MB for the descriptor's network with its buffers); one
-/// thread uses it at a time (each worker takes its own from `FinderPool`).
+/// Owns the loaded models (the landmarks and the descriptor's network, about 40 MB, read when
+/// its first face is found); one thread uses it at a time (each worker takes its own from
+/// `FinderPool`).
 public final class FaceFinder: @unchecked Sendable {
     public enum Detector: Sendable {
         /// dlib's HOG detector: about 0.1 s a megapixel on one core; frontal faces and those
@@ -23,6 +24,7 @@ public final class FaceFinder: @unchecked Sendable {
 
     /// Loads the models; throws naming the file that is missing or damaged.
     public init(models: FaceModels, detector: Detector = .hog, maxFaces: Int = 64) throws(FaceError) {
+        try models.check()
         var error = [CChar](repeating: 0, count: 512)
         let opened = models.detector.string.withCString { detectorPath in
             models.landmarks.string.withCString { landmarks in
@@ -67,7 +69,7 @@ public final class FaceFinder: @unchecked Sendable {
                     Int32(upsample), faces.baseAddress, Int32(maxFaces), &error, error.count)
             }
         }
-        guard count >= 0 else { throw FaceError(Self.text(error)) }
+        guard count >= 0 else { throw FaceError("\(Self.text(error)) (\(FaceModels.howToInstall))") }
         return found.prefix(min(Int(count), maxFaces)).map(DetectedFace.init)
     }
 

@@ -36,20 +36,44 @@ public struct FaceModels: Sendable, Equatable {
         return folders + [FilePath("/usr/share/tessera/faces")]
     }
 
-    /// The first folder that holds every model, or why none does (naming the first file missing).
+    /// The first folder that holds every model, or why none does (naming the first file missing,
+    /// or one there but damaged).
     public static func installed(environment: [String: String], executable: FilePath?) -> Result<FaceModels, FaceError>
     {
-        var firstMissing: FilePath?
+        var firstError: FaceError?
         for folder in candidates(environment: environment, executable: executable) {
             let models = FaceModels(folder: folder)
-            let missing = [models.landmarks, models.descriptor, models.detector].first {
-                (try? FileSystem.status(of: $0))?.type != .regular
+            do throws(FaceError) {
+                try models.check()
+                return .success(models)
+            } catch {
+                let damaged = error.description.contains("damaged")
+                if firstError == nil || damaged && firstError?.description.contains("damaged") == false {
+                    firstError = error
+                }
             }
-            guard let missing else { return .success(models) }
-            if firstMissing == nil { firstMissing = missing }
         }
-        let named = firstMissing?.string ?? "the face models"
-        return .failure(FaceError("\(named): not installed; \(howToInstall)"))
+        return .failure(firstError ?? FaceError("the face models: not installed; \(howToInstall)"))
+    }
+
+    /// Each model's size in bytes, as the package ships it (its checksum was checked when it was
+    /// installed): a file cut short or replaced is found before any photo is read.
+    static let sizes: [String: Int64] = [
+        "mmod_human_face_detector.dat": 729_940, "shape_predictor_5_face_landmarks.dat": 9_150_489,
+        "dlib_face_recognition_resnet_model_v1.dat": 22_466_066,
+    ]
+
+    /// Throws naming the first model missing or not of its size.
+    public func check() throws(FaceError) {
+        for model in [landmarks, descriptor, detector] {
+            guard let status = try? FileSystem.status(of: model), status.type == .regular else {
+                throw FaceError("\(model): not installed; \(Self.howToInstall)")
+            }
+            let expected = Self.sizes[model.lastComponent?.string ?? ""] ?? 0
+            guard status.size == expected else {
+                throw FaceError("\(model): damaged (\(status.size) bytes, not \(expected)); \(Self.howToInstall)")
+            }
+        }
     }
 }
 

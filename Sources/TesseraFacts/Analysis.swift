@@ -1,3 +1,5 @@
+import TesseraSystem
+
 /// A per-photo analysis's name: its key in the index's queue (`analysis_queue`) and its name in
 /// `status` (docs/ARCHITECTURE.md, "Analyses").
 public struct AnalysisName: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -28,6 +30,30 @@ public enum AnalysisOutput: Sendable, Equatable {
         case .pictureHashes: .pictureHashes
         case .faces: .faces
         }
+    }
+}
+
+/// A face a photo's XMP names (MWG's regions, as digiKam, Lightroom and Picasa write them, or
+/// Microsoft's): the person's name and the box, as fractions of the photo as shown (its
+/// orientation applied), from its top left.
+public struct FaceRegion: Sendable, Equatable, Codable {
+    public var name: String
+    public var x, y, width, height: Double
+
+    public init(name: String, x: Double, y: Double, width: Double, height: Double) {
+        self.name = name
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    /// This region with its name trimmed, or nil when it names no one or is no box in the photo
+    /// (a number that is none, a size of nothing or of more than the photo, a box far outside it).
+    public var checked: FaceRegion? {
+        let name = String(name.trimmingSpaces.prefix(256))
+        let values = [x, y, width, height]
+        guard !name.isEmpty, values.allSatisfy(\.isFinite), width > 0, height > 0, width <= 1.5, height <= 1.5,
+            x >= -0.5, y >= -0.5, x + width <= 1.5, y + height <= 1.5
+        else { return nil }
+        return FaceRegion(name: name, x: x, y: y, width: width, height: height)
     }
 }
 

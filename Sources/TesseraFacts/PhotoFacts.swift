@@ -24,6 +24,8 @@ public struct PhotoFacts: Sendable, Codable {
     public var gps: GPSPosition?
     /// The photo's own words for where it was taken (XMP), which win over a place named from `gps`.
     public var location: LocationWords?
+    /// The faces its XMP names (docs/PEOPLE.md); nil in records written before they were read.
+    public var faceRegions: [FaceRegion]?
     public var annotations: Annotations
     /// A video's container facts; nil for a photo.
     public var video: Video?
@@ -40,8 +42,10 @@ public struct PhotoFacts: Sendable, Codable {
         hdr: HDRTransfer? = nil, captureDate: CaptureDate? = nil, camera: Camera = Camera(),
         gps: GPSPosition? = nil, location: LocationWords? = nil, annotations: Annotations = Annotations(),
         video: Video? = nil, motion: EmbeddedVideo? = nil,
-        contentIdentifier: String? = nil, burstIdentifier: String? = nil, warnings: [String] = []
+        contentIdentifier: String? = nil, burstIdentifier: String? = nil, warnings: [String] = [],
+        faceRegions: [FaceRegion]? = nil
     ) {
+        self.faceRegions = faceRegions
         (self.format, self.width, self.height, self.orientation) = (format, width, height, orientation)
         (self.bitDepth, self.coding, self.hdr, self.captureDate) = (bitDepth, coding, hdr, captureDate)
         (self.camera, self.gps, self.annotations) = (camera, gps, annotations)

@@ -20,6 +20,14 @@ extension FuzzTarget {
                 "Iptc4xmpExt:City", "rdf:parseType=\"Resource\"", ",51.3N", ",0.5W", "nan", "1e308",
             ],
             seedExtensions: ["xmp"], run: xmpLocation),
+        FuzzTarget(
+            name: "xmp-faces", summary: "an XMP packet's face regions (MWG's and Microsoft's): names and boxes",
+            dictionary: [
+                "mwg-rs:Regions", "mwg-rs:RegionList", "mwg-rs:Name", "mwg-rs:Type", "mwg-rs:Area", "stArea:x",
+                "stArea:w", "MP:RegionInfo", "MPRI:Regions", "MPReg:PersonDisplayName", "MPReg:Rectangle",
+                "rdf:parseType=\"Resource\"", "0.5, 0.5, 0.1, 0.1", "nan", "1e308", "-0",
+            ],
+            seedExtensions: ["xmp"], run: xmpFaces),
     ]
 
     /// A file of these bytes, mapped as the scan maps the installed one; what it names is in range.
@@ -41,6 +49,15 @@ extension FuzzTarget {
             PlaceEvidence(
                 position: GPSPosition(latitude: 0.25, longitude: 0.25),
                 words: LocationWords(city: "x", country: "X"), path: "/x"))
+    }
+
+    /// Every face region read is a name and a box in or near the photo, at most 256 of them.
+    private static func xmpFaces(_ bytes: [UInt8], _ check: Check) {
+        guard let fields = XMPReader.read(packet: bytes).fields else { return }
+        check(fields.faceRegions.count <= 256, "\(fields.faceRegions.count) regions")
+        for region in fields.faceRegions {
+            check(region.checked == region, "the region \(region)")
+        }
     }
 
     /// XMP's position is a position or none, and the place its words name says what they say.

@@ -20,6 +20,8 @@ struct PhotoColumns {
     var keywords: [String] = []
     /// The photo's location words, for `photo_location_words`.
     var location: LocationWords?
+    /// The faces its XMP names, for `photo_face_regions`.
+    var faceRegions: [FaceRegion] = []
 
     var values: [String: (any DatabaseValueConvertible)?] = [:]
     var albumID: Int64 {
@@ -123,6 +125,7 @@ struct PhotoColumns {
         values["gps_longitude"] = facts.gps?.longitude
         values["gps_altitude"] = facts.gps?.altitude
         location = facts.location
+        faceRegions = facts.faceRegions ?? []
     }
 
     /// INSERT, or UPDATE every column of the row with the same path (its id survives), and
@@ -142,7 +145,26 @@ struct PhotoColumns {
                 .execute(arguments: [id, keyword])
         }
         try recordLocation(db, id: id)
+        try recordFaceRegions(db, id: id)
         return id
+    }
+
+    /// The faces its XMP names; when it names or named some, its faces that the grouping or a
+    /// name placed are grouped again (a name given since wins over the grouping).
+    private func recordFaceRegions(_ db: Database, id: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM photo_face_regions WHERE photo_id = ?").execute(arguments: [id])
+        guard db.changesCount > 0 || !faceRegions.isEmpty else { return }
+        for region in faceRegions {
+            try db.cachedStatement(
+                sql: "INSERT INTO photo_face_regions (photo_id, name, x, y, width, height) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [id, region.name, region.x, region.y, region.width, region.height])
+        }
+        try db.cachedStatement(
+            sql: """
+                UPDATE faces SET person_id = NULL, assigned_by = NULL
+                WHERE photo_id = ? AND assigned_by IN ('auto', 'xmp')
+                """
+        ).execute(arguments: [id])
     }
 
     /// The photo's location words; its place waits to be named again when it has or had some.

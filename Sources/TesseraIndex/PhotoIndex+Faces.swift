@@ -96,6 +96,11 @@ extension PhotoIndex {
             arguments: [limit])
         for face in faces {
             let id: Int64 = face[0], photo: Int64 = face[1]
+            if let named = try Self.namedPerson(face: id, photo: photo, db) {
+                try db.execute(
+                    sql: "UPDATE faces SET person_id = ?, assigned_by = 'xmp' WHERE id = ?", arguments: [named, id])
+                continue
+            }
             let person =
                 try Self.nearestPerson(face: id, photo: photo, descriptor: face[2], db)
                 ?? {
@@ -107,6 +112,41 @@ extension PhotoIndex {
                 arguments: [person, id])
         }
         return faces.count
+    }
+
+    /// The person a region of the photo's XMP names at the face (the region that holds the
+    /// face's centre and shares the most of it): the person of that name a user named first,
+    /// else one a photo named, else a new one of that name; nil when no region is there, the
+    /// person is already in the photo, or a user said the face is not them.
+    private static func namedPerson(face id: Int64, photo: Int64, _ db: Database) throws -> Int64? {
+        guard
+            let name = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT r.name FROM photo_face_regions r JOIN faces f ON f.id = ?
+                    WHERE r.photo_id = ? AND f.x + f.width / 2 BETWEEN r.x AND r.x + r.width
+                        AND f.y + f.height / 2 BETWEEN r.y AND r.y + r.height
+                    ORDER BY (min(f.x + f.width, r.x + r.width) - max(f.x, r.x))
+                        * (min(f.y + f.height, r.y + r.height) - max(f.y, r.y)) DESC
+                    LIMIT 1
+                    """,
+                arguments: [id, photo])
+        else { return nil }
+        let known = try Int64.fetchOne(
+            db, sql: "SELECT id FROM people WHERE name = ? ORDER BY name_source = 'user' DESC, id LIMIT 1",
+            arguments: [name])
+        guard let known else {
+            try db.execute(sql: "INSERT INTO people (name, name_source) VALUES (?, 'xmp')", arguments: [name])
+            return db.lastInsertedRowID
+        }
+        let taken = try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM faces WHERE photo_id = ?1 AND person_id = ?2)
+                    OR EXISTS (SELECT 1 FROM face_rejections WHERE face_id = ?3 AND person_id = ?2)
+                """,
+            arguments: [photo, known, id])
+        return taken == true ? nil : known
     }
 
     /// The person of the faces near `descriptor`, if any may have it.

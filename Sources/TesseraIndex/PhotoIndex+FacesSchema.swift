@@ -44,4 +44,26 @@ extension PhotoIndex {
                 PRAGMA user_version = 21;
                 """)
     }
+
+    /// v22: the faces a photo's XMP names (docs/PEOPLE.md), which name the faces found there;
+    /// the photos with XMP are read again, once, by the next scan, for them.
+    static func faceRegionsMigration(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE photo_face_regions (
+                    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    x REAL NOT NULL,
+                    y REAL NOT NULL,
+                    width REAL NOT NULL,
+                    height REAL NOT NULL
+                );
+                CREATE INDEX photo_face_regions_photo ON photo_face_regions(photo_id);
+                INSERT OR IGNORE INTO place_unread SELECT id FROM photos
+                    WHERE status != 'unsupported' AND (sidecar IS NOT NULL OR rating IS NOT NULL
+                        OR label IS NOT NULL OR title IS NOT NULL OR description IS NOT NULL
+                        OR keywords IS NOT NULL OR date_source = 'xmp');
+                PRAGMA user_version = 22;
+                """)
+    }
 }

@@ -738,6 +738,8 @@ extension PhotoIndex {
         }
         guard version >= 21 else { return migrator }
         migrator.registerMigration("v21", migrate: Self.facesMigration)
+        guard version >= 22 else { return migrator }
+        migrator.registerMigration("v22", migrate: Self.faceRegionsMigration)
         return migrator
     }
 

@@ -91,7 +91,7 @@ public struct PhotoMetadata: Sendable {
                 PhotoFacts.Video(duration: $0.duration, codec: $0.codec, rotation: $0.rotation, frameRate: $0.frameRate)
             },
             motion: motion, contentIdentifier: exif?.contentIdentifier, burstIdentifier: exif?.burstIdentifier,
-            warnings: warnings)
+            warnings: warnings, faceRegions: xmp?.faceRegions)
     }
 }
 

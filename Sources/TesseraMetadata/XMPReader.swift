@@ -39,6 +39,8 @@ public struct XMPFields: Sendable, Equatable {
     public var gps: GPSPosition?
     /// The photo's words for where it was taken.
     public var location: LocationWords?
+    /// The faces it names: MWG's regions (`mwg-rs:Regions`), else Microsoft's (`MP:RegionInfo`).
+    public var faceRegions: [FaceRegion] = []
     /// What could not be read as a position, for the photo's warnings.
     var gpsWarning: String?
     /// Where Google's motion-photo XMP says its video lies (Container directory, MicroVideo).
@@ -74,6 +76,8 @@ public struct XMPFields: Sendable, Equatable {
         merged.gps = gps ?? other.gps
         // (the words of one packet go together: a sidecar's city with the file's country could name no place)
         merged.location = location ?? other.location
+        // (a sidecar's regions whole, as its words: a tool rewrote them all)
+        merged.faceRegions = faceRegions.isEmpty ? other.faceRegions : faceRegions
         return merged
     }
 }
@@ -102,6 +106,13 @@ public enum XMPReader {
     static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
     static let googleContainer = "http://ns.google.com/photos/1.0/container/"
     static let googleItem = "http://ns.google.com/photos/1.0/container/item/"
+    static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
+    static let area = "http://ns.adobe.com/xmp/sType/Area#"
+    static let microsoftPhoto = "http://ns.microsoft.com/photo/1.2/"
+    static let microsoftRegionInfo = "http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
+    static let microsoftRegion = "http://ns.microsoft.com/photo/1.2/t/Region#"
+    /// The most face regions of one packet read (a list of 100,000 is cut there).
+    static let maxFaceRegions = 256
     /// The most items of a Container directory looked at.
     static let maxDirectoryItems = 16
 
@@ -115,7 +126,8 @@ public enum XMPReader {
         for (namespace, prefix) in [
             (digiKam, "digiKam"), (exifEX, "exifEX"), (lightroom, "lr"), (exifAux, "aux"),
             (googleCamera, "GCamera"), (googleContainer, "Container"), (googleItem, "Item"),
-            (iptcCore, "Iptc4xmpCore"), (iptcExtension, "Iptc4xmpExt"),
+            (iptcCore, "Iptc4xmpCore"), (iptcExtension, "Iptc4xmpExt"), (mwgRegions, "mwg-rs"), (area, "stArea"),
+            (microsoftPhoto, "MP"), (microsoftRegionInfo, "MPRI"), (microsoftRegion, "MPReg"),
         ] {
             _ = xmp_register_namespace(namespace, prefix, registered)
         }
@@ -205,7 +217,51 @@ private struct XMPDocument: ~Copyable {
         fields.motionPhoto = motionPhoto()
         (fields.gps, fields.gpsWarning) = position()
         fields.location = location()
+        fields.faceRegions = mwgFaceRegions() ?? microsoftFaceRegions()
         return fields
+    }
+
+    /// MWG's named face regions (`mwg-rs:Type` Face, or none): `stArea` gives each box by its
+    /// centre; nil when the packet has no MWG region list.
+    private func mwgFaceRegions() -> [FaceRegion]? {
+        var regions: [FaceRegion] = []
+        var found = false
+        for index in 1...XMPReader.maxFaceRegions {
+            let item = "Regions/mwg-rs:RegionList[\(index)]/mwg-rs:"
+            let area = item + "Area/stArea:"
+            let name = text(XMPReader.mwgRegions, item + "Name")
+            let x = number(area + "x"), y = number(area + "y"), w = number(area + "w"), h = number(area + "h")
+            guard name != nil || x != nil else { break }
+            found = true
+            guard ["Face", nil].contains(text(XMPReader.mwgRegions, item + "Type")),
+                let name, let x, let y, let w, let h,
+                let region = FaceRegion(name: name, x: x - w / 2, y: y - h / 2, width: w, height: h).checked
+            else { continue }
+            regions.append(region)
+        }
+        return found ? regions : nil
+    }
+
+    /// Microsoft's (Windows Live Photo Gallery's) regions: a name and "x, y, w, h" from the top left.
+    private func microsoftFaceRegions() -> [FaceRegion] {
+        var regions: [FaceRegion] = []
+        for index in 1...XMPReader.maxFaceRegions {
+            let item = "RegionInfo/MPRI:Regions[\(index)]/MPReg:"
+            let name = text(XMPReader.microsoftPhoto, item + "PersonDisplayName")
+            let rectangle = text(XMPReader.microsoftPhoto, item + "Rectangle")
+            guard name != nil || rectangle != nil else { break }
+            let values = (rectangle ?? "").split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
+            guard let name, values.count == 4,
+                let region = FaceRegion(name: name, x: values[0], y: values[1], width: values[2], height: values[3])
+                    .checked
+            else { continue }
+            regions.append(region)
+        }
+        return regions
+    }
+
+    private func number(_ path: String) -> Double? {
+        text(XMPReader.mwgRegions, path).flatMap(Self.number)
     }
 
     /// The position, or why there is none though the packet has a coordinate.

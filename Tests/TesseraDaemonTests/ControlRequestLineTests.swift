@@ -32,7 +32,7 @@ struct ControlRequestLineTests {
             _ = try ControlRequest.parse(Array("{\"command\":\"reboot\"}".utf8))
             Issue.record("an unknown command was accepted")
         } catch {
-            #expect(error.description == "unknown command \"reboot\" (status or rescan)")
+            #expect(error.description == "unknown command \"reboot\" (status, rescan or people)")
         }
         do {
             _ = try ControlRequest.parse(Array("[1]".utf8))

@@ -160,7 +160,22 @@ struct FaceFinderTests {
                 try FaceFinder(models: FaceModels(folder: folder))
             } throws: { error in
                 let text = "\(error)"
-                return text.contains("dlib_face_recognition_resnet_model_v1.dat") && text.contains("install-faces.sh")
+                return text.contains("dlib_face_recognition_resnet_model_v1.dat: damaged")
+                    && text.contains("install-faces.sh")
+            }
+            // Of its size but not a model: read when the first face is found, and named then.
+            try FileSystem.writeAtomically(
+                [UInt8](repeating: 7, count: whole.count), to: FaceModels(folder: folder).descriptor)
+            let garbled = try FaceFinder(models: FaceModels(folder: folder))
+            #expect(try garbled.faces(in: flat).isEmpty)
+            if Self.facesAvailable {
+                let face = try Self.image("people/obama/obama.jpg")
+                #expect {
+                    try garbled.faces(in: face)
+                } throws: { error in
+                    "\(error)".contains("dlib_face_recognition_resnet_model_v1.dat")
+                        && "\(error)".contains("install-faces.sh")
+                }
             }
         }
         let missing = FaceModels.installed(

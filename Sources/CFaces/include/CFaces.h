@@ -18,8 +18,9 @@ typedef struct tessera_faces tessera_faces;
 /// Which detector finds the faces.
 typedef enum { TESSERA_FACES_HOG = 0, TESSERA_FACES_CNN = 1 } tessera_faces_detector;
 
-/// Loads the models: `detector_path` only for the CNN detector (NULL for HOG). NULL on failure,
-/// with why in `error` (of `error_size` bytes).
+/// Loads the detector (`detector_path` only for the CNN detector, NULL for HOG); the landmarks
+/// and the descriptor are read when the first face is found (`tessera_faces_find` fails, naming
+/// the file, when they cannot be). NULL on failure, with why in `error` (of `error_size` bytes).
 tessera_faces *tessera_faces_open(
     tessera_faces_detector detector, const char *detector_path, const char *landmarks_path,
     const char *descriptor_path, char *error, size_t error_size);
