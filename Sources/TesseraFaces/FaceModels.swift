@@ -14,6 +14,9 @@ public struct FaceModels: Sendable, Equatable {
     public var detector: FilePath { folder.appending("mmod_human_face_detector.dat") }
     /// Five landmarks: the eyes' corners and the base of the nose, by which a face is aligned.
     public var landmarks: FilePath { folder.appending("shape_predictor_5_face_landmarks.dat") }
+    /// dlib's own HOG detector, as scripts/install-faces.sh writes it (read in milliseconds; the
+    /// copy dlib builds in is used where it is missing).
+    public var hogDetector: FilePath { folder.appending("frontal_face_detector.dat") }
     /// The ResNet that gives each aligned face its 128-d descriptor.
     public var descriptor: FilePath { folder.appending("dlib_face_recognition_resnet_model_v1.dat") }
 

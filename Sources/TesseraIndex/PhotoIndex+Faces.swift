@@ -82,18 +82,28 @@ extension PhotoIndex {
         while true {
             let done = try write { db in try Self.groupFaces(limit: batch, db) }
             grouped += done
-            if done < batch { return grouped }
+            if done == 0 { return grouped }
         }
     }
 
     static func groupFaces(limit: Int, _ db: Database) throws -> Int {
-        let faces = try Row.fetchAll(
+        // The faces a photo's XMP names first: the faces near them then join their named people.
+        var faces = try Row.fetchAll(
             db,
             sql: """
-                SELECT id, photo_id, descriptor FROM faces WHERE person_id IS NULL AND hidden = 0
-                ORDER BY id LIMIT ?
+                SELECT f.id, f.photo_id, f.descriptor FROM photo_face_regions r JOIN faces f ON f.photo_id = r.photo_id
+                WHERE f.person_id IS NULL AND f.hidden = 0 GROUP BY f.id ORDER BY f.id LIMIT ?
                 """,
             arguments: [limit])
+        if faces.isEmpty {
+            faces = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, photo_id, descriptor FROM faces WHERE person_id IS NULL AND hidden = 0
+                    ORDER BY id LIMIT ?
+                    """,
+                arguments: [limit])
+        }
         for face in faces {
             let id: Int64 = face[0], photo: Int64 = face[1]
             if let named = try Self.namedPerson(face: id, photo: photo, db) {
@@ -198,15 +208,17 @@ extension PhotoIndex {
         return best
     }
 
-    /// Whether the grouping may make person `other` one with `person`: both only its own doing
-    /// (no face a user or a photo's name placed, no name, not hidden), never in one photo, and
-    /// no face of either said not to be the other.
+    /// Whether the grouping may make person `other` one with `person`: `other` only its own doing
+    /// (no face a user or a photo's name placed, no name, not hidden), `person` not hidden (it
+    /// may have a name: the group joins the named person), never in one photo, and no face of
+    /// either said not to be the other.
     private static func mayJoin(_ other: Int64, into person: Int64, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db,
             sql: """
-                SELECT NOT EXISTS (SELECT 1 FROM people WHERE id IN (?1, ?2) AND (name IS NOT NULL OR hidden = 1))
-                    AND NOT EXISTS (SELECT 1 FROM faces WHERE person_id IN (?1, ?2) AND assigned_by != 'auto')
+                SELECT NOT EXISTS (SELECT 1 FROM people WHERE id = ?2 AND (name IS NOT NULL OR hidden = 1))
+                    AND NOT EXISTS (SELECT 1 FROM people WHERE id = ?1 AND hidden = 1)
+                    AND NOT EXISTS (SELECT 1 FROM faces WHERE person_id = ?2 AND assigned_by != 'auto')
                     AND NOT EXISTS (SELECT 1 FROM faces a JOIN faces b ON a.photo_id = b.photo_id
                         WHERE a.person_id = ?1 AND b.person_id = ?2)
                     AND NOT EXISTS (SELECT 1 FROM face_rejections r JOIN faces f ON f.id = r.face_id

@@ -18,7 +18,8 @@ typedef struct tessera_faces tessera_faces;
 /// Which detector finds the faces.
 typedef enum { TESSERA_FACES_HOG = 0, TESSERA_FACES_CNN = 1 } tessera_faces_detector;
 
-/// Loads the detector (`detector_path` only for the CNN detector, NULL for HOG); the landmarks
+/// Loads the detector (`detector_path`: the CNN detector's model, or dlib's HOG detector as a
+/// file, or NULL for the HOG detector dlib builds in); the landmarks
 /// and the descriptor are read when the first face is found (`tessera_faces_find` fails, naming
 /// the file, when they cannot be). NULL on failure, with why in `error` (of `error_size` bytes).
 tessera_faces *tessera_faces_open(
