@@ -37,7 +37,8 @@ TABLES, BITS, DIMENSIONS = 8, 12, 128
 
 def mean():
     text = (PROJECT / "Sources/TesseraIndex/FaceBuckets.swift").read_text()
-    body = text[text.index("static let mean: [Float] = ["):]
+    start = "static let mean: [Float] = ["
+    body = text[text.index(start) + len(start):]
     return [float(v) for v in re.findall(r"-?\d+\.\d+", body[:body.index("]")])]
 
 
