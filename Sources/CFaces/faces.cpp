@@ -115,8 +115,11 @@ extern "C" int tessera_faces_find(
                 candidates.push_back({detection.rect, detection.detection_confidence});
             }
         }
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [](const candidate &a, const candidate &b) { return a.confidence > b.confidence; });
+        // (the most confident first; equal ones in the image's order, whatever the detector's)
+        std::sort(candidates.begin(), candidates.end(), [](const candidate &a, const candidate &b) {
+            if (a.confidence != b.confidence) return a.confidence > b.confidence;
+            return a.box.top() != b.box.top() ? a.box.top() < b.box.top() : a.box.left() < b.box.left();
+        });
         const int described = std::min(int(candidates.size()), capacity);
         if (described > 0 && !faces->described) {
             std::string reading = faces->landmarks_path;
