@@ -48,8 +48,9 @@ extension PhotoIndex {
                     arguments: [faceID, match.id])
             }
         }
+        guard !old.isEmpty else { return }
         try db.execute(sql: "DELETE FROM faces WHERE id IN (\(old.map { String($0.id) }.joined(separator: ",")))")
-        try forgetEmptyPeople(db)
+        try forgetEmptyPeople(Set(old.compactMap(\.person)), db)
     }
 
     /// The area two boxes share over the area of their union.
@@ -62,13 +63,17 @@ extension PhotoIndex {
         return union > 0 ? shared / union : 0
     }
 
-    /// People left with no face, none of them named by a user, go.
-    static func forgetEmptyPeople(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM people WHERE name_source IS NOT 'user'
-                    AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.person_id = people.id)
-                """)
+    /// Those of `people` left with no face, none of them named by a user, go (only the people a
+    /// change touched are looked at: writing a photo's faces costs the same at any library size).
+    static func forgetEmptyPeople(_ people: Set<Int64>, _ db: Database) throws {
+        for person in people {
+            try db.cachedStatement(
+                sql: """
+                    DELETE FROM people WHERE id = ? AND name_source IS NOT 'user'
+                        AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.person_id = people.id)
+                    """
+            ).execute(arguments: [person])
+        }
     }
 
     /// Gives each face that has no person one (docs/PEOPLE.md, "Grouping").

@@ -73,7 +73,7 @@ extension PhotoIndex {
                     sql: "INSERT OR IGNORE INTO face_rejections (face_id, person_id) VALUES (?, ?)",
                     arguments: [face, person])
             }
-            try forgetEmptyPeople(db)
+            try forgetEmptyPeople([person], db)
             return "\(faces.count == 1 ? "face" : "faces") \(faces.map(String.init).joined(separator: ", ")) "
                 + "moved out of person \(person) into person \(new)"
         case .hide(let person, let face, let hidden):
