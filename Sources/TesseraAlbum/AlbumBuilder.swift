@@ -43,6 +43,8 @@ public struct AlbumBuilder: Sendable {
         public var showCopies = false
         /// Where the site shows no position and no place finer than the town (docs/PLACES.md).
         public var privateZones: [PrivateZone] = []
+        /// Whom the People pages, the viewer and Find show (docs/PEOPLE.md).
+        public var people = AlbumPeople.named
         /// The map's background tiles to place into the site (`installedBasemap`); nil: none.
         public var basemap: FilePath?
 
@@ -83,6 +85,8 @@ public struct AlbumBuilder: Sendable {
         public var mapped: Int?
         /// Photos on the Places pages, when this build wrote them (nil: they were left as they were).
         public var placesShown: Int?
+        /// Photos on the People pages, when this build wrote them (nil: left as they were, or none).
+        public var peopleShown: Int?
         public var indexPage: FilePath
 
         /// What `tessera album build` prints of a build into `options.output`.
@@ -211,9 +215,11 @@ public struct AlbumBuilder: Sendable {
         // manifest in the site's state database; v13: stacks as one tile, copies hidden; v14: a
         // stack's files listed for a browser without script; v15: places in the viewer, the
         // position on the site's own map; v16: an album's own map (with or without Leaflet and
-        // the basemap), the position as `at` in photos.js.
+        // the basemap), the position as `at` in photos.js; v17: People pages, names in the viewer
+        // and Find.
         [
-            "v16", "\(options.privateZones)", "\(MapPages.hasLeaflet)", "\(options.basemap != nil)",
+            "v17", "\(options.people)", "\(options.privateZones)", "\(MapPages.hasLeaflet)",
+            "\(options.basemap != nil)",
             "\(options.showCopies)", "\(options.style)", "\(options.sections)",
             "\(options.copyRenditions)",
             "\(options.originals)", "\(options.photosPerPage)", "\(options.staticWidth)",

@@ -18,12 +18,13 @@ extension CollectionPages {
     static let findForm = """
         <button class="find-open" type="button" hidden aria-expanded="false">Find</button>\
         <form class="find" hidden role="search"><input type="search" name="text" list="find-words" \
-        placeholder="Camera, lens, title, keyword, file name" aria-label="Find"><datalist id="find-words"></datalist>\
+        placeholder="Camera, lens, title, keyword, person, file name" aria-label="Find"><datalist id="find-words"></datalist>\
         <button class="filters" type="button" aria-expanded="false">Filters</button><span class="facets" hidden>\
         <label data-facet="day">From <input type="date" name="from"></label>\
         <label data-facet="day">To <input type="date" name="to"></label>\
         <label data-facet="camera">Camera <select name="camera"><option value="">any</option></select></label>\
         <label data-facet="format">Format <select name="format"><option value="">any</option></select></label>\
+        <label data-facet="person">Person <select name="person"><option value="">anyone</option></select></label>\
         <label data-facet="rating">Rating <select name="rating"><option value="">any</option>\
         <option value="1">★ and up</option>\
         <option value="2">★★ and up</option><option value="3">★★★ and up</option><option value="4">★★★★ and up</option>\
@@ -56,6 +57,7 @@ extension CollectionPages {
             + trail.joined(separator: "<span class=\"sep\">›</span>") + "</span>"
             + "<a href=\"\(Collection.prefix)timeline.html\">Timeline</a>"
             + (collection.root.href == "places.html" ? "" : "<a href=\"\(Collection.prefix)places.html\">Places</a>")
+            + (collection.root.href == "people.html" ? "" : "<a href=\"\(Collection.prefix)people.html\">People</a>")
             + "<a href=\"\(Collection.prefix)map.html\">Map</a></nav>"
     }
 

@@ -140,28 +140,31 @@ struct CollectionPages {
         return "<noscript><section class=\"stacks\"><h2>Stacks</h2><ul>\(items.joined())</ul></section></noscript>"
     }
 
+    /// The records of `ids` as the site shows them: with no names where it shows no people.
+    private func shown(_ ids: [Int64]) throws(AlbumError) -> [PhotoRecord] {
+        do {
+            let records = try index.photos(ids: ids)
+            return options.people == .none
+                ? records.map {
+                    var record = $0; record.people = []; return record
+                } : records
+        } catch {
+            throw AlbumError(.index, "\(error)")
+        }
+    }
+
     /// The records of the other members of the stacks `faces` stand for, by id: those present.
     private func stackMembers(of faces: [PhotoRecord]) throws(AlbumError) -> [Int64: PhotoRecord] {
         let ids = faces.flatMap { $0.stack?.memberIDs ?? [] }
         guard !ids.isEmpty else { return [:] }
-        let records: [PhotoRecord]
-        do {
-            records = try index.photos(ids: ids).filter { $0.status == .ok || $0.status == .warning }
-        } catch {
-            throw AlbumError(.index, "\(error)")
-        }
+        let records = try shown(ids).filter { $0.status == .ok || $0.status == .warning }
         try folders.load(records.map(\.albumID))
         return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The records of the photos at `positions` of a collection (of the photos `ids`), by their ids in its layout.
     private func records(_ positions: [Int], ids: [Int64]) throws(AlbumError) -> [String: PhotoRecord] {
-        let records: [PhotoRecord]
-        do {
-            records = try index.photos(ids: positions.map { ids[$0] })
-        } catch {
-            throw AlbumError(.index, "\(error)")
-        }
+        let records = try shown(positions.map { ids[$0] })
         try folders.load(records.map(\.albumID))
         let positionByID = Dictionary(
             positions.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })

@@ -66,7 +66,7 @@ struct LightboxData {
     }
 
     /// The texts many photos share (fact labels, where a date came from, cameras, lenses,
-    /// formats), each written once and named by its place in the list.
+    /// formats, people's names), each written once and named by its place in the list.
     private struct Words {
         private(set) var list: [String] = []
         private var numbers: [String: Int] = [:]
@@ -80,7 +80,7 @@ struct LightboxData {
     }
 
     /// Fact labels whose values repeat across a library.
-    private static let sharedValues: Set<String> = ["Date from", "Camera", "Lens"]
+    private static let sharedValues: Set<String> = ["Date from", "Camera", "Lens", "People"]
 
     /// One photo: its id, name, album, size, renditions (the fits with their widths, the
     /// smallest square for the filmstrip), original, what 1:1 shows, facts, motion and what Find
@@ -154,6 +154,9 @@ struct LightboxData {
             find.append("\"keywords\":[\(compared.keywords.map(JSONString.quoted).joined(separator: ","))]")
         }
         if let rating = compared.rating { find.append("\"rating\":\(rating)") }
+        if !compared.people.isEmpty {
+            find.append("\"people\":[\(compared.people.map { words.number($0) }.joined(separator: ","))]")
+        }
         fields.append("\"find\":{\(find.joined(separator: ","))}")
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -166,9 +169,9 @@ struct LightboxData {
     }
 }
 
-/// What Find compares of a photo: its capture day, camera, format, keywords and rating.
+/// What Find compares of a photo: its capture day, camera, format, keywords, rating and people.
 struct FindFacts {
-    var day: String?, camera: String?, format: String, keywords: [String], rating: Int?
+    var day: String?, camera: String?, format: String, keywords: [String], rating: Int?, people: [String]
 
     init(_ photo: PhotoRecord) {
         day = photo.capturedAt.map { String($0.prefix(10)) }
@@ -176,5 +179,6 @@ struct FindFacts {
         format = photo.format.rawValue.uppercased()
         keywords = photo.annotations.keywords
         rating = photo.annotations.rating
+        people = photo.people
     }
 }

@@ -88,10 +88,15 @@ final class OutputFolder {
     /// Writes `text` to `relative` atomically (a temporary file renamed over it, which replaces
     /// a link there rather than writing through it), so a browser never loads half a page.
     func write(_ text: String, to relative: String) throws(AlbumError) {
+        try write(bytes: Array(text.utf8), to: relative)
+    }
+
+    /// Writes `bytes` to `relative` atomically, as `write(_:to:)` does.
+    func write(bytes: [UInt8], to relative: String) throws(AlbumError) {
         try parent(of: relative)
         let target = path(relative)
         do throws(SystemError) {
-            try FileSystem.writeAtomically(Array(text.utf8), to: target)
+            try FileSystem.writeAtomically(bytes, to: target)
         } catch {
             throw AlbumError(.output, "\(target): cannot write: \(error)")
         }

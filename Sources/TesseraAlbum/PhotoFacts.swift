@@ -16,7 +16,7 @@ struct PhotoFact: Equatable {
         self.guess = guess
     }
 
-    /// Date and where it came from, camera, lens, exposure, size and format, place (the viewer
+    /// Date and where it came from, camera, lens, exposure, size and format, people, place (the viewer
     /// adds the file name, which the data holds anyway); in a private zone, the town alone.
     static func facts(of photo: PhotoRecord, zones: [PrivateZone]) -> [PhotoFact] {
         var facts: [PhotoFact] = []
@@ -45,6 +45,7 @@ struct PhotoFact: Equatable {
             ].compactMap { $0 }
             facts.append(PhotoFact(motion.kind == .video ? "Video" : "Motion", parts.joined(separator: ", ")))
         }
+        if !photo.people.isEmpty { facts.append(PhotoFact("People", photo.people.joined(separator: ", "))) }
         // The place in words (the viewer adds the position, from `position`, linked to the site's map).
         if let place = photo.place {
             facts.append(PhotoFact("Place", hidden(photo, zones) ? place.town.text : place.text))

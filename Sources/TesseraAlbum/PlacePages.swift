@@ -33,6 +33,10 @@ struct PlacePages {
         }
     }
 
+    private var pages: LinkedPhotoPages {
+        LinkedPhotoPages(index: index, output: output, writer: writer, media: media, tree: tree)
+    }
+
     /// What the build's summary says of the places: nil when left as they were.
     func run(shouldStop: () -> Bool) throws(AlbumError) -> Int? {
         if !force, FileSystem.smallFileContents(output.path("places/key.txt"), limit: 4096) == Array(key.utf8),
@@ -41,16 +45,12 @@ struct PlacePages {
             return nil
         }
         let counts: [PlaceCount]
-        var changes: [Int64: Int64] = [:]
         do {
             counts = try index.placeCounts(writer.options.shown(PhotoQuery()))
-            try index.forEachAlbum { album in
-                changes[album.id] = album.contentChange
-                return true
-            }
         } catch {
             throw AlbumError(.index, "\(error)")
         }
+        let changes = try pages.albumChanges()
         try output.directory("places")
         var written: Set<String> = []
         var cards: [String] = []
@@ -149,7 +149,8 @@ struct PlacePages {
         guard !outlines.isEmpty else { return nil }
         written.insert(folder)
         let count = AlbumBuilder.count(outlines)
-        let signature = Self.signature(outlines, changes: changes, children: childCards, key: key)
+        let signature = LinkedPhotoPages.signature(
+            outlines, changes: changes, texts: childCards + [key.split(separator: "|").dropFirst().joined()])
         if !force,
             FileSystem.smallFileContents(output.path(folder + "/.signature"), limit: 64) == Array(signature.utf8),
             AlbumBuilder.isPage(output.path(folder + "/index.html")),
@@ -162,9 +163,14 @@ struct PlacePages {
         collection.root = ("Places", "places.html")
         collection.crumbs = crumbs.map { ($0.name, Collection.prefix + $0.folder + "/index.html") }
         media.start(recording: false)
-        let cover = try writePages(
-            collection, places: childCards, photos: node.filter.locality != nil ? outlines : [],
-            coverFrom: outlines.prefix(Self.perPage))
+        let above =
+            childCards.isEmpty
+            ? ""
+            : "<section class=\"children\"><h2>Places</h2><div class=\"albums\">"
+                + childCards.joined(separator: "\n") + "</div></section>"
+        let cover = try pages.write(
+            collection, above: above, photos: node.filter.locality != nil ? outlines : [],
+            coverFrom: outlines.prefix(LinkedPhotoPages.perPage))
         let placed = Placed(
             card: SitePages.card(cover: cover, count: count, media: media), folder: folder, name: node.name,
             photos: outlines.count)
@@ -175,90 +181,6 @@ struct PlacePages {
         try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
         try output.replace(folder, with: folder + AlbumBuilder.staging)
         return placed
-    }
-
-    /// Thumbnails a page of a town.
-    static let perPage = 240
-
-    /// Writes a place's pages into its staging folder: the cards of the places within it, then (a
-    /// town's) its photos newest first, each a square thumbnail that opens the photo in its
-    /// album's viewer; returns the cover, chosen among `coverFrom`.
-    ///
-    /// Its photos are its albums' and months': a place's pages link to them rather than hold
-    /// their data again, which keeps the site within its bytes a photo.
-    private func writePages(
-        _ collection: Collection, places: [String], photos: [PhotoOutline], coverFrom: ArraySlice<PhotoOutline>
-    ) throws(AlbumError) -> PhotoRecord? {
-        let staging = collection.folder + AlbumBuilder.staging
-        _ = try output.recreate(staging)
-        var cover = CoverChoice()
-        for (position, record) in try records(Array(coverFrom)).enumerated() {
-            cover.consider(record, position: position)
-        }
-        let count = max(1, (photos.count + Self.perPage - 1) / Self.perPage)
-        let folders = AlbumFolders(tree: tree)
-        for number in 0..<count {
-            media.startPage()
-            let page = try records(Array(photos.dropFirst(number * Self.perPage).prefix(Self.perPage)))
-            try folders.load(page.map(\.albumID))
-            let thumbnails = page.compactMap { photo -> String? in
-                guard let album = folders[photo.albumID],
-                    let square = photo.renditions.filter({ $0.spec.kind == .square }).min(by: { $0.width < $1.width }),
-                    let path = media.rendition(square.path)
-                else { return nil }
-                let link = Collection.prefix + HTML.url(Array(album.utf8)) + "/index.html#photo-\(photo.id)"
-                let source = Collection.prefix + HTML.url(Array(path.utf8))
-                return "<a href=\"\(link)\"><img src=\"\(source)\" alt=\"\(HTML.escape(AlbumBuilder.name(photo)))\""
-                    + " loading=\"lazy\"></a>"
-            }
-            let children =
-                number == 0 && !places.isEmpty
-                ? "<section class=\"children\"><h2>Places</h2><div class=\"albums\">"
-                    + places.joined(separator: "\n") + "</div></section>"
-                : ""
-            let body = """
-                <header>\(writer.crumbs(collection))<h1>\(HTML.escape(collection.title))</h1>\
-                <p>\(HTML.escape(collection.subtitle))</p></header>
-                \(children)
-                \(thumbnails.isEmpty ? "" : "<main class=\"place-photos\">\(thumbnails.joined(separator: "\n"))</main>")
-                \(CollectionPages.pager(current: number, count: count))
-                """
-            try output.write(
-                HTML.document(title: collection.title, body: body), to: staging + "/" + CollectionPages.pageFile(number)
-            )
-        }
-        return cover.photo
-    }
-
-    /// The records of `photos`, in their order.
-    private func records(_ photos: [PhotoOutline]) throws(AlbumError) -> [PhotoRecord] {
-        guard !photos.isEmpty else { return [] }
-        do {
-            return try index.photos(ids: photos.map(\.id))
-        } catch {
-            throw AlbumError(.index, "\(error)")
-        }
-    }
-
-    /// What a place's pages show: its photos in order, their albums' last changes, the cards of
-    /// the places within it, and the site's key (FNV-1a, 64 bits, as hexadecimal).
-    private static func signature(
-        _ photos: [PhotoOutline], changes: [Int64: Int64], children: [String], key: String
-    ) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash = (hash ^ (value >> UInt64(shift) & 0xFF)) &* 0x100_0000_01b3
-            }
-        }
-        for photo in photos {
-            add(UInt64(bitPattern: photo.id))
-            add(UInt64(bitPattern: changes[photo.albumID] ?? 0))
-        }
-        for byte in (children.joined(separator: "\n") + key.split(separator: "|").dropFirst().joined()).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 
     /// A place's folder name: its names in lower-case ASCII (as far as they go) and a short hash

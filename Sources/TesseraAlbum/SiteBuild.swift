@@ -94,6 +94,12 @@ final class SiteBuild {
                 options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index),
             media: media, tree: tree, key: "\(counter)|\(optionsKey)", force: sweeps
         ).run(shouldStop: shouldStop)
+        summary.peopleShown = try PeoplePages(
+            index: index, output: output,
+            writer: CollectionPages(
+                options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index),
+            media: media, tree: tree, key: "\(counter)|\(optionsKey)", force: sweeps
+        ).run(shouldStop: shouldStop)
         try removeUnusedFiles()
         summary.linked = media.linked
         summary.copied = media.copied

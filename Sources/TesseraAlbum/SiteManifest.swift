@@ -39,6 +39,7 @@ struct MonthFind: Codable, Equatable, Sendable {
     var cameras: [String: Int] = [:]
     var formats: [String: Int] = [:]
     var keywords: [String: Int] = [:]
+    var people: [String: Int] = [:]
     /// How many are rated at least 1, 2, 3, 4 and 5.
     var ratings = [0, 0, 0, 0, 0]
 
@@ -50,6 +51,7 @@ struct MonthFind: Codable, Equatable, Sendable {
         if let camera = facts.camera { cameras[camera, default: 0] += 1 }
         formats[facts.format, default: 0] += 1
         for keyword in Set(facts.keywords) { keywords[keyword, default: 0] += 1 }
+        for name in Set(facts.people) { people[name, default: 0] += 1 }
         for level in 1...5 where (facts.rating ?? 0) >= level { ratings[level - 1] += 1 }
     }
 }

@@ -6,7 +6,7 @@ import TesseraIndex
 enum SitePages {
     static let crumbs =
         "<nav class=\"crumbs\"><a href=\"index.html\">Albums</a><a href=\"timeline.html\">Timeline</a>"
-        + "<a href=\"places.html\">Places</a><a href=\"map.html\">Map</a></nav>"
+        + "<a href=\"places.html\">Places</a><a href=\"people.html\">People</a><a href=\"map.html\">Map</a></nav>"
 
     /// The album list's pages, `perPage` cards each (`albumListFile` names them).
     static func albumList(cards: [String], summary: String, perPage: Int) -> [String] {

@@ -14,7 +14,7 @@ extension Configuration {
         case memoryLimit = "memory_limit", timeZone = "time_zone", thumbnails, controlSocket = "control_socket"
         case scanOnStart = "scan_on_start", rescanInterval = "rescan_interval", watch, albumDirectory = "album_dir"
         case albumStyle = "album_style", albumOriginals = "album_originals", albumOrder = "album_order"
-        case albumShowCopies = "album_show_copies"
+        case albumShowCopies = "album_show_copies", albumPeople = "album_people"
         case keepMissingDays = "keep_missing_days"
         case cacheCheckInterval = "cache_check_interval", desktopThumbnails = "desktop_thumbnails"
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
@@ -114,6 +114,7 @@ extension Configuration {
             case .albumOriginals: albumOriginals = try reader.choice(value, name)
             case .albumOrder: albumOrder = try reader.choice(value, name)
             case .albumShowCopies: albumShowCopies = try reader.bool(value, name)
+            case .albumPeople: albumPeople = try reader.choice(value, name)
             case .keepMissingDays: keepMissingDays = try reader.int(value, name, 0...3650)
             case .webVideos: webVideos = try reader.bool(value, name)
             case .faces: faces = try reader.bool(value, name)

@@ -69,6 +69,8 @@ public struct Configuration: Sendable {
     public var albumOrder = AlbumOrder.name
     /// Whether the album site shows every copy of a photo, not only the one to keep.
     public var albumShowCopies = false
+    /// Whom the album site shows on its People pages, in its viewer and in Find.
+    public var albumPeople = AlbumPeople.named
     /// Whether to fill the freedesktop thumbnail cache that file managers read.
     public var desktopThumbnails = DesktopThumbnails.auto
     /// Which of its sizes to fill.

@@ -9,6 +9,7 @@ extension AlbumBuilder.Options {
             output: output, style: configuration.albumStyle, originals: configuration.albumOriginals,
             order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
         privateZones = configuration.privateZones
+        people = configuration.albumPeople
         basemap = Self.installedBasemap
     }
 }

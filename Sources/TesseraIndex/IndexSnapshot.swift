@@ -64,6 +64,11 @@ struct IndexSnapshot: PhotoReading {
         try answer { try PhotoIndex.placeCounts(query, db) }
     }
 
+    /// See `PhotoIndex.personCounts(_:unnamed:)`.
+    func personCounts(_ query: PhotoQuery, unnamed: Bool) throws(IndexError) -> [PersonCount] {
+        try answer { try PhotoIndex.personCounts(query, unnamed: unnamed, db) }
+    }
+
     private func answer<T>(_ body: () throws -> T) throws(IndexError) -> T {
         do {
             return try body()

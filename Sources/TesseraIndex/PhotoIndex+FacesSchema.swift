@@ -66,4 +66,39 @@ extension PhotoIndex {
                 PRAGMA user_version = 22;
                 """)
     }
+
+    /// v23: a change of whom a photo shows marks what the site shows of it. A face's person or
+    /// visibility, or a person's name or visibility, bumps the change counter (the People pages'
+    /// key); where a named person is concerned, the photos' albums and months are marked changed
+    /// too (their viewer names the people).
+    static func peopleChangesMigration(_ db: Database) throws {
+        let now = "(SELECT value FROM change_counter)"
+        let bump = "UPDATE change_counter SET value = value + 1;"
+        func named(_ person: String) -> String {
+            "EXISTS (SELECT 1 FROM people WHERE id = \(person) AND name IS NOT NULL)"
+        }
+        /// The albums and months of `photos` (a SELECT of photo ids) marked changed.
+        func mark(_ photos: String) -> String {
+            """
+            UPDATE albums SET content_change = \(now) WHERE id IN (SELECT album_id FROM photos WHERE id IN (\(photos)));
+            INSERT INTO month_changes (month, content_change)
+                SELECT DISTINCT substr(coalesce(captured_at, ''), 1, 7), \(now) FROM photos WHERE id IN (\(photos))
+                ON CONFLICT(month) DO UPDATE SET content_change = excluded.content_change;
+            """
+        }
+        let whom = "NEW.person_id IS NOT OLD.person_id OR NEW.hidden IS NOT OLD.hidden"
+        try db.execute(
+            sql: """
+                CREATE TRIGGER faces_shown_inserted AFTER INSERT ON faces BEGIN \(bump)
+                    \(mark("SELECT NEW.photo_id WHERE \(named("NEW.person_id"))")) END;
+                CREATE TRIGGER faces_shown_updated AFTER UPDATE OF person_id, hidden ON faces WHEN \(whom) BEGIN \(bump)
+                    \(mark("SELECT NEW.photo_id WHERE \(named("NEW.person_id")) OR \(named("OLD.person_id"))")) END;
+                CREATE TRIGGER faces_shown_deleted AFTER DELETE ON faces BEGIN \(bump)
+                    \(mark("SELECT OLD.photo_id WHERE \(named("OLD.person_id"))")) END;
+                CREATE TRIGGER people_shown_updated AFTER UPDATE OF name, hidden ON people
+                    WHEN NEW.name IS NOT OLD.name OR NEW.hidden IS NOT OLD.hidden BEGIN \(bump)
+                    \(mark("SELECT photo_id FROM faces WHERE person_id = NEW.id")) END;
+                PRAGMA user_version = 23;
+                """)
+    }
 }

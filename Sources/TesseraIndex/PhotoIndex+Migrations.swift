@@ -740,6 +740,8 @@ extension PhotoIndex {
         migrator.registerMigration("v21", migrate: Self.facesMigration)
         guard version >= 22 else { return migrator }
         migrator.registerMigration("v22", migrate: Self.faceRegionsMigration)
+        guard version >= 23 else { return migrator }
+        migrator.registerMigration("v23", migrate: Self.peopleChangesMigration)
         return migrator
     }
 

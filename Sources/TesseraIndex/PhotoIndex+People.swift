@@ -81,3 +81,63 @@ extension PhotoIndex {
         }
     }
 }
+
+/// A person as the site shows them (docs/PEOPLE.md): how many photos show them, and the face to
+/// show them by.
+public struct PersonCount: Sendable, Equatable {
+    public var id: Int64
+    /// Nil for a group not yet named.
+    public var name: String?
+    /// The photos of the query with a face of theirs shown.
+    public var count: Int
+    /// Their largest, clearest face among those photos: its photo, and its box in fractions of
+    /// the upright photo from its top left.
+    public var photoID: Int64
+    public var x, y, width, height: Double
+}
+
+extension PhotoIndex {
+    /// See `PhotoReading.personCounts(_:unnamed:)`.
+    public func personCounts(_ query: PhotoQuery, unnamed: Bool) throws(IndexError) -> [PersonCount] {
+        try read { db in try Self.personCounts(query, unnamed: unnamed, db) }
+    }
+
+    static func personCounts(_ query: PhotoQuery, unnamed: Bool, _ db: Database) throws -> [PersonCount] {
+        let (shown, arguments) = selection("p.id", query)
+        // (SQLite takes the bare columns from the row that gave MAX: the face it names.)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.id, e.name, COUNT(DISTINCT f.photo_id), MAX(f.width * f.height * f.confidence),
+                    f.photo_id, f.x, f.y, f.width, f.height
+                FROM (\(shown)) s JOIN faces f ON f.photo_id = s.id AND f.hidden = 0
+                JOIN people e ON e.id = f.person_id AND e.hidden = 0
+                WHERE e.name IS NOT NULL OR \(unnamed ? "1" : "0")
+                GROUP BY e.id ORDER BY e.name, e.id
+                """, arguments: arguments
+        ).map {
+            PersonCount(
+                id: $0[0], name: $0[1], count: $0[2], photoID: $0[4], x: $0[5], y: $0[6], width: $0[7], height: $0[8])
+        }
+    }
+
+    /// The names of the people shown in each of `ids` (named, not hidden), left to right, by photo.
+    static func namedPeople(of ids: [Int64], _ db: Database) throws -> [Int64: [String]] {
+        var names: [Int64: [String]] = [:]
+        for chunk in ids.chunks(of: 500) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT f.photo_id, e.name FROM faces f JOIN people e ON e.id = f.person_id
+                    WHERE f.photo_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                        AND f.hidden = 0 AND e.hidden = 0 AND e.name IS NOT NULL
+                    ORDER BY f.photo_id, f.x
+                    """, arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() {
+                let (photo, name): (Int64, String) = (row[0], row[1])
+                if names[photo]?.contains(name) != true { names[photo, default: []].append(name) }
+            }
+        }
+        return names
+    }
+}

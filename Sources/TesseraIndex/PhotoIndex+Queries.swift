@@ -58,16 +58,16 @@ extension PhotoIndex {
         return try records(ids.compactMap { rows[$0] }, db)
     }
 
-    /// The condition of photos with a face shown of `person`: a name (the column's NOCASE) or a number.
+    /// The condition of photos with a face shown of a person: by name (the column's NOCASE) or number.
     private static func person(
-        _ person: String, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
+        name: String?, id: Int64, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
     ) {
         conditions.append(
             """
             p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
                 WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
             """)
-        arguments += [person, Int64(person) ?? -1]
+        arguments += [name, id]
     }
 
     /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
@@ -135,7 +135,8 @@ extension PhotoIndex {
                 """)
             arguments.append("|" + PlaceName.searchKey(place) + "|")
         }
-        if let person = query.person { Self.person(person, &conditions, &arguments) }
+        if let person = query.person { Self.person(name: person, id: Int64(person) ?? -1, &conditions, &arguments) }
+        if let id = query.personID { Self.person(name: nil, id: id, &conditions, &arguments) }
         if let filter = query.placeFilter {
             let parts = [("l.region", filter.region), ("l.locality", filter.locality)].compactMap { column, value in
                 value.map { (column, $0) }
@@ -195,11 +196,13 @@ extension PhotoIndex {
         let motion = try Self.livePhotoVideos(of: ids, db)
         let stacks = try Self.stacksFaced(by: ids, db)
         let places = try Self.places(of: ids, db)
+        let people = try Self.namedPeople(of: ids, db)
         return rows.map { row in
             var record = Self.record(row, renditions: renditions[row[.id]] ?? [])
             record.livePhotoVideo = motion[record.id]
             record.stack = stacks[record.id]
             record.place = places[record.id]
+            record.people = people[record.id] ?? []
             return record
         }
     }

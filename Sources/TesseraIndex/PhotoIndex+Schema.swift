@@ -3,7 +3,7 @@ import GRDB
 
 extension PhotoIndex {
     /// The schema version, also written to `PRAGMA user_version`; docs/INDEX.md describes it.
-    public static let schemaVersion = 22
+    public static let schemaVersion = 23
 
     /// What marks a photo's groups to be decided again (`refreshGroups`): a new row, or a
     /// change of anything stacks and copies are decided by (as of schema `version`).

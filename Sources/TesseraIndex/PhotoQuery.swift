@@ -36,6 +36,8 @@ public struct PhotoQuery: Sendable {
     /// Only photos with a face of this person: their name, in any case, or their number
     /// (docs/PEOPLE.md).
     public var person: String?
+    /// Only photos with a face of the person with this number (the site's People pages).
+    public var personID: Int64?
     /// Only stills (`photo`) or only videos (`video`).
     public var media: Media?
     public var limit: Int?

@@ -52,6 +52,9 @@ public struct PhotoRecord: Sendable, Identifiable {
     public var gps: GPSPosition?
     /// Its place, as the index named it (docs/PLACES.md).
     public var place: PlaceName?
+    /// The names of the people whose faces it shows, left to right (named and not hidden:
+    /// docs/PEOPLE.md).
+    public var people: [String] = []
     public var warnings: [String]
     public var contentHash: String?
     /// The rendition files, by kind then size.

@@ -34,6 +34,9 @@ public protocol PhotoReading {
     func forEachMapPoint(_ query: PhotoQuery, _ visit: (MapPoint) -> Void) throws(IndexError)
     /// How many of the photos `query` asks for each place holds, by country, region and locality.
     func placeCounts(_ query: PhotoQuery) throws(IndexError) -> [PlaceCount]
+    /// The people shown in the photos `query` asks for (named ones, and unnamed groups with
+    /// `unnamed`; never a hidden person or face), by name.
+    func personCounts(_ query: PhotoQuery, unnamed: Bool) throws(IndexError) -> [PersonCount]
 }
 
 /// What Tessera needs of an index, whatever keeps it: the one contract between the index and

@@ -28,10 +28,11 @@ if (form) {
       cameras: i.months.flatMap((m) => Object.keys(m.find.cameras)),
       formats: i.months.flatMap((m) => Object.keys(m.find.formats)),
       keywords: i.months.flatMap((m) => Object.keys(m.find.keywords)),
+      people: i.months.flatMap((m) => Object.keys(m.find.people || {})),
       dated: i.months.length > 0, rated: i.months.some((m) => m.find.ratings[0] > 0)}))
     : load().then((list) => ({
       cameras: list.map((p) => p.find.camera), formats: list.map((p) => p.find.format),
-      keywords: list.flatMap((p) => p.find.keywords), dated: list.some((p) => p.find.day),
+      keywords: list.flatMap((p) => p.find.keywords), people: list.flatMap((p) => p.find.people), dated: list.some((p) => p.find.day),
       rated: list.some((p) => p.find.rating > 0)}));
   const facets = /** @type {HTMLElement} */ (form.querySelector('.facets'));
   const filters = /** @type {HTMLButtonElement} */ (form.querySelector('button.filters'));
@@ -40,12 +41,14 @@ if (form) {
     if (form.dataset.filled) return;
     form.dataset.filled = '1';
     const sorted = (list) => [...new Set(list.filter((v) => typeof v === 'string' && v))].sort();
-    const cameras = sorted(all.cameras), formats = sorted(all.formats);
+    const cameras = sorted(all.cameras), formats = sorted(all.formats), people = sorted(all.people);
     field('camera').append(...cameras.map((value) => element('option', {value, textContent: value})));
     field('format').append(...formats.map((value) => element('option', {value, textContent: value})));
-    const words = sorted([...all.keywords, ...cameras]);
+    field('person').append(...people.map((value) => element('option', {value, textContent: value})));
+    const words = sorted([...all.keywords, ...cameras, ...people]);
     form.querySelector('datalist').append(...words.map((word) => element('option', {value: word})));
-    const offered = {day: all.dated, camera: cameras.length > 0, format: formats.length > 1, rating: all.rated};
+    const offered = {day: all.dated, camera: cameras.length > 0, format: formats.length > 1, rating: all.rated,
+                     person: people.length > 0};
     for (const label of facets.querySelectorAll('label')) label.hidden = !offered[label.dataset.facet];
     filters.hidden = !Object.values(offered).some(Boolean);
   });
@@ -58,22 +61,23 @@ if (form) {
   const asked = () => {
     const value = (name) => field(name).value.trim();
     return {from: value('from'), to: value('to'), camera: value('camera'), format: value('format'),
-            text: value('text').toLowerCase(), rating: value('rating')};
+            text: value('text').toLowerCase(), rating: value('rating'), person: value('person')};
   };
-  // The words a photo is found by: camera, lens, title, caption, keywords and file name; on
-  // the timeline, what find.js counts by month (camera and keywords), so that a word loads
-  // only the months that hold it.
-  if (timeline) field('text').placeholder = 'Camera or keyword';
+  // The words a photo is found by: camera, lens, title, caption, keywords, people and file
+  // name; on the timeline, what find.js counts by month (camera, keywords and people), so that
+  // a word loads only the months that hold it.
+  if (timeline) field('text').placeholder = 'Camera, keyword or person';
   const words = (photo) => photo.words || (photo.words = (timeline
-    ? [photo.find.camera, ...photo.find.keywords]
+    ? [photo.find.camera, ...photo.find.keywords, ...photo.find.people]
     : [photo.name, photo.title, photo.caption, photo.find.camera,
-       ...photo.facts.filter((f) => f.label === 'Lens').map((f) => f.value), ...photo.find.keywords])
+       ...photo.facts.filter((f) => f.label === 'Lens').map((f) => f.value), ...photo.find.keywords,
+       ...photo.find.people])
     .filter((w) => typeof w === 'string').join('\n').toLowerCase());
   const matches = (photo, q) => {
     const f = photo.find;
     return (!q.from || (f.day && f.day >= q.from)) && (!q.to || (f.day && f.day <= q.to))
       && (!q.camera || f.camera === q.camera) && (!q.format || f.format === q.format)
-      && (!q.rating || (f.rating || 0) >= +q.rating)
+      && (!q.rating || (f.rating || 0) >= +q.rating) && (!q.person || f.people.includes(q.person))
       && (!q.text || q.text.split(/\s+/).every((word) => words(photo).includes(word)));
   };
   const isVideo = (photo) => !!photo.video && !photo.video.live;
@@ -115,18 +119,19 @@ if (form) {
     container.replaceChildren(layout);
   };
   // How many of a month's photos can match: exact for one filter, at most that for several
-  // (a word, at most the photos whose camera or keywords hold it).
+  // (a word, at most the photos whose camera, keywords or people hold it).
   const atMost = (month, q) => {
     const f = month.find, counts = [Object.values(f.days).reduce((n, count) => n + count, 0)];
     const sum = (table, keep) => Object.entries(table).reduce((n, [key, count]) => n + (keep(key) ? count : 0), 0);
     for (const word of q.text ? q.text.split(/\s+/) : []) {
       const holds = (key) => key.toLowerCase().includes(word);
-      counts.push(sum(f.cameras, holds) + sum(f.keywords, holds));
+      counts.push(sum(f.cameras, holds) + sum(f.keywords, holds) + sum(f.people || {}, holds));
     }
     if (q.from || q.to) counts.push(sum(f.days, (day) => (!q.from || day >= q.from) && (!q.to || day <= q.to)));
     if (q.camera) counts.push(f.cameras[q.camera] || 0);
     if (q.format) counts.push(f.formats[q.format] || 0);
     if (q.rating) counts.push(f.ratings[+q.rating - 1] || 0);
+    if (q.person) counts.push((f.people || {})[q.person] || 0);
     return Math.min(...counts);
   };
   let search = 0;
@@ -155,7 +160,7 @@ if (form) {
     const { photos: total, months } = await indexed();
     const candidates = months.map((month) => [month, atMost(month, q)]).filter(([, n]) => n > 0);
     const bound = candidates.reduce((n, [, count]) => n + count, 0);
-    const exact = !q.text && [q.from || q.to, q.camera, q.format, q.rating].filter(Boolean).length === 1;
+    const exact = !q.text && [q.from || q.to, q.camera, q.format, q.rating, q.person].filter(Boolean).length === 1;
     // Months read so far, matches found in them (counted), shown, and not shown yet (pending).
     let next = 0, count = [], shown = [], pending = [];
     const more = element('button', {type: 'button', className: 'more', textContent: 'More'});

@@ -52,7 +52,8 @@ const readNow = async (file) => {
       video: entry.video
         && {url: at(`media/${entry.video[0]}`), live: entry.video[1] === 1, playable: entry.video[2] === 1},
       find: Object.assign(
-        {keywords: []}, entry.find, {format: word(entry.find.format), camera: word(entry.find.camera)}),
+        {keywords: []}, entry.find, {format: word(entry.find.format), camera: word(entry.find.camera),
+                                     people: (entry.find.people || []).map(word)}),
       // A stack's face: its other members, which the viewer shows after it.
       stack: entry.stack && {title: entry.stack.title, photos: entry.stack.photos.map(photo)},
     };
