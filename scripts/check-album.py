@@ -24,7 +24,11 @@ every style, and checks:
   background tiles and clusters drawn, every photo with a position counted once, a click on a
   cluster zooming into it and one on a single photo opening it in the viewer, which names its
   place and links its position to the map; the Places page's countries, regions and towns; an
-  album's own map under its photos (its photos with a position, a photo opening in its viewer).
+  album's own map under its photos (its photos with a position, a photo opening in its viewer);
+- people (from the shared labelled faces, scanned with faces found): the People page at 1280 px
+  1x and 390 px 2x with a round face on each named person's card and no unnamed one, a person's
+  page of their photos, one opening in a viewer that names them, and Find's person filter on
+  the timeline and an album finding exactly their photos.
 
 Screenshots of every style (1x and 2x) and of the viewer go to OUT (default
 ./tessera-data/album-check). Usage: check-album.py [TESSERA_BINARY] [--out DIR]
@@ -54,6 +58,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout, sync_playwrig
 PROJECT = Path(__file__).resolve().parent.parent
 # A Samsung motion photo (an HEIC carrying an HEVC MP4), from the shared corpus when it is there.
 MOTION_PHOTO = PROJECT.parent / "shared/corpus/media/motion/samsung-one-ui-6.heic"
+# Labelled photos of five people, for the People pages.
+JOHNS = PROJECT.parent / "shared/faces/johns"
 VOID = {"meta", "img", "br", "hr", "input", "link", "source", "area", "base", "col", "embed", "wbr"}
 STYLES = ("justified", "masonry", "grid", "strip", "tiles")
 WHOLE = {"justified", "masonry", "strip"}  # styles that promise the whole photo
@@ -503,6 +509,8 @@ def main():
         step("places")
         check_places(browser, sites["justified"], work, out)
         check_album_map(browser, sites["justified"], out)
+        step("people")
+        check_people(browser, tessera, work, out)
         step("portable")
         check_portable(sites["justified"], work)
         step("end")
@@ -1510,6 +1518,86 @@ def check_places(browser, site, work, out):
     finally:
         server.terminate()
         server.wait()
+
+
+def check_people(browser, tessera, work, out):
+    """People as a visitor meets them: named people only, each with their face; their photos;
+    their name in the viewer; Find's person filter finding exactly their photos."""
+    if not JOHNS.is_dir():
+        print(f"album check: people skipped: {JOHNS} not found (the shared labelled faces)")
+        return
+    photos, people = work / "people-photos", work / "people"
+    names = sorted(p.name for p in JOHNS.iterdir() if p.is_dir())[:3]
+    for name in names:
+        (photos / name).mkdir(parents=True)
+        for source in sorted((JOHNS / name).glob("*.jpg"))[:4]:
+            shutil.copy(source, photos / name / source.name)
+    store = ["--index", str(people / "index.sqlite"), "--cache", str(people / "cache")]
+    subprocess.run([tessera, "scan", str(photos), *store], check=True, stdout=subprocess.DEVNULL)
+    with sqlite3.connect(people / "index.sqlite") as db:
+        rows = db.execute("SELECT f.person_id, p.path_text FROM faces f JOIN photos p ON p.id = f.photo_id").fetchall()
+    by_folder = {}
+    for person, path in rows:
+        by_folder.setdefault(Path(path).parent.name, set()).add(person)
+    check(all(len(by_folder.get(n, ())) == 1 for n in names), f"the people's faces are not one person each: {by_folder}")
+    if not all(len(by_folder.get(n, ())) == 1 for n in names):
+        return
+    named = {"Ada Lovelace": next(iter(by_folder[names[0]])), "Émile <Zola>": next(iter(by_folder[names[1]]))}
+    for name, person in named.items():
+        subprocess.run([tessera, "people", "name", str(person), name, *store], check=True, stdout=subprocess.DEVNULL)
+    site = out / "sites" / "people"
+    subprocess.run([tessera, "album", "build", "--out", str(site), *store], check=True, stdout=subprocess.DEVNULL)
+    for width, scale in ((1280, 1), (390, 2)):
+        context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
+        page = context.new_page()
+        page.goto((site / "people.html").as_uri(), wait_until="load")
+        page.wait_for_function("[...document.querySelectorAll('main.people img')].every((i) => i.complete)")
+        cards = page.evaluate("""() => [...document.querySelectorAll('main.people a')].map((a) => {
+            const img = a.querySelector('img'), box = img.getBoundingClientRect();
+            return {name: a.querySelector('.name').textContent, src: img.currentSrc, shown: box.width,
+                    round: getComputedStyle(img).borderRadius};
+        })""")
+        for card in cards:
+            # The face's own pixels for each CSS pixel the card shows, at the screen's density.
+            with Image.open(urllib.request.url2pathname(urllib.parse.urlparse(card["src"]).path)) as face:
+                card["density"] = round(min(face.size) / card["shown"], 2)
+        check(sorted(c["name"] for c in cards) == sorted(named) and all(
+            c["src"].endswith("/face.jpg") and c["round"] == "50%" and c["density"] >= (1.9 if scale == 2 else 1)
+            for c in cards), f"the People page at {width} px, {scale}x shows {cards}")
+        page.screenshot(path=str(out / f"people-{width}-{scale}x.png"), full_page=True)
+        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto((site / "people.html").as_uri(), wait_until="load")
+    page.click("main.people a[title='Ada Lovelace']")
+    page.wait_for_selector("main.place-photos img")
+    thumbnails = page.locator("main.place-photos img")
+    check(page.inner_text("h1") == "Ada Lovelace" and thumbnails.count() == 4,
+          f"Ada's page shows {thumbnails.count()} photos under {page.inner_text('h1')!r}")
+    page.screenshot(path=str(out / "people-person-1280-1x.png"), full_page=True)
+    thumbnails.first.click()
+    page.wait_for_selector(".lightbox:not([hidden])", timeout=10000)
+    facts = page.inner_text(".lightbox .facts")
+    check("People" in facts and "Ada Lovelace" in facts, f"a person's photo opens in a viewer that says {facts!r}")
+    # Find: the person filter, on the timeline (of undated photos) and on an album, finds exactly
+    # their photos.
+    album = page.url.split("#")[0]
+    for start, expected in (("timeline.html", "4 photos of 12"), (None, "4 photos of 4")):
+        address = (site / start).as_uri() if start else album
+        page.goto(address, wait_until="load")
+        page.click("form.find button.filters")
+        page.wait_for_function("document.querySelector('form.find').dataset.filled === '1'")
+        options = page.eval_on_selector_all("form.find select[name=person] option", "els => els.map(e => e.value)")
+        offered = ["", *named] if start else ["", "Ada Lovelace"]  # (an album offers its own people)
+        check(sorted(options) == sorted(offered), f"Find's person filter offers {options}")
+        page.select_option("form.find select[name=person]", "Émile <Zola>" if start else "Ada Lovelace")
+        page.wait_for_function("/ of \\d/.test(document.querySelector('form.find output').textContent)"
+                               " && !document.querySelector('form.find output').textContent.startsWith('up to')")
+        said = page.inner_text("form.find output")
+        check(said == expected, f"Find's person filter on {start or 'an album'} says {said!r}, not {expected!r}")
+        check(not page.locator("section.found button.more").is_visible(), "Find offers More when all is shown")
+        page.screenshot(path=str(out / f"people-find-{start or 'album'}-1280-1x.png"))
+    context.close()
 
 
 def check_album_map(browser, site, out):

@@ -5,8 +5,8 @@ import TesseraImage
 /// A person's face on their card (PeoplePages): a square around it, cut from a preview
 /// rendition in the cache, as a JPEG in the site.
 struct FacePicture {
-    /// A 160-px card at a pixel ratio of 2.
-    static let side = 320
+    /// A card (160 CSS px, up to 200 on a wide phone) at a pixel ratio of 2.
+    static let side = 400
     /// The square's side in face boxes: the hair, the chin and a little around them.
     static let context = 2.4
 

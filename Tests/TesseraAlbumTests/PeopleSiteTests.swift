@@ -53,7 +53,7 @@ struct PeopleSiteTests {
         let folder = "people/zoe-salley-\(salley)"
         let face = try Renderer(options: RenderOptions()).render(
             file: FilePath(site + "/" + folder + "/face.jpg"), specs: [], placeholder: false)
-        #expect(face.metadata.width == 320 && face.metadata.height == 320)
+        #expect(face.metadata.width == 400 && face.metadata.height == 400)
         let page = try String(contentsOfFile: site + "/" + folder + "/index.html", encoding: .utf8)
         #expect(page.matches(of: /#photo-\d+"><img/).count == 3 && page.contains("3 photos"))
         #expect(!page.contains("#photo-\(hiddenFace.photoID)\""))

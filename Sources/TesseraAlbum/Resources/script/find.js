@@ -121,7 +121,8 @@ if (form) {
   // How many of a month's photos can match: exact for one filter, at most that for several
   // (a word, at most the photos whose camera, keywords or people hold it).
   const atMost = (month, q) => {
-    const f = month.find, counts = [Object.values(f.days).reduce((n, count) => n + count, 0)];
+    // (the photos of the month: an undated one counts its photos, having no days to count them by)
+    const f = month.find, counts = [f.photos];
     const sum = (table, keep) => Object.entries(table).reduce((n, [key, count]) => n + (keep(key) ? count : 0), 0);
     for (const word of q.text ? q.text.split(/\s+/) : []) {
       const holds = (key) => key.toLowerCase().includes(word);
