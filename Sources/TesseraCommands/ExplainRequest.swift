@@ -41,6 +41,9 @@ public struct ExplainRequest: Sendable {
             let near = try index.comparisons(
                 of: record.id, colourLimit: PerceptualHash.colourLimit, colours: PerceptualHash.colours(placeholder:))
             facts += GroupExplanation.facts(stack: groups.stack, copies: groups.copies, near: near)
+            facts.append(
+                PeopleExplanation.fact(
+                    faces: try index.faces(photo: record.id), regions: metadata.facts.faceRegions ?? []))
         }
         if json { return try context.json(facts) }
         context.say(FactExplanation.text(facts))

@@ -114,7 +114,7 @@ public struct PeopleRequest: Sendable {
         context.say(try PhotoIndex(path: configuration.index).apply(decision))
     }
 
-    /// A person as `list --json` gives them.
+    /// A person as `list --json` gives them: `name` null until they are named.
     struct Listed: Encodable {
         var id: Int64
         var name: String?
@@ -122,6 +122,15 @@ public struct PeopleRequest: Sendable {
 
         init(_ person: PersonSummary) {
             (id, name, photos) = (person.id, person.name, person.photos)
+        }
+
+        private enum CodingKeys: CodingKey { case id, name, photos }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)  // (a nil is written as null, not left out)
+            try container.encode(photos, forKey: .photos)
         }
     }
 }

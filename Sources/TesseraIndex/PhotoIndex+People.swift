@@ -23,9 +23,13 @@ public struct FaceSummary: Sendable, Equatable, Codable {
     public var confidence: Double
     public var personID: Int64?
     public var personName: String?
+    /// Who named the person: `user` or `xmp` (a region in one of their photos).
+    public var nameSource: String?
     /// Who gave it its person: `auto` (the grouping), `user`, or `xmp` (a name in the photo).
     public var assignedBy: String?
     public var hidden: Bool
+    /// Its person is hidden (with all their faces).
+    public var personHidden = false
 }
 
 extension PhotoIndex {
@@ -67,7 +71,7 @@ extension PhotoIndex {
                 db,
                 sql: """
                     SELECT f.id, f.photo_id, p.path_text, f.x, f.y, f.width, f.height, f.confidence, f.person_id,
-                        e.name, f.assigned_by, f.hidden
+                        e.name, f.assigned_by, f.hidden, e.name_source, coalesce(e.hidden, 0)
                     FROM faces f JOIN photos p ON p.id = f.photo_id LEFT JOIN people e ON e.id = f.person_id
                     WHERE (?1 IS NULL OR f.photo_id = ?1) AND (?2 IS NULL OR f.person_id = ?2)
                     ORDER BY f.id
@@ -76,7 +80,8 @@ extension PhotoIndex {
             ).map {
                 FaceSummary(
                     id: $0[0], photoID: $0[1], path: $0[2], x: $0[3], y: $0[4], width: $0[5], height: $0[6],
-                    confidence: $0[7], personID: $0[8], personName: $0[9], assignedBy: $0[10], hidden: $0[11])
+                    confidence: $0[7], personID: $0[8], personName: $0[9], nameSource: $0[12], assignedBy: $0[10],
+                    hidden: $0[11], personHidden: $0[13])
             }
         }
     }
