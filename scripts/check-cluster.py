@@ -47,6 +47,7 @@ from cluster_services import (ACCESS_KEY, BUCKET, REGION, S3_PORT, SECRET_KEY, N
 
 PROJECT = Path(__file__).resolve().parent.parent
 CORPUS = PROJECT.parent / "shared" / "corpus"
+FACES = CORPUS.parent / "faces/johns"
 failures = 0
 
 
@@ -130,7 +131,12 @@ def make_library(library):
         album.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, album / source.name)
     (library / "Home" / "notes.txt").write_text("not a photo\n")
-    return len(picks) + 1
+    # Three photos of each of two people (the shared labelled faces): faces found by the workers.
+    people = [photo for name in ("John_Salley", "John_Savage") for photo in sorted((FACES / name).glob("*.jpg"))[:3]]
+    for source in people:
+        (library / "People").mkdir(exist_ok=True)
+        shutil.copyfile(source, library / "People" / f"{source.parent.name}-{source.name}")
+    return len(picks) + len(people) + 1
 
 
 def touch(paths):
@@ -155,7 +161,7 @@ def compare_indexes(exported, local, exported_cache, local_cache):
     """The documented tables, row for row, ids and times aside and cache folders named alike."""
     differences = []
     tables = ["photos", "renditions", "albums", "stacks", "stack_members", "copy_groups", "copy_members",
-              "photo_keywords", "places", "photo_places", "photo_location_words"]
+              "photo_keywords", "places", "photo_places", "photo_location_words", "faces", "people"]
     for table in tables:
         def rows(path, cache):
             connection = sqlite3.connect(path)
@@ -169,6 +175,18 @@ def compare_indexes(exported, local, exported_cache, local_cache):
         ours, theirs = rows(exported, exported_cache), rows(local, local_cache)
         if ours != theirs:
             differences.append(f"{table}: {len(ours)} rows against {len(theirs)}")
+
+    def people(path):
+        """Each person as the set of their photos' paths."""
+        with sqlite3.connect(path) as connection:
+            rows = connection.execute(
+                "SELECT f.person_id, p.path_text FROM faces f JOIN photos p ON p.id = f.photo_id").fetchall()
+        groups = {}
+        for person, photo in rows:
+            groups.setdefault(person, set()).add(photo)
+        return sorted(sorted(group) for group in groups.values())
+    if people(exported) != people(local):
+        differences.append(f"people: {people(exported)} against {people(local)}")
     return differences
 
 
@@ -279,11 +297,14 @@ def main():
         with sqlite3.connect(exported) as db:
             named = db.execute("SELECT count(*) FROM photo_places").fetchone()[0]
             worded = db.execute("SELECT count(*) FROM photo_location_words").fetchone()[0]
-        if not named or not worded:
-            differences.append(f"{named} photos with a place and {worded} with location words: none to compare")
+            faced = db.execute("SELECT count(*) FROM faces WHERE person_id IS NOT NULL").fetchone()[0]
+        if not named or not worded or faced < 6:
+            differences.append(f"{named} photos with a place, {worded} with location words and {faced} faces with a "
+                               "person: too few to compare")
         check(not differences, "export-index equals the SQLite mode's index, row for row",
               "; ".join(differences)
-              or f"photos, renditions, albums, stacks, copies and places alike ({named} places, {worded} worded)")
+              or f"photos, renditions, albums, stacks, copies, places, faces and people alike ({named} places, "
+                 f"{worded} worded, {faced} faces)")
         for name, index, cache in (("exported", exported, exported_cache), ("local", work / "local.sqlite", local_cache)):
             subprocess.run([tessera, "album", "build", "--index", str(index), "--cache", str(cache), "--out",
                             str(work / f"site-{name}"), "--copy-renditions"], check=True, capture_output=True)

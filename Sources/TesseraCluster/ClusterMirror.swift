@@ -139,6 +139,8 @@ public struct ClusterMirror: Sendable {
             summary.whole = whole
             do throws(IndexError) {
                 try namePlaces(in: photoIndex)
+                // (the faces the workers found, given their people as one machine does)
+                _ = try photoIndex.groupFaces(batch: 256)
                 try photoIndex.setState(Mark.cluster, cluster)
                 try photoIndex.setState(Mark.rows, String(max(next, marks?.rows ?? 0)))
                 let fetchedFrom = fetch ? next : (marks?.renditions ?? 0)

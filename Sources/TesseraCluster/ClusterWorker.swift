@@ -91,7 +91,8 @@ public final class ClusterWorker: Sendable {
         let cache = RenditionCache(root: scratch)
         let rendering = FileRendering(
             configuration: configuration, cache: cache,
-            memory: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1), logger: logger)
+            memory: MemoryPool(share: configuration.rendering.memoryLimit, workers: 1), logger: logger,
+            analyses: AnalysisStages.enabled(by: configuration, logger: logger))
         var summary = Summary()
         var reclaimed = ContinuousClock.now
         var ahead: Task<Result<[ClaimedJob], ClusterError>, Never>?

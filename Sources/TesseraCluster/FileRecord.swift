@@ -41,6 +41,8 @@ package struct FileRecord: Codable, Sendable {
         var perceptualHash: String?
         /// Base64 of its 32 bytes, as the index keeps them.
         var detailHash: String?
+        /// The faces found (`AnalysisOutput.faces`); nil when not done (faces off, or no models).
+        var faces: Faces?
 
         /// The picture-hashes analysis as recorded: pending (for the analysis stage of whatever
         /// scans the exported index) when the worker could not do it.
@@ -130,6 +132,12 @@ package struct FileRecord: Codable, Sendable {
                 renditions?.perceptualHash = String(hash, radix: 16)
                 renditions?.detailHash = Data(detail.bytes).base64EncodedString()
             }
+            for result in made.analyses where result.name == .faces {
+                if case .done(let output) = result.outcome {
+                    let found: [FoundFace] = if case .faces(let faces) = output { faces } else { [] }
+                    renditions?.faces = Faces(version: result.version, found: found.map(Face.init))
+                }
+            }
         case .failed(let format, let error, let facts):
             status = .failed
             self.facts = facts
@@ -184,7 +192,7 @@ package struct FileRecord: Codable, Sendable {
                     },
                     thumbhash: renditions.thumbhash.flatMap { Data(base64Encoded: $0) }.map { Array($0) },
                     settings: renditions.settings, posterTime: renditions.posterTime,
-                    analyses: [renditions.pictureHashes]))
+                    analyses: [renditions.pictureHashes] + (renditions.faces.map { [$0.result] } ?? [])))
         case .failed:
             let failure = failure ?? Failure(format: .unsupported, code: "corrupt", message: "unknown failure")
             return .failed(
@@ -194,6 +202,48 @@ package struct FileRecord: Codable, Sendable {
                 facts: facts)
         case .unsupported:
             return .unsupported(reason: unsupported ?? "not a photo")
+        }
+    }
+}
+
+extension FileRecord {
+    /// The faces a worker found in a photo, with the version of the analysis that found them.
+    struct Faces: Codable, Sendable, Equatable {
+        var version: Int
+        var found: [Face]
+
+        /// The analysis as recorded: the faces whose descriptors are whole.
+        var result: AnalysisResult {
+            AnalysisResult(name: .faces, version: version, outcome: .done(.faces(found.compactMap(\.face))))
+        }
+    }
+
+    /// One face: its box in fractions of the upright photo, and its descriptor as the base64 of
+    /// 128 little-endian 32-bit floats (as the index keeps it).
+    struct Face: Codable, Sendable, Equatable {
+        var x, y, width, height, confidence: Double
+        var descriptor: String
+
+        init(_ face: FoundFace) {
+            (x, y, width, height, confidence) = (face.x, face.y, face.width, face.height, face.confidence)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(face.descriptor.count * 4)
+            for value in face.descriptor {
+                let bits = value.bitPattern
+                bytes += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: bits >> $0) }
+            }
+            descriptor = Data(bytes).base64EncodedString()
+        }
+
+        /// The face found; nil when the record's descriptor is not 128 numbers.
+        var face: FoundFace? {
+            guard let bytes = Data(base64Encoded: descriptor).map(Array.init), bytes.count == 128 * 4 else {
+                return nil
+            }
+            let values = stride(from: 0, to: bytes.count, by: 4).map { start in
+                Float(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + $1]) << (8 * $1) })
+            }
+            return FoundFace(x: x, y: y, width: width, height: height, confidence: confidence, descriptor: values)
         }
     }
 }

@@ -1,6 +1,7 @@
 public import Logging
 import Synchronization
 public import SystemPackage
+public import TesseraAnalysis
 public import TesseraConfiguration
 public import TesseraImage
 public import TesseraIndex
@@ -26,12 +27,16 @@ public final class FileRendering: Sendable {
 
     private let stage: Mutex<RenderStage>
 
-    public init(configuration: Configuration, cache: RenditionCache, memory: MemoryPool, logger: Logger) {
+    /// - Parameter analyses: run on each photo's decode, as a scan's render stage runs them.
+    public init(
+        configuration: Configuration, cache: RenditionCache, memory: MemoryPool, logger: Logger,
+        analyses: [any PhotoAnalysis] = AnalysisStages.all
+    ) {
         stage = Mutex(
             RenderStage(
                 configuration: configuration, index: nil, desktop: nil, logger: logger,
                 renderer: Renderer(options: configuration.rendering, pool: memory), cache: cache, full: false,
-                tally: nil))
+                tally: nil, analyses: analyses))
     }
 
     /// Reads the file at `path` (in the folder `albumPath`, under `root`), which a walk found with
