@@ -7,16 +7,15 @@ costs as the library grows, and how well the grouping tells people apart.
   photos (target: at most 80 ms); the peak memory of each.
 - Grouping a new face: an index of N faces already grouped (N = 100,000 and 1,000,000 by default,
   of N / 20 people, each person's faces a cloud of the spread dlib's descriptors show, 0.35 apart
-  on average) is made directly in SQLite, with the buckets the scan would write; 1,000 new faces
-  of those people are then grouped by a `tessera scan` (its own log line), and how many joined
-  their own person is counted.
+  on average) is made directly in SQLite, without its index over the descriptors; a `tessera scan`
+  makes that index (its log line: the time) and groups 1,000 new faces of those people (its log
+  line: the time a face), and how many joined their own person is counted.
 - Accuracy on the labelled faces: the pairs of one person's photos in one person, of two people's
   apart; purity and completeness of the people.
 
 Usage: bench/faces.py [--faces 100000 1000000]
 """
 import argparse
-import math
 import os
 import random
 import re
@@ -31,41 +30,14 @@ from common import tessera_binary
 PROJECT = Path(__file__).resolve().parent.parent
 SHARED = PROJECT.parent / "shared"
 
-# As Sources/TesseraIndex/FaceBuckets.swift has them (its mean, its seed, its tables and bits).
-TABLES, BITS, DIMENSIONS = 8, 12, 128
 
 
 def mean():
+    """The descriptors' mean, as Sources/TesseraIndex/FaceBuckets.swift has it."""
     text = (PROJECT / "Sources/TesseraIndex/FaceBuckets.swift").read_text()
     start = "static let mean: [Float] = ["
     body = text[text.index(start) + len(start):]
     return [float(v) for v in re.findall(r"-?\d+\.\d+", body[:body.index("]")])]
-
-
-def planes():
-    state = 0x7E55E4A0F0CE5EED
-    mask = (1 << 64) - 1
-
-    def draw():
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        z ^= z >> 31
-        return ((z >> 11) + 0.5) / float(1 << 53)
-    # (each value's two draws in the order Swift evaluates them: the logarithm's, then the cosine's)
-    return [[struct.unpack("f", struct.pack("f", math.sqrt(-2 * math.log(draw())) * math.cos(2 * math.pi * draw())))[0]
-             for _ in range(DIMENSIONS)] for _ in range(TABLES * BITS)]
-
-
-def buckets(descriptors, centre, hyperplanes):
-    """Each descriptor's bucket of each table (the signs against the hyperplanes through the mean)."""
-    import numpy
-    signs = (numpy.asarray(descriptors) - numpy.asarray(centre)) @ numpy.asarray(hyperplanes, dtype=numpy.float64).T >= 0
-    weights = 1 << numpy.arange(BITS - 1, -1, -1)
-    return [[table << BITS | int(row[table * BITS:(table + 1) * BITS] @ weights) for table in range(TABLES)]
-            for row in signs]
 
 
 def scan(tessera, root, store, *extra):
@@ -96,7 +68,7 @@ def cost(tessera, work):
           f" peak {results[True][1]:.0f} MB with faces, {results[False][1]:.0f} MB without")
 
 
-def grouping(tessera, work, count, centre, hyperplanes):
+def grouping(tessera, work, count, centre):
     rng = random.Random(count)
     people = max(1, count // 20)
     centres = [[c + rng.gauss(0, 0.07) for c in centre] for _ in range(people)]
@@ -125,20 +97,22 @@ def grouping(tessera, work, count, centre, hyperplanes):
                 " VALUES (?, ?, 0.4, 0.4, 0.2, 0.2, 1, ?, ?, ?)",
                 ((n + 1, n + 1, struct.pack("<128f", *d), p + 1 if n < count else None, "auto" if n < count else None)
                  for n, p, d in zip(numbers, owners, descriptors)))
-            db.executemany("INSERT INTO face_buckets (bucket, face_id) VALUES (?, ?)",
-                           ((bucket, n + 1) for n, found in zip(numbers, buckets(descriptors, centre, hyperplanes))
-                            for bucket in found))
             new_people += [(n + 1, p + 1) for n, p in zip(numbers, owners) if n >= count]
+        # (no index over the descriptors: the scan makes it, as it does for an index from before it)
+        db.execute("DELETE FROM state WHERE key = 'face_bucket_bits'")
     _, peak, log = scan(tessera, folder / "empty", store, "--config", str(work / "faces-True.yaml"))
     took = re.search(r"(\d+) faces? given a person in ([0-9.]+) (ms|s)", log)
-    if not took:
+    made = re.search(r"descriptors made again in ([0-9.]+) (ms|s)", log)
+    if not took or not made:
         raise SystemExit(log[-2000:])
     seconds = float(took.group(2)) / (1000 if took.group(3) == "ms" else 1)
+    index_seconds = float(made.group(1)) / (1000 if made.group(2) == "ms" else 1)
     with sqlite3.connect(folder / "index.sqlite") as db:
         joined = sum(1 for face, person in new_people
                      if db.execute("SELECT person_id FROM faces WHERE id = ?", (face,)).fetchone()[0] == person)
     print(f"{count:>9,} faces of {people:,} people: a new face grouped in {1000 * seconds / 1000:.2f} ms;"
-          f" {joined} of 1,000 joined their own person; scan peak {peak:.0f} MB")
+          f" {joined} of 1,000 joined their own person; the index over them made in {index_seconds:.1f} s;"
+          f" scan peak {peak:.0f} MB")
 
 
 def accuracy(tessera, work):
@@ -186,9 +160,9 @@ def main():
         work = Path(work)
         cost(tessera, work)
         accuracy(tessera, work)
-        centre, hyperplanes = mean(), planes()
+        centre = mean()
         for count in args.faces:
-            grouping(tessera, work, count, centre, hyperplanes)
+            grouping(tessera, work, count, centre)
 
 
 if __name__ == "__main__":

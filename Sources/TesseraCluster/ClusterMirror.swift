@@ -140,6 +140,7 @@ public struct ClusterMirror: Sendable {
             do throws(IndexError) {
                 try namePlaces(in: photoIndex)
                 // (the faces the workers found, given their people as one machine does)
+                _ = try photoIndex.fitFaceBuckets()
                 _ = try photoIndex.groupFaces(batch: 256)
                 try photoIndex.setState(Mark.cluster, cluster)
                 try photoIndex.setState(Mark.rows, String(max(next, marks?.rows ?? 0)))

@@ -4,31 +4,68 @@ import Foundation
 /// face is compared with the faces near it, not with every face (docs/PEOPLE.md, "Grouping").
 ///
 /// Locality-sensitive hashing by random hyperplanes: each of `tables` buckets is `bits` signs of
-/// the descriptor, less the descriptors' mean, against fixed random directions. Two faces of one
-/// person (about 31° apart around that mean, measured on the labelled faces) share the bucket of a
-/// table one time in ten, and one of eight tables more than one time in two; two people (about 90°
-/// apart) one time in 500, so a new face is compared with about 0.2 % of the library. A person
-/// with several faces is found through any of them.
+/// the descriptor, less the descriptors' mean, against fixed random directions. At 12 bits, two
+/// faces of one person (about 31° apart around that mean, measured on the labelled faces) share
+/// the bucket of a table one time in ten, and one of eight tables more than one time in two; two
+/// people (about 90° apart) one time in 500, so a new face is compared with about 0.2 % of
+/// 100,000 faces. A person with several faces is found through any of them.
+///
+/// Past 100,000 faces a bucket gets one sign more each time the faces double (`bits(for:)`), so
+/// that it holds as many faces whatever the library's size, and a search also looks in the
+/// buckets of its signs past the twelfth flipped one at a time, the least certain first (the
+/// signs a face of the same person most likely has the other way): a new face is compared with
+/// a number of faces that grows with the logarithm of the library, not with the library.
 enum FaceBuckets {
     static let tables = 8
-    static let bits = 12
+    /// The signs of a bucket up to 100,000 faces, and the most it may have.
+    static let fewestBits = 12
+    static let mostBits = 20
     /// The number of values a descriptor has.
     static let dimensions = 128
+    /// The `state` key of the bits `face_buckets` was made with (absent: before they grew, or
+    /// not made yet: made again at the next grouping).
+    static let stateKey = "face_bucket_bits"
 
-    /// The buckets of `descriptor`, one a table: `table << bits | signs`.
-    static func buckets(of descriptor: [Float]) -> [Int64] {
-        guard descriptor.count == dimensions else { return [] }
+    /// The bits a bucket has for an index of `faces`: one more each time they double past 100,000.
+    static func bits(for faces: Int) -> Int {
+        var bits = fewestBits
+        while bits < mostBits, faces > 100_000 << (bits - fewestBits) { bits += 1 }
+        return bits
+    }
+
+    /// The buckets of `descriptor` at `bits`, one a table: `table << 32 | signs`.
+    static func buckets(of descriptor: [Float], bits: Int) -> [Int64] {
+        signs(of: descriptor, bits: bits).enumerated().map { table, signs in Int64(table) << 32 | signs.value }
+    }
+
+    /// The buckets a search for faces near `descriptor` looks in: each table's, and those with
+    /// one of its `bits - fewestBits` least certain signs the other way.
+    static func probes(of descriptor: [Float], bits: Int) -> [Int64] {
+        signs(of: descriptor, bits: bits).enumerated().flatMap { table, signs in
+            let flips = signs.margins.indices.sorted { signs.margins[$0] < signs.margins[$1] }.prefix(bits - fewestBits)
+            return ([signs.value] + flips.map { signs.value ^ (1 << Int64(bits - 1 - $0)) }).map {
+                Int64(table) << 32 | $0
+            }
+        }
+    }
+
+    /// Each table's signs of `descriptor` (the first `bits` directions of the table), and how far
+    /// from its plane the descriptor lies for each.
+    private static func signs(of descriptor: [Float], bits: Int) -> [(value: Int64, margins: [Float])] {
+        guard descriptor.count == dimensions, (fewestBits...mostBits).contains(bits) else { return [] }
         var centred = [Float](repeating: 0, count: dimensions)
         for index in 0..<dimensions { centred[index] = descriptor[index] - mean[index] }
         return (0..<tables).map { table in
             var signs: Int64 = 0
+            var margins = [Float](repeating: 0, count: bits)
             for bit in 0..<bits {
-                let plane = planes[table * bits + bit]
+                let plane = planes[table * mostBits + bit]
                 var dot: Float = 0
                 for index in 0..<dimensions { dot += plane[index] * centred[index] }
                 signs = signs << 1 | (dot >= 0 ? 1 : 0)
+                margins[bit] = abs(dot)
             }
-            return Int64(table) << Int64(bits) | signs
+            return (signs, margins)
         }
     }
 
@@ -44,7 +81,7 @@ enum FaceBuckets {
             z ^= z >> 31
             return (Double(z >> 11) + 0.5) / Double(1 << 53)
         }
-        return (0..<tables * bits).map { _ in
+        return (0..<tables * mostBits).map { _ in
             (0..<dimensions).map { _ in Float((-2 * log(next())).squareRoot() * cos(2 * .pi * next())) }
         }
     }()

@@ -22,6 +22,7 @@ extension PhotoIndex {
             arguments: [id]
         ).map { Old(id: $0[0], box: ($0[1], $0[2], $0[3], $0[4]), person: $0[5], by: $0[6], hidden: $0[7]) }
         var taken = Set<Int64>()
+        let bits = try bucketBits(db) ?? FaceBuckets.fewestBits
         for face in found where face.descriptor.count == FaceBuckets.dimensions {
             let box = (face.x, face.y, face.width, face.height)
             let match = old.filter { !taken.contains($0.id) }.max { overlap($0.box, box) < overlap($1.box, box) }
@@ -38,7 +39,7 @@ extension PhotoIndex {
                 match?.person, match?.by, match?.hidden ?? false,
             ])
             let faceID = db.lastInsertedRowID
-            for bucket in FaceBuckets.buckets(of: face.descriptor) {
+            for bucket in FaceBuckets.buckets(of: face.descriptor, bits: bits) {
                 try db.cachedStatement(sql: "INSERT INTO face_buckets (bucket, face_id) VALUES (?, ?)")
                     .execute(arguments: [bucket, faceID])
             }
@@ -91,6 +92,38 @@ extension PhotoIndex {
         }
     }
 
+    /// The bits `face_buckets` was made with; nil when it is to be made again.
+    static func bucketBits(_ db: Database) throws -> Int? {
+        try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [FaceBuckets.stateKey])
+            .flatMap(Int.init).flatMap { (FaceBuckets.fewestBits...FaceBuckets.mostBits).contains($0) ? $0 : nil }
+    }
+
+    /// Makes the index over the descriptors again when the faces have grown past what its buckets
+    /// hold (`FaceBuckets.bits(for:)`), or it was made another way; returns how many faces it
+    /// was made for (0: it was right), in one transaction (a kill leaves it as it was).
+    public func fitFaceBuckets() throws(IndexError) -> Int {
+        try write { db in
+            let faces = try Int.fetchOne(db, sql: "SELECT count(*) FROM faces") ?? 0
+            let made = try Self.bucketBits(db)
+            let bits = max(FaceBuckets.bits(for: faces), made ?? 0)
+            guard made != bits else { return 0 }
+            try db.execute(sql: "DELETE FROM face_buckets")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, descriptor FROM faces")
+            let insert = try db.makeStatement(sql: "INSERT INTO face_buckets (bucket, face_id) VALUES (?, ?)")
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                guard let descriptor = FaceBuckets.descriptor(row[1]) else { continue }
+                for bucket in FaceBuckets.buckets(of: descriptor, bits: bits) {
+                    try insert.execute(arguments: [bucket, id])
+                }
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                arguments: [FaceBuckets.stateKey, String(bits)])
+            return faces
+        }
+    }
+
     static func groupFaces(limit: Int, _ db: Database) throws -> Int {
         // The faces a photo's XMP names first: the faces near them then join their named people.
         var faces = try Row.fetchAll(
@@ -109,6 +142,7 @@ extension PhotoIndex {
                     """,
                 arguments: [limit])
         }
+        let bits = try bucketBits(db) ?? FaceBuckets.fewestBits
         for face in faces {
             let id: Int64 = face[0], photo: Int64 = face[1]
             if let named = try Self.namedPerson(face: id, photo: photo, db) {
@@ -117,7 +151,7 @@ extension PhotoIndex {
                 continue
             }
             let person =
-                try Self.nearestPerson(face: id, photo: photo, descriptor: face[2], db)
+                try Self.nearestPerson(face: id, photo: photo, descriptor: face[2], bits: bits, db)
                 ?? {
                     try db.execute(sql: "INSERT INTO people DEFAULT VALUES")
                     return db.lastInsertedRowID
@@ -166,12 +200,12 @@ extension PhotoIndex {
 
     /// The person of the faces near `descriptor`, if any may have it.
     private static func nearestPerson(
-        face id: Int64, photo: Int64, descriptor blob: Data, _ db: Database
+        face id: Int64, photo: Int64, descriptor blob: Data, bits: Int, _ db: Database
     ) throws
         -> Int64?
     {
         guard let descriptor = FaceBuckets.descriptor(blob) else { return nil }
-        let buckets = FaceBuckets.buckets(of: descriptor)
+        let buckets = FaceBuckets.probes(of: descriptor, bits: bits)
         let excluded = Set(
             try Int64.fetchAll(
                 db,

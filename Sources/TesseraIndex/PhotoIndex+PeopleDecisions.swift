@@ -95,9 +95,9 @@ extension PhotoIndex {
                     DELETE FROM faces;
                     DELETE FROM people;
                     DELETE FROM analysis_queue WHERE analysis = 'faces';
-                    DELETE FROM state WHERE key = ?;
+                    DELETE FROM state WHERE key IN (?, ?);
                     """,
-                arguments: [AnalysisStorage.stateKey(.faces)])
+                arguments: [AnalysisStorage.stateKey(.faces), FaceBuckets.stateKey])
             return "\(faces) faces and \(people) people forgotten"
         }
     }

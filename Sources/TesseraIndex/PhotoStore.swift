@@ -158,6 +158,8 @@ public protocol PhotoStore: PhotoReading, Sendable {
     func pendingPlaces() throws(IndexError) -> Int
     /// Gives each face without a person one (docs/PEOPLE.md); how many.
     func groupFaces(batch: Int) throws(IndexError) -> Int
+    /// Makes the index over the faces' descriptors again when they outgrew it; how many faces.
+    func fitFaceBuckets() throws(IndexError) -> Int
     /// The faces of a photo, or of a person, in the order they were found.
     func faces(photo: Int64?, person: Int64?) throws(IndexError) -> [FaceSummary]
 

@@ -77,7 +77,13 @@ extension LibraryScanner {
     /// Gives the faces found since the last scan their people (docs/PEOPLE.md), from the index alone.
     func groupFaces() {
         do throws(IndexError) {
-            let started = ContinuousClock.now
+            var started = ContinuousClock.now
+            let fitted = try index.fitFaceBuckets()
+            if fitted > 0 {
+                let took = Wording.duration(started.duration(to: .now).seconds)
+                logger.info("the index over \(Wording.count(fitted, "face"))'s descriptors made again in \(took)")
+                started = .now
+            }
             let grouped = try index.groupFaces(batch: 256)
             guard grouped > 0 else { return }
             let took = Wording.duration(started.duration(to: .now).seconds)
