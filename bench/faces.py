@@ -68,6 +68,12 @@ def cost(tessera, work):
           f" peak {results[True][1]:.0f} MB with faces, {results[False][1]:.0f} MB without")
 
 
+def duration(text):
+    """Seconds in a duration as the log writes it: "820 ms", "4.0 s", "1 min 15 s"."""
+    units = {"min": 60, "s": 1, "ms": 0.001}
+    return sum(float(value) * units[unit] for value, unit in re.findall(r"([0-9.]+) (min|ms|s)\b", text))
+
+
 def grouping(tessera, work, count, centre):
     rng = random.Random(count)
     people = max(1, count // 20)
@@ -101,12 +107,11 @@ def grouping(tessera, work, count, centre):
         # (no index over the descriptors: the scan makes it, as it does for an index from before it)
         db.execute("DELETE FROM state WHERE key = 'face_bucket_bits'")
     _, peak, log = scan(tessera, folder / "empty", store, "--config", str(work / "faces-True.yaml"))
-    took = re.search(r"(\d+) faces? given a person in ([0-9.]+) (ms|s)", log)
-    made = re.search(r"descriptors made again in ([0-9.]+) (ms|s)", log)
+    took = re.search(r"(\d+) faces? given a person in ((?:[0-9.]+ (?:min|ms|s) ?)+)", log)
+    made = re.search(r"the descriptors of \d+ faces? made again in ((?:[0-9.]+ (?:min|ms|s) ?)+)", log)
     if not took or not made:
         raise SystemExit(log[-2000:])
-    seconds = float(took.group(2)) / (1000 if took.group(3) == "ms" else 1)
-    index_seconds = float(made.group(1)) / (1000 if made.group(2) == "ms" else 1)
+    seconds, index_seconds = duration(took.group(2)), duration(made.group(1))
     with sqlite3.connect(folder / "index.sqlite") as db:
         joined = sum(1 for face, person in new_people
                      if db.execute("SELECT person_id FROM faces WHERE id = ?", (face,)).fetchone()[0] == person)

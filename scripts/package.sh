@@ -15,8 +15,14 @@ scripts/install-deps.sh binutils patchelf
 # The build the run and test commands share (scripts/build.sh): a package needs no build of its own.
 scripts/build.sh
 binary="$(scripts/build.sh --bin)/tessera"
-# The manual page's text is the commands' help.
+# The manual page's text is the commands' help: a section for every command the binary has.
 manual=$(scripts/build.sh --manual)
+"$binary" --experimental-dump-help | python3 -c '
+import json, sys
+commands = [c["commandName"] for c in json.load(sys.stdin)["command"]["subcommands"]]
+sections = {line.split()[-1] for line in open(sys.argv[1]) if line.startswith(".It Em ")}
+missing = [c for c in commands if c not in sections]
+sys.exit(f"error: the manual page lacks a section for {missing}" if missing else 0)' "$manual"
 
 version=$("$binary" --version)
 name="tessera-$version-linux-$(uname -m)"

@@ -78,15 +78,6 @@ in_lane() { # NAME COMMAND…: runs a check of a lane
   return "$status"
 }
 
-# The manual page the install steps install: generated from the commands, one section each.
-check_manual() {
-  local manual command
-  manual=$(scripts/build.sh --manual)
-  for command in scan serve rescan status list inspect thumb layout album prune; do
-    grep -qx "\.It Em $command" "$manual" || { echo "error: the manual page lacks a section for '$command'" >&2; return 1; }
-  done
-}
-
 # The album site in a real browser (Playwright from PyPI in .build-venv, Debian's chromium);
 # screenshots go to ./tessera-data/album-check/.
 venv=.build-venv
@@ -118,7 +109,6 @@ lane_services() {
   # Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps
   # or hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
   in_lane "fuzz smoke" scripts/fuzz.sh --smoke &&
-  in_lane "manual" check_manual &&
   # Every reference resolves: documents named in sources and docs, layout sections, unit pages.
   in_lane "references" python3 scripts/check-references.py &&
   # docs/ARCHITECTURE.md's import table is what the code imports; files are written through
@@ -135,8 +125,9 @@ lane_services() {
   # Beyond one machine (docs/SCALE.md): the same build, a throwaway PostgreSQL, SeaweedFS
   # serving S3, four workers (two in network namespaces), SIGKILL, SIGSTOP, restarts.
   in_lane "cluster" scripts/check-cluster.sh &&
-  # The service under a real systemd: package, install with install.sh into a booted Debian 12
-  # (systemd-nspawn), and check it live (docs/INSTALL.md). Needs root; fails, never skips.
+  # The service under a real systemd: package (its manual page has a section for every command),
+  # install with install.sh into a booted Debian 12 (systemd-nspawn), and check it live
+  # (docs/INSTALL.md). Needs root; fails, never skips.
   in_lane "systemd" scripts/systemd-check.sh
 }
 

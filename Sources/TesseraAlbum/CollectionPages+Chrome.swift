@@ -18,7 +18,8 @@ extension CollectionPages {
     static let findForm = """
         <button class="find-open" type="button" hidden aria-expanded="false">Find</button>\
         <form class="find" hidden role="search"><input type="search" name="text" list="find-words" \
-        placeholder="Camera, lens, title, keyword, person, file name" aria-label="Find"><datalist id="find-words"></datalist>\
+        placeholder="Camera, lens, title, keyword, person, file name" aria-label="Find">\
+        <datalist id="find-words"></datalist>\
         <button class="filters" type="button" aria-expanded="false">Filters</button><span class="facets" hidden>\
         <label data-facet="day">From <input type="date" name="from"></label>\
         <label data-facet="day">To <input type="date" name="to"></label>\

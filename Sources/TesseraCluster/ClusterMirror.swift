@@ -138,10 +138,7 @@ public struct ClusterMirror: Sendable {
                 changedFrom: since, into: photoIndex, at: target, renditions: renditions, fetch: fetch)
             summary.whole = whole
             do throws(IndexError) {
-                try namePlaces(in: photoIndex)
-                // (the faces the workers found, given their people as one machine does)
-                _ = try photoIndex.fitFaceBuckets()
-                _ = try photoIndex.groupFaces(batch: 256)
+                try analyse(photoIndex)
                 try photoIndex.setState(Mark.cluster, cluster)
                 try photoIndex.setState(Mark.rows, String(max(next, marks?.rows ?? 0)))
                 let fetchedFrom = fetch ? next : (marks?.renditions ?? 0)

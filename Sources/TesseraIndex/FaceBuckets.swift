@@ -11,10 +11,12 @@ import Foundation
 /// 100,000 faces. A person with several faces is found through any of them.
 ///
 /// Past 100,000 faces a bucket gets one sign more each time the faces double (`bits(for:)`), so
-/// that it holds as many faces whatever the library's size, and a search also looks in the
-/// buckets of its signs past the twelfth flipped one at a time, the least certain first (the
-/// signs a face of the same person most likely has the other way): a new face is compared with
-/// a number of faces that grows with the logarithm of the library, not with the library.
+/// that it holds as many faces whatever the library's size. A search also looks in the buckets of
+/// its least certain signs flipped one at a time (the signs a face of the same person most likely
+/// has the other way): as many as keep it to about `compared` faces, at least one for each sign
+/// past the twelfth; in a small library, every sign, which finds nine in ten of one person's pairs
+/// that a table's bucket alone misses. A new face is compared with a number of faces that grows
+/// with the logarithm of the library at most, not with the library.
 enum FaceBuckets {
     static let tables = 8
     /// The signs of a bucket up to 100,000 faces, and the most it may have.
@@ -25,6 +27,9 @@ enum FaceBuckets {
     /// The `state` key of the bits `face_buckets` was made with (absent: before they grew, or
     /// not made yet: made again at the next grouping).
     static let stateKey = "face_bucket_bits"
+
+    /// About how many faces a search compares a new face with, where the library has more.
+    static let compared = 400
 
     /// The bits a bucket has for an index of `faces`: one more each time they double past 100,000.
     static func bits(for faces: Int) -> Int {
@@ -38,11 +43,18 @@ enum FaceBuckets {
         signs(of: descriptor, bits: bits).enumerated().map { table, signs in Int64(table) << 32 | signs.value }
     }
 
+    /// How many signs of each table a search flips in an index of `faces` at `bits`: as many as
+    /// keep it near `compared` faces, at least those past the twelfth, at most all.
+    static func flips(faces: Int, bits: Int) -> Int {
+        let room = compared << bits / (tables * max(1, faces)) - 1
+        return min(bits, max(bits - fewestBits, room))
+    }
+
     /// The buckets a search for faces near `descriptor` looks in: each table's, and those with
-    /// one of its `bits - fewestBits` least certain signs the other way.
-    static func probes(of descriptor: [Float], bits: Int) -> [Int64] {
+    /// one of its `flips` least certain signs the other way.
+    static func probes(of descriptor: [Float], bits: Int, flips: Int) -> [Int64] {
         signs(of: descriptor, bits: bits).enumerated().flatMap { table, signs in
-            let flips = signs.margins.indices.sorted { signs.margins[$0] < signs.margins[$1] }.prefix(bits - fewestBits)
+            let flips = signs.margins.indices.sorted { signs.margins[$0] < signs.margins[$1] }.prefix(flips)
             return ([signs.value] + flips.map { signs.value ^ (1 << Int64(bits - 1 - $0)) }).map {
                 Int64(table) << 32 | $0
             }
@@ -59,7 +71,7 @@ enum FaceBuckets {
             var signs: Int64 = 0
             var margins = [Float](repeating: 0, count: bits)
             for bit in 0..<bits {
-                let plane = planes[table * mostBits + bit]
+                let plane = planes[plane(table: table, bit: bit)]
                 var dot: Float = 0
                 for index in 0..<dimensions { dot += plane[index] * centred[index] }
                 signs = signs << 1 | (dot >= 0 ? 1 : 0)
@@ -67,6 +79,14 @@ enum FaceBuckets {
             }
             return (signs, margins)
         }
+    }
+
+    /// Where the direction of a table's sign is: the first twelve of each table as they were drawn
+    /// before buckets grew (the grouping measured on the labelled faces), the others after them.
+    private static func plane(table: Int, bit: Int) -> Int {
+        bit < fewestBits
+            ? table * fewestBits + bit
+            : tables * fewestBits + table * (mostBits - fewestBits) + bit - fewestBits
     }
 
     /// The random directions, the same in every process and version: drawn from a fixed seed

@@ -100,28 +100,42 @@ extension PhotoIndex {
 
     /// Makes the index over the descriptors again when the faces have grown past what its buckets
     /// hold (`FaceBuckets.bits(for:)`), or it was made another way; returns how many faces it
-    /// was made for (0: it was right), in one transaction (a kill leaves it as it was).
+    /// was made for (0: it was right). A part at a time, each a transaction: the state that
+    /// names its bits is written last, so a kill midway leaves it to be made again whole.
     public func fitFaceBuckets() throws(IndexError) -> Int {
-        try write { db in
+        let (faces, bits) = try write { db -> (Int, Int?) in
             let faces = try Int.fetchOne(db, sql: "SELECT count(*) FROM faces") ?? 0
             let made = try Self.bucketBits(db)
             let bits = max(FaceBuckets.bits(for: faces), made ?? 0)
-            guard made != bits else { return 0 }
+            guard made != bits else { return (faces, nil) }
+            try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [FaceBuckets.stateKey])
             try db.execute(sql: "DELETE FROM face_buckets")
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, descriptor FROM faces")
-            let insert = try db.makeStatement(sql: "INSERT INTO face_buckets (bucket, face_id) VALUES (?, ?)")
-            while let row = try rows.next() {
-                let id: Int64 = row[0]
-                guard let descriptor = FaceBuckets.descriptor(row[1]) else { continue }
-                for bucket in FaceBuckets.buckets(of: descriptor, bits: bits) {
-                    try insert.execute(arguments: [bucket, id])
-                }
-            }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
-                arguments: [FaceBuckets.stateKey, String(bits)])
-            return faces
+            return (faces, bits)
         }
+        guard let bits else { return 0 }
+        var after: Int64 = 0
+        while true {
+            let last = try write { db -> Int64? in
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT id, descriptor FROM faces WHERE id > ? ORDER BY id LIMIT 20000",
+                    arguments: [after])
+                let insert = try db.cachedStatement(sql: "INSERT INTO face_buckets (bucket, face_id) VALUES (?, ?)")
+                var last: Int64?
+                while let row = try rows.next() {
+                    let id: Int64 = row[0]
+                    last = id
+                    guard let descriptor = FaceBuckets.descriptor(row[1]) else { continue }
+                    for bucket in FaceBuckets.buckets(of: descriptor, bits: bits) {
+                        try insert.execute(arguments: [bucket, id])
+                    }
+                }
+                return last
+            }
+            guard let last else { break }
+            after = last
+        }
+        try setState(FaceBuckets.stateKey, String(bits))
+        return faces
     }
 
     static func groupFaces(limit: Int, _ db: Database) throws -> Int {
@@ -143,6 +157,7 @@ extension PhotoIndex {
                 arguments: [limit])
         }
         let bits = try bucketBits(db) ?? FaceBuckets.fewestBits
+        let flips = FaceBuckets.flips(faces: try Int.fetchOne(db, sql: "SELECT count(*) FROM faces") ?? 0, bits: bits)
         for face in faces {
             let id: Int64 = face[0], photo: Int64 = face[1]
             if let named = try Self.namedPerson(face: id, photo: photo, db) {
@@ -151,7 +166,7 @@ extension PhotoIndex {
                 continue
             }
             let person =
-                try Self.nearestPerson(face: id, photo: photo, descriptor: face[2], bits: bits, db)
+                try Self.nearestPerson(face: id, photo: photo, descriptor: face[2], bits: bits, flips: flips, db)
                 ?? {
                     try db.execute(sql: "INSERT INTO people DEFAULT VALUES")
                     return db.lastInsertedRowID
@@ -200,12 +215,12 @@ extension PhotoIndex {
 
     /// The person of the faces near `descriptor`, if any may have it.
     private static func nearestPerson(
-        face id: Int64, photo: Int64, descriptor blob: Data, bits: Int, _ db: Database
+        face id: Int64, photo: Int64, descriptor blob: Data, bits: Int, flips: Int, _ db: Database
     ) throws
         -> Int64?
     {
         guard let descriptor = FaceBuckets.descriptor(blob) else { return nil }
-        let buckets = FaceBuckets.probes(of: descriptor, bits: bits)
+        let buckets = FaceBuckets.probes(of: descriptor, bits: bits, flips: flips)
         let excluded = Set(
             try Int64.fetchAll(
                 db,

@@ -58,16 +58,22 @@ extension PhotoIndex {
         return try records(ids.compactMap { rows[$0] }, db)
     }
 
-    /// The condition of photos with a face shown of a person: by name (the column's NOCASE) or number.
+    /// The condition of photos with a face shown of the query's person: by name (the column's
+    /// NOCASE) or number (`person`), or by number alone (`personID`).
     private static func person(
-        name: String?, id: Int64, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
+        _ query: PhotoQuery, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
     ) {
-        conditions.append(
+        var people: [(name: String?, id: Int64)] = []
+        if let name = query.person { people.append((name, Int64(name) ?? -1)) }
+        if let id = query.personID { people.append((nil, id)) }
+        for (name, id) in people {
+            conditions.append(
             """
             p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
                 WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
             """)
-        arguments += [name, id]
+            arguments += [name, id]
+        }
     }
 
     /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
@@ -135,8 +141,7 @@ extension PhotoIndex {
                 """)
             arguments.append("|" + PlaceName.searchKey(place) + "|")
         }
-        if let person = query.person { Self.person(name: person, id: Int64(person) ?? -1, &conditions, &arguments) }
-        if let id = query.personID { Self.person(name: nil, id: id, &conditions, &arguments) }
+        Self.person(query, &conditions, &arguments)
         if let filter = query.placeFilter {
             let parts = [("l.region", filter.region), ("l.locality", filter.locality)].compactMap { column, value in
                 value.map { (column, $0) }

@@ -81,7 +81,7 @@ extension LibraryScanner {
             let fitted = try index.fitFaceBuckets()
             if fitted > 0 {
                 let took = Wording.duration(started.duration(to: .now).seconds)
-                logger.info("the index over \(Wording.count(fitted, "face"))'s descriptors made again in \(took)")
+                logger.info("the index over the descriptors of \(Wording.count(fitted, "face")) made again in \(took)")
                 started = .now
             }
             let grouped = try index.groupFaces(batch: 256)

@@ -12,9 +12,8 @@ struct ExplainCommand: AsyncParsableCommand {
         discussion: """
             For each fact: the value chosen, the tag or rule that won, and the other places that said \
             something, with what became of each. The order is documented in docs/METADATA.md. For a file \
-            the index holds: the stack and the group of copies it is in, and of each file near it whether \
-            it is a copy and why (docs/DUPLICATES.md); its faces, the person of each, who put it there \
-            and where the name came from (docs/PEOPLE.md).
+            the index holds: its stack and copies, and of each file near it whether it is a copy and why \
+            (docs/DUPLICATES.md); its faces, their people and where each name came from (docs/PEOPLE.md).
             """)
 
     @OptionGroup var store: StoreOptions

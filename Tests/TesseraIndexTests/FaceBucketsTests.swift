@@ -28,9 +28,13 @@ struct FaceBucketsTests {
         // certain signs flipped: 8 × 5 buckets.
         let face = Self.descriptor(1)
         let buckets = FaceBuckets.buckets(of: face, bits: 16)
-        let probes = FaceBuckets.probes(of: face, bits: 16)
+        let probes = FaceBuckets.probes(of: face, bits: 16, flips: 4)
         #expect(buckets.count == 8 && Set(probes).count == 40 && Set(buckets).isSubset(of: probes))
-        #expect(FaceBuckets.probes(of: face, bits: 12) == FaceBuckets.buckets(of: face, bits: 12))
+        #expect(FaceBuckets.probes(of: face, bits: 12, flips: 0) == FaceBuckets.buckets(of: face, bits: 12))
+        // Flips keep a search near 400 faces: every sign in a small library, one at 100,000 faces,
+        // those past the twelfth at a million.
+        #expect(FaceBuckets.flips(faces: 50, bits: 12) == 12 && FaceBuckets.flips(faces: 100_000, bits: 12) == 1)
+        #expect(FaceBuckets.flips(faces: 1_000_000, bits: 16) == 4)
         // Nothing for a descriptor of another length.
         #expect(FaceBuckets.buckets(of: [1, 2, 3], bits: 12).isEmpty)
     }
@@ -45,8 +49,12 @@ struct FaceBucketsTests {
             let step = Self.descriptor(seed + 100_000, spread: 0.05)
             let near = zip(face, zip(step, FaceBuckets.mean)).map { $0 + $1.0 - $1.1 }
             let meets = { (bits: Int, probing: Bool) in
-                !Set(probing ? FaceBuckets.probes(of: near, bits: bits) : FaceBuckets.buckets(of: near, bits: bits))
-                    .isDisjoint(with: FaceBuckets.buckets(of: face, bits: bits))
+                !Set(
+                    probing
+                        ? FaceBuckets.probes(of: near, bits: bits, flips: bits - FaceBuckets.fewestBits)
+                        : FaceBuckets.buckets(of: near, bits: bits)
+                )
+                .isDisjoint(with: FaceBuckets.buckets(of: face, bits: bits))
             }
             if meets(12, false) { found.twelve += 1 }
             if meets(16, true) { found.sixteen += 1 }

@@ -5,13 +5,16 @@ import TesseraPlaces
 import TesseraSystem
 
 extension ClusterMirror {
-    /// Names the places of the file's photos as a scan on one machine does (docs/PLACES.md), from
-    /// the positions its rows hold: the same code, the same data, the configuration's corrections.
-    func namePlaces(in file: PhotoIndex) throws(IndexError) {
+    /// What a scan on one machine does with the rows it wrote, from what they hold, with the same
+    /// code: names the places of their photos (docs/PLACES.md: the same data, the configuration's
+    /// corrections), and gives the faces the workers found their people (docs/PEOPLE.md).
+    func analyse(_ file: PhotoIndex) throws(IndexError) {
         let places = PlaceNamer(
             data: PlaceFinder.installed(
                 environment: ProcessInfo.processInfo.environment, executable: CurrentProcess.executable),
             corrections: configuration.placeCorrections, roots: configuration.roots)
         _ = try file.refreshPlaces(data: places.identity) { places.place($0) }
+        _ = try file.fitFaceBuckets()
+        _ = try file.groupFaces(batch: 256)
     }
 }
