@@ -135,6 +135,8 @@ extension PhotoIndex {
             after = last
         }
         try setState(FaceBuckets.stateKey, String(bits))
+        // (a rewrite of the whole index leaves a write-ahead log as large: folded back at once)
+        checkpoint()
         return faces
     }
 

@@ -32,7 +32,8 @@ if (form) {
       dated: i.months.length > 0, rated: i.months.some((m) => m.find.ratings[0] > 0)}))
     : load().then((list) => ({
       cameras: list.map((p) => p.find.camera), formats: list.map((p) => p.find.format),
-      keywords: list.flatMap((p) => p.find.keywords), people: list.flatMap((p) => p.find.people), dated: list.some((p) => p.find.day),
+      keywords: list.flatMap((p) => p.find.keywords), people: list.flatMap((p) => p.find.people),
+      dated: list.some((p) => p.find.day),
       rated: list.some((p) => p.find.rating > 0)}));
   const facets = /** @type {HTMLElement} */ (form.querySelector('.facets'));
   const filters = /** @type {HTMLButtonElement} */ (form.querySelector('button.filters'));
