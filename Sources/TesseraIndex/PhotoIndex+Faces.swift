@@ -98,9 +98,10 @@ extension PhotoIndex {
             .flatMap(Int.init).flatMap { (FaceBuckets.fewestBits...FaceBuckets.mostBits).contains($0) ? $0 : nil }
     }
 
-    /// Makes the index over the descriptors again when the faces have grown past what its buckets
-    /// hold (`FaceBuckets.bits(for:)`), or it was made another way; returns how many faces it
-    /// was made for (0: it was right). A part at a time, each a transaction: the state that
+    /// Makes the index over the descriptors again when the faces have outgrown it, or it was made
+    /// another way; returns how many faces it was made for (0: it was right).
+    ///
+    /// Its bits are `FaceBuckets.bits(for:)`. A part at a time, each a transaction: the state that
     /// names its bits is written last, so a kill midway leaves it to be made again whole.
     public func fitFaceBuckets() throws(IndexError) -> Int {
         let (faces, bits) = try write { db -> (Int, Int?) in

@@ -67,8 +67,9 @@ extension PhotoIndex {
                 """)
     }
 
-    /// v23: a change of whom a photo shows marks what the site shows of it. A face's person or
-    /// visibility, or a person's name or visibility, bumps the change counter (the People pages'
+    /// v23: a change of whom a photo shows marks what the site shows of it.
+    ///
+    /// A face's person or visibility, or a person's name or visibility, bumps the change counter (the People pages'
     /// key); where a named person is concerned, the photos' albums and months are marked changed
     /// too (their viewer names the people).
     static func peopleChangesMigration(_ db: Database) throws {

@@ -68,10 +68,10 @@ extension PhotoIndex {
         if let id = query.personID { people.append((nil, id)) }
         for (name, id) in people {
             conditions.append(
-            """
-            p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
-                WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
-            """)
+                """
+                p.id IN (SELECT f.photo_id FROM faces f JOIN people e ON e.id = f.person_id
+                    WHERE f.hidden = 0 AND (e.name = ? OR e.id = ?))
+                """)
             arguments += [name, id]
         }
     }
