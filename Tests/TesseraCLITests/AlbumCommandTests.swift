@@ -70,7 +70,7 @@ struct AlbumCommandTests {
         let pages =
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []
-        #expect(pages.count == 11)
+        #expect(pages.count == 12)
         for page in pages {
             let url = URL(fileURLWithPath: out + "/" + page)
             let html = try String(contentsOf: url, encoding: .utf8)
@@ -96,8 +96,9 @@ struct AlbumCommandTests {
             ?? []
         // The album list, the timeline, four albums (one a folder of one) and a month of one page
         // each, the page of the album's and the month's day that has more than six photos, and
-        // the Places page and the map (no photo has a place: no place has pages).
-        #expect(files.count == 11)
+        // the Places page, the People page and the map (no photo has a place or a named person:
+        // none has pages).
+        #expect(files.count == 12)
         var sawOverlay = false
         var inAlbums: Set<Substring> = []
         for file in files {
