@@ -13,6 +13,7 @@ extension DaemonStatus {
         }
         lines.append("  library      \(totals.summary)")
         lines += totals.analysisLines.map { "  analyses     \($0)" }
+        if let people = totals.people { lines.append("  people       \(people.summary)") }
         if let lastScan { lines.append("  last scan    \(lastScan)") }
         if let lastError { lines.append("  last error   \(lastError)") }
         lines.append("  index        \(index)")
@@ -47,6 +48,7 @@ public struct IndexStatus: Encodable {
         // What it holds first: a library scanned by `tessera scan` alone has no daemon, and that is no fault.
         var lines = ["No daemon: the index as the last scan left it", "  library      \(totals.summary)"]
         lines += totals.analysisLines.map { "  analyses     \($0)" }
+        if let people = totals.people { lines.append("  people       \(people.summary)") }
         if let last = lastScan {
             let ago = Wording.duration(now.timeIntervalSince(last.finishedAt ?? last.startedAt))
             lines.append(

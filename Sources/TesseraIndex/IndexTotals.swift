@@ -18,6 +18,24 @@ public struct IndexTotals: Sendable, Equatable, Codable {
     /// How far each analysis has come (`PhotoIndex.analysisProgress`): only those with photos
     /// waiting or failed.
     public var analyses: [AnalysisProgress] = []
+    /// The faces found and the people they are grouped into (docs/PEOPLE.md); nil when none.
+    public var people: PeopleTotals?
+
+    /// The faces and people an index holds, as `status` reports them.
+    public struct PeopleTotals: Sendable, Equatable, Codable {
+        public var faces: Int
+        public var people: Int
+        /// People with a name.
+        public var named: Int
+        /// Faces the grouping has not given a person yet (the next scan does).
+        public var ungrouped: Int
+
+        /// "3 named of 16 people, from 70 faces; 4 faces waiting for a person".
+        public var summary: String {
+            "\(named) named of \(people == 1 ? "1 person" : "\(people) people"), from \(Wording.count(faces, "face"))"
+                + (ungrouped > 0 ? "; \(Wording.count(ungrouped, "face")) waiting for a person" : "")
+        }
+    }
 
     public init(
         photos: Int = 0, videos: Int = 0, livePhotos: Int = 0, motionPhotos: Int = 0, albums: Int = 0, errors: Int = 0

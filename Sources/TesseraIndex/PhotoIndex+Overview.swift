@@ -144,6 +144,17 @@ extension PhotoIndex {
                 photos: row?["photos"] ?? 0, videos: row?["videos"] ?? 0, livePhotos: row?["live_photos"] ?? 0,
                 motionPhotos: row?["motion_photos"] ?? 0, albums: row?["albums"] ?? 0, errors: row?["errors"] ?? 0)
             totals.analyses = try Self.analysisProgress(db)
+            if let people = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM faces), (SELECT COUNT(*) FROM people),
+                        (SELECT COUNT(*) FROM people WHERE name IS NOT NULL),
+                        (SELECT COUNT(*) FROM faces WHERE person_id IS NULL AND hidden = 0)
+                    """), people[0] as Int > 0
+            {
+                totals.people = IndexTotals.PeopleTotals(
+                    faces: people[0], people: people[1], named: people[2], ungrouped: people[3])
+            }
             return totals
         }
     }

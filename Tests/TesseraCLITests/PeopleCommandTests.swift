@@ -67,6 +67,9 @@ struct PeopleCommandTests {
         #expect(named.status == 0, Comment(rawValue: named.stderr))
         let listed = try #require(try json(["list", "--json", "--person", "john salley"] + store) as? [[String: Any]])
         #expect(listed.count == 3)
+        // `status` says how many are named, of how many, from how many faces.
+        let status = try TesseraProcess.run(["status"] + store)
+        #expect(status.stdout.contains("people       2 named of 3 people, from 5 faces"), "\(status.stdout)")
 
         // Where each name came from.
         let facts = try #require(try json(["explain", "--json", couple.path] + store) as? [[String: Any]])
