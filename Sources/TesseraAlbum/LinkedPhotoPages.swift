@@ -89,6 +89,28 @@ struct LinkedPhotoPages {
         return String(hash, radix: 16)
     }
 
+    /// The card `folder`'s pages were written with, when they show what `signature` says (and
+    /// `force` does not ask for them again); nil when they are to be written.
+    func stored<Card: Decodable>(_ folder: String, signature: String, force: Bool) -> Card? {
+        guard !force,
+            FileSystem.smallFileContents(output.path(folder + "/.signature"), limit: 64) == Array(signature.utf8),
+            AlbumBuilder.isPage(output.path(folder + "/index.html")),
+            let stored = FileSystem.smallFileContents(output.path(folder + "/.card"), limit: 1 << 20)
+        else { return nil }
+        return try? JSONDecoder().decode(Card.self, from: Data(stored))
+    }
+
+    /// Puts `folder`'s pages, written into its staging folder, in place, with their card and
+    /// signature for the next build.
+    func finish(_ folder: String, card: some Encodable, signature: String) throws(AlbumError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // (the same bytes build after build)
+        let encoded = (try? encoder.encode(card)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        try output.write(encoded, to: folder + AlbumBuilder.staging + "/.card")
+        try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
+        try output.replace(folder, with: folder + AlbumBuilder.staging)
+    }
+
     /// The albums' last changes, by album.
     func albumChanges() throws(AlbumError) -> [Int64: Int64] {
         var changes: [Int64: Int64] = [:]

@@ -91,14 +91,7 @@ struct PeoplePages {
         let box = "\(person.photoID) \(person.x) \(person.y) \(person.width) \(person.height) \(face?.path ?? "")"
         let signature = LinkedPhotoPages.signature(
             outlines, changes: changes, texts: [name, box, key.split(separator: "|").dropFirst().joined()])
-        if !force,
-            FileSystem.smallFileContents(output.path(folder + "/.signature"), limit: 64) == Array(signature.utf8),
-            AlbumBuilder.isPage(output.path(folder + "/index.html")),
-            let stored = FileSystem.smallFileContents(output.path(folder + "/.card"), limit: 1 << 20),
-            let card = try? JSONDecoder().decode(Shown.self, from: Data(stored))
-        {
-            return card
-        }
+        if let shown: Shown = pages.stored(folder, signature: signature, force: force) { return shown }
         var collection = Collection(folder: folder, title: name, subtitle: AlbumBuilder.count(outlines), photos: [])
         collection.root = ("People", "people.html")
         media.start(recording: false)
@@ -109,12 +102,7 @@ struct PeoplePages {
             card.cover = [ImageSources.Candidate(path: folder + "/face.jpg", descriptor: FacePicture.side)]
         }
         let entry = Shown(card: card, folder: folder, name: name, photos: outlines.count)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys  // (the same bytes build after build)
-        let encoded = (try? encoder.encode(entry)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        try output.write(encoded, to: folder + AlbumBuilder.staging + "/.card")
-        try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
-        try output.replace(folder, with: folder + AlbumBuilder.staging)
+        try pages.finish(folder, card: entry, signature: signature)
         return entry
     }
 

@@ -151,14 +151,7 @@ struct PlacePages {
         let count = AlbumBuilder.count(outlines)
         let signature = LinkedPhotoPages.signature(
             outlines, changes: changes, texts: childCards + [key.split(separator: "|").dropFirst().joined()])
-        if !force,
-            FileSystem.smallFileContents(output.path(folder + "/.signature"), limit: 64) == Array(signature.utf8),
-            AlbumBuilder.isPage(output.path(folder + "/index.html")),
-            let stored = FileSystem.smallFileContents(output.path(folder + "/.card"), limit: 1 << 20),
-            let placed = try? JSONDecoder().decode(Placed.self, from: Data(stored))
-        {
-            return placed
-        }
+        if let placed: Placed = pages.stored(folder, signature: signature, force: force) { return placed }
         var collection = Collection(folder: folder, title: node.name, subtitle: count, photos: [])
         collection.root = ("Places", "places.html")
         collection.crumbs = crumbs.map { ($0.name, Collection.prefix + $0.folder + "/index.html") }
@@ -174,12 +167,7 @@ struct PlacePages {
         let placed = Placed(
             card: SitePages.card(cover: cover, count: count, media: media), folder: folder, name: node.name,
             photos: outlines.count)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys  // (the same bytes build after build)
-        let encoded = (try? encoder.encode(placed)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        try output.write(encoded, to: folder + AlbumBuilder.staging + "/.card")
-        try output.write(signature, to: folder + AlbumBuilder.staging + "/.signature")
-        try output.replace(folder, with: folder + AlbumBuilder.staging)
+        try pages.finish(folder, card: placed, signature: signature)
         return placed
     }
 

@@ -88,17 +88,15 @@ final class SiteBuild {
         summary.unchanged += months.unchanged
         summary.pages += months.pages
         media.absorb(linked: months.linked, copied: months.copied)
+        // The Places and People pages: photos that link to the albums' viewers.
+        let writer = CollectionPages(
+            options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index)
+        let key = "\(counter)|\(optionsKey)"
         summary.placesShown = try PlacePages(
-            index: index, output: output,
-            writer: CollectionPages(
-                options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index),
-            media: media, tree: tree, key: "\(counter)|\(optionsKey)", force: sweeps
+            index: index, output: output, writer: writer, media: media, tree: tree, key: key, force: sweeps
         ).run(shouldStop: shouldStop)
         summary.peopleShown = try PeoplePages(
-            index: index, output: output,
-            writer: CollectionPages(
-                options: options, media: media, output: output, folders: AlbumFolders(tree: tree), index: index),
-            media: media, tree: tree, key: "\(counter)|\(optionsKey)", force: sweeps
+            index: index, output: output, writer: writer, media: media, tree: tree, key: key, force: sweeps
         ).run(shouldStop: shouldStop)
         try removeUnusedFiles()
         summary.linked = media.linked

@@ -85,8 +85,10 @@ extension PhotoIndex {
     /// changed. Returns how many faces were given a person.
     public func groupFaces(batch: Int = 256) throws(IndexError) -> Int {
         var grouped = 0
+        // (the faces counted once: a count at every batch would read the whole table each time)
+        let faces = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM faces") ?? 0 }
         while true {
-            let done = try write { db in try Self.groupFaces(limit: batch, db) }
+            let done = try write { db in try Self.groupFaces(limit: batch, faces: faces, db) }
             grouped += done
             if done == 0 { return grouped }
         }
@@ -141,7 +143,8 @@ extension PhotoIndex {
         return faces
     }
 
-    static func groupFaces(limit: Int, _ db: Database) throws -> Int {
+    /// Groups up to `limit` faces without a person, in an index of about `faces` faces.
+    static func groupFaces(limit: Int, faces count: Int, _ db: Database) throws -> Int {
         // The faces a photo's XMP names first: the faces near them then join their named people.
         var faces = try Row.fetchAll(
             db,
@@ -160,7 +163,7 @@ extension PhotoIndex {
                 arguments: [limit])
         }
         let bits = try bucketBits(db) ?? FaceBuckets.fewestBits
-        let flips = FaceBuckets.flips(faces: try Int.fetchOne(db, sql: "SELECT count(*) FROM faces") ?? 0, bits: bits)
+        let flips = FaceBuckets.flips(faces: count, bits: bits)
         for face in faces {
             let id: Int64 = face[0], photo: Int64 = face[1]
             if let named = try Self.namedPerson(face: id, photo: photo, db) {
