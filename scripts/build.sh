@@ -11,6 +11,9 @@
 #   scripts/build.sh --test [OPTIONS…]  runs the built tests (swift test; OPTIONS go to it)
 #
 # The compiler's output goes to stderr; stdout carries only what is asked for.
+# With TESSERA_BUILT set (to the folder of the binaries, by test.sh once it has built), a build
+# without options is already done and --bin prints that folder, without waiting for SwiftPM's
+# lock, which `swift test` holds while it runs beside the other checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # No debug information: the package would strip it (scripts/package.sh); without it a build
@@ -18,17 +21,22 @@ cd "$(dirname "$0")/.."
 flags=(-c release -Xswiftc -enable-testing -debug-info-format none)
 case "${1:-}" in
   --bin)
-    swift build "${flags[@]}" --show-bin-path
+    [ -n "${TESSERA_BUILT:-}" ] && echo "$TESSERA_BUILT" || swift build "${flags[@]}" --show-bin-path
     ;;
   --test)
     shift
     swift test "${flags[@]}" --skip-build "$@"
     ;;
   --manual)
+    if [ -n "${TESSERA_BUILT:-}" ] && [ -f .build/plugins/GenerateManual/outputs/tessera/tessera.1 ]; then
+      echo "$PWD/.build/plugins/GenerateManual/outputs/tessera/tessera.1"
+      exit 0
+    fi
     swift package "${flags[@]}" --allow-writing-to-package-directory generate-manual --configuration release > /dev/null
     echo "$PWD/.build/plugins/GenerateManual/outputs/tessera/tessera.1"
     ;;
   *)
+    [ -n "${TESSERA_BUILT:-}" ] && [ $# -eq 0 ] && exit 0
     log=$(mktemp)
     trap 'rm -f "$log"' EXIT
     swift build "${flags[@]}" "$@" 2>&1 | tee "$log" >&2
