@@ -47,6 +47,10 @@ public struct AlbumBuilder: Sendable {
         public var people = AlbumPeople.named
         /// The map's background tiles to place into the site (`installedBasemap`); nil: none.
         public var basemap: FilePath?
+        /// Folders the public site leaves out, whole (docs/PRIVATE.md).
+        public var privateAlbums: [PrivateAlbum] = []
+        /// The albums those hold, found by the build: no public page shows their photos.
+        var withheldAlbumIDs: [Int64] = []
 
         /// The basemap the install commands put where `tessera` looks for it (docs/PLACES.md).
         public static var installedBasemap: FilePath? { MapPages.installedBasemap() }
@@ -63,6 +67,7 @@ public struct AlbumBuilder: Sendable {
         func shown(_ query: PhotoQuery) -> PhotoQuery {
             var query = query
             (query.stackFacesOnly, query.keptCopiesOnly) = (true, !showCopies)
+            query.withheldAlbumIDs = withheldAlbumIDs
             return query
         }
     }
@@ -87,6 +92,8 @@ public struct AlbumBuilder: Sendable {
         public var placesShown: Int?
         /// Photos on the People pages, when this build wrote them (nil: left as they were, or none).
         public var peopleShown: Int?
+        /// The private albums the public pages leave out, and the photos they hold.
+        public var withheld = (albums: 0, photos: 0)
         public var indexPage: FilePath
 
         /// What `tessera album build` prints of a build into `options.output`.
@@ -105,8 +112,13 @@ public struct AlbumBuilder: Sendable {
                     + (missing > 0 ? "; \(missing) missing from the cache or the disk" : "")
                     + (removed > 0 ? "; \(removed) no longer used, removed" : ""),
                 "Originals: \(originals)",
+                withheld.albums == 0
+                    ? nil
+                    : "Private: \(Wording.count(withheld.albums, "folder"))"
+                        + " (\(Wording.count(withheld.photos, "photo"))) left out of every page;"
+                        + " their encrypted pages are not written yet (docs/PRIVATE.md)",
                 "Open: \(indexPage)",
-            ].map(TerminalText.escaped).joined(separator: "\n")
+            ].compactMap { $0.map(TerminalText.escaped) }.joined(separator: "\n")
         }
     }
 

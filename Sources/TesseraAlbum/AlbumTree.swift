@@ -59,8 +59,10 @@ struct AlbumTree: Sendable {
     /// The most levels followed up from an album: deeper trees end there.
     static let maxDepth = 256
 
-    /// Makes the tree of the albums `index` has, in `state`.
-    init(index: any PhotoReading, state: SiteState, order: AlbumOrder) throws(AlbumError) {
+    /// Makes the tree of the albums `index` has, in `state`, but for those `withheld` (private).
+    init(
+        index: any PhotoReading, state: SiteState, order: AlbumOrder, withheld: Set<Int64> = []
+    ) throws(AlbumError) {
         self.state = state
         self.order = order
         try state.access { db in
@@ -78,13 +80,15 @@ struct AlbumTree: Sendable {
                     CREATE INDEX temp.nodes_folder ON nodes(folder);
                     """)
         }
-        try Self.addAlbums(from: index, state: state)
+        try Self.addAlbums(from: index, state: state, withheld: withheld)
         try Self.addFolders(state: state)
         deepest = try Self.measure(state: state)
     }
 
-    /// The index's albums, one row each.
-    private static func addAlbums(from index: any PhotoReading, state: SiteState) throws(AlbumError) {
+    /// The index's albums, one row each, but for those `withheld`.
+    private static func addAlbums(
+        from index: any PhotoReading, state: SiteState, withheld: Set<Int64>
+    ) throws(AlbumError) {
         try state.access { db in
             try db.inTransaction {
                 let insert = try db.cachedStatement(
@@ -94,6 +98,7 @@ struct AlbumTree: Sendable {
                         """)
                 var failure: (any Error)?
                 try index.forEachAlbum { album in
+                    guard !withheld.contains(album.id) else { return true }
                     do {
                         try insert.execute(arguments: arguments(album))
                         return true

@@ -74,8 +74,15 @@ struct CollectionPages {
                         item.sectionId == "undated" ? "Undated" : FriendlyDate.section(item.title ?? "")
                 }
             }
-            let records = try self.records(positions, ids: ids)
+            var records = try self.records(positions, ids: ids)
             let members = try stackMembers(of: Array(records.values))
+            // (a stack counts the members it shows: none gone, none in a private album)
+            for (key, record) in records {
+                guard let stack = record.stack else { continue }
+                let shown = stack.memberIDs.filter { members[$0] != nil }
+                records[key]?.stack?.memberIDs = shown
+                if shown.isEmpty { records[key]?.stack = nil }
+            }
             let body = """
                 <header>\(crumbs(collection))<h1>\(HTML.breakingAtSlashes(collection.title))</h1>\
                 <p>\(HTML.escape(collection.subtitle))</p>\(Self.neighbours(collection))\
@@ -157,7 +164,9 @@ struct CollectionPages {
     private func stackMembers(of faces: [PhotoRecord]) throws(AlbumError) -> [Int64: PhotoRecord] {
         let ids = faces.flatMap { $0.stack?.memberIDs ?? [] }
         guard !ids.isEmpty else { return [:] }
-        let records = try shown(ids).filter { $0.status == .ok || $0.status == .warning }
+        let records = try shown(ids).filter {
+            ($0.status == .ok || $0.status == .warning) && !options.withheldAlbumIDs.contains($0.albumID)
+        }
         try folders.load(records.map(\.albumID))
         return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -1,4 +1,5 @@
 import SystemPackage
+import TesseraFacts
 import TesseraIndex
 import TesseraLayout
 import TesseraSystem
@@ -45,8 +46,12 @@ final class SiteBuild {
     )
         throws(AlbumError)
     {
+        var options = options
+        let withheld: (ids: [Int64], photos: Int, folders: Int)
         do {
-            (months, counter) = (try index.months(), try index.changeCounter())
+            withheld = try Self.withheld(index, options.privateAlbums)
+            options.withheldAlbumIDs = withheld.ids
+            (months, counter) = (try index.months(withheld: withheld.ids), try index.changeCounter())
         } catch {
             throw AlbumError(.index, "\(error)")
         }
@@ -54,17 +59,41 @@ final class SiteBuild {
         self.store = store
         self.output = output
         self.options = options
-        self.optionsKey = optionsKey
+        // (the albums left out by number, hashed: their names are not written in the site's state)
+        self.optionsKey =
+            withheld.ids.isEmpty
+            ? optionsKey
+            : optionsKey + "|withheld "
+                + XXH64.hex(XXH64.hash(Array(withheld.ids.map(String.init).joined(separator: ",").utf8)))
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
+        summary.withheld = (withheld.folders, withheld.photos)
         state = try SiteState(output: output, options: optionsKey)
         previousMonths = state.matches ? try state.months() : nil
         // What a build that failed let go of (without a manifest of these options, all is swept).
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
-        tree = try AlbumTree(index: index, state: state, order: options.order)
+        tree = try AlbumTree(index: index, state: state, order: options.order, withheld: Set(withheld.ids))
         placed = PlacedFiles(removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
+    }
+
+    /// The albums the private albums hold (sorted), the photos they hold, and how many of the
+    /// private albums hold any.
+    private static func withheld(
+        _ index: any PhotoReading, _ privateAlbums: [PrivateAlbum]
+    ) throws(IndexError) -> (ids: [Int64], photos: Int, folders: Int) {
+        guard !privateAlbums.isEmpty else { return ([], 0, 0) }
+        var (ids, photos, holding) = ([Int64](), 0, Set<Int>())
+        try index.forEachAlbum { album in
+            if let holder = privateAlbums.firstIndex(where: { $0.holds(albumNamed: album.name) }) {
+                ids.append(album.id)
+                photos += album.photoCount
+                holding.insert(holder)
+            }
+            return true
+        }
+        return (ids.sorted(), photos, holding.count)
     }
 
     /// Writes what changed since the last build, removes what went, and returns what it did.

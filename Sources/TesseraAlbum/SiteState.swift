@@ -63,6 +63,8 @@ final class SiteState: Sendable {
             // written again).
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // An album's entry deleted (a folder made private) leaves no trace in the file's free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             // Bounded caches: the tree and the entries are read a few rows at a time.
             try db.execute(sql: "PRAGMA cache_size = -512")
             try db.execute(sql: "PRAGMA temp_store = FILE")

@@ -1,13 +1,19 @@
 import Foundation
+import SystemPackage
 import TesseraFacts
 import Yams
 
 extension Configuration {
-    mutating func applyPlaces(_ key: Key, _ value: Node, _ reader: KeyReader) throws(ConfigurationError) {
+    /// The settings given as lists of mappings: place corrections, private zones and albums.
+    mutating func applyLists(_ key: Key, _ value: Node, _ reader: KeyReader) throws(ConfigurationError) {
         let name = key.rawValue
         if key == .placeCorrections {
             placeCorrections = try reader.list(value, name).map { (item) throws(ConfigurationError) in
                 try reader.placeCorrection(item, name)
+            }
+        } else if key == .privateAlbums {
+            privateAlbums = try reader.list(value, name).map { (item) throws(ConfigurationError) in
+                try reader.privateAlbum(item, name)
             }
         } else {
             privateZones = try reader.list(value, name).map { (item) throws(ConfigurationError) in
@@ -21,6 +27,11 @@ extension KeyReader {
     /// The keys of one `place_corrections` item.
     private enum CorrectionKey: String, CaseIterable {
         case folder, photo, city, region, country, countryCode = "country_code", location, latitude, longitude
+    }
+
+    /// The keys of one `private_albums` item.
+    private enum PrivateAlbumKey: String, CaseIterable {
+        case folder, passphraseFile = "passphrase_file"
     }
 
     /// The keys of one `private_zones` item.
@@ -83,6 +94,33 @@ extension KeyReader {
                 file: file, key: key, "each item needs latitude, longitude and radius_km", at: node.position)
         }
         return PrivateZone(latitude: latitude, longitude: longitude, radiusKilometres: radius)
+    }
+
+    /// One private album: `folder` (relative to a root; not the whole root) and `passphrase_file`
+    /// (a path, or a list of paths: each passphrase opens it).
+    func privateAlbum(_ node: Node, _ key: String) throws(ConfigurationError) -> PrivateAlbum {
+        var (folder, files): (String?, [FilePath]) = (nil, [])
+        for (name, value, item) in try items(node, key, PrivateAlbumKey.self) {
+            switch name {
+            case .folder:
+                folder = Self.relative(try string(value, item))
+                guard folder?.isEmpty == false else {
+                    throw ConfigurationError(
+                        file: file, key: item, "must name a folder inside a root", at: value.position)
+                }
+            case .passphraseFile:
+                if case .sequence = value {
+                    files = try list(value, item).map { (path) throws(ConfigurationError) in try self.path(path, item) }
+                } else {
+                    files = [try path(value, item)]
+                }
+            }
+        }
+        guard let folder, !files.isEmpty else {
+            throw ConfigurationError(
+                file: file, key: key, "each item needs `folder` and `passphrase_file`", at: node.position)
+        }
+        return PrivateAlbum(folder: folder, passphraseFiles: files)
     }
 
     /// The keys and values of a mapping item of the list `key`, each key one of `Keys`.

@@ -20,7 +20,7 @@ extension Configuration {
         case desktopThumbnailSizes = "desktop_thumbnail_sizes"
         case webVideos = "web_videos", webVideoThreads = "web_video_threads"
         case indexURL = "index_url", renditionsURL = "renditions_url", renditionsCredentials = "renditions_credentials"
-        case placeCorrections = "place_corrections", privateZones = "private_zones"
+        case placeCorrections = "place_corrections", privateZones = "private_zones", privateAlbums = "private_albums"
         case faces
     }
 
@@ -103,7 +103,7 @@ extension Configuration {
                     timeZone = zone
                 }
             case .thumbnails: try applyThumbnails(value, reader)
-            case .placeCorrections, .privateZones: try applyPlaces(key, value, reader)
+            case .placeCorrections, .privateZones, .privateAlbums: try applyLists(key, value, reader)
             case .controlSocket: controlSocket = try reader.path(value, name)
             case .scanOnStart: scanOnStart = try reader.bool(value, name)
             case .rescanInterval: rescanInterval = try reader.int(value, name, 0...31_536_000)

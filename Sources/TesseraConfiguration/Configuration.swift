@@ -20,6 +20,8 @@ public struct Configuration: Sendable {
     public var placeCorrections: [PlaceCorrection] = []
     /// Where the site shows no position and no place finer than the town.
     public var privateZones: [PrivateZone] = []
+    /// Folders the site shows only encrypted (docs/PRIVATE.md).
+    public var privateAlbums: [PrivateAlbum] = []
     /// Globs matched against each entry's name and its path relative to its root.
     public var exclude: [String] = []
     public var followSymlinks = false

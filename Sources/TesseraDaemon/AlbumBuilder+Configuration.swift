@@ -10,6 +10,7 @@ extension AlbumBuilder.Options {
             order: configuration.albumOrder, showCopies: configuration.albumShowCopies)
         privateZones = configuration.privateZones
         people = configuration.albumPeople
+        privateAlbums = configuration.privateAlbums
         basemap = Self.installedBasemap
     }
 }

@@ -35,8 +35,8 @@ struct IndexSnapshot: PhotoReading {
     }
 
     /// See `PhotoIndex.months()`.
-    func months() throws(IndexError) -> [(month: String, count: Int)] {
-        try answer { try PhotoIndex.months(db) }
+    func months(withheld albumIDs: [Int64]) throws(IndexError) -> [(month: String, count: Int)] {
+        try answer { try PhotoIndex.months(withheld: albumIDs, db) }
     }
 
     /// See `PhotoIndex.changeCounter()`.

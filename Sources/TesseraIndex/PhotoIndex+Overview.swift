@@ -27,18 +27,20 @@ extension PhotoIndex {
         while let row = try rows.next(), visit(Self.album(row)) {}
     }
 
-    /// The months that have photos (`YYYY-MM` of the capture wall clock), newest first, with
-    /// how many photos each has; last, "" with the photos that have no date, if any.
-    public func months() throws(IndexError) -> [(month: String, count: Int)] {
-        try read(Self.months)
+    /// The months that have photos, newest first, with how many photos each has.
+    ///
+    /// A month is `YYYY-MM` of the capture wall clock; last comes "" with the photos that have no
+    /// date, if any. The photos of the albums `withheld` are not counted.
+    public func months(withheld albumIDs: [Int64] = []) throws(IndexError) -> [(month: String, count: Int)] {
+        try read { db in try Self.months(withheld: albumIDs, db) }
     }
 
-    static func months(_ db: Database) throws -> [(month: String, count: Int)] {
+    static func months(withheld albumIDs: [Int64], _ db: Database) throws -> [(month: String, count: Int)] {
         try Row.fetchAll(
             db,
             sql: """
                 SELECT coalesce(substr(captured_at, 1, 7), '') AS month, COUNT(*) AS count FROM photos
-                WHERE \(PhotoSQL.shown()) GROUP BY month ORDER BY month DESC
+                WHERE \(PhotoSQL.shown()) AND \(PhotoSQL.withheld(albumIDs)) GROUP BY month ORDER BY month DESC
                 """
         ).map { ($0["month"], $0["count"]) }
     }

@@ -76,6 +76,27 @@ extension PhotoIndex {
         }
     }
 
+    /// The conditions of `query` on the photos' albums, with their arguments.
+    private static func albumConditions(
+        _ query: PhotoQuery, _ conditions: inout [String], _ arguments: inout [(any DatabaseValueConvertible)?]
+    ) {
+        if let albumID = query.albumID {
+            conditions.append("p.album_id = ?")
+            arguments.append(albumID)
+        }
+        if let albumIDs = query.albumIDs {
+            conditions.append("p.album_id IN (\(albumIDs.map(String.init).joined(separator: ",")))")
+        }
+        if !query.withheldAlbumIDs.isEmpty {
+            conditions.append(PhotoSQL.withheld(query.withheldAlbumIDs, "p"))
+        }
+        if let folder = query.folder {
+            // Its path, or one that continues it after a slash ('0' sorts just after '/').
+            conditions.append("p.album_id IN (SELECT id FROM albums WHERE path = ? OR (path >= ? AND path < ?))")
+            arguments += [Data(folder), Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])]
+        }
+    }
+
     /// The SELECT of `columns` (over `photos p JOIN albums a`) for `query`, in its order.
     static func selection(_ columns: String, _ query: PhotoQuery) -> (String, StatementArguments) {
         var conditions: [String]
@@ -91,15 +112,7 @@ extension PhotoIndex {
         case .warnings: conditions = [PhotoSQL.present(.warning, "p")]
         }
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if let albumID = query.albumID {
-            conditions.append("p.album_id = ?")
-            arguments.append(albumID)
-        }
-        if let folder = query.folder {
-            // Its path, or one that continues it after a slash ('0' sorts just after '/').
-            conditions.append("p.album_id IN (SELECT id FROM albums WHERE path = ? OR (path >= ? AND path < ?))")
-            arguments += [Data(folder), Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])]
-        }
+        albumConditions(query, &conditions, &arguments)
         // Undated photos (no instant) come after the dated ones.
         var order = query.kind == .photos ? "p.sort_instant_ms IS NULL, p.sort_instant_ms DESC, p.path" : "p.path"
         var from = "photos p"

@@ -24,6 +24,11 @@ enum PhotoSQL {
         "\(readable(photos)) AND \(present(photos))"
     }
 
+    /// A photo not of the albums `albumIDs` (numbers: never outside text).
+    static func withheld(_ albumIDs: [Int64], _ photos: String = "photos") -> String {
+        "\(photos).album_id NOT IN (\(albumIDs.map(String.init).joined(separator: ",")))"
+    }
+
     /// A file whose format has `trait` (`FormatTraits`): the table of formats asked, never a
     /// format named.
     static func format(_ trait: (FormatTraits) -> Bool, _ photos: String = "photos") -> String {

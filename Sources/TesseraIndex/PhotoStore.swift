@@ -20,7 +20,7 @@ public protocol PhotoReading {
     /// reader of a library of any size holds none of them), until it returns false.
     func forEachAlbum(_ visit: (AlbumRecord) -> Bool) throws(IndexError)
     /// How many photos each month holds, newest first.
-    func months() throws(IndexError) -> [(month: String, count: Int)]
+    func months(withheld albumIDs: [Int64]) throws(IndexError) -> [(month: String, count: Int)]
     /// The index's change counter: it grows with every write of a photo or its renditions, and
     /// each album and month records its value at their last change (`AlbumRecord.contentChange`,
     /// `monthChanges(since:)`).

@@ -162,6 +162,11 @@ struct ConfigurationTests {
               - latitude: 48.2082
                 longitude: 16.3738
                 radius_km: 0.5
+            private_albums:
+              - folder: /Family/Kids/
+                passphrase_file: /etc/tessera/kids.pass
+              - folder: Clients/Ada
+                passphrase_file: [/etc/tessera/ada.pass, /etc/tessera/studio.pass]
             """.utf8
         ).write(to: URL(fileURLWithPath: file))
         let loaded = try Configuration.load(explicit: file, environment: ["HOME": directory.path])
@@ -175,6 +180,14 @@ struct ConfigurationTests {
                     position: GPSPosition(latitude: 43.5528, longitude: 7.0174)),
             ])
         #expect(loaded.privateZones == [PrivateZone(latitude: 48.2082, longitude: 16.3738, radiusKilometres: 0.5)])
+        #expect(
+            loaded.privateAlbums == [
+                PrivateAlbum(folder: "Family/Kids", passphraseFiles: ["/etc/tessera/kids.pass"]),
+                PrivateAlbum(
+                    folder: "Clients/Ada", passphraseFiles: ["/etc/tessera/ada.pass", "/etc/tessera/studio.pass"]),
+            ])
+        #expect(PrivateAlbum(folder: "Family/Kids", passphraseFiles: []).holds(albumNamed: "Family/Kids/2019"))
+        #expect(!PrivateAlbum(folder: "Family/Kids", passphraseFiles: []).holds(albumNamed: "Family/Kidsroom"))
         for (yaml, expected) in [
             (
                 "place_corrections:\n  - city: Lisbon\n",
@@ -191,6 +204,18 @@ struct ConfigurationTests {
                 ":2:5: key 'private_zones': each item needs latitude"
             ),
             ("private_zones:\n  - latitude: nan\n", ":2:15: key 'private_zones.latitude': must be a number"),
+            (
+                "private_albums:\n  - folder: Kids\n",
+                ":2:5: key 'private_albums': each item needs `folder` and `passphrase_file`"
+            ),
+            (
+                "private_albums:\n  - folder: /\n    passphrase_file: /k\n",
+                ":2:13: key 'private_albums.folder': must name a folder inside a root"
+            ),
+            (
+                "private_albums:\n  - folder: A\n    passphrase: secret\n",
+                ":3:5: key 'private_albums.passphrase': unknown key"
+            ),
         ] {
             try Data(yaml.utf8).write(to: URL(fileURLWithPath: file))
             do {
