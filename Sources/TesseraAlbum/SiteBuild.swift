@@ -67,7 +67,7 @@ final class SiteBuild {
                 + XXH64.hex(XXH64.hash(Array(withheld.ids.map(String.init).joined(separator: ",").utf8)))
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
         summary.withheld = (withheld.folders, withheld.photos)
-        state = try SiteState(output: output, options: optionsKey)
+        state = try SiteState(output: output, options: self.optionsKey)
         previousMonths = state.matches ? try state.months() : nil
         // What a build that failed let go of (without a manifest of these options, all is swept).
         gone = AlbumFiles.gone(in: output)

@@ -84,9 +84,6 @@ extension PhotoIndex {
             conditions.append("p.album_id = ?")
             arguments.append(albumID)
         }
-        if let albumIDs = query.albumIDs {
-            conditions.append("p.album_id IN (\(albumIDs.map(String.init).joined(separator: ",")))")
-        }
         if !query.withheldAlbumIDs.isEmpty {
             conditions.append(PhotoSQL.withheld(query.withheldAlbumIDs, "p"))
         }

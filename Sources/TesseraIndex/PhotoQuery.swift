@@ -22,8 +22,6 @@ public struct PhotoQuery: Sendable {
     public var albumID: Int64?
     /// Only the albums in this folder and in the folders below it (the folder's path's bytes).
     public var folder: [UInt8]?
-    /// Only the photos of these albums (nil: of any), as a private album gathers its folders'.
-    public var albumIDs: [Int64]?
     /// Never the photos of these albums: what the public site withholds (docs/PRIVATE.md).
     public var withheldAlbumIDs: [Int64] = []
     /// Only photos captured in this month (`YYYY-MM`, the wall clock's); "" for those without
