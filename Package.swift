@@ -156,11 +156,13 @@ let package = Package(
             name: "TesseraAlbum",
             dependencies: [
                 "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [
                 .embedInCode("Resources/album.css"), .embedInCode("Resources/icon.svg"),
-                .embedInCode("Resources/map.js"),
+                .embedInCode("Resources/map.js"), .embedInCode("Resources/private.js"),
                 // The site's script, joined in Assets.swift.
                 .embedInCode("Resources/script/layout-styles.js"), .embedInCode("Resources/script/layout-tiles.js"),
                 .embedInCode("Resources/script/layout-page.js"), .embedInCode("Resources/script/page.js"),

@@ -35,6 +35,7 @@ Screenshots of every style (1x and 2x) and of the viewer go to OUT (default
 Prints "N passed, M failed" and exits non-zero on any failure.
 """
 import argparse
+import base64
 import html.parser
 import json
 import math
@@ -511,6 +512,8 @@ def main():
         check_album_map(browser, sites["justified"], out)
         step("people")
         check_people(browser, tessera, work, out)
+        step("private")
+        check_private(browser, tessera, store, work, sites["justified"], out)
         step("portable")
         check_portable(sites["justified"], work)
         step("end")
@@ -1657,6 +1660,180 @@ def check_portable(site, work):
         pages, fetched, failures = crawl(base, base + "index.html")
         check(fetched > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
         print(f"served copy: {pages} pages, {fetched} references, {len(failures)} failures")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def sealed_files(site, album_id, passphrase):
+    """A private album's manifest and a way to open its files, decrypted here as its page does
+    (PBKDF2-SHA256, AES-256-GCM; docs/PRIVATE.md): a second implementation of the format."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+    folder = site / "private" / album_id
+    wraps = json.loads(re.fullmatch(r"tesseraKeys\((.*)\);\n", (folder / "keys.js").read_text(), re.S).group(1))
+    key = None
+    for wrap in wraps["passphrases"]:
+        wrapping = PBKDF2HMAC(hashes.SHA256(), 32, base64.b64decode(wrap["salt"]), wraps["rounds"]).derive(passphrase.encode())
+        sealed = base64.b64decode(wrap["key"])
+        try:
+            key = AESGCM(wrapping).decrypt(sealed[:12], sealed[12:], f"tessera-key|{album_id}|{wrap['salt']}".encode())
+        except Exception:
+            continue
+    check(key is not None, f"private/{album_id}: the passphrase does not open its keys.js here")
+
+    def open_file(name):
+        text = (folder / f"{name}.js").read_text()
+        sealed = base64.b64decode(re.fullmatch(r'tesseraSealed\("(?:[0-9a-f]+|manifest)","(.*)"\);\n', text, re.S).group(1))
+        plain = AESGCM(key).decrypt(sealed[:12], sealed[12:], f"tessera-file|{album_id}|{name}".encode())
+        return plain[:plain.rstrip(b"\0").rindex(b"\x80")]
+    return json.loads(open_file("manifest")), open_file
+
+
+def check_private(browser, tessera, store, work, public_site, out):
+    """Private albums as their visitors meet them, at 1280 and 390 px: opened with the passphrase
+    (a wrong one says so) and with a link, over HTTP and from disk; the same photos as the public
+    album shows; the video plays; a damaged file is said to be, the rest shows; and the public
+    pages show no trace of them."""
+    site = out / "sites" / "private"
+    passes = {"Tagged": "harbour at dawn", "Clips": "clips in the garden"}
+    lines = ["faces: false", "private_albums:"]
+    for folder, phrase in passes.items():
+        (work / f"{folder}.pass").write_text(phrase + "\n")
+        lines += [f"  - folder: {folder}", f"    passphrase_file: {work / (folder + '.pass')}"]
+    config = ["--config", str(work / "private.yaml")]
+    (work / "private.yaml").write_text("\n".join(lines) + "\n")
+    built = subprocess.run([tessera, "album", "build", "--out", str(site), *store, *config], check=True,
+                           capture_output=True, text=True).stdout
+    ids = dict(re.findall(r"Private album (\w+): .* in private/([0-9a-f]+)/", built))
+    check(set(ids) == set(passes), f"private albums built: {built}")
+    if set(ids) != set(passes):
+        return
+    # No trace in the clear: names, titles, keywords, file names (the site's own code aside); no
+    # picture's signature among the sealed files, and none of their pictures among the public ones.
+    words = [b"Tagged", b"tagged-", b"Harbour at dawn", b"Fishing boats", b"harbour", b"Clips", b"clips-",
+             b"VID_0001", b"H0.jpg"]
+    files = [path for path in site.rglob("*") if path.is_file() and path.relative_to(site).parts[0] != "assets"]
+    leaks = [f"{path.relative_to(site)}: {word!r}" for path in files for word in words if word in path.read_bytes()]
+    leaks += [f"{path.relative_to(site)}: {signature!r}" for path in files if path.relative_to(site).parts[0] == "private"
+              for signature in (b"\xff\xd8\xff", b"ftyp", b"\x89PNG") if signature in path.read_bytes()]
+    check(not leaks, f"private albums in the clear: {leaks[:5]}")
+    manifest, open_file = sealed_files(site, ids["Tagged"], passes["Tagged"])
+    squares = sorted(path for path in manifest["files"] if path.startswith("media/") and path.endswith(".jpg"))
+    pictures = {open_file(manifest["files"][path]["name"]) for path in squares}
+    check(squares and all(picture[:3] == b"\xff\xd8\xff" for picture in pictures),
+          "the sealed renditions do not open here as JPEGs")
+    public_media = [path.relative_to(site) for path in (site / "media").rglob("*") if path.is_file()
+                    and path.read_bytes() in pictures]
+    check(not public_media, f"a private photo's rendition is in the public media: {public_media[:3]}")
+    public = {folder: len(lightbox_entries(next(public_site.glob(f"albums/{folder.lower()}-*"))))
+              for folder in passes}
+    shown_photos = "[...document.querySelectorAll('.layout a.photo')].filter(a => a.offsetParent).length"
+    loaded = ("[...document.querySelectorAll('.layout img')].filter(i => i.offsetParent)"
+              ".every(i => i.complete && i.naturalWidth > 0)")
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=site,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base, timeout=5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        link = subprocess.run([tessera, "album", "share", "Clips", "--out", str(site), "--base-url", base, *store,
+                               *config], check=True, capture_output=True, text=True).stdout.strip()
+        check(link.startswith(base + f"private/{ids['Clips']}/index.html#key="), f"the shared link is {link}")
+        for width, scale in ((1280, 1), (390, 2)):
+            where = f"private albums at {width} px"
+            context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=scale)
+            page = context.new_page()
+            errors, asked = [], []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("request", lambda request: asked.append(request.url))
+            page.goto(f"{base}private/{ids['Tagged']}/index.html")
+            page.fill("input[name=passphrase]", "harbour at dusk")
+            page.click("form.unlock button")
+            page.wait_for_function("document.querySelector('.unlock .status').textContent === 'Wrong passphrase.'")
+            page.screenshot(path=str(out / f"private-wrong-{width}-{scale}x.png"))
+            page.fill("input[name=passphrase]", passes["Tagged"])
+            page.click("form.unlock button")
+            page.wait_for_selector(".layout.laid")
+            page.wait_for_function(loaded)
+            count = page.evaluate(shown_photos)
+            check(count == public["Tagged"], f"{where}: the private Tagged shows {count} photos, public {public['Tagged']}")
+            check("Tagged" in page.title(), f"{where}: the opened page is titled {page.title()}")
+            page.screenshot(path=str(out / f"private-album-{width}-{scale}x.png"), full_page=True)
+            page.locator(".layout a.photo:visible").first.click()
+            page.wait_for_selector(".lightbox:not([hidden])")
+            page.wait_for_function("(() => { const i = document.querySelector('.lightbox figure img');"
+                                   " return i && i.complete && i.naturalWidth > 0; })()")
+            text = page.inner_text(".lightbox")
+            check("Harbour at dawn" in text or "Market" in text, f"{where}: the viewer shows {text[:80]!r}")
+            page.screenshot(path=str(out / f"private-viewer-{width}-{scale}x.png"))
+            # A reload of the tab opens it again without the passphrase; a new tab asks for it.
+            page.reload()
+            page.wait_for_selector(".layout.laid")
+            plain = [url for url in asked if url.startswith(base) and re.search(r"/(media|albums)/", url)]
+            check(not plain, f"{where}: the private page asked the server for {plain[:3]}")
+            # The link: the video plays, upright.
+            clip = context.new_page()
+            clip.goto(link)
+            clip.wait_for_selector(".layout.laid")
+            count = clip.evaluate(shown_photos)
+            check(count == public["Clips"], f"{where}: the private Clips shows {count} photos, public {public['Clips']}")
+            check("#key=" not in clip.url, f"{where}: the key stays in the address: {clip.url}")
+            clip.locator(".layout:visible a.photo", has=clip.locator("img[alt='VID_0001.mp4']")).click()
+            clip.wait_for_function("(() => { const v = document.querySelector('.lightbox figure video[controls]');"
+                                   " return v && v.readyState >= 1; })()", timeout=60000)
+            shown = clip.evaluate("[document.querySelector('.lightbox video').videoWidth,"
+                                  " document.querySelector('.lightbox video').videoHeight]")
+            check(shown == [360, 640], f"{where}: the private video is {shown}, not 360×640")
+            clip.screenshot(path=str(out / f"private-video-{width}-{scale}x.png"))
+            check(not errors, f"{where}: script errors {errors[:2]}")
+            context.close()
+        # From disk: the photos show.
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto((site / "private" / ids["Tagged"] / "index.html").as_uri())
+        page.fill("input[name=passphrase]", passes["Tagged"])
+        page.click("form.unlock button")
+        page.wait_for_selector(".layout.laid")
+        page.wait_for_function(loaded)
+        check(page.evaluate(shown_photos) == public["Tagged"], "from disk: the private album's photos do not show")
+        context.close()
+        # One photo's files damaged (its renditions share a name): said to be, the other photo shows.
+        for path in squares:
+            if Path(path).name == Path(squares[0]).name:
+                damaged = site / "private" / ids["Tagged"] / (manifest["files"][path]["name"] + ".js")
+                text = damaged.read_text()
+                middle = len(text) // 2
+                damaged.write_text(text[:middle] + ("A" if text[middle] != "A" else "B") + text[middle + 1:])
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(f"{base}private/{ids['Tagged']}/index.html")
+        page.fill("input[name=passphrase]", passes["Tagged"])
+        page.click("form.unlock button")
+        page.wait_for_selector(".sealed-status")
+        note = page.inner_text(".sealed-status")
+        check("damaged" in note, f"a damaged file: the page says {note!r}")
+        shown = page.evaluate("[...document.querySelectorAll('.layout img')].filter(i => i.naturalWidth > 0).length")
+        check(shown >= 1, "a damaged file: no other photo shows")
+        page.screenshot(path=str(out / "private-damaged.png"))
+        context.close()
+        # A revoked link opens it no more.
+        subprocess.run([tessera, "album", "revoke", "Clips", "--all-links", "--out", str(site), *store, *config],
+                       check=True, capture_output=True)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(link)
+        page.wait_for_function("document.querySelector('.unlock .status').textContent.includes('does not open')")
+        context.close()
     finally:
         server.terminate()
         server.wait()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The album site's script (Sources/TesseraAlbum/Resources/script/, and map.js), as the test command checks it:
+# The album site's script (Sources/TesseraAlbum/Resources/script/, private.js and map.js), as the test command checks it:
 # TypeScript's checker over its JavaScript and JSDoc types (Debian's node-typescript), and eslint
 # (Debian's, scripts/site-script/eslintrc.yaml). Fails on any error either reports.
 # The layout engine's files (layout-*.js) and the page's are two scripts joined apart (Assets.swift),
@@ -12,8 +12,10 @@ dir=Sources/TesseraAlbum/Resources/script
 check=(tsc --allowJs --checkJs --noEmit --target es2020 --lib es2020,dom,dom.iterable)
 "${check[@]}" "$dir"/layout-*.js
 "${check[@]}" $(ls "$dir"/*.js | grep -v /layout-)
+# What opens a private album's page is a script of its own (Resources/private.js).
+"${check[@]}" "$dir"/../private.js
 # Debian's eslint finds its plugins and parsers under /usr/share/nodejs.
 # The map's page script (Resources/map.js) is linted too; Leaflet, a global it takes from Debian's
 # package, has no types here to check it against.
-NODE_PATH=/usr/share/nodejs eslint --no-eslintrc -c scripts/site-script/eslintrc.yaml "$dir"/*.js "$dir"/../map.js
-echo "check-site-script: $(ls "$dir"/*.js | wc -l) files type-checked and linted, and map.js linted"
+NODE_PATH=/usr/share/nodejs eslint --no-eslintrc -c scripts/site-script/eslintrc.yaml "$dir"/*.js "$dir"/../map.js "$dir"/../private.js
+echo "check-site-script: $(ls "$dir"/*.js | wc -l) files and private.js type-checked and linted, and map.js linted"

@@ -74,7 +74,7 @@ in_lane() { # NAME COMMAND…: runs a check of a lane
 venv=.build-venv
 playwright() {
   { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check playwright pillow cryptography
 }
 timed "playwright" playwright
 

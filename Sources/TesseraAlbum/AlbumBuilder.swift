@@ -49,8 +49,14 @@ public struct AlbumBuilder: Sendable {
         public var basemap: FilePath?
         /// Folders the public site leaves out, whole (docs/PRIVATE.md).
         public var privateAlbums: [PrivateAlbum] = []
+        /// Where the build makes a private album's pages before it seals them (docs/PRIVATE.md):
+        /// a folder no one else reads, on the renditions' file system so they are hard-linked,
+        /// emptied after each build; nil: the system's temporary folder.
+        public var privateWork: FilePath?
         /// The albums those hold, found by the build: no public page shows their photos.
         var withheldAlbumIDs: [Int64] = []
+        /// When set, the build makes only these albums' pages: a private album's, to be sealed.
+        var onlyAlbumIDs: Set<Int64>?
 
         /// The basemap the install commands put where `tessera` looks for it (docs/PLACES.md).
         public static var installedBasemap: FilePath? { MapPages.installedBasemap() }
@@ -94,6 +100,12 @@ public struct AlbumBuilder: Sendable {
         public var peopleShown: Int?
         /// The private albums the public pages leave out, and the photos they hold.
         public var withheld = (albums: 0, photos: 0)
+        /// Each private album's encrypted pages, as this build left them.
+        public var privateAlbums: [PrivateSite.Written] = []
+        /// The private albums whose pages could not be written, each with why.
+        public var privateFailures: [String] = []
+        /// A private album's build: the folders of the albums it wrote, with their names.
+        var folders: [(name: String, folder: String)] = []
         public var indexPage: FilePath
 
         /// What `tessera album build` prints of a build into `options.output`.
@@ -105,20 +117,22 @@ public struct AlbumBuilder: Sendable {
                 case .copy: "hard links or copies"
                 case .none: "left out"
                 }
-            return [
-                "Album pages: \(counts) (\(written) written, \(unchanged) unchanged)",
+            let placed =
                 "Files placed: \(linked) hard-linked, \(copied) copied into \(options.output.appending("media"))"
-                    + " and originals/"
-                    + (missing > 0 ? "; \(missing) missing from the cache or the disk" : "")
-                    + (removed > 0 ? "; \(removed) no longer used, removed" : ""),
+                + " and originals/" + (missing > 0 ? "; \(missing) missing from the cache or the disk" : "")
+                + (removed > 0 ? "; \(removed) no longer used, removed" : "")
+            var lines = [
+                "Album pages: \(counts) (\(written) written, \(unchanged) unchanged)", placed,
                 "Originals: \(originals)",
-                withheld.albums == 0
-                    ? nil
-                    : "Private: \(Wording.count(withheld.albums, "folder"))"
-                        + " (\(Wording.count(withheld.photos, "photo"))) left out of every page;"
-                        + " their encrypted pages are not written yet (docs/PRIVATE.md)",
-                "Open: \(indexPage)",
-            ].compactMap { $0.map(TerminalText.escaped) }.joined(separator: "\n")
+            ]
+            if withheld.albums > 0 {
+                lines.append(
+                    "Private: \(Wording.count(withheld.albums, "folder")) (\(Wording.count(withheld.photos, "photo")))"
+                        + " left out of every public page")
+            }
+            lines += privateAlbums.map(\.line) + privateFailures.map { "Private album not written: " + $0 }
+            lines.append("Open: \(indexPage)")
+            return lines.map(TerminalText.escaped).joined(separator: "\n")
         }
     }
 
@@ -158,11 +172,19 @@ public struct AlbumBuilder: Sendable {
         defer { withExtendedLifetime(lock) {} }
         do {
             return try index.snapshot { snapshot throws(AlbumError) in
-                try SiteBuild(
+                var options = options
+                let holdings = try PrivateHoldings(snapshot, options.privateAlbums)
+                options.withheldAlbumIDs = holdings.withheld
+                var summary = try SiteBuild(
                     index: snapshot, store: index, output: OutputFolder(root: output), options: options,
                     optionsKey: optionsKey
                 )
                 .run(shouldStop: shouldStop)
+                summary.withheld = holdings.summary
+                (summary.privateAlbums, summary.privateFailures) = try PrivateSite(
+                    index: snapshot, output: OutputFolder(root: output), options: options, holdings: holdings
+                ).run(shouldStop: shouldStop)
+                return summary
             }
         } catch let error as AlbumError {
             throw error

@@ -59,9 +59,9 @@ struct AlbumTree: Sendable {
     /// The most levels followed up from an album: deeper trees end there.
     static let maxDepth = 256
 
-    /// Makes the tree of the albums `index` has, in `state`, but for those `withheld` (private).
+    /// Makes the tree of those albums `index` has that it `shows` (by id: not private ones).
     init(
-        index: any PhotoReading, state: SiteState, order: AlbumOrder, withheld: Set<Int64> = []
+        index: any PhotoReading, state: SiteState, order: AlbumOrder, shows: (Int64) -> Bool = { _ in true }
     ) throws(AlbumError) {
         self.state = state
         self.order = order
@@ -80,14 +80,14 @@ struct AlbumTree: Sendable {
                     CREATE INDEX temp.nodes_folder ON nodes(folder);
                     """)
         }
-        try Self.addAlbums(from: index, state: state, withheld: withheld)
+        try Self.addAlbums(from: index, state: state, shows: shows)
         try Self.addFolders(state: state)
         deepest = try Self.measure(state: state)
     }
 
-    /// The index's albums, one row each, but for those `withheld`.
+    /// The index's albums the tree `shows`, one row each.
     private static func addAlbums(
-        from index: any PhotoReading, state: SiteState, withheld: Set<Int64>
+        from index: any PhotoReading, state: SiteState, shows: (Int64) -> Bool
     ) throws(AlbumError) {
         try state.access { db in
             try db.inTransaction {
@@ -98,7 +98,7 @@ struct AlbumTree: Sendable {
                         """)
                 var failure: (any Error)?
                 try index.forEachAlbum { album in
-                    guard !withheld.contains(album.id) else { return true }
+                    guard shows(album.id) else { return true }
                     do {
                         try insert.execute(arguments: arguments(album))
                         return true

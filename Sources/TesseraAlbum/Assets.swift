@@ -7,6 +7,8 @@ enum Assets {
             ("album.css", String(decoding: PackageResources.album_css, as: UTF8.self) + contentWidths(staticWidth)),
             // The layout at the window's width and the lightbox, in one file a page loads.
             ("album.js", script),
+            // What opens a private album's page (docs/PRIVATE.md).
+            ("private.js", String(decoding: PackageResources.private_js, as: UTF8.self)),
             // (a browser asks every site for one: without it, a missing file on every page)
             ("icon.svg", String(decoding: PackageResources.icon_svg, as: UTF8.self)),
         ]
@@ -41,7 +43,11 @@ enum Assets {
             })();
             // Set as the page starts: its photos show once laid out for the window (album.css).
             document.documentElement.classList.add('js');
-            document.addEventListener('DOMContentLoaded', () => {
+            // (a private album's page starts once private.js has put its decrypted page in place)
+            ((start) => {
+              const sealed = /** @type {any} */ (window).tesseraSealedPage;
+              if (sealed) sealed.ready.then(start); else document.addEventListener('DOMContentLoaded', start);
+            })(() => {
             'use strict';
             \(joined(pageScript))
             });

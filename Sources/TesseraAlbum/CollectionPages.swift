@@ -166,6 +166,7 @@ struct CollectionPages {
         guard !ids.isEmpty else { return [:] }
         let records = try shown(ids).filter {
             ($0.status == .ok || $0.status == .warning) && !options.withheldAlbumIDs.contains($0.albumID)
+                && options.onlyAlbumIDs?.contains($0.albumID) ?? true
         }
         try folders.load(records.map(\.albumID))
         return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -46,12 +46,10 @@ final class SiteBuild {
     )
         throws(AlbumError)
     {
-        var options = options
-        let withheld: (ids: [Int64], photos: Int, folders: Int)
         do {
-            withheld = try Self.withheld(index, options.privateAlbums)
-            options.withheldAlbumIDs = withheld.ids
-            (months, counter) = (try index.months(withheld: withheld.ids), try index.changeCounter())
+            // (a private album's pages have no months)
+            months = options.onlyAlbumIDs != nil ? [] : try index.months(withheld: options.withheldAlbumIDs)
+            counter = try index.changeCounter()
         } catch {
             throw AlbumError(.index, "\(error)")
         }
@@ -61,39 +59,23 @@ final class SiteBuild {
         self.options = options
         // (the albums left out by number, hashed: their names are not written in the site's state)
         self.optionsKey =
-            withheld.ids.isEmpty
+            options.withheldAlbumIDs.isEmpty
             ? optionsKey
             : optionsKey + "|withheld "
-                + XXH64.hex(XXH64.hash(Array(withheld.ids.map(String.init).joined(separator: ",").utf8)))
+                + XXH64.hex(XXH64.hash(Array(options.withheldAlbumIDs.map(String.init).joined(separator: ",").utf8)))
         summary = AlbumBuilder.Summary(indexPage: output.path("index.html"))
-        summary.withheld = (withheld.folders, withheld.photos)
         state = try SiteState(output: output, options: self.optionsKey)
         previousMonths = state.matches ? try state.months() : nil
         // What a build that failed let go of (without a manifest of these options, all is swept).
         gone = AlbumFiles.gone(in: output)
         if gone.count > options.removalList { (sweepInstead, gone) = (true, [:]) }
-        tree = try AlbumTree(index: index, state: state, order: options.order, withheld: Set(withheld.ids))
+        let (withheld, only) = (Set(options.withheldAlbumIDs), options.onlyAlbumIDs)
+        tree = try AlbumTree(index: index, state: state, order: options.order) { (id: Int64) in
+            !withheld.contains(id) && only?.contains(id) ?? true
+        }
         placed = PlacedFiles(removing: ["media", "originals"].contains { FileSystem.hasEntries(output.path($0)) })
         media = MediaFolder(
             output: output, copyRenditions: options.copyRenditions, originals: options.originals, placed: placed)
-    }
-
-    /// The albums the private albums hold (sorted), the photos they hold, and how many of the
-    /// private albums hold any.
-    private static func withheld(
-        _ index: any PhotoReading, _ privateAlbums: [PrivateAlbum]
-    ) throws(IndexError) -> (ids: [Int64], photos: Int, folders: Int) {
-        guard !privateAlbums.isEmpty else { return ([], 0, 0) }
-        var (ids, photos, holding) = ([Int64](), 0, Set<Int>())
-        try index.forEachAlbum { album in
-            if let holder = privateAlbums.firstIndex(where: { $0.holds(albumNamed: album.name) }) {
-                ids.append(album.id)
-                photos += album.photoCount
-                holding.insert(holder)
-            }
-            return true
-        }
-        return (ids.sorted(), photos, holding.count)
     }
 
     /// Writes what changed since the last build, removes what went, and returns what it did.
@@ -108,6 +90,11 @@ final class SiteBuild {
         // A link where the albums' folder belongs goes first: an album is left as it was only when
         // its page is in the output itself, whichever album is looked at first.
         try output.directory("albums")
+        // A private album's pages, to be sealed (`PrivateSite`): its albums and nothing else.
+        if options.onlyAlbumIDs != nil {
+            try writeAlbums(shouldStop: shouldStop)
+            return summary
+        }
         let months = try writeMonths(shouldStop: shouldStop) { () throws(AlbumError) in
             try writeAlbums(shouldStop: shouldStop)
             try removeGoneAlbums()
@@ -266,6 +253,7 @@ final class SiteBuild {
                     videos: total.videos, incomplete: media.misses > missingBefore),
                 old: old)
             try tree.markShown(album)
+            if options.onlyAlbumIDs != nil { summary.folders.append((album.album.name, folder)) }
             summary.albums += 1
             summary.written += 1
         }

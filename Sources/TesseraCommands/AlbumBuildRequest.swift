@@ -24,6 +24,14 @@ public struct AlbumBuildRequest: Sendable {
 
     public init() {}
 
+    public static let discussion = """
+        The output folder works wherever it is copied and under any static web server: renditions are \
+        hard-linked from the cache into it (copied when the cache is on another file system, or with \
+        --copy-renditions) and every reference is relative. Only albums and months that changed since the \
+        last build are written again. Private albums (private_albums) are written encrypted: \
+        docs/PRIVATE.md.
+        """
+
     public func run(in context: CommandContext) async throws {
         let configuration = try await context.store.readingConfiguration(renditions: true)
         guard let output = output ?? configuration.albumDirectory else {

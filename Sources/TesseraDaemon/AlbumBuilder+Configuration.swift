@@ -11,6 +11,8 @@ extension AlbumBuilder.Options {
         privateZones = configuration.privateZones
         people = configuration.albumPeople
         privateAlbums = configuration.privateAlbums
+        // (beside the renditions, so a private album's are hard-linked while it is sealed)
+        privateWork = configuration.cache.appending("private-albums")
         basemap = Self.installedBasemap
     }
 }

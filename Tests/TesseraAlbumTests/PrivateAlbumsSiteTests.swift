@@ -65,7 +65,7 @@ struct PrivateAlbumsSiteTests {
         options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: ["/nowhere/kids.pass"])]
         let summary = try AlbumBuilder(index: index, options: options).build()
         #expect(summary.withheld.albums == 1 && summary.withheld.photos == 2)
-        #expect(summary.text(options).contains("Private: 1 folder (2 photos) left out of every page"))
+        #expect(summary.text(options).contains("Private: 1 folder (2 photos) left out of every public page"))
         let withheld = Self.everyFile(site)
         for word in ["kidsfirst", "kidssecond", "Kids", "2021-07", "July 2021", "Czechia", "49.19"] {
             let leaked = withheld.text.contains(word)

@@ -1,7 +1,7 @@
 // The photos the viewer goes through: an album's or month's photos.js, read once; where the
 // viewer is in them, and the address that names the photo open.
-/* exported address, current, expanded, fragment, load, month, monthViewer, openedFrom, photoInAddress, photos,
-   read, savedScroll, script */
+/* exported address, current, expanded, fragment, here, load, month, monthViewer, openedFrom, photoInAddress,
+   photos, read, savedScroll, script */
 /* global site */
 let photos = null, loading = null, current = -1, savedScroll = 0, openedFrom = null;
 // On the timeline the lightbox shows a month at a time, and goes on into the months beside
@@ -23,10 +23,14 @@ const read = (file, wanted = () => true) => {
   const next = () => (wanted() ? readNow(file) : null);
   return (reading = reading.then(next, next));
 };
+// A private album's page reads its files through private.js: sealed, named from where its page
+// would be (`here`).
+const sealedPage = site.tesseraSealedPage;
+const here = () => (sealedPage ? sealedPage.here : location.href);
 const readNow = async (file) => {
-  await script(file);
+  await (sealedPage ? sealedPage.script(new URL(file, here()).href) : script(file));
   const data = site.tesseraPhotos || {photos: []};
-  const root = new URL(data.base, new URL(file, location.href));
+  const root = new URL(data.base, new URL(file, here()));
   const at = (path) => new URL(path, root).href;
   const word = (value) => (typeof value === 'number' ? data.words[value] : value);
   const photo = (entry) => {

@@ -2,7 +2,7 @@
 // puts a photo of the list in it.
 /* exported buildStrip, closeButton, details, figure, image, info, next, prev, show, slideshow, startSlideshow,
    still, stopSlideshow, viewer, zoom */
-/* global current:writable, element, expanded, fragment, month, monthViewer, photos:writable */
+/* global current:writable, element, expanded, fragment, here, month, monthViewer, photos:writable */
 const image = element('img', {alt: '', decoding: 'async'});
 const figure = element('figure', {}, image);
 let motion = null;
@@ -174,7 +174,7 @@ const show = (index) => {
   }
   const links = [];
   // From a month or the timeline, the photo in its folder album.
-  if (new URL(photo.view, location.href).pathname !== location.pathname) {
+  if (new URL(photo.view, here()).pathname !== new URL(here()).pathname) {
     links.push(element('a', {href: photo.view, textContent: 'In its album'}));
   }
   if (photo.original) {

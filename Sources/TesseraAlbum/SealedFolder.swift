@@ -1,0 +1,132 @@
+import Foundation
+import SystemPackage
+import TesseraSystem
+
+/// A private album's sealed files, `private/<id>/<name>.js` in the output: each a script that
+/// hands its ciphertext to the page (`tesseraSealed(name, base64)`), as a page opened from disk
+/// cannot fetch; `manifest.js` (sealed too) says which plain file each name holds.
+///
+/// A file whose plaintext has not changed since the last build keeps its sealed file: a page
+/// by its bytes' hash, a rendition by the identity of the cache file it is a hard link of.
+struct SealedFolder {
+    let output: OutputFolder
+    let id: String
+    let key: AlbumKey
+
+    /// One plain file: its sealed name and what its plaintext was.
+    struct Entry: Codable, Equatable {
+        var name: String
+        var change: String
+    }
+
+    /// What the page reads first: the album's first page, and every file by its path relative
+    /// to the site (`albums/…`, `media/…`).
+    struct Manifest: Codable, Equatable {
+        var start: String?
+        var files: [String: Entry]
+    }
+
+    /// The largest file sealed: the page holds a file whole in memory, four times over.
+    static let largest = 256 << 20
+    static let manifestName = "manifest"
+
+    private var folder: String { PrivateSite.folder + "/" + id }
+
+    /// Seals the files of `folders` and `media/` in `scratch`, writes the manifest and removes
+    /// the sealed files it no longer names.
+    func write(
+        from scratch: FilePath, folders: [String], start: String?
+    ) throws(AlbumError) -> (files: Int, sealed: Int, tooLarge: Int, seconds: Double) {
+        try output.directory(folder)
+        let old = manifest()?.files ?? [:]
+        var files: [(relative: String, path: FilePath)] = []
+        for top in folders + ["media"] { Self.walk(scratch.appending(top), top, into: &files) }
+        var manifest = Manifest(start: start, files: [:])
+        var (sealed, tooLarge, seconds) = (0, 0, 0.0)
+        for (relative, path) in files {
+            guard let status = try? FileSystem.status(of: path), status.type == .regular else { continue }
+            guard status.size <= Self.largest else {
+                tooLarge += 1
+                continue
+            }
+            var bytes: [UInt8]?
+            let change: String
+            if relative.hasPrefix("media/") {
+                change = "\(status.device):\(status.inode):\(status.size):\(status.mtimeTotalNanoseconds)"
+            } else {
+                bytes = FileSystem.smallFileContents(path, limit: Self.largest)
+                change = XXH64.hex(XXH64.hash(bytes ?? []))
+            }
+            if let known = old[relative], known.change == change,
+                (try? FileSystem.status(of: output.path(folder + "/" + known.name + ".js"))) != nil
+            {
+                manifest.files[relative] = known
+                continue
+            }
+            guard let plain = bytes ?? FileSystem.smallFileContents(path, limit: Self.largest) else { continue }
+            let name = AlbumKey.randomName()
+            let clock = ContinuousClock.now
+            try output.write(bytes: try script(name, plain), to: folder + "/" + name + ".js")
+            seconds += (ContinuousClock.now - clock).seconds
+            manifest.files[relative] = Entry(name: name, change: change)
+            sealed += 1
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json: Data
+        do {
+            json = try encoder.encode(manifest)
+        } catch {
+            throw AlbumError(.output, "cannot write a private album's manifest: \(error)")
+        }
+        try output.write(bytes: try script(Self.manifestName, [UInt8](json)), to: folder + "/manifest.js")
+        // What no page uses any more: the sealed files of replaced plaintext, of photos gone.
+        let kept = Set(manifest.files.values.map { $0.name + ".js" } + ["manifest.js", KeyWraps.file, "index.html"])
+        for entry in FileSystem.entries(of: output.path(folder)) ?? [] {
+            let name = String(decoding: entry, as: UTF8.self)
+            if !kept.contains(name) { try output.remove(folder + "/" + name) }
+        }
+        return (manifest.files.count, sealed, tooLarge, seconds)
+    }
+
+    /// `plain` sealed under `name`, as the script that hands it to the page.
+    private func script(_ name: String, _ plain: [UInt8]) throws(AlbumError) -> [UInt8] {
+        let sealed = try key.seal(plain, album: id, file: name)
+        return Array("tesseraSealed(\"\(name)\",\"".utf8) + Data(sealed).base64EncodedData() + Array("\");\n".utf8)
+    }
+
+    /// The manifest the last build wrote, when this key opens it.
+    func manifest() -> Manifest? {
+        guard let bytes = open(Self.manifestName) else { return nil }
+        return try? JSONDecoder().decode(Manifest.self, from: Data(bytes))
+    }
+
+    /// The plaintext of the sealed file `name`, when it is there and this key opens it.
+    func open(_ name: String) -> [UInt8]? {
+        let path = output.path(folder + "/" + name + ".js")
+        guard let script = FileSystem.smallFileContents(path, limit: Self.largest * 2) else { return nil }
+        let prefix = Array("tesseraSealed(\"\(name)\",\"".utf8), suffix = Array("\");\n".utf8)
+        guard script.starts(with: prefix), script.count >= prefix.count + suffix.count,
+            let sealed = Data(base64Encoded: Data(script[prefix.count..<(script.count - suffix.count)]))
+        else { return nil }
+        return key.open([UInt8](sealed), album: id, file: name)
+    }
+
+    /// The regular files in the folder at `path` and below it, with paths relative to the site.
+    private static func walk(
+        _ path: FilePath, _ relative: String, into files: inout [(relative: String, path: FilePath)]
+    ) {
+        guard let entries = FileSystem.entries(of: path) else { return }
+        for entry in entries {
+            let name = String(decoding: entry, as: UTF8.self)
+            // (a build's own lists, never a page's file)
+            guard !name.hasPrefix(".") else { continue }
+            let child = path.appending(name)
+            if (try? FileSystem.linkStatus(of: child))?.type == .directory {
+                walk(child, relative + "/" + name, into: &files)
+            } else {
+                files.append((relative + "/" + name, child))
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import SystemPackage
+import TesseraConfiguration
+import TesseraFacts
+import TesseraIndex
+import TesseraSystem
+import TesseraTestSupport
+import Testing
+
+@testable import TesseraAlbum
+
+/// A private album's encrypted pages (docs/PRIVATE.md): everything it uses sealed under its key,
+/// which its passphrases and links open and nothing else does; nothing of it in the clear.
+struct PrivateAlbumPagesTests {
+    static func passphrase(_ text: String, in directory: TemporaryDirectory, named name: String) throws -> FilePath {
+        let path = FilePath(directory.appending(name))
+        try FileSystem.writeAtomically(Array(text.utf8), to: path)
+        return path
+    }
+
+    /// The key and manifest of the private album in `private/<id>/`, opened with `passphrase`.
+    static func opened(_ site: String, id: String, with passphrase: String) throws -> (AlbumKey, SealedFolder)? {
+        let wraps = try #require(KeyWraps.read(in: FilePath(site + "/private/" + id)))
+        guard let key = try wraps.open(with: [Array(passphrase.utf8)]) else { return nil }
+        return (key, SealedFolder(output: OutputFolder(root: FilePath(site)), id: id, key: key))
+    }
+
+    static func bytes(_ path: String) -> [UInt8] {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+    }
+
+    @Test func everyFileOfAPrivateAlbumIsSealedAndNothingOfItIsInTheClear() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (configuration, index) = try PrivateAlbumsSiteTests.library(in: directory)
+        let site = directory.appending("site")
+        let pass = try Self.passphrase("correct horse battery\n", in: directory, named: "kids.pass")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: [pass])]
+        options.privateWork = configuration.cache.appending("private-albums")
+        let summary = try AlbumBuilder(index: index, options: options).build()
+        try #require(summary.privateAlbums.count == 1, "\(summary.privateFailures)")
+        let written = summary.privateAlbums[0]
+        #expect(written.albums == 2 && written.sealed == written.files && written.files > 4)
+        #expect(summary.text(options).contains("Private album Family/Kids: 2 albums"))
+
+        // Opened with its passphrase: its pages and its renditions, byte for byte.
+        let (_, sealed) = try #require(try Self.opened(site, id: written.id, with: "correct horse battery"))
+        let manifest = try #require(sealed.manifest())
+        let start = try #require(manifest.start)
+        let startFile = try #require(manifest.files[start])
+        let page = String(decoding: try #require(sealed.open(startFile.name)), as: UTF8.self)
+        #expect(page.contains("Kids") && page.contains("2019"))
+        let kids = try index.photos(PhotoQuery()).filter { $0.path.string.contains("/Kids/") }
+        let renditions = try index.renditions(of: kids.map(\.id)).values.flatMap { $0 }
+        try #require(!renditions.isEmpty)
+        for rendition in renditions {
+            let relative = MediaFolder.relative(cachePath: rendition.path)
+            let entry = try #require(manifest.files[relative], "\(relative) is not sealed")
+            #expect(sealed.open(entry.name) == Self.bytes(rendition.path))
+        }
+        #expect(manifest.files.keys.contains { $0.hasSuffix("/photos.js") })
+        // Not with another passphrase; a file in another's place, or changed, does not open.
+        #expect(try Self.opened(site, id: written.id, with: "correct horse") == nil)
+        let names = manifest.files.values.map(\.name).sorted()
+        let folder = site + "/private/" + written.id + "/"
+        let swapped = Self.bytes(folder + names[0] + ".js")
+        try FileSystem.writeAtomically(
+            swapped.replacing(Array(names[0].utf8), with: Array(names[1].utf8)), to: FilePath(folder + names[1] + ".js")
+        )
+        #expect(sealed.open(names[1]) == nil)
+        var tampered = Self.bytes(folder + names[2] + ".js")
+        tampered[tampered.count / 2] =
+            tampered[tampered.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        try FileSystem.writeAtomically(tampered, to: FilePath(folder + names[2] + ".js"))
+        #expect(sealed.open(names[2]) == nil)
+
+        // Nothing of it in the clear anywhere in the site: names, dates, places, pixels.
+        let all = PrivateAlbumsSiteTests.everyFile(site)
+        for word in ["kidsfirst", "kidssecond", "Kids", "2021-07", "2021:07", "July 2021", "Czechia", "49.19", "16.60"]
+        {
+            let leaked = all.text.contains(word)
+            #expect(!leaked, "\(word) is in the site in the clear")
+        }
+        var sealedBytes: [UInt8] = []
+        for file in all.names where file.hasPrefix("private/") { sealedBytes += Self.bytes(site + "/" + file) }
+        for signature in [[0xFF, 0xD8, 0xFF], Array("ftyp".utf8), [0x89, 0x50, 0x4E, 0x47]] as [[UInt8]] {
+            #expect(sealedBytes.firstRange(of: signature) == nil, "\(signature) in a sealed file")
+        }
+        for rendition in renditions {
+            let pixels = Array(Self.bytes(rendition.path).suffix(64))
+            #expect(sealedBytes.firstRange(of: pixels) == nil && !pixels.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: configuration.cache.appending("private-albums").string + "/x"))
+        let work = (try? FileManager.default.contentsOfDirectory(atPath: options.privateWork?.string ?? "")) ?? []
+        #expect(work.isEmpty, "the work folder keeps \(work)")
+    }
+
+    @Test func anUnchangedPrivateAlbumIsNotSealedAgainAndItsLinksAndPassphrasesAreKeptOrRevoked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (_, index) = try PrivateAlbumsSiteTests.library(in: directory)
+        let site = directory.appending("site")
+        let first = try Self.passphrase("first\n", in: directory, named: "first.pass")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: [first])]
+        let id = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first).id
+        let files = try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted()
+
+        let again = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
+        #expect(again.id == id && again.sealed == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted() == files)
+
+        // A link opens it, and stops opening it once revoked; a build keeps it meanwhile.
+        let album = options.privateAlbums[0]
+        let link = try PrivateLinks.share(album, output: FilePath(site))
+        #expect(link.address.hasPrefix("private/\(id)/index.html#key=\(link.id)."))
+        let secret = String(link.address.split(separator: ".").last ?? "")
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let raw = try #require(Data(base64Encoded: secret + String(repeating: "=", count: (4 - secret.count % 4) % 4)))
+        _ = try AlbumBuilder(index: index, options: options).build()
+        #expect(KeyWraps.read(in: FilePath(site + "/private/" + id))?.open(link: link.id, secret: [UInt8](raw)) != nil)
+        #expect(try PrivateLinks.revoke(album, links: [link.id], output: FilePath(site)) == [link.id])
+        #expect(KeyWraps.read(in: FilePath(site + "/private/" + id))?.open(link: link.id, secret: [UInt8](raw)) == nil)
+        #expect(throws: AlbumError.self) { try PrivateLinks.revoke(album, links: ["nolink"], output: FilePath(site)) }
+
+        // A second passphrase, then the first taken out (revoked): the key is the same, nothing
+        // is sealed again, and the first no longer opens it.
+        let second = try Self.passphrase("second\n", in: directory, named: "second.pass")
+        options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: [first, second])]
+        _ = try AlbumBuilder(index: index, options: options).build()
+        #expect(try Self.opened(site, id: id, with: "second") != nil)
+        options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: [second])]
+        let changed = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
+        #expect(changed.id == id && changed.sealed == 0)
+        #expect(try Self.opened(site, id: id, with: "first") == nil)
+        #expect(try Self.opened(site, id: id, with: "second") != nil)
+
+        // A new key: a new folder, everything sealed again, the old gone.
+        try PrivateLinks.replaceKey(options.privateAlbums[0], output: FilePath(site))
+        let renewed = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
+        #expect(renewed.id != id && renewed.sealed == renewed.files)
+        #expect(!FileManager.default.fileExists(atPath: site + "/private/" + id))
+    }
+
+    @Test func badPassphraseFilesAreSaidAndTheRestIsBuiltAndAPrivateAlbumInsideAnotherIsItsOwn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (_, index) = try PrivateAlbumsSiteTests.library(in: directory)
+        let site = directory.appending("site")
+        let empty = try Self.passphrase("\n", in: directory, named: "empty.pass")
+        var options = AlbumBuilder.Options(output: FilePath(site))
+        options.privateAlbums = [
+            PrivateAlbum(folder: "Family/Kids", passphraseFiles: [FilePath(directory.appending("missing.pass"))]),
+            PrivateAlbum(folder: "Trip", passphraseFiles: [empty]),
+        ]
+        let failed = try AlbumBuilder(index: index, options: options).build()
+        #expect(failed.privateAlbums.isEmpty && failed.privateFailures.count == 2)
+        let text = failed.text(options)
+        #expect(text.contains("missing.pass") && text.contains("the passphrase file is empty"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: site + "/index.html"))
+        #expect(String(decoding: Self.bytes(site + "/index.html"), as: UTF8.self).contains("Family"))
+
+        // A passphrase of a megabyte; a private album inside it with a passphrase of its own.
+        let long = String(repeating: "long passphrase ", count: 65_536)
+        let family = try Self.passphrase(long, in: directory, named: "family.pass")
+        let kids = try Self.passphrase("kids", in: directory, named: "kids.pass")
+        options.privateAlbums = [
+            PrivateAlbum(folder: "Family", passphraseFiles: [family]),
+            PrivateAlbum(folder: "Family/Kids", passphraseFiles: [kids]),
+        ]
+        let built = try AlbumBuilder(index: index, options: options).build()
+        try #require(built.privateAlbums.count == 2, "\(built.privateFailures)")
+        let (outer, inner) = (built.privateAlbums[0], built.privateAlbums[1])
+        #expect(try Self.opened(site, id: outer.id, with: "kids") == nil)
+        #expect(try Self.opened(site, id: inner.id, with: long) == nil)
+        let outerFiles = try #require(try Self.opened(site, id: outer.id, with: long)?.1.manifest()?.files)
+        let innerFiles = try #require(try Self.opened(site, id: inner.id, with: "kids")?.1.manifest()?.files)
+        let outerSealed = try #require(try Self.opened(site, id: outer.id, with: long)?.1)
+        let innerSealed = try #require(try Self.opened(site, id: inner.id, with: "kids")?.1)
+        let outerText = outerFiles.values.compactMap { outerSealed.open($0.name) }
+            .map { String(decoding: $0, as: UTF8.self) }.joined()
+        let innerText = innerFiles.values.compactMap { innerSealed.open($0.name) }
+            .map { String(decoding: $0, as: UTF8.self) }.joined()
+        #expect(outerText.contains("porto") && !outerText.contains("kidsfirst"))
+        #expect(innerText.contains("kidsfirst") && !innerText.contains("porto"))
+        #expect(Set(outerFiles.keys).isDisjoint(with: innerFiles.keys.filter { $0.hasPrefix("media/") }))
+    }
+}
