@@ -9,6 +9,8 @@ folders of 20–200 photos, is scanned into a fresh index, then:
 - what the site holds: HTML/JS/CSS bytes a photo, files a photo (renditions, originals, pages);
 - the same build again with nothing changed: wall time, and how many files it wrote;
 - 100 new photos in one event folder, a scan, and the build again: wall time, files written;
+- one year's folders made a private album: the build that encrypts it, the share of the build
+  that encryption is, the sealed bytes and files a private photo, and an unchanged rebuild;
 - Chromium (Debian's, through Playwright) opens the timeline, the largest album page and the map
   (two events in three have a position: until its clusters are drawn): load
   time (for the timeline, until its stream shows its first photos), JS heap, and how many <img>
@@ -27,6 +29,7 @@ import argparse
 import calendar
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -277,9 +280,34 @@ def run(tessera, count, base, work, keep):
         print(f"    Chromium {label:<14} load {load:7.0f} ms  JS heap {heap:6.1f} MiB  {images:,} <img>")
     for what, (seconds, heap, said) in finds.items():
         print(f"    timeline Find {what:<18} {seconds * 1000:7.0f} ms  JS heap {heap:6.1f} MiB  ({said})")
+    private(tessera, build, site, work, count, planned)
     if not keep:
         shutil.rmtree(store, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
+
+
+def private(tessera, build, site, work, count, planned):
+    """One year's event folders made a private album (docs/PRIVATE.md): the build that seals it,
+    what of it is encryption, what it adds to the site, and an unchanged rebuild."""
+    year = FIRST_YEAR + YEARS // 2
+    held = sum(size for folder, _, size, _ in planned if folder.startswith(f"{year}/"))
+    (work / "bench.pass").write_text("a bench passphrase\n")
+    config = work / "private.yaml"
+    config.write_text(f"private_albums:\n  - folder: '{year}'\n    passphrase_file: {work / 'bench.pass'}\n")
+    command = [*build, "--config", str(config)]
+    start = time.perf_counter()
+    said = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    seconds = time.perf_counter() - start
+    sealing = float(re.search(r"encrypted now in ([0-9.]+) s", said).group(1))
+    _, files, before = site_contents(site / "private")
+    sealed = sum(os.lstat(path).st_size for path in before)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    unchanged = time.perf_counter() - start
+    print(f"    private album       {held:,} photos ({held / count:.0%}) of {year} made private: build {seconds:.1f} s, "
+          f"of which encryption {sealing:.2f} s ({sealing / seconds:.1%}); {sealed / held / 1024:.0f} KiB and "
+          f"{files / held:.2f} sealed files a private photo")
+    print(f"    private unchanged   {unchanged:8.2f} s  {written_since(site / 'private', before)} private files written")
 
 
 def main():

@@ -38,7 +38,8 @@ struct SealedFolder {
         from scratch: FilePath, folders: [String], start: String?
     ) throws(AlbumError) -> (files: Int, sealed: Int, tooLarge: Int, seconds: Double) {
         try output.directory(folder)
-        let old = manifest()?.files ?? [:]
+        let previous = manifest()
+        let old = previous?.files ?? [:]
         var files: [(relative: String, path: FilePath)] = []
         for top in folders + ["media"] { Self.walk(scratch.appending(top), top, into: &files) }
         var manifest = Manifest(start: start, files: [:])
@@ -71,6 +72,8 @@ struct SealedFolder {
             manifest.files[relative] = Entry(name: name, change: change)
             sealed += 1
         }
+        // (an unchanged album writes nothing: not even its manifest again under a new nonce)
+        guard manifest != previous else { return (manifest.files.count, 0, tooLarge, seconds) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: Data

@@ -107,9 +107,19 @@ struct PrivateAlbumPagesTests {
         let id = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first).id
         let files = try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted()
 
+        let stamps = { () throws -> [String: Date] in
+            var stamps: [String: Date] = [:]
+            for file in try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id) {
+                let path = site + "/private/" + id + "/" + file
+                stamps[file] = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            }
+            return stamps
+        }
+        let before = try stamps()
         let again = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
         #expect(again.id == id && again.sealed == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted() == files)
+        #expect(try stamps() == before, "an unchanged rebuild wrote private files again")
 
         // A link opens it, and stops opening it once revoked; a build keeps it meanwhile.
         let album = options.privateAlbums[0]
