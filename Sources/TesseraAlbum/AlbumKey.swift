@@ -97,7 +97,7 @@ struct AlbumKey {
     func check(_ passphrase: [UInt8], salt: [UInt8]) -> String {
         let code = HMAC<SHA256>.authenticationCode(
             for: Array("tessera-passphrase|".utf8) + salt + passphrase, using: key)
-        return Data(code).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Self.hex(Data(code).prefix(16))
     }
 
     /// `count` random bytes.
@@ -107,6 +107,14 @@ struct AlbumKey {
 
     /// `count` random bytes as lowercase hex: names nothing can be guessed from.
     static func randomName(_ count: Int = 12) -> String {
-        random(count).map { String(format: "%02x", $0) }.joined()
+        hex(random(count))
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: text, as: UTF8.self)
     }
 }

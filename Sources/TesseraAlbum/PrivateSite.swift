@@ -29,7 +29,8 @@ public struct PrivateSite {
         var line: String {
             "Private album \(folder): \(Wording.count(albums, "album")), \(Wording.count(files, "encrypted file"))"
                 + " (\(sealed) encrypted now in \(String(format: "%.2f", sealing)) s) in private/\(id)/"
-                + (tooLarge > 0 ? "; \(Wording.count(tooLarge, "file")) over 256 MiB left out" : "")
+                + (tooLarge > 0
+                    ? "; \(Wording.count(tooLarge, "file")) over \(SealedFolder.largest >> 20) MiB left out" : "")
         }
     }
 

@@ -26,8 +26,9 @@ struct SealedFolder {
         var files: [String: Entry]
     }
 
-    /// The largest file sealed: the page holds a file whole in memory, four times over.
-    static let largest = 256 << 20
+    /// The largest file sealed: sealing holds a file whole in memory, about five times over (its
+    /// plaintext, padded, sealed, and as base64 twice), and the page holds it whole too.
+    static let largest = 128 << 20
     static let manifestName = "manifest"
 
     private var folder: String { PrivateSite.folder + "/" + id }
@@ -67,7 +68,14 @@ struct SealedFolder {
             guard let plain = bytes ?? FileSystem.smallFileContents(path, limit: Self.largest) else { continue }
             let name = AlbumKey.randomName()
             let clock = ContinuousClock.now
-            try output.write(bytes: try script(name, plain), to: folder + "/" + name + ".js")
+            // (a new name, which no manifest names until the file is whole: written in place, at
+            // half the cost of a file renamed into place)
+            let (target, script) = (output.path(folder + "/" + name + ".js"), try script(name, plain))
+            do throws(SystemError) {
+                try FileSystem.append(script, to: target)
+            } catch {
+                throw AlbumError(.output, "\(target): cannot write: \(error)")
+            }
             seconds += (ContinuousClock.now - clock).seconds
             manifest.files[relative] = Entry(name: name, change: change)
             sealed += 1
@@ -94,8 +102,12 @@ struct SealedFolder {
 
     /// `plain` sealed under `name`, as the script that hands it to the page.
     private func script(_ name: String, _ plain: [UInt8]) throws(AlbumError) -> [UInt8] {
-        let sealed = try key.seal(plain, album: id, file: name)
-        return Array("tesseraSealed(\"\(name)\",\"".utf8) + Data(sealed).base64EncodedData() + Array("\");\n".utf8)
+        let sealed = Data(try key.seal(plain, album: id, file: name)).base64EncodedData()
+        var script = Array("tesseraSealed(\"\(name)\",\"".utf8)
+        script.reserveCapacity(script.count + sealed.count + 4)
+        script += sealed
+        script += Array("\");\n".utf8)
+        return script
     }
 
     /// The manifest the last build wrote, when this key opens it.

@@ -170,6 +170,8 @@
   };
   const show = async () => {
     manifest = JSON.parse(new TextDecoder().decode(await open('manifest')));
+    // (a private folder that holds no photo yet has no page)
+    if (!manifest.start) throw new Error('empty');
     const path = pageInAddress() || sessionStorage.getItem(pageKey()) || manifest.start;
     const file = manifest.files[path] || manifest.files[manifest.start];
     const page = manifest.files[path] ? path : manifest.start;
@@ -221,9 +223,10 @@
       await useKey(raw);
       try {
         await show();
-      } catch {
+      } catch (error) {
         form.hidden = false;
-        say('This album is damaged: its pages do not decrypt.');
+        say(/** @type {Error} */ (error).message === 'empty' ? 'This album holds no photos yet.'
+          : 'This album is damaged: its pages do not decrypt.');
         return;
       }
       started();
