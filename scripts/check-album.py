@@ -36,6 +36,7 @@ Prints "N passed, M failed" and exits non-zero on any failure.
 """
 import argparse
 import base64
+import contextlib
 import html.parser
 import json
 import math
@@ -1643,8 +1644,17 @@ def check_album_map(browser, site, out):
 def check_portable(site, work):
     copy = work / "copied-site"
     shutil.copytree(site, copy, symlinks=True)
+    with served(copy) as base:
+        pages, fetched, failures = crawl(base, base + "index.html")
+        check(fetched > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
+        print(f"served copy: {pages} pages, {fetched} references, {len(failures)} failures")
+
+
+@contextlib.contextmanager
+def served(folder):
+    """`folder` served over HTTP on a free port of 127.0.0.1, once it answers: its address."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=copy,
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=folder,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}/"
@@ -1657,9 +1667,7 @@ def check_portable(site, work):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        pages, fetched, failures = crawl(base, base + "index.html")
-        check(fetched > BIG and not failures, f"served copy: {len(failures)} of {fetched} references fail: {failures[:3]}")
-        print(f"served copy: {pages} pages, {fetched} references, {len(failures)} failures")
+        yield base
     finally:
         server.terminate()
         server.wait()
@@ -1732,20 +1740,7 @@ def check_private(browser, tessera, store, work, public_site, out):
     shown_photos = "[...document.querySelectorAll('.layout a.photo')].filter(a => a.offsetParent).length"
     loaded = ("[...document.querySelectorAll('.layout img')].filter(i => i.offsetParent)"
               ".every(i => i.complete && i.naturalWidth > 0)")
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=site,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        base = f"http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base, timeout=5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+    with served(site) as base:
         link = subprocess.run([tessera, "album", "share", "Clips", "--out", str(site), "--base-url", base, *store,
                                *config], check=True, capture_output=True, text=True).stdout.strip()
         check(link.startswith(base + f"private/{ids['Clips']}/index.html#key="), f"the shared link is {link}")
@@ -1834,9 +1829,6 @@ def check_private(browser, tessera, store, work, public_site, out):
         page.goto(link)
         page.wait_for_function("document.querySelector('.unlock .status').textContent.includes('does not open')")
         context.close()
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":

@@ -30,15 +30,7 @@ struct AlbumKey {
         padded += plain
         padded.append(0x80)
         padded += repeatElement(0, count: size - padded.count)
-        do {
-            let box = try AES.GCM.seal(padded, using: key, authenticating: Array(Self.fileBinding(album, name).utf8))
-            guard let combined = box.combined else { throw AlbumError(.output, "a sealed file has no nonce") }
-            return [UInt8](combined)
-        } catch let error as AlbumError {
-            throw error
-        } catch {
-            throw AlbumError(.output, "cannot encrypt \(name): \(error)")
-        }
+        return try Self.sealed(padded, under: key, binding: Self.fileBinding(album, name), what: name)
     }
 
     /// What `seal` sealed, unpadded; nil when it does not open with this key (another key, another
@@ -57,15 +49,18 @@ struct AlbumKey {
     /// This key wrapped under `wrapping`, bound to the album and the wrap's `id`.
     func wrapped(under wrapping: SymmetricKey, album: String, id: String) throws(AlbumError) -> [UInt8] {
         let raw = key.withUnsafeBytes { [UInt8]($0) }
-        do {
-            let box = try AES.GCM.seal(raw, using: wrapping, authenticating: Array("tessera-key|\(album)|\(id)".utf8))
-            guard let combined = box.combined else { throw AlbumError(.output, "a wrapped key has no nonce") }
-            return [UInt8](combined)
-        } catch let error as AlbumError {
-            throw error
-        } catch {
-            throw AlbumError(.output, "cannot wrap an album's key: \(error)")
-        }
+        return try Self.sealed(raw, under: wrapping, binding: "tessera-key|\(album)|\(id)", what: "an album's key")
+    }
+
+    /// `plain` sealed with AES-256-GCM under `key` and a random nonce, bound to `binding`:
+    /// nonce, ciphertext and tag.
+    private static func sealed(
+        _ plain: [UInt8], under key: SymmetricKey, binding: String, what: String
+    ) throws(AlbumError) -> [UInt8] {
+        guard let box = try? AES.GCM.seal(plain, using: key, authenticating: Array(binding.utf8)),
+            let combined = box.combined
+        else { throw AlbumError(.output, "cannot encrypt \(what)") }
+        return [UInt8](combined)
     }
 
     /// The key `wrapped` holds, when `wrapping` opens it.
