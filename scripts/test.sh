@@ -87,15 +87,9 @@ swift_tests() {
   fi
 }
 
-# What computes: the Swift tests, pixels against references, the browser, a newcomer's terminal.
+# What computes: the Swift tests, the browser, a newcomer's terminal.
 lane_pixels() {
   in_lane "swift test" swift_tests &&
-  # Colour: renditions of every ICC-tagged corpus photo against ImageCms references (mean
-  # CIEDE2000 of 16x16 block means at most 1.0).
-  in_lane "colour" /usr/bin/python3 scripts/check-colour.py "$bin/tessera" &&
-  # HEIF and AVIF: HDR squares against FFmpeg's tone mapping of libheif's decode, SDR ones
-  # against libheif's decode through LittleCMS.
-  in_lane "HDR" /usr/bin/python3 scripts/check-hdr.py "$bin/tessera" &&
   in_lane "album" "$venv/bin/python" scripts/check-album.py "$bin/tessera" &&
   # A newcomer's first minutes in tmux at 80 columns: scripts/run.sh on the sample library,
   # every command it prints pasted as is, then list --errors, inspect on a JPEG, a HEIC and a
@@ -103,7 +97,7 @@ lane_pixels() {
   in_lane "first run" python3 scripts/check-first-run.py
 }
 
-# What waits: the code's own checks, then services that boot, restart and fail on purpose.
+# What waits: the code's own checks, then services that boot, restart and fail on purpose; then pixels.
 lane_services() {
   # Every fuzz target once over its seeds and the findings kept in Tests/ (a target that traps
   # or hangs on them fails; scripts/fuzz.sh TARGET SECONDS fuzzes one for real).
@@ -129,7 +123,13 @@ lane_services() {
   # (docs/INSTALL.md). Needs root; fails, never skips.
   in_lane "systemd" scripts/systemd-check.sh &&
   # The layout pages get at a wider window (the site's script) against the engine's, frame by frame.
-  in_lane "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera"
+  in_lane "layout script" "$venv/bin/python" scripts/check-layout-js.py "$bin/tessera" &&
+  # Pixels against references, here to even the lanes (the Swift tests are the longer step):
+  # colour, every ICC-tagged corpus photo's renditions against ImageCms references (mean
+  # CIEDE2000 of 16x16 block means at most 1.0); HEIF and AVIF, HDR squares against FFmpeg's tone
+  # mapping of libheif's decode, SDR ones against libheif's decode through LittleCMS.
+  in_lane "colour" /usr/bin/python3 scripts/check-colour.py "$bin/tessera" &&
+  in_lane "HDR" /usr/bin/python3 scripts/check-hdr.py "$bin/tessera"
 }
 
 from=$SECONDS
