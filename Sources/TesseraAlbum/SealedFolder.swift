@@ -41,6 +41,9 @@ struct SealedFolder {
         try output.directory(folder)
         let previous = manifest()
         let old = previous?.files ?? [:]
+        // (the sealed files there, listed once: no stat a file to find its sealed one in place)
+        let present = Set(
+            (FileSystem.entries(of: output.path(folder)) ?? []).map { String(decoding: $0, as: UTF8.self) })
         var files: [(relative: String, path: FilePath)] = []
         for top in folders + ["media"] { Self.walk(scratch.appending(top), top, into: &files) }
         var manifest = Manifest(start: start, files: [:])
@@ -59,9 +62,7 @@ struct SealedFolder {
                 bytes = FileSystem.smallFileContents(path, limit: Self.largest)
                 change = XXH64.hex(XXH64.hash(bytes ?? []))
             }
-            if let known = old[relative], known.change == change,
-                (try? FileSystem.status(of: output.path(folder + "/" + known.name + ".js"))) != nil
-            {
+            if let known = old[relative], known.change == change, present.contains(known.name + ".js") {
                 manifest.files[relative] = known
                 continue
             }

@@ -120,6 +120,11 @@ struct PrivateAlbumPagesTests {
         #expect(again.id == id && again.sealed == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted() == files)
         #expect(try stamps() == before, "an unchanged rebuild wrote private files again")
+        // A sealed file gone (a partial copy of the site) is sealed again, alone.
+        let lost = try #require(files.first { $0 != "index.html" && $0 != "keys.js" && $0 != "manifest.js" })
+        try FileSystem.removeFile(FilePath(site + "/private/" + id + "/" + lost))
+        let mended = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
+        #expect(mended.sealed == 1)
 
         // A link opens it, and stops opening it once revoked; a build keeps it meanwhile.
         let album = options.privateAlbums[0]
