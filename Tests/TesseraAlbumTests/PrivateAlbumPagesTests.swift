@@ -60,6 +60,11 @@ struct PrivateAlbumPagesTests {
             #expect(sealed.open(entry.name) == Self.bytes(rendition.path))
         }
         #expect(manifest.files.keys.contains { $0.hasSuffix("/photos.js") })
+        // Every file there but its keys and its door opens with the album key, so each holds ciphertext.
+        let folderFiles = (try? FileManager.default.contentsOfDirectory(atPath: site + "/private/" + written.id)) ?? []
+        let sealedNames = folderFiles.filter { $0 != "keys.js" && $0 != "index.html" }
+        #expect(sealedNames.count == manifest.files.count + 1)
+        for file in sealedNames { #expect(sealed.open(String(file.dropLast(3))) != nil, "\(file) does not open") }
         // Not with another passphrase; a file in another's place, or changed, does not open.
         #expect(try Self.opened(site, id: written.id, with: "correct horse") == nil)
         let names = manifest.files.values.map(\.name).sorted()
@@ -82,10 +87,14 @@ struct PrivateAlbumPagesTests {
             let leaked = all.text.contains(word)
             #expect(!leaked, "\(word) is in the site in the clear")
         }
-        var sealedBytes: [UInt8] = []
-        for file in all.names where file.hasPrefix("private/") { sealedBytes += Self.bytes(site + "/" + file) }
+        var sealedBytes: [UInt8] = [], outsideCiphertext: [UInt8] = []
+        for file in all.names where file.hasPrefix("private/") {
+            let bytes = Self.bytes(site + "/" + file)
+            sealedBytes += bytes
+            outsideCiphertext += PrivateAlbumsSiteTests.outsideCiphertext(bytes)
+        }
         for signature in [[0xFF, 0xD8, 0xFF], Array("ftyp".utf8), [0x89, 0x50, 0x4E, 0x47]] as [[UInt8]] {
-            #expect(sealedBytes.firstRange(of: signature) == nil, "\(signature) in a sealed file")
+            #expect(outsideCiphertext.firstRange(of: signature) == nil, "\(signature) in a sealed file")
         }
         for rendition in renditions {
             let pixels = Array(Self.bytes(rendition.path).suffix(64))

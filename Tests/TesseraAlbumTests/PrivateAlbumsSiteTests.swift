@@ -37,16 +37,26 @@ struct PrivateAlbumsSiteTests {
         return (configuration, index)
     }
 
-    /// Every byte of every file of the site, as text where it is text (the site's state too).
+    /// Every file's name, and every byte of every file of the site as text where it is text (the
+    /// site's state too), but a sealed file's ciphertext: base64 of random bytes spells any short word
+    /// somewhere, and the tests that open every sealed file prove it is ciphertext.
     static func everyFile(_ site: String) -> (names: [String], text: String) {
         var (names, text) = ([String](), "")
         for case let file as String in FileManager.default.enumerator(atPath: site) ?? .init() {
             names.append(file)
             if let data = FileManager.default.contents(atPath: site + "/" + file) {
-                text += String(decoding: data, as: UTF8.self)
+                text += String(decoding: outsideCiphertext([UInt8](data)), as: UTF8.self)
             }
         }
         return (names, text)
+    }
+
+    /// A file's bytes, but for a sealed file's base64 ciphertext (Latin-1 keeps every byte as it is).
+    static func outsideCiphertext(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.starts(with: "tesseraSealed(".utf8) else { return bytes }
+        let text = String(bytes.map { Character(Unicode.Scalar($0)) })
+        let kept = text.replacing(/^(tesseraSealed\("[^"]*",")[A-Za-z0-9+\/=]*("\);\n)$/) { $0.1 + $0.2 }
+        return kept.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
     }
 
     @Test func aPrivateFolderIsOnNoPublicPageAndComesBackWhenItIsNotPrivate() throws {
