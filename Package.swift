@@ -156,7 +156,7 @@ let package = Package(
             name: "TesseraAlbum",
             dependencies: [
                 "TesseraFacts", "TesseraImage", "TesseraIndex", "TesseraLayout", "TesseraMetadata", "TesseraSystem",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "TesseraVideo", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

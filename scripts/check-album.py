@@ -515,6 +515,8 @@ def main():
         check_people(browser, tessera, work, out)
         step("private")
         check_private(browser, tessera, store, work, sites["justified"], out)
+        step("private video")
+        check_private_video(browser, tessera, work, out)
         step("portable")
         check_portable(sites["justified"], work)
         step("end")
@@ -1841,6 +1843,70 @@ def check_private(browser, tessera, store, work, public_site, out):
         page.goto(link)
         page.wait_for_function("document.querySelector('.unlock .status').textContent.includes('does not open')")
         context.close()
+
+
+def check_private_video(browser, tessera, work, out):
+    """A private album's long video, sealed in parts: it plays once some of its parts have come
+    (not all: the page opens them 20 s ahead of where it plays), plays on, a seek near its end
+    plays there, and what played long before is let go; over HTTP and from disk."""
+    folder = work / "long"
+    (folder / "photos" / "Long").mkdir(parents=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=s=640x360:r=25:d=90,noise=alls=14:allf=t", "-f", "lavfi", "-i",
+                    "sine=frequency=330:duration=90", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "28", "-g", "50",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(folder / "photos" / "Long" / "walk.mp4")],
+                   check=True)
+    (folder / "long.pass").write_text("a long walk\n")
+    (folder / "tessera.yaml").write_text(
+        f"faces: false\nprivate_albums:\n  - folder: Long\n    passphrase_file: {folder / 'long.pass'}\n")
+    store = ["--index", str(folder / "index.sqlite"), "--cache", str(folder / "cache"),
+             "--config", str(folder / "tessera.yaml")]
+    subprocess.run([tessera, "scan", str(folder / "photos"), *store], check=True, stdout=subprocess.DEVNULL)
+    site = out / "sites" / "private-video"
+    built = subprocess.run([tessera, "album", "build", "--out", str(site), *store], check=True, capture_output=True,
+                           text=True).stdout
+    found = re.search(r"Private album Long: .* in private/([0-9a-f]+)/", built)
+    check(found, f"the private album with a long video: {built}")
+    if not found:
+        return
+    album_id = found.group(1)
+    manifest, _ = sealed_files(site, album_id, "a long walk")
+    videos = [entry for path, entry in manifest["files"].items() if path.startswith("media/video/")]
+    check(len(videos) == 1 and len(videos[0].get("parts", [])) >= 3
+          and videos[0].get("type", "").startswith('video/mp4; codecs="avc1.'),
+          f"the long video is not sealed in parts that stream: {videos}")
+    if len(videos) != 1:
+        return
+    parts = [videos[0]["name"]] + [part["name"] for part in videos[0].get("parts", [])]
+    video = "document.querySelector('.lightbox figure video[controls]')"
+    for where in ("over HTTP", "from disk"):
+        with served(site) as base:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            asked, errors = [], []
+            page.on("request", lambda request: asked.append(request.url.rsplit("/", 1)[-1].removesuffix(".js")))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            index = site / "private" / album_id / "index.html"
+            page.goto(f"{base}private/{album_id}/index.html" if where == "over HTTP" else index.as_uri())
+            page.fill("input[name=passphrase]", "a long walk")
+            page.click("form.unlock button")
+            page.wait_for_selector(".layout.laid")
+            page.locator(".layout a.photo:visible").first.click()
+            page.wait_for_function(f"(() => {{ const v = {video}; return v && v.readyState >= 2; }})()", timeout=60000)
+            fetched = [name for name in parts if name in asked]
+            check(1 < len(fetched) < len(parts),
+                  f"{where}: the long video could play after {len(fetched)} of its {len(parts)} parts")
+            duration = page.evaluate(f"{video}.duration")
+            check(abs(duration - 90) < 1, f"{where}: the long video lasts {duration} s in the page, not 90")
+            page.evaluate(f"(() => {{ const v = {video}; v.muted = true; return v.play(); }})()")
+            page.wait_for_function(f"{video}.currentTime > 1", timeout=60000)
+            page.evaluate(f"{video}.currentTime = 80")
+            page.wait_for_function(f"(() => {{ const v = {video}; return !v.seeking && v.currentTime > 80.5; }})()",
+                                   timeout=60000)
+            page.wait_for_function(f"{video}.buffered.length > 0 && {video}.buffered.start(0) > 40", timeout=60000)
+            page.screenshot(path=str(out / f"private-long-video-{where.split()[-1].lower()}.png"))
+            check(not errors, f"{where}: script errors {errors[:2]}")
+            context.close()
 
 
 if __name__ == "__main__":

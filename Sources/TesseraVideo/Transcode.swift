@@ -189,12 +189,7 @@ final class Transcode {
             throw VideoError(.corrupt, "cannot describe the H.264 stream")
         }
         // The display rotation, as the original's matrix said it.
-        var matrixSize = 0
-        if let matrix = ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &matrixSize),
-            matrixSize == 36, let copy = ff.av_stream_new_side_data(out, AV_PKT_DATA_DISPLAYMATRIX, 36)
-        {
-            copy.update(from: matrix, count: 36)
-        }
+        ff.copyDisplayMatrix(from: stream, to: out)
         guard let frame = ff.av_frame_alloc() else { throw VideoError(.tooLarge, "out of memory for a frame") }
         scaled = frame
         frame.pointee.width = Int32(size.width)

@@ -78,6 +78,16 @@ extension tessera_ffmpeg {
     func codecName(_ id: AVCodecID) -> String {
         avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
     }
+
+    /// Gives `output` the display matrix (the rotation a player shows) of `input`, if any.
+    func copyDisplayMatrix(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>) {
+        var size = 0
+        if let matrix = av_stream_get_side_data(input, AV_PKT_DATA_DISPLAYMATRIX, &size), size == 36,
+            let copy = av_stream_new_side_data(output, AV_PKT_DATA_DISPLAYMATRIX, 36)
+        {
+            copy.update(from: matrix, count: 36)
+        }
+    }
 }
 
 /// An open video container, read through a `ByteStream` (so through `FileReader`, as every

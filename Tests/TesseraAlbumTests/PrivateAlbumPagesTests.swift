@@ -210,4 +210,49 @@ struct PrivateAlbumPagesTests {
         #expect(innerText.contains("kidsfirst") && !innerText.contains("porto"))
         #expect(Set(outerFiles.keys).isDisjoint(with: innerFiles.keys.filter { $0.hasPrefix("media/") }))
     }
+
+    @Test(.enabled(if: VideoFixture.ffmpeg != nil, "ffmpeg is not installed: this test makes its video with it"))
+    func aLongVideoIsSealedInPartsThatStreamAndOtherLargeMediaInPartsThatJoin() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let scratch = FilePath(directory.appending("scratch"))
+        for folder in ["media/video", "media/ab/cd", "albums/x"] {
+            try FileSystem.createDirectories(scratch.appending(folder))
+        }
+        let clip = Self.bytes(try VideoFixture.clip(in: directory, extra: ["-x264-params", "scenecut=0"]))
+        try FileSystem.writeAtomically(clip, to: scratch.appending("media/video/1.mp4"))
+        let picture = (0..<100).map { UInt8($0) }
+        try FileSystem.writeAtomically(picture, to: scratch.appending("media/ab/cd/big.jpg"))
+        try FileSystem.writeAtomically(Array("<p>x</p>".utf8), to: scratch.appending("albums/x/index.html"))
+        let site = directory.appending("site")
+        var sealed = SealedFolder(output: OutputFolder(root: FilePath(site)), id: "0123456789abcdef", key: AlbumKey())
+        sealed.partBytes = 40
+        let write = { try sealed.write(from: scratch, folders: ["albums/x"], start: "albums/x/index.html") }
+        #expect(try write().sealed == 3)
+        let manifest = try #require(sealed.manifest())
+
+        // The video: its header, then parts, each at a keyframe (one a second) or a cut fragment,
+        // which join into an MP4 in fragments.
+        let video = try #require(manifest.files["media/video/1.mp4"])
+        #expect(video.type?.hasPrefix("video/mp4; codecs=\"avc1.") == true, "\(video)")
+        let times = video.parts?.compactMap(\.time) ?? []
+        #expect(times.first == 0 && Set(times).isSubset(of: [0, 1, 2, 3]) && times.count > 1, "\(video)")
+        #expect(abs((video.seconds ?? 0) - 3.5) < 0.15)
+        let joined = video.names.flatMap { sealed.open($0) ?? [] }
+        #expect(String(decoding: joined[4..<8], as: UTF8.self) == "ftyp" && joined.count > clip.count / 2)
+        // Anything else large: its bytes in parts, which join into the file.
+        let large = try #require(manifest.files["media/ab/cd/big.jpg"])
+        #expect(large.type == nil && large.parts?.count == 2)
+        #expect(large.names.flatMap { sealed.open($0) ?? [] } == picture)
+
+        // Unchanged: nothing sealed again. A part gone: its file sealed again, its old parts removed.
+        #expect(try write().sealed == 0)
+        let folder = site + "/private/0123456789abcdef/"
+        try FileSystem.removeFile(FilePath(folder + video.names[2] + ".js"))
+        #expect(try write().sealed == 1)
+        let after = try #require(sealed.manifest())
+        let names = Set(after.files.values.flatMap(\.names).map { $0 + ".js" } + ["manifest.js"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == names)
+        #expect(after.files["media/ab/cd/big.jpg"] == large && after.files["media/video/1.mp4"] != video)
+    }
 }

@@ -25,7 +25,8 @@
     X(avformat, av_stream_get_side_data) X(avformat, av_stream_new_side_data) \
     X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_free_context) \
     X(avformat, avio_open) X(avformat, avio_closep) X(avformat, avformat_write_header) \
-    X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) \
+    X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) X(avformat, av_write_frame) \
+    X(avformat, avio_flush) X(avformat, avio_seek) X(avcodec, avcodec_parameters_copy) \
     X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_free_context) \
     X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_open2) X(avcodec, avcodec_send_packet) \
     X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_flush_buffers) X(avcodec, avcodec_get_name) \

@@ -3,7 +3,8 @@
 // the album's sealed files, each a script handing its ciphertext to tesseraSealed (a page opened
 // from disk cannot fetch). The album's pages are drawn in this page by album.js, as any album's:
 // their links lead through this page's address (#<sealed name>), their files become blob URLs.
-// The key is kept for the tab only (sessionStorage), never written anywhere else.
+// The key is kept for the tab only (sessionStorage), never written anywhere else. A long video,
+// sealed in parts, plays through a MediaSource as its parts come.
 (() => {
   'use strict';
   const site = /** @type {any} */ (window);
@@ -79,8 +80,10 @@
     }
   };
 
-  // The album's files by their path in the site (albums/…, media/…), from the manifest.
-  /** @type {{start: string, files: Object<string, {name: string}>}} */
+  // The album's files by their path in the site (albums/…, media/…), from the manifest: a file
+  // sealed in parts names the others; a video in fragments has its type and length too.
+  /** @typedef {{name: string, parts?: {name: string, time?: number}[], type?: string, seconds?: number}} Entry */
+  /** @type {{start: string, files: Object<string, Entry>}} */
   let manifest = {start: '', files: {}};
   const root = new URL('../../', location.href);
   // Where a path of a page at `page` leads: a sealed file of the album, or a file of the site.
@@ -89,7 +92,7 @@
     if (url.protocol !== 'sealed:') return {url: url.href};
     const path = decodeURIComponent(url.pathname.slice(1));
     const file = manifest.files[path];
-    if (file) return {path, name: file.name, hash: url.hash};
+    if (file) return {path, name: file.name, hash: url.hash, entry: file};
     // (a private photo's file that was not sealed is never asked of the server)
     if (/^(media|originals|private)\//.test(path)) return {};
     return {url: new URL(path + url.search + url.hash, root).href};
@@ -103,15 +106,92 @@
     }
     note.textContent = 'A file of this album is damaged: it does not decrypt.';
   };
+  // A sealed file's plaintext, every part of it.
+  const whole = async (/** @type {Entry} */ entry) => {
+    const parts = [await open(entry.name)];
+    for (const part of entry.parts || []) parts.push(await open(part.name));
+    return parts;
+  };
   // A sealed file as a blob URL, opened once however often it is asked for.
   const blob = (file) => {
     if (!shown.has(file.path)) {
       const type = /\.(jpe?g)$/i.test(file.path) ? 'image/jpeg' : /\.webp$/i.test(file.path) ? 'image/webp'
         : /\.png$/i.test(file.path) ? 'image/png' : /\.(mp4|m4v|mov)$/i.test(file.path) ? 'video/mp4'
           : /\.js$/.test(file.path) ? 'text/javascript' : '';
-      shown.set(file.path, open(file.name).then((plain) => URL.createObjectURL(new Blob([plain], {type}))));
+      shown.set(file.path, whole(file.entry).then((parts) => URL.createObjectURL(new Blob(parts, {type}))));
     }
     return shown.get(file.path);
+  };
+  const streams = (/** @type {Entry} */ entry) => Boolean(entry.type && entry.parts && window.MediaSource
+    && MediaSource.isTypeSupported(entry.type));
+  // A video sealed in parts, an MP4 in fragments (its header first), played through a
+  // MediaSource: parts are opened while less than `ahead` seconds wait past where it plays, and
+  // what played more than `behind` seconds ago is let go, so it starts after its first parts and
+  // the page never holds all of it; a seek where nothing waits begins at the part before the
+  // last one starting by then (a part's time is its first picture's, which may show a little
+  // after the time the part's first frames decode at).
+  const stream = (/** @type {Entry} */ entry, /** @type {HTMLVideoElement} */ video) => {
+    const [ahead, behind] = [20, 30];
+    const parts = entry.parts || [];
+    let next = 0;
+    /** @type {(value?: any) => void} */
+    let wake = () => {};
+    const waiting = () => {
+      const now = video.currentTime, buffered = video.buffered;
+      for (let i = 0; i < buffered.length; i++) {
+        if (buffered.start(i) <= now + 0.5 && now < buffered.end(i)) return buffered.end(i) - now;
+      }
+      return 0;
+    };
+    video.addEventListener('timeupdate', () => wake());
+    video.addEventListener('seeking', () => {
+      if (waiting() > 0) return;
+      let from = 0;
+      parts.forEach((part, i) => { if (typeof part.time === 'number' && part.time <= video.currentTime) from = i; });
+      next = Math.max(0, from - 1);
+      wake();
+    });
+    const source = new MediaSource();
+    video.src = URL.createObjectURL(source);
+    source.addEventListener('sourceopen', async () => {
+      URL.revokeObjectURL(video.src);
+      const buffer = source.addSourceBuffer(/** @type {string} */ (entry.type));
+      if (entry.seconds) source.duration = entry.seconds;
+      const done = (change) => new Promise((resolve, reject) => {
+        buffer.onupdateend = resolve;
+        buffer.onerror = reject;
+        change();
+      });
+      const append = async (data) => {
+        try {
+          await done(() => buffer.appendBuffer(data));
+        } catch (error) {
+          // (the browser's room for this video is full: what played goes first)
+          if (/** @type {Error} */ (error).name !== 'QuotaExceededError') throw error;
+          await done(() => buffer.remove(0, Math.max(0.1, video.currentTime - 1)));
+          await done(() => buffer.appendBuffer(data));
+        }
+      };
+      try {
+        await append(await open(entry.name));
+        for (;;) {
+          if (next >= parts.length || waiting() > ahead) {
+            if (next >= parts.length && source.readyState === 'open') source.endOfStream();
+            await new Promise((resolve) => { wake = resolve; });
+            continue;
+          }
+          const data = await open(parts[next++].name);
+          const played = video.currentTime - behind;
+          if (played > 0 && buffer.buffered.length && buffer.buffered.start(0) < played) {
+            await done(() => buffer.remove(0, played));
+          }
+          await append(data);
+        }
+      } catch {
+        video.setAttribute('data-damaged', '');
+        damaged();
+      }
+    }, {once: true});
   };
   // The candidate of a srcset the window needs: the smallest as wide as the window's pixels, or the widest.
   const candidate = (srcset, element) => {
@@ -140,6 +220,14 @@
         element.removeAttribute(attribute);
       } else if (target.path.endsWith('.html')) {
         element.setAttribute(attribute, `#${target.name}${target.hash ? target.hash.replace('#', '/') : ''}`);
+      } else if (attribute === 'src' && element instanceof HTMLVideoElement && streams(target.entry)) {
+        element.removeAttribute(attribute);
+        stream(target.entry, element);
+      } else if (attribute === 'href') {
+        // (a link to a file is decrypted when followed, not when shown: a page of tiles, each
+        // a link to its photo's largest rendition or to its video, would decrypt them all)
+        element.setAttribute(attribute, location.href);
+        followed.set(element, target);
       } else {
         element.removeAttribute(attribute);
         blob(target).then((url) => element.setAttribute(attribute, url), () => {
@@ -149,6 +237,20 @@
       }
     }
   };
+  // A link to a sealed file that no script of the page followed first (the viewer opens a
+  // tile's photo itself): the file's blob URL, then the link followed to it.
+  const followed = new WeakMap();
+  window.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a') : null;
+    const target = link && followed.get(link);
+    if (!target || event.defaultPrevented) return;
+    event.preventDefault();
+    followed.delete(link);
+    blob(target).then((url) => {
+      link.setAttribute('href', url);
+      link.click();
+    }, damaged);
+  });
   const attributes = ['src', 'srcset', 'href', 'poster'];
   const watch = () => new MutationObserver((changes) => {
     for (const change of changes) {
