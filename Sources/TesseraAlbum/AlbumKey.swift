@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The cryptography is swift-crypto's (BoringSSL), which the cluster's object store already
 /// builds: nothing of it is Tessera's own but the formats below.
-struct AlbumKey {
+struct AlbumKey: Sendable {
     let key: SymmetricKey
 
     /// PBKDF2-SHA256 rounds from a passphrase to the key that unwraps an album's key (OWASP's

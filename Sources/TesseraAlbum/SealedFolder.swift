@@ -1,7 +1,6 @@
 import Foundation
 import SystemPackage
 import TesseraSystem
-import TesseraVideo
 
 /// A private album's sealed files, `private/<id>/<name>.js` in the output: each a script that
 /// hands its ciphertext to the page (`tesseraSealed(name, base64)`), as a page opened from disk
@@ -19,6 +18,8 @@ struct SealedFolder {
     let id: String
     let key: AlbumKey
     var partBytes = Self.defaultPartBytes
+    /// Files sealed at once, each on a thread: encryption, base64 and writing take a core each.
+    var sealers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 
     /// One plain file: its sealed name (its first part's) and what its plaintext was.
     struct Entry: Codable, Equatable {
@@ -58,6 +59,9 @@ struct SealedFolder {
     static let manifestName = "manifest"
 
     private var folder: String { PrivateSite.folder + "/" + id }
+    private var sealer: Sealer {
+        Sealer(folder: output.path(folder), album: id, key: key, partBytes: partBytes)
+    }
 
     /// Seals the files of `folders` and `media/` in `scratch`, writes the manifest and removes
     /// the sealed files it no longer names.
@@ -73,7 +77,7 @@ struct SealedFolder {
         var files: [(relative: String, path: FilePath)] = []
         for top in folders + ["media"] { Self.walk(scratch.appending(top), top, into: &files) }
         var manifest = Manifest(start: start, files: [:])
-        var (sealed, tooLarge, seconds) = (0, 0, 0.0)
+        var (jobs, tooLarge) = ([Sealer.Job](), 0)
         for (relative, path) in files {
             guard let status = try? FileSystem.status(of: path), status.type == .regular else { continue }
             let media = relative.hasPrefix("media/")
@@ -81,32 +85,22 @@ struct SealedFolder {
                 tooLarge += 1
                 continue
             }
-            var bytes: [UInt8]?
-            let change: String
-            if media {
-                change = "\(status.device):\(status.inode):\(status.size):\(status.mtimeTotalNanoseconds)"
-            } else {
-                bytes = FileSystem.smallFileContents(path, limit: Self.largest)
-                change = XXH64.hex(XXH64.hash(bytes ?? []))
-            }
+            let change =
+                media
+                ? "\(status.device):\(status.inode):\(status.size):\(status.mtimeTotalNanoseconds)"
+                : XXH64.hex(XXH64.hash(FileSystem.smallFileContents(path, limit: Self.largest) ?? []))
             if let known = old[relative], known.change == change,
                 known.names.allSatisfy({ present.contains($0 + ".js") })
             {
                 manifest.files[relative] = known
-                continue
-            }
-            let clock = ContinuousClock.now
-            let entry: Entry
-            if media, status.size > partBytes {
-                entry = try sealInParts(path, relative: relative, size: status.size, change: change, scratch: scratch)
             } else {
-                guard let plain = bytes ?? FileSystem.smallFileContents(path, limit: Self.largest) else { continue }
-                entry = Entry(name: try seal(plain), change: change)
+                jobs.append(Sealer.Job(relative: relative, path: path, size: status.size, change: change))
             }
-            seconds += (ContinuousClock.now - clock).seconds
-            manifest.files[relative] = entry
-            sealed += 1
         }
+        let clock = ContinuousClock.now
+        let entries = try sealer.seal(jobs, scratch: scratch, threads: sealers)
+        let seconds = (ContinuousClock.now - clock).seconds
+        manifest.files.merge(entries) { $1 }
         // (an unchanged album writes nothing: not even its manifest again under a new nonce)
         guard manifest != previous else { return (manifest.files.count, 0, tooLarge, seconds) }
         let encoder = JSONEncoder()
@@ -117,7 +111,7 @@ struct SealedFolder {
         } catch {
             throw AlbumError(.output, "cannot write a private album's manifest: \(error)")
         }
-        try output.write(bytes: try script(Self.manifestName, [UInt8](json)), to: folder + "/manifest.js")
+        try output.write(bytes: try sealer.script(Self.manifestName, [UInt8](json)), to: folder + "/manifest.js")
         // What no page uses any more: the sealed files of replaced plaintext, of photos gone.
         let kept = Set(
             manifest.files.values.flatMap { $0.names.map { $0 + ".js" } } + [
@@ -127,79 +121,7 @@ struct SealedFolder {
             let name = String(decoding: entry, as: UTF8.self)
             if !kept.contains(name) { try output.remove(folder + "/" + name) }
         }
-        return (manifest.files.count, sealed, tooLarge, seconds)
-    }
-
-    /// Seals `plain` into a new file of the folder, and returns its name.
-    private func seal(_ plain: [UInt8]) throws(AlbumError) -> String {
-        let name = AlbumKey.randomName()
-        // (a new name, which no manifest names until the file is whole: written in place, at
-        // half the cost of a file renamed into place)
-        let (target, script) = (output.path(folder + "/" + name + ".js"), try script(name, plain))
-        do throws(SystemError) {
-            try FileSystem.append(script, to: target)
-        } catch {
-            throw AlbumError(.output, "\(target): cannot write: \(error)")
-        }
-        return name
-    }
-
-    /// Seals the media file at `path` in parts, one at a time: a video browsers stream, as an
-    /// MP4 in fragments cut at its keyframes (written again in `scratch` first); anything else
-    /// (or a video FFmpeg cannot write again as it is), its bytes in parts of `partBytes`.
-    private func sealInParts(
-        _ path: FilePath, relative: String, size: Int64, change: String, scratch: FilePath
-    ) throws(AlbumError) -> Entry {
-        let fragmented = scratch.appending(".fragmented-" + AlbumKey.randomName(8) + ".mp4")
-        defer { try? FileSystem.removeFile(fragmented) }
-        var (source, size, parts) = (path, size, [FragmentedMP4.Part]())
-        var (type, seconds) = (String?.none, Double?.none)
-        if Self.streams(relative),
-            let made = try? FileReader.withFile(
-                at: path, opening: { $0 as any Error },
-                { reader throws(any Error) in
-                    try FragmentedMP4.make(
-                        from: reader.stream(), to: fragmented, partBytes: partBytes, timeLimit: Self.fragmentingTime)
-                }), made.type != nil
-        {
-            (source, size, parts, type, seconds) = (fragmented, made.size, made.parts, made.type, made.duration)
-        } else {
-            parts = stride(from: 0, to: size, by: partBytes).map { FragmentedMP4.Part(offset: $0, time: nil) }
-        }
-        let ends = parts.dropFirst().map(\.offset) + [size]
-        let unreadable = { (error: FileReadError) in AlbumError(.output, "\(relative): cannot seal it: \(error)") }
-        let names = try FileReader.withFile(at: source, opening: unreadable) { reader throws(AlbumError) in
-            var names: [String] = []
-            for (part, end) in zip(parts, ends) {
-                let plain: [UInt8]
-                do throws(FileReadError) {
-                    plain = try reader.readExactly(at: part.offset, count: Int(end - part.offset), what: "a part")
-                } catch {
-                    throw unreadable(error)
-                }
-                names.append(try seal(plain))
-            }
-            return names
-        }
-        guard let first = names.first else { throw AlbumError(.output, "\(relative): nothing to seal") }
-        let rest = zip(names.dropFirst(), parts.dropFirst()).map { Part(name: $0, time: $1.time) }
-        return Entry(name: first, change: change, parts: rest, type: type, seconds: seconds)
-    }
-
-    /// Whether the media file at `relative` is a video a browser may stream (MP4, QuickTime).
-    private static func streams(_ relative: String) -> Bool {
-        let suffix = relative.split(separator: ".").last?.lowercased() ?? ""
-        return ["mp4", "m4v", "mov"].contains(suffix)
-    }
-
-    /// `plain` sealed under `name`, as the script that hands it to the page.
-    private func script(_ name: String, _ plain: [UInt8]) throws(AlbumError) -> [UInt8] {
-        let sealed = Data(try key.seal(plain, album: id, file: name)).base64EncodedData()
-        var script = Array("tesseraSealed(\"\(name)\",\"".utf8)
-        script.reserveCapacity(script.count + sealed.count + 4)
-        script += sealed
-        script += Array("\");\n".utf8)
-        return script
+        return (manifest.files.count, entries.count, tooLarge, seconds)
     }
 
     /// The manifest the last build wrote, when this key opens it.
