@@ -46,7 +46,10 @@ public struct PrivateSite {
     /// more (unless some album's passphrase could not be read: its folder may be among them).
     func run(shouldStop: @escaping @Sendable () -> Bool) throws(AlbumError) -> ([Written], [String]) {
         let existing = Self.folders(in: output)
-        guard !holdings.privateAlbums.isEmpty || !existing.isEmpty else { return ([], []) }
+        guard !holdings.privateAlbums.isEmpty || !existing.isEmpty else {
+            Self.removeWork(in: options.privateWork, for: output, keeping: [])
+            return ([], [])
+        }
         var (written, failures, claimed) = ([Written](), [String](), Set<String>())
         for (place, album) in holdings.privateAlbums.enumerated() {
             guard !shouldStop() else { throw AlbumError(.stopped, "stopped before every private album was written") }
@@ -65,6 +68,7 @@ public struct PrivateSite {
         }
         if failures.isEmpty {
             for id in existing where !claimed.contains(id) { try output.remove(Self.folder + "/" + id) }
+            Self.removeWork(in: options.privateWork, for: output, keeping: claimed)
         }
         return (written, failures)
     }
@@ -115,14 +119,13 @@ public struct PrivateSite {
         }
     }
 
-    /// Makes the pages of the private album at `place` in a scratch folder and seals them into
+    /// Makes the pages of the private album at `place` in its work folder and seals them into
     /// `private/<id>/`.
     private func write(
         _ place: Int, id: String, key: AlbumKey, wraps: KeyWraps, shouldStop: @escaping @Sendable () -> Bool
     ) throws(AlbumError) -> Written {
         let album = holdings.privateAlbums[place]
-        let scratch = try Self.scratch(in: options.privateWork, for: output)
-        defer { try? FileSystem.removeTree(scratch) }
+        let scratch = try Self.work(in: options.privateWork, for: output, id: id)
         var own = options
         (own.privateAlbums, own.withheldAlbumIDs, own.onlyAlbumIDs) = ([], [], Set(holdings.albums[place]))
         // (never a link to a private original: they are left out)
@@ -142,23 +145,40 @@ public struct PrivateSite {
             tooLarge: result.tooLarge, sealing: result.seconds)
     }
 
-    /// A new empty folder below `parent` (or the system's temporary folder) for a build of
-    /// `output`; what a build of it stopped by a crash left there is removed first (this build
-    /// holds the output's lock: no other is making pages there for it).
-    private static func scratch(in parent: FilePath?, for output: OutputFolder) throws(AlbumError) -> FilePath {
-        let parent = parent ?? FilePath(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
-        let prefix = "tessera-private-" + XXH64.hex(XXH64.hash(Array(output.root.string.utf8))) + "-"
-        for entry in FileSystem.entries(of: parent) ?? [] where entry.starts(with: Array(prefix.utf8)) {
-            try? FileSystem.removeTree(parent.appending(String(decoding: entry, as: UTF8.self)))
-        }
-        let folder = parent.appending(prefix + AlbumKey.randomName(8))
+    /// The work folder of the private album `id` of `output`, below `parent` (or the system's
+    /// temporary folder), where its pages are made as a site's are.
+    ///
+    /// It is kept between builds, so that a build makes again only what changed (its own state
+    /// says what), as in the site. This build holds the output's lock: no other is making pages
+    /// there for it.
+    private static func work(in parent: FilePath?, for output: OutputFolder, id: String) throws(AlbumError) -> FilePath
+    {
+        let folder = (parent ?? temporary).appending(workPrefix(for: output) + id)
         do throws(SystemError) {
-            try FileSystem.createDirectories(parent, mode: 0o700)
+            try FileSystem.createDirectories(folder.removingLastComponent(), mode: 0o700)
             try FileSystem.createDirectories(folder, mode: 0o700)
         } catch {
             throw AlbumError(.output, "\(folder): cannot make the private albums' work folder: \(error)")
         }
         return folder
+    }
+
+    /// Removes the work folders of `output`'s private albums but those of `kept` (an album made
+    /// public, given a new key, or gone).
+    private static func removeWork(in parent: FilePath?, for output: OutputFolder, keeping kept: Set<String>) {
+        let (parent, prefix) = (parent ?? temporary, workPrefix(for: output))
+        for entry in FileSystem.entries(of: parent) ?? [] {
+            let name = String(decoding: entry, as: UTF8.self)
+            if name.hasPrefix(prefix), !kept.contains(String(name.dropFirst(prefix.count))) {
+                try? FileSystem.removeTree(parent.appending(name))
+            }
+        }
+    }
+
+    private static var temporary: FilePath { FilePath(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") }
+
+    private static func workPrefix(for output: OutputFolder) -> String {
+        "tessera-private-" + XXH64.hex(XXH64.hash(Array(output.root.string.utf8))) + "-"
     }
 
     /// The page a private album is opened at: it names nothing of the album, and asks for a

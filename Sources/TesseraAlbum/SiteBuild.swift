@@ -202,6 +202,8 @@ final class SiteBuild {
                 !old.incomplete, AlbumBuilder.isPage(output.path(folder + "/index.html"))
             {
                 try tree.markShown(album)
+                // (an albums-only build lists every album it holds, unchanged ones too)
+                if options.onlyAlbumIDs != nil { summary.folders.append((album.album.name, folder)) }
                 summary.albums += 1
                 summary.unchanged += 1
                 return

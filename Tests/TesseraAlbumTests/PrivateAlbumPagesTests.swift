@@ -100,9 +100,9 @@ struct PrivateAlbumPagesTests {
             let pixels = Array(Self.bytes(rendition.path).suffix(64))
             #expect(sealedBytes.firstRange(of: pixels) == nil && !pixels.isEmpty)
         }
-        #expect(!FileManager.default.fileExists(atPath: configuration.cache.appending("private-albums").string + "/x"))
+        // Its work folder, kept for the next build, is the album's own (by its id).
         let work = (try? FileManager.default.contentsOfDirectory(atPath: options.privateWork?.string ?? "")) ?? []
-        #expect(work.isEmpty, "the work folder keeps \(work)")
+        #expect(work.count == 1 && work.allSatisfy { $0.hasSuffix("-" + written.id) }, "\(work)")
     }
 
     @Test func anUnchangedPrivateAlbumIsNotSealedAgainAndItsLinksAndPassphrasesAreKeptOrRevoked() throws {
@@ -113,8 +113,23 @@ struct PrivateAlbumPagesTests {
         let first = try Self.passphrase("first\n", in: directory, named: "first.pass")
         var options = AlbumBuilder.Options(output: FilePath(site))
         options.privateAlbums = [PrivateAlbum(folder: "Family/Kids", passphraseFiles: [first])]
+        options.privateWork = FilePath(directory.appending("work"))
         let id = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first).id
         let files = try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted()
+        let works = { try FileManager.default.contentsOfDirectory(atPath: directory.appending("work")) }
+        let work = try #require(try works().first)
+        let workPages = { () throws -> [String: Date] in
+            var stamps: [String: Date] = [:]
+            for case let file as String in FileManager.default.enumerator(atPath: directory.appending("work/" + work))
+                ?? .init() where file.hasSuffix(".html")
+            {
+                let path = directory.appending("work/" + work + "/" + file)
+                stamps[file] = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            }
+            return stamps
+        }
+        let pagesBefore = try workPages()
+        #expect(!pagesBefore.isEmpty)
 
         let stamps = { () throws -> [String: Date] in
             var stamps: [String: Date] = [:]
@@ -129,6 +144,7 @@ struct PrivateAlbumPagesTests {
         #expect(again.id == id && again.sealed == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/private/" + id).sorted() == files)
         #expect(try stamps() == before, "an unchanged rebuild wrote private files again")
+        #expect(try workPages() == pagesBefore, "an unchanged rebuild made the private album's pages again")
         // A sealed file gone (a partial copy of the site) is sealed again, alone.
         let lost = try #require(files.first { $0 != "index.html" && $0 != "keys.js" && $0 != "manifest.js" })
         try FileSystem.removeFile(FilePath(site + "/private/" + id + "/" + lost))
@@ -165,6 +181,12 @@ struct PrivateAlbumPagesTests {
         let renewed = try #require(try AlbumBuilder(index: index, options: options).build().privateAlbums.first)
         #expect(renewed.id != id && renewed.sealed == renewed.files)
         #expect(!FileManager.default.fileExists(atPath: site + "/private/" + id))
+        let kept = try works()
+        #expect(kept.map { $0.hasSuffix("-" + renewed.id) } == [true], "\(kept)")
+        // Public again: its work folder goes too.
+        options.privateAlbums = []
+        _ = try AlbumBuilder(index: index, options: options).build()
+        #expect(try works().isEmpty)
     }
 
     @Test func badPassphraseFilesAreSaidAndTheRestIsBuiltAndAPrivateAlbumInsideAnotherIsItsOwn() throws {
@@ -174,6 +196,7 @@ struct PrivateAlbumPagesTests {
         let site = directory.appending("site")
         let empty = try Self.passphrase("\n", in: directory, named: "empty.pass")
         var options = AlbumBuilder.Options(output: FilePath(site))
+        options.privateWork = FilePath(directory.appending("work"))
         options.privateAlbums = [
             PrivateAlbum(folder: "Family/Kids", passphraseFiles: [FilePath(directory.appending("missing.pass"))]),
             PrivateAlbum(folder: "Trip", passphraseFiles: [empty]),
