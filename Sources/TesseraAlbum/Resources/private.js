@@ -162,30 +162,44 @@
         buffer.onerror = reject;
         change();
       });
+      // What played more than `behind` seconds ago, and what waits past three times `ahead` (left
+      // by an earlier seek), is let go: the page holds a bounded stretch of the video.
+      const trim = async (keep) => {
+        const now = video.currentTime, ranges = buffer.buffered;
+        if (ranges.length && ranges.start(0) < now - keep) await done(() => buffer.remove(0, now - keep));
+        if (ranges.length && ranges.end(ranges.length - 1) > now + 3 * ahead + 1) {
+          await done(() => buffer.remove(now + 3 * ahead, Infinity));
+        }
+      };
       const append = async (data) => {
+        await trim(behind);
         try {
           await done(() => buffer.appendBuffer(data));
         } catch (error) {
-          // (the browser's room for this video is full: what played goes first)
+          // (the browser's room for this video is full: all but where it plays goes first)
           if (/** @type {Error} */ (error).name !== 'QuotaExceededError') throw error;
-          await done(() => buffer.remove(0, Math.max(0.1, video.currentTime - 1)));
+          await trim(1);
           await done(() => buffer.appendBuffer(data));
         }
+      };
+      // Whether part `i` is already there (from before a seek back): its first and next part's times buffered.
+      const there = (i) => {
+        const [start, end] = [parts[i].time, i + 1 < parts.length ? parts[i + 1].time : entry.seconds];
+        if (typeof start !== 'number' || typeof end !== 'number') return false;
+        const ranges = buffer.buffered;
+        for (let r = 0; r < ranges.length; r++) if (ranges.start(r) <= start + 0.5 && end <= ranges.end(r)) return true;
+        return false;
       };
       try {
         await append(await open(entry.name));
         for (;;) {
+          while (next < parts.length && there(next)) next++;
           if (next >= parts.length || waiting() > ahead) {
             if (next >= parts.length && source.readyState === 'open') source.endOfStream();
             await new Promise((resolve) => { wake = resolve; });
             continue;
           }
-          const data = await open(parts[next++].name);
-          const played = video.currentTime - behind;
-          if (played > 0 && buffer.buffered.length && buffer.buffered.start(0) < played) {
-            await done(() => buffer.remove(0, played));
-          }
-          await append(data);
+          await append(await open(parts[next++].name));
         }
       } catch {
         video.setAttribute('data-damaged', '');
