@@ -137,7 +137,8 @@ public struct PrivateSite {
         let start = (folders.first { $0.name == album.folder } ?? folders.min { $0.name.count < $1.name.count })
             .map { $0.folder + "/index.html" }
         let sealed = SealedFolder(output: output, id: id, key: key)
-        let result = try sealed.write(from: scratch, folders: folders.map(\.folder), start: start)
+        let result = try sealed.write(
+            from: scratch, folders: folders.map(\.folder), start: start, shouldStop: shouldStop)
         try output.writeIfChanged(wraps.script, to: Self.folder + "/" + id + "/" + KeyWraps.file)
         try output.writeIfChanged(Self.shell, to: Self.folder + "/" + id + "/index.html")
         return Written(

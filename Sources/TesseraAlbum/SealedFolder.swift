@@ -66,7 +66,8 @@ struct SealedFolder {
     /// Seals the files of `folders` and `media/` in `scratch`, writes the manifest and removes
     /// the sealed files it no longer names.
     func write(
-        from scratch: FilePath, folders: [String], start: String?
+        from scratch: FilePath, folders: [String], start: String?,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
     ) throws(AlbumError) -> (files: Int, sealed: Int, tooLarge: Int, seconds: Double) {
         try output.directory(folder)
         let previous = manifest()
@@ -98,7 +99,7 @@ struct SealedFolder {
             }
         }
         let clock = ContinuousClock.now
-        let entries = try sealer.seal(jobs, scratch: scratch, threads: sealers)
+        let entries = try sealer.seal(jobs, scratch: scratch, threads: sealers, shouldStop: shouldStop)
         let seconds = (ContinuousClock.now - clock).seconds
         manifest.files.merge(entries) { $1 }
         // (an unchanged album writes nothing: not even its manifest again under a new nonce)

@@ -24,9 +24,11 @@ struct Sealer: Sendable {
 
     /// Seals `jobs` on `threads` threads (this one among them) and returns their entries by path.
     ///
-    /// A file gone from `scratch` meanwhile has none. The first failure stops them all.
+    /// A file gone from `scratch` meanwhile has none. The first failure stops them all, as
+    /// `shouldStop` does between files (what is sealed by then is named by no manifest: the next
+    /// build removes it).
     func seal(
-        _ jobs: [Job], scratch: FilePath, threads: Int
+        _ jobs: [Job], scratch: FilePath, threads: Int, shouldStop: @escaping @Sendable () -> Bool
     ) throws(AlbumError) -> [String: SealedFolder.Entry] {
         let next = Mutex(0)
         let results = Mutex<(entries: [String: SealedFolder.Entry], failure: AlbumError?)>(([:], nil))
@@ -37,6 +39,10 @@ struct Sealer: Sendable {
                     return value
                 }
                 guard index < jobs.count, results.withLock({ $0.failure == nil }) else { return }
+                guard !shouldStop() else {
+                    results.withLock { $0.failure = $0.failure ?? AlbumError(.stopped, "stopped while sealing") }
+                    return
+                }
                 do throws(AlbumError) {
                     let entry = try self.entry(jobs[index], scratch: scratch)
                     results.withLock { $0.entries[jobs[index].relative] = entry }

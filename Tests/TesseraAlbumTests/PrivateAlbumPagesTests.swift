@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemPackage
 import TesseraConfiguration
 import TesseraFacts
@@ -251,6 +252,19 @@ struct PrivateAlbumPagesTests {
         var sealed = SealedFolder(output: OutputFolder(root: FilePath(site)), id: "0123456789abcdef", key: AlbumKey())
         sealed.partBytes = 40
         let write = { try sealed.write(from: scratch, folders: ["albums/x"], start: "albums/x/index.html") }
+        // Stopped after a file or two: an error, and what it sealed is removed by the next build.
+        let asked = Mutex(0)
+        #expect(throws: AlbumError.self) {
+            try sealed.write(
+                from: scratch, folders: ["albums/x"], start: "albums/x/index.html",
+                shouldStop: {
+                    asked.withLock { count in
+                        count += 1
+                        return count > 2
+                    }
+                })
+        }
+        #expect(sealed.manifest() == nil)
         #expect(try write().sealed == 3)
         let manifest = try #require(sealed.manifest())
 
