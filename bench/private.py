@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""A private album against sigal's encrypt plugin, on the same camera JPEGs (the corpus's).
+
+The one peer that encrypts a static album is sigal's `encrypt` plugin (AES-128-GCM, PBKDF2-SHA1 at
+its default rounds; titles and EXIF stay in its HTML). Each tool makes its gallery of the same
+photos from nothing twice, in the clear and encrypted, in this run:
+
+- sigal 2.x (PyPI, in a venv of its own, with Pillow and cryptography): `sigal build`, without and
+  with the plugin;
+- Tessera: `scan` (its renditions), then `album build` without and with the folder private.
+
+Printed: each build's wall time, the time encryption adds and its share of the encrypted build,
+the bytes each writes, how many bytes a second each encrypts, and Tessera's encrypted gallery
+against sigal's (time ratio, measured here). sigal makes two small images a photo (640 and 200
+px, its defaults), Tessera four up to 2048 px and reads every fact: the ratio of whole galleries
+compares unequal work; the encryption figures compare like with like.
+
+Usage: bench/private.py [--copies N]   (N copies of the photo set, each made distinct: default 2)
+"""
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import PROJECT, tessera_binary
+
+CORPUS = PROJECT.parent / "shared" / "corpus"
+
+
+VENV = PROJECT / ".build-bench" / "sigal-venv"
+
+
+def sigal():
+    """sigal's executable, installed once in a venv of its own beside the bench's build."""
+    executable = VENV / "bin" / "sigal"
+    if not executable.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(VENV / "bin" / "python"), "-m", "pip", "install", "-q", "sigal", "pillow", "cryptography"],
+                       check=True)
+    return str(executable)
+
+
+def photos(folder, copies):
+    """The corpus's JPEGs that sigal's Pillow decodes (its encrypt plugin gives up on a gallery with
+    one file it cannot read) in `folder`, `copies` times: each copy's bytes made distinct by a few
+    bytes after the image, so neither tool takes one for another."""
+    candidates = sorted(str(path) for path in CORPUS.rglob("*") if path.suffix.lower() in (".jpg", ".jpeg")
+                        and "broken" not in path.parts)
+    readable = subprocess.run(
+        [str(VENV / "bin" / "python"), "-c",
+         "import sys\nfrom PIL import Image\nfor p in sys.argv[1:]:\n"
+         "    try:\n        Image.open(p).load(); print(p)\n    except Exception:\n        pass",
+         *candidates], check=True, capture_output=True, text=True).stdout.splitlines()
+    found = [Path(path) for path in readable]
+    for copy in range(copies):
+        for number, path in enumerate(found):
+            (folder / f"{copy:02d}-{number:03d}.jpg").write_bytes(path.read_bytes() + f"copy {copy}".encode())
+    return len(found) * copies
+
+
+def wall(command, **options):
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
+    return time.perf_counter() - start
+
+
+def size(folder):
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--copies", type=int, default=2)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        sys.exit(f"no corpus at {CORPUS}: this bench uses its camera JPEGs")
+    tessera = tessera_binary()
+    with tempfile.TemporaryDirectory(prefix="tessera-private-bench-") as scratch:
+        work = Path(scratch)
+        album = work / "photos" / "Trip"
+        album.mkdir(parents=True)
+        peer = sigal()
+        count = photos(album, args.copies)
+        print(f"private album: {count} camera JPEGs (the corpus's, {args.copies} distinct copies), one album")
+
+        # sigal: its thumbnails and 1024-px images (its defaults), then the same encrypted.
+        sigal_times = {}
+        for encrypted in (False, True):
+            config = work / ("sigal-encrypted.py" if encrypted else "sigal-clear.py")
+            config.write_text(
+                f"source = {str(work / 'photos')!r}\n"
+                + ("plugins = ['sigal.plugins.encrypt']\n"
+                   "encrypt_options = {'password': 'a bench passphrase', 'ask_password': True}\n" if encrypted else ""))
+            out = work / ("sigal-encrypted" if encrypted else "sigal-clear")
+            sigal_times[encrypted] = (wall([peer, "build", "-c", str(config), str(work / "photos"), str(out)]),
+                                      size(out))
+
+        # Tessera: its renditions, then the site in the clear and with the album private.
+        store = ["--index", str(work / "index.sqlite"), "--cache", str(work / "cache")]
+        (work / "pass").write_text("a bench passphrase\n")
+        (work / "clear.yaml").write_text("faces: false\n")
+        (work / "private.yaml").write_text(
+            f"faces: false\nprivate_albums:\n  - folder: Trip\n    passphrase_file: {work / 'pass'}\n")
+        scan = wall([tessera, "scan", str(work / "photos"), *store, "--config", str(work / "clear.yaml")])
+        tessera_times = {}
+        for encrypted in (False, True):
+            out = work / ("site-encrypted" if encrypted else "site-clear")
+            config = work / ("private.yaml" if encrypted else "clear.yaml")
+            start = time.perf_counter()
+            said = subprocess.run([tessera, "album", "build", "--out", str(out), *store, "--config", str(config)],
+                                  check=True, capture_output=True, text=True).stdout
+            seconds = time.perf_counter() - start
+            sealing = re.search(r"encrypted now in ([0-9.]+) s", said)
+            tessera_times[encrypted] = (seconds, size(out), float(sealing.group(1)) if sealing else 0.0)
+
+        for name, (clear, clear_bytes), (crypt, crypt_bytes) in (
+                ("sigal", sigal_times[False], sigal_times[True]),
+                ("tessera", (scan + tessera_times[False][0], tessera_times[False][1]),
+                 (scan + tessera_times[True][0], tessera_times[True][1]))):
+            added = crypt - clear
+            print(f"    {name:8} in the clear {clear:7.2f} s {clear_bytes / 2**20:7.1f} MiB;  encrypted {crypt:7.2f} s "
+                  f"{crypt_bytes / 2**20:7.1f} MiB;  encryption adds {added:6.2f} s ({added / crypt:.1%} of the "
+                  "encrypted build)")
+        sealing = tessera_times[True][2]
+        sealed = size(work / "site-encrypted" / "private")
+        print(f"    tessera's own count of its encryption: {sealing:.2f} s, "
+              f"{sealing / (scan + tessera_times[True][0]):.1%} of scan and build, "
+              f"{sealing / tessera_times[True][0]:.1%} of the album build (scan {scan:.2f} s)")
+        sigal_rate = sigal_times[True][1] / max(sigal_times[True][0] - sigal_times[False][0], 1e-6) / 2**20
+        tessera_rate = sealed / max(sealing, 1e-6) / 2**20
+        print(f"    encrypted a second: tessera {tessera_rate:.0f} MiB (its sealed files over its count), sigal "
+              f"{sigal_rate:.0f} MiB (its gallery over the time encryption adds): {tessera_rate / sigal_rate:.1f}×")
+        print(f"    encrypted gallery from nothing: tessera {scan + tessera_times[True][0]:.2f} s, sigal "
+              f"{sigal_times[True][0]:.2f} s: {sigal_times[True][0] / (scan + tessera_times[True][0]):.2f}× sigal's speed")
+
+
+if __name__ == "__main__":
+    main()
