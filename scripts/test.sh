@@ -5,7 +5,7 @@
 # check (a booted container; needs root). Fails when any test fails or none ran.
 # Everything is built once (scripts/build.sh: release, testable, every product): the build the
 # run command shares, which the cluster check runs and the systemd check packages and installs.
-# 16 to 25 minutes from a fresh clone on two cores, as fast as the machine is; 9 to 13 after an earlier run.
+# 16 to 28 minutes from a fresh clone on two cores, as fast as the machine is; 9 to 13 after an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's time, printed at the end (and when a step fails): where the run's minutes go.
