@@ -77,6 +77,10 @@ struct SealedFolder {
             (FileSystem.entries(of: output.path(folder)) ?? []).map { String(decoding: $0, as: UTF8.self) })
         var files: [(relative: String, path: FilePath)] = []
         for top in folders + ["media"] { Self.walk(scratch.appending(top), top, into: &files) }
+        // (a video being written again in fragments when a build was killed: seen by no page)
+        for entry in FileSystem.entries(of: scratch) ?? [] where entry.starts(with: Sealer.fragmentedPrefix.utf8) {
+            try? FileSystem.removeFile(scratch.appending(String(decoding: entry, as: UTF8.self)))
+        }
         var manifest = Manifest(start: start, files: [:])
         var (jobs, tooLarge) = ([Sealer.Job](), 0)
         for (relative, path) in files {
@@ -86,20 +90,19 @@ struct SealedFolder {
                 tooLarge += 1
                 continue
             }
-            let change =
-                media
-                ? "\(status.device):\(status.inode):\(status.size):\(status.mtimeTotalNanoseconds)"
-                : XXH64.hex(XXH64.hash(FileSystem.smallFileContents(path, limit: Self.largest) ?? []))
-            if let known = old[relative], known.change == change,
-                known.names.allSatisfy({ present.contains($0 + ".js") })
-            {
+            let known = old[relative].flatMap { $0.names.allSatisfy({ present.contains($0 + ".js") }) ? $0 : nil }
+            // (a medium by the identity of its file; a page by its bytes' hash, read once, where it is sealed)
+            let identity =
+                media ? "\(status.device):\(status.inode):\(status.size):\(status.mtimeTotalNanoseconds)" : nil
+            if let known, let identity, known.change == identity {
                 manifest.files[relative] = known
             } else {
-                jobs.append(Sealer.Job(relative: relative, path: path, size: status.size, change: change))
+                jobs.append(
+                    Sealer.Job(relative: relative, path: path, size: status.size, identity: identity, known: known))
             }
         }
         let clock = ContinuousClock.now
-        let entries = try sealer.seal(jobs, scratch: scratch, threads: sealers, shouldStop: shouldStop)
+        let (entries, sealed) = try sealer.seal(jobs, scratch: scratch, threads: sealers, shouldStop: shouldStop)
         let seconds = (ContinuousClock.now - clock).seconds
         manifest.files.merge(entries) { $1 }
         // (an unchanged album writes nothing: not even its manifest again under a new nonce)
@@ -122,7 +125,7 @@ struct SealedFolder {
             let name = String(decoding: entry, as: UTF8.self)
             if !kept.contains(name) { try output.remove(folder + "/" + name) }
         }
-        return (manifest.files.count, entries.count, tooLarge, seconds)
+        return (manifest.files.count, sealed, tooLarge, seconds)
     }
 
     /// The manifest the last build wrote, when this key opens it.

@@ -38,13 +38,15 @@ public enum FragmentedMP4 {
     /// Writes `stream`'s picture and sound (its first of each) as a fragmented MP4 at `path`.
     ///
     /// - Throws: `VideoError`: `.unsupported` when a stream cannot be put in MP4 as it is,
-    ///   `.timedOut` past `timeLimit`, `.unwritable` when `path` cannot be written.
+    ///   `.timedOut` past `timeLimit` or when `shouldStop` says so, `.unwritable` when `path`
+    ///   cannot be written.
     public static func make(
-        from stream: ByteStream, to path: FilePath, partBytes: Int, timeLimit: Duration
+        from stream: ByteStream, to path: FilePath, partBytes: Int, timeLimit: Duration,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
     ) throws(VideoError) -> Made {
         do {
-            return try Remux(input: VideoFile(stream: stream, timeLimit: timeLimit), output: path, partBytes: partBytes)
-                .run()
+            let input = try VideoFile(stream: stream, timeLimit: timeLimit, shouldStop: shouldStop)
+            return try Remux(input: input, output: path, partBytes: partBytes).run()
         } catch {
             throw error.at(stream.path)
         }

@@ -252,6 +252,8 @@ struct PrivateAlbumPagesTests {
         var sealed = SealedFolder(output: OutputFolder(root: FilePath(site)), id: "0123456789abcdef", key: AlbumKey())
         sealed.partBytes = 40
         let write = { try sealed.write(from: scratch, folders: ["albums/x"], start: "albums/x/index.html") }
+        // What a build killed while writing a video again in fragments left in the work folder goes.
+        try FileSystem.writeAtomically(Array(repeating: 0, count: 64), to: scratch.appending(".fragmented-killed.mp4"))
         // Stopped after a file or two: an error, and what it sealed is removed by the next build.
         let asked = Mutex(0)
         #expect(throws: AlbumError.self) {
@@ -266,6 +268,7 @@ struct PrivateAlbumPagesTests {
         }
         #expect(sealed.manifest() == nil)
         #expect(try write().sealed == 3)
+        #expect(!FileManager.default.fileExists(atPath: scratch.appending(".fragmented-killed.mp4").string))
         let manifest = try #require(sealed.manifest())
 
         // The video: its header, then parts, each at a keyframe (one a second) or a cut fragment,

@@ -10,10 +10,14 @@ import Testing
 /// MediaSource (a private album's long videos).
 @Suite(.enabled(if: VideoFixture.ffmpeg != nil, "ffmpeg is not installed: these tests make their videos with it"))
 struct FragmentedMP4Tests {
-    static func make(_ source: String, to target: FilePath, partBytes: Int) throws -> FragmentedMP4.Made {
+    static func make(
+        _ source: String, to target: FilePath, partBytes: Int, shouldStop: @escaping @Sendable () -> Bool = { false }
+    ) throws -> FragmentedMP4.Made {
         try FileReader.withFile(at: FilePath(source), opening: { VideoError(.corrupt, "\($0)") }) {
             reader throws(VideoError) in
-            try FragmentedMP4.make(from: reader.stream(), to: target, partBytes: partBytes, timeLimit: .seconds(60))
+            try FragmentedMP4.make(
+                from: reader.stream(), to: target, partBytes: partBytes, timeLimit: .seconds(60), shouldStop: shouldStop
+            )
         }
     }
 
@@ -81,6 +85,10 @@ struct FragmentedMP4Tests {
         try FileSystem.writeAtomically(Array(String(repeating: "not a video\n", count: 100).utf8), to: FilePath(text))
         #expect(throws: VideoError.self) {
             try Self.make(text, to: FilePath(directory.appending("bad.mp4")), partBytes: 1)
+        }
+        // Asked to stop: given up, not finished.
+        #expect(throws: VideoError.self) {
+            try Self.make(hevc, to: FilePath(directory.appending("stopped.mp4")), partBytes: 1, shouldStop: { true })
         }
     }
 }
